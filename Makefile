@@ -1,0 +1,51 @@
+# The two commands that do everything on a fresh machine:
+#   make run    set up, build, and run the main job
+#   make test   set up, build, and run every test through CTest
+BUILD ?= build
+JOBS ?= 2
+SHARED ?= ../shared
+CMAKE_FLAGS ?=
+
+.PHONY: all setup configure build run test check-conformance asan fuzz bench clean
+
+all: build
+
+setup:
+	@scripts/setup.sh
+
+configure: setup
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+# The main job (grows with every issue): read every StableHLO program in ../shared,
+# print it back and check it reads back identically; then show an example in canonical form.
+run: build
+	@if [ -d $(SHARED)/conformance ]; then \
+	  $(BUILD)/tools/kiln fmt --check $(SHARED)/conformance $(SHARED)/models; \
+	else echo "$(SHARED) is absent: skipping the corpus check"; fi
+	@$(BUILD)/tools/kiln fmt examples/softmax.mlir
+
+test: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Sanitizer build (ASan + UBSan) of everything, then the tests.
+asan:
+	@$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DKILN_SANITIZE=ON -DKILN_BENCH=OFF"
+
+# libFuzzer targets, built with clang-19 (scripts/setup.sh --fuzz installs it).
+# FUZZ_SECONDS sets how long the parser fuzzer runs on the conformance files as seeds.
+FUZZ_SECONDS ?= 60
+fuzz:
+	@scripts/setup.sh --fuzz
+	@CXX=clang++-19 CC=clang-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DKILN_FUZZ=ON -DKILN_TESTS=OFF -DKILN_BENCH=OFF >/dev/null
+	@cmake --build build-fuzz -j $(JOBS) --target fuzz_parser
+	@scripts/fuzz.sh build-fuzz/fuzz/fuzz_parser $(FUZZ_SECONDS)
+
+bench: build
+	@$(BUILD)/bench/parse_bench
+
+clean:
+	rm -rf build build-asan build-fuzz

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs every Debian package kiln needs. Idempotent: when everything is present it
+# only checks and exits quietly; `apt-get update` runs only when something is missing.
+#   scripts/setup.sh          build + test dependencies
+#   scripts/setup.sh --fuzz   also clang-19 and its runtime, for the libFuzzer targets
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache pkg-config
+  llvm-19-dev libopenblas-dev libtbb-dev libfmt-dev libcli11-dev nlohmann-json3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+for arg in "$@"; do
+  case "$arg" in
+    --fuzz) packages+=(clang-19 libclang-rt-19-dev) ;;
+    -h|--help) sed -n '2,5p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${packages[@]}"; do
+  # dpkg-query prints "install ok installed" only for a fully installed package.
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup.sh: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup.sh: done"

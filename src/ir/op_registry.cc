@@ -1,0 +1,481 @@
+// The op table: one row per opcode of ops.def. The pretty-form syntax strings use the
+// format language documented in stablehlo/op_syntax.h.
+#include "ir/op_registry.h"
+
+#include <unordered_map>
+
+#include "support/error.h"
+
+namespace kiln {
+namespace {
+
+using A = AttrKind;
+using C = OpCategory;
+
+constexpr Arity exactly(int n) { return {n, n}; }
+constexpr Arity atLeast(int n) { return {n, -1}; }
+constexpr Arity between(int lo, int hi) { return {lo, hi}; }
+
+// ---- attribute specs ----
+AttrSpec req(std::string_view name, AttrKind kind, std::string_view type = {}) {
+  return {name, kind, type, DType::I64, true, {}};
+}
+AttrSpec opt(std::string_view name, AttrKind kind, std::string_view type = {}) {
+  return {name, kind, type, DType::I64, false, {}};
+}
+AttrSpec reqInt(std::string_view name, DType t = DType::I64) {
+  return {name, A::Int, {}, t, true, {}};
+}
+AttrSpec intOr(std::string_view name, int64_t dflt, DType t = DType::I64) {
+  return {name, A::Int, {}, t, false, Attribute::integer(dflt, t)};
+}
+AttrSpec boolOr(std::string_view name, bool dflt) {
+  return {name, A::Bool, {}, DType::I1, false, Attribute::boolean(dflt)};
+}
+AttrSpec floatOr(std::string_view name, double dflt, DType t) {
+  return {name, A::Float, {}, t, false, Attribute::floating(dflt, t)};
+}
+AttrSpec stringOr(std::string_view name, std::string dflt) {
+  return {name, A::String, {}, DType::I64, false, Attribute::string(std::move(dflt))};
+}
+AttrSpec precision(std::string_view dialect = "stablehlo") {
+  return opt("precision_config", A::EnumArray,
+             dialect == "chlo" ? "chlo.precision" : "stablehlo.precision");
+}
+AttrSpec resultAccuracy() { return opt("result_accuracy", A::Record, "stablehlo.result_accuracy"); }
+AttrSpec channelHandle(bool required = false) {
+  return {"channel_handle", A::Record, "stablehlo.channel_handle", DType::I64, required, {}};
+}
+AttrSpec replicaGroups() { return req("replica_groups", A::DenseI64); }
+AttrSpec globalIds() { return opt("use_global_device_ids", A::Unit); }
+
+// ---- syntax strings shared by families ----
+constexpr std::string_view kSame = "operands attr-dict : type(same)";
+constexpr std::string_view kFn = "operands attr-dict : type(fn)";
+constexpr std::string_view kArrow = "operands attr-dict : type(arrow)";
+constexpr std::string_view kReturn = "operands attr-dict [[ : type(operands) ]]";
+
+class TableBuilder {
+ public:
+  std::vector<OpInfo> rows;
+
+  OpInfo& op(OpCode code, C category, Arity operands, Arity results, std::string_view syntax = {},
+             uint32_t traits = kNoTraits) {
+    OpInfo info;
+    info.code = code;
+    info.category = category;
+    info.operands = operands;
+    info.results = results;
+    info.regions = exactly(0);
+    info.syntax = syntax;
+    info.traits = traits;
+    rows.push_back(std::move(info));
+    return rows.back();
+  }
+  OpInfo& unary(OpCode code, uint32_t traits = kNoTraits) {
+    return op(code, C::ElementwiseUnary, exactly(1), exactly(1), kSame, traits | kElementwise);
+  }
+  // Transcendental unary ops carry an optional result_accuracy.
+  OpInfo& math(OpCode code) {
+    OpInfo& info = unary(code);
+    info.attrs = {resultAccuracy()};
+    return info;
+  }
+  OpInfo& binary(OpCode code, uint32_t traits = kNoTraits) {
+    return op(code, C::ElementwiseBinary, exactly(2), exactly(1), kSame, traits | kElementwise);
+  }
+  OpInfo& chloUnary(OpCode code, std::string_view decomposition) {
+    OpInfo& info = op(code, C::Chlo, exactly(1), exactly(1), kArrow, kElementwise);
+    info.decomposition = decomposition;
+    return info;
+  }
+};
+
+std::vector<OpInfo> buildTable() {
+  TableBuilder t;
+  using O = OpCode;
+  constexpr uint32_t kComm = kCommutative;
+
+  // func dialect
+  t.op(O::FuncCall, C::ControlFlow, atLeast(0), atLeast(0), "$callee ^( operands ) attr-dict : type(fn)")
+      .attrs = {req("callee", A::Symbol)};
+  t.op(O::FuncReturn, C::ControlFlow, atLeast(0), exactly(0), kReturn, kTerminator);
+
+  // StableHLO, alphabetical as in ops.def
+  t.unary(O::Abs);
+  t.binary(O::Add, kComm);
+  t.op(O::AfterAll, C::Communication, atLeast(0), exactly(1), kSame);
+  t.op(O::AllGather, C::Collective, atLeast(1), atLeast(1), {}, kSideEffect).attrs = {
+      req("all_gather_dim", A::Int), replicaGroups(), channelHandle(), globalIds()};
+  t.op(O::AllReduce, C::Collective, atLeast(1), atLeast(1), {}, kSideEffect).attrs = {
+      replicaGroups(), channelHandle(), globalIds()};
+  t.rows.back().regions = exactly(1);
+  t.op(O::AllToAll, C::Collective, atLeast(1), atLeast(1), {}, kSideEffect).attrs = {
+      req("split_dimension", A::Int), req("concat_dimension", A::Int),
+      req("split_count", A::Int), replicaGroups(), channelHandle()};
+  t.binary(O::And, kComm);
+  t.op(O::AsyncDone, C::Misc, exactly(1), atLeast(0));
+  t.op(O::AsyncStart, C::Misc, atLeast(0), atLeast(0)).regions = exactly(1);
+  t.binary(O::Atan2);
+  t.op(O::BatchNormGrad, C::Normalization, exactly(5), exactly(3)).attrs = {
+      req("epsilon", A::Float), req("feature_index", A::Int)};
+  t.rows.back().attrs[0].dtype = DType::F32;
+  t.op(O::BatchNormInference, C::Normalization, exactly(5), exactly(1)).attrs = {
+      req("epsilon", A::Float), req("feature_index", A::Int)};
+  t.rows.back().attrs[0].dtype = DType::F32;
+  t.op(O::BatchNormTraining, C::Normalization, exactly(3), exactly(3)).attrs = {
+      req("epsilon", A::Float), req("feature_index", A::Int)};
+  t.rows.back().attrs[0].dtype = DType::F32;
+  t.op(O::BitcastConvert, C::ElementwiseUnary, exactly(1), exactly(1), kFn);
+  t.op(O::Broadcast, C::DataMovement, exactly(1), exactly(1),
+       "operands , sizes = $broadcast_sizes attr-dict : type(fn)")
+      .attrs = {req("broadcast_sizes", A::I64Array)};
+  t.op(O::BroadcastInDim, C::DataMovement, exactly(1), exactly(1),
+       "operands , dims = $broadcast_dimensions attr-dict : type(fn)")
+      .attrs = {req("broadcast_dimensions", A::I64Array)};
+  t.op(O::Case, C::ControlFlow, exactly(1), atLeast(0)).regions = atLeast(1);
+  t.math(O::Cbrt);
+  t.unary(O::Ceil);
+  t.op(O::Cholesky, C::Linalg, exactly(1), exactly(1),
+       "operands [[ , lower = $lower ]] attr-dict : type(same)")
+      .attrs = {boolOr("lower", false)};
+  t.op(O::Clamp, C::ElementwiseOther, exactly(3), exactly(1), kSame);
+  // With has_dynamic_root, a last operand gives the root of each data operand.
+  t.op(O::CollectiveBroadcast, C::Collective, atLeast(1), atLeast(1), {}, kSideEffect).attrs = {
+      replicaGroups(), channelHandle(), opt("has_dynamic_root", A::Unit)};
+  t.op(O::CollectivePermute, C::Collective, exactly(1), exactly(1), {}, kSideEffect).attrs = {
+      req("source_target_pairs", A::DenseI64), channelHandle()};
+  t.op(O::CollectiveReduce, C::Collective, exactly(1), exactly(1), {}, kSideEffect).attrs = {
+      replicaGroups(), channelHandle()};
+  t.rows.back().regions = exactly(1);
+  t.op(O::Compare, C::ElementwiseOther, exactly(2), exactly(1),
+       "$comparison_direction , operands [[ , $compare_type ]] attr-dict : type(fn)", kElementwise)
+      .attrs = {req("comparison_direction", A::Enum, "stablehlo.comparison_direction"),
+                opt("compare_type", A::Enum, "stablehlo.comparison_type")};
+  t.op(O::Complex, C::ElementwiseBinary, exactly(2), exactly(1),
+       "operands attr-dict : type(complex)", kElementwise);
+  t.op(O::Composite, C::Misc, atLeast(0), atLeast(0), "$name operands attr-dict : type(fn)",
+       kSideEffect)
+      .attrs = {req("name", A::String),
+                {"composite_attributes", A::Any, {}, DType::I64, false, Attribute::dictionary({})},
+                req("decomposition", A::Symbol), intOr("version", 0, DType::I32)};
+  t.op(O::Concatenate, C::DataMovement, atLeast(1), exactly(1),
+       "operands , dim = $dimension attr-dict : type(fn)")
+      .attrs = {reqInt("dimension")};
+  t.op(O::Constant, C::Constant, exactly(0), exactly(1), "!constant").attrs = {
+      req("value", A::Dense)};
+  t.op(O::Convert, C::ElementwiseUnary, exactly(1), exactly(1), kSame, kElementwise);
+  t.op(O::Convolution, C::Linalg, exactly(2), exactly(1),
+       "^( operands ) dim_numbers = $dimension_numbers , window = custom(window) attr-dict : type(fn)")
+      .attrs = {opt("window_strides", A::I64Array), opt("padding", A::DenseI64),
+                opt("lhs_dilation", A::I64Array), opt("rhs_dilation", A::I64Array),
+                opt("window_reversal", A::BoolArray),
+                req("dimension_numbers", A::Record, "stablehlo.conv"),
+                reqInt("feature_group_count"), reqInt("batch_group_count"), precision()};
+  t.math(O::Cosine);
+  t.unary(O::CountLeadingZeros);
+  t.op(O::CustomCall, C::Misc, atLeast(0), atLeast(0),
+       "custom(target) ^( operands ) attr-dict : type(fn)")
+      .attrs = {req("call_target_name", A::String), boolOr("has_side_effect", false),
+                opt("backend_config", A::Any), intOr("api_version", 1, DType::I32),
+                {"called_computations", A::SymbolArray, {}, DType::I64, false, Attribute::array({})},
+                opt("operand_layouts", A::Any), opt("result_layouts", A::Any),
+                {"output_operand_aliases", A::RecordArray, "stablehlo.output_operand_alias",
+                 DType::I64, false, Attribute::array({})}};
+  t.binary(O::Divide);
+  t.op(O::Dot, C::Linalg, exactly(2), exactly(1),
+       "operands [[ , precision = $precision_config ]] attr-dict : type(fn)")
+      .attrs = {precision()};
+  t.op(O::DotGeneral, C::Linalg, exactly(2), exactly(1),
+       "operands , custom(dot-dims) [[ , precision = $precision_config ]] "
+       "[[ , algorithm = $algorithm ]] attr-dict : type(fn)")
+      .attrs = {req("dot_dimension_numbers", A::Record, "stablehlo.dot"), precision(),
+                opt("algorithm", A::Record, "stablehlo.dot_algorithm")};
+  t.op(O::DynamicBroadcastInDim, C::DataMovement, exactly(2), exactly(1),
+       "operands , dims = $broadcast_dimensions attr-dict : type(fn)")
+      .attrs = {req("broadcast_dimensions", A::I64Array),
+                opt("known_expanding_dimensions", A::I64Array),
+                opt("known_nonexpanding_dimensions", A::I64Array)};
+  t.op(O::DynamicConv, C::Linalg, exactly(3), exactly(1)).attrs = {
+      opt("window_strides", A::I64Array), opt("lhs_dilation", A::I64Array),
+      opt("rhs_dilation", A::I64Array), opt("window_reversal", A::BoolArray),
+      req("dimension_numbers", A::Record, "stablehlo.conv"), reqInt("feature_group_count"),
+      reqInt("batch_group_count"), precision()};
+  t.op(O::DynamicGather, C::DataMovement, exactly(3), exactly(1)).attrs = {
+      req("dimension_numbers", A::Record, "stablehlo.gather"), boolOr("indices_are_sorted", false)};
+  t.op(O::DynamicIota, C::DataMovement, exactly(1), exactly(1),
+       "operands , dim = $iota_dimension attr-dict : type(fn)")
+      .attrs = {reqInt("iota_dimension")};
+  t.op(O::DynamicPad, C::DataMovement, exactly(5), exactly(1), kFn);
+  t.op(O::DynamicReshape, C::DataMovement, exactly(2), exactly(1), kFn);
+  t.op(O::DynamicSlice, C::DataMovement, atLeast(1), exactly(1),
+       "operands , sizes = $slice_sizes attr-dict : type(fn)")
+      .attrs = {req("slice_sizes", A::I64Array)};
+  t.op(O::DynamicUpdateSlice, C::DataMovement, atLeast(2), exactly(1), kFn);
+  t.math(O::Exponential);
+  t.math(O::ExponentialMinusOne);
+  t.op(O::Fft, C::Linalg, exactly(1), exactly(1),
+       "operands , type = $fft_type , length = $fft_length attr-dict : type(fn)")
+      .attrs = {req("fft_type", A::Enum, "stablehlo.fft_type"), req("fft_length", A::I64Array)};
+  t.unary(O::Floor);
+  t.op(O::Gather, C::DataMovement, exactly(2), exactly(1)).attrs = {
+      req("dimension_numbers", A::Record, "stablehlo.gather"), req("slice_sizes", A::I64Array),
+      boolOr("indices_are_sorted", false)};
+  t.op(O::GetDimensionSize, C::Misc, exactly(1), exactly(1),
+       "operands , dim = $dimension attr-dict : type(fn)")
+      .attrs = {reqInt("dimension")};
+  t.op(O::GetTupleElement, C::Tuple, exactly(1), exactly(1),
+       "operands ^[ $index ] attr-dict : type(fn)")
+      .attrs = {reqInt("index", DType::I32)};
+  t.op(O::If, C::ControlFlow, exactly(1), atLeast(0)).regions = exactly(2);
+  t.unary(O::Imag);
+  t.op(O::Infeed, C::Communication, exactly(1), atLeast(1), {}, kSideEffect).attrs = {
+      stringOr("infeed_config", ""), opt("layout", A::Any)};
+  t.op(O::Iota, C::DataMovement, exactly(0), exactly(1),
+       "dim = $iota_dimension attr-dict : type(result)")
+      .attrs = {reqInt("iota_dimension")};
+  t.op(O::IsFinite, C::ElementwiseUnary, exactly(1), exactly(1), kFn, kElementwise);
+  t.math(O::Log);
+  t.math(O::LogPlusOne);
+  t.math(O::Logistic);
+  t.op(O::Map, C::Reduction, atLeast(1), exactly(1)).attrs = {req("dimensions", A::I64Array)};
+  t.rows.back().regions = exactly(1);
+  t.binary(O::Maximum, kComm);
+  t.binary(O::Minimum, kComm);
+  t.binary(O::Multiply, kComm);
+  t.unary(O::Negate);
+  t.unary(O::Not);
+  t.op(O::OptimizationBarrier, C::Misc, atLeast(0), atLeast(0),
+       "attr-dict operands [[ : type(operands) ]]");
+  t.binary(O::Or, kComm);
+  t.op(O::Outfeed, C::Communication, atLeast(1), exactly(1), {}, kSideEffect).attrs = {
+      stringOr("outfeed_config", "")};
+  t.op(O::Pad, C::DataMovement, exactly(2), exactly(1),
+       "operands , low = $edge_padding_low , high = $edge_padding_high , "
+       "interior = $interior_padding attr-dict : type(fn)")
+      .attrs = {req("edge_padding_low", A::I64Array), req("edge_padding_high", A::I64Array),
+                req("interior_padding", A::I64Array)};
+  t.op(O::PartitionId, C::Collective, exactly(0), exactly(1), "attr-dict : type(result)");
+  t.unary(O::Popcnt);
+  t.binary(O::Power);
+  t.unary(O::Real);
+  t.op(O::Recv, C::Communication, exactly(1), atLeast(1), {}, kSideEffect).attrs = {
+      channelHandle(true), boolOr("is_host_transfer", false), opt("source_target_pairs", A::DenseI64)};
+  t.op(O::Reduce, C::Reduction, atLeast(2), atLeast(1), "!reduce").attrs = {
+      req("dimensions", A::I64Array)};
+  t.rows.back().regions = exactly(1);
+  t.op(O::ReducePrecision, C::ElementwiseUnary, exactly(1), exactly(1),
+       "operands , format = custom(exponent-mantissa) attr-dict : type(same)", kElementwise)
+      .attrs = {reqInt("exponent_bits", DType::I32), reqInt("mantissa_bits", DType::I32)};
+  t.op(O::ReduceScatter, C::Collective, exactly(1), exactly(1), {}, kSideEffect).attrs = {
+      req("scatter_dimension", A::Int), replicaGroups(), channelHandle(), globalIds()};
+  t.rows.back().regions = exactly(1);
+  t.op(O::ReduceWindow, C::Reduction, atLeast(2), atLeast(1)).attrs = {
+      req("window_dimensions", A::I64Array), opt("window_strides", A::I64Array),
+      opt("base_dilations", A::I64Array), opt("window_dilations", A::I64Array),
+      opt("padding", A::DenseI64)};
+  t.rows.back().regions = exactly(1);
+  t.binary(O::Remainder);
+  t.op(O::ReplicaId, C::Collective, exactly(0), exactly(1), "attr-dict : type(result)");
+  t.op(O::Reshape, C::DataMovement, exactly(1), exactly(1), kFn);
+  t.op(O::Return, C::ControlFlow, atLeast(0), exactly(0), kReturn, kTerminator);
+  t.op(O::Reverse, C::DataMovement, exactly(1), exactly(1),
+       "operands , dims = $dimensions attr-dict : type(same)")
+      .attrs = {req("dimensions", A::I64Array)};
+  t.op(O::Rng, C::Random, exactly(3), exactly(1),
+       "operands , distribution = $rng_distribution attr-dict : type(fn)")
+      .attrs = {req("rng_distribution", A::Enum, "stablehlo.rng_distribution")};
+  t.op(O::RngBitGenerator, C::Random, exactly(1), exactly(2),
+       "operands , algorithm = $rng_algorithm attr-dict : type(fn)")
+      .attrs = {req("rng_algorithm", A::Enum, "stablehlo.rng_algorithm")};
+  t.unary(O::RoundNearestAfz);
+  t.unary(O::RoundNearestEven);
+  t.math(O::Rsqrt);
+  t.op(O::Scatter, C::Reduction, atLeast(3), atLeast(1)).attrs = {
+      req("scatter_dimension_numbers", A::Record, "stablehlo.scatter"),
+      boolOr("indices_are_sorted", false), boolOr("unique_indices", false)};
+  t.rows.back().regions = exactly(1);
+  t.op(O::Select, C::ElementwiseOther, exactly(3), exactly(1),
+       "operands attr-dict : type(select)");
+  t.op(O::SelectAndScatter, C::Reduction, exactly(3), exactly(1)).attrs = {
+      opt("window_dimensions", A::I64Array), opt("window_strides", A::I64Array),
+      opt("padding", A::DenseI64)};
+  t.rows.back().regions = exactly(2);
+  t.op(O::Send, C::Communication, atLeast(1), exactly(1), {}, kSideEffect).attrs = {
+      channelHandle(true), boolOr("is_host_transfer", false), opt("source_target_pairs", A::DenseI64)};
+  t.binary(O::ShiftLeft);
+  t.binary(O::ShiftRightArithmetic);
+  t.binary(O::ShiftRightLogical);
+  t.unary(O::Sign);
+  t.math(O::Sine);
+  t.op(O::Slice, C::DataMovement, exactly(1), exactly(1),
+       "operands custom(slice) attr-dict : type(fn)")
+      .attrs = {req("start_indices", A::I64Array), req("limit_indices", A::I64Array),
+                req("strides", A::I64Array)};
+  t.op(O::Sort, C::Reduction, atLeast(1), atLeast(1)).attrs = {intOr("dimension", -1),
+                                                              boolOr("is_stable", false)};
+  t.rows.back().regions = exactly(1);
+  t.math(O::Sqrt);
+  t.binary(O::Subtract);
+  t.math(O::Tan);
+  t.math(O::Tanh);
+  t.op(O::TorchIndexSelect, C::DataMovement, exactly(2), exactly(1)).attrs = {
+      reqInt("dim"), reqInt("batch_dims")};
+  t.op(O::Transpose, C::DataMovement, exactly(1), exactly(1),
+       "operands , dims = $permutation attr-dict : type(fn)")
+      .attrs = {req("permutation", A::I64Array)};
+  t.op(O::TriangularSolve, C::Linalg, exactly(2), exactly(1)).attrs = {
+      req("left_side", A::Bool), req("lower", A::Bool), req("unit_diagonal", A::Bool),
+      req("transpose_a", A::Enum, "stablehlo.transpose")};
+  t.op(O::Tuple, C::Tuple, atLeast(0), exactly(1), "operands attr-dict : type(tuple)");
+  t.op(O::UniformDequantize, C::Quantization, exactly(1), exactly(1), kFn);
+  t.op(O::UniformQuantize, C::Quantization, exactly(1), exactly(1), kFn);
+  t.op(O::While, C::ControlFlow, atLeast(0), atLeast(0), "!while").regions = exactly(2);
+  t.binary(O::Xor, kComm);
+
+  // CHLO
+  t.chloUnary(O::ChloAcos, "acos(x) = 2·atan2(sqrt(1 - x²), 1 + x); complex: the Hull et al. kernel");
+  t.chloUnary(O::ChloAcosh, "acosh(x) = log(x + sqrt(x + 1)·sqrt(x - 1)), with a large-x branch");
+  t.chloUnary(O::ChloAsin, "asin(x) = 2·atan2(x, 1 + sqrt(1 - x²)); complex: the Hull et al. kernel");
+  t.chloUnary(O::ChloAsinh, "asinh(x) = sign(x)·log(|x| + sqrt(x² + 1)), with a large-x branch");
+  t.chloUnary(O::ChloAtan, "atan(x) = atan2(x, 1); complex via log");
+  t.chloUnary(O::ChloAtanh, "atanh(x) = (log1p(x) - log1p(-x)) / 2; NaN outside [-1, 1]");
+  t.chloUnary(O::ChloBesselI1e, "primitive: Cephes Chebyshev series for exp(-|x|)·I1(x)");
+  t.op(O::ChloBroadcastAdd, C::Chlo, exactly(2), exactly(1), kFn).attrs = {
+      opt("broadcast_dimensions", A::I64Array)};
+  t.rows.back().decomposition = "broadcast_in_dim of both operands to the result shape, then add";
+  t.chloUnary(O::ChloCosh, "cosh(x) = (exp(x) + exp(-x)) / 2, via exp(x - log 2) for large |x|");
+  t.chloUnary(O::ChloDigamma, "primitive: Lanczos-based series with reflection for x < 0.5");
+  t.chloUnary(O::ChloErf, "primitive: rational approximations (f32: polynomial; f64: Cephes)");
+  t.chloUnary(O::ChloErfInv, "primitive: Giles' single-precision polynomial; f64: Giles' double");
+  t.chloUnary(O::ChloErfc, "erfc(x) = 1 - erf(x) for small |x|, else the Cephes rational form");
+  t.chloUnary(O::ChloLgamma, "primitive: Lanczos approximation with reflection for x < 0.5");
+  t.op(O::ChloMulhi, C::Chlo, exactly(2), exactly(1), {}, kElementwise).decomposition =
+      "high half of the double-width product: convert to 2N bits, multiply, shift right N";
+  t.op(O::ChloNextAfter, C::Chlo, exactly(2), exactly(1), kArrow, kElementwise).decomposition =
+      "bitcast to integers, step by ±1 ulp toward y; NaN and ±0 handled separately";
+  t.op(O::ChloRaggedDot, C::Chlo, exactly(3), exactly(1)).attrs = {
+      req("ragged_dot_dimension_numbers", A::Record, "chlo.ragged_dot"), precision("chlo")};
+  t.rows.back().decomposition = "one dot_general per group, masked by the group sizes, summed";
+  t.op(O::ChloScan, C::Chlo, atLeast(1), atLeast(1), "!scan").attrs = {
+      reqInt("dimension"), boolOr("is_reverse", false), opt("is_associative", A::Bool),
+      req("operandSegmentSizes", A::Any)};  // [inputs, inits], as MLIR stores the split
+  t.rows.back().regions = exactly(1);
+  t.rows.back().decomposition = "a while loop over the scan dimension with dynamic_slice and "
+                                "dynamic_update_slice";
+  t.chloUnary(O::ChloSinh, "sinh(x) = (exp(x) - exp(-x)) / 2, via expm1 for small |x|");
+  t.chloUnary(O::ChloSquare, "square(x) = x·x; complex: ((re - im)(re + im), 2·re·im)");
+  t.chloUnary(O::ChloTan, "tan(x) = sin(x) / cos(x); complex via sin/cos/sinh/cosh");
+  t.op(O::ChloTopK, C::Chlo, exactly(1), exactly(2), "^( operands , k = $k ) attr-dict : type(arrow)")
+      .attrs = {reqInt("k")};
+  t.rows.back().decomposition = "stable sort along the last dimension (descending, with an iota "
+                                "for indices), then slice the first k";
+
+  // check dialect
+  t.op(O::CheckExpectAlmostEq, C::Check, exactly(2), exactly(0),
+       "operands [[ , tolerance = $tolerance ]] attr-dict : type(same)", kSideEffect)
+      .attrs = {floatOr("tolerance", 1e-4, DType::F64)};
+  t.op(O::CheckExpectAlmostEqConst, C::Check, exactly(1), exactly(0),
+       "operands , $value [[ , tolerance = $tolerance ]] attr-dict", kSideEffect)
+      .attrs = {req("value", A::Dense), floatOr("tolerance", 1e-4, DType::F64)};
+  t.op(O::CheckExpectClose, C::Check, exactly(2), exactly(0),
+       "operands , max_ulp_difference = $max_ulp_difference "
+       "[[ , min_ulp_difference = $min_ulp_difference ]] attr-dict : type(operands)",
+       kSideEffect)
+      .attrs = {intOr("max_ulp_difference", 1, DType::U64), intOr("min_ulp_difference", 0, DType::U64)};
+  t.op(O::CheckExpectEq, C::Check, exactly(2), exactly(0), "operands attr-dict : type(same)",
+       kSideEffect);
+  t.op(O::CheckExpectEqConst, C::Check, exactly(1), exactly(0), "operands , $value attr-dict",
+       kSideEffect)
+      .attrs = {req("value", A::Dense)};
+  t.op(O::CheckExpectSerializedEq, C::Check, exactly(1), exactly(0),
+       "operands , probe_id = $probe_id [[ , iter = $iteration ]] attr-dict : type(same)",
+       kSideEffect)
+      .attrs = {req("probe_id", A::String), intOr("iteration", 0, DType::U32)};
+
+  // interpreter harness and IREE test constants
+  t.op(O::InterpreterRunParallel, C::Interpreter, atLeast(0), atLeast(0), {}, kSideEffect).attrs = {
+      req("programs", A::Any), opt("infeed", A::Any)};
+  t.op(O::InterpreterProbe, C::Interpreter, exactly(1), exactly(1),
+       "operands , probe_id = $probe_id attr-dict : type(same)", kSideEffect)
+      .attrs = {req("probe_id", A::String)};
+  t.op(O::InterpreterPrint, C::Interpreter, exactly(1), exactly(0), kSame, kSideEffect);
+  t.op(O::UtilUnfoldableConstant, C::Constant, exactly(0), exactly(1), "!constant").attrs = {
+      req("value", A::Dense)};
+  t.op(O::ArithConstant, C::Constant, exactly(0), exactly(1), "!constant").attrs = {
+      req("value", A::Dense)};
+
+  // Names come from ops.def, in OpCode order; rows were written in the same order.
+  static constexpr std::string_view kNames[] = {
+#define KILN_OP(id, name) name,
+#include "ir/ops.def"
+#undef KILN_OP
+  };
+  if (t.rows.size() != std::size(kNames))
+    throw Error(ErrorKind::Internal, "op table has " + std::to_string(t.rows.size()) +
+                                         " rows for " + std::to_string(std::size(kNames)) + " ops");
+  for (size_t i = 0; i < t.rows.size(); ++i) {
+    if (static_cast<size_t>(t.rows[i].code) != i)
+      throw Error(ErrorKind::Internal, "op table row " + std::to_string(i) + " (" +
+                                           std::string(kNames[i]) + ") is out of order");
+    t.rows[i].name = kNames[i];
+  }
+  return t.rows;
+}
+
+const std::vector<OpInfo>& table() {
+  static const std::vector<OpInfo> kTable = buildTable();
+  return kTable;
+}
+
+}  // namespace
+
+const char* categoryName(OpCategory c) {
+  switch (c) {
+    case C::ElementwiseUnary: return "elementwise-unary";
+    case C::ElementwiseBinary: return "elementwise-binary";
+    case C::ElementwiseOther: return "elementwise-other";
+    case C::Constant: return "constant";
+    case C::DataMovement: return "data-movement";
+    case C::Reduction: return "reduction";
+    case C::Linalg: return "linalg";
+    case C::ControlFlow: return "control-flow";
+    case C::Collective: return "collective";
+    case C::Communication: return "communication";
+    case C::Random: return "random";
+    case C::Tuple: return "tuple";
+    case C::Quantization: return "quantization";
+    case C::Normalization: return "normalization";
+    case C::Misc: return "misc";
+    case C::Chlo: return "chlo";
+    case C::Check: return "check";
+    case C::Interpreter: return "interpreter";
+  }
+  return "?";
+}
+
+const AttrSpec* OpInfo::findAttr(std::string_view attrName) const {
+  for (const AttrSpec& spec : attrs)
+    if (spec.name == attrName) return &spec;
+  return nullptr;
+}
+
+const OpInfo& opInfo(OpCode code) { return table()[static_cast<size_t>(code)]; }
+
+std::span<const OpInfo> allOps() { return table(); }
+
+std::optional<OpCode> lookupOp(std::string_view name) {
+  static const std::unordered_map<std::string_view, OpCode> kByName = [] {
+    std::unordered_map<std::string_view, OpCode> m;
+    for (const OpInfo& info : table()) m.emplace(info.name, info.code);
+    // Inside func.func bodies MLIR prints the func dialect's ops without their prefix.
+    m.emplace("return", OpCode::FuncReturn);
+    m.emplace("call", OpCode::FuncCall);
+    return m;
+  }();
+  auto it = kByName.find(name);
+  if (it == kByName.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace kiln

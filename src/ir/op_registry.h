@@ -1,0 +1,122 @@
+// The op registry: what every opcode *is*, written once (DESIGN §3, STYLE §2.1).
+// The parser, printer, verifier, interpreter, autodiff and codegen read these facts
+// instead of repeating them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "ir/attr_schema.h"
+#include "ir/attribute.h"
+
+namespace kiln {
+
+enum class OpCode : uint16_t {
+#define KILN_OP(id, name) id,
+#include "ir/ops.def"
+#undef KILN_OP
+};
+
+enum class OpCategory : uint8_t {
+  ElementwiseUnary,
+  ElementwiseBinary,
+  ElementwiseOther,  // select, clamp, compare-like ops with extra structure
+  Constant,
+  DataMovement,  // broadcast, reshape, transpose, slice, concatenate, pad, gather, ...
+  Reduction,     // reduce, reduce_window, select_and_scatter, scatter, sort, map
+  Linalg,        // dot_general, convolution, fft, triangular_solve, cholesky
+  ControlFlow,   // while, if, case, call, return
+  Collective,    // all_reduce, all_gather, ..., replica_id, partition_id
+  Communication, // send, recv, infeed, outfeed, after_all
+  Random,        // rng, rng_bit_generator
+  Tuple,         // tuple, get_tuple_element
+  Quantization,  // uniform_quantize, uniform_dequantize
+  Normalization, // batch_norm_*
+  Misc,          // custom_call, composite, optimization_barrier, get_dimension_size
+  Chlo,          // client ops kiln decomposes into StableHLO
+  Check,         // the check.* test ops
+  Interpreter,   // interpreter.* test harness ops
+};
+const char* categoryName(OpCategory c);
+
+// Traits, as bit flags.
+enum OpTrait : uint32_t {
+  kNoTraits = 0,
+  kCommutative = 1u << 0,
+  kSideEffect = 1u << 1,   // never removed or merged (DCE/CSE keep it)
+  kTerminator = 1u << 2,   // ends a region
+  kSameOperandsAndResultType = 1u << 3,
+  kElementwise = 1u << 4,  // result[i] depends only on operands[i]
+  kIsolated = 1u << 5,     // regions may not use values from outside
+};
+
+// What kind of value an attribute holds: the schema the parser normalizes to, the
+// printer prints from and the verifier checks.
+enum class AttrKind : uint8_t {
+  Int,          // integer of AttrSpec::dtype (i64, i32, ui64, ...)
+  Float,        // float of AttrSpec::dtype (epsilon: f32, tolerance: f64)
+  Bool,
+  Unit,         // present or absent (use_global_device_ids)
+  I64Array,     // array<i64: ...>
+  BoolArray,    // array<i1: ...>
+  Enum,         // #stablehlo<comparison_direction LT>; AttrSpec::type names the enum
+  EnumArray,    // [#stablehlo<precision DEFAULT>, ...]
+  Dense,        // dense<...> : tensor<...> of any element type
+  DenseI64,     // dense<...> : tensor<...xi64> (replica_groups, padding)
+  String,
+  Symbol,       // @callee
+  SymbolArray,  // [@a, @b]
+  Record,       // #stablehlo.gather<...>; AttrSpec::type names the record
+  RecordArray,
+  Any,          // anything (backend_config, composite_attributes, programs, ...)
+};
+
+struct AttrSpec {
+  std::string_view name;
+  AttrKind kind;
+  std::string_view type = {};  // enum or record name: "stablehlo.comparison_direction"
+  DType dtype = DType::I64;    // Int and Float attributes
+  bool required = false;
+  Attribute defaultValue_ = {};  // what an absent attribute means; None if nothing
+  const Attribute& defaultValue() const { return defaultValue_; }
+};
+
+// Count of operands/results/regions: [min, max], max -1 for unbounded.
+struct Arity {
+  int min = 0;
+  int max = 0;
+  bool variadic() const { return max < 0; }
+  bool allows(size_t n) const { return static_cast<int>(n) >= min && (max < 0 || static_cast<int>(n) <= max); }
+};
+
+struct OpInfo {
+  OpCode code;
+  std::string_view name;  // full MLIR name: stablehlo.add, func.call, check.expect_eq
+  OpCategory category;
+  Arity operands;
+  Arity results;
+  Arity regions;
+  uint32_t traits = kNoTraits;
+  std::vector<AttrSpec> attrs;
+  // The pretty form, in the small format language of stablehlo/op_syntax.h; empty when
+  // the op only has the generic form.
+  std::string_view syntax;
+  // For chlo ops: how the op is to be decomposed into StableHLO (or "primitive" when
+  // kiln implements it directly).
+  std::string_view decomposition;
+
+  bool has(OpTrait t) const { return (traits & t) != 0; }
+  bool isTerminator() const { return has(kTerminator); }
+  const AttrSpec* findAttr(std::string_view attrName) const;
+};
+
+const OpInfo& opInfo(OpCode code);
+// Finds an op by its full name; also accepts `return`/`call` for func.return/func.call.
+std::optional<OpCode> lookupOp(std::string_view name);
+// Every registered op, in OpCode order.
+std::span<const OpInfo> allOps();
+
+}  // namespace kiln

@@ -1,0 +1,259 @@
+// The verifier's framework: structural checks every op gets (counts, attributes,
+// regions, terminators, dominance, calls), then the op's own rule from the rule table.
+#include "ir/verifier.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "ir/attr_check.h"
+#include "support/error.h"
+
+namespace kiln {
+
+// ---- OpVerifier helpers --------------------------------------------------------------------
+
+void OpVerifier::fail(const std::string& message) const {
+  std::string text = std::string(op_.name()) + ": " + message;
+  Location user = op_.loc.fileLocation();
+  if (!user.isUnknown())
+    text += " (from " + user.text() + ":" + std::to_string(user.line()) + ":" + std::to_string(user.col()) + ")";
+  if (op_.pos.known() && module_.source) throw Error(ErrorKind::Verify, text, module_.source, op_.pos);
+  throw Error(ErrorKind::Verify, text);
+}
+
+const Type& OpVerifier::tensorOperand(size_t i) const {
+  const Type& t = operandType(i);
+  check(t.isTensor(), "operand " + std::to_string(i) + " must be a tensor, got " + t.str());
+  return t;
+}
+
+const Type& OpVerifier::tensorResult(size_t i) const {
+  const Type& t = resultType(i);
+  check(t.isTensor(), "result " + std::to_string(i) + " must be a tensor, got " + t.str());
+  return t;
+}
+
+std::vector<int64_t> OpVerifier::ints(std::string_view attr) const {
+  Attribute a = op_.attrOrDefault(attr);
+  if (!a || !a.is(Attribute::Kind::DenseArray)) return {};
+  return a.asInts();
+}
+
+int64_t OpVerifier::integer(std::string_view attr) const {
+  Attribute a = op_.attrOrDefault(attr);
+  return a && a.is(Attribute::Kind::Integer) ? a.asInt() : 0;
+}
+
+std::string shapeStr(const Shape& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+bool isPermutation(const std::vector<int64_t>& v, int64_t n) {
+  if (static_cast<int64_t>(v.size()) != n) return false;
+  std::vector<bool> seen(static_cast<size_t>(n), false);
+  for (int64_t x : v) {
+    if (x < 0 || x >= n || seen[static_cast<size_t>(x)]) return false;
+    seen[static_cast<size_t>(x)] = true;
+  }
+  return true;
+}
+
+bool allUnique(const std::vector<int64_t>& v) {
+  std::vector<int64_t> s = v;
+  std::sort(s.begin(), s.end());
+  return std::adjacent_find(s.begin(), s.end()) == s.end();
+}
+
+// ---- the walk -----------------------------------------------------------------------------------
+
+namespace {
+
+const RuleTable& rules() {
+  static const RuleTable kTable = [] {
+    RuleTable t;
+    t.rules.assign(allOps().size(), nullptr);
+    addElementwiseRules(t);
+    addShapeRules(t);
+    addRegionOpRules(t);
+    addMiscRules(t);
+    return t;
+  }();
+  return kTable;
+}
+
+std::string arityText(const Arity& a) {
+  if (a.max < 0) return "at least " + std::to_string(a.min);
+  if (a.min == a.max) return std::to_string(a.min);
+  return std::to_string(a.min) + " to " + std::to_string(a.max);
+}
+
+bool isValueType(const Type& t) {
+  if (t.isTensor()) return t.dtype() != DType::TF32;
+  if (t.isTuple()) {
+    for (const Type& e : t.elements())
+      if (!isValueType(e)) return false;
+  }
+  return true;
+}
+
+class ModuleVerifier {
+ public:
+  ModuleVerifier(const Module& module, std::vector<Error>* collect) : module_(module), collect_(collect) {}
+
+  void run() {
+    std::unordered_set<std::string> names;
+    for (const auto& fn : module_.functions()) {
+      if (!names.insert(fn->name()).second) report(Error(ErrorKind::Verify, "function @" + fn->name() + " is defined twice"));
+      verifyFunction(*fn);
+    }
+  }
+
+ private:
+  void report(Error e) {
+    if (!collect_) throw e;
+    collect_->push_back(std::move(e));
+  }
+
+  void verifyFunction(const Function& fn) {
+    auto fail = [&](const std::string& msg) {
+      std::string text = "@" + fn.name() + ": " + msg;
+      report(fn.pos.known() && module_.source ? Error(ErrorKind::Verify, text, module_.source, fn.pos)
+                                               : Error(ErrorKind::Verify, text));
+    };
+    for (size_t i = 0; i < fn.numParams(); ++i)
+      if (!isValueType(fn.param(i)->type())) fail("parameter " + std::to_string(i) + " has type " + fn.param(i)->type().str());
+    for (const Type& t : fn.resultTypes())
+      if (!isValueType(t)) fail("result type " + t.str() + " is not a value type");
+    const Op* ret = fn.body().back();
+    if (!ret || !ret->is(OpCode::FuncReturn)) {
+      fail("the body must end with func.return");
+    } else if (ret->operandTypes() != fn.resultTypes()) {
+      OpVerifier v(module_, *ret);
+      try {
+        v.fail("returns (" + str(ret->operandTypes()) + ") but @" + fn.name() + " declares (" +
+               str(fn.resultTypes()) + ")");
+      } catch (Error& e) {
+        report(std::move(e));
+      }
+    }
+    defined_.clear();
+    for (size_t i = 0; i < fn.numParams(); ++i) defined_.insert(fn.param(i));
+    verifyRegion(fn.body(), OpCode::FuncReturn);
+  }
+
+  // `terminator` is the op the region must end with.
+  void verifyRegion(const Region& region, OpCode terminator) {
+    std::vector<const Value*> added;
+    for (size_t i = 0; i < region.numArguments(); ++i) {
+      defined_.insert(region.argument(i));
+      added.push_back(region.argument(i));
+    }
+    for (const auto& op : region.ops()) {
+      try {
+        verifyOp(*op, region, terminator);
+      } catch (Error& e) {
+        report(std::move(e));
+      }
+      // Nested regions of every op end with stablehlo.return.
+      for (size_t i = 0; i < op->numRegions(); ++i) verifyRegion(op->region(i), OpCode::Return);
+      for (size_t i = 0; i < op->numResults(); ++i) {
+        defined_.insert(op->result(i));
+        added.push_back(op->result(i));
+      }
+    }
+    for (const Value* v : added) defined_.erase(v);
+  }
+
+  void verifyOp(const Op& op, const Region& region, OpCode terminator) {
+    OpVerifier v(module_, op);
+    const OpInfo& info = op.info();
+    v.check(info.operands.allows(op.numOperands()),
+            "expects " + arityText(info.operands) + " operands, has " + std::to_string(op.numOperands()));
+    v.check(info.results.allows(op.numResults()),
+            "expects " + arityText(info.results) + " results, has " + std::to_string(op.numResults()));
+    v.check(info.regions.allows(op.numRegions()),
+            "expects " + arityText(info.regions) + " regions, has " + std::to_string(op.numRegions()));
+    for (size_t i = 0; i < op.numOperands(); ++i) {
+      v.check(op.operand(i) != nullptr, "operand " + std::to_string(i) + " is missing");
+      v.check(defined_.count(op.operand(i)) > 0,
+              "operand " + std::to_string(i) + " is not defined before this op (or not visible here)");
+    }
+    for (size_t i = 0; i < op.numResults(); ++i)
+      v.check(isValueType(op.result(i)->type()), "result " + std::to_string(i) + " has type " + op.result(i)->type().str());
+
+    for (const AttrSpec& spec : info.attrs) {
+      Attribute a = op.attr(spec.name);
+      if (!a) {
+        v.check(!spec.required, "needs the attribute '" + std::string(spec.name) + "'");
+        continue;
+      }
+      v.check(attributeMatches(spec, a), "attribute '" + std::string(spec.name) + "' must be " + describeAttrKind(spec));
+    }
+
+    // Terminators end regions, and only there.
+    bool last = region.back() == &op;
+    if (info.isTerminator()) {
+      v.check(last, "must be the last op of its region");
+      v.check(op.code() == terminator, "is not the terminator this region needs (" +
+                                           std::string(opInfo(terminator).name) + ")");
+    } else if (last) {
+      v.fail("the region must end with " + std::string(opInfo(terminator).name));
+    }
+    for (size_t i = 0; i < op.numRegions(); ++i)
+      v.check(!op.region(i).empty(), "region " + std::to_string(i) + " is empty");
+
+    verifySymbols(v);
+    if (OpRule rule = rules().rules[static_cast<size_t>(op.code())]) rule(v);
+  }
+
+  // Calls and other symbol references point at functions that exist, with matching types.
+  void verifySymbols(OpVerifier& v) {
+    const Op& op = v.op();
+    auto lookup = [&](const Attribute& sym) -> const Function* {
+      if (!sym || !sym.is(Attribute::Kind::SymbolRef)) return nullptr;
+      const Function* fn = module_.lookup(sym.asString());
+      v.check(fn != nullptr, "refers to @" + sym.asString() + ", which is not defined in this module");
+      return fn;
+    };
+    if (op.is(OpCode::FuncCall)) {
+      const Function* callee = lookup(op.attr("callee"));
+      if (!callee) return;
+      v.check(op.operandTypes() == callee->paramTypes(),
+              "passes (" + str(op.operandTypes()) + ") to @" + callee->name() + ", which takes (" +
+                  str(callee->paramTypes()) + ")");
+      v.check(op.resultTypes() == callee->resultTypes(),
+              "expects (" + str(op.resultTypes()) + ") from @" + callee->name() + ", which returns (" +
+                  str(callee->resultTypes()) + ")");
+    } else if (op.is(OpCode::Composite)) {
+      lookup(op.attr("decomposition"));
+    } else if (op.is(OpCode::InterpreterRunParallel)) {
+      Attribute programs = op.attr("programs");
+      v.check(programs.is(Attribute::Kind::Array), "programs must be an array of arrays of symbols");
+      for (const Attribute& row : programs.asArray()) {
+        v.check(row.is(Attribute::Kind::Array), "programs must be an array of arrays of symbols");
+        for (const Attribute& sym : row.asArray()) {
+          v.check(sym.is(Attribute::Kind::SymbolRef), "programs must name functions (@f)");
+          lookup(sym);
+        }
+      }
+    }
+  }
+
+  const Module& module_;
+  std::vector<Error>* collect_;
+  std::unordered_set<const Value*> defined_;
+};
+
+}  // namespace
+
+void verifyModule(const Module& module) { ModuleVerifier(module, nullptr).run(); }
+
+std::vector<Error> verifyModuleAll(const Module& module) {
+  std::vector<Error> errors;
+  ModuleVerifier(module, &errors).run();
+  return errors;
+}
+
+}  // namespace kiln

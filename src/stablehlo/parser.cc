@@ -1,0 +1,504 @@
+// The parser: file splitting, modules, functions, regions, values and generic-form ops.
+#include "stablehlo/parser.h"
+
+#include "ir/verifier.h"
+#include "stablehlo/parser_impl.h"
+#include "support/error.h"
+
+namespace kiln::stablehlo {
+
+// ---- file splitting -----------------------------------------------------------------
+
+std::vector<std::pair<size_t, size_t>> splitInputFile(std::string_view text) {
+  std::vector<std::pair<size_t, size_t>> parts;
+  size_t partStart = 0;
+  size_t lineStart = 0;
+  while (lineStart <= text.size()) {
+    size_t lineEnd = text.find('\n', lineStart);
+    if (lineEnd == std::string_view::npos) lineEnd = text.size();
+    std::string_view line = text.substr(lineStart, lineEnd - lineStart);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\t'))
+      line.remove_suffix(1);
+    size_t first = line.find_first_not_of(" \t");
+    if (first != std::string_view::npos && line.substr(first) == "// -----") {
+      parts.emplace_back(partStart, lineStart);
+      partStart = lineEnd;
+    }
+    if (lineEnd == text.size()) break;
+    lineStart = lineEnd + 1;
+  }
+  parts.emplace_back(partStart, text.size());
+  return parts;
+}
+
+std::vector<std::unique_ptr<Module>> parseFile(const SourceRef& source, const ParseOptions& options) {
+  std::vector<std::unique_ptr<Module>> modules;
+  for (auto [begin, end] : splitInputFile(source->text())) {
+    Parser parser(source, begin, end);
+    std::unique_ptr<Module> module = parser.parseModule();
+    if (options.verify) verifyModule(*module);
+    modules.push_back(std::move(module));
+  }
+  return modules;
+}
+
+std::unique_ptr<Module> parseModule(const SourceRef& source, const ParseOptions& options) {
+  Parser parser(source, 0, source->text().size());
+  std::unique_ptr<Module> module = parser.parseModule();
+  if (options.verify) verifyModule(*module);
+  return module;
+}
+
+std::unique_ptr<Module> parseModule(std::string text, const ParseOptions& options) {
+  return parseModule(SourceBuffer::fromString("<string>", std::move(text)), options);
+}
+
+// ---- tokens and errors --------------------------------------------------------------
+
+Parser::Parser(SourceRef source, size_t begin, size_t end)
+    : source_(std::move(source)),
+      end_(end),
+      lexer_(source_->text().substr(begin, end - begin), begin) {
+  advance();
+}
+
+Token Parser::peek() {
+  size_t resume = lexer_.offset();
+  Token next = lexer_.next();
+  lexer_.resetTo(resume);
+  return next;
+}
+
+bool Parser::consumeIf(Tok kind) {
+  if (!tok_.is(kind)) return false;
+  advance();
+  return true;
+}
+
+bool Parser::consumeKeyword(std::string_view word) {
+  if (!tok_.isKeyword(word)) return false;
+  advance();
+  return true;
+}
+
+static std::string describe(const Token& t) {
+  if (t.is(Tok::Eof)) return "end of input";
+  if (t.is(Tok::Error)) return std::string(t.text);
+  std::string text(t.text.substr(0, 40));
+  return "'" + text + (t.text.size() > 40 ? "...'" : "'");
+}
+
+Token Parser::expect(Tok kind, std::string_view context) {
+  if (!tok_.is(kind)) {
+    error("expected " + std::string(tokName(kind)) + " " + std::string(context) + ", found " +
+          describe(tok_));
+  }
+  Token t = tok_;
+  advance();
+  return t;
+}
+
+void Parser::expectKeyword(std::string_view word, std::string_view context) {
+  if (!consumeKeyword(word))
+    error("expected '" + std::string(word) + "' " + std::string(context) + ", found " + describe(tok_));
+}
+
+void Parser::errorAt(size_t offset, const std::string& message) const {
+  // Lexer errors carry their own message.
+  throw Error(ErrorKind::Parse, message, source_, posOf(offset));
+}
+
+void Parser::unsupportedAt(size_t offset, const std::string& what) const {
+  throw Error(ErrorKind::Unsupported, "unsupported: " + what, source_, posOf(offset));
+}
+
+// ---- values -----------------------------------------------------------------------
+
+void Parser::define(const std::string& name, std::vector<Value*> values, size_t offset) {
+  auto& scope = scopes_.back();
+  if (!scope.emplace(name, std::move(values)).second)
+    errorAt(offset, "redefinition of value " + name);
+}
+
+Value* Parser::parseValueUse() {
+  if (!tok_.is(Tok::ValueId)) error("expected a value (%name), found " + describe(tok_));
+  std::string_view text = tok_.text;
+  size_t offset = tok_.offset;
+  size_t index = 0;
+  bool hasIndex = false;
+  if (size_t hash = text.find('#'); hash != std::string_view::npos) {
+    std::string digits(text.substr(hash + 1));
+    if (digits.size() > 9) errorAt(offset, "result number is too large");
+    index = std::stoul(digits);
+    hasIndex = true;
+    text = text.substr(0, hash);
+  }
+  std::string name(text);
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
+    auto it = scope->find(name);
+    if (it == scope->end()) continue;
+    const std::vector<Value*>& group = it->second;
+    if (!hasIndex && group.size() != 1)
+      errorAt(offset, name + " names " + std::to_string(group.size()) +
+                          " results; use " + name + "#N to pick one");
+    if (index >= group.size())
+      errorAt(offset, name + " has " + std::to_string(group.size()) + " results, no #" +
+                          std::to_string(index));
+    advance();
+    return group[index];
+  }
+  errorAt(offset, "use of undefined value " + name);
+}
+
+std::vector<Value*> Parser::parseValueUseList() {
+  std::vector<Value*> values;
+  if (!atValueUse()) return values;
+  values.push_back(parseValueUse());
+  while (tok_.is(Tok::Comma) && peek().is(Tok::ValueId)) {
+    advance();
+    values.push_back(parseValueUse());
+  }
+  return values;
+}
+
+// ---- module structure ---------------------------------------------------------------
+
+std::unique_ptr<Module> Parser::parseModule() {
+  auto module = std::make_unique<Module>();
+  module->source = source_;
+  bool sawModuleOp = false;
+  while (!tok_.is(Tok::Eof)) parseTopLevelItem(*module, sawModuleOp);
+  resolveLocations();
+  return module;
+}
+
+void Parser::parseTopLevelItem(Module& module, bool& sawModuleOp) {
+  if (tok_.is(Tok::HashId) || tok_.is(Tok::BangId)) {
+    parseAliasDefinition();
+    return;
+  }
+  if (tok_.isKeyword("module") || tok_.isKeyword("builtin.module")) {
+    if (sawModuleOp || !module.functions().empty())
+      error("only one module is allowed per file part (separate parts with '// -----')");
+    sawModuleOp = true;
+    advance();
+    if (tok_.is(Tok::SymbolId)) {
+      std::string name(tok_.text.substr(1));
+      if (!name.empty() && name[0] == '"' && !unescape(tok_.text.substr(1), name)) error("bad module name");
+      module.name = name;
+      advance();
+    }
+    if (consumeKeyword("attributes")) {
+      if (!tok_.is(Tok::LBrace)) error("expected '{' after 'attributes'");
+      module.attrs = parseAttrDict();
+    }
+    expect(Tok::LBrace, "to open the module body");
+    parseModuleBody(module);
+    expect(Tok::RBrace, "to close the module body");
+    parseOptionalLoc(module.loc);
+    return;
+  }
+  if (sawModuleOp) error("unexpected " + describe(tok_) + " after the module");
+  if (tok_.isKeyword("func.func")) {
+    parseFunction(module);
+    return;
+  }
+  if (tok_.is(Tok::BareId) || tok_.is(Tok::String)) {
+    unsupportedAt(tok_.offset, "top-level op " + describe(tok_) + " (only func.func is supported)");
+  }
+  error("expected 'module' or 'func.func', found " + describe(tok_));
+}
+
+void Parser::parseModuleBody(Module& module) {
+  while (!tok_.is(Tok::RBrace) && !tok_.is(Tok::Eof)) {
+    if (tok_.isKeyword("func.func")) {
+      parseFunction(module);
+    } else if (tok_.is(Tok::BareId) || tok_.is(Tok::String)) {
+      unsupportedAt(tok_.offset, "module-level op " + describe(tok_) + " (only func.func is supported)");
+    } else {
+      error("expected 'func.func' in the module body, found " + describe(tok_));
+    }
+  }
+}
+
+void Parser::parseAliasDefinition() {
+  Token alias = tok_;
+  advance();
+  expect(Tok::Equal, "in an alias definition");
+  std::string name(alias.text);
+  if (alias.is(Tok::BangId)) {
+    typeAliases_[name] = parseType();
+    return;
+  }
+  if (tok_.isKeyword("loc")) {
+    // Location aliases are resolved lazily: they may refer to aliases defined later.
+    if (!locAliases_.emplace(name, tok_.offset).second) error("redefinition of " + name);
+    advance();
+    expect(Tok::LParen, "after 'loc'");
+    for (int depth = 1; depth > 0;) {
+      if (tok_.is(Tok::Eof)) error("unterminated loc(...)");
+      if (tok_.is(Tok::LParen)) ++depth;
+      if (tok_.is(Tok::RParen)) --depth;
+      advance();
+    }
+    return;
+  }
+  attrAliases_[name] = parseAttribute();
+}
+
+void Parser::parseFunction(Module& module) {
+  size_t offset = tok_.offset;
+  advance();  // func.func
+  Visibility visibility = Visibility::Public;
+  if (consumeKeyword("public")) visibility = Visibility::Public;
+  else if (consumeKeyword("private")) visibility = Visibility::Private;
+  else if (consumeKeyword("nested")) visibility = Visibility::Nested;
+  Token nameTok = expect(Tok::SymbolId, "for the function name");
+  std::string name(nameTok.text.substr(1));
+  if (!name.empty() && name[0] == '"' && !unescape(nameTok.text.substr(1), name))
+    errorAt(nameTok.offset, "bad symbol name");
+  if (module.lookup(name)) errorAt(nameTok.offset, "redefinition of function @" + name);
+
+  // Parameters: %name: type {attrs} loc(...)
+  struct Param {
+    std::string name;
+    Type type;
+    NamedAttrList attrs;
+    size_t offset, locOffset = 0;
+  };
+  std::vector<Param> params;
+  expect(Tok::LParen, "to open the parameter list");
+  if (!tok_.is(Tok::RParen)) {
+    do {
+      Param p;
+      p.offset = tok_.offset;
+      if (!tok_.is(Tok::ValueId)) {
+        if (atType()) unsupportedAt(tok_.offset, "function declarations without a body");
+        error("expected a parameter (%name: type), found " + describe(tok_));
+      }
+      p.name = std::string(tok_.text);
+      if (p.name.find('#') != std::string::npos) error("a parameter name cannot have a #N suffix");
+      advance();
+      expect(Tok::Colon, "after the parameter name");
+      p.type = parseType();
+      if (tok_.is(Tok::LBrace)) p.attrs = parseAttrDict();
+      p.locOffset = skipOptionalLoc();
+      params.push_back(std::move(p));
+    } while (consumeIf(Tok::Comma));
+  }
+  expect(Tok::RParen, "to close the parameter list");
+
+  // Results: -> T | -> (T {attrs}, T)
+  TypeList results;
+  std::vector<NamedAttrList> resultAttrs;
+  if (consumeIf(Tok::Arrow)) {
+    if (consumeIf(Tok::LParen)) {
+      if (!tok_.is(Tok::RParen)) {
+        do {
+          results.push_back(parseType());
+          resultAttrs.push_back(tok_.is(Tok::LBrace) ? parseAttrDict() : NamedAttrList{});
+        } while (consumeIf(Tok::Comma));
+      }
+      expect(Tok::RParen, "to close the result list");
+    } else {
+      results.push_back(parseType());  // a bare result has no attributes: `{` opens the body
+      resultAttrs.emplace_back();
+    }
+  }
+
+  TypeList paramTypes;
+  for (const Param& p : params) paramTypes.push_back(p.type);
+  auto fn = std::make_unique<Function>(name, paramTypes, results);
+  fn->visibility = visibility;
+  fn->pos = posOf(offset);
+  for (size_t i = 0; i < params.size(); ++i) {
+    fn->argAttrs[i] = std::move(params[i].attrs);
+    if (params[i].locOffset) pendingLocs_.push_back({&fn->argLocs[i], params[i].locOffset});
+  }
+  for (size_t i = 0; i < resultAttrs.size(); ++i) fn->resultAttrs[i] = std::move(resultAttrs[i]);
+  if (consumeKeyword("attributes")) {
+    if (!tok_.is(Tok::LBrace)) error("expected '{' after 'attributes'");
+    fn->attrs = parseAttrDict();
+  }
+  if (!tok_.is(Tok::LBrace)) unsupportedAt(tok_.offset, "function declarations without a body (@" + name + ")");
+
+  // The body: parameters are the entry block's arguments.
+  scopes_.clear();  // function bodies are isolated: no outer names are visible
+  pushScope();
+  for (size_t i = 0; i < params.size(); ++i) define(params[i].name, {fn->param(i)}, params[i].offset);
+  Function* raw = module.addFunction(std::move(fn));
+  advance();  // {
+  if (tok_.is(Tok::BlockId)) {
+    // An explicit entry label repeats the parameters: ^bb0(%arg0: T, ...):
+    error("an entry block label is not allowed in a function body");
+  }
+  while (!tok_.is(Tok::RBrace)) {
+    if (tok_.is(Tok::Eof)) error("expected '}' to close the body of @" + name);
+    if (tok_.is(Tok::BlockId)) unsupportedAt(tok_.offset, "functions with several blocks (cf.br / cf.cond_br control flow)");
+    parseOperation(raw->body());
+  }
+  advance();  // }
+  popScope();
+  parseOptionalLoc(raw->loc);
+}
+
+// ---- regions and ops ----------------------------------------------------------------
+
+void Parser::parseBlockArgs(std::vector<std::pair<std::string, Type>>& args) {
+  expect(Tok::LParen, "to open the block arguments");
+  if (!tok_.is(Tok::RParen)) {
+    do {
+      Token name = expect(Tok::ValueId, "for a block argument");
+      if (name.text.find('#') != std::string_view::npos) errorAt(name.offset, "a block argument cannot have a #N suffix");
+      expect(Tok::Colon, "after the block argument name");
+      Type type = parseType();
+      skipOptionalLoc();  // block-argument locations are not kept
+      args.emplace_back(std::string(name.text), std::move(type));
+    } while (consumeIf(Tok::Comma));
+  }
+  expect(Tok::RParen, "to close the block arguments");
+}
+
+std::unique_ptr<Region> Parser::parseRegion(const std::vector<std::pair<std::string, Type>>& outerArgs) {
+  auto region = std::make_unique<Region>();
+  size_t open = tok_.offset;
+  expect(Tok::LBrace, "to open a region");
+  pushScope();
+  std::vector<std::pair<std::string, Type>> args = outerArgs;
+  if (tok_.is(Tok::BlockId)) {
+    advance();
+    if (!outerArgs.empty()) error("this region's arguments are declared before it; remove the block label");
+    if (tok_.is(Tok::LParen)) parseBlockArgs(args);
+    expect(Tok::Colon, "after the block label");
+  }
+  for (const auto& [name, type] : args) define(name, {region->addArgument(type)}, open);
+  while (!tok_.is(Tok::RBrace)) {
+    if (tok_.is(Tok::Eof)) errorAt(open, "region is not closed");
+    if (tok_.is(Tok::BlockId)) unsupportedAt(tok_.offset, "regions with several blocks");
+    parseOperation(*region);
+  }
+  advance();
+  popScope();
+  return region;
+}
+
+void Parser::parseOperation(Region& region) {
+  ResultNames names;
+  names.offset = tok_.offset;
+  if (tok_.is(Tok::ValueId)) {
+    do {
+      Token name = expect(Tok::ValueId, "for a result name");
+      if (name.text.find('#') != std::string_view::npos)
+        errorAt(name.offset, "a result name cannot have a #N suffix");
+      unsigned count = 1;
+      if (consumeIf(Tok::Colon)) {
+        int64_t n = parseI64("as the number of results");
+        if (n < 1 || n > 100000) errorAt(name.offset, "bad result count " + std::to_string(n));
+        count = static_cast<unsigned>(n);
+      }
+      names.groups.emplace_back(std::string(name.text), count);
+      names.total += count;
+    } while (consumeIf(Tok::Comma));
+    expect(Tok::Equal, "after the result names");
+  }
+  size_t nameOffset = tok_.offset;
+  Op* op = nullptr;
+  if (tok_.is(Tok::String)) {
+    op = parseGenericOp(region, names, nameOffset);
+  } else if (tok_.is(Tok::BareId)) {
+    std::optional<OpCode> code = lookupOp(tok_.text);
+    if (!code) {
+      std::string opName(tok_.text);
+      bool known = opName.rfind("stablehlo.", 0) == 0 || opName.rfind("chlo.", 0) == 0;
+      if (known) error("unknown op '" + opName + "'");
+      unsupportedAt(nameOffset, "op '" + opName + "' (dialect not supported)");
+    }
+    advance();
+    op = parsePrettyOp(region, *code, names, nameOffset);
+  } else {
+    error("expected an op, found " + describe(tok_));
+  }
+  parseOptionalLoc(op->loc);
+}
+
+Op* Parser::finishOp(Region& region, OpCode code, const std::vector<Value*>& operands,
+                     const TypeList& resultTypes, NamedAttrList attrs,
+                     std::vector<std::unique_ptr<Region>> regions, const ResultNames& names,
+                     size_t nameOffset) {
+  if (names.total != resultTypes.size()) {
+    errorAt(names.groups.empty() ? nameOffset : names.offset,
+            std::string(opInfo(code).name) + " has " + std::to_string(resultTypes.size()) +
+                " result(s) but " + std::to_string(names.total) + " name(s) are given");
+  }
+  std::unique_ptr<Op> op =
+      Op::create(code, operands, resultTypes, std::move(attrs), std::move(regions));
+  op->pos = posOf(nameOffset);
+  Op* raw = region.push_back(std::move(op));
+  size_t next = 0;
+  for (const auto& [name, count] : names.groups) {
+    std::vector<Value*> group;
+    for (unsigned i = 0; i < count; ++i) group.push_back(raw->result(next++));
+    define(name, std::move(group), names.offset);
+  }
+  ++opCount_;
+  return raw;
+}
+
+Op* Parser::parseGenericOp(Region& region, const ResultNames& names, size_t nameOffset) {
+  std::string opName;
+  if (!unescape(tok_.text, opName)) error("bad op name string");
+  std::optional<OpCode> code = lookupOp(opName);
+  if (!code) {
+    bool known = opName.rfind("stablehlo.", 0) == 0 || opName.rfind("chlo.", 0) == 0;
+    if (known) error("unknown op '" + opName + "'");
+    unsupportedAt(nameOffset, "op '" + opName + "' (dialect not supported)");
+  }
+  const OpInfo& info = opInfo(*code);
+  advance();
+  expect(Tok::LParen, "to open the operand list");
+  std::vector<Value*> operands = parseValueUseList();
+  expect(Tok::RParen, "to close the operand list");
+  if (tok_.is(Tok::LSquare)) unsupportedAt(tok_.offset, "ops with successor blocks");
+
+  NamedAttrList attrs;
+  auto addAttrs = [&](NamedAttrList list, size_t offset) {
+    for (NamedAttribute& a : list) {
+      Attribute value = canonicalAttr(info, a.name, a.value, offset);
+      if (findAttr(attrs, a.name)) errorAt(offset, "attribute '" + a.name + "' is given twice");
+      setAttr(attrs, a.name, std::move(value));
+    }
+  };
+  if (tok_.is(Tok::Less)) {  // <{properties}>
+    size_t offset = tok_.offset;
+    advance();
+    if (!tok_.is(Tok::LBrace)) error("expected '{' after '<' for op properties");
+    addAttrs(parseAttrDict(), offset);
+    expect(Tok::Greater, "to close the op properties");
+  }
+
+  // Regions: ({...}, {...})
+  std::vector<std::unique_ptr<Region>> regions;
+  if (consumeIf(Tok::LParen)) {
+    do regions.push_back(parseRegion());
+    while (consumeIf(Tok::Comma));
+    expect(Tok::RParen, "to close the region list");
+  }
+  if (tok_.is(Tok::LBrace)) addAttrs(parseAttrDict(), tok_.offset);
+  expect(Tok::Colon, "before the op's type");
+  if (!tok_.is(Tok::LParen)) error("expected a function type '(...) -> ...' in the generic op form");
+  TypeList inputs, results;
+  size_t typeOffset = tok_.offset;
+  parseFunctionType(inputs, results);
+  if (inputs.size() != operands.size())
+    errorAt(typeOffset, "the type lists " + std::to_string(inputs.size()) + " operand(s) but " +
+                            std::to_string(operands.size()) + " are given");
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i] != operands[i]->type())
+      errorAt(typeOffset, "operand " + std::to_string(i) + " has type " + operands[i]->type().str() +
+                              " but the op's type says " + inputs[i].str());
+  }
+  return finishOp(region, *code, operands, results, std::move(attrs), std::move(regions), names,
+                  nameOffset);
+}
+
+}  // namespace kiln::stablehlo

@@ -1,0 +1,155 @@
+// The parser's internals, shared by the files that implement it:
+//   parser.cc         modules, functions, regions, ops in generic form, values
+//   attr_parser.cc    types, attributes, dense literals, locations
+//   pretty_parser.cc  ops in their pretty forms (the op_syntax formats and custom ops)
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/module.h"
+#include "stablehlo/lexer.h"
+#include "stablehlo/op_syntax.h"
+
+namespace kiln::stablehlo {
+
+class Parser {
+ public:
+  // Parses bytes [begin, end) of `source` (one `// -----` part) into a module.
+  Parser(SourceRef source, size_t begin, size_t end);
+  std::unique_ptr<Module> parseModule();
+
+  // ---- tokens ----
+  const Token& tok() const { return tok_; }
+  void advance() { tok_ = lexer_.next(); }
+  // The token after the current one, without consuming anything.
+  Token peek();
+  bool consumeIf(Tok kind);
+  bool consumeKeyword(std::string_view word);
+  Token expect(Tok kind, std::string_view context);
+  void expectKeyword(std::string_view word, std::string_view context);
+
+  // ---- errors ----
+  [[noreturn]] void error(const std::string& message) const { errorAt(tok_.offset, message); }
+  [[noreturn]] void errorAt(size_t offset, const std::string& message) const;
+  [[noreturn]] void unsupportedAt(size_t offset, const std::string& what) const;
+  SourcePos posOf(size_t offset) const { return source_->posOf(offset); }
+
+  // ---- values ----
+  // A use of a value: %x or %x#N.
+  Value* parseValueUse();
+  // Operands separated by commas; a comma is only taken when a value follows it.
+  std::vector<Value*> parseValueUseList();
+  bool atValueUse() const { return tok_.is(Tok::ValueId); }
+
+  // ---- types (attr_parser.cc) ----
+  Type parseType();
+  TypeList parseTypeList();  // T, T, ... (at least one)
+  // `(A, B) -> R` or `(A) -> (R1, R2)`; the current token must be '('.
+  void parseFunctionType(TypeList& inputs, TypeList& results);
+  // A single type or a parenthesized list (function results).
+  TypeList parseResultTypes();
+  std::optional<DType> parseElementType();
+  bool atType() const;
+
+  // ---- attributes (attr_parser.cc) ----
+  Attribute parseAttribute();
+  NamedAttrList parseAttrDict();  // { a = 1, b }; current token must be '{'
+  Attribute parseDenseAttr();     // after the 'dense' keyword: <...> : type
+  Attribute parseDenseBody(const Type& type, size_t bodyStart, size_t bodyEnd);
+  // An integer (optionally negative); returns false when the token is not one.
+  bool parseInteger(int64_t& value);
+  int64_t parseI64(std::string_view context);
+  std::vector<int64_t> parseI64List(std::string_view context);  // [1, 2, 3]
+  double parseFloatValue(DType type, std::string_view context);
+  // Dialect attributes after '#'.
+  Attribute parseHashAttribute();
+  Attribute parseRecordBody(const RecordSchema& schema, size_t start);
+  Attribute parseConvDimensions();  // [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]
+  // Brings a named attribute of an op to its canonical form (by the op's schema).
+  Attribute canonicalAttr(const OpInfo& info, const std::string& name, const Attribute& value,
+                          size_t offset) const;
+
+  // ---- locations (attr_parser.cc) ----
+  // Skips an optional `loc(...)` and returns the offset of its `loc` keyword (0 when
+  // there is none). Locations are parsed at the end of the part, because `#locN`
+  // aliases may be defined after their use.
+  size_t skipOptionalLoc();
+  // Skips an optional `loc(...)` and arranges for it to be parsed into `slot`.
+  void parseOptionalLoc(Location& slot);
+  Location parseLocationAt(size_t offset, int depth);
+
+  // ---- ops and regions (parser.cc, pretty_parser.cc) ----
+  struct ResultNames {
+    std::vector<std::pair<std::string, unsigned>> groups;  // name, number of results
+    size_t total = 0;
+    size_t offset = 0;
+  };
+  void parseOperation(Region& region);
+  Op* parseGenericOp(Region& region, const ResultNames& names, size_t nameOffset);
+  Op* parsePrettyOp(Region& region, OpCode code, const ResultNames& names, size_t nameOffset);
+  // Region body in braces. `args` are entry-block arguments declared outside the braces
+  // (while, pretty reduce); without them an entry label `^bb0(...)` may declare them.
+  std::unique_ptr<Region> parseRegion(const std::vector<std::pair<std::string, Type>>& args = {});
+  void parseBlockArgs(std::vector<std::pair<std::string, Type>>& args);
+  // Creates an op in `region`, binds the result names and records its positions.
+  Op* finishOp(Region& region, OpCode code, const std::vector<Value*>& operands,
+               const TypeList& resultTypes, NamedAttrList attrs,
+               std::vector<std::unique_ptr<Region>> regions, const ResultNames& names,
+               size_t nameOffset);
+  size_t opCount() const { return opCount_; }
+
+  // ---- pretty forms (pretty_parser.cc) ----
+  // What a pretty form has read so far.
+  struct PrettyOp {
+    OpCode code;
+    std::vector<Value*> operands;
+    NamedAttrList attrs;
+    TypeList resultTypes;
+    std::vector<std::unique_ptr<Region>> regions;
+    size_t declaredResults;  // from the `%x:N =` prefix
+  };
+  void parseItems(PrettyOp& op, const std::vector<SyntaxItem>& items);
+  void parseTypeClause(PrettyOp& op, TypeForm form);
+  // The short form of attribute `name` (as a format writes it).
+  Attribute parseAttrShort(const AttrSpec& spec);
+  // An optional attribute dictionary, merged into `attrs` (canonicalized by `code`).
+  void parseOptionalAttrDict(OpCode code, NamedAttrList& attrs);
+  void addAttr(OpCode code, NamedAttrList& attrs, const std::string& name, Attribute value, size_t offset);
+  // Checks that the types a form states for the operands are their actual types.
+  void checkOperandTypes(const std::vector<Value*>& operands, const TypeList& stated, size_t offset);
+  void parseIreeCheckOp(PrettyOp& op);
+  size_t fixedResultCount(const PrettyOp& op) const;
+
+  // Scopes of value names: one per region, looked up innermost first.
+  void pushScope() { scopes_.emplace_back(); }
+  void popScope() { scopes_.pop_back(); }
+  void define(const std::string& name, std::vector<Value*> values, size_t offset);
+
+ private:
+  void parseTopLevelItem(Module& module, bool& sawModuleOp);
+  void parseModuleBody(Module& module);
+  void parseFunction(Module& module);
+  void parseAliasDefinition();
+  void resolveLocations();
+
+  SourceRef source_;
+  size_t end_;
+  Lexer lexer_;
+  Token tok_;
+  std::vector<std::unordered_map<std::string, std::vector<Value*>>> scopes_;
+  std::unordered_map<std::string, Attribute> attrAliases_;
+  std::unordered_map<std::string, Type> typeAliases_;
+  std::unordered_map<std::string, size_t> locAliases_;  // #loc3 -> offset of its `loc`
+  std::unordered_map<std::string, Location> resolvedLocAliases_;
+  std::vector<std::pair<Location*, size_t>> pendingLocs_;  // slot, offset of `loc`
+  size_t opCount_ = 0;
+};
+
+// Custom directives and hand-written op forms (custom_syntax.cc).
+void parseDirective(Parser& p, Parser::PrettyOp& op, const std::string& directive);
+void parseCustomOp(Parser& p, Parser::PrettyOp& op, const std::string& form);
+
+}  // namespace kiln::stablehlo

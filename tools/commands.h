@@ -1,0 +1,18 @@
+// The subcommands of the `kiln` tool: each registers its options and its action.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+
+#include "support/source.h"
+
+namespace kiln::tool {
+
+// Reads FILE, or standard input for "-".
+SourceRef readInput(const std::string& path);
+
+// Adds `kiln fmt` to `app`; the returned action runs it (returns the exit code).
+std::function<int()> addFmtCommand(CLI::App& app);
+
+}  // namespace kiln::tool

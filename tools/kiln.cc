@@ -1,0 +1,58 @@
+// The `kiln` command-line tool: subcommand dispatch and error reporting.
+#include <iostream>
+#include <iterator>
+
+#include "commands.h"
+#include "support/error.h"
+
+namespace kiln::tool {
+
+SourceRef readInput(const std::string& path) {
+  if (path != "-") return SourceBuffer::fromFile(path);
+  std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+  return SourceBuffer::fromString("<stdin>", std::move(text));
+}
+
+}  // namespace kiln::tool
+
+int main(int argc, char** argv) {
+  CLI::App app{"kiln: a compiler and runtime for StableHLO and JAX-style array programs"};
+  app.set_version_flag("--version", std::string("kiln ") + KILN_VERSION);
+  app.require_subcommand(1);
+
+  std::vector<std::pair<CLI::App*, std::function<int()>>> commands;
+  auto fmt = kiln::tool::addFmtCommand(app);
+  commands.emplace_back(app.get_subcommand("fmt"), fmt);
+
+  // Reserved for later issues, so that scripts and docs can rely on the names.
+  const std::pair<const char*, const char*> reserved[] = {
+      {"run", "Run a StableHLO program (not available yet)"},
+      {"test", "Run StableHLO conformance tests (not available yet)"},
+      {"compile", "Optimize and compile a program (not available yet)"},
+      {"devices", "List the devices of the loaded plugins (not available yet)"},
+      {"bench", "Benchmark a program (not available yet)"},
+  };
+  for (const auto& [name, help] : reserved) {
+    CLI::App* cmd = app.add_subcommand(name, help);
+    cmd->allow_extras();
+    std::string n = name;
+    commands.emplace_back(cmd, [n] {
+      std::cerr << "kiln " << n << ": not available yet in this version of kiln\n";
+      return 2;
+    });
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    for (auto& [cmd, action] : commands)
+      if (cmd->parsed()) return action();
+  } catch (const kiln::Error& e) {
+    std::cerr << e.format() << "\n";
+    return 1;
+  }
+  return 0;
+}
