@@ -637,7 +637,10 @@ Attribute Parser::parseDenseBody(const Type& type, size_t bodyStart, size_t body
     };
     if (static_cast<int64_t>(bytes.size()) == n * width)
       return Attribute::dense(fromBytes(type, bytes.data()));
-    if (static_cast<int64_t>(bytes.size()) == width)  // one element: a splat
+    // One element is a splat, except a boolean byte other than 0/1/0xFF, which older
+    // MLIR wrote for up to 8 bit-packed booleans.
+    bool packedBools = isBool(dtype) && n > 1 && bytes.size() == 1 && bytes[0] > 1 && bytes[0] != 0xFF;
+    if (static_cast<int64_t>(bytes.size()) == width && !packedBools)
       return Attribute::dense(Literal::splat(type, fromBytes(Type::scalar(dtype), bytes.data()).storage()));
     if (isBool(dtype) && static_cast<int64_t>(bytes.size()) == (n + 7) / 8) {  // bit-packed i1
       Literal lit(type);

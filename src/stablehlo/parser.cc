@@ -483,7 +483,10 @@ Op* Parser::parseGenericOp(Region& region, const ResultNames& names, size_t name
     while (consumeIf(Tok::Comma));
     expect(Tok::RParen, "to close the region list");
   }
-  if (tok_.is(Tok::LBrace)) addAttrs(parseAttrDict(), tok_.offset);
+  if (tok_.is(Tok::LBrace)) {
+    size_t offset = tok_.offset;
+    addAttrs(parseAttrDict(), offset);
+  }
   expect(Tok::Colon, "before the op's type");
   if (!tok_.is(Tok::LParen)) error("expected a function type '(...) -> ...' in the generic op form");
   TypeList inputs, results;

@@ -132,6 +132,9 @@ void Printer::printFunction(const Function& fn) {
 }
 
 void Printer::printRegion(const Region& region, bool entryArgs) {
+  // Result numbers are scoped like MLIR's: a region continues its parent's numbering and
+  // the numbers it used are free again after it.
+  size_t savedResult = nextResult_;
   out_ += "{";
   ++indent_;
   if (entryArgs && region.numArguments() > 0) {
@@ -153,6 +156,7 @@ void Printer::printRegion(const Region& region, bool entryArgs) {
   --indent_;
   newline();
   out_ += "}";
+  nextResult_ = savedResult;
 }
 
 void Printer::printOp(const Op& op) {

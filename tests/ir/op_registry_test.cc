@@ -1,0 +1,69 @@
+// The op registry: every op has a consistent row and a well-formed pretty syntax.
+#include "ir/op_registry.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "stablehlo/op_syntax.h"
+
+namespace kiln {
+namespace {
+
+TEST(OpRegistryTest, RowsAreConsistent) {
+  std::set<std::string_view> names;
+  for (const OpInfo& info : allOps()) {
+    EXPECT_TRUE(names.insert(info.name).second) << info.name;
+    EXPECT_EQ(lookupOp(info.name), info.code) << info.name;
+    EXPECT_LE(info.operands.min, info.operands.max < 0 ? info.operands.min : info.operands.max);
+    if (info.category == OpCategory::Chlo) {
+      EXPECT_FALSE(info.decomposition.empty()) << info.name;
+    }
+    // Compiling the syntax checks it names only attributes of the op.
+    EXPECT_NO_THROW(stablehlo::opSyntax(info.code)) << info.name;
+    for (const AttrSpec& spec : info.attrs) {
+      if (spec.defaultValue()) {
+        EXPECT_FALSE(spec.required) << info.name << "." << spec.name;
+      }
+    }
+  }
+  EXPECT_EQ(lookupOp("return"), OpCode::FuncReturn);
+  EXPECT_FALSE(lookupOp("stablehlo.nope").has_value());
+}
+
+TEST(OpRegistryTest, CoversTheSpec) {
+  // Every op with a `### name` heading in the spec's op list is registered.
+  for (const char* op : {"abs", "add", "after_all", "all_gather", "all_reduce", "all_to_all", "and",
+                         "atan2", "batch_norm_grad", "batch_norm_inference", "batch_norm_training",
+                         "bitcast_convert", "broadcast_in_dim", "case", "cbrt", "ceil", "cholesky",
+                         "clamp", "collective_broadcast", "collective_permute", "compare", "complex",
+                         "composite", "concatenate", "constant", "convert", "convolution", "cosine",
+                         "count_leading_zeros", "custom_call", "divide", "dot_general",
+                         "dynamic_slice", "dynamic_update_slice", "exponential",
+                         "exponential_minus_one", "fft", "floor", "gather", "get_dimension_size",
+                         "get_tuple_element", "if", "imag", "infeed", "iota", "is_finite", "log",
+                         "log_plus_one", "logistic", "map", "maximum", "minimum", "multiply",
+                         "negate", "not", "optimization_barrier", "or", "outfeed", "pad",
+                         "partition_id", "popcnt", "power", "real", "recv", "reduce",
+                         "reduce_precision", "reduce_scatter", "reduce_window", "remainder",
+                         "replica_id", "reshape", "reverse", "rng", "rng_bit_generator",
+                         "round_nearest_afz", "round_nearest_even", "rsqrt", "scatter", "select",
+                         "select_and_scatter", "send", "shift_left", "shift_right_arithmetic",
+                         "shift_right_logical", "sign", "sine", "slice", "sort", "sqrt", "subtract",
+                         "tan", "tanh", "transpose", "triangular_solve", "tuple",
+                         "uniform_dequantize", "uniform_quantize", "while", "xor"}) {
+    EXPECT_TRUE(lookupOp(std::string("stablehlo.") + op).has_value()) << op;
+  }
+}
+
+TEST(OpRegistryTest, DefaultsAreReadThroughOps) {
+  const OpInfo& sort = opInfo(OpCode::Sort);
+  ASSERT_NE(sort.findAttr("dimension"), nullptr);
+  EXPECT_EQ(sort.findAttr("dimension")->defaultValue(), Attribute::integer(-1));
+  EXPECT_TRUE(opInfo(OpCode::Add).has(kCommutative));
+  EXPECT_FALSE(opInfo(OpCode::Subtract).has(kCommutative));
+  EXPECT_TRUE(opInfo(OpCode::Return).isTerminator());
+}
+
+}  // namespace
+}  // namespace kiln
