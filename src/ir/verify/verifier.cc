@@ -1,70 +1,13 @@
-// The verifier's framework: structural checks every op gets (counts, attributes,
+// The verifier's framework: the structural checks every op gets (counts, attributes,
 // regions, terminators, dominance, calls), then the op's own rule from the rule table.
-#include "ir/verifier.h"
-
 #include <algorithm>
 #include <unordered_set>
 
 #include "ir/attr_check.h"
+#include "ir/verify/rules.h"
 #include "support/error.h"
 
 namespace kiln {
-
-// ---- OpVerifier helpers --------------------------------------------------------------------
-
-void OpVerifier::fail(const std::string& message) const {
-  std::string text = std::string(op_.name()) + ": " + message;
-  Location user = op_.loc.fileLocation();
-  if (!user.isUnknown())
-    text += " (from " + user.text() + ":" + std::to_string(user.line()) + ":" + std::to_string(user.col()) + ")";
-  if (op_.pos.known() && module_.source) throw Error(ErrorKind::Verify, text, module_.source, op_.pos);
-  throw Error(ErrorKind::Verify, text);
-}
-
-const Type& OpVerifier::tensorOperand(size_t i) const {
-  const Type& t = operandType(i);
-  check(t.isTensor(), "operand " + std::to_string(i) + " must be a tensor, got " + t.str());
-  return t;
-}
-
-const Type& OpVerifier::tensorResult(size_t i) const {
-  const Type& t = resultType(i);
-  check(t.isTensor(), "result " + std::to_string(i) + " must be a tensor, got " + t.str());
-  return t;
-}
-
-std::vector<int64_t> OpVerifier::ints(std::string_view attr) const {
-  Attribute a = op_.attrOrDefault(attr);
-  if (!a || !a.is(Attribute::Kind::DenseArray)) return {};
-  return a.asInts();
-}
-
-int64_t OpVerifier::integer(std::string_view attr) const {
-  Attribute a = op_.attrOrDefault(attr);
-  return a && a.is(Attribute::Kind::Integer) ? a.asInt() : 0;
-}
-
-std::string shapeStr(const Shape& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
-bool isPermutation(const std::vector<int64_t>& v, int64_t n) {
-  if (static_cast<int64_t>(v.size()) != n) return false;
-  std::vector<bool> seen(static_cast<size_t>(n), false);
-  for (int64_t x : v) {
-    if (x < 0 || x >= n || seen[static_cast<size_t>(x)]) return false;
-    seen[static_cast<size_t>(x)] = true;
-  }
-  return true;
-}
-
-bool allUnique(const std::vector<int64_t>& v) {
-  std::vector<int64_t> s = v;
-  std::sort(s.begin(), s.end());
-  return std::adjacent_find(s.begin(), s.end()) == s.end();
-}
 
 // ---- the walk -----------------------------------------------------------------------------------
 
@@ -78,6 +21,9 @@ const RuleTable& rules() {
     addShapeRules(t);
     addRegionOpRules(t);
     addMiscRules(t);
+    addGatherScatterRules(t);
+    addLinalgRules(t);
+    addCollectiveRules(t);
     return t;
   }();
   return kTable;
@@ -169,40 +115,56 @@ class ModuleVerifier {
   void verifyOp(const Op& op, const Region& region, OpCode terminator) {
     OpVerifier v(module_, op);
     const OpInfo& info = op.info();
-    v.check(info.operands.allows(op.numOperands()),
-            "expects " + arityText(info.operands) + " operands, has " + std::to_string(op.numOperands()));
-    v.check(info.results.allows(op.numResults()),
-            "expects " + arityText(info.results) + " results, has " + std::to_string(op.numResults()));
-    v.check(info.regions.allows(op.numRegions()),
-            "expects " + arityText(info.regions) + " regions, has " + std::to_string(op.numRegions()));
+    v.check(info.operands.allows(op.numOperands()), [&] {
+      return "expects " + arityText(info.operands) + " operands, has " +
+             std::to_string(op.numOperands());
+    });
+    v.check(info.results.allows(op.numResults()), [&] {
+      return "expects " + arityText(info.results) + " results, has " +
+             std::to_string(op.numResults());
+    });
+    v.check(info.regions.allows(op.numRegions()), [&] {
+      return "expects " + arityText(info.regions) + " regions, has " +
+             std::to_string(op.numRegions());
+    });
     for (size_t i = 0; i < op.numOperands(); ++i) {
-      v.check(op.operand(i) != nullptr, "operand " + std::to_string(i) + " is missing");
-      v.check(defined_.count(op.operand(i)) > 0,
-              "operand " + std::to_string(i) + " is not defined before this op (or not visible here)");
+      v.check(op.operand(i) != nullptr,
+              [&] { return "operand " + std::to_string(i) + " is missing"; });
+      v.check(defined_.count(op.operand(i)) > 0, [&] {
+        return "operand " + std::to_string(i) +
+               " is not defined before this op (or not visible here)";
+      });
     }
     for (size_t i = 0; i < op.numResults(); ++i)
-      v.check(isValueType(op.result(i)->type()), "result " + std::to_string(i) + " has type " + op.result(i)->type().str());
+      v.check(isValueType(op.result(i)->type()), [&] {
+        return "result " + std::to_string(i) + " has type " + op.result(i)->type().str();
+      });
 
     for (const AttrSpec& spec : info.attrs) {
       Attribute a = op.attr(spec.name);
       if (!a) {
-        v.check(!spec.required, "needs the attribute '" + std::string(spec.name) + "'");
+        v.check(!spec.required,
+                [&] { return "needs the attribute '" + std::string(spec.name) + "'"; });
         continue;
       }
-      v.check(attributeMatches(spec, a), "attribute '" + std::string(spec.name) + "' must be " + describeAttrKind(spec));
+      v.check(attributeMatches(spec, a), [&] {
+        return "attribute '" + std::string(spec.name) + "' must be " + describeAttrKind(spec);
+      });
     }
 
     // Terminators end regions, and only there.
     bool last = region.back() == &op;
     if (info.isTerminator()) {
-      v.check(last, "must be the last op of its region");
-      v.check(op.code() == terminator, "is not the terminator this region needs (" +
-                                           std::string(opInfo(terminator).name) + ")");
+      v.check(last, [&] { return "must be the last op of its region"; });
+      v.check(op.code() == terminator, [&] {
+        return "is not the terminator this region needs (" + std::string(opInfo(terminator).name) +
+               ")";
+      });
     } else if (last) {
       v.fail("the region must end with " + std::string(opInfo(terminator).name));
     }
     for (size_t i = 0; i < op.numRegions(); ++i)
-      v.check(!op.region(i).empty(), "region " + std::to_string(i) + " is empty");
+      v.check(!op.region(i).empty(), [&] { return "region " + std::to_string(i) + " is empty"; });
 
     verifySymbols(v);
     if (OpRule rule = rules().rules[static_cast<size_t>(op.code())]) rule(v);
@@ -214,27 +176,34 @@ class ModuleVerifier {
     auto lookup = [&](const Attribute& sym) -> const Function* {
       if (!sym || !sym.is(Attribute::Kind::SymbolRef)) return nullptr;
       const Function* fn = module_.lookup(sym.asString());
-      v.check(fn != nullptr, "refers to @" + sym.asString() + ", which is not defined in this module");
+      v.check(fn != nullptr, [&] {
+        return "refers to @" + sym.asString() + ", which is not defined in this module";
+      });
       return fn;
     };
     if (op.is(OpCode::FuncCall)) {
       const Function* callee = lookup(op.attr("callee"));
       if (!callee) return;
-      v.check(op.operandTypes() == callee->paramTypes(),
-              "passes (" + str(op.operandTypes()) + ") to @" + callee->name() + ", which takes (" +
-                  str(callee->paramTypes()) + ")");
-      v.check(op.resultTypes() == callee->resultTypes(),
-              "expects (" + str(op.resultTypes()) + ") from @" + callee->name() + ", which returns (" +
-                  str(callee->resultTypes()) + ")");
+      v.check(op.operandTypes() == callee->paramTypes(), [&] {
+        return "passes (" + str(op.operandTypes()) + ") to @" + callee->name() + ", which takes (" +
+               str(callee->paramTypes()) + ")";
+      });
+      v.check(op.resultTypes() == callee->resultTypes(), [&] {
+        return "expects (" + str(op.resultTypes()) + ") from @" + callee->name() +
+               ", which returns (" + str(callee->resultTypes()) + ")";
+      });
     } else if (op.is(OpCode::Composite)) {
       lookup(op.attr("decomposition"));
     } else if (op.is(OpCode::InterpreterRunParallel)) {
       Attribute programs = op.attr("programs");
-      v.check(programs.is(Attribute::Kind::Array), "programs must be an array of arrays of symbols");
+      v.check(programs.is(Attribute::Kind::Array),
+              [&] { return "programs must be an array of arrays of symbols"; });
       for (const Attribute& row : programs.asArray()) {
-        v.check(row.is(Attribute::Kind::Array), "programs must be an array of arrays of symbols");
+        v.check(row.is(Attribute::Kind::Array),
+                [&] { return "programs must be an array of arrays of symbols"; });
         for (const Attribute& sym : row.asArray()) {
-          v.check(sym.is(Attribute::Kind::SymbolRef), "programs must name functions (@f)");
+          v.check(sym.is(Attribute::Kind::SymbolRef),
+                  [&] { return "programs must name functions (@f)"; });
           lookup(sym);
         }
       }

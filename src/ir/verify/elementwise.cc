@@ -1,0 +1,327 @@
+// Verifier rules: elementwise ops. Most of them only ask for equal types and an element
+// type of the right class (../shared/reference/stablehlo-spec.md); the class of each op
+// is a template argument, so the table below reads like the spec's Inputs sections.
+#include "ir/verify/rules.h"
+
+namespace kiln {
+namespace {
+
+// The element type classes the spec names in the Inputs tables.
+enum class Elem {
+  Any,                   // tensor of any element type
+  IntOrBool,             // and, or, xor, not
+  Int,                   // shifts, popcnt, count_leading_zeros, chlo.mulhi
+  Float,                 // ceil, floor, round_*, is_finite, reduce_precision
+  FloatOrComplex,        // exponential, log, sine, ... atan2
+  Numeric,               // integer, floating-point or complex: subtract, divide, negate, ...
+  SignedFloatOrComplex,  // abs, sign
+};
+
+bool accepts(Elem c, DType t) {
+  switch (c) {
+    case Elem::Any:
+      return true;
+    case Elem::IntOrBool:
+      return isInteger(t) || isBool(t);
+    case Elem::Int:
+      return isInteger(t);
+    case Elem::Float:
+      return isFloat(t);
+    case Elem::FloatOrComplex:
+      return isFloat(t) || isComplex(t);
+    case Elem::Numeric:
+      return isInteger(t) || isFloat(t) || isComplex(t);
+    case Elem::SignedFloatOrComplex:
+      return isSignedInt(t) || isFloat(t) || isComplex(t);
+  }
+  return false;
+}
+
+const char* describe(Elem c) {
+  switch (c) {
+    case Elem::Any:
+      return "any";
+    case Elem::IntOrBool:
+      return "boolean or integer";
+    case Elem::Int:
+      return "integer";
+    case Elem::Float:
+      return "floating-point";
+    case Elem::FloatOrComplex:
+      return "floating-point or complex";
+    case Elem::Numeric:
+      return "integer, floating-point or complex";
+    case Elem::SignedFloatOrComplex:
+      return "signed integer, floating-point or complex";
+  }
+  return "?";
+}
+
+void checkClass(const OpVerifier& v, Elem c, const Type& t, const std::string& what) {
+  v.check(accepts(c, t.dtype()), [&] {
+    return what + " has element type " + std::string(name(t.dtype())) + ", expected " +
+           describe(c) + " (" + t.str() + ")";
+  });
+}
+
+// Every operand and the result have one type, of class C.
+template <Elem C>
+void sameType(OpVerifier& v) {
+  const Type& first = v.tensorOperand(0);
+  checkClass(v, C, first, "operand 0");
+  for (size_t i = 1; i < v.op().numOperands(); ++i) {
+    const Type& t = v.tensorOperand(i);
+    v.check(t == first, [&] {
+      return "operand " + std::to_string(i) + " has type " + t.str() + ", but operand 0 has " +
+             first.str() + " (the operands must have one type)";
+    });
+  }
+  const Type& r = v.tensorResult();
+  v.check(r == first, [&] {
+    return "result type " + r.str() + " does not match the operand type " + first.str();
+  });
+}
+
+// The same shape, and an element type derived from the operand's.
+void checkShapeKept(const OpVerifier& v, const Type& operand, const Type& result) {
+  v.check(result.shape() == operand.shape(), [&] {
+    return "result shape " + shapeStr(result.shape()) + " does not match the operand shape " +
+           shapeStr(operand.shape());
+  });
+}
+
+void checkResultElement(const OpVerifier& v, const Type& result, DType expected,
+                        const std::string& why) {
+  v.check(result.dtype() == expected, [&] {
+    return "result element type " + std::string(name(result.dtype())) + " should be " +
+           std::string(name(expected)) + " (" + why + ")";
+  });
+}
+
+// abs, real, imag: a complex operand gives its part type; others keep the type.
+template <Elem C>
+void partOfComplex(OpVerifier& v) {
+  const Type& x = v.tensorOperand(0);
+  checkClass(v, C, x, "operand");
+  const Type& r = v.tensorResult();
+  checkShapeKept(v, x, r);
+  if (isComplex(x.dtype()))
+    checkResultElement(v, r, complexPart(x.dtype()),
+                       "the part type of " + std::string(name(x.dtype())));
+  else
+    checkResultElement(v, r, x.dtype(), "the operand element type");
+}
+
+void complexRule(OpVerifier& v) {
+  const Type& lhs = v.tensorOperand(0);
+  const Type& rhs = v.tensorOperand(1);
+  v.check(lhs.dtype() == DType::F32 || lhs.dtype() == DType::F64,
+          [&] { return "operands must be f32 or f64 tensors, got " + lhs.str(); });
+  v.check(lhs == rhs,
+          [&] { return "operand types " + lhs.str() + " and " + rhs.str() + " differ"; });
+  const Type& r = v.tensorResult();
+  checkShapeKept(v, lhs, r);
+  checkResultElement(v, r, *complexOf(lhs.dtype()), "complex of the operand element type");
+}
+
+void isFiniteRule(OpVerifier& v) {
+  const Type& x = v.tensorOperand(0);
+  checkClass(v, Elem::Float, x, "operand");
+  const Type& r = v.tensorResult();
+  checkShapeKept(v, x, r);
+  checkResultElement(v, r, DType::I1, "is_finite yields booleans");
+}
+
+void convertRule(OpVerifier& v) {
+  checkShapeKept(v, v.tensorOperand(0), v.tensorResult());
+}
+
+void bitcastConvertRule(OpVerifier& v) {
+  const Type& x = v.tensorOperand(0);
+  const Type& r = v.tensorResult();
+  int from = bitWidth(x.dtype());
+  int to = bitWidth(r.dtype());
+  v.check(isComplex(x.dtype()) == isComplex(r.dtype()), [&] {
+    return "cannot bitcast between complex and non-complex element types (" + x.str() + " to " +
+           r.str() + ")";
+  });
+  Shape expected = x.shape();
+  std::string how;
+  if (to < from) {
+    // Each element splits into a new minor dimension of from/to elements.
+    v.check(from % to == 0, [&] {
+      return "element width " + std::to_string(from) + " is not a multiple of " +
+             std::to_string(to);
+    });
+    expected.push_back(from / to);
+    how = " (" + std::to_string(from) + "-bit elements split into " + std::to_string(from / to) +
+          " along a new minor dimension)";
+  } else if (to > from) {
+    // The minor dimension holds the narrow elements that form one wide element.
+    v.check(to % from == 0 && x.rank() > 0 && x.dim(x.rank() - 1) == to / from, [&] {
+      return "operand " + x.str() + " needs a minor dimension of " +
+             std::to_string(to / std::max(from, 1)) + " to bitcast to " +
+             std::string(name(r.dtype()));
+    });
+    expected.pop_back();
+    how = " (the minor dimension of " + std::to_string(to / from) + " joined into one element)";
+  }
+  v.check(r.shape() == expected, [&] {
+    return "result shape " + shapeStr(r.shape()) + " does not match the expected " +
+           shapeStr(expected) + how;
+  });
+}
+
+// The compare_type the spec requires for an element type; FLOAT also admits TOTALORDER.
+const char* compareTypeFor(DType t) {
+  if (isSignedInt(t)) return "SIGNED";
+  if (isUnsignedInt(t) || isBool(t)) return "UNSIGNED";
+  return "FLOAT";
+}
+
+void compareRule(OpVerifier& v) {
+  const Type& lhs = v.tensorOperand(0);
+  const Type& rhs = v.tensorOperand(1);
+  v.check(lhs == rhs,
+          [&] { return "operand types " + lhs.str() + " and " + rhs.str() + " differ"; });
+  const Type& r = v.tensorResult();
+  checkShapeKept(v, lhs, r);
+  checkResultElement(v, r, DType::I1, "compare yields booleans");
+  Attribute type = v.op().attr("compare_type");
+  if (!type) return;
+  const std::string& given = type.enumValueName();
+  if (given == "NOTYPE") return;  // MLIR's spelling of "not given"
+  std::string expected = compareTypeFor(lhs.dtype());
+  bool ok = given == expected || (isFloat(lhs.dtype()) && given == "TOTALORDER");
+  v.check(ok, [&] {
+    return "compare_type " + given + " does not fit element type " +
+           std::string(name(lhs.dtype())) + " (expected " + expected +
+           (isFloat(lhs.dtype()) ? " or TOTALORDER)" : ")");
+  });
+}
+
+void selectRule(OpVerifier& v) {
+  const Type& pred = v.tensorOperand(0);
+  const Type& onTrue = v.tensorOperand(1);
+  const Type& onFalse = v.tensorOperand(2);
+  v.check(pred.dtype() == DType::I1,
+          [&] { return "pred must have element type i1, got " + pred.str(); });
+  v.check(pred.rank() == 0 || pred.shape() == onTrue.shape(), [&] {
+    return "pred shape " + shapeStr(pred.shape()) + " must be scalar or match on_true " +
+           shapeStr(onTrue.shape());
+  });
+  v.check(onTrue == onFalse,
+          [&] { return "on_true " + onTrue.str() + " and on_false " + onFalse.str() + " differ"; });
+  const Type& r = v.tensorResult();
+  v.check(r == onTrue,
+          [&] { return "result type " + r.str() + " does not match on_true " + onTrue.str(); });
+}
+
+void clampRule(OpVerifier& v) {
+  const Type& min = v.tensorOperand(0);
+  const Type& x = v.tensorOperand(1);
+  const Type& max = v.tensorOperand(2);
+  for (const auto& [bound, label] : {std::pair{&min, "min"}, std::pair{&max, "max"}}) {
+    v.check(bound->rank() == 0 || bound->shape() == x.shape(), [&] {
+      return std::string(label) + " shape " + shapeStr(bound->shape()) +
+             " must be scalar or match the operand " + shapeStr(x.shape());
+    });
+    v.check(bound->dtype() == x.dtype(), [&] {
+      return std::string(label) + " element type " + std::string(name(bound->dtype())) +
+             " differs from the operand's " + std::string(name(x.dtype()));
+    });
+  }
+  const Type& r = v.tensorResult();
+  v.check(r == x,
+          [&] { return "result type " + r.str() + " does not match the operand type " + x.str(); });
+}
+
+void reducePrecisionRule(OpVerifier& v) {
+  sameType<Elem::Float>(v);
+  v.check(v.integer("exponent_bits") >= 1, [&] {
+    return "exponent_bits must be at least 1, got " + std::to_string(v.integer("exponent_bits"));
+  });
+  v.check(v.integer("mantissa_bits") >= 0, [&] {
+    return "mantissa_bits must be non-negative, got " + std::to_string(v.integer("mantissa_bits"));
+  });
+}
+
+// chlo.broadcast_add: numpy broadcasting of the two operands (or, with
+// broadcast_dimensions, the lower-rank operand mapped into the higher-rank one).
+void chloBroadcastRule(OpVerifier& v) {
+  const Type& lhs = v.tensorOperand(0);
+  const Type& rhs = v.tensorOperand(1);
+  const Type& r = v.tensorResult();
+  v.check(lhs.dtype() == rhs.dtype() && r.dtype() == lhs.dtype(), [&] {
+    return "element types differ: " + lhs.str() + ", " + rhs.str() + " -> " + r.str();
+  });
+  const Type& big = lhs.rank() >= rhs.rank() ? lhs : rhs;
+  const Type& small = lhs.rank() >= rhs.rank() ? rhs : lhs;
+  std::vector<int64_t> map;
+  if (v.has("broadcast_dimensions") && lhs.rank() != rhs.rank()) {
+    map = v.ints("broadcast_dimensions");
+    v.check(static_cast<int64_t>(map.size()) == small.rank(), [&] {
+      return "broadcast_dimensions " + shapeStr(map) +
+             " must name one dimension per dimension of " + small.str();
+    });
+    checkDimensions(v, "broadcast_dimensions", map, big.rank(), "larger operand");
+  } else {
+    for (int64_t i = 0; i < small.rank(); ++i) map.push_back(big.rank() - small.rank() + i);
+  }
+  Shape expected = big.shape();
+  for (size_t i = 0; i < map.size(); ++i) {
+    int64_t s = small.dim(static_cast<int64_t>(i));
+    int64_t& b = expected[static_cast<size_t>(map[i])];
+    v.check(s == b || s == 1 || b == 1, [&] {
+      return "operand shapes " + shapeStr(lhs.shape()) + " and " + shapeStr(rhs.shape()) +
+             " do not broadcast";
+    });
+    if (b == 1) b = s;
+  }
+  v.check(r.shape() == expected, [&] {
+    return "result shape " + shapeStr(r.shape()) + " does not match the expected " +
+           shapeStr(expected) + " (the broadcast of " + shapeStr(lhs.shape()) + " and " +
+           shapeStr(rhs.shape()) + ")";
+  });
+}
+
+}  // namespace
+
+void addElementwiseRules(RuleTable& table) {
+  using O = OpCode;
+  for (O op : {O::Add, O::Maximum, O::Minimum, O::Multiply}) table.set(op, &sameType<Elem::Any>);
+  for (O op : {O::And, O::Or, O::Xor, O::Not}) table.set(op, &sameType<Elem::IntOrBool>);
+  for (O op : {O::ShiftLeft, O::ShiftRightArithmetic, O::ShiftRightLogical, O::Popcnt,
+               O::CountLeadingZeros, O::ChloMulhi})
+    table.set(op, &sameType<Elem::Int>);
+  for (O op : {O::Ceil, O::Floor, O::RoundNearestAfz, O::RoundNearestEven, O::ChloNextAfter})
+    table.set(op, &sameType<Elem::Float>);
+  for (O op : {O::Atan2, O::Cbrt, O::Cosine, O::Sine, O::Tan, O::Tanh, O::Exponential,
+               O::ExponentialMinusOne, O::Log, O::LogPlusOne, O::Logistic, O::Rsqrt, O::Sqrt})
+    table.set(op, &sameType<Elem::FloatOrComplex>);
+  for (O op : {O::Subtract, O::Divide, O::Remainder, O::Power, O::Negate})
+    table.set(op, &sameType<Elem::Numeric>);
+  table.set(O::Sign, &sameType<Elem::SignedFloatOrComplex>);
+  table.set(O::Abs, &partOfComplex<Elem::SignedFloatOrComplex>);
+  table.set(O::Real, &partOfComplex<Elem::FloatOrComplex>);
+  table.set(O::Imag, &partOfComplex<Elem::FloatOrComplex>);
+  table.set(O::Complex, &complexRule);
+  table.set(O::IsFinite, &isFiniteRule);
+  table.set(O::Convert, &convertRule);
+  table.set(O::BitcastConvert, &bitcastConvertRule);
+  table.set(O::Compare, &compareRule);
+  table.set(O::Select, &selectRule);
+  table.set(O::Clamp, &clampRule);
+  table.set(O::ReducePrecision, &reducePrecisionRule);
+
+  // CHLO: the element classes of the CHLO op definitions; all keep the operand type.
+  for (O op : {O::ChloAcos, O::ChloAcosh, O::ChloAsin, O::ChloAsinh, O::ChloAtan, O::ChloAtanh,
+               O::ChloCosh, O::ChloSinh, O::ChloTan, O::ChloBesselI1e})
+    table.set(op, &sameType<Elem::FloatOrComplex>);
+  for (O op : {O::ChloDigamma, O::ChloErf, O::ChloErfInv, O::ChloErfc, O::ChloLgamma})
+    table.set(op, &sameType<Elem::Float>);
+  table.set(O::ChloSquare, &sameType<Elem::Numeric>);
+  table.set(O::ChloBroadcastAdd, &chloBroadcastRule);
+}
+
+}  // namespace kiln

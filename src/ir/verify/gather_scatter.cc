@@ -1,0 +1,294 @@
+// Verifier rules: gather, dynamic_gather and scatter, whose dimension numbers carry most
+// of the spec's constraints (gather C1-C23, scatter C1-C25). The index-vector and
+// batching rules are shared; the result (gather) or update (scatter) shape is rebuilt
+// from the dimension numbers and compared with the declared one.
+#include "ir/verify/rules.h"
+
+#include "ir/attr_schema.h"
+
+namespace kiln {
+namespace {
+
+std::string num(int64_t n) {
+  return std::to_string(n);
+}
+
+void checkUniqueSorted(const OpVerifier& v, const std::string& what,
+                       const std::vector<int64_t>& dims, bool sorted) {
+  v.check(allUnique(dims), [&] { return what + " " + shapeStr(dims) + " repeats a dimension"; });
+  if (sorted)
+    v.check(isSorted(dims), [&] { return what + " " + shapeStr(dims) + " must be sorted"; });
+}
+
+// The index tensor: index_vector_dim in [0, rank] (C2/C22), the index map sized by it
+// (C3/C19), and the batching dimensions of the indices (C13-C16 / C14-C17).
+// Returns the batch shape of the indices (their shape without index_vector_dim).
+Shape checkIndices(const OpVerifier& v, const Type& indices, int64_t indexVectorDim,
+                   const std::vector<int64_t>& indexMap, const std::string& indexMapName,
+                   const std::vector<int64_t>& indicesBatching,
+                   const std::string& indicesBatchingName, size_t operandBatchingCount) {
+  v.check(isInteger(indices.dtype()),
+          [&] { return "indices must be an integer tensor, got " + indices.str(); });
+  v.check(indexVectorDim >= 0 && indexVectorDim <= indices.rank(), [&] {
+    return "index_vector_dim " + num(indexVectorDim) + " is outside [0, " + num(indices.rank()) +
+           "] for indices " + indices.str();
+  });
+  int64_t indexSize = indexVectorDim < indices.rank() ? indices.dim(indexVectorDim) : 1;
+  v.check(static_cast<int64_t>(indexMap.size()) == indexSize, [&] {
+    return indexMapName + " " + shapeStr(indexMap) + " must have " + num(indexSize) +
+           " entries, the size of index_vector_dim " + num(indexVectorDim) + " of indices " +
+           indices.str();
+  });
+  checkDimensions(v, indicesBatchingName, indicesBatching, indices.rank(), "indices");
+  v.check(!contains(indicesBatching, indexVectorDim), [&] {
+    return indicesBatchingName + " " + shapeStr(indicesBatching) +
+           " must not hold index_vector_dim " + num(indexVectorDim);
+  });
+  v.check(indicesBatching.size() == operandBatchingCount, [&] {
+    return indicesBatchingName + " " + shapeStr(indicesBatching) +
+           " must have as many entries as the operand's "
+           "batching dimensions (" +
+           num(static_cast<int64_t>(operandBatchingCount)) + ")";
+  });
+  Shape batch;
+  for (int64_t d = 0; d < indices.rank(); ++d)
+    if (d != indexVectorDim) batch.push_back(indices.dim(d));
+  return batch;
+}
+
+// Operand batching dimensions pair up with index batching dimensions (gather C17, scatter C18).
+void checkBatchingSizes(const OpVerifier& v, const Type& operand,
+                        const std::vector<int64_t>& operandBatching, const Type& indices,
+                        const std::vector<int64_t>& indicesBatching) {
+  for (size_t i = 0; i < operandBatching.size(); ++i) {
+    int64_t a = operand.dim(operandBatching[i]);
+    int64_t b = indices.dim(indicesBatching[i]);
+    v.check(a == b, [&] {
+      return "batching dimension " + num(operandBatching[i]) + " of the operand has size " +
+             num(a) + " but batching dimension " + num(indicesBatching[i]) +
+             " of the indices has size " + num(b);
+    });
+  }
+}
+
+// `combine` of the spec: `windowSizes` at the positions `windowDims`, `batchSizes` at the others.
+Shape combine(const Shape& batchSizes, const Shape& windowSizes,
+              const std::vector<int64_t>& windowDims) {
+  Shape out;
+  size_t b = 0;
+  size_t w = 0;
+  for (size_t d = 0; d < batchSizes.size() + windowSizes.size(); ++d) {
+    if (contains(windowDims, static_cast<int64_t>(d)))
+      out.push_back(w < windowSizes.size() ? windowSizes[w++] : -1);
+    else
+      out.push_back(b < batchSizes.size() ? batchSizes[b++] : -1);
+  }
+  return out;
+}
+
+// gather and dynamic_gather; `sliceSizes` is empty for dynamic_gather with a
+// non-constant slice_sizes operand, when only the batch part of the result is known.
+void checkGather(const OpVerifier& v, std::optional<std::vector<int64_t>> sliceSizes) {
+  const Type& operand = v.tensorOperand(0);
+  const Type& indices = v.tensorOperand(1);
+  const Type& result = v.tensorResult();
+  Attribute dn = v.op().attr("dimension_numbers");
+  std::vector<int64_t> offsetDims = recordInts(dn, "offset_dims");
+  std::vector<int64_t> collapsed = recordInts(dn, "collapsed_slice_dims");
+  std::vector<int64_t> operandBatching = recordInts(dn, "operand_batching_dims");
+  std::vector<int64_t> indicesBatching = recordInts(dn, "start_indices_batching_dims");
+  std::vector<int64_t> startIndexMap = recordInts(dn, "start_index_map");
+  int64_t indexVectorDim = recordInt(dn, "index_vector_dim");
+
+  v.check(result.dtype() == operand.dtype(), [&] {
+    return "result element type " + std::string(name(result.dtype())) +
+           " differs from the operand's " + std::string(name(operand.dtype()));
+  });
+  int64_t implied =
+      static_cast<int64_t>(offsetDims.size() + collapsed.size() + operandBatching.size());
+  v.check(operand.rank() == implied, [&] {
+    return "operand rank " + num(operand.rank()) + " must equal the sizes of offset_dims " +
+           shapeStr(offsetDims) + " + collapsed_slice_dims " + shapeStr(collapsed) +
+           " + operand_batching_dims " + shapeStr(operandBatching);
+  });
+  Shape batch =
+      checkIndices(v, indices, indexVectorDim, startIndexMap, "start_index_map", indicesBatching,
+                   "start_indices_batching_dims", operandBatching.size());
+  checkUniqueSorted(v, "offset_dims", offsetDims, true);
+  checkDimensions(v, "collapsed_slice_dims + operand_batching_dims",
+                  concat(collapsed, operandBatching), operand.rank());
+  checkUniqueSorted(v, "collapsed_slice_dims", collapsed, true);
+  checkUniqueSorted(v, "operand_batching_dims", operandBatching, true);
+  checkBatchingSizes(v, operand, operandBatching, indices, indicesBatching);
+  checkDimensions(v, "start_index_map + operand_batching_dims",
+                  concat(startIndexMap, operandBatching), operand.rank());
+
+  int64_t resultRank = static_cast<int64_t>(batch.size() + offsetDims.size());
+  v.check(result.rank() == resultRank, [&] {
+    return "result rank " + num(result.rank()) + " must be " + num(resultRank) +
+           " (the batch dimensions " + shapeStr(batch) + " of the indices plus " +
+           num(static_cast<int64_t>(offsetDims.size())) + " offset_dims)";
+  });
+  checkDimensions(v, "offset_dims", offsetDims, result.rank(), "result");
+
+  if (!sliceSizes) {
+    // Only the batch dimensions are known; they sit where offset_dims are not.
+    Shape got;
+    for (int64_t d = 0; d < result.rank(); ++d)
+      if (!contains(offsetDims, d)) got.push_back(result.dim(d));
+    v.check(got == batch, [&] {
+      return "result batch dimensions " + shapeStr(got) + " do not match the indices' " +
+             shapeStr(batch);
+    });
+    return;
+  }
+  const std::vector<int64_t>& sizes = *sliceSizes;
+  v.check(static_cast<int64_t>(sizes.size()) == operand.rank(), [&] {
+    return "slice_sizes " + shapeStr(sizes) + " must have one entry per operand dimension (rank " +
+           num(operand.rank()) + ")";
+  });
+  for (int64_t d = 0; d < operand.rank(); ++d) {
+    int64_t s = sizes[static_cast<size_t>(d)];
+    v.check(s >= 0 && s <= operand.dim(d), [&] {
+      return "slice_sizes " + shapeStr(sizes) + " must lie within the operand shape " +
+             shapeStr(operand.shape());
+    });
+    if (contains(collapsed, d) || contains(operandBatching, d))
+      v.check(s <= 1, [&] {
+        return "slice_sizes[" + num(d) + "] is " + num(s) + ", but dimension " + num(d) +
+               " is collapsed or batching and so must be sliced at size 0 or 1";
+      });
+  }
+  Shape offsets;
+  for (int64_t d = 0; d < operand.rank(); ++d)
+    if (!contains(collapsed, d) && !contains(operandBatching, d))
+      offsets.push_back(sizes[static_cast<size_t>(d)]);
+  Shape expected = combine(batch, offsets, offsetDims);
+  v.check(result.shape() == expected, [&] {
+    return "result shape " + shapeStr(result.shape()) + " does not match the expected " +
+           shapeStr(expected) + " (index batch dimensions " + shapeStr(batch) +
+           ", slice dimensions " + shapeStr(offsets) + " at offset_dims " + shapeStr(offsetDims) +
+           ")";
+  });
+}
+
+void gatherRule(OpVerifier& v) {
+  checkGather(v, v.ints("slice_sizes"));
+}
+
+void dynamicGatherRule(OpVerifier& v) {
+  const Type& sizes = v.tensorOperand(2);
+  v.check(sizes.rank() == 1 && isInteger(sizes.dtype()),
+          [&] { return "slice_sizes must be a 1-D integer tensor, got " + sizes.str(); });
+  checkGather(v, constantInts(v.op().operand(2)));
+}
+
+void scatterRule(OpVerifier& v) {
+  size_t numOperands = v.op().numOperands();
+  v.check(numOperands % 2 == 1, [&] {
+    return "takes N inputs, the indices and N updates, but has " + num(numOperands) + " operands";
+  });
+  size_t n = (numOperands - 1) / 2;
+  v.check(v.op().numResults() == n,
+          [&] { return "has " + num(v.op().numResults()) + " results for " + num(n) + " inputs"; });
+  const Type& input = v.tensorOperand(0);
+  const Type& indices = v.tensorOperand(n);
+  const Type& update = v.tensorOperand(n + 1);
+  std::vector<DType> inputTypes;
+  for (size_t i = 0; i < n; ++i) {
+    const Type& in = v.tensorOperand(i);
+    const Type& up = v.tensorOperand(n + 1 + i);
+    v.check(in.shape() == input.shape(), [&] {
+      return "input " + num(i) + " shape " + shapeStr(in.shape()) + " differs from input 0 shape " +
+             shapeStr(input.shape());
+    });
+    v.check(up.shape() == update.shape(), [&] {
+      return "update " + num(i) + " shape " + shapeStr(up.shape()) +
+             " differs from update 0 shape " + shapeStr(update.shape());
+    });
+    v.check(up.dtype() == in.dtype(), [&] {
+      return "update " + num(i) + " element type " + std::string(name(up.dtype())) +
+             " differs from input " + num(i) + "'s " + std::string(name(in.dtype()));
+    });
+    inputTypes.push_back(in.dtype());
+  }
+
+  Attribute dn = v.op().attr("scatter_dimension_numbers");
+  std::vector<int64_t> windowDims = recordInts(dn, "update_window_dims");
+  std::vector<int64_t> inserted = recordInts(dn, "inserted_window_dims");
+  std::vector<int64_t> inputBatching = recordInts(dn, "input_batching_dims");
+  std::vector<int64_t> indicesBatching = recordInts(dn, "scatter_indices_batching_dims");
+  std::vector<int64_t> toOperand = recordInts(dn, "scatter_dims_to_operand_dims");
+  int64_t indexVectorDim = recordInt(dn, "index_vector_dim");
+
+  int64_t implied =
+      static_cast<int64_t>(windowDims.size() + inserted.size() + inputBatching.size());
+  v.check(input.rank() == implied, [&] {
+    return "input rank " + num(input.rank()) + " must equal the sizes of update_window_dims " +
+           shapeStr(windowDims) + " + inserted_window_dims " + shapeStr(inserted) +
+           " + input_batching_dims " + shapeStr(inputBatching);
+  });
+  Shape scatterSizes =
+      checkIndices(v, indices, indexVectorDim, toOperand, "scatter_dims_to_operand_dims",
+                   indicesBatching, "scatter_indices_batching_dims", inputBatching.size());
+  checkUniqueSorted(v, "update_window_dims", windowDims, true);
+  checkDimensions(v, "update_window_dims", windowDims, update.rank(), "updates");
+  checkDimensions(v, "inserted_window_dims + input_batching_dims", concat(inserted, inputBatching),
+                  input.rank(), "inputs");
+  checkUniqueSorted(v, "inserted_window_dims", inserted, true);
+  checkUniqueSorted(v, "input_batching_dims", inputBatching, true);
+  checkBatchingSizes(v, input, inputBatching, indices, indicesBatching);
+  checkDimensions(v, "scatter_dims_to_operand_dims + input_batching_dims",
+                  concat(toOperand, inputBatching), input.rank(), "inputs");
+
+  // C4: the scatter dimensions of the updates are the indices' batch dimensions, and
+  // the window dimensions fit in the input without its inserted and batching dimensions.
+  int64_t updateRank = static_cast<int64_t>(scatterSizes.size() + windowDims.size());
+  v.check(update.rank() == updateRank, [&] {
+    return "updates rank " + num(update.rank()) + " must be " + num(updateRank) +
+           " (the batch dimensions " + shapeStr(scatterSizes) + " of the indices plus " +
+           num(static_cast<int64_t>(windowDims.size())) + " update_window_dims)";
+  });
+  Shape windowBounds;
+  for (int64_t d = 0; d < input.rank(); ++d)
+    if (!contains(inserted, d) && !contains(inputBatching, d)) windowBounds.push_back(input.dim(d));
+  Shape scatterGot;
+  size_t w = 0;
+  for (int64_t d = 0; d < update.rank(); ++d) {
+    if (!contains(windowDims, d)) {
+      scatterGot.push_back(update.dim(d));
+      continue;
+    }
+    v.check(update.dim(d) <= windowBounds[w], [&] {
+      return "update window dimension " + num(d) + " has size " + num(update.dim(d)) +
+             ", larger than the input's " + num(windowBounds[w]) + " (window bounds " +
+             shapeStr(windowBounds) + ")";
+    });
+    ++w;
+  }
+  v.check(scatterGot == scatterSizes, [&] {
+    return "update scatter dimensions " + shapeStr(scatterGot) +
+           " do not match the indices' batch dimensions " + shapeStr(scatterSizes) + " (updates " +
+           shapeStr(update.shape()) + ", update_window_dims " + shapeStr(windowDims) + ")";
+  });
+
+  std::vector<DType> accumulators = checkReducer(v, 0, inputTypes);
+  for (size_t i = 0; i < n; ++i) {
+    const Type& r = v.tensorResult(i);
+    Type expected = Type::tensor(accumulators[i], input.shape());
+    v.check(r == expected, [&] {
+      return "result " + num(i) + " has type " + r.str() + ", expected " + expected.str() +
+             " (the input shape with the update_computation's element type)";
+    });
+  }
+}
+
+}  // namespace
+
+void addGatherScatterRules(RuleTable& table) {
+  table.set(OpCode::Gather, &gatherRule);
+  table.set(OpCode::DynamicGather, &dynamicGatherRule);
+  table.set(OpCode::Scatter, &scatterRule);
+}
+
+}  // namespace kiln

@@ -1,0 +1,256 @@
+// Verifier rules: the remaining ops — random numbers, batch normalization,
+// custom_call's aliases, composite, get_dimension_size, optimization_barrier,
+// chlo.top_k and the test harness ops (check.*, interpreter.probe).
+#include "ir/verify/rules.h"
+
+#include "ir/attr_schema.h"
+
+namespace kiln {
+namespace {
+
+std::string num(int64_t n) {
+  return std::to_string(n);
+}
+
+void rngRule(OpVerifier& v) {
+  const Type& a = v.tensorOperand(0);
+  const Type& b = v.tensorOperand(1);
+  const Type& r = v.tensorResult();
+  v.check(a.rank() == 0 && b.rank() == 0,
+          [&] { return "a and b must be 0-d tensors, got " + a.str() + " and " + b.str(); });
+  v.check(a.dtype() == b.dtype() && a.dtype() == r.dtype(), [&] {
+    return "a, b and the result must share an element type, got " + a.str() + ", " + b.str() +
+           " and " + r.str();
+  });
+  v.check(!isComplex(r.dtype()), [&] {
+    return "result must have an integer, boolean or floating-point element type, got " + r.str();
+  });
+  if (v.op().attr("rng_distribution").enumValueName() == "NORMAL")
+    v.check(isFloat(a.dtype()), [&] {
+      return "a NORMAL distribution needs a floating-point element type, got " + a.str();
+    });
+  const Type& shape = v.tensorOperand(2);
+  v.check(shape.rank() == 1 && isInteger(shape.dtype()) && shape.dim(0) == r.rank(), [&] {
+    return "shape must be a 1-D integer tensor with one entry per result dimension, got " +
+           shape.str();
+  });
+  if (auto values = constantInts(v.op().operand(2)))
+    v.check(*values == r.shape(), [&] {
+      return "shape is the constant " + shapeStr(*values) + ", but the result is " + r.str();
+    });
+}
+
+void rngBitGeneratorRule(OpVerifier& v) {
+  const Type& state = v.tensorOperand(0);
+  // The spec asks for ui64 states; IREE's conformance files pass the same 128 bits as
+  // tensor<4xi32>, so any integer state is accepted and its size counted in bits.
+  v.check(state.rank() == 1 && isInteger(state.dtype()), [&] {
+    return "initial_state must be a 1-D integer tensor (ui64 in the spec), got " + state.str();
+  });
+  v.check(v.resultType(0) == state, [&] {
+    return "output_state has type " + v.resultType(0).str() + ", but initial_state has " +
+           state.str();
+  });
+  const std::string& algorithm = v.op().attr("rng_algorithm").enumValueName();
+  int64_t bits = satMul(state.dim(0), bitWidth(state.dtype()));
+  if (algorithm == "THREE_FRY")
+    v.check(bits == 128,
+            [&] { return "THREE_FRY needs a 128-bit state (2 x ui64), got " + state.str(); });
+  else if (algorithm == "PHILOX")
+    v.check(bits == 128 || bits == 192, [&] {
+      return "PHILOX needs a 128- or 192-bit state (2 or 3 x ui64), got " + state.str();
+    });
+  const Type& out = v.tensorResult(1);
+  v.check(isInteger(out.dtype()) || isFloat(out.dtype()), [&] {
+    return "output must have an integer or floating-point element type, got " + out.str();
+  });
+}
+
+// batch_norm_*: one feature dimension of the operand, described by 1-D tensors of its size.
+struct BatchNorm {
+  Type operand;
+  Type feature;  // tensor<[dim(operand, feature_index)] x E>
+};
+
+BatchNorm checkBatchNormOperand(const OpVerifier& v) {
+  const Type& x = v.tensorOperand(0);
+  v.check(isFloat(x.dtype()),
+          [&] { return "operand must have a floating-point element type, got " + x.str(); });
+  int64_t fi = v.integer("feature_index");
+  v.check(fi >= 0 && fi < x.rank(), [&] {
+    return "feature_index " + num(fi) + " is outside [0, " + num(x.rank()) + ") for " + x.str();
+  });
+  return {x, Type::tensor(x.dtype(), {x.dim(fi)})};
+}
+
+void checkIs(const OpVerifier& v, const Type& got, const Type& expected, const std::string& label,
+             const std::string& why) {
+  v.check(got == expected, [&] {
+    return label + " has type " + got.str() + ", expected " + expected.str() + " (" + why + ")";
+  });
+}
+
+constexpr const char* kFeatureWhy = "one entry per feature of the operand";
+
+void batchNormInferenceRule(OpVerifier& v) {
+  BatchNorm bn = checkBatchNormOperand(v);
+  const char* names[] = {"scale", "offset", "mean", "variance"};
+  for (size_t i = 0; i < 4; ++i)
+    checkIs(v, v.tensorOperand(1 + i), bn.feature, names[i], kFeatureWhy);
+  checkIs(v, v.tensorResult(), bn.operand, "result", "the operand type");
+}
+
+void batchNormTrainingRule(OpVerifier& v) {
+  BatchNorm bn = checkBatchNormOperand(v);
+  checkIs(v, v.tensorOperand(1), bn.feature, "scale", kFeatureWhy);
+  checkIs(v, v.tensorOperand(2), bn.feature, "offset", kFeatureWhy);
+  checkIs(v, v.tensorResult(0), bn.operand, "output", "the operand type");
+  checkIs(v, v.tensorResult(1), bn.feature, "batch_mean", kFeatureWhy);
+  checkIs(v, v.tensorResult(2), bn.feature, "batch_var", kFeatureWhy);
+}
+
+void batchNormGradRule(OpVerifier& v) {
+  BatchNorm bn = checkBatchNormOperand(v);
+  checkIs(v, v.tensorOperand(1), bn.feature, "scale", kFeatureWhy);
+  checkIs(v, v.tensorOperand(2), bn.feature, "mean", kFeatureWhy);
+  checkIs(v, v.tensorOperand(3), bn.feature, "variance", kFeatureWhy);
+  checkIs(v, v.tensorOperand(4), bn.operand, "grad_output", "the operand type");
+  checkIs(v, v.tensorResult(0), bn.operand, "grad_operand", "the operand type");
+  checkIs(v, v.tensorResult(1), bn.feature, "grad_scale", kFeatureWhy);
+  checkIs(v, v.tensorResult(2), bn.feature, "grad_offset", kFeatureWhy);
+}
+
+// Follows tuple indices into a type; fails naming `what` when an index leads nowhere.
+Type followTupleIndices(const OpVerifier& v, Type t, const std::vector<int64_t>& path,
+                        const std::string& what) {
+  for (int64_t i : path) {
+    v.check(t.isTuple() && i >= 0 && i < static_cast<int64_t>(t.elements().size()), [&] {
+      return what + " tuple indices " + shapeStr(path) + " do not lead into " + t.str();
+    });
+    t = t.elements()[static_cast<size_t>(i)];
+  }
+  return t;
+}
+
+void customCallRule(OpVerifier& v) {
+  int64_t api = v.integer("api_version");
+  v.check(api >= 0 && api <= 4,
+          [&] { return "api_version " + num(api) + " is not one of 0 to 4"; });
+  // Aliases pair a part of the results (one result, or the tuple of several) with a
+  // part of an operand of the same type.
+  Type results = v.op().numResults() == 1 ? v.resultType(0) : Type::tuple(v.op().resultTypes());
+  for (const Attribute& alias : v.op().attrOrDefault("output_operand_aliases").asArray()) {
+    int64_t operand = recordInt(alias, "operand_index");
+    v.check(operand >= 0 && operand < static_cast<int64_t>(v.op().numOperands()), [&] {
+      return "output_operand_aliases names operand " + num(operand) + ", but the op has " +
+             num(static_cast<int64_t>(v.op().numOperands())) + " operands";
+    });
+    Type out = followTupleIndices(v, results, recordInts(alias, "output_tuple_indices"), "output");
+    Type in = followTupleIndices(v, v.operandType(static_cast<size_t>(operand)),
+                                 recordInts(alias, "operand_tuple_indices"), "operand");
+    v.check(out == in, [&] {
+      return "output_operand_aliases pairs output " + out.str() + " with operand " + num(operand) +
+             " part " + in.str() + "; aliased parts must have one type";
+    });
+  }
+}
+
+void getDimensionSizeRule(OpVerifier& v) {
+  const Type& x = v.tensorOperand(0);
+  int64_t dim = v.integer("dimension");
+  v.check(dim >= 0 && dim < x.rank(), [&] {
+    return "dimension " + num(dim) + " is outside [0, " + num(x.rank()) + ") for " + x.str();
+  });
+  v.check(v.resultType() == Type::scalar(DType::I32),
+          [&] { return "result must be tensor<i32>, got " + v.resultType().str(); });
+}
+
+void optimizationBarrierRule(OpVerifier& v) {
+  TypeList in = v.op().operandTypes();
+  TypeList out = v.op().resultTypes();
+  v.check(in == out, [&] {
+    return "results (" + str(out) + ") must have the operand types (" + str(in) + ")";
+  });
+}
+
+void compositeRule(OpVerifier& v) {
+  const std::string& opName = v.op().attr("name").asString();
+  size_t dot = opName.find('.');
+  v.check(dot != std::string::npos && dot > 0 && dot + 1 < opName.size(), [&] {
+    return "name \"" + opName + "\" must be a namespaced op name such as \"my_dialect.my_op\"";
+  });
+  const Function* fn = v.module().lookup(v.op().attr("decomposition").asString());
+  if (!fn) return;  // the structural check reports the missing function
+  v.check(v.op().operandTypes() == fn->paramTypes(), [&] {
+    return "passes (" + str(v.op().operandTypes()) + ") to @" + fn->name() + ", which takes (" +
+           str(fn->paramTypes()) + ")";
+  });
+  v.check(v.op().resultTypes() == fn->resultTypes(), [&] {
+    return "returns (" + str(v.op().resultTypes()) + "), but @" + fn->name() + " returns (" +
+           str(fn->resultTypes()) + ")";
+  });
+}
+
+void topKRule(OpVerifier& v) {
+  const Type& x = v.tensorOperand(0);
+  int64_t k = v.integer("k");
+  v.check(x.rank() >= 1,
+          [&] { return "operand must have at least one dimension, got " + x.str(); });
+  int64_t last = x.dim(x.rank() - 1);
+  v.check(k >= 0 && k <= last, [&] {
+    return "k = " + num(k) + " must lie in [0, " + num(last) + "], the size of the last dimension";
+  });
+  Shape shape = x.shape();
+  shape.back() = k;
+  checkIs(v, v.tensorResult(0), Type::tensor(x.dtype(), shape), "values",
+          "the top k along the last dimension");
+  checkIs(v, v.tensorResult(1), Type::tensor(DType::I32, shape), "indices",
+          "i32 positions of the values");
+}
+
+// check.expect_eq and friends compare two values of one type.
+void sameOperandTypesRule(OpVerifier& v) {
+  v.check(v.operandType(0) == v.operandType(1), [&] {
+    return "compares values of different types, " + v.operandType(0).str() + " and " +
+           v.operandType(1).str();
+  });
+}
+
+// check.expect_*_const compare a value with a constant of its type.
+void constOperandRule(OpVerifier& v) {
+  const Type& expected = v.op().attr("value").asDense().type();
+  v.check(v.operandType(0) == expected, [&] {
+    return "operand type " + v.operandType(0).str() + " does not match the constant's type " +
+           expected.str();
+  });
+}
+
+void probeRule(OpVerifier& v) {
+  v.check(v.resultType() == v.operandType(0), [&] {
+    return "result type " + v.resultType().str() + " does not match the operand type " +
+           v.operandType(0).str();
+  });
+}
+
+}  // namespace
+
+void addMiscRules(RuleTable& table) {
+  using O = OpCode;
+  table.set(O::Rng, &rngRule);
+  table.set(O::RngBitGenerator, &rngBitGeneratorRule);
+  table.set(O::BatchNormInference, &batchNormInferenceRule);
+  table.set(O::BatchNormTraining, &batchNormTrainingRule);
+  table.set(O::BatchNormGrad, &batchNormGradRule);
+  table.set(O::CustomCall, &customCallRule);
+  table.set(O::GetDimensionSize, &getDimensionSizeRule);
+  table.set(O::OptimizationBarrier, &optimizationBarrierRule);
+  table.set(O::Composite, &compositeRule);
+  table.set(O::ChloTopK, &topKRule);
+  for (O op : {O::CheckExpectEq, O::CheckExpectAlmostEq, O::CheckExpectClose})
+    table.set(op, &sameOperandTypesRule);
+  for (O op : {O::CheckExpectEqConst, O::CheckExpectAlmostEqConst})
+    table.set(op, &constOperandRule);
+  table.set(O::InterpreterProbe, &probeRule);
+}
+
+}  // namespace kiln

@@ -1,0 +1,173 @@
+// OpVerifier's accessors and the helpers the rule files share.
+#include <algorithm>
+#include <limits>
+
+#include "ir/verify/rules.h"
+#include "support/error.h"
+
+namespace kiln {
+
+// ---- OpVerifier helpers --------------------------------------------------------------------
+
+void OpVerifier::fail(const std::string& message) const {
+  std::string text = std::string(op_.name()) + ": " + message;
+  Location user = op_.loc.fileLocation();
+  if (!user.isUnknown())
+    text += " (from " + user.text() + ":" + std::to_string(user.line()) + ":" + std::to_string(user.col()) + ")";
+  if (op_.pos.known() && module_.source) throw Error(ErrorKind::Verify, text, module_.source, op_.pos);
+  throw Error(ErrorKind::Verify, text);
+}
+
+const Type& OpVerifier::tensorOperand(size_t i) const {
+  const Type& t = operandType(i);
+  check(t.isTensor(),
+        [&] { return "operand " + std::to_string(i) + " must be a tensor, got " + t.str(); });
+  return t;
+}
+
+const Type& OpVerifier::tensorResult(size_t i) const {
+  const Type& t = resultType(i);
+  check(t.isTensor(),
+        [&] { return "result " + std::to_string(i) + " must be a tensor, got " + t.str(); });
+  return t;
+}
+
+std::vector<int64_t> OpVerifier::ints(std::string_view attr) const {
+  Attribute a = op_.attrOrDefault(attr);
+  if (!a || !a.is(Attribute::Kind::DenseArray)) return {};
+  return a.asInts();
+}
+
+int64_t OpVerifier::integer(std::string_view attr) const {
+  Attribute a = op_.attrOrDefault(attr);
+  return a && a.is(Attribute::Kind::Integer) ? a.asInt() : 0;
+}
+
+std::vector<int64_t> OpVerifier::intsOr(std::string_view attr, int64_t n, int64_t fill) const {
+  if (has(attr)) return ints(attr);
+  return std::vector<int64_t>(static_cast<size_t>(std::max<int64_t>(n, 0)), fill);
+}
+
+std::vector<std::pair<int64_t, int64_t>> OpVerifier::pairs(std::string_view attr, int64_t n) const {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  Attribute a = op_.attr(attr);
+  if (!a) {
+    out.assign(static_cast<size_t>(std::max<int64_t>(n, 0)), {0, 0});
+    return out;
+  }
+  const Literal& lit = a.asDense();
+  bool empty = n == 0 && lit.numElements() == 0;
+  check(empty || lit.shape() == Shape{n, 2}, [&] {
+    return std::string(attr) + " has shape " + shapeStr(lit.shape()) + ", expected [" +
+           std::to_string(n) + ", 2] (a [low, high] pair per dimension)";
+  });
+  for (int64_t i = 0; i < n; ++i) out.emplace_back(lit.intAt(2 * i), lit.intAt(2 * i + 1));
+  return out;
+}
+
+TypeList OpVerifier::regionArgTypes(size_t i) const {
+  const Region& r = op_.region(i);
+  TypeList types;
+  for (size_t a = 0; a < r.numArguments(); ++a) types.push_back(r.argument(a)->type());
+  return types;
+}
+
+TypeList OpVerifier::regionResultTypes(size_t i) const {
+  const Op* ret = op_.region(i).back();
+  check(ret && ret->is(OpCode::Return),
+        [&] { return "region " + std::to_string(i) + " must end with stablehlo.return"; });
+  return ret->operandTypes();
+}
+
+std::string shapeStr(const Shape& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+bool isPermutation(const std::vector<int64_t>& v, int64_t n) {
+  if (static_cast<int64_t>(v.size()) != n) return false;
+  std::vector<bool> seen(static_cast<size_t>(n), false);
+  for (int64_t x : v) {
+    if (x < 0 || x >= n || seen[static_cast<size_t>(x)]) return false;
+    seen[static_cast<size_t>(x)] = true;
+  }
+  return true;
+}
+
+bool allUnique(const std::vector<int64_t>& v) {
+  std::vector<int64_t> s = v;
+  std::sort(s.begin(), s.end());
+  return std::adjacent_find(s.begin(), s.end()) == s.end();
+}
+
+bool isSorted(const std::vector<int64_t>& v) {
+  return std::is_sorted(v.begin(), v.end());
+}
+
+bool contains(const std::vector<int64_t>& v, int64_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+std::vector<int64_t> concat(std::vector<int64_t> a, const std::vector<int64_t>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+int64_t satAdd(int64_t a, int64_t b) {
+  int64_t r;
+  if (!__builtin_add_overflow(a, b, &r)) return r;
+  return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+}
+
+int64_t satMul(int64_t a, int64_t b) {
+  int64_t r;
+  if (!__builtin_mul_overflow(a, b, &r)) return r;
+  return (a < 0) != (b < 0) ? std::numeric_limits<int64_t>::min()
+                            : std::numeric_limits<int64_t>::max();
+}
+
+void checkDimensions(const OpVerifier& v, std::string_view what, const std::vector<int64_t>& dims,
+                     int64_t rank, std::string_view rankOf) {
+  for (int64_t d : dims)
+    v.check(d >= 0 && d < rank, [&] {
+      return std::string(what) + " " + shapeStr(dims) + " holds " + std::to_string(d) +
+             ", outside [0, " + std::to_string(rank) + ") for the " + std::string(rankOf) +
+             " of rank " + std::to_string(rank);
+    });
+  v.check(allUnique(dims),
+          [&] { return std::string(what) + " " + shapeStr(dims) + " repeats a dimension"; });
+}
+
+bool isPromotable(DType from, DType to) {
+  // The spec's pseudo-code falls through to `false` for booleans, which would forbid
+  // every reduction over i1 (reduce_or, reduce_and); bool -> bool is meant.
+  if (isBool(from) || isBool(to)) return isBool(from) && isBool(to);
+  if (isInteger(from) && isInteger(to)) return bitWidth(from) <= bitWidth(to);
+  if (isFloat(from) && isFloat(to)) return bitWidth(from) <= bitWidth(to);
+  if (isComplex(from) && isComplex(to)) return bitWidth(from) <= bitWidth(to);
+  return false;
+}
+
+int64_t windowPositions(int64_t size, int64_t window, int64_t stride, int64_t padLow,
+                        int64_t padHigh, int64_t baseDilation, int64_t windowDilation) {
+  auto dilate = [](int64_t n, int64_t d) { return n == 0 ? 0 : satAdd(satMul(n - 1, d), 1); };
+  int64_t padded = satAdd(satAdd(padLow, dilate(size, baseDilation)), padHigh);
+  int64_t dilatedWindow = dilate(window, windowDilation);
+  if (padded <= 0 || dilatedWindow > padded || stride <= 0) return 0;
+  return (padded - dilatedWindow) / stride + 1;
+}
+
+std::optional<std::vector<int64_t>> constantInts(const Value* value) {
+  const Op* def = value->definingOp();
+  if (!def || !(def->is(OpCode::Constant) || def->is(OpCode::ArithConstant))) return std::nullopt;
+  Attribute a = def->attr("value");
+  if (!a || !a.is(Attribute::Kind::Dense)) return std::nullopt;
+  const Literal& lit = a.asDense();
+  if (!isInteger(lit.dtype())) return std::nullopt;
+  std::vector<int64_t> out;
+  for (int64_t i = 0; i < lit.numElements(); ++i) out.push_back(lit.intAt(i));
+  return out;
+}
+
+}  // namespace kiln

@@ -1,0 +1,367 @@
+// Verifier rules: ops with regions — reductions (reduce, reduce_window,
+// select_and_scatter), sort, map, chlo.scan and control flow (while, if, case). The
+// rules check each region's signature against the op's operands and results; the
+// reducer check is shared with scatter and the collectives.
+#include "ir/verify/rules.h"
+
+namespace kiln {
+namespace {
+
+std::string num(int64_t n) {
+  return std::to_string(n);
+}
+std::string scalarOf(DType t) {
+  return Type::scalar(t).str();
+}
+
+// Fails unless region `i` yields exactly `expected` (the op's result types).
+void checkYields(const OpVerifier& v, size_t i, const TypeList& expected,
+                 const std::string& regionName, const std::string& expectedName) {
+  TypeList got = v.regionResultTypes(i);
+  v.check(got == expected, [&] {
+    return regionName + " returns (" + str(got) + "), but " + expectedName + " are (" +
+           str(expected) + ")";
+  });
+}
+
+void checkTakes(const OpVerifier& v, size_t i, const TypeList& expected,
+                const std::string& regionName) {
+  TypeList got = v.regionArgTypes(i);
+  v.check(got == expected, [&] {
+    return regionName + " takes (" + str(got) + "), expected (" + str(expected) + ")";
+  });
+}
+
+// reduce and reduce_window: N inputs then N init values, N results; C1-C3 of both.
+size_t checkInputsAndInits(const OpVerifier& v) {
+  size_t numOperands = v.op().numOperands();
+  v.check(numOperands % 2 == 0, [&] {
+    return "takes N inputs and N init values, but has " + num(numOperands) + " operands";
+  });
+  size_t n = numOperands / 2;
+  v.check(v.op().numResults() == n,
+          [&] { return "has " + num(v.op().numResults()) + " results for " + num(n) + " inputs"; });
+  const Type& first = v.tensorOperand(0);
+  for (size_t i = 0; i < n; ++i) {
+    const Type& in = v.tensorOperand(i);
+    const Type& init = v.tensorOperand(n + i);
+    v.check(in.shape() == first.shape(), [&] {
+      return "input " + num(i) + " shape " + shapeStr(in.shape()) + " differs from input 0 shape " +
+             shapeStr(first.shape());
+    });
+    v.check(init == Type::scalar(in.dtype()), [&] {
+      return "init value " + num(i) + " has type " + init.str() + ", expected " +
+             scalarOf(in.dtype()) + " (a 0-d tensor of input " + num(i) + "'s element type)";
+    });
+  }
+  return n;
+}
+
+std::vector<DType> inputElementTypes(const OpVerifier& v, size_t n) {
+  std::vector<DType> types;
+  for (size_t i = 0; i < n; ++i) types.push_back(v.operandType(i).dtype());
+  return types;
+}
+
+void reduceRule(OpVerifier& v) {
+  size_t n = checkInputsAndInits(v);
+  const Type& input = v.operandType(0);
+  std::vector<int64_t> dims = v.ints("dimensions");
+  checkDimensions(v, "dimensions", dims, input.rank(), "inputs");
+  std::vector<DType> acc = checkReducer(v, 0, inputElementTypes(v, n));
+  Shape expected;
+  for (int64_t d = 0; d < input.rank(); ++d)
+    if (!contains(dims, d)) expected.push_back(input.dim(d));
+  for (size_t i = 0; i < n; ++i) {
+    const Type& r = v.tensorResult(i);
+    Type want = Type::tensor(acc[i], expected);
+    v.check(r == want, [&] {
+      return "result " + num(i) + " has type " + r.str() + ", expected " + want.str() + " (input " +
+             shapeStr(input.shape()) + " reduced over " + shapeStr(dims) +
+             ", with the body's element type)";
+    });
+  }
+}
+
+// A window attribute of one positive entry per dimension; absent means all `fill`.
+std::vector<int64_t> windowAttr(const OpVerifier& v, const char* attr, int64_t rank, int64_t fill) {
+  std::vector<int64_t> values = v.intsOr(attr, rank, fill);
+  v.check(static_cast<int64_t>(values.size()) == rank, [&] {
+    return std::string(attr) + " " + shapeStr(values) +
+           " must have one entry per input dimension (rank " + num(rank) + ")";
+  });
+  for (int64_t x : values)
+    v.check(x > 0,
+            [&] { return std::string(attr) + " " + shapeStr(values) + " must be positive"; });
+  return values;
+}
+
+void reduceWindowRule(OpVerifier& v) {
+  size_t n = checkInputsAndInits(v);
+  const Type& input = v.operandType(0);
+  int64_t rank = input.rank();
+  std::vector<int64_t> window = windowAttr(v, "window_dimensions", rank, 1);
+  std::vector<int64_t> strides = windowAttr(v, "window_strides", rank, 1);
+  std::vector<int64_t> baseDil = windowAttr(v, "base_dilations", rank, 1);
+  std::vector<int64_t> winDil = windowAttr(v, "window_dilations", rank, 1);
+  auto padding = v.pairs("padding", rank);
+  std::vector<DType> acc = checkReducer(v, 0, inputElementTypes(v, n));
+  Shape expected;
+  for (size_t d = 0; d < static_cast<size_t>(rank); ++d)
+    expected.push_back(windowPositions(input.shape()[d], window[d], strides[d], padding[d].first,
+                                       padding[d].second, baseDil[d], winDil[d]));
+  for (size_t i = 0; i < n; ++i) {
+    const Type& r = v.tensorResult(i);
+    Type want = Type::tensor(acc[i], expected);
+    v.check(r == want, [&] {
+      return "result " + num(i) + " has type " + r.str() + ", expected " + want.str() +
+             " (the number of windows " + shapeStr(window) + " with strides " + shapeStr(strides) +
+             " over input " + shapeStr(input.shape()) + ", with the body's element type)";
+    });
+  }
+}
+
+void selectAndScatterRule(OpVerifier& v) {
+  const Type& operand = v.tensorOperand(0);
+  const Type& source = v.tensorOperand(1);
+  const Type& init = v.tensorOperand(2);
+  std::string elem(name(operand.dtype()));
+  v.check(source.dtype() == operand.dtype(), [&] {
+    return "source element type " + std::string(name(source.dtype())) +
+           " differs from the operand's " + elem;
+  });
+  v.check(init == Type::scalar(operand.dtype()), [&] {
+    return "init_value has type " + init.str() + ", expected " + scalarOf(operand.dtype());
+  });
+  int64_t rank = operand.rank();
+  std::vector<int64_t> window = windowAttr(v, "window_dimensions", rank, 1);
+  std::vector<int64_t> strides = windowAttr(v, "window_strides", rank, 1);
+  auto padding = v.pairs("padding", rank);
+  Shape expected;
+  for (size_t d = 0; d < static_cast<size_t>(rank); ++d)
+    expected.push_back(windowPositions(operand.shape()[d], window[d], strides[d], padding[d].first,
+                                       padding[d].second));
+  v.check(source.shape() == expected, [&] {
+    return "source shape " + shapeStr(source.shape()) + " does not match the number of windows " +
+           shapeStr(expected) + " (window " + shapeStr(window) + ", strides " + shapeStr(strides) +
+           " over operand " + shapeStr(operand.shape()) + ")";
+  });
+  Type scalar = Type::scalar(operand.dtype());
+  checkTakes(v, 0, {scalar, scalar}, "select");
+  checkYields(v, 0, {Type::scalar(DType::I1)}, "select", "the expected results");
+  DType acc = checkReducer(v, 1, {operand.dtype()})[0];
+  Type want = Type::tensor(acc, operand.shape());
+  v.check(v.tensorResult() == want, [&] {
+    return "result has type " + v.resultType().str() + ", expected " + want.str() +
+           " (the operand shape with the scatter region's element type)";
+  });
+}
+
+void sortRule(OpVerifier& v) {
+  size_t n = v.op().numOperands();
+  v.check(v.op().numResults() == n,
+          [&] { return "has " + num(v.op().numResults()) + " results for " + num(n) + " inputs"; });
+  const Type& first = v.tensorOperand(0);
+  TypeList comparatorArgs;
+  for (size_t i = 0; i < n; ++i) {
+    const Type& in = v.tensorOperand(i);
+    v.check(in.shape() == first.shape(), [&] {
+      return "input " + num(i) + " shape " + shapeStr(in.shape()) + " differs from input 0 shape " +
+             shapeStr(first.shape());
+    });
+    v.check(v.resultType(i) == in, [&] {
+      return "result " + num(i) + " has type " + v.resultType(i).str() + ", expected the input's " +
+             in.str();
+    });
+    comparatorArgs.push_back(Type::scalar(in.dtype()));
+    comparatorArgs.push_back(Type::scalar(in.dtype()));
+  }
+  int64_t dim = v.integer("dimension");
+  int64_t rank = first.rank();
+  v.check(dim >= -rank && dim < rank, [&] {
+    return "dimension " + num(dim) + " is outside [" + num(-rank) + ", " + num(rank) +
+           ") for inputs of rank " + num(rank);
+  });
+  checkTakes(v, 0, comparatorArgs, "comparator");
+  checkYields(v, 0, {Type::scalar(DType::I1)}, "comparator", "the expected results");
+}
+
+void mapRule(OpVerifier& v) {
+  const Type& r = v.tensorResult();
+  TypeList args;
+  for (size_t i = 0; i < v.op().numOperands(); ++i) {
+    const Type& in = v.tensorOperand(i);
+    v.check(in.shape() == r.shape(), [&] {
+      return "input " + num(i) + " shape " + shapeStr(in.shape()) +
+             " differs from the result shape " + shapeStr(r.shape());
+    });
+    args.push_back(Type::scalar(in.dtype()));
+  }
+  std::vector<int64_t> dims = v.ints("dimensions");
+  std::vector<int64_t> all;
+  for (int64_t d = 0; d < r.rank(); ++d) all.push_back(d);
+  v.check(dims == all, [&] {
+    return "dimensions " + shapeStr(dims) + " must be " + shapeStr(all) +
+           " (every dimension, in order)";
+  });
+  checkTakes(v, 0, args, "computation");
+  checkYields(v, 0, {Type::scalar(r.dtype())}, "computation", "the expected results");
+}
+
+void whileRule(OpVerifier& v) {
+  TypeList operands = v.op().operandTypes();
+  checkTakes(v, 0, operands, "cond");
+  checkYields(v, 0, {Type::scalar(DType::I1)}, "cond", "the expected results");
+  checkTakes(v, 1, operands, "body");
+  checkYields(v, 1, operands, "body", "the operand types");
+  v.check(v.op().resultTypes() == operands, [&] {
+    return "results (" + str(v.op().resultTypes()) + ") must have the operand types (" +
+           str(operands) + ")";
+  });
+}
+
+// if and case: branches take nothing and yield the op's result types.
+void checkBranches(const OpVerifier& v, size_t first) {
+  TypeList results = v.op().resultTypes();
+  for (size_t i = first; i < v.op().numRegions(); ++i) {
+    std::string branch = "branch " + num(i - first);
+    v.check(v.op().region(i).numArguments() == 0,
+            [&] { return branch + " must not take arguments"; });
+    checkYields(v, i, results, branch, "the op's results");
+  }
+}
+
+void ifRule(OpVerifier& v) {
+  const Type& pred = v.operandType(0);
+  v.check(pred == Type::scalar(DType::I1),
+          [&] { return "pred must be tensor<i1>, got " + pred.str(); });
+  checkBranches(v, 0);
+}
+
+void caseRule(OpVerifier& v) {
+  const Type& index = v.operandType(0);
+  v.check(index == Type::scalar(DType::I32),
+          [&] { return "index must be tensor<i32>, got " + index.str(); });
+  checkBranches(v, 0);
+}
+
+// chlo.scan: inputs are scanned along `dimension` with carries; the body takes one slice
+// of each input then the carries, and yields one slice of each output then the carries.
+void scanRule(OpVerifier& v) {
+  Attribute segments = v.op().attr("operandSegmentSizes");
+  v.check(segments.is(Attribute::Kind::DenseArray) && !isFloat(segments.dtype()) &&
+              segments.asInts().size() == 2,
+          [&] { return "operandSegmentSizes must be [inputs, inits]"; });
+  int64_t n = segments.asInts()[0];
+  int64_t m = segments.asInts()[1];
+  v.check(n >= 1 && m >= 0 && static_cast<size_t>(n + m) == v.op().numOperands(), [&] {
+    return "operandSegmentSizes [" + num(n) + ", " + num(m) + "] does not split its " +
+           num(v.op().numOperands()) + " operands";
+  });
+  int64_t k = static_cast<int64_t>(v.op().numResults()) - m;
+  v.check(k >= 0, [&] { return "has fewer results than carries"; });
+  const Type& first = v.tensorOperand(0);
+  int64_t dim = v.integer("dimension");
+  v.check(dim >= 0 && dim < first.rank(), [&] {
+    return "dimension " + num(dim) + " is outside [0, " + num(first.rank()) + ") for input " +
+           first.str();
+  });
+  int64_t length = first.dim(dim);
+  TypeList args;
+  for (int64_t i = 0; i < n; ++i) {
+    const Type& in = v.tensorOperand(static_cast<size_t>(i));
+    v.check(in.rank() > dim && in.dim(dim) == length, [&] {
+      return "input " + num(i) + " " + in.str() + " must have size " + num(length) +
+             " in dimension " + num(dim);
+    });
+    Shape slice = in.shape();
+    slice.erase(slice.begin() + dim);
+    args.push_back(Type::tensor(in.dtype(), slice));
+  }
+  TypeList carries;
+  for (int64_t j = 0; j < m; ++j) carries.push_back(v.operandType(static_cast<size_t>(n + j)));
+  args.insert(args.end(), carries.begin(), carries.end());
+  checkTakes(v, 0, args, "body");
+  TypeList yields = v.regionResultTypes(0);
+  v.check(static_cast<int64_t>(yields.size()) == k + m, [&] {
+    return "body returns " + num(static_cast<int64_t>(yields.size())) + " values, expected " +
+           num(k + m) + " (" + num(k) + " output slices, then " + num(m) + " carries)";
+  });
+  for (int64_t i = 0; i < k; ++i) {
+    const Type& slice = yields[static_cast<size_t>(i)];
+    v.check(slice.isTensor(),
+            [&] { return "body output " + num(i) + " must be a tensor, got " + slice.str(); });
+    Shape full = slice.shape();
+    v.check(dim <= slice.rank(), [&] {
+      return "body output " + num(i) + " " + slice.str() + " has too few dimensions";
+    });
+    full.insert(full.begin() + dim, length);
+    Type want = Type::tensor(slice.dtype(), full);
+    v.check(v.resultType(static_cast<size_t>(i)) == want, [&] {
+      return "result " + num(i) + " has type " + v.resultType(static_cast<size_t>(i)).str() +
+             ", expected " + want.str() + " (the body's output slices stacked along dimension " +
+             num(dim) + ")";
+    });
+  }
+  for (int64_t j = 0; j < m; ++j) {
+    const Type& carry = carries[static_cast<size_t>(j)];
+    v.check(yields[static_cast<size_t>(k + j)] == carry, [&] {
+      return "body returns carry " + num(j) + " as " + yields[static_cast<size_t>(k + j)].str() +
+             ", but its init is " + carry.str();
+    });
+    v.check(v.resultType(static_cast<size_t>(k + j)) == carry, [&] {
+      return "result " + num(k + j) + " has type " +
+             v.resultType(static_cast<size_t>(k + j)).str() + ", but carry " + num(j) + " is " +
+             carry.str();
+    });
+  }
+}
+
+}  // namespace
+
+std::vector<DType> checkReducer(const OpVerifier& v, size_t region,
+                                const std::vector<DType>& inputs) {
+  size_t n = inputs.size();
+  std::string which = v.op().numRegions() > 1 ? "region " + num(region) : "the body";
+  TypeList args = v.regionArgTypes(region);
+  TypeList yields = v.regionResultTypes(region);
+  v.check(args.size() == 2 * n, [&] {
+    return which + " takes " + num(args.size()) + " arguments, expected " + num(2 * n) +
+           " (two per input)";
+  });
+  v.check(yields.size() == n,
+          [&] { return which + " returns " + num(yields.size()) + " values, expected " + num(n); });
+  std::vector<DType> acc;
+  for (size_t i = 0; i < n; ++i) {
+    const Type& y = yields[i];
+    v.check(y.isTensor() && y.rank() == 0, [&] {
+      return which + " must return 0-d tensors, but result " + num(i) + " is " + y.str();
+    });
+    v.check(args[i] == y && args[n + i] == y, [&] {
+      return which + " arguments " + num(i) + " and " + num(n + i) + " have types " +
+             args[i].str() + " and " + args[n + i].str() + ", but it returns " + y.str() +
+             " (all three must be one type)";
+    });
+    v.check(isPromotable(inputs[i], y.dtype()), [&] {
+      return which + " works on " + y.str() + ", which input element type " +
+             std::string(name(inputs[i])) + " cannot be promoted to";
+    });
+    acc.push_back(y.dtype());
+  }
+  return acc;
+}
+
+void addRegionOpRules(RuleTable& table) {
+  using O = OpCode;
+  table.set(O::Reduce, &reduceRule);
+  table.set(O::ReduceWindow, &reduceWindowRule);
+  table.set(O::SelectAndScatter, &selectAndScatterRule);
+  table.set(O::Sort, &sortRule);
+  table.set(O::Map, &mapRule);
+  table.set(O::While, &whileRule);
+  table.set(O::If, &ifRule);
+  table.set(O::Case, &caseRule);
+  table.set(O::ChloScan, &scanRule);
+}
+
+}  // namespace kiln
