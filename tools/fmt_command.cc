@@ -86,7 +86,7 @@ int checkFiles(const FmtOptions& o) {
         size_t at = first.find("unsupported: ");
         std::string reason = at == std::string::npos ? first : first.substr(at + 13);
         unsupportedReasons[reason.substr(0, reason.find(" ("))]++;
-      } else {
+      } else {  // invalid input, or a printer/parser mismatch
         ++failed;
         errors.push_back(r.message);
       }

@@ -112,6 +112,13 @@ void Parser::unsupportedAt(size_t offset, const std::string& what) const {
   throw Error(ErrorKind::Unsupported, "unsupported: " + what, source_, posOf(offset));
 }
 
+Parser::NestingGuard::NestingGuard(Parser& p) : parser_(p) {
+  if (++parser_.depth_ > kMaxNesting) {
+    --parser_.depth_;
+    parser_.error("nesting is too deep (more than " + std::to_string(kMaxNesting) + " levels)");
+  }
+}
+
 // ---- values -----------------------------------------------------------------------
 
 void Parser::define(const std::string& name, std::vector<Value*> values, size_t offset) {
@@ -360,6 +367,7 @@ void Parser::parseBlockArgs(std::vector<std::pair<std::string, Type>>& args) {
 }
 
 std::unique_ptr<Region> Parser::parseRegion(const std::vector<std::pair<std::string, Type>>& outerArgs) {
+  NestingGuard guard(*this);
   auto region = std::make_unique<Region>();
   size_t open = tok_.offset;
   expect(Tok::LBrace, "to open a region");

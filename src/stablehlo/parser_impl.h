@@ -1,6 +1,8 @@
 // The parser's internals, shared by the files that implement it:
 //   parser.cc         modules, functions, regions, ops in generic form, values
-//   attr_parser.cc    types, attributes, dense literals, locations
+//   attr_parser.cc    numbers, types, attributes
+//   dense_parser.cc   dense<...> literals
+//   location_parser.cc  loc(...) locations
 //   pretty_parser.cc  ops in their pretty forms (the op_syntax formats and custom ops)
 #pragma once
 
@@ -123,6 +125,20 @@ class Parser {
   void parseIreeCheckOp(PrettyOp& op);
   size_t fixedResultCount(const PrettyOp& op) const;
 
+  // Bounds the nesting of attributes, types, regions and locations, so that hostile
+  // input cannot exhaust the stack.
+  class NestingGuard {
+   public:
+    explicit NestingGuard(Parser& p);
+    ~NestingGuard() { --parser_.depth_; }
+    NestingGuard(const NestingGuard&) = delete;
+    NestingGuard& operator=(const NestingGuard&) = delete;
+
+   private:
+    Parser& parser_;
+  };
+  static constexpr int kMaxNesting = 200;
+
   // Scopes of value names: one per region, looked up innermost first.
   void pushScope() { scopes_.emplace_back(); }
   void popScope() { scopes_.pop_back(); }
@@ -146,7 +162,13 @@ class Parser {
   std::unordered_map<std::string, Location> resolvedLocAliases_;
   std::vector<std::pair<Location*, size_t>> pendingLocs_;  // slot, offset of `loc`
   size_t opCount_ = 0;
+  int depth_ = 0;
 };
+
+// Number tokens (attr_parser.cc): an unsigned decimal or 0x integer (false on overflow),
+// and whether a token is a 0x literal.
+bool tokenToU64(std::string_view text, uint64_t& value);
+bool isHexLiteral(std::string_view text);
 
 // Custom directives and hand-written op forms (custom_syntax.cc).
 void parseDirective(Parser& p, Parser::PrettyOp& op, const std::string& directive);

@@ -9,7 +9,12 @@
 namespace kiln::stablehlo {
 
 struct RoundTripResult {
-  enum class Status { Ok, Unsupported, Error } status = Status::Ok;
+  enum class Status {
+    Ok,           // parsed, verified, printed, and read back to the same text
+    Unsupported,  // uses a feature kiln reports as unsupported
+    Error,        // the input is not valid (parse or verify error)
+    Mismatch,     // a kiln bug: the printed text does not read back to itself
+  } status = Status::Ok;
   std::string message;  // the formatted error, or what differed
   size_t modules = 0;   // modules in the file (parts split by `// -----`)
 };

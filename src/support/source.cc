@@ -3,19 +3,21 @@
 
 #include <algorithm>
 #include <fstream>
-#include <sstream>
 
 #include "support/error.h"
 
 namespace kiln {
 
 std::shared_ptr<const SourceBuffer> SourceBuffer::fromFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw Error(ErrorKind::Io, "cannot open '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw Error(ErrorKind::Io, "cannot read '" + path + "'");
-  return std::make_shared<const SourceBuffer>(path, std::move(text).str());
+  std::streamoff size = in.tellg();
+  if (size < 0) throw Error(ErrorKind::Io, "cannot read '" + path + "' (not a regular file?)");
+  std::string text(static_cast<size_t>(size), '\0');
+  in.seekg(0);
+  in.read(text.data(), size);
+  if (!in) throw Error(ErrorKind::Io, "cannot read '" + path + "'");
+  return std::make_shared<const SourceBuffer>(path, std::move(text));
 }
 
 std::shared_ptr<const SourceBuffer> SourceBuffer::fromString(std::string name, std::string text) {

@@ -101,6 +101,23 @@ TEST_P(ParserErrorsTest, ReportsKindPositionAndMessage) {
 INSTANTIATE_TEST_SUITE_P(BadInputs, ParserErrorsTest, ::testing::ValuesIn(kCases),
                          [](const auto& info) { return std::string(info.param.name); });
 
+TEST(ParserErrorsTest, DeepNestingIsAnErrorNotACrash) {
+  std::string deepAttr = "func.func @f() attributes {a = " + std::string(100000, '[') + "} {\n  return\n}";
+  std::string deepType = "func.func @f(%a: " + std::string(100000, 't') + ") {\n  return\n}";
+  std::string deepTuple;
+  for (int i = 0; i < 50000; ++i) deepTuple += "tuple<";
+  deepTuple = "func.func @f(%a: " + deepTuple + ") {\n  return\n}";
+  for (const std::string& text : {deepAttr, deepTuple}) {
+    try {
+      parseModule(text);
+      FAIL() << "accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(e.message().find("nesting is too deep"), std::string::npos) << e.message();
+    }
+  }
+  EXPECT_THROW(parseModule(deepType), Error);
+}
+
 TEST(ParserErrorsTest, EveryPrefixOfAValidFileFailsCleanly) {
   // Truncated files: each prefix either parses or throws kiln::Error, never crashes.
   std::string text = R"(module @m attributes {a = 1 : i32} {
