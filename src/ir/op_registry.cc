@@ -464,6 +464,14 @@ const OpInfo& opInfo(OpCode code) { return table()[static_cast<size_t>(code)]; }
 
 std::span<const OpInfo> allOps() { return table(); }
 
+std::optional<OpCode> checkOpOfCustomCall(std::string_view target) {
+  // Only the two-operand checks have a custom_call form: the *_const ones carry an
+  // attribute that custom_call cannot express.
+  for (OpCode code : {OpCode::CheckExpectEq, OpCode::CheckExpectAlmostEq, OpCode::CheckExpectClose})
+    if (opInfo(code).name == target) return code;
+  return std::nullopt;
+}
+
 std::optional<OpCode> lookupOp(std::string_view name) {
   static const std::unordered_map<std::string_view, OpCode> kByName = [] {
     std::unordered_map<std::string_view, OpCode> m;

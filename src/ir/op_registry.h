@@ -116,6 +116,11 @@ struct OpInfo {
 const OpInfo& opInfo(OpCode code);
 // Finds an op by its full name; also accepts `return`/`call` for func.return/func.call.
 std::optional<OpCode> lookupOp(std::string_view name);
+// The check op that `stablehlo.custom_call @<target>` stands for (JAX-generated tests
+// call check.expect_eq, check.expect_almost_eq and check.expect_close this way), or
+// nothing for any other target.
+std::optional<OpCode> checkOpOfCustomCall(std::string_view target);
+
 // Every registered op, in OpCode order.
 std::span<const OpInfo> allOps();
 

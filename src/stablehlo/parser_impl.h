@@ -34,7 +34,11 @@ class Parser {
   void expectKeyword(std::string_view word, std::string_view context);
 
   // ---- errors ----
-  [[noreturn]] void error(const std::string& message) const { errorAt(tok_.offset, message); }
+  // An error at the current token; when that token is a lexer error, its own message
+  // ("string literal is not terminated") says more than what the parser expected.
+  [[noreturn]] void error(const std::string& message) const {
+    errorAt(tok_.offset, tok_.is(Tok::Error) ? std::string(tok_.text) : message);
+  }
   [[noreturn]] void errorAt(size_t offset, const std::string& message) const;
   [[noreturn]] void unsupportedAt(size_t offset, const std::string& what) const;
   SourcePos posOf(size_t offset) const { return source_->posOf(offset); }

@@ -940,6 +940,16 @@ func.func private @impl(%a: tensor<i64>) -> tensor<i64> {
       bad("custom_call_alias_type", "%a: tensor<4xf64>, %t: tensor<2xi32>",
           alias("1", "(tensor<4xf64>, tensor<2xi32>) -> tensor<4xf64>"),
           "output_operand_aliases pairs output tensor<4xf64> with operand 1 part tensor<2xi32>"),
+      ok("custom_call_check", "%a: tensor<4xf64>",
+         "stablehlo.custom_call @check.expect_close(%a, %a) {has_side_effect = true} : "
+         "(tensor<4xf64>, tensor<4xf64>) -> ()"),
+      bad("custom_call_check_types", "%a: tensor<4xf64>, %b: tensor<4xf32>",
+          "stablehlo.custom_call @check.expect_eq(%a, %b) {has_side_effect = true} : "
+          "(tensor<4xf64>, tensor<4xf32>) -> ()",
+          "@check.expect_eq compares values of one type"),
+      bad("custom_call_check_arity", "%a: tensor<4xf64>",
+          "stablehlo.custom_call @check.expect_eq(%a) : (tensor<4xf64>) -> ()",
+          "@check.expect_eq takes two operands"),
       bad("custom_call_api_version", "%a: tensor<4xf64>",
           "%0 = \"stablehlo.custom_call\"(%a) {call_target_name = \"foo\", api_version = 7 : i32} "
           ": "

@@ -77,6 +77,9 @@ const BadInput kCases[] = {
      ErrorKind::Parse, "[0, i, i]", "'i' appears twice"},
 };
 
+// Test names and failure messages show the case name, not the struct's bytes.
+void PrintTo(const BadInput& c, std::ostream* os) { *os << c.name; }
+
 class ParserErrorsTest : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(ParserErrorsTest, ReportsKindPositionAndMessage) {

@@ -133,6 +133,17 @@ Type followTupleIndices(const OpVerifier& v, Type t, const std::vector<int64_t>&
 }
 
 void customCallRule(OpVerifier& v) {
+  // A custom_call to a check target is that check: two operands of one type, no results.
+  if (std::optional<OpCode> check = checkOpOfCustomCall(v.op().attr("call_target_name").asString())) {
+    const char* target = opInfo(*check).name.data();
+    v.check(v.op().numOperands() == 2 && v.op().numResults() == 0, [&] {
+      return std::string("@") + target + " takes two operands (actual, expected) and has no results";
+    });
+    v.check(v.operandType(0) == v.operandType(1), [&] {
+      return std::string("@") + target + " compares values of one type, got " + v.operandType(0).str() +
+             " and " + v.operandType(1).str();
+    });
+  }
   int64_t api = v.integer("api_version");
   v.check(api >= 0 && api <= 4,
           [&] { return "api_version " + num(api) + " is not one of 0 to 4"; });

@@ -1,0 +1,3 @@
+func.func @f() attributes {d = #stablehlo.conv<[b, 7, f]x[0, i, o]->[b, 0, f]>} {
+  return
+}

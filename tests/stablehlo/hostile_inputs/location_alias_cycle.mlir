@@ -1,0 +1,5 @@
+func.func @f() {
+  return loc(#a)
+}
+#a = loc(#b)
+#b = loc(#a)

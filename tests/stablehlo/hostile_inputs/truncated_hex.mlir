@@ -1,0 +1,2 @@
+func.func @f() {
+  %0 = stablehlo.constant dense<"0x0102

@@ -1,0 +1,4 @@
+func.func @f() {
+  %0 = stablehlo.constant dense<0x7FC000000> : tensor<f32>
+  return
+}
