@@ -12,7 +12,9 @@ namespace kiln::tool {
 // Reads FILE, or standard input for "-".
 SourceRef readInput(const std::string& path);
 
-// Adds `kiln fmt` to `app`; the returned action runs it (returns the exit code).
+// Each adds its subcommand to `app`; the returned action runs it (returns the exit code).
 std::function<int()> addFmtCommand(CLI::App& app);
+std::function<int()> addRunCommand(CLI::App& app);
+std::function<int()> addTestCommand(CLI::App& app);
 
 }  // namespace kiln::tool

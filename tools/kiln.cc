@@ -21,13 +21,15 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   std::vector<std::pair<CLI::App*, std::function<int()>>> commands;
-  auto fmt = kiln::tool::addFmtCommand(app);
-  commands.emplace_back(app.get_subcommand("fmt"), fmt);
+  commands.emplace_back(nullptr, kiln::tool::addFmtCommand(app));
+  commands.back().first = app.get_subcommand("fmt");
+  commands.emplace_back(nullptr, kiln::tool::addRunCommand(app));
+  commands.back().first = app.get_subcommand("run");
+  commands.emplace_back(nullptr, kiln::tool::addTestCommand(app));
+  commands.back().first = app.get_subcommand("test");
 
   // Reserved for later issues, so that scripts and docs can rely on the names.
   const std::pair<const char*, const char*> reserved[] = {
-      {"run", "Run a StableHLO program (not available yet)"},
-      {"test", "Run StableHLO conformance tests (not available yet)"},
       {"compile", "Optimize and compile a program (not available yet)"},
       {"devices", "List the devices of the loaded plugins (not available yet)"},
       {"bench", "Benchmark a program (not available yet)"},

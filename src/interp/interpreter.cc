@@ -1,0 +1,204 @@
+// The interpreter's evaluation loop: call frames, regions, op dispatch to kernels.
+#include "interp/interpreter.h"
+
+#include <cstring>
+#include <unordered_map>
+
+#include "interp/kernels.h"
+#include "support/error.h"
+
+namespace kiln::interp {
+
+namespace {
+
+const KernelTable& kernelTable() {
+  static const KernelTable kTable = [] {
+    KernelTable t;
+    t.kernels.assign(allOps().size(), nullptr);
+    addArithmeticKernels(t);
+    addMathKernels(t);
+    addConversionKernels(t);
+    addCompareSelectKernels(t);
+    addControlFlowKernels(t);
+    addCheckKernels(t);
+    addHarnessKernels(t);
+    addMiscKernels(t);
+    addMovementKernels(t);
+    addGatherScatterKernels(t);
+    addSortKernels(t);
+    addReductionKernels(t);
+    addLinalgKernels(t);
+    addCollectiveKernels(t);
+    addRandomKernels(t);
+    addChloKernels(t);
+    return t;
+  }();
+  return kTable;
+}
+
+constexpr int kMaxCallDepth = 500;
+
+}  // namespace
+
+namespace {
+
+// One function activation: the values its ops have computed so far.
+class Frame : public EvalContext {
+ public:
+  Frame(const Interpreter& interp, ProcessContext* process, int depth)
+      : interp_(interp), process_(process), depth_(depth) {}
+
+  HostValues runFunction(const Function& fn, const HostValues& args) {
+    return runRegion(fn.body(), args);
+  }
+
+  HostValues runRegion(const Region& region, const HostValues& args) override {
+    if (args.size() != region.numArguments())
+      throw Error(ErrorKind::Internal, "region called with " + std::to_string(args.size()) +
+                                           " arguments, expects " + std::to_string(region.numArguments()));
+    for (size_t i = 0; i < args.size(); ++i) env_[region.argument(i)] = args[i];
+    HostValues operands;
+    for (const auto& opPtr : region.ops()) {
+      const Op& op = *opPtr;
+      operands.clear();
+      for (Value* v : op.operands()) operands.push_back(lookup(v, op));
+      if (op.info().isTerminator()) return operands;
+      if (++opsSinceCheck_ >= 256) {
+        opsSinceCheck_ = 0;
+        checkTime();
+      }
+      Kernel kernel = kernelTable().kernels[static_cast<size_t>(op.code())];
+      if (!kernel) unsupportedOp(op, "no interpreter kernel");
+      HostValues results;
+      try {
+        results = kernel(op, operands, *this);
+      } catch (Error& e) {
+        if (!e.pos().known() && op.pos.known()) e.at(interp_.module().source, op.pos);
+        throw;
+      }
+      if (results.size() != op.numResults())
+        throw Error(ErrorKind::Internal, std::string(op.name()) + " kernel returned " +
+                                             std::to_string(results.size()) + " values");
+      for (size_t i = 0; i < results.size(); ++i) env_[op.result(i)] = std::move(results[i]);
+    }
+    throw Error(ErrorKind::Internal, "region without a terminator");
+  }
+
+  HostValues callFunction(const std::string& name, const HostValues& args) override {
+    return callFunctionIn(process_, name, args);
+  }
+
+  HostValues callFunctionIn(ProcessContext* process, const std::string& name,
+                            const HostValues& args) override {
+    const Function* fn = interp_.module().lookup(name);
+    if (!fn) throw Error(ErrorKind::Runtime, "call of undefined function @" + name);
+    if (depth_ + 1 > kMaxCallDepth)
+      throw Error(ErrorKind::Runtime, "calls nest deeper than " + std::to_string(kMaxCallDepth) + " (recursion?)");
+    Frame callee(interp_, process, depth_ + 1);
+    return callee.runFunction(*fn, args);
+  }
+
+  void checkTime() override {
+    const InterpOptions& o = interp_.options();
+    if (o.cancel && o.cancel->load(std::memory_order_relaxed))
+      throw Error(ErrorKind::Runtime, "cancelled");
+    if (o.deadline && std::chrono::steady_clock::now() > *o.deadline)
+      throw Error(ErrorKind::Runtime, "time limit exceeded");
+  }
+
+  const Interpreter& interpreter() const override { return interp_; }
+  ProcessContext* process() override { return process_; }
+
+ private:
+  const HostValue& lookup(const Value* v, const Op& op) {
+    auto it = env_.find(v);
+    if (it == env_.end()) throw Error(ErrorKind::Internal, std::string(op.name()) + " uses a value with no computed value");
+    return it->second;
+  }
+
+  const Interpreter& interp_;
+  ProcessContext* process_;
+  int depth_;
+  int opsSinceCheck_ = 0;
+  std::unordered_map<const Value*, HostValue> env_;
+};
+
+}  // namespace
+
+Interpreter::Interpreter(const Module& module, InterpOptions options)
+    : module_(module), options_(std::move(options)) {
+  kernelTable();  // build the table before any thread needs it
+}
+
+HostValues Interpreter::call(const Function& fn, const HostValues& args) {
+  if (args.size() != fn.numParams())
+    throw Error(ErrorKind::Type, "@" + fn.name() + " takes " + std::to_string(fn.numParams()) +
+                                     " arguments, got " + std::to_string(args.size()));
+  for (size_t i = 0; i < args.size(); ++i) {
+    Type expected = fn.param(i)->type();
+    Type got = args[i].type();
+    if (got != expected)
+      throw Error(ErrorKind::Type, "argument " + std::to_string(i) + " of @" + fn.name() + " must be " +
+                                       expected.str() + ", got " + got.str());
+  }
+  Frame frame(*this, nullptr, 0);
+  return frame.runFunction(fn, args);
+}
+
+HostValues Interpreter::call(std::string_view fnName, const HostValues& args) {
+  const Function* fn = module_.lookup(fnName);
+  if (!fn) throw Error(ErrorKind::Runtime, "no function @" + std::string(fnName) + " in the module");
+  return call(*fn, args);
+}
+
+// ---- shared kernel helpers -------------------------------------------------------------------
+
+void unsupportedOp(const Op& op, const std::string& reason) {
+  throw Error(ErrorKind::Unsupported, "unsupported: " + std::string(op.name()) + " (" + reason + ")");
+}
+
+void runtimeError(const Op& op, const std::string& message) {
+  throw Error(ErrorKind::Runtime, std::string(op.name()) + ": " + message);
+}
+
+Literal elementAt(const Literal& lit, int64_t linear) {
+  size_t width = static_cast<size_t>(storageBytes(lit.dtype()));
+  const uint8_t* src = lit.storage() + (lit.isSplat() ? 0 : static_cast<size_t>(linear) * width);
+  return Literal::splat(Type::scalar(lit.dtype()), src);
+}
+
+void setElement(Literal& lit, int64_t linear, const Literal& scalar) {
+  size_t width = static_cast<size_t>(storageBytes(lit.dtype()));
+  std::memcpy(lit.mutableStorage() + static_cast<size_t>(linear) * width, scalar.storage(), width);
+}
+
+std::vector<int64_t> stridesOf(const Shape& shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t i = shape.size(); i-- > 1;) strides[i - 1] = strides[i] * shape[i];
+  return strides;
+}
+
+void unravel(int64_t linear, const Shape& shape, std::vector<int64_t>& index) {
+  index.assign(shape.size(), 0);
+  for (size_t i = shape.size(); i-- > 0;) {
+    if (shape[i] == 0) continue;
+    index[i] = linear % shape[i];
+    linear /= shape[i];
+  }
+}
+
+int64_t ravel(std::span<const int64_t> index, const std::vector<int64_t>& strides) {
+  int64_t linear = 0;
+  for (size_t i = 0; i < index.size(); ++i) linear += index[i] * strides[i];
+  return linear;
+}
+
+bool nextIndex(std::vector<int64_t>& index, const Shape& shape) {
+  for (size_t i = shape.size(); i-- > 0;) {
+    if (++index[i] < shape[i]) return true;
+    index[i] = 0;
+  }
+  return false;
+}
+
+}  // namespace kiln::interp

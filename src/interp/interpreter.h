@@ -1,0 +1,67 @@
+// The reference interpreter: evaluates IR op by op with the exact semantics of the
+// StableHLO spec. It is the oracle every compiled path is checked against.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "interp/host_value.h"
+#include "ir/module.h"
+#include "support/error.h"
+
+namespace kiln::interp {
+
+// A check op that did not hold: what it compared and where they first differ.
+struct CheckFailure {
+  std::string op;       // check.expect_eq, ...
+  SourcePos pos;        // of the check op
+  std::string message;  // "element 3 (index [1, 0]): got 2.5, expected 2.0"
+};
+
+// Thrown out of a run when a check fails (the test stops at its first failing check).
+class CheckFailed : public Error {
+ public:
+  explicit CheckFailed(CheckFailure f)
+      : Error(ErrorKind::Runtime, f.op + ": " + f.message), failure(std::move(f)) {}
+  CheckFailure failure;
+};
+
+struct InterpOptions {
+  // The run stops with a Runtime error ("time limit") once this passes.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  // Set from another thread to stop a run early.
+  const std::atomic<bool>* cancel = nullptr;
+  // Where interpreter.probe writes and check.expect_serialized_eq reads (a folder).
+  std::string probeDir;
+  // Output of interpreter.print (default: standard output).
+  std::function<void(const std::string&)> print;
+};
+
+class Interpreter {
+ public:
+  Interpreter(const Module& module, InterpOptions options = {});
+  Interpreter(const Interpreter&) = delete;
+  Interpreter& operator=(const Interpreter&) = delete;
+
+  // Runs `fn` on `args` (checked against its parameter types) and returns its results.
+  // Throws kiln::Error: Runtime for failures while running (CheckFailed for checks),
+  // Unsupported for ops the interpreter cannot evaluate, Type for wrong arguments.
+  HostValues call(const Function& fn, const HostValues& args);
+  HostValues call(std::string_view fnName, const HostValues& args);
+
+  const Module& module() const { return module_; }
+  const InterpOptions& options() const { return options_; }
+  // Numbers interpreter.probe files: 1, 2, ... per interpreter.
+  int nextProbeId() const { return ++probes_; }
+
+ private:
+  const Module& module_;
+  InterpOptions options_;
+  mutable std::atomic<int> probes_{0};
+};
+
+}  // namespace kiln::interp

@@ -1,0 +1,50 @@
+// Kernels: while, if, case, func.call and composite (calls its decomposition).
+#include "interp/kernels.h"
+
+namespace kiln::interp {
+namespace {
+
+HostValues whileLoop(const Op& op, const HostValues& v, EvalContext& ctx) {
+  HostValues state = v;
+  for (;;) {
+    ctx.checkTime();
+    HostValues cond = ctx.runRegion(op.region(0), state);
+    if (!cond.at(0).tensor().boolAt(0)) return state;
+    state = ctx.runRegion(op.region(1), state);
+  }
+}
+
+HostValues ifThenElse(const Op& op, const HostValues& v, EvalContext& ctx) {
+  return ctx.runRegion(op.region(v[0].tensor().boolAt(0) ? 0 : 1), {});
+}
+
+// case runs branch `index`; an index out of range runs the last branch.
+HostValues caseOf(const Op& op, const HostValues& v, EvalContext& ctx) {
+  int64_t index = v[0].tensor().intAt(0);
+  int64_t last = static_cast<int64_t>(op.numRegions()) - 1;
+  if (index < 0 || index > last) index = last;
+  return ctx.runRegion(op.region(static_cast<size_t>(index)), {});
+}
+
+HostValues call(const Op& op, const HostValues& v, EvalContext& ctx) {
+  return ctx.callFunction(op.attr("callee").asString(), v);
+}
+
+HostValues composite(const Op& op, const HostValues& v, EvalContext& ctx) {
+  return ctx.callFunction(op.attr("decomposition").asString(), v);
+}
+
+HostValues passThrough(const Op&, const HostValues& v, EvalContext&) { return v; }
+
+}  // namespace
+
+void addControlFlowKernels(KernelTable& t) {
+  t.set(OpCode::While, &whileLoop);
+  t.set(OpCode::If, &ifThenElse);
+  t.set(OpCode::Case, &caseOf);
+  t.set(OpCode::FuncCall, &call);
+  t.set(OpCode::Composite, &composite);
+  t.set(OpCode::OptimizationBarrier, &passThrough);
+}
+
+}  // namespace kiln::interp

@@ -1,0 +1,31 @@
+// Kernels: constants, tuples, tokens.
+#include "interp/kernels.h"
+
+namespace kiln::interp {
+namespace {
+
+HostValues constant(const Op& op, const HostValues&, EvalContext&) {
+  return {op.attr("value").asDense()};
+}
+
+HostValues tuple(const Op&, const HostValues& v, EvalContext&) { return {HostValue::tuple(v)}; }
+
+HostValues getTupleElement(const Op& op, const HostValues& v, EvalContext&) {
+  return {v[0].elements().at(static_cast<size_t>(op.attr("index").asInt()))};
+}
+
+HostValues afterAll(const Op&, const HostValues&, EvalContext&) { return {HostValue::token()}; }
+
+}  // namespace
+
+void addMiscKernels(KernelTable& t) {
+  // util.unfoldable_constant and arith.constant are constants to the interpreter.
+  t.set(OpCode::Constant, &constant);
+  t.set(OpCode::UtilUnfoldableConstant, &constant);
+  t.set(OpCode::ArithConstant, &constant);
+  t.set(OpCode::Tuple, &tuple);
+  t.set(OpCode::GetTupleElement, &getTupleElement);
+  t.set(OpCode::AfterAll, &afterAll);
+}
+
+}  // namespace kiln::interp

@@ -1,0 +1,164 @@
+// The test runner: discovery of test functions, parallel runs under a time limit.
+#include "interp/test_runner.h"
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+
+#include <unistd.h>
+
+#include "interp/interpreter.h"
+#include "stablehlo/parser.h"
+#include "support/error.h"
+
+namespace kiln::interp {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> findTestFiles(const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const std::string& p : paths) {
+    if (fs::is_directory(p)) {
+      for (const auto& e : fs::recursive_directory_iterator(p))
+        if (e.is_regular_file() && e.path().extension() == ".mlir") files.push_back(e.path().string());
+    } else if (fs::exists(p)) {
+      files.push_back(p);
+    } else {
+      throw Error(ErrorKind::Io, "no such file or directory: '" + p + "'");
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string familyOf(const std::string& file) {
+  std::string stem = fs::path(file).stem().string();
+  // Cut at the first part that names a dtype or a size: add_float32_5 -> add.
+  static const char* kTypeWords[] = {"float", "bfloat", "complex", "int", "uint", "bool", "si", "ui", "f", "i", "c"};
+  std::string family;
+  size_t start = 0;
+  while (start <= stem.size()) {
+    size_t end = stem.find('_', start);
+    std::string part = stem.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    bool isTypeOrSize = !part.empty() && std::isdigit(static_cast<unsigned char>(part[0]));
+    for (const char* w : kTypeWords) {
+      std::string word = w;
+      if (part.size() > word.size() && part.compare(0, word.size(), word) == 0 &&
+          std::all_of(part.begin() + static_cast<std::ptrdiff_t>(word.size()), part.end(),
+                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+        isTypeOrSize = true;
+    }
+    if (isTypeOrSize && !family.empty()) break;
+    family += (family.empty() ? "" : "_") + part;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return family;
+}
+
+namespace {
+
+bool isCheckOp(const Op& op) {
+  if (op.info().category == OpCategory::Check) return true;
+  return op.is(OpCode::CustomCall) && checkOpOfCustomCall(op.attr("call_target_name").asString());
+}
+
+// Test functions: no parameters and a check op somewhere inside.
+std::vector<const Function*> testFunctions(const Module& module) {
+  std::vector<const Function*> tests;
+  for (const auto& fn : module.functions()) {
+    if (fn->numParams() != 0) continue;
+    bool hasCheck = false;
+    walk(fn->body(), [&](Op& op) { hasCheck = hasCheck || isCheckOp(op); });
+    if (hasCheck) tests.push_back(fn.get());
+  }
+  return tests;
+}
+
+struct Job {
+  std::shared_ptr<const Module> module;
+  const Function* fn;
+  size_t fileIndex;
+};
+
+// The first line of an error, which is what the one-line report shows.
+std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+}  // namespace
+
+std::vector<TestResult> runTests(const std::vector<std::string>& files, const TestOptions& options) {
+  if (options.backend != "interp")
+    throw Error(ErrorKind::Unsupported, "unsupported: backend '" + options.backend + "' (available: interp)");
+  std::vector<TestResult> results;
+  std::vector<Job> jobs;
+  std::mutex mutex;
+  auto report = [&](TestResult r) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (options.onResult) options.onResult(r);
+    results.push_back(std::move(r));
+  };
+
+  // Load every file (in parallel too: parsing the big testdata files takes a while).
+  std::vector<std::vector<std::unique_ptr<Module>>> loaded(files.size());
+  tbb::task_arena arena(std::max(1, options.jobs));
+  arena.execute([&] {
+    tbb::parallel_for(size_t{0}, files.size(), [&](size_t i) {
+      try {
+        loaded[i] = stablehlo::parseFile(SourceBuffer::fromFile(files[i]));
+      } catch (const Error& e) {
+        TestResult r{files[i], "", familyOf(files[i])};
+        r.status = e.kind() == ErrorKind::Unsupported ? TestResult::Status::Skipped : TestResult::Status::Failed;
+        r.message = firstLine(e.format());
+        report(std::move(r));
+      }
+    });
+  });
+  for (size_t i = 0; i < files.size(); ++i) {
+    for (auto& m : loaded[i]) {
+      std::shared_ptr<const Module> module(std::move(m));
+      for (const Function* fn : testFunctions(*module)) jobs.push_back({module, fn, i});
+    }
+  }
+
+  arena.execute([&] {
+    tbb::parallel_for(size_t{0}, jobs.size(), [&](size_t j) {
+      const Job& job = jobs[j];
+      TestResult r{files[job.fileIndex], job.fn->name(), familyOf(files[job.fileIndex])};
+      auto start = std::chrono::steady_clock::now();
+      // Each test gets its own probe folder, so probes of parallel tests do not mix.
+      fs::path probes = fs::temp_directory_path() /
+                        ("kiln-probe-" + std::to_string(::getpid()) + "-" + std::to_string(j));
+      InterpOptions io;
+      io.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(options.timeLimitSeconds));
+      io.probeDir = probes.string();
+      io.print = [](const std::string&) {};  // interpreter.print output is not part of a test
+      try {
+        fs::create_directories(probes);
+        Interpreter interp(*job.module, io);
+        interp.call(*job.fn, {});
+        r.status = TestResult::Status::Passed;
+      } catch (const Error& e) {
+        r.status = TestResult::Status::Failed;
+        r.message = firstLine(e.format());
+      } catch (const std::exception& e) {
+        r.status = TestResult::Status::Failed;
+        r.message = std::string("internal error: ") + e.what();
+      }
+      std::error_code ignored;
+      fs::remove_all(probes, ignored);
+      r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      report(std::move(r));
+    });
+  });
+  std::sort(results.begin(), results.end(), [](const TestResult& a, const TestResult& b) {
+    return std::tie(a.file, a.function) < std::tie(b.file, b.function);
+  });
+  return results;
+}
+
+}  // namespace kiln::interp

@@ -1,0 +1,173 @@
+// The .npy format: a magic string, a version, a Python-dict header, then raw data.
+#include "stablehlo/npy.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "support/error.h"
+
+namespace kiln::stablehlo {
+namespace {
+
+constexpr char kMagic[] = "\x93NUMPY";
+
+// NumPy's dtype letters for kiln's dtypes (the byte order is added separately).
+struct NpyType {
+  DType dtype;
+  const char* code;  // kind letter + item size, e.g. "f4"
+};
+constexpr NpyType kTypes[] = {
+    {DType::I1, "b1"},  {DType::I8, "i1"},   {DType::I16, "i2"},  {DType::I32, "i4"},
+    {DType::I64, "i8"}, {DType::U8, "u1"},   {DType::U16, "u2"},  {DType::U32, "u4"},
+    {DType::U64, "u8"}, {DType::F16, "f2"},  {DType::F32, "f4"},  {DType::F64, "f8"},
+    {DType::C64, "c8"}, {DType::C128, "c16"},
+};
+
+[[noreturn]] void bad(const std::string& name, const std::string& why) {
+  throw Error(ErrorKind::Io, name + ": not a valid .npy file: " + why);
+}
+
+// The value of `key` in the header dict: the text between "'key':" and the next
+// top-level comma or closing brace.
+std::string headerField(const std::string& header, const std::string& key, const std::string& name) {
+  size_t k = header.find("'" + key + "'");
+  if (k == std::string::npos) bad(name, "the header has no '" + key + "'");
+  size_t colon = header.find(':', k);
+  if (colon == std::string::npos) bad(name, "malformed header");
+  size_t start = colon + 1, end = start;
+  int depth = 0;
+  for (; end < header.size(); ++end) {
+    char c = header[end];
+    if (c == '(' || c == '[') ++depth;
+    if (c == ')' || c == ']') --depth;
+    if (depth == 0 && (c == ',' || c == '}')) break;
+  }
+  std::string value = header.substr(start, end - start);
+  value.erase(0, value.find_first_not_of(" "));
+  value.erase(value.find_last_not_of(" ") + 1);
+  return value;
+}
+
+Shape parseShape(const std::string& text, const std::string& name) {
+  if (text.size() < 2 || text.front() != '(' || text.back() != ')') bad(name, "bad shape " + text);
+  Shape shape;
+  std::string inner = text.substr(1, text.size() - 2);
+  size_t pos = 0;
+  while (pos < inner.size()) {
+    size_t comma = inner.find(',', pos);
+    std::string item = inner.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    item.erase(0, item.find_first_not_of(" "));
+    item.erase(item.find_last_not_of(" ") + 1);
+    if (!item.empty()) {
+      if (item.find_first_not_of("0123456789") != std::string::npos || item.size() > 15)
+        bad(name, "bad dimension '" + item + "'");
+      shape.push_back(std::stoll(item));
+    }
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return shape;
+}
+
+}  // namespace
+
+Literal parseNpy(const std::string& bytes, const std::string& name) {
+  if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0) bad(name, "no NUMPY magic string");
+  unsigned major = static_cast<unsigned char>(bytes[6]);
+  size_t headerLen, headerStart;
+  if (major == 1) {
+    headerLen = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
+    headerStart = 10;
+  } else if (major == 2 || major == 3) {
+    if (bytes.size() < 12) bad(name, "truncated header");
+    headerLen = 0;
+    for (int i = 0; i < 4; ++i) headerLen |= static_cast<size_t>(static_cast<unsigned char>(bytes[8 + i])) << (8 * i);
+    headerStart = 12;
+  } else {
+    bad(name, "unknown format version " + std::to_string(major));
+  }
+  if (headerStart + headerLen > bytes.size()) bad(name, "truncated header");
+  std::string header = bytes.substr(headerStart, headerLen);
+
+  std::string descr = headerField(header, "descr", name);
+  if (descr.size() < 4 || (descr.front() != '\'' && descr.front() != '"')) bad(name, "bad descr " + descr);
+  descr = descr.substr(1, descr.size() - 2);
+  if (descr.find('O') != std::string::npos)
+    throw Error(ErrorKind::Unsupported, "unsupported: " + name + " holds Python objects (pickled data)");
+  char order = descr[0];
+  std::string code = descr.substr(1);
+  if (order != '<' && order != '>' && order != '|' && order != '=') bad(name, "bad byte order in " + descr);
+  const NpyType* type = nullptr;
+  for (const NpyType& t : kTypes)
+    if (code == t.code) type = &t;
+  if (!type) throw Error(ErrorKind::Unsupported, "unsupported: " + name + " has dtype '" + descr + "'");
+  if (headerField(header, "fortran_order", name) != "False")
+    throw Error(ErrorKind::Unsupported, "unsupported: " + name + " is in Fortran order (save it C-contiguous)");
+  Shape shape = parseShape(headerField(header, "shape", name), name);
+
+  Type tensorType = Type::tensor(type->dtype, shape);
+  size_t dataStart = headerStart + headerLen;
+  size_t need = static_cast<size_t>(tensorType.byteSize());
+  if (bytes.size() - dataStart < need)
+    throw Error(ErrorKind::Io, name + ": truncated: " + std::to_string(bytes.size() - dataStart) +
+                                   " data bytes, " + tensorType.str() + " needs " + std::to_string(need));
+  std::vector<uint8_t> data(bytes.begin() + static_cast<std::ptrdiff_t>(dataStart),
+                            bytes.begin() + static_cast<std::ptrdiff_t>(dataStart + need));
+  // Big-endian data: swap each scalar (complex numbers: each part).
+  size_t scalar = static_cast<size_t>(storageBytes(type->dtype)) / (isComplex(type->dtype) ? 2 : 1);
+  if (order == '>' && scalar > 1)
+    for (size_t off = 0; off < data.size(); off += scalar) std::reverse(data.begin() + off, data.begin() + off + scalar);
+  if (type->dtype == DType::I1)
+    for (uint8_t& b : data) b = b != 0;
+  return Literal::fromStorage(tensorType, std::move(data));
+}
+
+Literal readNpy(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorKind::Io, "cannot open '" + path + "'");
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parseNpy(bytes, path);
+}
+
+std::string serializeNpy(const Literal& value) {
+  const NpyType* type = nullptr;
+  for (const NpyType& t : kTypes)
+    if (t.dtype == value.dtype()) type = &t;
+  if (!type)
+    throw Error(ErrorKind::Unsupported, "unsupported: " + std::string(name(value.dtype())) +
+                                            " has no standard NumPy dtype for .npy files");
+  std::string shape = "(";
+  for (int64_t d : value.shape()) shape += std::to_string(d) + ", ";
+  if (value.shape().size() > 1) shape.resize(shape.size() - 2);
+  else if (value.shape().size() == 1) shape.resize(shape.size() - 1);
+  shape += ")";
+  std::string order = type->code[0] == 'b' || type->code[1] == '1' ? "|" : "<";
+  std::string header = "{'descr': '" + order + type->code + "', 'fortran_order': False, 'shape': " + shape + ", }";
+  // Pad so that the data starts on a 64-byte boundary; the header ends with a newline.
+  size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::string out(kMagic, 6);
+  out += '\x01';
+  out += '\x00';
+  out += static_cast<char>(header.size() & 0xff);
+  out += static_cast<char>(header.size() >> 8);
+  out += header;
+  if (value.numElements() > 0) {
+    Literal full = value;
+    const uint8_t* data = full.mutableStorage();  // expands splats
+    out.append(reinterpret_cast<const char*>(data), static_cast<size_t>(value.type().byteSize()));
+  }
+  return out;
+}
+
+void writeNpy(const std::string& path, const Literal& value) {
+  std::string bytes = serializeNpy(value);
+  std::ofstream out(path, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw Error(ErrorKind::Io, "cannot write '" + path + "'");
+}
+
+}  // namespace kiln::stablehlo

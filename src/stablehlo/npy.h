@@ -1,0 +1,20 @@
+// Reading and writing NumPy .npy files as Literals (format versions 1.0-3.0, C order,
+// little- or big-endian; Fortran order and pickled objects are refused clearly).
+#pragma once
+
+#include <string>
+
+#include "ir/literal.h"
+
+namespace kiln::stablehlo {
+
+// Throws kiln::Error (Io for unreadable or truncated files, Unsupported for Fortran
+// order, object arrays and dtypes kiln lacks) naming the file.
+Literal readNpy(const std::string& path);
+Literal parseNpy(const std::string& bytes, const std::string& name = "<npy>");
+
+// Throws Unsupported for element types NumPy has no standard dtype for (bf16, fp8).
+void writeNpy(const std::string& path, const Literal& value);
+std::string serializeNpy(const Literal& value);
+
+}  // namespace kiln::stablehlo

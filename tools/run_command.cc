@@ -1,0 +1,115 @@
+// `kiln run FILE.mlir`: run one function on inputs from .npy files (or random ones) and
+// print or save its results.
+#include <filesystem>
+#include <iostream>
+#include <random>
+
+#include "commands.h"
+#include "interp/array_print.h"
+#include "interp/interpreter.h"
+#include "stablehlo/npy.h"
+#include "stablehlo/parser.h"
+#include "support/error.h"
+
+namespace kiln::tool {
+namespace {
+
+struct RunOptions {
+  std::string file;
+  std::string entry = "main";
+  std::vector<std::string> inputs;
+  std::optional<uint64_t> randomSeed;
+  std::string outputDir;
+  std::string probeDir;
+  bool noPrint = false;
+};
+
+// Inputs drawn from a seeded generator: floats in [-1, 1), integers in [0, 10),
+// booleans half true; the same seed gives the same inputs.
+Literal randomInput(const Type& type, std::mt19937_64& rng) {
+  Literal lit(type);
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_int_distribution<int64_t> small(0, 9);
+  for (int64_t i = 0, n = type.numElements(); i < n; ++i) {
+    switch (kindOf(type.dtype())) {
+      case DTypeKind::Bool: lit.setInt(i, small(rng) % 2); break;
+      case DTypeKind::Signed:
+      case DTypeKind::Unsigned: lit.setInt(i, small(rng)); break;
+      case DTypeKind::Float: lit.setFloat(i, real(rng)); break;
+      case DTypeKind::Complex: lit.setComplex(i, {real(rng), real(rng)}); break;
+    }
+  }
+  return lit;
+}
+
+int runRun(const RunOptions& o) {
+  auto modules = stablehlo::parseFile(readInput(o.file));
+  if (modules.size() != 1)
+    throw Error(ErrorKind::Unsupported, "unsupported: " + o.file + " has " + std::to_string(modules.size()) +
+                                            " parts ('// -----'); kiln run takes one module");
+  const Module& module = *modules[0];
+  const Function* fn = module.lookup(o.entry);
+  if (!fn) {
+    std::string names;
+    for (const auto& f : module.functions()) names += (names.empty() ? "@" : ", @") + f->name();
+    throw Error(ErrorKind::Io, "no function @" + o.entry + " in " + o.file + " (functions: " + names + ")");
+  }
+  TypeList params = fn->paramTypes();
+  interp::HostValues args;
+  if (o.randomSeed) {
+    if (!o.inputs.empty()) throw Error(ErrorKind::Io, "give either --input files or --random-inputs, not both");
+    std::mt19937_64 rng(*o.randomSeed);
+    for (const Type& t : params) {
+      if (!t.isTensor()) throw Error(ErrorKind::Unsupported, "unsupported: random inputs of type " + t.str());
+      args.push_back(randomInput(t, rng));
+    }
+  } else {
+    if (o.inputs.size() != params.size()) {
+      throw Error(ErrorKind::Io, "@" + o.entry + " takes " + std::to_string(params.size()) + " input(s) (" +
+                                     str(params) + "), " + std::to_string(o.inputs.size()) +
+                                     " given (use --input FILE.npy per input, or --random-inputs SEED)");
+    }
+    for (size_t i = 0; i < params.size(); ++i) {
+      Literal value = stablehlo::readNpy(o.inputs[i]);
+      if (value.type() != params[i])
+        throw Error(ErrorKind::Type, "input " + std::to_string(i) + " (" + o.inputs[i] + ") is " +
+                                         value.type().str() + ", but @" + o.entry + " expects " + params[i].str());
+      args.push_back(std::move(value));
+    }
+  }
+  interp::InterpOptions io;
+  io.probeDir = o.probeDir;
+  interp::Interpreter interp(module, io);
+  interp::HostValues results = interp.call(*fn, args);
+  if (!o.outputDir.empty()) std::filesystem::create_directories(o.outputDir);
+  for (size_t i = 0; i < results.size(); ++i) {
+    const interp::HostValue& r = results[i];
+    if (!o.noPrint) {
+      std::cout << "result " << i << ": " << r.type().str() << "\n";
+      if (r.isTensor()) std::cout << interp::formatArray(r.tensor()) << "\n";
+    }
+    if (!o.outputDir.empty()) {
+      if (!r.isTensor()) throw Error(ErrorKind::Unsupported, "unsupported: saving a " + r.type().str() + " result");
+      std::string path = (std::filesystem::path(o.outputDir) / ("result_" + std::to_string(i) + ".npy")).string();
+      stablehlo::writeNpy(path, r.tensor());
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::function<int()> addRunCommand(CLI::App& app) {
+  auto o = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand("run", "Run a function of a StableHLO file on the reference interpreter");
+  cmd->add_option("file", o->file, "The .mlir file, or - for standard input")->required();
+  cmd->add_option("--entry", o->entry, "The function to run (default: main)");
+  cmd->add_option("--input", o->inputs, "A .npy file per parameter, in order (repeat the option)");
+  cmd->add_option("--random-inputs", o->randomSeed, "Generate inputs from this seed instead");
+  cmd->add_option("--output-dir", o->outputDir, "Write the results there as result_N.npy");
+  cmd->add_option("--probe-dir", o->probeDir, "Folder for interpreter.probe output");
+  cmd->add_flag("--no-print", o->noPrint, "Do not print the results");
+  return [o] { return runRun(*o); };
+}
+
+}  // namespace kiln::tool

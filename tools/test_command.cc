@@ -1,0 +1,111 @@
+// `kiln test PATH...`: run every test function of StableHLO test files and summarize.
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "interp/test_runner.h"
+#include "support/error.h"
+
+namespace kiln::tool {
+namespace {
+
+using interp::TestResult;
+using Status = TestResult::Status;
+
+struct TestCommandOptions {
+  std::vector<std::string> paths;
+  int jobs = 1;
+  double timeLimit = 60;
+  std::string report;
+  std::string backend = "interp";
+  bool quiet = false;
+};
+
+const char* statusName(Status s) {
+  switch (s) {
+    case Status::Passed: return "passed";
+    case Status::Failed: return "failed";
+    case Status::Skipped: return "skipped";
+  }
+  return "?";
+}
+
+void writeReport(const std::string& path, const std::vector<TestResult>& results) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const TestResult& r : results) {
+    j.push_back({{"file", r.file}, {"function", r.function}, {"family", r.family},
+                 {"status", statusName(r.status)}, {"message", r.message}, {"seconds", r.seconds}});
+  }
+  std::ofstream out(path);
+  out << j.dump(1) << "\n";
+  if (!out) throw Error(ErrorKind::Io, "cannot write '" + path + "'");
+}
+
+int runTestCommand(const TestCommandOptions& o) {
+  std::vector<std::string> files = interp::findTestFiles(o.paths);
+  if (files.empty()) throw Error(ErrorKind::Io, "no .mlir files found");
+  size_t done = 0;
+  interp::TestOptions options;
+  options.jobs = o.jobs;
+  options.timeLimitSeconds = o.timeLimit;
+  options.backend = o.backend;
+  options.onResult = [&](const TestResult&) {
+    // Progress on long runs: a line every 500 results.
+    if (!o.quiet && ++done % 500 == 0) std::cerr << "kiln test: " << done << " done\n";
+  };
+  std::vector<TestResult> results = interp::runTests(files, options);
+
+  struct Counts {
+    size_t passed = 0, failed = 0, skipped = 0;
+  };
+  std::map<std::string, Counts> byFamily;
+  std::map<std::string, size_t> skipReasons;
+  Counts total;
+  for (const TestResult& r : results) {
+    Counts& c = byFamily[r.family];
+    switch (r.status) {
+      case Status::Passed: ++c.passed, ++total.passed; break;
+      case Status::Failed:
+        ++c.failed, ++total.failed;
+        std::cout << "FAIL " << r.file << (r.function.empty() ? "" : " @" + r.function) << ": " << r.message << "\n";
+        break;
+      case Status::Skipped: {
+        ++c.skipped, ++total.skipped;
+        size_t at = r.message.find("unsupported: ");
+        std::string reason = at == std::string::npos ? r.message : r.message.substr(at + 13);
+        ++skipReasons[reason.substr(0, reason.find(" ("))];
+        break;
+      }
+    }
+  }
+  if (!o.quiet) {
+    std::printf("\n%-36s %8s %8s %8s\n", "family", "passed", "failed", "skipped");
+    for (const auto& [family, c] : byFamily)
+      std::printf("%-36s %8zu %8zu %8zu\n", family.c_str(), c.passed, c.failed, c.skipped);
+    for (const auto& [reason, n] : skipReasons) std::printf("skipped (%zu): unsupported %s\n", n, reason.c_str());
+  }
+  if (!o.report.empty()) writeReport(o.report, results);
+  std::printf("%zu passed, %zu failed", total.passed, total.failed);
+  if (total.skipped) std::printf(", %zu skipped", total.skipped);
+  std::printf("\n");
+  return total.failed == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+std::function<int()> addTestCommand(CLI::App& app) {
+  auto o = std::make_shared<TestCommandOptions>();
+  CLI::App* cmd = app.add_subcommand("test", "Run the test functions (those with check ops) of StableHLO files");
+  cmd->add_option("paths", o->paths, "Test files or folders (searched recursively for .mlir)")->required();
+  cmd->add_option("-j,--jobs", o->jobs, "Tests to run at once")->check(CLI::Range(1, 256));
+  cmd->add_option("--time-limit", o->timeLimit, "Seconds a test may run before it fails")->check(CLI::PositiveNumber);
+  cmd->add_option("--report", o->report, "Write every result to this JSON file");
+  cmd->add_option("--backend", o->backend, "Executor: interp (the reference interpreter)");
+  cmd->add_flag("-q,--quiet", o->quiet, "Print only failures and the summary line");
+  return [o] { return runTestCommand(*o); };
+}
+
+}  // namespace kiln::tool
