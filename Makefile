@@ -6,7 +6,7 @@ JOBS ?= 2
 SHARED ?= ../shared
 CMAKE_FLAGS ?=
 
-.PHONY: all setup configure build run test check-conformance asan fuzz bench clean
+.PHONY: all setup configure build run test conformance asan fuzz bench clean
 
 all: build
 
@@ -29,6 +29,10 @@ run: build
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The conformance suites under ../shared against the floors in tests/conformance_floor.txt.
+conformance: build
+	@scripts/conformance.sh $(BUILD)/tools/kiln $(JOBS)
 
 # Sanitizer build (ASan + UBSan) of everything, then the tests.
 asan:

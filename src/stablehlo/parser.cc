@@ -210,6 +210,10 @@ void Parser::parseTopLevelItem(Module& module, bool& sawModuleOp) {
     parseFunction(module);
     return;
   }
+  if (tok_.isKeyword("util.global")) {
+    parseGlobal();
+    return;
+  }
   if (tok_.is(Tok::BareId) || tok_.is(Tok::String)) {
     unsupportedAt(tok_.offset, "top-level op " + describe(tok_) + " (only func.func is supported)");
   }
@@ -220,6 +224,8 @@ void Parser::parseModuleBody(Module& module) {
   while (!tok_.is(Tok::RBrace) && !tok_.is(Tok::Eof)) {
     if (tok_.isKeyword("func.func")) {
       parseFunction(module);
+    } else if (tok_.isKeyword("util.global")) {
+      parseGlobal();
     } else if (tok_.is(Tok::BareId) || tok_.is(Tok::String)) {
       unsupportedAt(tok_.offset, "module-level op " + describe(tok_) + " (only func.func is supported)");
     } else {
@@ -339,13 +345,39 @@ void Parser::parseFunction(Module& module) {
     // An explicit entry label repeats the parameters: ^bb0(%arg0: T, ...):
     error("an entry block label is not allowed in a function body");
   }
+  // Ops go into the body; a cf.br / cf.cond_br or a block label makes the function a
+  // control-flow graph, whose later blocks are read into their own regions.
+  std::vector<CfgBlock> blocks(1);
+  blocks[0].offset = offset;
   while (!tok_.is(Tok::RBrace)) {
     if (tok_.is(Tok::Eof)) error("expected '}' to close the body of @" + name);
-    if (tok_.is(Tok::BlockId)) unsupportedAt(tok_.offset, "functions with several blocks (cf.br / cf.cond_br control flow)");
-    parseOperation(raw->body());
+    CfgBlock& current = blocks.back();
+    if (tok_.is(Tok::BlockId)) {
+      if (current.end == CfgBlock::End::None && !(current.region && current.region->terminator()) &&
+          !(blocks.size() == 1 && raw->body().terminator()))
+        error("the block before " + std::string(tok_.text) + " does not end with a branch or return");
+      CfgBlock block;
+      block.name = std::string(tok_.text);
+      block.offset = tok_.offset;
+      block.region = std::make_unique<Region>();
+      advance();
+      std::vector<std::pair<std::string, Type>> args;
+      if (tok_.is(Tok::LParen)) parseBlockArgs(args);
+      expect(Tok::Colon, "after the block label");
+      for (const auto& [argName, type] : args) define(argName, {block.region->addArgument(type)}, block.offset);
+      blocks.push_back(std::move(block));
+      continue;
+    }
+    if (current.end != CfgBlock::End::None) error("ops after a branch must start a new block (^label:)");
+    if (tok_.isKeyword("cf.br") || tok_.isKeyword("cf.cond_br")) {
+      parseBranch(current);
+      continue;
+    }
+    parseOperation(blocks.size() == 1 ? raw->body() : *current.region);
   }
   advance();  // }
   popScope();
+  if (blocks.size() > 1 || blocks[0].end != CfgBlock::End::None) liftControlFlow(*raw, blocks, source_);
   parseOptionalLoc(raw->loc);
 }
 
@@ -414,6 +446,16 @@ void Parser::parseOperation(Region& region) {
   if (tok_.is(Tok::String)) {
     op = parseGenericOp(region, names, nameOffset);
   } else if (tok_.is(Tok::BareId)) {
+    if (tok_.isKeyword("tensor.extract")) {
+      parseTensorExtract(names, nameOffset);
+      return;
+    }
+    if (tok_.text.rfind("util.global.", 0) == 0) {
+      op = parseGlobalUse(region, names, nameOffset);
+      if (!op) return;  // util.global.address defines a pointer, not a value
+      parseOptionalLoc(op->loc);
+      return;
+    }
     std::optional<OpCode> code = lookupOp(tok_.text);
     if (!code) {
       std::string opName(tok_.text);

@@ -3,6 +3,9 @@
 //   attr_parser.cc    numbers, types, attributes
 //   dense_parser.cc   dense<...> literals
 //   location_parser.cc  loc(...) locations
+//   global_parser.cc  IREE's immutable util.global constants
+//   cfg_import.cc     functions with several blocks (cf.br / cf.cond_br), lifted
+//                     into stablehlo.while + stablehlo.case
 //   pretty_parser.cc  ops in their pretty forms (the op_syntax formats and custom ops)
 #pragma once
 
@@ -16,6 +19,25 @@
 #include "stablehlo/op_syntax.h"
 
 namespace kiln::stablehlo {
+
+// A block of a function written as a control-flow graph (MLIR's cf dialect), while it
+// is being read. Block 0 is the entry block, whose ops go straight into the function.
+struct CfgBlock {
+  std::string name;  // ^bb1 (empty for the entry block)
+  size_t offset = 0;
+  std::unique_ptr<Region> region;  // arguments and ops (not for the entry block)
+  // How the block ends: a branch (one target), a conditional branch (two), or a return
+  // (the func.return op stays the region's last op until lifting).
+  enum class End { None, Branch, CondBranch, Return } end = End::None;
+  Value* condition = nullptr;
+  std::string targets[2];
+  std::vector<Value*> targetArgs[2];
+  size_t endOffset = 0;
+};
+
+// Rewrites a function read as blocks into one region: a stablehlo.while over a state of
+// (block number, live values...) whose body is a stablehlo.case with a branch per block.
+void liftControlFlow(Function& fn, std::vector<CfgBlock>& blocks, const SourceRef& source);
 
 class Parser {
  public:
@@ -153,6 +175,14 @@ class Parser {
   void parseModuleBody(Module& module);
   void parseFunction(Module& module);
   void parseAliasDefinition();
+  // IREE's `util.global` (module level) and its loads (global_parser.cc). Immutable
+  // globals are constants: each load becomes a stablehlo.constant of the value.
+  void parseGlobal();
+  Op* parseGlobalUse(Region& region, const ResultNames& names, size_t nameOffset);
+  void skipPointerType();  // !util.ptr<...>
+  // cf.br / cf.cond_br ending `block`, and tensor.extract of a tensor<i1> (cfg_import.cc).
+  void parseBranch(CfgBlock& block);
+  void parseTensorExtract(const ResultNames& names, size_t nameOffset);
   void resolveLocations();
 
   SourceRef source_;
@@ -167,6 +197,8 @@ class Parser {
   std::vector<std::pair<Location*, size_t>> pendingLocs_;  // slot, offset of `loc`
   size_t opCount_ = 0;
   int depth_ = 0;
+  std::unordered_map<std::string, Literal> globals_;         // @symbol -> value
+  std::unordered_map<std::string, std::string> pointers_;    // %ptr -> @symbol
 };
 
 // Number tokens (attr_parser.cc): an unsigned decimal or 0x integer (false on overflow),

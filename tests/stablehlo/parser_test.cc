@@ -260,3 +260,59 @@ TEST(ParserTest, CheckOpsInBothDialects) {
 
 }  // namespace
 }  // namespace kiln::stablehlo
+
+namespace kiln::stablehlo {
+namespace {
+
+TEST(ParserImportTest, ImmutableGlobalsBecomeConstants) {
+  auto m = parseModule(R"(module {
+  util.global private @"w.0" = dense<[1.0, 2.0]> : tensor<2xf32>
+  util.global private @b {inlining_policy = #util.inline.never} = #util.byte_pattern<1> : tensor<2xi8>
+  func.func @main() -> (tensor<2xf32>, tensor<2xi8>) {
+    %p = util.global.address @"w.0" : !util.ptr<tensor<2xf32>>
+    %0 = util.global.load.indirect %p : !util.ptr<tensor<2xf32>> -> tensor<2xf32>
+    %1 = util.global.load @b : tensor<2xi8>
+    return %0, %1 : tensor<2xf32>, tensor<2xi8>
+  }
+})");
+  const Function& fn = *m->functions()[0];
+  const Op& w = *fn.body().front();
+  ASSERT_TRUE(w.is(OpCode::Constant));
+  EXPECT_EQ(w.attr("value").asDense().floatAt(1), 2.0);
+  const Op& b = **std::next(fn.body().ops().begin());
+  EXPECT_EQ(b.attr("value").asDense().intAt(0), 1);  // every byte holds the pattern
+  EXPECT_THROW(parseModule("module {\n  util.global private mutable @x : tensor<f32>\n}"), Error);
+}
+
+TEST(ParserImportTest, ControlFlowGraphsAreLiftedToWhileAndCase) {
+  // collatz-like: count the steps of a loop with an if/else inside.
+  auto m = parseModule(R"(func.func @steps(%n: tensor<i32>) -> tensor<i32> {
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  cf.br ^bb1(%zero, %n : tensor<i32>, tensor<i32>)
+^bb1(%count: tensor<i32>, %x: tensor<i32>):
+  %more = stablehlo.compare GT, %x, %one : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %c = tensor.extract %more[] : tensor<i1>
+  cf.cond_br %c, ^bb2, ^bb3(%count : tensor<i32>)
+^bb2:
+  %next = stablehlo.subtract %x, %one : tensor<i32>
+  %count1 = stablehlo.add %count, %one : tensor<i32>
+  cf.br ^bb1(%count1, %next : tensor<i32>, tensor<i32>)
+^bb3(%result: tensor<i32>):
+  return %result : tensor<i32>
+})");
+  const Function& fn = *m->functions()[0];
+  bool hasWhile = false, hasCase = false;
+  walk(fn.body(), [&](Op& op) {
+    hasWhile = hasWhile || op.is(OpCode::While);
+    hasCase = hasCase || op.is(OpCode::Case);
+  });
+  EXPECT_TRUE(hasWhile);
+  EXPECT_TRUE(hasCase);
+  std::string printed = printModule(*m);
+  EXPECT_EQ(printModule(*parseModule(printed)), printed);
+  EXPECT_THROW(parseModule("func.func @f() {\n  cf.br ^nowhere\n}"), Error);
+}
+
+}  // namespace
+}  // namespace kiln::stablehlo
