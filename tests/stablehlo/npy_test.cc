@@ -1,0 +1,71 @@
+// .npy files: round trips per dtype, big-endian input, and clear errors for what kiln
+// cannot read.
+#include "stablehlo/npy.h"
+
+#include <gtest/gtest.h>
+
+#include "support/error.h"
+
+namespace kiln::stablehlo {
+namespace {
+
+TEST(NpyTest, RoundTripsEveryNumPyDType) {
+  for (DType t : {DType::I1, DType::I8, DType::I16, DType::I32, DType::I64, DType::U8, DType::U16,
+                  DType::U32, DType::U64, DType::F16, DType::F32, DType::F64, DType::C64, DType::C128}) {
+    Literal lit(Type::tensor(t, {2, 3}));
+    for (int64_t i = 0; i < 6; ++i) {
+      if (isFloat(t)) lit.setFloat(i, i * 0.5 - 1);
+      else if (isComplex(t)) lit.setComplex(i, {static_cast<double>(i), -1.0 * i});
+      else lit.setInt(i, isBool(t) ? i % 2 : i * 7);
+    }
+    std::string bytes = serializeNpy(lit);
+    EXPECT_EQ((bytes.size() - 6 * storageBytes(t)) % 64, 0u) << "data must start 64-byte aligned";
+    EXPECT_EQ(parseNpy(bytes), lit) << name(t);
+  }
+  Literal scalar(Type::scalar(DType::F32));
+  scalar.setFloat(0, 2.5);
+  EXPECT_EQ(parseNpy(serializeNpy(scalar)), scalar);
+}
+
+std::string npyWithHeader(const std::string& header, const std::string& data) {
+  std::string h = header;
+  h.append((64 - (10 + h.size() + 1) % 64) % 64, ' ');
+  h += '\n';
+  std::string out("\x93NUMPY\x01\x00", 8);
+  out += static_cast<char>(h.size());
+  out += '\0';
+  return out + h + data;
+}
+
+TEST(NpyTest, ReadsBigEndian) {
+  std::string data("\x00\x00\x00\x01\x00\x00\x00\x02", 8);
+  Literal lit = parseNpy(npyWithHeader("{'descr': '>i4', 'fortran_order': False, 'shape': (2,), }", data));
+  EXPECT_EQ(lit.intAt(0), 1);
+  EXPECT_EQ(lit.intAt(1), 2);
+}
+
+TEST(NpyTest, ClearErrors) {
+  auto message = [](const std::string& bytes) {
+    try {
+      parseNpy(bytes, "x.npy");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("not numpy").find("no NUMPY magic"), std::string::npos);
+  EXPECT_NE(message(npyWithHeader("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", std::string(16, '\0')))
+                .find("Fortran order"),
+            std::string::npos);
+  EXPECT_NE(message(npyWithHeader("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", "")).find("objects"),
+            std::string::npos);
+  EXPECT_NE(message(npyWithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }", std::string(5, '\0')))
+                .find("truncated"),
+            std::string::npos);
+  std::string full = serializeNpy(Literal(Type::tensor(DType::F32, {3})));
+  EXPECT_NE(message(full.substr(0, 20)).find("truncated"), std::string::npos);
+  EXPECT_THROW(serializeNpy(Literal(Type::tensor(DType::BF16, {1}))), Error);
+}
+
+}  // namespace
+}  // namespace kiln::stablehlo
