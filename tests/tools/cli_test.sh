@@ -26,10 +26,29 @@ grep -q 'bad.mlir:3:26: error: use of undefined value %y' "$tmp/err.txt" || { ec
 grep -q '^ *\^$' "$tmp/err.txt" || { echo "FAIL bad: no caret"; fail=1; }
 
 "$KILN" fmt "$tmp/missing.mlir" > /dev/null 2>&1; check "fmt missing file" 1 $?
-"$KILN" run x.mlir > /dev/null 2>&1; check "reserved run" 2 $?
+# kiln run: inputs from .npy files, random inputs, and the errors for bad inputs.
+"$KILN" run "$dir/add.mlir" --entry twice --random-inputs 3 --output-dir "$tmp/in" --no-print; check "run random" 0 $?
+[ -f "$tmp/in/result_0.npy" ] || { echo "FAIL run wrote no result_0.npy"; fail=1; }
+"$KILN" run "$dir/add.mlir" --input "$tmp/in/result_0.npy" --input "$tmp/in/result_0.npy" --output-dir "$tmp/out" > "$tmp/run.txt"; check "run npy" 0 $?
+grep -q '^result 1: tensor<i1>' "$tmp/run.txt" || { echo "FAIL run output:"; cat "$tmp/run.txt"; fail=1; }
+"$KILN" run "$dir/add.mlir" --input "$tmp/in/result_0.npy" > /dev/null 2> "$tmp/err.txt"; check "run too few inputs" 1 $?
+grep -q '@main takes 2 input(s)' "$tmp/err.txt" || { echo "FAIL run arity message:"; cat "$tmp/err.txt"; fail=1; }
+"$KILN" run "$dir/add.mlir" --input "$dir/add.mlir" --input "$dir/add.mlir" > /dev/null 2> "$tmp/err.txt"; check "run non-npy" 1 $?
+grep -q 'not a valid .npy file' "$tmp/err.txt" || { echo "FAIL run npy message:"; cat "$tmp/err.txt"; fail=1; }
+"$KILN" run "$dir/add.mlir" --entry nope --random-inputs 1 > /dev/null 2> "$tmp/err.txt"; check "run unknown entry" 1 $?
+grep -q 'no function @nope' "$tmp/err.txt" || { echo "FAIL run entry message:"; cat "$tmp/err.txt"; fail=1; }
+"$KILN" run "$dir/add.mlir" --entry twice --input "$tmp/out/result_1.npy" > /dev/null 2> "$tmp/err.txt"; check "run wrong type" 1 $?
+grep -q 'expects tensor<2x3xf32>' "$tmp/err.txt" || { echo "FAIL run type message:"; cat "$tmp/err.txt"; fail=1; }
+
+# kiln test: a failing test is reported with its file and function; exit status 1.
+"$KILN" test "$dir/tests_dir" --report "$tmp/report.json" > "$tmp/test.txt"; check "test with a failure" 1 $?
+grep -q 'FAIL .*checks.mlir @fails: .*element \[1\]: got 2, expected 3' "$tmp/test.txt" || { echo "FAIL test output:"; cat "$tmp/test.txt"; fail=1; }
+[ "$(tail -n 1 "$tmp/test.txt")" = "1 passed, 1 failed" ] || { echo "FAIL test summary:"; tail -n 1 "$tmp/test.txt"; fail=1; }
+grep -q '"status": "passed"' "$tmp/report.json" || { echo "FAIL test report"; fail=1; }
+"$KILN" compile x.mlir > /dev/null 2>&1; check "reserved compile" 2 $?
 "$KILN" nope > /dev/null 2>&1; [ $? -ne 0 ] || { echo "FAIL unknown subcommand accepted"; fail=1; }
 
-"$KILN" fmt --check "$dir" > "$tmp/check.txt"; check "fmt --check with a bad file" 1 $?
+"$KILN" fmt --check "$dir/good.mlir" "$dir/bad.mlir" > "$tmp/check.txt"; check "fmt --check with a bad file" 1 $?
 grep -q '1 round-trip, 0 unsupported, 1 failed' "$tmp/check.txt" || { echo "FAIL --check summary:"; cat "$tmp/check.txt"; fail=1; }
 
 [ $fail -eq 0 ] && echo "cli tests passed"
