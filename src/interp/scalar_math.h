@@ -1,6 +1,7 @@
 // Scalar functions the elementwise kernels share where C++ lacks the exact StableHLO
 // semantics: IEEE-754 maximum/minimum, totalOrder keys, and the complex functions
-// std::complex does not provide (expm1, log1p, rsqrt, logistic, tan, atan2).
+// std::complex does not provide (expm1, rsqrt, logistic, tan, atan2; log1p is in
+// complex_math.h).
 #pragma once
 
 #include <bit>
@@ -42,15 +43,6 @@ std::complex<T> complexExpm1(std::complex<T> z) {
   T s = std::sin(y / 2);
   // e^x cos y - 1 = expm1(x) cos y - 2 sin^2(y/2)
   return {std::expm1(x) * std::cos(y) - 2 * s * s, std::exp(x) * std::sin(y)};
-}
-
-template <class T>
-std::complex<T> complexLog1p(std::complex<T> z) {
-  T x = z.real(), y = z.imag();
-  // |1 + z|^2 - 1 = x (2 + x) + y^2, kept small when z is small.
-  T m = x * (2 + x) + y * y;
-  T re = std::abs(m) < T(0.5) ? std::log1p(m) / 2 : std::log(std::hypot(1 + x, y));
-  return {re, std::atan2(y, 1 + x)};
 }
 
 template <class T>

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "interp/kernels.h"
+#include "interp/ops/linalg.h"
 #include "stablehlo/printer.h"
 
 namespace kiln::interp {
@@ -172,10 +173,11 @@ HostValues expectCloseK(const Op& op, const HostValues& v, EvalContext&) {
   return {};
 }
 
-// custom_call: the check targets (operand 0 actual, operand 1 expected); anything else
-// is not something the interpreter can run.
-HostValues customCallKernel(const Op& op, const HostValues& v, EvalContext&) {
+// custom_call: the check targets (operand 0 actual, operand 1 expected) and XLA's
+// Householder product (linalg.h); anything else is not something the interpreter can run.
+HostValues customCallKernel(const Op& op, const HostValues& v, EvalContext& ctx) {
   const std::string& target = op.attr("call_target_name").asString();
+  if (target == "ProductOfElementaryHouseholderReflectors") return householderProductKernel(op, v, ctx);
   std::optional<OpCode> check = checkOpOfCustomCall(target);
   if (!check) unsupportedOp(op, "custom_call target @" + target);
   const Literal& actual = v[0].tensor();

@@ -1,8 +1,502 @@
-// Kernels: (to be written) — see kernels.h for the family this file holds.
+// Kernels: interpreter.run_parallel and what runs inside it — replica_id/partition_id,
+// the collectives (all_gather, all_reduce, all_to_all, reduce_scatter,
+// collective_permute/broadcast/reduce) and the token-threaded communication ops (send,
+// recv, infeed, outfeed). Processes exchange values through the ProcessGrid.
+#include <cstring>
+
 #include "interp/kernels.h"
+#include "interp/process_grid.h"
+#include "ir/attr_schema.h"
 
 namespace kiln::interp {
+namespace {
 
-void addCollectiveKernels(KernelTable& table) { (void)table; }
+// ---- the process and its groups ---------------------------------------------------------
+
+ProcessContext& requireProcess(const Op& op, EvalContext& ctx) {
+  ProcessContext* process = ctx.process();
+  if (!process) runtimeError(op, "only supported under interpreter.run_parallel");
+  return *process;
+}
+
+int64_t channelId(const Op& op) {
+  Attribute handle = op.attr("channel_handle");
+  return handle ? recordInt(handle, "handle") : 0;
+}
+
+// How a collective splits the grid into process groups (spec: "Collective ops").
+enum class GroupMode { CrossReplica, CrossPartition, CrossReplicaAndPartition, FlattenedIds };
+
+// all_gather, all_reduce and reduce_scatter choose by channel and use_global_device_ids.
+GroupMode reductionMode(const Op& op) {
+  bool global = static_cast<bool>(op.attr("use_global_device_ids"));
+  bool channel = channelId(op) > 0;
+  if (global && !channel) runtimeError(op, "use_global_device_ids needs a positive channel_id");
+  return global    ? GroupMode::FlattenedIds
+         : channel ? GroupMode::CrossReplicaAndPartition
+                   : GroupMode::CrossReplica;
+}
+
+// all_to_all and collective_permute/broadcast/reduce choose by channel only.
+GroupMode channelMode(const Op& op) {
+  return channelId(op) > 0 ? GroupMode::CrossPartition : GroupMode::CrossReplica;
+}
+
+// The rows of a 2-D id matrix attribute; -1 pads the short rows of ragged groups.
+std::vector<std::vector<int64_t>> idRows(const Op& op, const char* attr) {
+  const Literal& lit = op.attr(attr).asDense();
+  std::vector<std::vector<int64_t>> rows;
+  if (lit.type().rank() != 2 || lit.numElements() == 0) return rows;
+  int64_t cols = lit.shape()[1];
+  for (int64_t r = 0; r < lit.shape()[0]; ++r) {
+    rows.emplace_back();
+    for (int64_t c = 0; c < cols; ++c)
+      if (int64_t id = lit.intAt(r * cols + c); id >= 0) rows.back().push_back(id);
+  }
+  return rows;
+}
+
+// How many ids the groups of a mode draw from.
+int64_t idCount(GroupMode mode, const ProcessGrid& grid) {
+  return mode == GroupMode::CrossPartition ? grid.numPartitions()
+         : mode == GroupMode::FlattenedIds ? grid.numProcesses()
+                                           : grid.numReplicas();
+}
+
+std::vector<ProcessGroup> processGroups(const Op& op, GroupMode mode,
+                                        const std::vector<std::vector<int64_t>>& rows,
+                                        const ProcessGrid& grid) {
+  int64_t replicas = grid.numReplicas(), partitions = grid.numPartitions();
+  int64_t limit = idCount(mode, grid);
+  const char* what = mode == GroupMode::CrossPartition ? "partition"
+                     : mode == GroupMode::FlattenedIds ? "process"
+                                                       : "replica";
+  for (const auto& row : rows)
+    for (int64_t id : row)
+      if (id >= limit)
+        runtimeError(op, "names " + std::string(what) + " " + std::to_string(id) +
+                             ", but the grid has " + std::to_string(limit) + " " + what +
+                             (limit == 1 ? "" : "s"));
+  std::vector<ProcessGroup> groups;
+  for (const auto& row : rows) {
+    switch (mode) {
+      case GroupMode::CrossReplica:
+        for (int64_t p = 0; p < partitions; ++p) {
+          groups.emplace_back();
+          for (int64_t r : row) groups.back().push_back({r, p});
+        }
+        break;
+      case GroupMode::CrossPartition:
+        for (int64_t r = 0; r < replicas; ++r) {
+          groups.emplace_back();
+          for (int64_t p : row) groups.back().push_back({r, p});
+        }
+        break;
+      case GroupMode::CrossReplicaAndPartition:
+        groups.emplace_back();
+        for (int64_t p = 0; p < partitions; ++p)
+          for (int64_t r : row) groups.back().push_back({r, p});
+        break;
+      case GroupMode::FlattenedIds:
+        groups.emplace_back();
+        for (int64_t id : row) groups.back().push_back({id / partitions, id % partitions});
+        break;
+    }
+  }
+  return groups;
+}
+
+// The group holding this process, if any.
+std::optional<ProcessGroup> groupOf(const std::vector<ProcessGroup>& groups, ProcessId self) {
+  for (const ProcessGroup& g : groups)
+    for (ProcessId id : g)
+      if (id == self) return g;
+  return std::nullopt;
+}
+
+// The group of this process under the op's replica_groups; no groups at all make one
+// group of every id.
+std::optional<ProcessGroup> groupOf(const Op& op, GroupMode mode, ProcessContext& self) {
+  std::vector<std::vector<int64_t>> rows = idRows(op, "replica_groups");
+  if (rows.empty()) {
+    rows.emplace_back();
+    for (int64_t id = 0; id < idCount(mode, self.grid()); ++id) rows.back().push_back(id);
+  }
+  return groupOf(processGroups(op, mode, rows, self.grid()), self.id());
+}
+
+ProcessGroup requireGroup(const Op& op, GroupMode mode, ProcessContext& self) {
+  std::optional<ProcessGroup> group = groupOf(op, mode, self);
+  if (!group) runtimeError(op, "process " + self.id().str() + " is in none of the process groups");
+  return *group;
+}
+
+size_t indexIn(const ProcessGroup& group, ProcessId id) {
+  for (size_t i = 0; i < group.size(); ++i)
+    if (group[i] == id) return i;
+  return group.size();
+}
+
+// What a rendezvous is matched by besides its group: the op and its channel.
+std::string rendezvousKey(const Op& op) {
+  return std::string(op.name()) + " (channel " + std::to_string(channelId(op)) + ")";
+}
+
+std::vector<HostValues> exchange(const Op& op, ProcessContext& self, const ProcessGroup& group,
+                                 HostValues values) {
+  return self.grid().rendezvous(self, rendezvousKey(op), group, std::move(values));
+}
+
+// ---- tensor pieces ----------------------------------------------------------------------
+
+// Every element's bytes (a splat literal stores only one).
+Literal expanded(const Literal& lit) {
+  Literal copy = lit;
+  if (copy.isSplat()) copy.mutableStorage();
+  return copy;
+}
+
+int64_t product(const Shape& shape, size_t from, size_t to) {
+  int64_t n = 1;
+  for (size_t d = from; d < to; ++d) n *= shape[d];
+  return n;
+}
+
+// Part `k` of `count` equal parts of `lit` along `dim`.
+Literal splitPart(const Literal& lit, int64_t dim, int64_t count, int64_t k) {
+  Literal full = expanded(lit);
+  const Shape& shape = full.shape();
+  size_t d = static_cast<size_t>(dim);
+  Shape partShape = shape;
+  partShape[d] /= count;
+  Literal part(Type::tensor(full.dtype(), partShape));
+  size_t width = static_cast<size_t>(storageBytes(full.dtype()));
+  size_t inner = static_cast<size_t>(product(shape, d + 1, shape.size())) * width;
+  size_t chunk = static_cast<size_t>(partShape[d]) * inner;
+  size_t row = static_cast<size_t>(shape[d]) * inner;
+  int64_t outer = product(shape, 0, d);
+  if (chunk == 0) return part;
+  uint8_t* out = part.mutableStorage();
+  for (int64_t o = 0; o < outer; ++o)
+    std::memcpy(out + static_cast<size_t>(o) * chunk,
+                full.storage() + static_cast<size_t>(o) * row + static_cast<size_t>(k) * chunk,
+                chunk);
+  return part;
+}
+
+// The parts joined along `dim` in order.
+Literal concatenate(const std::vector<Literal>& parts, int64_t dim) {
+  std::vector<Literal> full;
+  for (const Literal& p : parts) full.push_back(expanded(p));
+  size_t d = static_cast<size_t>(dim);
+  Shape shape = full.at(0).shape();
+  shape[d] = 0;
+  for (const Literal& p : full) shape[d] += p.shape()[d];
+  Literal result(Type::tensor(full[0].dtype(), shape));
+  size_t width = static_cast<size_t>(storageBytes(result.dtype()));
+  size_t inner = static_cast<size_t>(product(shape, d + 1, shape.size())) * width;
+  int64_t outer = product(shape, 0, d);
+  if (result.type().byteSize() == 0) return result;
+  uint8_t* out = result.mutableStorage();
+  for (int64_t o = 0; o < outer; ++o) {
+    for (const Literal& p : full) {
+      size_t chunk = static_cast<size_t>(p.shape()[d]) * inner;
+      if (chunk == 0) continue;
+      std::memcpy(out, p.storage() + static_cast<size_t>(o) * chunk, chunk);
+      out += chunk;
+    }
+  }
+  return result;
+}
+
+// to_destination_type for the promotable element types a collective body may take.
+Literal convertTo(const Literal& lit, DType to) {
+  DType from = lit.dtype();
+  if (from == to) return lit;
+  Literal out(lit.type().withDType(to));
+  for (int64_t i = 0, n = lit.numElements(); i < n; ++i) {
+    if (isComplex(to))
+      out.setComplex(i, isComplex(from) ? lit.complexAt(i) : std::complex<double>(lit.floatAt(i)));
+    else if (isFloat(to))
+      out.setFloat(i, isFloat(from)         ? lit.floatAt(i)
+                      : isUnsignedInt(from) ? static_cast<double>(lit.uintAt(i))
+                                            : static_cast<double>(lit.intAt(i)));
+    else
+      out.setInt(i, lit.intAt(i));
+  }
+  return out;
+}
+
+// Element-wise body(acc, x) with the op's one-result reduction region.
+Literal combine(const Op& op, const Literal& acc, const Literal& x, EvalContext& ctx) {
+  Literal out(acc.type());
+  for (int64_t i = 0, n = acc.numElements(); i < n; ++i) {
+    HostValues r = ctx.runRegion(op.region(0), {elementAt(acc, i), elementAt(x, i)});
+    setElement(out, i, r.at(0).tensor());
+  }
+  return out;
+}
+
+// Operand `i` of every member reduced in group order: ((v0 + v1) + v2) + ...
+Literal reduceAll(const Op& op, const std::vector<HostValues>& all, size_t i, DType acc,
+                  EvalContext& ctx) {
+  Literal result = convertTo(all[0][i].tensor(), acc);
+  for (size_t k = 1; k < all.size(); ++k) {
+    ctx.checkTime();
+    result = combine(op, result, convertTo(all[k][i].tensor(), acc), ctx);
+  }
+  return result;
+}
+
+DType resultDType(const Op& op, size_t i) {
+  return op.result(i)->type().dtype();
+}
+
+Literal zerosLike(const Op& op, size_t result) {
+  return Literal(op.result(result)->type());
+}
+
+// ---- kernels ----------------------------------------------------------------------------
+
+HostValues replicaId(const Op& op, const HostValues&, EvalContext& ctx) {
+  Literal id(Type::scalar(DType::U32));
+  id.setInt(0, requireProcess(op, ctx).id().replica);
+  return {id};
+}
+
+HostValues partitionId(const Op& op, const HostValues&, EvalContext& ctx) {
+  Literal id(Type::scalar(DType::U32));
+  id.setInt(0, requireProcess(op, ctx).id().partition);
+  return {id};
+}
+
+HostValues allGather(const Op& op, const HostValues& v, EvalContext& ctx) {
+  ProcessContext& self = requireProcess(op, ctx);
+  ProcessGroup group = requireGroup(op, reductionMode(op), self);
+  std::vector<HostValues> all = exchange(op, self, group, v);
+  int64_t dim = op.attr("all_gather_dim").asInt();
+  HostValues results;
+  for (size_t i = 0; i < v.size(); ++i) {
+    std::vector<Literal> parts;
+    for (const HostValues& member : all) parts.push_back(member[i].tensor());
+    results.push_back(concatenate(parts, dim));
+  }
+  return results;
+}
+
+HostValues allReduce(const Op& op, const HostValues& v, EvalContext& ctx) {
+  ProcessContext& self = requireProcess(op, ctx);
+  ProcessGroup group = requireGroup(op, reductionMode(op), self);
+  std::vector<HostValues> all = exchange(op, self, group, v);
+  HostValues results;
+  for (size_t i = 0; i < v.size(); ++i)
+    results.push_back(reduceAll(op, all, i, resultDType(op, i), ctx));
+  return results;
+}
+
+HostValues reduceScatter(const Op& op, const HostValues& v, EvalContext& ctx) {
+  ProcessContext& self = requireProcess(op, ctx);
+  ProcessGroup group = requireGroup(op, reductionMode(op), self);
+  std::vector<HostValues> all = exchange(op, self, group, v);
+  Literal reduced = reduceAll(op, all, 0, resultDType(op, 0), ctx);
+  int64_t dim = op.attr("scatter_dimension").asInt();
+  int64_t n = static_cast<int64_t>(group.size());
+  if (reduced.shape()[static_cast<size_t>(dim)] % n != 0)
+    runtimeError(op, "scatter dimension " + std::to_string(dim) + " of " + reduced.type().str() +
+                         " does not split into " + std::to_string(n) + " parts");
+  return {splitPart(reduced, dim, n, static_cast<int64_t>(indexIn(group, self.id())))};
+}
+
+HostValues allToAll(const Op& op, const HostValues& v, EvalContext& ctx) {
+  ProcessContext& self = requireProcess(op, ctx);
+  ProcessGroup group = requireGroup(op, channelMode(op), self);
+  int64_t count = op.attr("split_count").asInt();
+  if (count != static_cast<int64_t>(group.size()))
+    runtimeError(op, "split_count is " + std::to_string(count) + ", but the process group has " +
+                         std::to_string(group.size()) + " processes");
+  std::vector<HostValues> all = exchange(op, self, group, v);
+  int64_t splitDim = op.attr("split_dimension").asInt();
+  int64_t concatDim = op.attr("concat_dimension").asInt();
+  int64_t me = static_cast<int64_t>(indexIn(group, self.id()));
+  HostValues results;
+  for (size_t i = 0; i < v.size(); ++i) {
+    std::vector<Literal> parts;
+    for (const HostValues& sender : all)
+      parts.push_back(splitPart(sender[i].tensor(), splitDim, count, me));
+    results.push_back(concatenate(parts, concatDim));
+  }
+  return results;
+}
+
+// Each (source, target) pair is a group of two per partition (or replica) line; the
+// pairs meet one after another in list order, which every process shares, so no
+// process waits on a pair whose other member waits on an earlier one.
+HostValues collectivePermute(const Op& op, const HostValues& v, EvalContext& ctx) {
+  ProcessContext& self = requireProcess(op, ctx);
+  GroupMode mode = channelMode(op);
+  std::vector<std::vector<int64_t>> pairs = idRows(op, "source_target_pairs");
+  for (const auto& pair : pairs)
+    if (pair.size() != 2) runtimeError(op, "source_target_pairs must hold pairs of process ids");
+  HostValues result = {zerosLike(op, 0)};
+  for (const ProcessGroup& pair : processGroups(op, mode, pairs, self.grid())) {
+    ProcessId source = pair[0], target = pair[1];
+    if (source != self.id() && target != self.id()) continue;
+    ProcessGroup group = source == target ? ProcessGroup{source} : pair;
+    std::vector<HostValues> all = exchange(op, self, group, v);
+    if (target == self.id()) result = all[0];
+  }
+  return result;
+}
+
+HostValues collectiveBroadcast(const Op& op, const HostValues& v, EvalContext& ctx) {
+  ProcessContext& self = requireProcess(op, ctx);
+  bool dynamicRoot = static_cast<bool>(op.attr("has_dynamic_root"));
+  size_t data = dynamicRoot ? v.size() - 1 : v.size();
+  std::optional<ProcessGroup> group = groupOf(op, channelMode(op), self);
+  HostValues results;
+  if (!group) {
+    for (size_t j = 0; j < data; ++j) results.push_back(zerosLike(op, j));
+    return results;
+  }
+  std::vector<HostValues> all = exchange(
+      op, self, *group, HostValues(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(data)));
+  for (size_t j = 0; j < data; ++j) {
+    int64_t root = dynamicRoot ? v.back().tensor().intAt(static_cast<int64_t>(j)) : 0;
+    if (root < 0 || root >= static_cast<int64_t>(group->size()))
+      runtimeError(op, "root " + std::to_string(root) + " of operand " + std::to_string(j) +
+                           " is outside the process group of " + std::to_string(group->size()));
+    results.push_back(all[static_cast<size_t>(root)][j]);
+  }
+  return results;
+}
+
+// The first member of each group (the root) gets the reduction; everyone else zeros.
+HostValues collectiveReduce(const Op& op, const HostValues& v, EvalContext& ctx) {
+  ProcessContext& self = requireProcess(op, ctx);
+  std::optional<ProcessGroup> group = groupOf(op, channelMode(op), self);
+  if (!group) return {zerosLike(op, 0)};
+  std::vector<HostValues> all = exchange(op, self, *group, v);
+  if ((*group)[0] != self.id()) return {zerosLike(op, 0)};
+  return {reduceAll(op, all, 0, resultDType(op, 0), ctx)};
+}
+
+// send/recv: values travel on a FIFO per channel id, whatever the channel type.
+HostValues send(const Op& op, const HostValues& v, EvalContext& ctx) {
+  ProcessContext& self = requireProcess(op, ctx);
+  self.grid().send(channelId(op), HostValues(v.begin(), v.end() - 1));
+  return {HostValue::token()};
+}
+
+void checkTypes(const Op& op, const HostValues& got, const char* from) {
+  if (got.size() + 1 != op.numResults())
+    runtimeError(op, std::string("got ") + std::to_string(got.size()) + " values from " + from +
+                         ", expects " + std::to_string(op.numResults() - 1));
+  for (size_t i = 0; i < got.size(); ++i)
+    if (got[i].type() != op.result(i)->type())
+      runtimeError(op, std::string("got ") + got[i].type().str() + " from " + from +
+                           " for result " + std::to_string(i) + ", which has type " +
+                           op.result(i)->type().str());
+}
+
+HostValues recv(const Op& op, const HostValues&, EvalContext& ctx) {
+  ProcessContext& self = requireProcess(op, ctx);
+  int64_t channel = channelId(op);
+  HostValues results = self.grid().recv(self, channel);
+  checkTypes(op, results, ("channel " + std::to_string(channel)).c_str());
+  results.push_back(HostValue::token());
+  return results;
+}
+
+// infeed: the next function of run_parallel's infeed list gives the values.
+HostValues infeed(const Op& op, const HostValues&, EvalContext& ctx) {
+  ProcessContext& self = requireProcess(op, ctx);
+  std::optional<std::string> fn = self.grid().popInfeed();
+  if (!fn) runtimeError(op, "the infeed queue is empty");
+  HostValues results = ctx.callFunction(*fn, {});
+  checkTypes(op, results, ("infeed @" + *fn).c_str());
+  results.push_back(HostValue::token());
+  return results;
+}
+
+// outfeed: nobody reads the outfeed, so the values are dropped.
+HostValues outfeed(const Op&, const HostValues&, EvalContext&) {
+  return {HostValue::token()};
+}
+
+HostValues runParallel(const Op& op, const HostValues& v, EvalContext& ctx) {
+  const Module& module = ctx.interpreter().module();
+  std::vector<std::string> names;
+  int64_t replicas = 0, partitions = 0;
+  for (const Attribute& row : op.attr("programs").asArray()) {
+    int64_t n = static_cast<int64_t>(row.asArray().size());
+    if (replicas == 0) partitions = n;
+    if (n != partitions || n == 0)
+      runtimeError(
+          op,
+          "programs must be a non-empty grid: every replica needs the same number of partitions");
+    for (const Attribute& fn : row.asArray()) names.push_back(fn.asString());
+    ++replicas;
+  }
+  if (replicas == 0) runtimeError(op, "programs must name at least one function");
+
+  // Inputs and results are flattened replica-major: each process takes as many inputs
+  // as its function has parameters.
+  std::vector<HostValues> inputs(names.size());
+  size_t next = 0, numResults = 0;
+  for (size_t k = 0; k < names.size(); ++k) {
+    const Function* fn = module.lookup(names[k]);
+    if (!fn) runtimeError(op, "no function @" + names[k]);
+    for (size_t i = 0; i < fn->numParams(); ++i, ++next) {
+      if (next >= v.size())
+        runtimeError(
+            op, "the programs take more than the " + std::to_string(v.size()) + " inputs given");
+      if (v[next].type() != fn->param(i)->type())
+        runtimeError(op, "input " + std::to_string(next) + " has type " + v[next].type().str() +
+                             ", but @" + names[k] + " takes " + fn->param(i)->type().str());
+      inputs[k].push_back(v[next]);
+    }
+    numResults += fn->resultTypes().size();
+  }
+  if (next != v.size())
+    runtimeError(op, "the programs take " + std::to_string(next) + " of the " +
+                         std::to_string(v.size()) + " inputs given");
+  if (numResults != op.numResults())
+    runtimeError(op, "the programs return " + std::to_string(numResults) + " values, the op has " +
+                         std::to_string(op.numResults()) + " results");
+
+  std::vector<std::string> infeed;
+  if (Attribute queue = op.attr("infeed"))
+    for (const Attribute& fn : queue.asArray()) infeed.push_back(fn.asString());
+
+  ProcessGrid grid(replicas, partitions, std::move(infeed), ctx.interpreter().options());
+  std::vector<HostValues> outputs(names.size());
+  grid.run([&](ProcessContext& process) {
+    size_t k = grid.flatIndex(process.id());
+    outputs[k] = ctx.callFunctionIn(&process, names[k], inputs[k]);
+  });
+  HostValues results;
+  for (HostValues& out : outputs)
+    for (HostValue& value : out) results.push_back(std::move(value));
+  return results;
+}
+
+}  // namespace
+
+void addCollectiveKernels(KernelTable& t) {
+  t.set(OpCode::InterpreterRunParallel, &runParallel);
+  t.set(OpCode::ReplicaId, &replicaId);
+  t.set(OpCode::PartitionId, &partitionId);
+  t.set(OpCode::AllGather, &allGather);
+  t.set(OpCode::AllReduce, &allReduce);
+  t.set(OpCode::ReduceScatter, &reduceScatter);
+  t.set(OpCode::AllToAll, &allToAll);
+  t.set(OpCode::CollectivePermute, &collectivePermute);
+  t.set(OpCode::CollectiveBroadcast, &collectiveBroadcast);
+  t.set(OpCode::CollectiveReduce, &collectiveReduce);
+  t.set(OpCode::Send, &send);
+  t.set(OpCode::Recv, &recv);
+  t.set(OpCode::Infeed, &infeed);
+  t.set(OpCode::Outfeed, &outfeed);
+}
 
 }  // namespace kiln::interp

@@ -70,13 +70,15 @@ HostValues bitcastConvert(const Op& op, const HostValues& v, EvalContext&) {
   const Literal& a = v[0].tensor();
   Type resultType = op.result()->type();
   DType from = a.dtype(), to = resultType.dtype();
-  if (isComplex(from) || isComplex(to)) {
-    // Same-width only: copy storage.
-    if (storageBytes(from) != storageBytes(to)) unsupportedOp(op, "complex with a width change");
+  // Whole-byte types (complex included) move their storage bytes, little-endian: an
+  // element splits into, or is assembled from, consecutive elements of the other type.
+  auto wholeBytes = [](DType t) { return bitWidth(t) == 8 * storageBytes(t); };
+  if (wholeBytes(from) && wholeBytes(to)) {
     Literal copy = a;  // expands a splat
     const uint8_t* bytes = copy.mutableStorage();
     return {Literal::fromStorage(resultType, std::vector<uint8_t>(bytes, bytes + a.type().byteSize()))};
   }
+  if (isComplex(from) || isComplex(to)) unsupportedOp(op, "complex with sub-byte types");
   int wIn = bitWidth(from), wOut = bitWidth(to);
   Literal out(resultType);
   auto store = [&](int64_t i, uint64_t bits) {

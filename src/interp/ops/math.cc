@@ -1,8 +1,10 @@
 // Kernels: unary elementwise ops (negation, rounding, bit counts, and the math
 // functions) for every element type they are defined on. Narrow floats are computed in
-// f32 and rounded once when stored.
+// f32 and rounded once when stored; complex exp, log, log1p and sqrt use the accurate
+// algorithms of complex_math.h (complex<float> evaluated in double).
 #include <bit>
 
+#include "interp/complex_math.h"
 #include "interp/elementwise.h"
 #include "interp/kernels.h"
 #include "interp/scalar_math.h"
@@ -115,18 +117,19 @@ struct NoComplex {};
     return {mathMap(op, in(v), [](auto x) { return realExpr; }, NoComplex{})};            \
   }
 
-KILN_MATH_KERNEL(exponential, std::exp(x), std::exp(z))
+KILN_MATH_KERNEL(exponential, std::exp(x), viaDouble(z, accurateExp))
 KILN_MATH_KERNEL(exponentialMinusOne, std::expm1(x), complexExpm1(z))
-KILN_MATH_KERNEL(log, std::log(x), std::log(z))
-KILN_MATH_KERNEL(logPlusOne, std::log1p(x), complexLog1p(z))
+KILN_MATH_KERNEL(log, std::log(x), viaDouble(z, accurateLog))
+KILN_MATH_KERNEL(logPlusOne, std::log1p(x), viaDouble(z, accurateLog1p))
 KILN_MATH_KERNEL(logisticK, logistic(x), logistic(z))
-KILN_MATH_KERNEL(sqrt, std::sqrt(x), std::sqrt(z))
+KILN_MATH_KERNEL(sqrt, std::sqrt(x), viaDouble(z, accurateSqrt))
 KILN_MATH_KERNEL(rsqrt, 1 / std::sqrt(x), decltype(z)(1) / std::sqrt(z))
 KILN_MATH_KERNEL(sine, std::sin(x), std::sin(z))
 KILN_MATH_KERNEL(cosine, std::cos(x), std::cos(z))
 KILN_MATH_KERNEL(tan, std::tan(x), std::tan(z))
 KILN_MATH_KERNEL(tanh, std::tanh(x), std::tanh(z))
-KILN_REAL_KERNEL(cbrt, std::cbrt(x))
+// The principal cube root for complex numbers.
+KILN_MATH_KERNEL(cbrt, std::cbrt(x), std::pow(z, decltype(z)(1.0 / 3.0)))
 KILN_REAL_KERNEL(ceil, std::ceil(x))
 KILN_REAL_KERNEL(floor, std::floor(x))
 KILN_REAL_KERNEL(roundNearestAfz, std::round(x))

@@ -1,0 +1,158 @@
+// Kernels: convolution and dynamic_conv (whose padding is an operand). Operands are
+// packed as lhs [batch][spatial...][feature] and rhs [out feature][spatial...][in
+// feature] in the result's compute type; each output sums over the window positions in
+// row-major order, then the input features, as the spec's dot_general does. Padding and
+// lhs-dilation holes read as zeros (and are multiplied like any element).
+#include "interp/ops/linalg.h"
+
+namespace kiln::interp {
+namespace {
+
+struct ConvConfig {
+  std::vector<int64_t> strides, lhsDilation, rhsDilation, reversal;
+  std::vector<std::pair<int64_t, int64_t>> padding;
+  int64_t featureGroups = 1, batchGroups = 1;
+  // Dimension numbers, each as [batch/out-feature, spatial..., feature/in-feature].
+  std::vector<int64_t> lhsDims, rhsDims, outDims;
+};
+
+std::vector<int64_t> intsOr(const Op& op, std::string_view name, size_t n, int64_t fill) {
+  Attribute a = op.attr(name);
+  return a ? a.asInts() : std::vector<int64_t>(n, fill);
+}
+
+ConvConfig configOf(const Op& op, const Literal* paddingOperand) {
+  ConvConfig c;
+  Attribute dn = op.attr("dimension_numbers");
+  auto dims = [&](const char* first, const char* spatial, const char* last) {
+    std::vector<int64_t> out{recordInt(dn, first)};
+    for (int64_t s : recordInts(dn, spatial)) out.push_back(s);
+    out.push_back(recordInt(dn, last));
+    return out;
+  };
+  c.lhsDims = dims("input_batch_dimension", "input_spatial_dimensions", "input_feature_dimension");
+  c.rhsDims = dims("kernel_output_feature_dimension", "kernel_spatial_dimensions",
+                   "kernel_input_feature_dimension");
+  c.outDims = dims("output_batch_dimension", "output_spatial_dimensions", "output_feature_dimension");
+  const size_t s = c.lhsDims.size() - 2;
+  c.strides = intsOr(op, "window_strides", s, 1);
+  c.lhsDilation = intsOr(op, "lhs_dilation", s, 1);
+  c.rhsDilation = intsOr(op, "rhs_dilation", s, 1);
+  c.reversal = intsOr(op, "window_reversal", s, 0);
+  Attribute padAttr = op.attr("padding");
+  const Literal* pad = paddingOperand ? paddingOperand : padAttr ? &padAttr.asDense() : nullptr;
+  for (size_t d = 0; d < s; ++d)
+    c.padding.emplace_back(pad ? pad->intAt(static_cast<int64_t>(2 * d)) : 0,
+                           pad ? pad->intAt(static_cast<int64_t>(2 * d + 1)) : 0);
+  c.featureGroups = op.attr("feature_group_count").asInt();
+  c.batchGroups = op.attr("batch_group_count").asInt();
+  return c;
+}
+
+template <class T>
+std::vector<Store<T>> convolve(const Literal& lhs, const Literal& rhs, const Type& resultType, const ConvConfig& c,
+                        EvalContext& ctx) {
+  const size_t S = c.lhsDims.size() - 2;
+  auto dimOf = [](const Shape& shape, const std::vector<int64_t>& dims, size_t i) {
+    return shape[static_cast<size_t>(dims[i])];
+  };
+  const int64_t inFeatures = dimOf(lhs.shape(), c.lhsDims, S + 1);
+  const int64_t outFeatures = dimOf(rhs.shape(), c.rhsDims, 0), kernelIn = dimOf(rhs.shape(), c.rhsDims, S + 1);
+  const int64_t outBatch = dimOf(resultType.shape(), c.outDims, 0);
+  Shape inSpatial, kernelSpatial, outSpatial;
+  for (size_t d = 1; d <= S; ++d) {
+    inSpatial.push_back(dimOf(lhs.shape(), c.lhsDims, d));
+    kernelSpatial.push_back(dimOf(rhs.shape(), c.rhsDims, d));
+    outSpatial.push_back(dimOf(resultType.shape(), c.outDims, d));
+  }
+  const int64_t inPositions = numElements(inSpatial), kernelPositions = numElements(kernelSpatial);
+  const int64_t outPositions = numElements(outSpatial);
+  std::vector<Store<T>> l = packAs<T>(lhs, c.lhsDims);
+  std::vector<Store<T>> r = packAs<T>(rhs, c.rhsDims);
+
+  // Per spatial dimension: the input coordinate of (output coordinate, window
+  // coordinate), or -1 over padding or a dilation hole; and the kernel coordinate each
+  // window coordinate multiplies (reversed dimensions count from the end).
+  std::vector<std::vector<int64_t>> inCoord(S), kernelCoord(S);
+  for (size_t d = 0; d < S; ++d) {
+    int64_t dilated = inSpatial[d] == 0 ? 0 : (inSpatial[d] - 1) * c.lhsDilation[d] + 1;
+    for (int64_t o = 0; o < outSpatial[d]; ++o)
+      for (int64_t k = 0; k < kernelSpatial[d]; ++k) {
+        int64_t q = o * c.strides[d] + k * c.rhsDilation[d] - c.padding[d].first;
+        bool valid = q >= 0 && q < dilated && q % c.lhsDilation[d] == 0;
+        inCoord[d].push_back(valid ? q / c.lhsDilation[d] : -1);
+      }
+    for (int64_t k = 0; k < kernelSpatial[d]; ++k)
+      kernelCoord[d].push_back(c.reversal[d] ? kernelSpatial[d] - 1 - k : k);
+  }
+  std::vector<int64_t> inStrides = stridesOf(inSpatial), kernelStrides = stridesOf(kernelSpatial);
+
+  // For each output position, the input position (or -1) and kernel position of each
+  // window position.
+  std::vector<int64_t> windowIn(static_cast<size_t>(kernelPositions)), windowKernel(windowIn.size());
+  std::vector<int64_t> outIndex, k;
+  const int64_t perFeatureGroup = outFeatures / c.featureGroups, perBatchGroup = outFeatures / c.batchGroups;
+  std::vector<Store<T>> out(static_cast<size_t>(outBatch * outPositions * outFeatures), Store<T>{});
+  for (int64_t pos = 0; pos < outPositions; ++pos) {
+    ctx.checkTime();
+    unravel(pos, outSpatial, outIndex);
+    for (int64_t w = 0; w < kernelPositions; ++w) {
+      unravel(w, kernelSpatial, k);
+      int64_t in = 0, kern = 0;
+      for (size_t d = 0; d < S && in >= 0; ++d) {
+        int64_t q = inCoord[d][static_cast<size_t>(outIndex[d] * kernelSpatial[d] + k[d])];
+        in = q < 0 ? -1 : in + q * inStrides[d];
+        kern += kernelCoord[d][static_cast<size_t>(k[d])] * kernelStrides[d];
+      }
+      windowIn[static_cast<size_t>(w)] = in;
+      windowKernel[static_cast<size_t>(w)] = kern;
+    }
+    for (int64_t b = 0; b < outBatch; ++b)
+      for (int64_t f = 0; f < outFeatures; ++f) {
+        const int64_t featureBase = (f / perFeatureGroup) * kernelIn;
+        const int64_t batch = (f / perBatchGroup) * outBatch + b;
+        const Store<T>* lBatch = l.data() + batch * inPositions * inFeatures;
+        const Store<T>* rOut = r.data() + f * kernelPositions * kernelIn;
+        T acc{};
+        for (int64_t w = 0; w < kernelPositions; ++w) {
+          const int64_t in = windowIn[static_cast<size_t>(w)];
+          const Store<T>* rRow = rOut + windowKernel[static_cast<size_t>(w)] * kernelIn;
+          if (in < 0) {
+            for (int64_t ci = 0; ci < kernelIn; ++ci) acc = mulAdd<T>(acc, T{}, static_cast<T>(rRow[ci]));
+          } else {
+            const Store<T>* lRow = lBatch + in * inFeatures + featureBase;
+            for (int64_t ci = 0; ci < kernelIn; ++ci) acc = mulAdd<T>(acc, static_cast<T>(lRow[ci]), static_cast<T>(rRow[ci]));
+          }
+        }
+        out[static_cast<size_t>((b * outPositions + pos) * outFeatures + f)] = acc;
+      }
+  }
+  return out;
+}
+
+Literal convolution(const Literal& lhs, const Literal& rhs, const Type& resultType, const ConvConfig& c,
+                    EvalContext& ctx) {
+  Literal out(resultType);
+  visitDType(resultType.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    unpackTo<T>(convolve<T>(lhs, rhs, resultType, c, ctx), out, c.outDims);
+  });
+  return out;
+}
+
+HostValues convolutionKernel(const Op& op, const HostValues& v, EvalContext& ctx) {
+  return {convolution(v[0].tensor(), v[1].tensor(), op.result(0)->type(), configOf(op, nullptr), ctx)};
+}
+
+HostValues dynamicConvKernel(const Op& op, const HostValues& v, EvalContext& ctx) {
+  return {convolution(v[0].tensor(), v[1].tensor(), op.result(0)->type(), configOf(op, &v[2].tensor()), ctx)};
+}
+
+}  // namespace
+
+void addConvolutionKernels(KernelTable& t) {
+  t.set(OpCode::Convolution, &convolutionKernel);
+  t.set(OpCode::DynamicConv, &dynamicConvKernel);
+}
+
+}  // namespace kiln::interp
