@@ -20,8 +20,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kPi = 3.141592653589793238462643383279502884;
 constexpr double kLn2 = 0.693147180559945309417232121458176568;
 // Squares of magnitudes inside [2^-500, 2^500] neither overflow nor lose bits to underflow.
-const double kBig = std::ldexp(1.0, 500);
-const double kSmall = std::ldexp(1.0, -500);
+constexpr double kBig = 0x1p500;
+constexpr double kSmall = 0x1p-500;
 
 // log(d.hi + d.lo) for a double-double d > 0.
 double logDD(DoubleDouble d) { return std::log(d.hi) + d.lo / d.hi; }
@@ -147,7 +147,9 @@ namespace {
 // The real parts are atan2(x, d) and atan2(d, x) with d = sqrt(a² - x²) (written without
 // cancellation); the imaginary part is log1p(a - 1 + sqrt((a - 1)(a + 1))) with a - 1
 // also written without cancellation, and asymptotic forms where squares would overflow
-// or underflow.
+// or underflow. The regions are Hull et al.'s, merged as in the functional_algorithms
+// project (the algorithm behind StableHLO's CHLO asin/acos decomposition): three for the
+// real part, four for the imaginary part.
 struct AsinAcos {
   double asinRe, acosRe, im;  // im >= 0: the unsigned imaginary magnitude
 };
@@ -163,7 +165,6 @@ AsinAcos asinAcosKernel(double sx, double sy) {
     out.im = (std::isinf(x) || std::isinf(y)) ? kInf : kNaN;
     out.asinRe = (x == 0) ? sx : kNaN;
     out.acosRe = (x == 0) ? kPi / 2 : kNaN;
-    if (std::isnan(x)) out.asinRe = out.acosRe = kNaN;
     return out;
   }
   // Infinite parts flow through the huge-|z| forms below: d = y, im = log(inf).
