@@ -31,6 +31,7 @@ const KernelTable& kernelTable() {
     addCollectiveKernels(t);
     addRandomKernels(t);
     addChloKernels(t);
+    addCustomCallKernels(t);
     return t;
   }();
   return kTable;

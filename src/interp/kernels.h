@@ -55,6 +55,7 @@ void addLinalgKernels(KernelTable& table);          // ops/linalg.cc
 void addCollectiveKernels(KernelTable& table);      // ops/collectives.cc
 void addRandomKernels(KernelTable& table);          // ops/random.cc
 void addChloKernels(KernelTable& table);            // ops/chlo.cc
+void addCustomCallKernels(KernelTable& table);      // ops/custom_call.cc
 
 // Fails the run with an "unsupported: <op> (<reason>)" error.
 [[noreturn]] void unsupportedOp(const Op& op, const std::string& reason);

@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "interp/kernels.h"
-#include "interp/ops/linalg.h"
+#include "interp/ops/custom_calls.h"
 #include "stablehlo/printer.h"
 
 namespace kiln::interp {
@@ -173,16 +173,12 @@ HostValues expectCloseK(const Op& op, const HostValues& v, EvalContext&) {
   return {};
 }
 
-// custom_call: the check targets (operand 0 actual, operand 1 expected) and XLA's
-// Householder product (linalg.h); anything else is not something the interpreter can run.
-HostValues customCallKernel(const Op& op, const HostValues& v, EvalContext& ctx) {
-  const std::string& target = op.attr("call_target_name").asString();
-  if (target == "ProductOfElementaryHouseholderReflectors") return householderProductKernel(op, v, ctx);
-  std::optional<OpCode> check = checkOpOfCustomCall(target);
-  if (!check) unsupportedOp(op, "custom_call target @" + target);
+}  // namespace
+
+HostValues customCallCheck(const Op& op, OpCode check, const HostValues& v) {
   const Literal& actual = v[0].tensor();
   const Literal& expected = v[1].tensor();
-  switch (*check) {
+  switch (check) {
     case OpCode::CheckExpectEq: expectEq(op, actual, expected); break;
     case OpCode::CheckExpectAlmostEq: expectAlmostEq(op, actual, expected, 1e-3); break;
     default: expectClose(op, actual, expected, 0, 3); break;
@@ -190,15 +186,12 @@ HostValues customCallKernel(const Op& op, const HostValues& v, EvalContext& ctx)
   return {};
 }
 
-}  // namespace
-
 void addCheckKernels(KernelTable& t) {
   t.set(OpCode::CheckExpectEq, &expectEqK);
   t.set(OpCode::CheckExpectEqConst, &expectEqConstK);
   t.set(OpCode::CheckExpectAlmostEq, &expectAlmostEqK);
   t.set(OpCode::CheckExpectAlmostEqConst, &expectAlmostEqConstK);
   t.set(OpCode::CheckExpectClose, &expectCloseK);
-  t.set(OpCode::CustomCall, &customCallKernel);
 }
 
 }  // namespace kiln::interp

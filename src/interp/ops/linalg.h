@@ -14,9 +14,6 @@ void addFftKernels(KernelTable& table);          // ops/fft.cc
 void addSolveKernels(KernelTable& table);        // ops/solve.cc: triangular_solve, cholesky
 void addBatchNormKernels(KernelTable& table);    // ops/batch_norm.cc
 
-// custom_call @ProductOfElementaryHouseholderReflectors(a, taus): the first columns of
-// the product of the Householder reflectors stored below a's diagonal (ops/solve.cc).
-HostValues householderProductKernel(const Op& op, const HostValues& operands, EvalContext& ctx);
 
 // x converted to T (a wider or equal type of the same kind; real <-> complex by parts).
 template <class T, class In>

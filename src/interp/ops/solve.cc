@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "interp/ops/custom_calls.h"
 #include "interp/ops/linalg.h"
 
 namespace kiln::interp {
