@@ -4,6 +4,8 @@
 // (top_k ties and NaN order, next_after at zero, mulhi sign handling, broadcast_add).
 #include <gtest/gtest.h>
 
+#include "interp/run_program.h"
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -15,6 +17,8 @@
 
 namespace kiln::interp {
 namespace {
+
+using namespace kiln::interp::testing;  // NOLINT: run, ints, floats, bits
 
 // The distance in representable doubles (through zero when the signs differ).
 uint64_t ulpDistance(double a, double b) {
@@ -133,24 +137,6 @@ TEST(ChloMathTest, SpecialFunctions) {
   EXPECT_TRUE(std::isnan(digamma(-3.0)));
   EXPECT_EQ(logGamma(-3.0), INFINITY);
   EXPECT_EQ(logGamma(-INFINITY), INFINITY);
-}
-
-HostValues run(const std::string& text) {
-  auto module = stablehlo::parseModule(text);
-  Interpreter interp(*module);
-  return interp.call("main", {});
-}
-
-std::vector<int64_t> ints(const HostValue& v) {
-  std::vector<int64_t> out;
-  for (int64_t i = 0; i < v.tensor().numElements(); ++i) out.push_back(v.tensor().intAt(i));
-  return out;
-}
-
-std::vector<uint64_t> bits(const HostValue& v) {
-  std::vector<uint64_t> out;
-  for (int64_t i = 0; i < v.tensor().numElements(); ++i) out.push_back(v.tensor().bitsAt(i));
-  return out;
 }
 
 using I = std::vector<int64_t>;

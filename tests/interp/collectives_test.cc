@@ -3,6 +3,8 @@
 // hang it (deadlocks, errors in one process, ops outside a run_parallel).
 #include <gtest/gtest.h>
 
+#include "interp/run_program.h"
+
 #include <chrono>
 
 #include "interp/interpreter.h"
@@ -12,22 +14,9 @@
 namespace kiln::interp {
 namespace {
 
+using namespace kiln::interp::testing;  // NOLINT: run, ints, floats, bits
+
 // Runs @main of `text` with a time limit and returns its results.
-HostValues run(const std::string& text, double seconds = 30) {
-  std::unique_ptr<Module> module = stablehlo::parseModule(text);
-  InterpOptions options;
-  options.deadline = std::chrono::steady_clock::now() +
-                     std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
-  Interpreter interp(*module, options);
-  return interp.call("main", {});
-}
-
-std::vector<int64_t> ints(const HostValue& v) {
-  std::vector<int64_t> out;
-  for (int64_t i = 0; i < v.tensor().numElements(); ++i) out.push_back(v.tensor().intAt(i));
-  return out;
-}
-
 // The message of the error `text` fails with ("" when it does not fail).
 std::string failure(const std::string& text, double seconds = 30) {
   try {

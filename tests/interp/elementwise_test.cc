@@ -3,24 +3,15 @@
 // reduce_precision, totalOrder, and the checker's ULP and tolerance rules.
 #include <gtest/gtest.h>
 
+#include "interp/run_program.h"
+
 #include "interp/interpreter.h"
 #include "stablehlo/parser.h"
 
 namespace kiln::interp {
 namespace {
 
-// Runs @main of `text` (no arguments) and returns its results.
-HostValues run(const std::string& text) {
-  auto module = stablehlo::parseModule(text);
-  Interpreter interp(*module);
-  return interp.call("main", {});
-}
-
-std::vector<int64_t> ints(const HostValue& v) {
-  std::vector<int64_t> out;
-  for (int64_t i = 0; i < v.tensor().numElements(); ++i) out.push_back(v.tensor().intAt(i));
-  return out;
-}
+using namespace kiln::interp::testing;  // NOLINT: run, ints, floats, bits
 
 TEST(ElementwiseTest, NarrowIntegersShiftAndCountInTheirOwnWidth) {
   HostValues r = run(R"(func.func @main() -> (tensor<3xi4>, tensor<3xi4>, tensor<3xi4>, tensor<3xui4>) {

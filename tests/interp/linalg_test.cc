@@ -3,6 +3,8 @@
 // each side, Cholesky factors, batch norm and the ragged_dot modes.
 #include <gtest/gtest.h>
 
+#include "interp/run_program.h"
+
 #include <cmath>
 
 #include "interp/interpreter.h"
@@ -11,23 +13,7 @@
 namespace kiln::interp {
 namespace {
 
-HostValues run(const std::string& text) {
-  auto module = stablehlo::parseModule(text);
-  Interpreter interp(*module);
-  return interp.call("main", {});
-}
-
-std::vector<double> floats(const HostValue& v) {
-  std::vector<double> out;
-  for (int64_t i = 0; i < v.tensor().numElements(); ++i) out.push_back(v.tensor().floatAt(i));
-  return out;
-}
-
-std::vector<int64_t> ints(const HostValue& v) {
-  std::vector<int64_t> out;
-  for (int64_t i = 0; i < v.tensor().numElements(); ++i) out.push_back(v.tensor().intAt(i));
-  return out;
-}
+using namespace kiln::interp::testing;  // NOLINT: run, ints, floats, bits
 
 void expectNear(const std::vector<double>& got, const std::vector<double>& want, double tol) {
   ASSERT_EQ(got.size(), want.size());

@@ -3,29 +3,15 @@
 // scatter bounds handling, scatter's fast paths against the region, sort stability.
 #include <gtest/gtest.h>
 
+#include "interp/run_program.h"
+
 #include "interp/interpreter.h"
 #include "stablehlo/parser.h"
 
 namespace kiln::interp {
 namespace {
 
-HostValues run(const std::string& text) {
-  auto module = stablehlo::parseModule(text);
-  Interpreter interp(*module);
-  return interp.call("main", {});
-}
-
-std::vector<int64_t> ints(const HostValue& v) {
-  std::vector<int64_t> out;
-  for (int64_t i = 0; i < v.tensor().numElements(); ++i) out.push_back(v.tensor().intAt(i));
-  return out;
-}
-
-std::vector<double> floats(const HostValue& v) {
-  std::vector<double> out;
-  for (int64_t i = 0; i < v.tensor().numElements(); ++i) out.push_back(v.tensor().floatAt(i));
-  return out;
-}
+using namespace kiln::interp::testing;  // NOLINT: run, ints, floats, bits
 
 using I = std::vector<int64_t>;
 

@@ -3,23 +3,15 @@
 // key and counter), the state update, and rng's ranges.
 #include <gtest/gtest.h>
 
+#include "interp/run_program.h"
+
 #include "interp/interpreter.h"
 #include "stablehlo/parser.h"
 
 namespace kiln::interp {
 namespace {
 
-HostValues run(const std::string& text) {
-  std::unique_ptr<Module> module = stablehlo::parseModule(text);
-  Interpreter interp(*module);
-  return interp.call("main", {});
-}
-
-std::vector<uint64_t> bits(const HostValue& v) {
-  std::vector<uint64_t> out;
-  for (int64_t i = 0; i < v.tensor().numElements(); ++i) out.push_back(v.tensor().uintAt(i));
-  return out;
-}
+using namespace kiln::interp::testing;  // NOLINT: run, bits
 
 // @main generating `out` from the ui64 state `state` with `algorithm`.
 std::string generator(const std::string& algorithm, const std::string& state, int stateSize,

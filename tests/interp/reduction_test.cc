@@ -3,6 +3,8 @@
 // select_and_scatter, and chlo.scan's multi-carry and reverse forms.
 #include <gtest/gtest.h>
 
+#include "interp/run_program.h"
+
 #include <cmath>
 
 #include "interp/interpreter.h"
@@ -11,24 +13,7 @@
 namespace kiln::interp {
 namespace {
 
-// Runs @main (no arguments) of `text`.
-HostValues run(const std::string& text) {
-  auto module = stablehlo::parseModule(text);
-  Interpreter interp(*module);
-  return interp.call("main", {});
-}
-
-std::vector<double> floats(const HostValue& v) {
-  std::vector<double> out;
-  for (int64_t i = 0; i < v.tensor().numElements(); ++i) out.push_back(v.tensor().floatAt(i));
-  return out;
-}
-
-std::vector<int64_t> ints(const HostValue& v) {
-  std::vector<int64_t> out;
-  for (int64_t i = 0; i < v.tensor().numElements(); ++i) out.push_back(v.tensor().intAt(i));
-  return out;
-}
+using namespace kiln::interp::testing;  // NOLINT: run, ints, floats, bits
 
 // A sum of f16 values whose running total must be rounded to f16 after every step:
 // 2048 + 1 rounds back to 2048 each time, while an f32 total would reach 2050.

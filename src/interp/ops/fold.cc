@@ -59,28 +59,21 @@ HostValues foldFast(FoldKind kind, const Literal& input, const Literal& init, co
   Literal out(resultType);
   const DType dtype = resultType.dtype();
   const int64_t n = out.numElements();
-  visitDType(dtype, [&](auto tag) {
+  visitTypedFold(dtype, kind, [&](auto tag, auto k) {
     using T = typename decltype(tag)::type;
-    visitFoldKind(kind, [&](auto k) {
-      constexpr FoldKind K = decltype(k)::value;
-      if constexpr ((K == FoldKind::And || K == FoldKind::Or || K == FoldKind::Xor) &&
-                    !std::is_integral_v<T>) {
-        throw Error(ErrorKind::Internal, "bitwise reduction of a non-integer type");
-      } else {
-        Reader<T> in(input);
-        const T initValue = Reader<T>(init)[0];
-        Writer<T> w(out);
-        std::vector<int64_t> indices;
-        for (int64_t o = 0; o < n; ++o) {
-          if ((o & 1023) == 1023) ctx.checkTime();
-          indices.clear();
-          window(o, indices);
-          T acc = initValue;
-          for (int64_t i : indices) acc = roundToStorage(combine<K>(acc, i < 0 ? initValue : in[i]), dtype);
-          w.set(o, acc);
-        }
-      }
-    });
+    constexpr FoldKind K = decltype(k)::value;
+    Reader<T> in(input);
+    const T initValue = Reader<T>(init)[0];
+    Writer<T> w(out);
+    std::vector<int64_t> indices;
+    for (int64_t o = 0; o < n; ++o) {
+      if ((o & 1023) == 1023) ctx.checkTime();
+      indices.clear();
+      window(o, indices);
+      T acc = initValue;
+      for (int64_t i : indices) acc = roundToStorage(combine<K>(acc, i < 0 ? initValue : in[i]), dtype);
+      w.set(o, acc);
+    }
   });
   return {out};
 }

@@ -64,6 +64,23 @@ decltype(auto) visitFoldKind(FoldKind k, F&& f) {
   }
 }
 
+// Calls f(TypeTag<T>{}, std::integral_constant<FoldKind, K>{}) for a dtype and a fold
+// kind, for every pair that makes sense (bitwise kinds only on integers and booleans).
+template <class F>
+void visitTypedFold(DType dtype, FoldKind kind, F&& f) {
+  visitDType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    visitFoldKind(kind, [&](auto k) {
+      constexpr FoldKind K = decltype(k)::value;
+      if constexpr ((K == FoldKind::And || K == FoldKind::Or || K == FoldKind::Xor) && !std::is_integral_v<T>) {
+        throw Error(ErrorKind::Internal, "bitwise fold of a non-integer type");
+      } else {
+        f(tag, k);
+      }
+    });
+  });
+}
+
 // Rounds a compute-type value to what storing it in a `t` element keeps (f16, bf16, fp8
 // compute in float but each region result is stored, and so rounded, in its format).
 template <class T>

@@ -178,21 +178,14 @@ HostValues scatter(const Op& op, const HostValues& v, EvalContext& ctx) {
   } else if (kind != FoldKind::None && results[0].dtype() == updates[0].dtype()) {
     const DType dtype = results[0].dtype();
     results[0].mutableStorage();  // unshare now: the Readers below must see the Writer's buffer
-    visitDType(dtype, [&](auto tag) {
+    visitTypedFold(dtype, kind, [&](auto tag, auto k) {
       using T = typename decltype(tag)::type;
-      visitFoldKind(kind, [&](auto k) {
-        constexpr FoldKind K = decltype(k)::value;
-        if constexpr ((K == FoldKind::And || K == FoldKind::Or || K == FoldKind::Xor) &&
-                      !std::is_integral_v<T>) {
-          throw Error(ErrorKind::Internal, "bitwise scatter of a non-integer type");
-        } else {
-          apply = [&, dtype, w = Writer<T>(results[0]), rr = Reader<T>(results[0]),
-                   ru = Reader<T>(updates[0])](int64_t r, int64_t u) mutable {
-            T cur = rr[r], upd = ru[u];
-            w.set(r, roundToStorage(swapped ? combine<K>(upd, cur) : combine<K>(cur, upd), dtype));
-          };
-        }
-      });
+      constexpr FoldKind K = decltype(k)::value;
+      apply = [&, dtype, w = Writer<T>(results[0]), rr = Reader<T>(results[0]),
+               ru = Reader<T>(updates[0])](int64_t r, int64_t u) mutable {
+        T cur = rr[r], upd = ru[u];
+        w.set(r, roundToStorage(swapped ? combine<K>(upd, cur) : combine<K>(cur, upd), dtype));
+      };
     });
   } else {
     apply = [&](int64_t r, int64_t u) {
