@@ -58,7 +58,9 @@ class Frame : public EvalContext {
       throw Error(ErrorKind::Internal, "region called with " + std::to_string(args.size()) +
                                            " arguments, expects " + std::to_string(region.numArguments()));
     for (size_t i = 0; i < args.size(); ++i) env_[region.argument(i)] = args[i];
+    const auto& deadAfter = interp_.deadAfter(region);
     HostValues operands;
+    size_t position = 0;
     for (const auto& opPtr : region.ops()) {
       const Op& op = *opPtr;
       operands.clear();
@@ -81,6 +83,8 @@ class Frame : public EvalContext {
         throw Error(ErrorKind::Internal, std::string(op.name()) + " kernel returned " +
                                              std::to_string(results.size()) + " values");
       for (size_t i = 0; i < results.size(); ++i) env_[op.result(i)] = std::move(results[i]);
+      operands.clear();  // drop our references too, so freed values really go
+      for (const Value* v : deadAfter[position++]) env_.erase(v);
     }
     throw Error(ErrorKind::Internal, "region without a terminator");
   }
@@ -126,9 +130,50 @@ class Frame : public EvalContext {
 
 }  // namespace
 
+namespace {
+
+// Last uses of a region's own values (its arguments and its ops' results): a use inside
+// a nested region counts as a use by the op that holds it.
+std::vector<std::vector<const Value*>> lastUses(const Region& region) {
+  std::unordered_map<const Value*, size_t> last;
+  size_t i = 0;
+  for (const Value* a : region.arguments()) last[a] = 0;
+  for (const auto& op : region.ops()) {
+    for (const Value* r : op->results()) last[r] = i;  // unused results die at once
+    auto use = [&](const Value* v) {
+      if (auto it = last.find(v); it != last.end()) it->second = i;
+    };
+    for (const Value* v : op->operands()) use(v);
+    for (size_t r = 0; r < op->numRegions(); ++r)
+      walk(op->region(r), [&](Op& inner) {
+        for (const Value* v : inner.operands()) use(v);
+      });
+    ++i;
+  }
+  std::vector<std::vector<const Value*>> dead(region.size());
+  for (const auto& [v, at] : last)
+    if (at < dead.size()) dead[at].push_back(v);
+  return dead;
+}
+
+void planRegions(const Region& region, std::unordered_map<const Region*, std::vector<std::vector<const Value*>>>& plans) {
+  plans[&region] = lastUses(region);
+  for (const auto& op : region.ops())
+    for (size_t r = 0; r < op->numRegions(); ++r) planRegions(op->region(r), plans);
+}
+
+}  // namespace
+
 Interpreter::Interpreter(const Module& module, InterpOptions options)
     : module_(module), options_(std::move(options)) {
   kernelTable();  // build the table before any thread needs it
+  for (const auto& fn : module.functions()) planRegions(fn->body(), deadAfter_);
+}
+
+const std::vector<std::vector<const Value*>>& Interpreter::deadAfter(const Region& region) const {
+  auto it = deadAfter_.find(&region);
+  if (it == deadAfter_.end()) throw Error(ErrorKind::Internal, "region of another module");
+  return it->second;
 }
 
 HostValues Interpreter::call(const Function& fn, const HostValues& args) {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "interp/host_value.h"
@@ -58,10 +59,15 @@ class Interpreter {
   // Numbers interpreter.probe files: 1, 2, ... per interpreter.
   int nextProbeId() const { return ++probes_; }
 
+  // For each op of `region` (by position), the values of the region that are not needed
+  // after it: the evaluation loop frees them, so peak memory follows what is live.
+  const std::vector<std::vector<const Value*>>& deadAfter(const Region& region) const;
+
  private:
   const Module& module_;
   InterpOptions options_;
   mutable std::atomic<int> probes_{0};
+  std::unordered_map<const Region*, std::vector<std::vector<const Value*>>> deadAfter_;
 };
 
 }  // namespace kiln::interp
