@@ -19,13 +19,15 @@ configure: setup
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The main job (grows with every issue): read every StableHLO program in ../shared,
-# print it back and check it reads back identically; then show an example in canonical form.
+# The main job (grows with every issue): read every program in ../shared and check it
+# prints back identically, run the conformance suites on the interpreter against their
+# floors, then run an example program.
 run: build
 	@if [ -d $(SHARED)/conformance ]; then \
-	  $(BUILD)/tools/kiln fmt --check $(SHARED)/conformance $(SHARED)/models; \
-	else echo "$(SHARED) is absent: skipping the corpus check"; fi
-	@$(BUILD)/tools/kiln fmt examples/softmax.mlir
+	  $(BUILD)/tools/kiln fmt --check $(SHARED)/conformance $(SHARED)/models | tail -n 1; \
+	  scripts/conformance.sh $(BUILD)/tools/kiln $(JOBS); \
+	else echo "$(SHARED) is absent: skipping the corpus checks"; fi
+	@$(BUILD)/tools/kiln run examples/softmax.mlir --random-inputs 1
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

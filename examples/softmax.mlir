@@ -1,6 +1,6 @@
 // Softmax over the last axis of a 2-D tensor, written as StableHLO by hand.
-// `kiln fmt examples/softmax.mlir` prints it back in canonical form.
-func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+// `kiln run examples/softmax.mlir --random-inputs 1` runs it on the interpreter.
+func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %neg_inf = stablehlo.constant dense<0xFF800000> : tensor<f32>
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
   %max = stablehlo.reduce(%x init: %neg_inf) applies stablehlo.maximum across dimensions = [1]
