@@ -405,6 +405,11 @@ std::vector<OpInfo> buildTable() {
   t.op(O::ArithConstant, C::Constant, exactly(0), exactly(1), "!constant").attrs = {
       req("value", A::Dense)};
 
+  // kiln.fusion: its region takes the operands and returns the results; `kind` is the
+  // fusion rule that formed it (loop, input, multi_output, dot_epilogue).
+  t.op(O::Fusion, C::Fusion, atLeast(0), atLeast(1), {}, kIsolated).attrs = {req("kind", A::String)};
+  t.rows.back().regions = exactly(1);
+
   // Names come from ops.def, in OpCode order; rows were written in the same order.
   static constexpr std::string_view kNames[] = {
 #define KILN_OP(id, name) name,
@@ -450,6 +455,7 @@ const char* categoryName(OpCategory c) {
     case C::Chlo: return "chlo";
     case C::Check: return "check";
     case C::Interpreter: return "interpreter";
+    case C::Fusion: return "fusion";
   }
   return "?";
 }

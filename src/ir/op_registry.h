@@ -39,6 +39,7 @@ enum class OpCategory : uint8_t {
   Chlo,          // client ops kiln decomposes into StableHLO
   Check,         // the check.* test ops
   Interpreter,   // interpreter.* test harness ops
+  Fusion,        // kiln.fusion: a group of ops the compiler runs as one kernel
 };
 const char* categoryName(OpCategory c);
 

@@ -34,6 +34,11 @@ HostValues composite(const Op& op, const HostValues& v, EvalContext& ctx) {
   return ctx.callFunction(op.attr("decomposition").asString(), v);
 }
 
+// A fusion is evaluated as what it stands for: its region on its operands.
+HostValues fusion(const Op& op, const HostValues& v, EvalContext& ctx) {
+  return ctx.runRegion(op.region(0), v);
+}
+
 HostValues passThrough(const Op&, const HostValues& v, EvalContext&) { return v; }
 
 }  // namespace
@@ -45,6 +50,7 @@ void addControlFlowKernels(KernelTable& t) {
   t.set(OpCode::FuncCall, &call);
   t.set(OpCode::Composite, &composite);
   t.set(OpCode::OptimizationBarrier, &passThrough);
+  t.set(OpCode::Fusion, &fusion);
 }
 
 }  // namespace kiln::interp

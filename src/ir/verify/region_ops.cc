@@ -351,7 +351,29 @@ std::vector<DType> checkReducer(const OpVerifier& v, size_t region,
   return acc;
 }
 
+// kiln.fusion: the region takes the operands and yields the results, and is isolated
+// (a backend compiles it as a kernel that sees only its operands).
+void fusionRule(OpVerifier& v) {
+  const Op& op = v.op();
+  const std::string& kind = op.attr("kind").asString();
+  v.check(kind == "loop" || kind == "input" || kind == "multi_output" || kind == "dot_epilogue",
+          [&] { return "unknown fusion kind '" + kind + "' (loop, input, multi_output, dot_epilogue)"; });
+  checkTakes(v, 0, op.operandTypes(), "fusion region");
+  checkYields(v, 0, op.resultTypes(), "fusion region", "the results");
+  const Region& body = op.region(0);
+  walk(body, [&](Op& inner) {
+    for (const Value* used : inner.operands()) {
+      const Region* r = used->isArgument() ? used->ownerRegion() : used->definingOp()->parentRegion();
+      while (r && r != &body) r = r->parentOp() ? r->parentOp()->parentRegion() : nullptr;
+      v.check(r == &body, [&] {
+        return "fusion region uses a value defined outside it (in " + std::string(inner.name()) + ")";
+      });
+    }
+  });
+}
+
 void addRegionOpRules(RuleTable& table) {
+  table.set(OpCode::Fusion, &fusionRule);
   using O = OpCode;
   table.set(O::Reduce, &reduceRule);
   table.set(O::ReduceWindow, &reduceWindowRule);

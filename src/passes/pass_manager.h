@@ -1,0 +1,36 @@
+// Running an ordered list of passes over a module: each is timed and its effect on the
+// op count recorded; the verifier runs after each when asked; --dump-dir gets the module
+// after every pass (NN-name.mlir) plus the fusion plan and the buffer assignment.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "passes/pass.h"
+
+namespace kiln::passes {
+
+struct PassStats {
+  std::string name;
+  double seconds = 0;
+  int64_t opsBefore = 0;  // every op of the module, nested ones included
+  int64_t opsAfter = 0;
+};
+
+struct PipelineResult {
+  std::vector<PassStats> passes;
+  double seconds = 0;
+};
+
+// Runs the passes named in `passNames` (see createPass) on `module`, in order.
+// Throws kiln::Error; a verifier failure after a pass names that pass.
+PipelineResult runPipeline(Module& module, const std::vector<std::string>& passNames, PassContext& context);
+
+// Every op of the module, nested ones included.
+int64_t countOps(const Module& module);
+
+// The short summary `kiln compile --report` prints: passes with times and op counts,
+// fusion figures and decisions, buffer figures per function.
+std::string pipelineReport(const PipelineResult& result, const PassContext& context);
+
+}  // namespace kiln::passes
