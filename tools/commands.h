@@ -13,6 +13,7 @@ namespace kiln::tool {
 SourceRef readInput(const std::string& path);
 
 // Each adds its subcommand to `app`; the returned action runs it (returns the exit code).
+std::function<int()> addCompileCommand(CLI::App& app);
 std::function<int()> addFmtCommand(CLI::App& app);
 std::function<int()> addRunCommand(CLI::App& app);
 std::function<int()> addTestCommand(CLI::App& app);

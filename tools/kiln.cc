@@ -27,10 +27,11 @@ int main(int argc, char** argv) {
   commands.back().first = app.get_subcommand("run");
   commands.emplace_back(nullptr, kiln::tool::addTestCommand(app));
   commands.back().first = app.get_subcommand("test");
+  commands.emplace_back(nullptr, kiln::tool::addCompileCommand(app));
+  commands.back().first = app.get_subcommand("compile");
 
   // Reserved for later issues, so that scripts and docs can rely on the names.
   const std::pair<const char*, const char*> reserved[] = {
-      {"compile", "Optimize and compile a program (not available yet)"},
       {"devices", "List the devices of the loaded plugins (not available yet)"},
       {"bench", "Benchmark a program (not available yet)"},
   };

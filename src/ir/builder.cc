@@ -9,8 +9,7 @@ Builder Builder::before(Op& op) {
   Region* region = op.parentRegion();
   if (!region) throw Error(ErrorKind::Internal, "Builder::before: the op is not in a region");
   Builder b(*region);
-  for (auto it = region->ops().begin(); it != region->ops().end(); ++it)
-    if (it->get() == &op) b.pos_ = it;
+  b.pos_ = region->positionOf(&op);
   return b;
 }
 

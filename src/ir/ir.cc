@@ -54,6 +54,11 @@ void Region::erase(Op* op) {
   take(op);  // the returned owner destroys it
 }
 
+Region::iterator Region::positionOf(Op* op) {
+  if (op->parent_ != this) throw Error(ErrorKind::Internal, "op is not in this region");
+  return op->self_;
+}
+
 std::unique_ptr<Op> Region::take(Op* op) {
   if (op->parent_ != this) throw Error(ErrorKind::Internal, "op is not in this region");
   std::unique_ptr<Op> owned = std::move(*op->self_);

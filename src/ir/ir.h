@@ -98,6 +98,8 @@ class Region {
   void erase(Op* op);
   // Detaches `op` without destroying it (for moving ops between regions).
   std::unique_ptr<Op> take(Op* op);
+  // Where `op` (an op of this region) is, in constant time.
+  iterator positionOf(Op* op);
 
   // Who owns this region: an op, or a function (for function bodies).
   Op* parentOp() const { return parentOp_; }

@@ -84,11 +84,19 @@ std::string Location::str() const {
 
 Location mergeLocations(const std::vector<Location>& locations) {
   std::vector<Location> parts;
+  auto add = [&](const Location& loc) {
+    if (loc.isUnknown()) return;
+    for (const Location& p : parts)
+      if (p == loc) return;
+    parts.push_back(loc);
+  };
   for (const Location& loc : locations) {
-    if (loc.isUnknown()) continue;
-    bool seen = false;
-    for (const Location& p : parts) seen = seen || p == loc;
-    if (!seen) parts.push_back(loc);
+    // Merging merged locations keeps one flat list (a fusion of fusions names lines).
+    if (loc.kind() == Location::Kind::Fused && loc.text().empty()) {
+      for (const Location& part : loc.children()) add(part);
+    } else {
+      add(loc);
+    }
   }
   if (parts.empty()) return {};
   if (parts.size() == 1) return parts[0];

@@ -27,10 +27,13 @@ struct BufferedValue {
   // (parameters start at -1); a value is live until the last op that reads it.
   int64_t start = 0;
   int64_t end = 0;
-  // The arena slice, when the value has one (offset -1 when it does not).
+  // Where its bytes are: at `offset` in the arena, or (when `inParameter` >= 0) at
+  // `offset` in the buffer of that donated parameter; offset -1: no buffer of ours
+  // (constants, parameters the caller keeps).
   int64_t offset = -1;
-  bool donated = false;           // a parameter the caller gave up
-  int64_t reusesBufferOf = -1;    // in place: index of the dying operand whose bytes it took
+  int64_t inParameter = -1;
+  bool donated = false;           // a parameter the caller gave up after its last use
+  int64_t reusesBufferOf = -1;    // in place: index (in `values`) of the dying operand whose bytes it took
   std::string producer;           // op name, or "parameter N"
   Location loc;                   // of the producing op
 };
@@ -41,7 +44,7 @@ struct BufferAssignment {
   int64_t totalValueBytes = 0;  // the sum of the sizes of all values
   int64_t peakLiveBytes = 0;    // the most bytes live at one position
   int64_t peakPosition = 0;     // where that is (op index)
-  int64_t arenaBytes = 0;       // the arena size: temporaries, outputs, donated parameters
+  int64_t arenaBytes = 0;       // the arena size: temporaries and outputs not placed in donated buffers
   int64_t inPlaceReuses = 0;    // results that took a dying operand's buffer
 
   // Indices of the values live at the peak, largest first.
@@ -50,6 +53,9 @@ struct BufferAssignment {
   // source location that produced each, then every value's interval and offset.
   std::string str(size_t topValues = 10) const;
 };
+
+// The bytes a value of this type occupies (tuples: their elements; tokens: none).
+int64_t valueBytes(const Type& type);
 
 // Assigns buffers for `fn` in its current op order.
 BufferAssignment assignBuffers(const Function& fn, bool donateAllParameters = false);

@@ -1,0 +1,511 @@
+// Fusion: groups ops into kiln.fusion kernels that own a region, so the program stays
+// executable by the interpreter and a backend compiles each fusion as one loop nest.
+//
+// Walking each region from its last op to its first, every loop op (elementwise or an
+// index map) and every reduce starts a group, and the group pulls in its producers:
+//   - a producer all of whose readers are in the group moves in (loop and input fusion);
+//   - a cheap producer (broadcast, iota, small constant) read elsewhere too is copied in;
+//   - an expensive one read elsewhere too is not recomputed: it joins as an extra output
+//     of the group (multi-output) when no path leads from its other readers back into
+//     the group, and is refused otherwise;
+//   - a dot or convolution whose only reader is an elementwise group of its shape
+//     becomes that group's head (a dot epilogue, for backends that fuse them).
+// Then groups that read the same large operand and do not depend on each other merge
+// (sibling multi-output fusion). The cost model (fusion_cost.h) vetoes recomputing an
+// expensive op behind a broadcast and strided reads of large transposes. Every decision
+// is written to the FusionPlan in one line.
+#include <algorithm>
+#include <map>
+#include <queue>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "passes/fusion_cost.h"
+#include "passes/op_facts.h"
+#include "passes/passes.h"
+#include "support/error.h"
+
+namespace kiln::passes {
+namespace {
+
+struct Group {
+  std::vector<Op*> members;            // ops that move into the kernel
+  std::vector<Op*> copies;             // cheap ops copied into it (the originals stay)
+  bool hasReduce = false;
+  bool hasDot = false;
+  bool hasExtraOutput = false;         // multi-output: a producer also read outside
+  bool mergedSiblings = false;
+  int64_t space = 0;                   // elements of its iteration space
+  int id = 0;
+  int mergedInto = -1;                 // after a sibling merge: the surviving group
+};
+
+struct PendingDecision {
+  bool fused;
+  std::string what;  // the op, described
+  int group;         // the target group (named at the end)
+  std::string why;
+};
+
+std::string describe(const Op& op) {
+  Location file = op.loc.fileLocation();
+  std::string where = !file.isUnknown() ? file.str() : op.pos.known() ? fmt::format("line {}", op.pos.line) : "";
+  return where.empty() ? std::string(op.name()) : fmt::format("{} ({})", op.name(), where);
+}
+
+int64_t elements(const Op& op) {
+  int64_t n = 0;
+  for (const Value* r : op.results())
+    if (r->type().isTensor()) n = std::max(n, r->type().numElements());
+  if (op.is(OpCode::Reduce)) n = std::max(n, op.operand(0)->type().numElements());
+  return n;
+}
+
+// Fusion of one region (a function body or a control-flow region).
+class RegionFuser {
+ public:
+  RegionFuser(Region& region, const std::string& function, FusionPlan& plan, int& counter)
+      : region_(region), function_(function), plan_(plan), counter_(counter) {
+    for (auto& op : region.ops()) {
+      position_[op.get()] = static_cast<int64_t>(ops_.size());
+      ops_.push_back(op.get());
+    }
+  }
+
+  void run() {
+    for (auto it = ops_.rbegin(); it != ops_.rend(); ++it) {
+      Op* op = *it;
+      if (groupOf_.count(op)) continue;
+      FusionClass cls = fusionClass(*op);
+      if (cls != FusionClass::Loop && cls != FusionClass::Reduce) continue;
+      int g = newGroup(op);
+      grow(g);
+    }
+    mergeSiblings();
+    materialize();
+  }
+
+ private:
+  int newGroup(Op* root) {
+    int g = static_cast<int>(groups_.size());
+    groups_.push_back({});
+    Group& group = groups_.back();
+    group.id = g;
+    group.space = elements(*root);
+    add(g, root);
+    return g;
+  }
+
+  void add(int g, Op* op) {
+    groups_[g].members.push_back(op);
+    groupOf_[op] = g;
+    if (op->is(OpCode::Reduce)) groups_[g].hasReduce = true;
+    if (fusionClass(*op) == FusionClass::Dot) groups_[g].hasDot = true;
+  }
+
+  int find(int g) const {
+    while (groups_[g].mergedInto >= 0) g = groups_[g].mergedInto;
+    return g;
+  }
+
+  // The op of this region that holds `op` (itself or an ancestor), or null.
+  Op* topLevel(Op* op) const {
+    while (op && op->parentRegion() != &region_) op = op->parentOp();
+    return op;
+  }
+
+  bool inGroup(const Op* op, int g) const {
+    auto it = groupOf_.find(op);
+    return it != groupOf_.end() && find(it->second) == g;
+  }
+
+  // The readers of `op`'s results outside group `g` (top-level ops of this region, or
+  // the terminator).
+  std::vector<Op*> outsideReaders(const Op& op, int g) const {
+    std::vector<Op*> readers;
+    for (const Value* r : op.results())
+      for (const Use& use : r->uses()) {
+        Op* user = topLevel(use.user);
+        if (user && !inGroup(user, g) && std::find(readers.begin(), readers.end(), user) == readers.end())
+          readers.push_back(user);
+      }
+    return readers;
+  }
+
+  // Whether some path leads from any of `starts` into group `g`, treating every group
+  // as one node (a path into one member and out of another counts).
+  bool reachesGroup(const std::vector<Op*>& starts, int g) const {
+    int64_t last = 0;
+    for (const Group& group : groups_)
+      if (find(group.id) == g)
+        for (const Op* m : group.members) last = std::max(last, position_.at(m));
+    std::vector<const Op*> stack(starts.begin(), starts.end());
+    std::unordered_set<const Op*> seen;
+    while (!stack.empty()) {
+      const Op* op = stack.back();
+      stack.pop_back();
+      if (!seen.insert(op).second || position_.at(op) > last) continue;
+      if (inGroup(op, g)) return true;
+      std::vector<const Op*> next;
+      auto it = groupOf_.find(op);
+      if (it != groupOf_.end()) {
+        for (const Group& group : groups_)
+          if (find(group.id) == find(it->second))
+            for (const Op* m : group.members) next.push_back(m);
+      } else {
+        next.push_back(op);
+      }
+      for (const Op* n : next)
+        for (const Value* r : n->results())
+          for (const Use& use : r->uses())
+            if (Op* user = topLevel(use.user); user && !user->info().isTerminator()) stack.push_back(user);
+    }
+    return false;
+  }
+
+  // A copy must not tie its kernel to another kernel: it may only read what every
+  // kernel can (region arguments and constants).
+  bool readsOnlyArgumentsOrConstants(const Op& op) const {
+    for (const Value* v : op.operands())
+      if (!v->isArgument() && !v->definingOp()->is(OpCode::Constant)) return false;
+    return true;
+  }
+
+  void decide(bool fused, const Op& op, int g, std::string why) {
+    decisions_.push_back({fused, describe(op), g, std::move(why)});
+  }
+
+  // Pulls producers into group `g` until none qualifies.
+  void grow(int g) {
+    for (size_t i = 0; i < groups_[g].members.size(); ++i) {
+      Op* member = groups_[g].members[i];
+      for (Value* v : valuesRead(*member, region_)) {
+        if (v->isArgument()) continue;
+        Op* producer = v->definingOp();
+        if (groupOf_.count(producer)) continue;
+        if (std::find(groups_[g].copies.begin(), groups_[g].copies.end(), producer) != groups_[g].copies.end())
+          continue;
+        consider(g, producer);
+      }
+    }
+  }
+
+  void consider(int g, Op* p) {
+    Group& group = groups_[g];
+    if (p->is(OpCode::Constant)) {
+      if (isCheapToDuplicate(*p)) group.copies.push_back(p);  // scalars and splats live in the kernel
+      return;
+    }
+    std::vector<Op*> outside = outsideReaders(*p, g);
+    switch (fusionClass(*p)) {
+      case FusionClass::Opaque:
+        return decide(false, *p, g, "not fusible: not elementwise, an index map, a reduce or a dot");
+      case FusionClass::Reduce:
+        return decide(false, *p, g, "a reduce ends its kernel; its readers load the result");
+      case FusionClass::Dot: {
+        bool epilogue = !group.hasDot && !group.hasReduce && !group.hasExtraOutput && outside.empty() &&
+                        elements(*p) == group.space;
+        if (!epilogue)
+          return decide(false, *p, g,
+                        outside.empty() ? "the reader is not an elementwise epilogue of the dot's shape"
+                                        : fmt::format("the dot has {} other readers", outside.size()));
+        add(g, p);
+        return decide(true, *p, g, "dot epilogue: its only reader is elementwise on its result");
+      }
+      case FusionClass::Loop: break;
+    }
+    if (group.hasDot) return decide(false, *p, g, "a dot epilogue kernel starts at its dot");
+    int64_t reuse = elements(*p) > 0 ? group.space / elements(*p) : 1;
+    if (isExpensive(*p) && reuse > 1)
+      return decide(false, *p, g,
+                    fmt::format("would recompute {} {}x per element behind a broadcast", p->name(), reuse));
+    if (std::optional<std::string> strided = stridedReadCost(*p)) return decide(false, *p, g, *strided);
+    if (outside.empty()) {
+      add(g, p);
+      return decide(true, *p, g, "all readers are in the kernel");
+    }
+    if (isCheapToDuplicate(*p) && readsOnlyArgumentsOrConstants(*p)) {
+      group.copies.push_back(p);
+      return decide(true, *p, g, fmt::format("cheap: copied, {} other readers keep the original", outside.size()));
+    }
+    if (reuse == 1 && !reachesGroup(outside, g)) {
+      add(g, p);
+      group.hasExtraOutput = true;
+      return decide(true, *p, g,
+                    fmt::format("multi-output: also written out for {} other readers, instead of a kernel of its own",
+                                outside.size()));
+    }
+    decide(false, *p, g,
+           fmt::format("{} other readers depend on this kernel; computing it twice would cost more", outside.size()));
+  }
+
+  // Sibling multi-output fusion: groups reading the same large operand, with the same
+  // iteration space and no path between them, share one pass over it.
+  void mergeSiblings() {
+    std::map<const Value*, std::vector<int>> readersOf;  // operand -> groups reading it
+    std::vector<const Value*> order;
+    for (const Group& group : groups_)
+      for (const Op* m : group.members)
+        for (Value* v : valuesRead(*m, region_)) {
+          if (valueBytes(v->type()) < kSharedOperandMinBytes) continue;
+          if (!v->isArgument() && inGroup(v->definingOp(), group.id)) continue;
+          auto& gs = readersOf[v];
+          if (gs.empty()) order.push_back(v);
+          if (std::find(gs.begin(), gs.end(), group.id) == gs.end()) gs.push_back(group.id);
+        }
+    for (const Value* v : order) {
+      const std::vector<int>& gs = readersOf[v];
+      for (size_t i = 1; i < gs.size(); ++i) {
+        int a = find(gs[0]), b = find(gs[i]);
+        if (a == b) continue;
+        Group &ga = groups_[a], &gb = groups_[b];
+        const Op& first = *gb.members.front();
+        if (ga.hasDot || gb.hasDot) continue;
+        if (ga.space != gb.space) {
+          decide(false, first, a, "sibling of a different iteration space");
+          continue;
+        }
+        std::vector<Op*> aMembers(ga.members), bMembers(gb.members);
+        if (reachesGroup(bMembers, a) || reachesGroup(aMembers, b)) {
+          decide(false, first, a, "sibling, but one reads what the other computes");
+          continue;
+        }
+        for (Op* m : gb.members) ga.members.push_back(m);
+        for (Op* c : gb.copies) ga.copies.push_back(c);
+        ga.hasReduce = ga.hasReduce || gb.hasReduce;
+        ga.mergedSiblings = true;
+        gb.members.clear();
+        gb.copies.clear();
+        gb.mergedInto = a;
+        decide(true, first, a,
+               fmt::format("sibling multi-output: both read {} ({} KiB) and now share one pass over it",
+                           v->type().str(), valueBytes(v->type()) / 1024));
+      }
+    }
+  }
+
+  std::string kindOf(const Group& g) const {
+    if (g.hasDot) return "dot_epilogue";
+    if (g.hasReduce) return "input";
+    if (g.mergedSiblings || g.hasExtraOutput) return "multi_output";
+    return "loop";
+  }
+
+  // Builds the kiln.fusion ops, then restores a valid order.
+  void materialize() {
+    std::map<int, std::string> names;     // group -> fusion name
+    std::map<int, const Op*> soleMember;  // groups left as a single op
+    std::vector<Op*> duplicated;
+    std::vector<int> byPosition;
+    for (const Group& g : groups_)
+      if (g.mergedInto < 0 && !g.members.empty()) byPosition.push_back(g.id);
+    auto lastPosition = [&](int g) {
+      int64_t p = 0;
+      for (const Op* m : groups_[g].members) p = std::max(p, position_.at(m));
+      return p;
+    };
+    std::sort(byPosition.begin(), byPosition.end(), [&](int a, int b) { return lastPosition(a) < lastPosition(b); });
+    for (int g : byPosition) {
+      Group& group = groups_[g];
+      size_t computing = group.members.size();
+      for (const Op* c : group.copies)
+        if (!c->is(OpCode::Constant)) ++computing;
+      if (computing < 2) {
+        soleMember[g] = group.members.front();
+        continue;
+      }
+      std::string name = fmt::format("fusion.{}", counter_++);
+      names[g] = name;
+      build(group, name);
+      for (Op* c : group.copies) duplicated.push_back(c);
+    }
+    // Originals of copied ops that nobody reads any more.
+    std::sort(duplicated.begin(), duplicated.end(), [&](Op* a, Op* b) { return position_.at(a) > position_.at(b); });
+    duplicated.erase(std::unique(duplicated.begin(), duplicated.end()), duplicated.end());
+    for (Op* d : duplicated) {
+      bool used = false;
+      for (const Value* r : d->results()) used = used || r->hasUses();
+      if (!used) region_.erase(d);
+    }
+    for (const PendingDecision& d : decisions_) {
+      int g = find(d.group);
+      std::string target = names.count(g) ? names[g] : soleMember.count(g) ? describe(*soleMember[g]) : "its reader";
+      FusionDecision out;
+      out.fused = d.fused && names.count(g);
+      if (d.fused && !names.count(g)) continue;
+      out.function = function_;
+      out.kernel = names.count(g) ? names[g] : "";
+      out.kind = names.count(g) ? kindOf(groups_[g]) : "";
+      out.what = d.what + (d.fused ? " into " : " -> ") + target;
+      out.why = d.why;
+      plan_.decisions.push_back(std::move(out));
+    }
+    restoreOrder();
+  }
+
+  void build(Group& group, const std::string& name) {
+    std::vector<Op*> inside = group.members;
+    for (Op* c : group.copies) inside.push_back(c);
+    std::sort(inside.begin(), inside.end(), [&](Op* a, Op* b) { return position_.at(a) < position_.at(b); });
+    inside.erase(std::unique(inside.begin(), inside.end()), inside.end());
+    std::unordered_set<const Op*> internal(inside.begin(), inside.end());
+    auto isInternal = [&](const Value* v) { return !v->isArgument() && internal.count(v->definingOp()); };
+
+    std::vector<Value*> inputs;
+    for (Op* op : inside)
+      for (Value* v : valuesRead(*op, region_))
+        if (!isInternal(v) && std::find(inputs.begin(), inputs.end(), v) == inputs.end()) inputs.push_back(v);
+    std::vector<Value*> outputs;
+    for (Op* m : group.members)
+      for (Value* r : m->results())
+        for (const Use& use : r->uses())
+          if (!internal.count(topLevel(use.user)) || use.user->info().isTerminator()) {
+            outputs.push_back(r);
+            break;
+          }
+
+    TypeList inputTypes, outputTypes;
+    for (const Value* v : inputs) inputTypes.push_back(v->type());
+    for (const Value* v : outputs) outputTypes.push_back(v->type());
+    std::vector<Location> locs;
+    for (const Op* m : group.members) locs.push_back(m->loc);
+    std::vector<std::unique_ptr<Region>> regions;
+    regions.push_back(std::make_unique<Region>());
+    Region& body = *regions.back();
+    ValueMap map;
+    for (Value* v : inputs) map[v] = body.addArgument(v->type());
+    for (Op* op : inside) body.push_back(op->clone(map));
+    std::vector<Value*> yielded;
+    for (Value* v : outputs) yielded.push_back(map.at(v));
+    body.push_back(Op::create(OpCode::Return, yielded, {}));
+
+    std::unique_ptr<Op> fusion = Op::create(OpCode::Fusion, inputs, outputTypes,
+                                            {{"kind", Attribute::string(kindOf(group))}}, std::move(regions),
+                                            mergeLocations(locs));
+    Op* last = *std::max_element(group.members.begin(), group.members.end(),
+                                 [&](Op* a, Op* b) { return position_.at(a) < position_.at(b); });
+    Op* placed = region_.insert(region_.positionOf(last), std::move(fusion));
+    position_[placed] = position_.at(last);
+    for (size_t i = 0; i < outputs.size(); ++i) outputs[i]->replaceAllUsesWith(placed->result(i));
+    FusedKernel kernel;
+    kernel.function = function_;
+    kernel.name = name;
+    kernel.kind = kindOf(group);
+    for (const Op* op : inside)
+      if (!op->is(OpCode::Constant)) kernel.members.push_back(describe(*op));
+    kernel.loc = placed->loc;
+    plan_.kernels.push_back(std::move(kernel));
+    std::vector<Op*> members = group.members;
+    std::sort(members.begin(), members.end(), [&](Op* a, Op* b) { return position_.at(a) > position_.at(b); });
+    for (Op* m : members) region_.erase(m);
+
+  }
+
+  // A stable topological order: a fusion sits where its last member was, so a reader of
+  // an earlier member may now come before it. Side effects keep their relative order.
+  void restoreOrder() {
+    std::vector<Op*> ops;
+    std::unordered_map<const Op*, size_t> index;
+    for (auto& op : region_.ops()) {
+      index[op.get()] = ops.size();
+      ops.push_back(op.get());
+    }
+    std::vector<std::vector<size_t>> successors(ops.size());
+    std::vector<size_t> waiting(ops.size(), 0);
+    size_t lastEffect = ops.size();
+    for (size_t i = 0; i < ops.size(); ++i) {
+      for (Value* v : valuesRead(*ops[i], region_))
+        if (!v->isArgument()) {
+          successors[index.at(v->definingOp())].push_back(i);
+          ++waiting[i];
+        }
+      if (hasSideEffects(*ops[i]) || ops[i]->info().isTerminator()) {
+        if (lastEffect != ops.size()) {
+          successors[lastEffect].push_back(i);
+          ++waiting[i];
+        }
+        lastEffect = i;
+      }
+    }
+    std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
+    for (size_t i = 0; i < ops.size(); ++i)
+      if (waiting[i] == 0) ready.push(i);
+    std::vector<size_t> order;
+    while (!ready.empty()) {
+      size_t i = ready.top();
+      ready.pop();
+      order.push_back(i);
+      for (size_t s : successors[i])
+        if (--waiting[s] == 0) ready.push(s);
+    }
+    if (order.size() != ops.size()) throw Error(ErrorKind::Internal, "fusion created a dependency cycle in @" + function_);
+    bool sorted = std::is_sorted(order.begin(), order.end());
+    if (sorted) return;
+    std::vector<std::unique_ptr<Op>> owned;
+    for (size_t i : order) owned.push_back(region_.take(ops[i]));
+    for (auto& op : owned) region_.push_back(std::move(op));
+  }
+
+  Region& region_;
+  std::string function_;
+  FusionPlan& plan_;
+  int& counter_;
+  std::vector<Op*> ops_;
+  std::unordered_map<const Op*, int64_t> position_;
+  std::vector<Group> groups_;
+  std::unordered_map<const Op*, int> groupOf_;
+  std::vector<PendingDecision> decisions_;
+};
+
+bool isKernel(const Op& op) {
+  switch (op.code()) {
+    case OpCode::Constant:
+    case OpCode::Tuple:
+    case OpCode::GetTupleElement:
+      return false;
+    default:
+      return !op.info().isTerminator();
+  }
+}
+
+// Kernels of a region: its compute ops, and those of the control-flow regions in it.
+int64_t countKernels(const Region& region) {
+  int64_t n = 0;
+  for (const auto& op : region.ops()) {
+    if (isKernel(*op)) ++n;
+    if (op->info().category == OpCategory::ControlFlow)
+      for (size_t i = 0; i < op->numRegions(); ++i) n += countKernels(op->region(i));
+  }
+  return n;
+}
+
+void fuseRegion(Region& region, const std::string& function, FusionPlan& plan, int& counter) {
+  // Control-flow bodies are programs too (a while body runs once per iteration).
+  for (auto& op : region.ops())
+    if (op->info().category == OpCategory::ControlFlow)
+      for (size_t i = 0; i < op->numRegions(); ++i) fuseRegion(op->region(i), function, plan, counter);
+  RegionFuser(region, function, plan, counter).run();
+}
+
+class FusionPass : public Pass {
+ public:
+  std::string_view name() const override { return "fusion"; }
+  void run(Module& module, PassContext& context) override {
+    FusionPlan& plan = context.fusionPlan;
+    for (const auto& fn : module.functions()) {
+      plan.kernelsBefore += countKernels(fn->body());
+      int counter = 0;
+      fuseRegion(fn->body(), fn->name(), plan, counter);
+      plan.kernelsAfter += countKernels(fn->body());
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createFusionPass() { return std::make_unique<FusionPass>(); }
+
+}  // namespace kiln::passes

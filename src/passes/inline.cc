@@ -1,0 +1,127 @@
+// Inlining: every func.call is replaced by a copy of the callee's body, so later passes
+// see one graph per entry function. Calls on a recursive cycle stay calls. An inlined op
+// keeps its own location as the callee and the call's as the caller (MLIR's callsite
+// form), so reports still point at the user's line. Private functions nobody refers to
+// any more are removed afterwards.
+#include <functional>
+#include <set>
+#include <unordered_map>
+
+#include "passes/passes.h"
+#include "support/error.h"
+
+namespace kiln::passes {
+namespace {
+
+std::vector<Op*> callsIn(Region& region) {
+  std::vector<Op*> calls;
+  walk(region, [&](Op& op) {
+    if (op.is(OpCode::FuncCall)) calls.push_back(&op);
+  });
+  return calls;
+}
+
+std::string calleeOf(const Op& call) { return call.attr("callee").asString(); }
+
+// Functions that can reach themselves through calls: their calls stay.
+std::set<const Function*> recursiveFunctions(const Module& module) {
+  std::unordered_map<const Function*, std::vector<const Function*>> callees;
+  for (const auto& fn : module.functions())
+    walk(fn->body(), [&](Op& op) {
+      if (!op.is(OpCode::FuncCall)) return;
+      if (const Function* callee = module.lookup(calleeOf(op))) callees[fn.get()].push_back(callee);
+    });
+  std::set<const Function*> recursive;
+  for (const auto& fn : module.functions()) {
+    std::set<const Function*> seen;
+    std::vector<const Function*> stack = callees[fn.get()];
+    while (!stack.empty()) {
+      const Function* f = stack.back();
+      stack.pop_back();
+      if (f == fn.get()) {
+        recursive.insert(f);
+        break;
+      }
+      if (seen.insert(f).second)
+        for (const Function* g : callees[f]) stack.push_back(g);
+    }
+  }
+  return recursive;
+}
+
+// Replaces `call` with a copy of `callee`'s body.
+void inlineCall(Op& call, const Function& callee) {
+  Region& region = *call.parentRegion();
+  const Region& body = callee.body();
+  ValueMap map;
+  for (size_t i = 0; i < body.numArguments(); ++i) map[body.argument(i)] = call.operand(i);
+  auto pos = region.positionOf(&call);
+  for (const auto& op : body.ops()) {
+    if (op->info().isTerminator()) {
+      for (size_t r = 0; r < call.numResults(); ++r) {
+        Value* value = op->operand(r);
+        auto it = map.find(value);
+        call.result(r)->replaceAllUsesWith(it == map.end() ? value : it->second);
+      }
+      break;
+    }
+    std::unique_ptr<Op> copy = op->clone(map);
+    if (!call.loc.isUnknown()) copy->loc = op->loc.isUnknown() ? call.loc : Location::callSite(op->loc, call.loc);
+    region.insert(pos, std::move(copy));
+  }
+  region.erase(&call);
+}
+
+// Every function symbol an attribute names (calls, run_parallel programs, composites).
+void collectSymbols(const Attribute& attr, std::set<std::string>& out) {
+  switch (attr.kind()) {
+    case Attribute::Kind::SymbolRef: out.insert(attr.asString()); break;
+    case Attribute::Kind::Array:
+      for (const Attribute& a : attr.asArray()) collectSymbols(a, out);
+      break;
+    case Attribute::Kind::Dictionary:
+    case Attribute::Kind::Record:
+      for (const NamedAttribute& a : attr.fields()) collectSymbols(a.value, out);
+      break;
+    default: break;
+  }
+}
+
+void removeUnreferencedPrivateFunctions(Module& module) {
+  std::set<std::string> referenced;
+  for (const auto& fn : module.functions())
+    walk(fn->body(), [&](Op& op) {
+      for (const NamedAttribute& a : op.attrs()) collectSymbols(a.value, referenced);
+    });
+  std::vector<Function*> unused;
+  for (const auto& fn : module.functions())
+    if (fn->visibility == Visibility::Private && !referenced.count(fn->name())) unused.push_back(fn.get());
+  for (Function* fn : unused) module.eraseFunction(fn);
+}
+
+class InlinePass : public Pass {
+ public:
+  std::string_view name() const override { return "inline"; }
+  void run(Module& module, PassContext&) override {
+    std::set<const Function*> recursive = recursiveFunctions(module);
+    for (const auto& fn : module.functions()) {
+      // An inlined body may hold calls itself; each round inlines one level.
+      for (bool changed = true; changed;) {
+        changed = false;
+        for (Op* call : callsIn(fn->body())) {
+          const Function* callee = module.lookup(calleeOf(*call));
+          if (!callee || recursive.count(callee)) continue;
+          inlineCall(*call, *callee);
+          changed = true;
+        }
+      }
+    }
+    removeUnreferencedPrivateFunctions(module);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> createInlinePass() { return std::make_unique<InlinePass>(); }
+
+}  // namespace kiln::passes

@@ -1,0 +1,73 @@
+#include "passes/op_facts.h"
+
+namespace kiln::passes {
+namespace {
+
+bool opItselfHasSideEffects(const Op& op) {
+  if (op.info().has(kSideEffect)) return true;
+  switch (op.info().category) {
+    case OpCategory::Collective:
+    case OpCategory::Communication:
+    case OpCategory::Random:
+    case OpCategory::Check:
+    case OpCategory::Interpreter:
+      return true;
+    default:
+      break;
+  }
+  // A custom call is opaque: even without has_side_effect its target may keep state
+  // (XLA keeps them too), so no pass moves, merges or drops one.
+  return op.is(OpCode::CustomCall);
+}
+
+const Region* regionOf(const Value* v) {
+  return v->isArgument() ? v->ownerRegion() : v->definingOp()->parentRegion();
+}
+
+bool definedInside(const Value* v, const Region& region) {
+  const Region* r = regionOf(v);
+  while (r && r != &region) r = r->parentOp() ? r->parentOp()->parentRegion() : nullptr;
+  return r == &region;
+}
+
+}  // namespace
+
+bool hasSideEffects(const Op& op) {
+  if (opItselfHasSideEffects(op)) return true;
+  for (size_t i = 0; i < op.numRegions(); ++i) {
+    bool found = false;
+    walk(op.region(i), [&](Op& inner) { found = found || opItselfHasSideEffects(inner); });
+    if (found) return true;
+  }
+  return false;
+}
+
+bool regionsSelfContained(const Op& op) {
+  for (size_t i = 0; i < op.numRegions(); ++i) {
+    const Region& region = op.region(i);
+    bool contained = true;
+    walk(region, [&](Op& inner) {
+      for (const Value* v : inner.operands()) contained = contained && definedInside(v, region);
+    });
+    if (!contained) return false;
+  }
+  return true;
+}
+
+std::vector<Value*> valuesRead(const Op& op, const Region& region) {
+  std::vector<Value*> read;
+  auto add = [&](Value* v) {
+    if (regionOf(v) != &region) return;
+    for (Value* r : read)
+      if (r == v) return;
+    read.push_back(v);
+  };
+  for (Value* v : op.operands()) add(v);
+  for (size_t i = 0; i < op.numRegions(); ++i)
+    walk(op.region(i), [&](Op& inner) {
+      for (Value* v : inner.operands()) add(v);
+    });
+  return read;
+}
+
+}  // namespace kiln::passes

@@ -1,0 +1,94 @@
+// `kiln compile FILE`: run the optimization pipeline (or the passes named by --passes)
+// and print the optimized module; --report summarizes what each pass did, the fusion
+// decisions and the buffer figures; --dump-dir keeps every intermediate module.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands.h"
+#include "ir/verifier.h"
+#include "passes/pass_manager.h"
+#include "passes/passes.h"
+#include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
+#include "support/error.h"
+
+namespace kiln::tool {
+namespace {
+
+struct CompileCommandOptions {
+  std::string file;
+  std::string entry;
+  std::string passes;
+  std::string dumpDir;
+  std::string output;
+  bool report = false;
+  bool verifyEach = false;
+  bool donate = false;
+  int64_t foldLimit = passes::PipelineOptions{}.foldElementLimit;
+};
+
+std::vector<std::string> splitList(const std::string& list) {
+  std::vector<std::string> items;
+  std::stringstream in(list);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) items.push_back(item);
+  return items;
+}
+
+int runCompileCommand(const CompileCommandOptions& o) {
+  std::unique_ptr<Module> module = stablehlo::parseModule(readInput(o.file));
+  verifyModule(*module);
+  if (!o.entry.empty()) {
+    if (!module->lookup(o.entry)) throw Error(ErrorKind::Io, "no function @" + o.entry + " in " + o.file);
+    // Only the entry and what it calls survive: the others become private, and inlining
+    // drops private functions nobody refers to.
+    for (const auto& fn : module->functions())
+      if (fn->name() != o.entry) fn->visibility = Visibility::Private;
+  }
+  passes::PassContext context;
+  context.options.dumpDir = o.dumpDir;
+  context.options.verifyEachPass = o.verifyEach;
+  context.options.donateAllParameters = o.donate;
+  context.options.foldElementLimit = o.foldLimit;
+  std::vector<std::string> names = o.passes.empty() ? passes::defaultPipeline() : splitList(o.passes);
+  passes::PipelineResult result = passes::runPipeline(*module, names, context);
+
+  std::string text = stablehlo::printModule(*module);
+  if (!o.output.empty()) {
+    std::ofstream out(o.output);
+    out << text;
+    if (!out) throw Error(ErrorKind::Io, "cannot write '" + o.output + "'");
+  }
+  if (o.report) {
+    std::cout << passes::pipelineReport(result, context);
+  } else if (o.output.empty()) {
+    std::cout << text;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::function<int()> addCompileCommand(CLI::App& app) {
+  auto o = std::make_shared<CompileCommandOptions>();
+  CLI::App* cmd = app.add_subcommand("compile", "Optimize a program: inlining, simplification, folding, CSE, DCE, "
+                                                "fusion, scheduling and buffer assignment");
+  cmd->add_option("file", o->file, "StableHLO MLIR file (- for standard input)")->required();
+  cmd->add_option("--entry", o->entry, "Optimize only this function (and what it calls)");
+  std::string known;
+  for (const std::string& n : passes::allPassNames()) known += (known.empty() ? "" : ", ") + n;
+  cmd->add_option("--passes", o->passes, "Comma-separated passes to run instead of the full pipeline (" + known + ")");
+  cmd->add_option("--dump-dir", o->dumpDir,
+                  "Write the module after every pass (NN-pass.mlir), the fusion plan and the buffer assignment here");
+  cmd->add_option("-o,--output", o->output, "Write the optimized module to this file");
+  cmd->add_flag("--report", o->report, "Print a summary (passes, times, op counts, fusion decisions, buffers) "
+                                       "instead of the module");
+  cmd->add_flag("--verify-each", o->verifyEach, "Verify the module and check the buffer assignment after every pass");
+  cmd->add_flag("--donate", o->donate, "Treat every parameter as donated (its buffer may hold results)");
+  cmd->add_option("--fold-limit", o->foldLimit, "Fold ops whose results have at most this many elements")
+      ->check(CLI::NonNegativeNumber);
+  return [o] { return runCompileCommand(*o); };
+}
+
+}  // namespace kiln::tool
