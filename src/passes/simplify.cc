@@ -76,6 +76,30 @@ Literal scalarInt(DType dtype, int64_t value) {
 
 // ---- The driver -----------------------------------------------------------------
 
+// Whether running `op` may do more than compute its results: the registry's side-effect
+// trait, and the ops whose effects depend on what they call (custom calls carry theirs in
+// an attribute, calls and composites in their callee; rng draws from hidden state).
+bool isEffectful(const Op& op) {
+  if (op.info().has(kSideEffect)) return true;
+  switch (op.code()) {
+    case OpCode::CustomCall:
+    case OpCode::FuncCall:
+    case OpCode::Composite:
+    case OpCode::Rng: return true;
+    default: return false;
+  }
+}
+
+// Whether `op` or any op of its regions is effectful (a while loop around an outfeed).
+bool hasEffects(const Op& op) {
+  if (isEffectful(op)) return true;
+  bool found = false;
+  for (size_t r = 0; r < op.numRegions() && !found; ++r)
+    walk(op.region(r), [&](Op& inner) { found = found || isEffectful(inner); });
+  return found;
+}
+
+
 class Driver {
  public:
   explicit Driver(Module& module) : module_(module) {
@@ -102,7 +126,7 @@ class Driver {
       worklist_.pop_back();
       queued_.erase(op);
       if (dead_.count(op) || insideDeadOp(*op)) continue;
-      if (op->info().has(kSideEffect) || op->info().isTerminator()) continue;
+      if (op->info().isTerminator() || hasEffects(*op)) continue;
       for (const NamedRule& rule : rules_->rulesFor(op->code())) {
         Rewriter rw(*this, *op);
         if (!rule.rule(*op, rw)) continue;
@@ -192,7 +216,7 @@ class Driver {
   // The producer of `v` when nothing uses any of its results and it may be removed.
   Op* deadProducer(Value* v) const {
     Op* p = v->definingOp();
-    if (!p || dead_.count(p) || p->info().has(kSideEffect) || p->info().isTerminator()) return nullptr;
+    if (!p || dead_.count(p) || p->info().isTerminator() || hasEffects(*p)) return nullptr;
     for (Value* r : p->results())
       if (r->hasUses()) return nullptr;
     return p;
@@ -228,6 +252,12 @@ Value* Rewriter::splat(const Type& type, const Literal& element) {
 }
 
 void Rewriter::replace(const std::vector<Value*>& values) { driver_.replace(root_, values); }
+
+bool Rewriter::replaceIfSameType(Value* value) {
+  if (root_.numResults() != 1 || value->type() != root_.result()->type()) return false;
+  replace(value);
+  return true;
+}
 
 void Rewriter::setOperands(const std::vector<Value*>& operands, const std::vector<const Op*>& absorbed) {
   if (!absorbed.empty()) {

@@ -45,8 +45,7 @@ bool addZero(Op& op, Rewriter& rw) {
   DType t = dtypeOf(s->other);
   bool identity = isFloat(t) || isComplex(t) ? isNegativeZero(s->element) : isIntValue(s->element, 0);
   if (!identity) return false;
-  rw.replace(s->other);
-  return true;
+  return rw.replaceIfSameType(s->other);
 }
 
 // x + negate(y) → x - y, integers only: both wrap to the same two's-complement value.
@@ -72,8 +71,7 @@ bool subtractZero(Op& op, Rewriter& rw) {
   DType t = dtypeOf(op.result());
   bool identity = isFloat(t) ? isPositiveZero(*e) : isIntOrBool(t) && isIntValue(*e, 0);
   if (!identity) return false;
-  rw.replace(op.operand(0));
-  return true;
+  return rw.replaceIfSameType(op.operand(0));
 }
 
 // x - x → 0 for integers and booleans. Not for floats: inf - inf and NaN - NaN are NaN.
@@ -103,16 +101,14 @@ bool multiplyOne(Op& op, Rewriter& rw) {
   if (!s || isComplex(dtypeOf(s->other))) return false;
   bool one = isFloat(s->element.dtype()) ? isFloatValue(s->element, 1.0) : isIntValue(s->element, 1);
   if (!one) return false;
-  rw.replace(s->other);
-  return true;
+  return rw.replaceIfSameType(s->other);
 }
 
 // x * 0 → 0 for integers and booleans. Not for floats: inf * 0 is NaN, -1 * 0 is -0.
 bool multiplyZero(Op& op, Rewriter& rw) {
   auto s = splatSide(op);
   if (!s || !isIntOrBool(dtypeOf(s->other)) || !isIntValue(s->element, 0)) return false;
-  rw.replace(s->constant);
-  return true;
+  return rw.replaceIfSameType(s->constant);
 }
 
 // x * -1 → negate(x) for signed integers: both wrap (MIN * -1 = MIN = negate(MIN)).
@@ -130,8 +126,7 @@ bool divideOne(Op& op, Rewriter& rw) {
   auto e = splatOf(op.operand(1));
   DType t = dtypeOf(op.result());
   if (!e || !(isFloat(t) ? isFloatValue(*e, 1.0) : isInteger(t) && isIntValue(*e, 1))) return false;
-  rw.replace(op.operand(0));
-  return true;
+  return rw.replaceIfSameType(op.operand(0));
 }
 
 // power(x, 1) → x for integers (the product of one factor). Not for floats: pow(x, 1)
@@ -140,8 +135,7 @@ bool divideOne(Op& op, Rewriter& rw) {
 bool powerOne(Op& op, Rewriter& rw) {
   auto e = splatOf(op.operand(1));
   if (!e || !isInteger(dtypeOf(op.result())) || !isIntValue(*e, 1)) return false;
-  rw.replace(op.operand(0));
-  return true;
+  return rw.replaceIfSameType(op.operand(0));
 }
 
 // ---- maximum, minimum ---------------------------------------------------------------
@@ -150,8 +144,7 @@ bool powerOne(Op& op, Rewriter& rw) {
 // itself is that value (NaN and -0.0 included).
 bool extremumSelf(Op& op, Rewriter& rw) {
   if (op.operand(0) != op.operand(1)) return false;
-  rw.replace(op.operand(0));
-  return true;
+  return rw.replaceIfSameType(op.operand(0));
 }
 
 // max(x, lowest) → x and min(x, highest) → x, where lowest is -inf for floats (IEEE
@@ -178,8 +171,7 @@ bool extremumIdentity(Op& op, Rewriter& rw) {
     identity = kMax ? isIntValue(e, 0) : isAllOnes(e);
   }
   if (!identity) return false;
-  rw.replace(s->other);
-  return true;
+  return rw.replaceIfSameType(s->other);
 }
 
 // ---- and, or, xor, shifts ---------------------------------------------------------
@@ -187,8 +179,7 @@ bool extremumIdentity(Op& op, Rewriter& rw) {
 // and(x, x) → x, or(x, x) → x: bitwise idempotence (integers and booleans).
 bool bitwiseSelf(Op& op, Rewriter& rw) {
   if (op.operand(0) != op.operand(1)) return false;
-  rw.replace(op.operand(0));
-  return true;
+  return rw.replaceIfSameType(op.operand(0));
 }
 
 // xor(x, x) → 0 for integers and booleans.
@@ -202,14 +193,8 @@ bool xorSelf(Op& op, Rewriter& rw) {
 bool andConstant(Op& op, Rewriter& rw) {
   auto s = splatSide(op);
   if (!s) return false;
-  if (isIntValue(s->element, 0)) {
-    rw.replace(s->constant);
-    return true;
-  }
-  if (isAllOnes(s->element)) {
-    rw.replace(s->other);
-    return true;
-  }
+  if (isIntValue(s->element, 0)) return rw.replaceIfSameType(s->constant);
+  if (isAllOnes(s->element)) return rw.replaceIfSameType(s->other);
   return false;
 }
 
@@ -217,14 +202,8 @@ bool andConstant(Op& op, Rewriter& rw) {
 bool orConstant(Op& op, Rewriter& rw) {
   auto s = splatSide(op);
   if (!s) return false;
-  if (isIntValue(s->element, 0)) {
-    rw.replace(s->other);
-    return true;
-  }
-  if (isAllOnes(s->element)) {
-    rw.replace(s->constant);
-    return true;
-  }
+  if (isIntValue(s->element, 0)) return rw.replaceIfSameType(s->other);
+  if (isAllOnes(s->element)) return rw.replaceIfSameType(s->constant);
   return false;
 }
 
@@ -232,8 +211,7 @@ bool orConstant(Op& op, Rewriter& rw) {
 bool xorZero(Op& op, Rewriter& rw) {
   auto s = splatSide(op);
   if (!s || !isIntValue(s->element, 0)) return false;
-  rw.replace(s->other);
-  return true;
+  return rw.replaceIfSameType(s->other);
 }
 
 // shift_left / shift_right_logical / shift_right_arithmetic by 0 → x: a zero amount is
@@ -241,8 +219,7 @@ bool xorZero(Op& op, Rewriter& rw) {
 bool shiftZero(Op& op, Rewriter& rw) {
   auto e = splatOf(op.operand(1));
   if (!e || !isIntValue(*e, 0)) return false;
-  rw.replace(op.operand(0));
-  return true;
+  return rw.replaceIfSameType(op.operand(0));
 }
 
 // ---- unary ops ----------------------------------------------------------------------
@@ -253,8 +230,7 @@ bool shiftZero(Op& op, Rewriter& rw) {
 bool involution(Op& op, Rewriter& rw) {
   Op* inner = producer(op.operand(0), op.code());
   if (!inner) return false;
-  rw.replace(inner->operand(0));
-  return true;
+  return rw.replaceIfSameType(inner->operand(0));
 }
 
 // f(f(x)) → f(x) for floor, ceil, round_nearest_afz, round_nearest_even, sign and abs:
@@ -266,8 +242,7 @@ bool idempotent(Op& op, Rewriter& rw) {
   Op* inner = producer(op.operand(0), op.code());
   if (!inner || isComplex(dtypeOf(inner->operand(0))) || inner->result()->type() != op.result()->type())
     return false;
-  rw.replace(inner->result());
-  return true;
+  return rw.replaceIfSameType(inner->result());
 }
 
 // abs(negate(x)) → abs(x): for floats abs clears the sign bit that negate flips (NaN
@@ -298,15 +273,13 @@ bool selectConstant(Op& op, Rewriter& rw) {
   if (!e) return false;
   Value* chosen = e->boolAt(0) ? op.operand(1) : op.operand(2);
   if (chosen->type() != op.result()->type()) return false;
-  rw.replace(chosen);
-  return true;
+  return rw.replaceIfSameType(chosen);
 }
 
 // select(p, a, a) → a.
 bool selectSame(Op& op, Rewriter& rw) {
   if (op.operand(1) != op.operand(2) || op.operand(1)->type() != op.result()->type()) return false;
-  rw.replace(op.operand(1));
-  return true;
+  return rw.replaceIfSameType(op.operand(1));
 }
 
 // select(not(p), a, b) → select(p, b, a): not of a boolean is logical negation.
@@ -322,8 +295,7 @@ bool selectNot(Op& op, Rewriter& rw) {
 // convert to the operand's own type → the operand.
 bool convertSameType(Op& op, Rewriter& rw) {
   if (op.operand(0)->type() != op.result()->type()) return false;
-  rw.replace(op.operand(0));
-  return true;
+  return rw.replaceIfSameType(op.operand(0));
 }
 
 // The largest binary exponent of a finite value of a float format.

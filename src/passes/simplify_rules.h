@@ -40,6 +40,9 @@ class Rewriter {
   // The root's results are replaced by `values` (same types, checked), and the root dies.
   void replace(const std::vector<Value*>& values);
   void replace(Value* value) { replace(std::vector<Value*>{value}); }
+  // The same for an existing value, when it has the root's type; else changes nothing and
+  // returns false (rules that forward an operand use it, so no type can ever change).
+  bool replaceIfSameType(Value* value);
 
   // In-place edits of the root; `absorbed` ops' locations merge into the root's.
   void setOperands(const std::vector<Value*>& operands, const std::vector<const Op*>& absorbed = {});

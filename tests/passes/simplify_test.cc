@@ -853,5 +853,53 @@ TEST(SimplifyTest, SideEffectingOpsAreLeftAlone) {
   EXPECT_EQ(count(*m, OpCode::Constant), 1);
 }
 
+TEST(SimplifyTest, OpsWithEffectsOutliveTheirLastUse) {
+  // x * 0 drops the last use of the loop and of the custom call, but both have effects:
+  // the loop's body asserts, the custom call says so.
+  auto m = simplify(R"(
+    func.func @main(%x: tensor<i32>) -> tensor<i32> {
+      %zero = stablehlo.constant dense<0> : tensor<i32>
+      %w = stablehlo.while(%v = %x) : tensor<i32>
+        cond {
+          %c = stablehlo.compare LT, %v, %zero : (tensor<i32>, tensor<i32>) -> tensor<i1>
+          stablehlo.return %c : tensor<i1>
+        } do {
+          %t = stablehlo.constant dense<true> : tensor<i1>
+          stablehlo.custom_call @shape_assertion(%t) {error_message = "x", has_side_effect = true} : (tensor<i1>) -> ()
+          stablehlo.return %zero : tensor<i32>
+        }
+      %r = stablehlo.multiply %w, %zero : tensor<i32>
+      return %r : tensor<i32>
+    })");
+  EXPECT_EQ(count(*m, OpCode::Multiply), 0);
+  EXPECT_EQ(count(*m, OpCode::While), 1);
+
+  auto n = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<4xi32>) -> tensor<4xi32> {
+      %zero = stablehlo.constant dense<0> : tensor<4xi32>
+      %c = stablehlo.custom_call @effect(%x) {has_side_effect = true} : (tensor<4xi32>) -> tensor<4xi32>
+      %r = stablehlo.multiply %c, %zero : tensor<4xi32>
+      return %r : tensor<4xi32>
+    })");
+  PassContext ctx;
+  createSimplifyPass()->run(*n, ctx);
+  verifyModule(*n);
+  EXPECT_EQ(count(*n, OpCode::Multiply), 0);
+  EXPECT_EQ(count(*n, OpCode::CustomCall), 1);
+}
+
+TEST(SimplifyTest, PureOpsLeftWithoutUsersAreRemoved) {
+  auto m = simplify(R"(
+    func.func @main(%x: tensor<4xi32>) -> tensor<4xi32> {
+      %zero = stablehlo.constant dense<0> : tensor<4xi32>
+      %a = stablehlo.abs %x : tensor<4xi32>
+      %b = stablehlo.transpose %a, dims = [0] : (tensor<4xi32>) -> tensor<4xi32>
+      %r = stablehlo.multiply %b, %zero : tensor<4xi32>
+      return %r : tensor<4xi32>
+    })");
+  EXPECT_EQ(numOps(*m), 1);
+  EXPECT_TRUE(returned(*m)->definingOp()->is(OpCode::Constant));
+}
+
 }  // namespace
 }  // namespace kiln::passes
