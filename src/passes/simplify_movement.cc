@@ -55,6 +55,20 @@ bool transposeTranspose(Op& op, Rewriter& rw) {
   return true;
 }
 
+// transpose(x, p) that only moves dimensions of size 1 → reshape(x): when the other
+// dimensions keep their relative order, the row-major order of the elements is the same.
+bool transposeAsReshape(Op& op, Rewriter& rw) {
+  const Type& xt = typeOf(op.operand(0));
+  int64_t last = -1;
+  for (int64_t d : ints(op, "permutation")) {
+    if (xt.dim(d) == 1) continue;
+    if (d < last) return false;
+    last = d;
+  }
+  rw.replace(rw.createValue(OpCode::Reshape, {op.operand(0)}, typeOf(op.result())));
+  return true;
+}
+
 // reshape to the operand's own type → the operand (row-major order is unchanged).
 bool reshapeSameType(Op& op, Rewriter& rw) {
   if (typeOf(op.operand(0)) != typeOf(op.result())) return false;
@@ -360,6 +374,7 @@ void addMovementRules(RuleTable& t) {
   using O = OpCode;
   t.add(O::Transpose, "transpose-identity", transposeIdentity);
   t.add(O::Transpose, "transpose-transpose", transposeTranspose);
+  t.add(O::Transpose, "transpose-as-reshape", transposeAsReshape);
   t.add(O::Reshape, "reshape-same-type", reshapeSameType);
   t.add(O::Reshape, "reshape-reshape", reshapeReshape);
   t.add(O::BroadcastInDim, "broadcast-identity", broadcastIdentity);

@@ -500,6 +500,17 @@ TEST(SimplifyTest, TransposeIdentityAndComposition) {
   EXPECT_EQ(count(*m, OpCode::Transpose), 1);
 }
 
+TEST(SimplifyTest, TransposeOfUnitDimensionsIsAReshape) {
+  auto m = simplify(R"(
+    func.func @main(%x: tensor<3x1x4x1xf32>) -> (tensor<1x3x1x4xf32>, tensor<4x1x3x1xf32>) {
+      %a = stablehlo.transpose %x, dims = [1, 0, 3, 2] : (tensor<3x1x4x1xf32>) -> tensor<1x3x1x4xf32>
+      %b = stablehlo.transpose %x, dims = [2, 1, 0, 3] : (tensor<3x1x4x1xf32>) -> tensor<4x1x3x1xf32>
+      return %a, %b : tensor<1x3x1x4xf32>, tensor<4x1x3x1xf32>
+    })");
+  EXPECT_TRUE(returned(*m, 0)->definingOp()->is(OpCode::Reshape));
+  EXPECT_TRUE(returned(*m, 1)->definingOp()->is(OpCode::Transpose)) << "3 and 4 trade places";
+}
+
 TEST(SimplifyTest, Reshapes) {
   auto m = simplify(R"(
     func.func @main(%x: tensor<2x6xi32>) -> (tensor<2x6xi32>, tensor<3x4xi32>, tensor<2x6xi32>) {
