@@ -2,11 +2,14 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "interp/test_runner.h"
+#include "passes/pass_manager.h"
+#include "passes/passes.h"
 #include "support/error.h"
 
 namespace kiln::tool {
@@ -22,6 +25,8 @@ struct TestCommandOptions {
   std::string report;
   std::string backend = "interp";
   bool quiet = false;
+  bool optimize = false;
+  std::string passes;
 };
 
 const char* statusName(Status s) {
@@ -52,6 +57,26 @@ int runTestCommand(const TestCommandOptions& o) {
   options.jobs = o.jobs;
   options.timeLimitSeconds = o.timeLimit;
   options.backend = o.backend;
+  if (o.optimize || !o.passes.empty()) {
+    std::vector<std::string> names = passes::defaultPipeline();
+    if (!o.passes.empty()) {
+      names.clear();
+      std::stringstream in(o.passes);
+      for (std::string name; std::getline(in, name, ',');)
+        if (!name.empty()) names.push_back(name);
+    }
+    for (const std::string& name : names) passes::createPass(name);  // unknown names fail now, once
+    // Tests verify after every pass and check every buffer assignment independently.
+    options.prepare = [names](Module& module) {
+      passes::PassContext context;
+      context.options.verifyEachPass = true;
+      try {
+        passes::runPipeline(module, names, context);
+      } catch (const Error& e) {
+        throw Error(ErrorKind::Internal, "optimizing: " + e.format());
+      }
+    };
+  }
   options.onResult = [&](const TestResult&) {
     // Progress on long runs: a line every 500 results.
     if (!o.quiet && ++done % 500 == 0) std::cerr << "kiln test: " << done << " done\n";
@@ -104,6 +129,8 @@ std::function<int()> addTestCommand(CLI::App& app) {
   cmd->add_option("--time-limit", o->timeLimit, "Seconds a test may run before it fails")->check(CLI::PositiveNumber);
   cmd->add_option("--report", o->report, "Write every result to this JSON file");
   cmd->add_option("--backend", o->backend, "Executor: interp (the reference interpreter)");
+  cmd->add_flag("--optimize", o->optimize, "Run the full optimization pipeline (fusion included) on every program first");
+  cmd->add_option("--passes", o->passes, "Run these comma-separated passes first instead (implies --optimize)");
   cmd->add_flag("-q,--quiet", o->quiet, "Print only failures and the summary line");
   return [o] { return runTestCommand(*o); };
 }

@@ -109,6 +109,8 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
     tbb::parallel_for(size_t{0}, files.size(), [&](size_t i) {
       try {
         loaded[i] = stablehlo::parseFile(SourceBuffer::fromFile(files[i]));
+        if (options.prepare)
+          for (auto& module : loaded[i]) options.prepare(*module);
       } catch (const Error& e) {
         TestResult r{files[i], "", familyOf(files[i])};
         r.status = e.kind() == ErrorKind::Unsupported ? TestResult::Status::Skipped : TestResult::Status::Failed;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "ir/module.h"
+
 namespace kiln::interp {
 
 struct TestResult {
@@ -23,6 +25,9 @@ struct TestOptions {
   int jobs = 1;
   double timeLimitSeconds = 60;
   std::string backend = "interp";
+  // Applied to every module after it is parsed, before its tests run (kiln test
+  // --optimize runs the optimization pipeline here). An error fails the file's tests.
+  std::function<void(Module&)> prepare;
   // Called after each test (from worker threads, one call at a time).
   std::function<void(const TestResult&)> onResult;
 };

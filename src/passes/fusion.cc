@@ -64,6 +64,14 @@ int64_t elements(const Op& op) {
   return n;
 }
 
+// Whether `v` is defined inside one of `op`'s regions.
+bool definedWithin(const Value* v, const Op& op) {
+  const Region* r = v->isArgument() ? v->ownerRegion() : v->definingOp()->parentRegion();
+  for (; r; r = r->parentOp() ? r->parentOp()->parentRegion() : nullptr)
+    if (r->parentOp() == &op) return true;
+  return false;
+}
+
 // Fusion of one region (a function body or a control-flow region).
 class RegionFuser {
  public:
@@ -354,10 +362,20 @@ class RegionFuser {
     std::unordered_set<const Op*> internal(inside.begin(), inside.end());
     auto isInternal = [&](const Value* v) { return !v->isArgument() && internal.count(v->definingOp()); };
 
+    // Inputs: what the kernel reads from outside it — from this region, or from an
+    // enclosing one when this is a loop or branch body that captures values.
     std::vector<Value*> inputs;
-    for (Op* op : inside)
-      for (Value* v : valuesRead(*op, region_))
-        if (!isInternal(v) && std::find(inputs.begin(), inputs.end(), v) == inputs.end()) inputs.push_back(v);
+    auto input = [&](Value* v, const Op& reader) {
+      if (isInternal(v) || definedWithin(v, reader)) return;
+      if (std::find(inputs.begin(), inputs.end(), v) == inputs.end()) inputs.push_back(v);
+    };
+    for (Op* op : inside) {
+      for (Value* v : op->operands()) input(v, *op);
+      for (size_t r = 0; r < op->numRegions(); ++r)
+        walk(op->region(r), [&](Op& nested) {
+          for (Value* v : nested.operands()) input(v, *op);
+        });
+    }
     std::vector<Value*> outputs;
     for (Op* m : group.members)
       for (Value* r : m->results())
