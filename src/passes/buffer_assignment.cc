@@ -181,6 +181,9 @@ BufferAssignment assignBuffers(const Function& fn, bool donateAllParameters) {
     }
     ++position;
   }
+  // The caller holds a parameter it did not donate for the whole call.
+  for (size_t i = 0; i < body.numArguments(); ++i)
+    if (!out.values[i].donated) out.values[i].end = std::max<int64_t>(out.values[i].end, position - 1);
   if (const Op* ret = body.terminator())
     for (const Value* v : ret->operands())
       if (BufferedValue& b = out.values[indexOf.at(v)]; b.kind == BufferedValue::Kind::Temporary)

@@ -24,7 +24,8 @@ struct BufferedValue {
   Kind kind = Kind::Temporary;
   int64_t bytes = 0;
   // Live from position `start` to `end` inclusive: positions are op indices of the body
-  // (parameters start at -1); a value is live until the last op that reads it.
+  // (parameters start at -1); a value is live until the last op that reads it, and a
+  // parameter the caller keeps (not donated) until the end.
   int64_t start = 0;
   int64_t end = 0;
   // Where its bytes are: at `offset` in the arena, or (when `inParameter` >= 0) at

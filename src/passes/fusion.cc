@@ -31,6 +31,9 @@
 namespace kiln::passes {
 namespace {
 
+// Sibling fusion considers at most this many readers of one operand.
+constexpr size_t kMaxSiblings = 8;
+
 struct Group {
   std::vector<Op*> members;            // ops that move into the kernel
   std::vector<Op*> copies;             // cheap ops copied into it (the originals stay)
@@ -134,22 +137,29 @@ class RegionFuser {
   // the terminator).
   std::vector<Op*> outsideReaders(const Op& op, int g) const {
     std::vector<Op*> readers;
+    std::unordered_set<const Op*> seen;
     for (const Value* r : op.results())
       for (const Use& use : r->uses()) {
         Op* user = topLevel(use.user);
-        if (user && !inGroup(user, g) && std::find(readers.begin(), readers.end(), user) == readers.end())
-          readers.push_back(user);
+        if (user && !inGroup(user, g) && seen.insert(user).second) readers.push_back(user);
       }
     return readers;
+  }
+
+  // Whether something outside group `g` reads `op` (stops at the first: a broadcast
+  // every layer reads has as many readers as the program has layers).
+  bool hasReaderOutside(const Op& op, int g) const {
+    for (const Value* r : op.results())
+      for (const Use& use : r->uses())
+        if (Op* user = topLevel(use.user); user && !inGroup(user, g)) return true;
+    return false;
   }
 
   // Whether some path leads from any of `starts` into group `g`, treating every group
   // as one node (a path into one member and out of another counts).
   bool reachesGroup(const std::vector<Op*>& starts, int g) const {
     int64_t last = 0;
-    for (const Group& group : groups_)
-      if (find(group.id) == g)
-        for (const Op* m : group.members) last = std::max(last, position_.at(m));
+    for (const Op* m : groups_[find(g)].members) last = std::max(last, position_.at(m));
     std::vector<const Op*> stack(starts.begin(), starts.end());
     std::unordered_set<const Op*> seen;
     while (!stack.empty()) {
@@ -160,9 +170,7 @@ class RegionFuser {
       std::vector<const Op*> next;
       auto it = groupOf_.find(op);
       if (it != groupOf_.end()) {
-        for (const Group& group : groups_)
-          if (find(group.id) == find(it->second))
-            for (const Op* m : group.members) next.push_back(m);
+        for (const Op* m : groups_[find(it->second)].members) next.push_back(m);
       } else {
         next.push_back(op);
       }
@@ -172,6 +180,20 @@ class RegionFuser {
             if (Op* user = topLevel(use.user); user && !user->info().isTerminator()) stack.push_back(user);
     }
     return false;
+  }
+
+  // Whether every reader of `p` in group `g` is a dot: an epilogue kernel begins at its
+  // dot, so what feeds the dot stays outside.
+  bool readsOnlyFromDots(const Op& p, int g) const {
+    bool any = false;
+    for (const Value* r : p.results())
+      for (const Use& use : r->uses()) {
+        Op* user = topLevel(use.user);
+        if (!user || !inGroup(user, g)) continue;
+        if (fusionClass(*user) != FusionClass::Dot) return false;
+        any = true;
+      }
+    return any;
   }
 
   // A copy must not tie its kernel to another kernel: it may only read what every
@@ -207,13 +229,13 @@ class RegionFuser {
       if (isCheapToDuplicate(*p)) group.copies.push_back(p);  // scalars and splats live in the kernel
       return;
     }
-    std::vector<Op*> outside = outsideReaders(*p, g);
     switch (fusionClass(*p)) {
       case FusionClass::Opaque:
         return decide(false, *p, g, "not fusible: not elementwise, an index map, a reduce or a dot");
       case FusionClass::Reduce:
         return decide(false, *p, g, "a reduce ends its kernel; its readers load the result");
       case FusionClass::Dot: {
+        std::vector<Op*> outside = outsideReaders(*p, g);
         bool epilogue = !group.hasDot && !group.hasReduce && !group.hasExtraOutput && outside.empty() &&
                         elements(*p) == group.space;
         if (!epilogue)
@@ -225,20 +247,22 @@ class RegionFuser {
       }
       case FusionClass::Loop: break;
     }
-    if (group.hasDot) return decide(false, *p, g, "a dot epilogue kernel starts at its dot");
+    if (readsOnlyFromDots(*p, g))
+      return decide(false, *p, g, "a dot reads its operands from memory (its kernel starts at the dot)");
     int64_t reuse = elements(*p) > 0 ? group.space / elements(*p) : 1;
     if (isExpensive(*p) && reuse > 1)
       return decide(false, *p, g,
                     fmt::format("would recompute {} {}x per element behind a broadcast", p->name(), reuse));
     if (std::optional<std::string> strided = stridedReadCost(*p)) return decide(false, *p, g, *strided);
-    if (outside.empty()) {
+    if (!hasReaderOutside(*p, g)) {
       add(g, p);
       return decide(true, *p, g, "all readers are in the kernel");
     }
     if (isCheapToDuplicate(*p) && readsOnlyArgumentsOrConstants(*p)) {
       group.copies.push_back(p);
-      return decide(true, *p, g, fmt::format("cheap: copied, {} other readers keep the original", outside.size()));
+      return decide(true, *p, g, "cheap: copied into the kernel, other readers keep the original");
     }
+    std::vector<Op*> outside = outsideReaders(*p, g);
     if (reuse == 1 && !reachesGroup(outside, g)) {
       add(g, p);
       group.hasExtraOutput = true;
@@ -259,38 +283,47 @@ class RegionFuser {
       for (const Op* m : group.members)
         for (Value* v : valuesRead(*m, region_)) {
           if (valueBytes(v->type()) < kSharedOperandMinBytes) continue;
-          if (!v->isArgument() && inGroup(v->definingOp(), group.id)) continue;
+          // What a group computes itself (members, and the copies it makes of cheap
+          // ops such as splat constants) it does not read from memory.
+          if (!v->isArgument() && (inGroup(v->definingOp(), group.id) ||
+                                   std::count(group.copies.begin(), group.copies.end(), v->definingOp())))
+            continue;
           auto& gs = readersOf[v];
           if (gs.empty()) order.push_back(v);
           if (std::find(gs.begin(), gs.end(), group.id) == gs.end()) gs.push_back(group.id);
         }
     for (const Value* v : order) {
-      const std::vector<int>& gs = readersOf[v];
-      for (size_t i = 1; i < gs.size(); ++i) {
-        int a = find(gs[0]), b = find(gs[i]);
-        if (a == b) continue;
-        Group &ga = groups_[a], &gb = groups_[b];
-        const Op& first = *gb.members.front();
-        if (ga.hasDot || gb.hasDot) continue;
-        if (ga.space != gb.space) {
-          decide(false, first, a, "sibling of a different iteration space");
-          continue;
+      // Pairs among the first few readers only: an operand every kernel reads (a weight
+      // used in every layer) would otherwise cost a reachability search per pair.
+      const std::vector<int>& all = readersOf[v];
+      std::vector<int> gs(all.begin(), all.begin() + std::min<size_t>(all.size(), kMaxSiblings));
+      for (size_t i = 0; i < gs.size(); ++i) {
+        for (size_t j = i + 1; j < gs.size(); ++j) {
+          int a = find(gs[i]), b = find(gs[j]);
+          if (a == b) continue;
+          Group &ga = groups_[a], &gb = groups_[b];
+          const Op& first = *gb.members.front();
+          if (ga.hasDot || gb.hasDot) continue;
+          if (ga.space != gb.space) {
+            decide(false, first, a, "sibling of a different iteration space");
+            continue;
+          }
+          std::vector<Op*> aMembers(ga.members), bMembers(gb.members);
+          if (reachesGroup(bMembers, a) || reachesGroup(aMembers, b)) {
+            decide(false, first, a, "sibling, but one reads what the other computes");
+            continue;
+          }
+          for (Op* m : gb.members) ga.members.push_back(m);
+          for (Op* c : gb.copies) ga.copies.push_back(c);
+          ga.hasReduce = ga.hasReduce || gb.hasReduce;
+          ga.mergedSiblings = true;
+          gb.members.clear();
+          gb.copies.clear();
+          gb.mergedInto = a;
+          decide(true, first, a,
+                 fmt::format("sibling multi-output: both read {} ({} KiB) and now share one pass over it",
+                             v->type().str(), valueBytes(v->type()) / 1024));
         }
-        std::vector<Op*> aMembers(ga.members), bMembers(gb.members);
-        if (reachesGroup(bMembers, a) || reachesGroup(aMembers, b)) {
-          decide(false, first, a, "sibling, but one reads what the other computes");
-          continue;
-        }
-        for (Op* m : gb.members) ga.members.push_back(m);
-        for (Op* c : gb.copies) ga.copies.push_back(c);
-        ga.hasReduce = ga.hasReduce || gb.hasReduce;
-        ga.mergedSiblings = true;
-        gb.members.clear();
-        gb.copies.clear();
-        gb.mergedInto = a;
-        decide(true, first, a,
-               fmt::format("sibling multi-output: both read {} ({} KiB) and now share one pass over it",
-                           v->type().str(), valueBytes(v->type()) / 1024));
       }
     }
   }
