@@ -174,6 +174,42 @@ TEST(InlineTest, FunctionVisibilityAndSymbolReferences) {
   EXPECT_EQ(count(*m, OpCode::Composite), 1);
 }
 
+TEST(InlineTest, PrivateFunctionsOnlyUnreachableCodeRefersToAreRemoved) {
+  // @x is named only by @y, which nobody names; @r only calls itself. None of them can
+  // run, so none should stay; @kept is reached from @main through a composite.
+  auto m = runAndCompare(R"(
+    func.func private @x(%a: tensor<i64>) -> tensor<i64> {
+      return %a : tensor<i64>
+    }
+    func.func private @y(%a: tensor<i64>) -> tensor<i64> {
+      %0 = "stablehlo.composite"(%a) {name = "my.id", decomposition = @x} : (tensor<i64>) -> tensor<i64>
+      return %0 : tensor<i64>
+    }
+    func.func private @r(%a: tensor<i64>) -> tensor<i64> {
+      %0 = func.call @r(%a) : (tensor<i64>) -> tensor<i64>
+      return %0 : tensor<i64>
+    }
+    func.func private @inner(%a: tensor<i64>) -> tensor<i64> {
+      %n = stablehlo.negate %a : tensor<i64>
+      return %n : tensor<i64>
+    }
+    func.func private @kept(%a: tensor<i64>) -> tensor<i64> {
+      %0 = "stablehlo.composite"(%a) {name = "my.neg", decomposition = @inner} : (tensor<i64>) -> tensor<i64>
+      return %0 : tensor<i64>
+    }
+    func.func @main(%a: tensor<i64>) -> tensor<i64> {
+      %0 = "stablehlo.composite"(%a) {name = "my.wrap", decomposition = @kept} : (tensor<i64>) -> tensor<i64>
+      return %0 : tensor<i64>
+    })",
+                         {"inline"});
+  EXPECT_EQ(m->lookup("x"), nullptr);
+  EXPECT_EQ(m->lookup("y"), nullptr);
+  EXPECT_EQ(m->lookup("r"), nullptr);
+  EXPECT_NE(m->lookup("kept"), nullptr);
+  EXPECT_NE(m->lookup("inner"), nullptr) << "reached from @main through @kept";
+  EXPECT_EQ(m->functions().size(), 3u);
+}
+
 TEST(InlineTest, InlinedOpsGetCallSiteLocations) {
   auto m = runPasses(R"(
     func.func private @f(%a: tensor<4xf32>) -> tensor<4xf32> {
