@@ -87,15 +87,32 @@ void collectSymbols(const Attribute& attr, std::set<std::string>& out) {
   }
 }
 
+// Removes the private functions no public one reaches through symbol references. Reach,
+// not mere reference: a private function named only by another removed one (or only by
+// itself, recursively) is unreferenced once that one goes, and a one-pass "is it named
+// anywhere" check kept such functions.
 void removeUnreferencedPrivateFunctions(Module& module) {
-  std::set<std::string> referenced;
+  std::set<std::string> reached;
+  std::vector<const Function*> stack;
   for (const auto& fn : module.functions())
+    if (fn->visibility != Visibility::Private) {
+      reached.insert(fn->name());
+      stack.push_back(fn.get());
+    }
+  while (!stack.empty()) {
+    const Function* fn = stack.back();
+    stack.pop_back();
+    std::set<std::string> named;
     walk(fn->body(), [&](Op& op) {
-      for (const NamedAttribute& a : op.attrs()) collectSymbols(a.value, referenced);
+      for (const NamedAttribute& a : op.attrs()) collectSymbols(a.value, named);
     });
+    for (const std::string& name : named)
+      if (const Function* callee = module.lookup(name); callee && reached.insert(name).second)
+        stack.push_back(callee);
+  }
   std::vector<Function*> unused;
   for (const auto& fn : module.functions())
-    if (fn->visibility == Visibility::Private && !referenced.count(fn->name())) unused.push_back(fn.get());
+    if (!reached.count(fn->name())) unused.push_back(fn.get());
   for (Function* fn : unused) module.eraseFunction(fn);
 }
 

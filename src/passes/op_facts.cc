@@ -17,7 +17,11 @@ bool opItselfHasSideEffects(const Op& op) {
   }
   // A custom call is opaque: even without has_side_effect its target may keep state
   // (XLA keeps them too), so no pass moves, merges or drops one.
-  return op.is(OpCode::CustomCall);
+  // A call has its callee's effects, and the callee is not visible from here: without
+  // this, DCE dropped an unused call of a function that asserts, and CSE merged two
+  // such calls into one (simplify's isEffectful treats calls the same way). Inlining
+  // runs first, so only calls on recursive cycles meet this in the default pipeline.
+  return op.is(OpCode::CustomCall) || op.is(OpCode::FuncCall);
 }
 
 const Region* regionOf(const Value* v) {

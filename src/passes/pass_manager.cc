@@ -30,10 +30,14 @@ int64_t countOps(const Module& module) {
 }
 
 PipelineResult runPipeline(Module& module, const std::vector<std::string>& passNames, PassContext& context) {
-  using Clock = std::chrono::steady_clock;
+  // Every name is looked up before any pass runs: a typo leaves the module untouched.
   std::vector<std::unique_ptr<Pass>> passes;
   for (const std::string& name : passNames) passes.push_back(createPass(name));
+  return runPipeline(module, std::move(passes), context);
+}
 
+PipelineResult runPipeline(Module& module, std::vector<std::unique_ptr<Pass>> passes, PassContext& context) {
+  using Clock = std::chrono::steady_clock;
   const std::string& dumpDir = context.options.dumpDir;
   if (!dumpDir.empty()) {
     fs::create_directories(dumpDir);

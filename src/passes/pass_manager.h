@@ -3,6 +3,7 @@
 // after every pass (NN-name.mlir) plus the fusion plan and the buffer assignment.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ struct PipelineResult {
 // Runs the passes named in `passNames` (see createPass) on `module`, in order.
 // Throws kiln::Error; a verifier failure after a pass names that pass.
 PipelineResult runPipeline(Module& module, const std::vector<std::string>& passNames, PassContext& context);
+// The same for passes already made (tests run passes of their own through it).
+PipelineResult runPipeline(Module& module, std::vector<std::unique_ptr<Pass>> passes, PassContext& context);
 
 // Every op of the module, nested ones included.
 int64_t countOps(const Module& module);

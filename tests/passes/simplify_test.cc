@@ -3,57 +3,13 @@
 // ±inf and integer extremes, and the rules that would not be exact do not fire.
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <limits>
-
-#include "interp/interpreter.h"
-#include "ir/verifier.h"
-#include "passes/passes.h"
-#include "stablehlo/parser.h"
-#include "stablehlo/printer.h"
+#include "passes/pass_test_util.h"
 
 namespace kiln::passes {
 namespace {
 
-// Inputs: element i of parameter p cycles through special values, shifted by p so that
-// two parameters meet in many combinations.
-Literal specialValues(const Type& t, size_t param) {
-  static const double kFloats[] = {NAN,  -0.0, 0.0,   INFINITY, -INFINITY, 1.0,   -1.0,
-                                   2.5,  -3.75, 1e30, -1e-30,  65504.0,   7.0,   1e-40,
-                                   -NAN, 0.5,  -2.0};
-  constexpr size_t kNumFloats = std::size(kFloats);
-  Literal lit(t);
-  DType d = t.dtype();
-  int w = bitWidth(d);
-  int64_t smin = w >= 64 ? INT64_MIN : -(int64_t{1} << (w - 1));
-  int64_t smax = w >= 64 ? INT64_MAX : (int64_t{1} << (w - 1)) - 1;
-  uint64_t umax = w >= 64 ? UINT64_MAX : (uint64_t{1} << w) - 1;
-  const int64_t ints[] = {smin, smax, -1, 0, 1, 7, -100, smin + 1, 2, 100, 0};
-  const uint64_t uints[] = {0, umax, 1, 7, umax - 1, 128, 2, umax / 2, 0};
-  for (int64_t i = 0; i < t.numElements(); ++i) {
-    size_t k = static_cast<size_t>(i) + param * 5;
-    if (isFloat(d)) lit.setFloat(i, kFloats[k % kNumFloats]);
-    else if (isComplex(d)) lit.setComplex(i, {kFloats[k % kNumFloats], kFloats[(k * 7 + 3) % kNumFloats]});
-    else if (isBool(d)) lit.setInt(i, static_cast<int64_t>((k + k / 2) % 2));
-    else if (isSignedInt(d)) lit.setInt(i, ints[k % std::size(ints)]);
-    else lit.setBits(i, uints[k % std::size(uints)]);
-  }
-  return lit;
-}
-
-void expectBitIdentical(const interp::HostValues& a, const interp::HostValues& b, const std::string& text) {
-  ASSERT_EQ(a.size(), b.size());
-  for (size_t r = 0; r < a.size(); ++r) {
-    const Literal& x = a[r].tensor();
-    const Literal& y = b[r].tensor();
-    ASSERT_EQ(x.type(), y.type()) << "result " << r;
-    for (int64_t i = 0; i < x.numElements(); ++i)
-      ASSERT_EQ(x.bitsAt(i), y.bitsAt(i)) << "result " << r << " element " << i << " of\n"
-                                           << a[r].summary(32) << "\nvs\n"
-                                           << b[r].summary(32) << "\nafter simplifying\n"
-                                           << text;
-  }
-}
+using test_util::expectBitIdentical;
+using test_util::specialValues;
 
 // Parses `text`, simplifies @main's module, verifies it, and checks that @main computes
 // the same bits before and after on special inputs. Returns the simplified module.
@@ -73,11 +29,7 @@ std::unique_ptr<Module> simplify(const std::string& text) {
   return after;
 }
 
-int count(const Module& m, OpCode code) {
-  int n = 0;
-  for (const auto& fn : m.functions()) walk(fn->body(), [&](Op& op) { n += op.is(code); });
-  return n;
-}
+using test_util::count;
 
 // Ops of @main other than its return.
 int numOps(const Module& m) {

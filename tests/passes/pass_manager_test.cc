@@ -1,0 +1,269 @@
+// The pass manager: named passes run in order with their op counts recorded, unknown
+// names are reported with the known ones, --verify-each names the pass that broke the
+// IR, --dump-dir writes a parsable module after every pass plus the fusion plan and the
+// buffer assignment, and the report covers all of it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "passes/pass_manager.h"
+#include "passes/pass_test_util.h"
+
+namespace kiln::passes {
+namespace {
+
+namespace fs = std::filesystem;
+using test_util::count;
+
+// @main calls @sq twice (the copies are equal) and computes one dead value.
+// Ops: @sq 2 (multiply, return), @main 5 (two calls, add, negate, return).
+const char* kProgram = R"(
+    func.func private @sq(%a: tensor<4xf32>) -> tensor<4xf32> {
+      %m = stablehlo.multiply %a, %a : tensor<4xf32>
+      return %m : tensor<4xf32>
+    }
+    func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %p = func.call @sq(%x) : (tensor<4xf32>) -> tensor<4xf32>
+      %q = func.call @sq(%x) : (tensor<4xf32>) -> tensor<4xf32>
+      %r = stablehlo.add %p, %q : tensor<4xf32>
+      %dead = stablehlo.negate %x : tensor<4xf32>
+      return %r : tensor<4xf32>
+    })";
+
+const char* kSoftmax = R"(
+    func.func private @shift(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+      %neg_inf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+      %max = stablehlo.reduce(%x init: %neg_inf) applies stablehlo.maximum across dimensions = [1]
+          : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+      %max_b = stablehlo.broadcast_in_dim %max, dims = [0] : (tensor<4xf32>) -> tensor<4x8xf32>
+      %shifted = stablehlo.subtract %x, %max_b : tensor<4x8xf32>
+      return %shifted : tensor<4x8xf32>
+    }
+    func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+      %zero = stablehlo.constant dense<0.0> : tensor<f32>
+      %shifted = func.call @shift(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32> loc("softmax.py":2:1)
+      %e = stablehlo.exponential %shifted : tensor<4x8xf32> loc("softmax.py":3:1)
+      %sum = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1]
+          : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+      %sum_b = stablehlo.broadcast_in_dim %sum, dims = [0] : (tensor<4xf32>) -> tensor<4x8xf32>
+      %y = stablehlo.divide %e, %sum_b : tensor<4x8xf32>
+      return %y : tensor<4x8xf32>
+    })";
+
+TEST(PassManagerTest, RunsTheNamedPassesInOrderAndCountsOps) {
+  auto m = stablehlo::parseModule(kProgram);
+  EXPECT_EQ(countOps(*m), 7);
+  PassContext ctx;
+  PipelineResult r = runPipeline(*m, {"inline", "cse", "dce"}, ctx);
+  ASSERT_EQ(r.passes.size(), 3u);
+  EXPECT_EQ(r.passes[0].name, "inline");
+  EXPECT_EQ(r.passes[1].name, "cse");
+  EXPECT_EQ(r.passes[2].name, "dce");
+  // inline: @sq's body replaces both calls and @sq goes; cse: one multiply; dce: the negate.
+  EXPECT_EQ(r.passes[0].opsBefore, 7);
+  EXPECT_EQ(r.passes[0].opsAfter, 5);
+  EXPECT_EQ(r.passes[1].opsBefore, 5);
+  EXPECT_EQ(r.passes[1].opsAfter, 4);
+  EXPECT_EQ(r.passes[2].opsBefore, 4);
+  EXPECT_EQ(r.passes[2].opsAfter, 3);
+  EXPECT_EQ(countOps(*m), 3);
+  for (const PassStats& p : r.passes) EXPECT_GE(p.seconds, 0) << p.name;
+  EXPECT_GE(r.seconds, 0);
+
+  // In another order the counts tell another story: before inlining, CSE cannot merge
+  // the calls (a call may have its callee's effects), so both multiplies stay.
+  auto n = stablehlo::parseModule(kProgram);
+  PassContext ctx2;
+  PipelineResult r2 = runPipeline(*n, {"dce", "cse", "inline"}, ctx2);
+  ASSERT_EQ(r2.passes.size(), 3u);
+  EXPECT_EQ(r2.passes[0].name, "dce");
+  EXPECT_EQ(r2.passes[0].opsAfter, 6);
+  EXPECT_EQ(r2.passes[1].opsAfter, 6);
+  EXPECT_EQ(r2.passes[2].opsAfter, 4);
+  EXPECT_EQ(count(*n, OpCode::Multiply), 2);
+}
+
+TEST(PassManagerTest, UnknownPassNamesTheKnownOnes) {
+  auto m = stablehlo::parseModule(kProgram);
+  PassContext ctx;
+  try {
+    runPipeline(*m, {"inline", "cse", "no-such-pass"}, ctx);
+    FAIL() << "an unknown pass must be an error";
+  } catch (const Error& e) {
+    std::string message = e.what();
+    EXPECT_NE(message.find("no-such-pass"), std::string::npos) << message;
+    for (const std::string& name : allPassNames()) EXPECT_NE(message.find(name), std::string::npos) << name;
+  }
+  EXPECT_EQ(countOps(*m), 7) << "no pass ran";
+  EXPECT_EQ(count(*m, OpCode::FuncCall), 2);
+  EXPECT_THROW(createPass(""), Error);
+  EXPECT_EQ(allPassNames().size(), 8u);
+  for (const std::string& name : defaultPipeline()) EXPECT_EQ(createPass(name)->name(), name);
+}
+
+// Test-only passes: one that breaks the IR (an add whose result type is wrong), one that
+// counts how often it ran.
+class CorruptPass : public Pass {
+ public:
+  std::string_view name() const override { return "corrupt"; }
+  void run(Module& module, PassContext&) override {
+    walk(module.lookup("main")->body(), [](Op& op) {
+      if (op.is(OpCode::Add)) op.result()->setType(Type::tensor(DType::I32, {4}));
+    });
+  }
+};
+
+class CountingPass : public Pass {
+ public:
+  explicit CountingPass(int& runs) : runs_(runs) {}
+  std::string_view name() const override { return "counting"; }
+  void run(Module&, PassContext&) override { ++runs_; }
+
+ private:
+  int& runs_;
+};
+
+std::vector<std::unique_ptr<Pass>> corruptingPipeline(int& runs) {
+  std::vector<std::unique_ptr<Pass>> passes;
+  passes.push_back(createPass("inline"));
+  passes.push_back(std::make_unique<CountingPass>(runs));
+  passes.push_back(std::make_unique<CorruptPass>());
+  passes.push_back(std::make_unique<CountingPass>(runs));
+  return passes;
+}
+
+TEST(PassManagerTest, VerifyEachPassNamesThePassThatBrokeTheModule) {
+  auto m = stablehlo::parseModule(kProgram);
+  PassContext ctx;
+  ctx.options.verifyEachPass = true;
+  int runs = 0;
+  try {
+    runPipeline(*m, corruptingPipeline(runs), ctx);
+    FAIL() << "the corrupted module must not pass the verifier";
+  } catch (const Error& e) {
+    std::string message = e.what();
+    EXPECT_NE(message.find("after pass 'corrupt'"), std::string::npos) << message;
+    EXPECT_EQ(e.kind(), ErrorKind::Internal);
+  }
+  EXPECT_EQ(runs, 1) << "the pipeline stops at the pass that broke it";
+
+  // Without verification the pipeline runs on (and the verifier then finds the damage).
+  auto n = stablehlo::parseModule(kProgram);
+  PassContext quiet;
+  runs = 0;
+  PipelineResult r;
+  EXPECT_NO_THROW(r = runPipeline(*n, corruptingPipeline(runs), quiet));
+  EXPECT_EQ(runs, 2);
+  ASSERT_EQ(r.passes.size(), 4u);
+  EXPECT_EQ(r.passes[2].name, "corrupt");
+  EXPECT_THROW(verifyModule(*n), Error);
+}
+
+TEST(PassManagerTest, VerifyEachPassAcceptsTheDefaultPipeline) {
+  auto before = stablehlo::parseModule(kSoftmax);
+  auto m = stablehlo::parseModule(kSoftmax);
+  PassContext ctx;
+  ctx.options.verifyEachPass = true;
+  PipelineResult r;
+  EXPECT_NO_THROW(r = runPipeline(*m, defaultPipeline(), ctx));
+  EXPECT_EQ(r.passes.size(), defaultPipeline().size());
+  interp::HostValues args = {test_util::ordinaryValues(m->lookup("main")->param(0)->type(), 0)};
+  test_util::expectBitIdentical(interp::Interpreter(*before).call("main", args),
+                                interp::Interpreter(*m).call("main", args), stablehlo::printModule(*m));
+}
+
+std::string readFile(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class DumpDirTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("kiln_pass_manager_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(DumpDirTest, WritesTheModuleAfterEveryPassAndTheProducts) {
+  auto m = stablehlo::parseModule(kSoftmax);
+  PassContext ctx;
+  ctx.options.dumpDir = (dir_ / "nested" / "dump").string();  // created as needed
+  std::vector<std::string> names = defaultPipeline();
+  runPipeline(*m, names, ctx);
+  fs::path dump = ctx.options.dumpDir;
+
+  std::vector<std::string> expected = {"00-input.mlir"};
+  for (size_t i = 0; i < names.size(); ++i) {
+    std::string number = std::to_string(i + 1);
+    expected.push_back((number.size() < 2 ? "0" : "") + number + "-" + names[i] + ".mlir");
+  }
+  expected.push_back("fusion-plan.txt");
+  expected.push_back("buffer-assignment.txt");
+  std::vector<std::string> found;
+  for (const auto& entry : fs::directory_iterator(dump)) found.push_back(entry.path().filename().string());
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> sortedExpected = expected;
+  std::sort(sortedExpected.begin(), sortedExpected.end());
+  EXPECT_EQ(found, sortedExpected);
+
+  for (const std::string& file : expected) {
+    if (file.ends_with(".txt")) continue;
+    std::string text = readFile(dump / file);
+    ASSERT_FALSE(text.empty()) << file;
+    std::unique_ptr<Module> parsed;
+    EXPECT_NO_THROW(parsed = stablehlo::parseModule(text)) << file << ":\n" << text;
+    if (parsed) {
+      EXPECT_NO_THROW(verifyModule(*parsed)) << file;
+    }
+  }
+  EXPECT_NE(readFile(dump / "00-input.mlir").find("call @shift"), std::string::npos);
+  EXPECT_EQ(readFile(dump / "01-inline.mlir").find("call @"), std::string::npos);
+  EXPECT_NE(readFile(dump / "07-fusion.mlir").find("kiln.fusion"), std::string::npos);
+  EXPECT_EQ(readFile(dump / expected[names.size()]), stablehlo::printModule(*m)) << "the last dump is the result";
+
+  std::string plan = readFile(dump / "fusion-plan.txt");
+  EXPECT_EQ(plan, ctx.fusionPlan.str());
+  EXPECT_NE(plan.find("7 kernels before, 3 after"), std::string::npos) << plan;
+  std::string buffers = readFile(dump / "buffer-assignment.txt");
+  EXPECT_NE(buffers.find("buffer assignment of @main"), std::string::npos) << buffers;
+  EXPECT_NE(buffers.find("peak live"), std::string::npos) << buffers;
+}
+
+TEST(PassManagerTest, ReportCoversPassesFusionAndBuffers) {
+  auto m = stablehlo::parseModule(kSoftmax);
+  PassContext ctx;
+  PipelineResult r = runPipeline(*m, defaultPipeline(), ctx);
+  std::string report = pipelineReport(r, ctx);
+  for (const std::string& name : defaultPipeline()) EXPECT_NE(report.find("  " + name + " "), std::string::npos) << name;
+  for (const PassStats& p : r.passes)
+    EXPECT_NE(report.find("ops " + std::to_string(p.opsBefore) + " -> " + std::to_string(p.opsAfter)),
+              std::string::npos)
+        << p.name << "\n"
+        << report;
+  EXPECT_NE(report.find("fusion: 7 kernels before, 3 after"), std::string::npos) << report;
+  for (const FusionDecision& d : ctx.fusionPlan.decisions) EXPECT_NE(report.find(d.why), std::string::npos) << d.why;
+  ASSERT_EQ(ctx.buffers.size(), 1u);
+  EXPECT_NE(report.find("buffers of @main"), std::string::npos) << report;
+  EXPECT_NE(report.find("live at peak"), std::string::npos) << report;
+  // The figures, in the report's units (all of them are below 1 KiB here).
+  const BufferAssignment& b = ctx.buffers[0];
+  ASSERT_LT(b.totalValueBytes, 1024);
+  EXPECT_NE(report.find("values " + std::to_string(b.totalValueBytes) + " B"), std::string::npos) << report;
+  EXPECT_NE(report.find("peak live " + std::to_string(b.peakLiveBytes) + " B"), std::string::npos) << report;
+  EXPECT_NE(report.find("arena " + std::to_string(b.arenaBytes) + " B"), std::string::npos) << report;
+  // The exponential's line survives inlining and fusion into the report.
+  EXPECT_NE(report.find("softmax.py"), std::string::npos) << report;
+}
+
+}  // namespace
+}  // namespace kiln::passes
