@@ -9,9 +9,26 @@ namespace kiln {
 
 void Value::replaceAllUsesWith(Value* other) {
   if (other == this) return;
-  // setOperand edits uses_, so work on a copy.
-  std::vector<Use> uses = uses_;
-  for (const Use& use : uses) use.user->setOperand(use.index, other);
+  // Each setOperand removes the last use in constant time.
+  while (!uses_.empty()) {
+    Use use = uses_.back();
+    use.user->setOperand(use.index, other);
+  }
+}
+
+// Uses are removed by moving the last one into the hole: a value read by thousands of
+// ops (a bias every layer adds) must not make each removal a search.
+void Value::removeUse(const Op* user, unsigned index) {
+  uint32_t pos = user->usePositions_[index];
+  Use last = uses_.back();
+  uses_[pos] = last;
+  last.user->usePositions_[last.index] = pos;
+  uses_.pop_back();
+}
+
+void Value::addUse(Op* user, unsigned index) {
+  user->usePositions_[index] = static_cast<uint32_t>(uses_.size());
+  uses_.push_back(Use{user, index});
 }
 
 // ---- Region ---------------------------------------------------------------------
@@ -110,9 +127,7 @@ Op::~Op() {
 void Op::dropOperandUses() {
   for (size_t i = 0; i < operands_.size(); ++i) {
     if (!operands_[i]) continue;
-    auto& uses = operands_[i]->uses_;
-    auto it = std::find(uses.begin(), uses.end(), Use{this, static_cast<unsigned>(i)});
-    if (it != uses.end()) uses.erase(it);
+    operands_[i]->removeUse(this, static_cast<unsigned>(i));
     operands_[i] = nullptr;
   }
 }
@@ -125,18 +140,15 @@ TypeList Op::operandTypes() const {
 
 void Op::setOperand(size_t i, Value* value) {
   Value*& slot = operands_[i];
-  if (slot) {
-    auto& uses = slot->uses_;
-    auto it = std::find(uses.begin(), uses.end(), Use{this, static_cast<unsigned>(i)});
-    if (it != uses.end()) uses.erase(it);
-  }
+  if (slot) slot->removeUse(this, static_cast<unsigned>(i));
   slot = value;
-  if (value) value->uses_.push_back(Use{this, static_cast<unsigned>(i)});
+  if (value) value->addUse(this, static_cast<unsigned>(i));
 }
 
 void Op::setOperands(const std::vector<Value*>& values) {
   dropOperandUses();
   operands_.assign(values.size(), nullptr);
+  usePositions_.assign(values.size(), 0);
   for (size_t i = 0; i < values.size(); ++i) setOperand(i, values[i]);
 }
 

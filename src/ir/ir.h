@@ -44,6 +44,7 @@ class Value {
   unsigned index() const { return index_; }  // result number or argument number
   bool isArgument() const { return op_ == nullptr; }
 
+  // Every use, in no particular order (removing one moves the last into its place).
   const std::vector<Use>& uses() const { return uses_; }
   bool hasUses() const { return !uses_.empty(); }
   // Makes every user of this value use `other` instead.
@@ -54,6 +55,8 @@ class Value {
   friend class Region;
   Value(Type type, Op* op, Region* region, unsigned index)
       : type_(std::move(type)), op_(op), region_(region), index_(index) {}
+  void addUse(Op* user, unsigned index);
+  void removeUse(const Op* user, unsigned index);
 
   Type type_;
   Op* op_;
@@ -181,11 +184,13 @@ class Op {
 
  private:
   friend class Region;
+  friend class Value;
   explicit Op(OpCode code) : code_(code) {}
   void dropOperandUses();
 
   OpCode code_;
   std::vector<Value*> operands_;
+  std::vector<uint32_t> usePositions_;  // where operand i's use sits in its value's uses()
   std::vector<std::unique_ptr<Value>> results_;
   NamedAttrList attrs_;
   std::vector<std::unique_ptr<Region>> regions_;

@@ -247,7 +247,7 @@ class RegionFuser {
       }
       case FusionClass::Loop: break;
     }
-    if (readsOnlyFromDots(*p, g))
+    if (group.hasDot && readsOnlyFromDots(*p, g))
       return decide(false, *p, g, "a dot reads its operands from memory (its kernel starts at the dot)");
     int64_t reuse = elements(*p) > 0 ? group.space / elements(*p) : 1;
     if (isExpensive(*p) && reuse > 1)

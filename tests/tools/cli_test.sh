@@ -45,7 +45,30 @@ grep -q 'expects tensor<2x3xf32>' "$tmp/err.txt" || { echo "FAIL run type messag
 grep -q 'FAIL .*checks.mlir @fails: .*element \[1\]: got 2, expected 3' "$tmp/test.txt" || { echo "FAIL test output:"; cat "$tmp/test.txt"; fail=1; }
 [ "$(tail -n 1 "$tmp/test.txt")" = "1 passed, 1 failed" ] || { echo "FAIL test summary:"; tail -n 1 "$tmp/test.txt"; fail=1; }
 grep -q '"status": "passed"' "$tmp/report.json" || { echo "FAIL test report"; fail=1; }
-"$KILN" compile x.mlir > /dev/null 2>&1; check "reserved compile" 2 $?
+
+# kiln compile: the optimized module parses back and computes the same; --report,
+# --dump-dir and --entry; unknown passes and missing files are errors.
+softmax="$dir/../../examples/softmax.mlir"
+"$KILN" compile "$softmax" -o "$tmp/opt.mlir"; check "compile" 0 $?
+"$KILN" fmt "$tmp/opt.mlir" > /dev/null; check "compiled module parses" 0 $?
+grep -q '"kiln.fusion"' "$tmp/opt.mlir" || { echo "FAIL compile made no fusion"; fail=1; }
+"$KILN" run "$softmax" --random-inputs 3 > "$tmp/plain.txt"
+"$KILN" run "$tmp/opt.mlir" --random-inputs 3 > "$tmp/fused.txt"
+cmp -s "$tmp/plain.txt" "$tmp/fused.txt" || { echo "FAIL compiled softmax computes something else"; fail=1; }
+"$KILN" compile "$softmax" --report --verify-each > "$tmp/report.txt"; check "compile --report" 0 $?
+grep -q '^fusion: 7 kernels before, 3 after' "$tmp/report.txt" || { echo "FAIL compile report:"; cat "$tmp/report.txt"; fail=1; }
+grep -q '^buffers of @main: ' "$tmp/report.txt" || { echo "FAIL compile report has no buffers"; fail=1; }
+"$KILN" compile "$softmax" --dump-dir "$tmp/dump" -o /dev/null; check "compile --dump-dir" 0 $?
+for f in 00-input.mlir 01-inline.mlir 07-fusion.mlir fusion-plan.txt buffer-assignment.txt; do
+  [ -s "$tmp/dump/$f" ] || { echo "FAIL --dump-dir wrote no $f"; fail=1; }
+done
+"$KILN" fmt "$tmp/dump/07-fusion.mlir" > /dev/null; check "dumped module parses" 0 $?
+"$KILN" compile "$dir/add.mlir" --entry twice > "$tmp/twice.mlir"; check "compile --entry" 0 $?
+grep -q '@main' "$tmp/twice.mlir" && { echo "FAIL --entry kept other functions"; fail=1; }
+"$KILN" compile "$softmax" --passes inline,bogus > /dev/null 2> "$tmp/err.txt"; check "compile unknown pass" 1 $?
+grep -q "unknown pass 'bogus'" "$tmp/err.txt" || { echo "FAIL unknown pass message:"; cat "$tmp/err.txt"; fail=1; }
+"$KILN" compile "$tmp/missing.mlir" > /dev/null 2>&1; check "compile missing file" 1 $?
+"$KILN" compile "$dir/bad.mlir" > /dev/null 2>&1; check "compile bad file" 1 $?
 "$KILN" nope > /dev/null 2>&1; [ $? -ne 0 ] || { echo "FAIL unknown subcommand accepted"; fail=1; }
 
 "$KILN" fmt --check "$dir/good.mlir" "$dir/bad.mlir" > "$tmp/check.txt"; check "fmt --check with a bad file" 1 $?
