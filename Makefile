@@ -21,12 +21,15 @@ build: configure
 
 # The main job (grows with every issue): read every program in ../shared and check it
 # prints back identically, run the conformance suites on the interpreter against their
-# floors, then run an example program.
+# floors and again after the optimizer (the same tests must pass), then optimize and
+# run an example program.
 run: build
 	@if [ -d $(SHARED)/conformance ]; then \
 	  $(BUILD)/tools/kiln fmt --check $(SHARED)/conformance $(SHARED)/models | tail -n 1; \
-	  scripts/conformance.sh $(BUILD)/tools/kiln $(JOBS); \
+	  scripts/conformance.sh $(BUILD)/tools/kiln $(JOBS) && \
+	  scripts/optimize_check.sh $(BUILD)/tools/kiln $(JOBS); \
 	else echo "$(SHARED) is absent: skipping the corpus checks"; fi
+	@$(BUILD)/tools/kiln compile examples/softmax.mlir --report
 	@$(BUILD)/tools/kiln run examples/softmax.mlir --random-inputs 1
 
 test: build
@@ -53,6 +56,7 @@ fuzz:
 
 bench: build
 	@$(BUILD)/bench/parse_bench
+	@$(BUILD)/bench/optimizer_bench
 
 clean:
 	rm -rf build build-asan build-fuzz

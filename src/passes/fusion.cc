@@ -267,11 +267,13 @@ class RegionFuser {
       add(g, p);
       group.hasExtraOutput = true;
       return decide(true, *p, g,
-                    fmt::format("multi-output: also written out for {} other readers, instead of a kernel of its own",
-                                outside.size()));
+                    fmt::format("multi-output: also written out for {} other reader{}, instead of a kernel of its own",
+                                outside.size(), outside.size() == 1 ? "" : "s"));
     }
     decide(false, *p, g,
-           fmt::format("{} other readers depend on this kernel; computing it twice would cost more", outside.size()));
+           fmt::format("read outside too, by an op this kernel depends on, so it cannot be an extra output; {} "
+                       "would cost more than reading it",
+                       isExpensive(*p) ? "recomputing an expensive op" : "computing it in two kernels"));
   }
 
   // Sibling multi-output fusion: groups reading the same large operand, with the same
