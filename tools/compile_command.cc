@@ -54,16 +54,15 @@ int runCompileCommand(const CompileCommandOptions& o) {
   std::vector<std::string> names = o.passes.empty() ? passes::defaultPipeline() : splitList(o.passes);
   passes::PipelineResult result = passes::runPipeline(*module, names, context);
 
-  std::string text = stablehlo::printModule(*module);
   if (!o.output.empty()) {
     std::ofstream out(o.output);
-    out << text;
+    out << stablehlo::printModule(*module);
     if (!out) throw Error(ErrorKind::Io, "cannot write '" + o.output + "'");
   }
   if (o.report) {
     std::cout << passes::pipelineReport(result, context);
   } else if (o.output.empty()) {
-    std::cout << text;
+    std::cout << stablehlo::printModule(*module);
   }
   return 0;
 }
