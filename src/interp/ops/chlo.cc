@@ -51,15 +51,21 @@ Literal mapComplexInDouble(const Literal& a, F&& f) {
   });
 }
 
-// A unary kernel over floats (real function `real`) and, when `cplx` is given, complex
-// numbers. Integer operands never reach here (the verifier rejects them).
-template <double (*real)(double), ComplexD (*cplx)(ComplexD) = nullptr>
+// Unary kernels over floats (real function `real`) and, for unaryMath, complex numbers
+// (`cplx`). Integer operands never reach here (the verifier rejects them). Two templates
+// rather than a null default for `cplx`: GCC cannot compare a function pointer template
+// argument with null at compile time under -fsanitize.
+template <double (*real)(double), ComplexD (*cplx)(ComplexD)>
 HostValues unaryMath(const Op& op, const HostValues& v, EvalContext&) {
   const Literal& a = in(v);
-  if (isComplex(a.dtype())) {
-    if constexpr (cplx == nullptr) unsupportedOp(op, "complex operand");
-    else return {mapComplexInDouble(a, cplx)};
-  }
+  if (isComplex(a.dtype())) return {mapComplexInDouble(a, cplx)};
+  return {mapRealInDouble(a, real)};
+}
+
+template <double (*real)(double)>
+HostValues realMath(const Op& op, const HostValues& v, EvalContext&) {
+  const Literal& a = in(v);
+  if (isComplex(a.dtype())) unsupportedOp(op, "complex operand");
   return {mapRealInDouble(a, real)};
 }
 
@@ -291,12 +297,12 @@ void addChloKernels(KernelTable& table) {
   table.set(O::ChloSinh, &hyperbolic<sinhF32, sinhF64, complexSinh>);
   table.set(O::ChloTan, &unaryMath<realTan, complexTan>);
   table.set(O::ChloSquare, &square);
-  table.set(O::ChloErf, &unaryMath<realErf>);
-  table.set(O::ChloErfc, &unaryMath<realErfc>);
-  table.set(O::ChloErfInv, &unaryMath<erfInv>);
-  table.set(O::ChloLgamma, &unaryMath<logGamma>);
-  table.set(O::ChloDigamma, &unaryMath<digamma>);
-  table.set(O::ChloBesselI1e, &unaryMath<besselI1e>);
+  table.set(O::ChloErf, &realMath<realErf>);
+  table.set(O::ChloErfc, &realMath<realErfc>);
+  table.set(O::ChloErfInv, &realMath<erfInv>);
+  table.set(O::ChloLgamma, &realMath<logGamma>);
+  table.set(O::ChloDigamma, &realMath<digamma>);
+  table.set(O::ChloBesselI1e, &realMath<besselI1e>);
   table.set(O::ChloNextAfter, &nextAfter);
   table.set(O::ChloMulhi, &mulhi);
   table.set(O::ChloTopK, &topK);
