@@ -3,7 +3,6 @@
 // decisions and the buffer figures; --dump-dir keeps every intermediate module.
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "commands.h"
 #include "ir/verifier.h"
@@ -28,14 +27,6 @@ struct CompileCommandOptions {
   int64_t foldLimit = passes::PipelineOptions{}.foldElementLimit;
 };
 
-std::vector<std::string> splitList(const std::string& list) {
-  std::vector<std::string> items;
-  std::stringstream in(list);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) items.push_back(item);
-  return items;
-}
-
 int runCompileCommand(const CompileCommandOptions& o) {
   std::unique_ptr<Module> module = stablehlo::parseModule(readInput(o.file));
   verifyModule(*module);
@@ -51,7 +42,7 @@ int runCompileCommand(const CompileCommandOptions& o) {
   context.options.verifyEachPass = o.verifyEach;
   context.options.donateAllParameters = o.donate;
   context.options.foldElementLimit = o.foldLimit;
-  std::vector<std::string> names = o.passes.empty() ? passes::defaultPipeline() : splitList(o.passes);
+  std::vector<std::string> names = passes::parsePassList(o.passes);
   passes::PipelineResult result = passes::runPipeline(*module, names, context);
 
   if (!o.output.empty()) {

@@ -2,7 +2,6 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -58,14 +57,7 @@ int runTestCommand(const TestCommandOptions& o) {
   options.timeLimitSeconds = o.timeLimit;
   options.backend = o.backend;
   if (o.optimize || !o.passes.empty()) {
-    std::vector<std::string> names = passes::defaultPipeline();
-    if (!o.passes.empty()) {
-      names.clear();
-      std::stringstream in(o.passes);
-      for (std::string name; std::getline(in, name, ',');)
-        if (!name.empty()) names.push_back(name);
-    }
-    for (const std::string& name : names) passes::createPass(name);  // unknown names fail now, once
+    std::vector<std::string> names = passes::parsePassList(o.passes);  // unknown names fail now, once
     // Tests verify after every pass and check every buffer assignment independently.
     options.prepare = [names](Module& module) {
       passes::PassContext context;

@@ -71,6 +71,19 @@ void Region::erase(Op* op) {
   take(op);  // the returned owner destroys it
 }
 
+Region* Value::parentRegion() const { return op_ ? op_->parentRegion() : region_; }
+
+bool Region::contains(const Value* v) const {
+  for (const Region* r = v->parentRegion(); r; r = r->parentOp() ? r->parentOp()->parentRegion() : nullptr)
+    if (r == this) return true;
+  return false;
+}
+
+Op* Region::findAncestorOp(Op* op) const {
+  while (op && op->parentRegion() != this) op = op->parentOp();
+  return op;
+}
+
 Region::iterator Region::positionOf(Op* op) {
   if (op->parent_ != this) throw Error(ErrorKind::Internal, "op is not in this region");
   return op->self_;

@@ -41,6 +41,8 @@ class Value {
   void setType(Type type) { type_ = std::move(type); }
   Op* definingOp() const { return op_; }  // null for region arguments
   Region* ownerRegion() const { return region_; }  // region arguments only
+  // The region that defines it: its owner region, or its defining op's region.
+  Region* parentRegion() const;
   unsigned index() const { return index_; }  // result number or argument number
   bool isArgument() const { return op_ == nullptr; }
 
@@ -106,6 +108,12 @@ class Region {
 
   // Who owns this region: an op, or a function (for function bodies).
   Op* parentOp() const { return parentOp_; }
+
+  // Whether `v` is defined in this region or in a region nested inside it.
+  bool contains(const Value* v) const;
+  // The op of this region that is `op` or holds it (in a nested region); null when
+  // `op` is not inside this region.
+  Op* findAncestorOp(Op* op) const;
   Function* parentFunction() const { return parentFunction_; }
 
   // Clones arguments and ops into the empty region `dest`; `map` gains every mapping.

@@ -11,16 +11,6 @@
 #include "passes/buffer_assignment.h"
 
 namespace kiln::passes {
-namespace {
-
-// The op of `body` that holds `op` (itself, or an ancestor).
-const Op* topLevelOp(const Op* op, const Region& body) {
-  while (op->parentRegion() != &body) op = op->parentOp();
-  return op;
-}
-
-}  // namespace
-
 std::vector<std::string> checkBufferAssignment(const Function& fn, const BufferAssignment& a) {
   std::vector<std::string> problems;
   const Region& body = fn.body();
@@ -47,7 +37,7 @@ std::vector<std::string> checkBufferAssignment(const Function& fn, const BufferA
     const BufferedValue& b = *it->second;
     int64_t def = v->isArgument() ? -1 : positionOf.at(v->definingOp());
     int64_t last = def;
-    for (const Use& use : v->uses()) last = std::max(last, positionOf.at(topLevelOp(use.user, body)));
+    for (const Use& use : v->uses()) last = std::max(last, positionOf.at(body.findAncestorOp(use.user)));
     if (b.start > def || b.end < last)
       problems.push_back(fmt::format("{} from {} is live [{}, {}] but defined at {} and read until {}",
                                      v->type().str(), b.producer, b.start, b.end, def, last));

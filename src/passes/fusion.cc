@@ -23,6 +23,7 @@
 
 #include <fmt/format.h>
 
+#include "passes/dependency_graph.h"
 #include "passes/fusion_cost.h"
 #include "passes/op_facts.h"
 #include "passes/passes.h"
@@ -69,9 +70,8 @@ int64_t elements(const Op& op) {
 
 // Whether `v` is defined inside one of `op`'s regions.
 bool definedWithin(const Value* v, const Op& op) {
-  const Region* r = v->isArgument() ? v->ownerRegion() : v->definingOp()->parentRegion();
-  for (; r; r = r->parentOp() ? r->parentOp()->parentRegion() : nullptr)
-    if (r->parentOp() == &op) return true;
+  for (size_t r = 0; r < op.numRegions(); ++r)
+    if (op.region(r).contains(v)) return true;
   return false;
 }
 
@@ -123,10 +123,7 @@ class RegionFuser {
   }
 
   // The op of this region that holds `op` (itself or an ancestor), or null.
-  Op* topLevel(Op* op) const {
-    while (op && op->parentRegion() != &region_) op = op->parentOp();
-    return op;
-  }
+  Op* topLevel(Op* op) const { return region_.findAncestorOp(op); }
 
   bool inGroup(const Op* op, int g) const {
     auto it = groupOf_.find(op);
@@ -458,48 +455,24 @@ class RegionFuser {
   }
 
   // A stable topological order: a fusion sits where its last member was, so a reader of
-  // an earlier member may now come before it. Side effects keep their relative order.
+  // an earlier member may now come before it.
   void restoreOrder() {
-    std::vector<Op*> ops;
-    std::unordered_map<const Op*, size_t> index;
-    for (auto& op : region_.ops()) {
-      index[op.get()] = ops.size();
-      ops.push_back(op.get());
-    }
-    std::vector<std::vector<size_t>> successors(ops.size());
-    std::vector<size_t> waiting(ops.size(), 0);
-    size_t lastEffect = ops.size();
-    for (size_t i = 0; i < ops.size(); ++i) {
-      for (Value* v : valuesRead(*ops[i], region_))
-        if (!v->isArgument()) {
-          successors[index.at(v->definingOp())].push_back(i);
-          ++waiting[i];
-        }
-      if (hasSideEffects(*ops[i]) || ops[i]->info().isTerminator()) {
-        if (lastEffect != ops.size()) {
-          successors[lastEffect].push_back(i);
-          ++waiting[i];
-        }
-        lastEffect = i;
-      }
-    }
+    DependencyGraph graph = dependencyGraph(region_);
+    std::vector<size_t> waiting = graph.predecessors;
     std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
-    for (size_t i = 0; i < ops.size(); ++i)
+    for (size_t i = 0; i < waiting.size(); ++i)
       if (waiting[i] == 0) ready.push(i);
     std::vector<size_t> order;
     while (!ready.empty()) {
       size_t i = ready.top();
       ready.pop();
       order.push_back(i);
-      for (size_t s : successors[i])
+      for (size_t s : graph.successors[i])
         if (--waiting[s] == 0) ready.push(s);
     }
-    if (order.size() != ops.size()) throw Error(ErrorKind::Internal, "fusion created a dependency cycle in @" + function_);
-    bool sorted = std::is_sorted(order.begin(), order.end());
-    if (sorted) return;
-    std::vector<std::unique_ptr<Op>> owned;
-    for (size_t i : order) owned.push_back(region_.take(ops[i]));
-    for (auto& op : owned) region_.push_back(std::move(op));
+    if (order.size() != graph.ops.size())
+      throw Error(ErrorKind::Internal, "fusion created a dependency cycle in @" + function_);
+    reorderRegion(region_, graph, order);
   }
 
   Region& region_;

@@ -16,22 +16,12 @@ bool opItselfHasSideEffects(const Op& op) {
       break;
   }
   // A custom call is opaque: even without has_side_effect its target may keep state
-  // (XLA keeps them too), so no pass moves, merges or drops one.
-  // A call has its callee's effects, and the callee is not visible from here: without
-  // this, DCE dropped an unused call of a function that asserts, and CSE merged two
-  // such calls into one (simplify's isEffectful treats calls the same way). Inlining
-  // runs first, so only calls on recursive cycles meet this in the default pipeline.
-  return op.is(OpCode::CustomCall) || op.is(OpCode::FuncCall);
-}
-
-const Region* regionOf(const Value* v) {
-  return v->isArgument() ? v->ownerRegion() : v->definingOp()->parentRegion();
-}
-
-bool definedInside(const Value* v, const Region& region) {
-  const Region* r = regionOf(v);
-  while (r && r != &region) r = r->parentOp() ? r->parentOp()->parentRegion() : nullptr;
-  return r == &region;
+  // (XLA keeps them too), so no pass moves, merges or drops one. A call has its
+  // callee's effects and a composite its decomposition's, and neither function is
+  // visible from here: without this, DCE dropped an unused call of a function that
+  // asserts, and CSE merged two such calls into one. Inlining runs first, so only calls
+  // on recursive cycles meet this in the default pipeline.
+  return op.is(OpCode::CustomCall) || op.is(OpCode::FuncCall) || op.is(OpCode::Composite);
 }
 
 }  // namespace
@@ -51,7 +41,7 @@ bool regionsSelfContained(const Op& op) {
     const Region& region = op.region(i);
     bool contained = true;
     walk(region, [&](Op& inner) {
-      for (const Value* v : inner.operands()) contained = contained && definedInside(v, region);
+      for (const Value* v : inner.operands()) contained = contained && region.contains(v);
     });
     if (!contained) return false;
   }
@@ -61,7 +51,7 @@ bool regionsSelfContained(const Op& op) {
 std::vector<Value*> valuesRead(const Op& op, const Region& region) {
   std::vector<Value*> read;
   auto add = [&](Value* v) {
-    if (regionOf(v) != &region) return;
+    if (v->parentRegion() != &region) return;
     for (Value* r : read)
       if (r == v) return;
     read.push_back(v);

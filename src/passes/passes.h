@@ -24,6 +24,9 @@ std::unique_ptr<Pass> createBufferAssignmentPass();// buffer_assignment.cc: live
 std::unique_ptr<Pass> createPass(const std::string& name);
 // The names of the full pipeline, in order.
 std::vector<std::string> defaultPipeline();
+// The pass names of a comma-separated list ("inline,cse,dce"), or the full pipeline when
+// it is empty; throws the createPass error for an unknown name.
+std::vector<std::string> parsePassList(const std::string& list);
 // The names of every pass.
 std::vector<std::string> allPassNames();
 

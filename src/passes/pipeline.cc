@@ -3,6 +3,7 @@
 // leave; fusion on the clean graph; then the schedule and buffers for the fused kernels.
 #include <functional>
 #include <map>
+#include <sstream>
 
 #include "passes/passes.h"
 #include "support/error.h"
@@ -40,6 +41,18 @@ std::unique_ptr<Pass> createPass(const std::string& name) {
 
 std::vector<std::string> defaultPipeline() {
   return {"inline", "simplify", "fold", "simplify", "cse", "dce", "fusion", "schedule", "buffers"};
+}
+
+std::vector<std::string> parsePassList(const std::string& list) {
+  if (list.empty()) return defaultPipeline();
+  std::vector<std::string> names;
+  std::stringstream in(list);
+  for (std::string name; std::getline(in, name, ',');) {
+    if (name.empty()) continue;
+    createPass(name);  // unknown names fail here, before any pass runs
+    names.push_back(name);
+  }
+  return names;
 }
 
 }  // namespace kiln::passes

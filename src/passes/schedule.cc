@@ -8,69 +8,41 @@
 #include <unordered_set>
 
 #include "passes/buffer_assignment.h"
+#include "passes/dependency_graph.h"
 #include "passes/passes.h"
 #include "support/error.h"
-#include "passes/op_facts.h"
 
 namespace kiln::passes {
 namespace {
 
-struct Node {
-  Op* op;
-  size_t index;                     // original position
-  std::vector<size_t> successors;
-  size_t waitingFor = 0;            // predecessors not yet scheduled
-  int64_t freed = 0;                // bytes of operands it is the last unscheduled reader of
-  int64_t defined = 0;              // bytes of its results
-  int64_t version = 0;              // bumped when `freed` changes (lazy heap entries)
+// Per op of the dependency graph: what choosing it now would free and define.
+struct Cost {
+  int64_t freed = 0;    // bytes of values it is the last unscheduled reader of
+  int64_t defined = 0;  // bytes of its results
+  int64_t version = 0;  // bumped when `freed` changes (stale heap entries are skipped)
 };
 
 void scheduleRegion(Region& region) {
   if (region.size() < 3) return;
-  std::vector<Node> nodes;
-  std::unordered_map<const Op*, size_t> indexOf;
-  for (auto& op : region.ops()) {
-    indexOf[op.get()] = nodes.size();
-    nodes.push_back({op.get(), nodes.size()});
-  }
-  size_t terminator = region.terminator() ? indexOf[region.terminator()] : nodes.size();
-
-  // Dependencies and, per value, how many distinct ops still have to read it.
+  DependencyGraph graph = dependencyGraph(region);
+  size_t n = graph.ops.size();
+  std::vector<Cost> cost(n);
   std::unordered_map<const Value*, std::vector<size_t>> readers;
-  std::vector<std::vector<Value*>> reads(nodes.size());
-  size_t lastEffect = nodes.size();
-  for (Node& n : nodes) {
-    if (n.index == terminator) continue;
-    reads[n.index] = valuesRead(*n.op, region);
-    for (Value* v : reads[n.index]) {
-      readers[v].push_back(n.index);
-      if (!v->isArgument()) {
-        nodes[indexOf[v->definingOp()]].successors.push_back(n.index);
-        ++n.waitingFor;
-      }
-    }
-    for (Value* r : n.op->results()) n.defined += valueBytes(r->type());
-    if (hasSideEffects(*n.op)) {
-      if (lastEffect != nodes.size()) {
-        nodes[lastEffect].successors.push_back(n.index);
-        ++n.waitingFor;
-      }
-      lastEffect = n.index;
-    }
+  for (size_t i = 0; i < n; ++i) {
+    for (Value* v : graph.reads[i]) readers[v].push_back(i);
+    for (Value* r : graph.ops[i]->results()) cost[i].defined += valueBytes(r->type());
   }
-  // What the terminator returns stays live to the end: reading it last frees nothing.
-  std::unordered_set<const Value*> returned;
-  if (terminator != nodes.size())
-    for (Value* v : nodes[terminator].op->operands()) returned.insert(v);
+  // Reading a value last frees it, except what the terminator returns (live to the end)
+  // and region arguments (the caller owns them).
+  std::unordered_set<const Value*> pinned;
+  if (const Op* terminator = region.terminator())
+    for (Value* v : terminator->operands()) pinned.insert(v);
+  for (Value* a : region.arguments()) pinned.insert(a);
   std::unordered_map<const Value*, size_t> unscheduledReaders;
   for (auto& [v, rs] : readers) {
     unscheduledReaders[v] = rs.size();
-    if (rs.size() == 1 && !returned.count(v)) nodes[rs[0]].freed += valueBytes(v->type());
+    if (rs.size() == 1 && !pinned.count(v)) cost[rs[0]].freed += valueBytes(v->type());
   }
-  // Region arguments never free anything: the caller owns them.
-  for (Value* a : region.arguments())
-    if (auto it = readers.find(a); it != readers.end() && it->second.size() == 1 && !returned.count(a))
-      nodes[it->second[0]].freed -= valueBytes(a->type());
 
   struct Entry {
     int64_t priority;
@@ -81,40 +53,34 @@ void scheduleRegion(Region& region) {
     }
   };
   std::priority_queue<Entry> ready;
-  auto push = [&](const Node& n) { ready.push({n.freed - n.defined, n.index, n.version}); };
-  for (const Node& n : nodes)
-    if (n.index != terminator && n.waitingFor == 0) push(n);
+  auto push = [&](size_t i) { ready.push({cost[i].freed - cost[i].defined, i, cost[i].version}); };
+  std::vector<size_t> waiting = graph.predecessors;
+  for (size_t i = 0; i < n; ++i)
+    if (waiting[i] == 0) push(i);
 
   std::vector<size_t> order;
-  std::vector<bool> done(nodes.size(), false);
+  std::vector<bool> done(n, false);
   while (!ready.empty()) {
     Entry e = ready.top();
     ready.pop();
-    Node& n = nodes[e.index];
-    if (done[n.index] || e.version != n.version) continue;
-    done[n.index] = true;
-    order.push_back(n.index);
-    for (Value* v : reads[n.index]) {
-      if (v->isArgument()) continue;
-      size_t& left = unscheduledReaders[v];
-      if (--left != 1 || returned.count(v)) continue;
+    if (done[e.index] || e.version != cost[e.index].version) continue;
+    done[e.index] = true;
+    order.push_back(e.index);
+    for (Value* v : graph.reads[e.index]) {
+      if (pinned.count(v) || --unscheduledReaders[v] != 1) continue;
       // The one reader left now frees `v`: it moves up.
       for (size_t r : readers[v]) {
         if (done[r]) continue;
-        nodes[r].freed += valueBytes(v->type());
-        ++nodes[r].version;
-        if (nodes[r].waitingFor == 0) push(nodes[r]);
+        cost[r].freed += valueBytes(v->type());
+        ++cost[r].version;
+        if (waiting[r] == 0) push(r);
       }
     }
-    for (size_t s : n.successors)
-      if (--nodes[s].waitingFor == 0) push(nodes[s]);
+    for (size_t s : graph.successors[e.index])
+      if (--waiting[s] == 0) push(s);
   }
-  if (terminator != nodes.size()) order.push_back(terminator);
-  if (order.size() != nodes.size()) throw Error(ErrorKind::Internal, "schedule: the region has a dependency cycle");
-
-  std::vector<std::unique_ptr<Op>> owned;
-  for (size_t i : order) owned.push_back(region.take(nodes[i].op));
-  for (auto& op : owned) region.push_back(std::move(op));
+  if (order.size() != n) throw Error(ErrorKind::Internal, "schedule: the region has a dependency cycle");
+  reorderRegion(region, graph, order);
 }
 
 class SchedulePass : public Pass {

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "passes/op_facts.h"
 #include "passes/passes.h"
 #include "passes/simplify_rules.h"
 #include "support/error.h"
@@ -76,30 +77,6 @@ Literal scalarInt(DType dtype, int64_t value) {
 
 // ---- The driver -----------------------------------------------------------------
 
-// Whether running `op` may do more than compute its results: the registry's side-effect
-// trait, and the ops whose effects depend on what they call (custom calls carry theirs in
-// an attribute, calls and composites in their callee; rng draws from hidden state).
-bool isEffectful(const Op& op) {
-  if (op.info().has(kSideEffect)) return true;
-  switch (op.code()) {
-    case OpCode::CustomCall:
-    case OpCode::FuncCall:
-    case OpCode::Composite:
-    case OpCode::Rng: return true;
-    default: return false;
-  }
-}
-
-// Whether `op` or any op of its regions is effectful (a while loop around an outfeed).
-bool hasEffects(const Op& op) {
-  if (isEffectful(op)) return true;
-  bool found = false;
-  for (size_t r = 0; r < op.numRegions() && !found; ++r)
-    walk(op.region(r), [&](Op& inner) { found = found || isEffectful(inner); });
-  return found;
-}
-
-
 class Driver {
  public:
   explicit Driver(Module& module) : module_(module) {
@@ -126,7 +103,7 @@ class Driver {
       worklist_.pop_back();
       queued_.erase(op);
       if (dead_.count(op) || insideDeadOp(*op)) continue;
-      if (op->info().isTerminator() || hasEffects(*op)) continue;
+      if (op->info().isTerminator() || kiln::passes::hasSideEffects(*op)) continue;
       for (const NamedRule& rule : rules_->rulesFor(op->code())) {
         Rewriter rw(*this, *op);
         if (!rule.rule(*op, rw)) continue;
@@ -216,7 +193,7 @@ class Driver {
   // The producer of `v` when nothing uses any of its results and it may be removed.
   Op* deadProducer(Value* v) const {
     Op* p = v->definingOp();
-    if (!p || dead_.count(p) || p->info().isTerminator() || hasEffects(*p)) return nullptr;
+    if (!p || dead_.count(p) || p->info().isTerminator() || kiln::passes::hasSideEffects(*p)) return nullptr;
     for (Value* r : p->results())
       if (r->hasUses()) return nullptr;
     return p;

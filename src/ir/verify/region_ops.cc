@@ -363,9 +363,7 @@ void fusionRule(OpVerifier& v) {
   const Region& body = op.region(0);
   walk(body, [&](Op& inner) {
     for (const Value* used : inner.operands()) {
-      const Region* r = used->isArgument() ? used->ownerRegion() : used->definingOp()->parentRegion();
-      while (r && r != &body) r = r->parentOp() ? r->parentOp()->parentRegion() : nullptr;
-      v.check(r == &body, [&] {
+      v.check(body.contains(used), [&] {
         return "fusion region uses a value defined outside it (in " + std::string(inner.name()) + ")";
       });
     }
