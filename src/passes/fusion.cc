@@ -373,15 +373,8 @@ class RegionFuser {
     for (const PendingDecision& d : decisions_) {
       int g = find(d.group);
       std::string target = names.count(g) ? names[g] : soleMember.count(g) ? describe(*soleMember[g]) : "its reader";
-      FusionDecision out;
-      out.fused = d.fused && names.count(g);
-      if (d.fused && !names.count(g)) continue;
-      out.function = function_;
-      out.kernel = names.count(g) ? names[g] : "";
-      out.kind = names.count(g) ? kindOf(groups_[g]) : "";
-      out.what = d.what + (d.fused ? " into " : " -> ") + target;
-      out.why = d.why;
-      plan_.decisions.push_back(std::move(out));
+      if (d.fused && !names.count(g)) continue;  // its group stayed one op: no kernel formed
+      plan_.decisions.push_back({d.fused, function_, d.what + (d.fused ? " into " : " -> ") + target, d.why});
     }
     restoreOrder();
   }

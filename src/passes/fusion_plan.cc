@@ -13,7 +13,7 @@ std::string FusionPlan::str() const {
   }
   s += "decisions:\n";
   for (const FusionDecision& d : decisions)
-    s += fmt::format("  {} {}: {}\n", d.fused ? "fused  " : "refused", d.what, d.why);
+    s += fmt::format("  @{} {} {}: {}\n", d.function, d.fused ? "fused  " : "refused", d.what, d.why);
   return s;
 }
 

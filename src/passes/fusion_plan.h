@@ -13,8 +13,6 @@ namespace kiln::passes {
 struct FusionDecision {
   bool fused = false;     // false: a refusal
   std::string function;   // the function it happened in
-  std::string kernel;     // the fusion it concerns: "fusion.3" (empty for refusals of no kernel)
-  std::string kind;       // loop, input, multi_output, dot_epilogue
   std::string what;       // "stablehlo.exponential (softmax.mlir:9) into fusion.3"
   std::string why;        // the rule or the cost that decided
 };
