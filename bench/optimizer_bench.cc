@@ -3,8 +3,8 @@
 //     forward pass and its gradient program): kernels before and after fusion, the sum of
 //     all value sizes, and peak live bytes without and with fusion (side by side: the
 //     same pipeline minus the fusion pass is the reference).
-//  2. Pipeline time on generated modules of about 1k, 10k and 100k ops, with the time
-//     per op, to show that it grows linearly; and the passes' share at 10k.
+//  2. Pipeline time on generated modules of about 1k, 10k, 100k and 200k ops, with the
+//     time per op, to show how it grows; and the passes' share at 10k.
 // Run: build/bench/optimizer_bench (make bench).
 #include <algorithm>
 #include <chrono>
@@ -111,11 +111,13 @@ std::string generateModule(int blocks) {
 void pipelineTimes() {
   fmt::print("\n{:>8} {:>10} {:>12} {:>10}\n", "blocks", "ops", "pipeline", "per op");
   passes::PipelineResult at10k;
-  for (int blocks : {62, 625, 6250}) {
+  // 200k too: from 100k to 200k the time should double (past the cache, every size
+  // pays the same memory latency per op).
+  for (int blocks : {62, 625, 6250, 12500}) {
     std::string text = generateModule(blocks);
     double best = 1e9;
     int64_t ops = 0;
-    int runs = blocks > 1000 ? 2 : 5;
+    int runs = blocks > 10000 ? 1 : blocks > 1000 ? 2 : 5;
     for (int r = 0; r < runs; ++r) {
       std::unique_ptr<Module> module = stablehlo::parseModule(text);
       ops = passes::countOps(*module);
