@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "ir/infer.h"
 #include "stablehlo/op_syntax.h"
 
 namespace kiln {
@@ -63,6 +64,11 @@ TEST(OpRegistryTest, DefaultsAreReadThroughOps) {
   EXPECT_TRUE(opInfo(OpCode::Add).has(kCommutative));
   EXPECT_FALSE(opInfo(OpCode::Subtract).has(kCommutative));
   EXPECT_TRUE(opInfo(OpCode::Return).isTerminator());
+}
+
+// Every op of the registry has a type rule: the builder and the verifier can type it.
+TEST(OpRegistryTest, EveryOpHasATypeRule) {
+  for (const OpInfo& info : allOps()) EXPECT_TRUE(hasTypeRule(info.code)) << info.name;
 }
 
 }  // namespace

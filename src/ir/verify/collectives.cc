@@ -1,8 +1,9 @@
-// Verifier rules: communication — the collectives (all_gather, all_reduce, all_to_all,
+// Type rules: communication — the collectives (all_gather, all_reduce, all_to_all,
 // reduce_scatter, collective_permute/broadcast/reduce) and the token-threaded ops
 // (send, recv, infeed, outfeed, after_all). The number of processes is only known at
 // run time, so the rules check what the text fixes: process ids, group sizes, channel
-// ids and the result types the formulas give.
+// ids; they infer the result types the formulas give, and where a result size depends on
+// the process count (gathers over every partition) they check the given one.
 #include "ir/verify/rules.h"
 
 #include "ir/attr_schema.h"
@@ -21,8 +22,8 @@ struct Matrix {
   std::vector<int64_t> values;  // row-major
 };
 
-Matrix matrixAttr(const OpVerifier& v, const char* attr) {
-  const Literal& lit = v.op().attr(attr).asDense();
+Matrix matrixAttr(const InferContext& v, const char* attr) {
+  const Literal& lit = v.attr(attr).asDense();
   v.check(lit.type().rank() == 2,
           [&] { return std::string(attr) + " must be a 2-D tensor, got " + lit.type().str(); });
   Matrix m{lit.shape()[0], lit.shape()[1], {}};
@@ -33,7 +34,7 @@ Matrix matrixAttr(const OpVerifier& v, const char* attr) {
 // replica_groups: unique, non-negative process ids (C2 and C4 of all_gather and
 // friends). Ops whose groups may differ in size pad the short rows with -1. Returns the
 // group size, or nullopt when the groups are empty (one group of every process).
-std::optional<int64_t> checkReplicaGroups(const OpVerifier& v, bool allowPadding) {
+std::optional<int64_t> checkReplicaGroups(const InferContext& v, bool allowPadding) {
   Matrix m = matrixAttr(v, "replica_groups");
   std::vector<int64_t> ids;
   for (int64_t id : m.values) {
@@ -49,33 +50,17 @@ std::optional<int64_t> checkReplicaGroups(const OpVerifier& v, bool allowPadding
 }
 
 // C5 of all_gather/all_reduce/reduce_scatter: global device ids need a channel.
-void checkGlobalDeviceIds(const OpVerifier& v) {
+void checkGlobalDeviceIds(const InferContext& v) {
   if (!v.has("use_global_device_ids")) return;
-  Attribute channel = v.op().attr("channel_handle");
+  Attribute channel = v.attr("channel_handle");
   v.check(channel && recordInt(channel, "handle") > 0,
           [&] { return "use_global_device_ids needs a channel_handle with a positive handle"; });
 }
 
-void checkSameCount(const OpVerifier& v) {
-  v.check(v.op().numResults() == v.op().numOperands(), [&] {
-    return "has " + num(v.op().numResults()) + " results for " + num(v.op().numOperands()) +
-           " operands";
-  });
-}
-
-void checkDimIndex(const OpVerifier& v, const char* attr, int64_t dim, const Type& t) {
+void checkDimIndex(const InferContext& v, const char* attr, int64_t dim, const Type& t) {
   v.check(dim >= 0 && dim < t.rank(), [&] {
     return std::string(attr) + " " + num(dim) + " is outside [0, " + num(t.rank()) + ") for " +
            t.str();
-  });
-}
-
-template <class Because>
-void checkResultType(const OpVerifier& v, size_t i, const Type& expected, Because&& because) {
-  const Type& r = v.tensorResult(i);
-  v.check(r == expected, [&] {
-    return "result " + num(i) + " has type " + r.str() + ", expected " + expected.str() + " (" +
-           std::string(because()) + ")";
   });
 }
 
@@ -88,11 +73,11 @@ struct GroupSize {
   bool exact = false;  // else the size is some multiple of `unit`
 };
 
-GroupSize processGroupSize(const OpVerifier& v) {
+GroupSize processGroupSize(const InferContext& v) {
   std::optional<int64_t> cols = checkReplicaGroups(v, false);
   checkGlobalDeviceIds(v);
   if (!cols) return {};  // one group of all processes
-  Attribute channel = v.op().attr("channel_handle");
+  Attribute channel = v.attr("channel_handle");
   bool crossPartition =
       channel && recordInt(channel, "handle") > 0 && !v.has("use_global_device_ids");
   return {*cols, !crossPartition};
@@ -103,14 +88,23 @@ std::string groupText(const GroupSize& g) {
                  : "groups of a multiple of " + num(g.unit) + " processes";
 }
 
-void allGatherRule(OpVerifier& v) {
-  checkSameCount(v);
+void allGatherRule(InferContext& v) {
   GroupSize group = processGroupSize(v);
   int64_t dim = v.integer("all_gather_dim");
-  for (size_t i = 0; i < v.op().numOperands(); ++i) {
+  for (size_t i = 0; i < v.numOperands(); ++i) {
     const Type& x = v.tensorOperand(i);
     checkDimIndex(v, "all_gather_dim", dim, x);
-    const Type& r = v.tensorResult(i);
+    auto because = [&] {
+      return "operand " + x.str() + " gathered along dimension " + num(dim) + " from " +
+             groupText(group);
+    };
+    if (group.exact) {
+      Shape shape = x.shape();
+      shape[static_cast<size_t>(dim)] = satMul(shape[static_cast<size_t>(dim)], group.unit);
+      v.infer(i, Type::tensor(x.dtype(), shape), because);
+      continue;
+    }
+    const Type& r = v.givenTensor(i);
     int64_t from = x.dim(dim);
     bool fits = r.dtype() == x.dtype() && r.rank() == x.rank();
     for (int64_t d = 0; fits && d < x.rank(); ++d) {
@@ -122,18 +116,15 @@ void allGatherRule(OpVerifier& v) {
       else
         fits = from == 0 ? to == 0 : to % from == 0 && (to / from) % group.unit == 0;
     }
-    v.check(fits, [&] {
-      return "result " + num(i) + " has type " + r.str() + ", which is not operand " + x.str() +
-             " gathered along dimension " + num(dim) + " from " + groupText(group);
-    });
+    v.check(fits, [&] { return "result " + num(i) + " has type " + r.str() + ", which is not " + because(); });
   }
 }
 
 // The body of all_reduce/reduce_scatter/collective_reduce: (tensor<E>, tensor<E>) -> tensor<E>
 // with every operand's element type promotable to E.
-DType checkCollectiveBody(const OpVerifier& v) {
+DType checkCollectiveBody(const InferContext& v) {
   DType acc = checkReducer(v, 0, {v.tensorOperand(0).dtype()})[0];
-  for (size_t i = 1; i < v.op().numOperands(); ++i) {
+  for (size_t i = 1; i < v.numOperands(); ++i) {
     DType t = v.tensorOperand(i).dtype();
     v.check(isPromotable(t, acc), [&] {
       return "operand " + num(i) + " element type " + std::string(name(t)) +
@@ -143,20 +134,18 @@ DType checkCollectiveBody(const OpVerifier& v) {
   return acc;
 }
 
-void allReduceRule(OpVerifier& v) {
-  checkSameCount(v);
+void allReduceRule(InferContext& v) {
   checkReplicaGroups(v, true);
   checkGlobalDeviceIds(v);
   DType acc = checkCollectiveBody(v);
-  for (size_t i = 0; i < v.op().numOperands(); ++i)
-    checkResultType(v, i, Type::tensor(acc, v.operandType(i).shape()),
-                    [&] { return "the operand shape with the body's element type"; });
+  for (size_t i = 0; i < v.numOperands(); ++i)
+    v.infer(i, Type::tensor(acc, v.operandType(i).shape()),
+            [&] { return "the operand shape with the body's element type"; });
 }
 
-void reduceScatterRule(OpVerifier& v) {
+void reduceScatterRule(InferContext& v) {
   GroupSize group = processGroupSize(v);
   const Type& x = v.tensorOperand(0);
-  const Type& r = v.tensorResult();
   int64_t dim = v.integer("scatter_dimension");
   checkDimIndex(v, "scatter_dimension", dim, x);
   DType acc = checkCollectiveBody(v);
@@ -165,32 +154,36 @@ void reduceScatterRule(OpVerifier& v) {
     return "scatter dimension " + num(dim) + " of " + x.str() + " does not split into " +
            groupText(group);
   });
+  auto because = [&] {
+    return "operand " + x.str() + " scattered along dimension " + num(dim) + " to " +
+           groupText(group) + " with the body's element type " + std::string(name(acc));
+  };
+  if (group.exact) {
+    Shape shape = x.shape();
+    shape[static_cast<size_t>(dim)] = from / group.unit;
+    v.infer(0, Type::tensor(acc, shape), because);
+    return;
+  }
+  const Type& r = v.givenTensor(0);
   bool fits = r.dtype() == acc && r.rank() == x.rank();
   for (int64_t d = 0; fits && d < x.rank(); ++d) {
     int64_t to = r.dim(d);
     if (d != dim)
       fits = to == x.dim(d);
-    else if (group.exact)
-      fits = to == from / group.unit;
     else
       fits = to == 0 ? from == 0 : from % to == 0 && (from / to) % group.unit == 0;
   }
-  v.check(fits, [&] {
-    return "result has type " + r.str() + ", which is not operand " + x.str() +
-           " scattered along dimension " + num(dim) + " to " + groupText(group) +
-           " with the body's element type " + std::string(name(acc));
-  });
+  v.check(fits, [&] { return "result has type " + r.str() + ", which is not " + because(); });
 }
 
-void collectiveReduceRule(OpVerifier& v) {
+void collectiveReduceRule(InferContext& v) {
   checkReplicaGroups(v, true);
   DType acc = checkCollectiveBody(v);
-  checkResultType(v, 0, Type::tensor(acc, v.operandType(0).shape()),
-                  [&] { return "the operand shape with the body's element type"; });
+  v.infer(0, Type::tensor(acc, v.operandType(0).shape()),
+          [&] { return "the operand shape with the body's element type"; });
 }
 
-void allToAllRule(OpVerifier& v) {
-  checkSameCount(v);
+void allToAllRule(InferContext& v) {
   std::optional<int64_t> groupSize = checkReplicaGroups(v, false);
   int64_t split = v.integer("split_dimension");
   int64_t concat = v.integer("concat_dimension");
@@ -201,7 +194,7 @@ void allToAllRule(OpVerifier& v) {
       return "replica groups have " + num(*groupSize) + " members, but split_count is " +
              num(count);
     });
-  for (size_t i = 0; i < v.op().numOperands(); ++i) {
+  for (size_t i = 0; i < v.numOperands(); ++i) {
     const Type& x = v.tensorOperand(i);
     checkDimIndex(v, "split_dimension", split, x);
     checkDimIndex(v, "concat_dimension", concat, x);
@@ -214,7 +207,7 @@ void allToAllRule(OpVerifier& v) {
       shape[static_cast<size_t>(split)] /= count;
       shape[static_cast<size_t>(concat)] = satMul(shape[static_cast<size_t>(concat)], count);
     }
-    checkResultType(v, i, Type::tensor(x.dtype(), shape), [&] {
+    v.infer(i, Type::tensor(x.dtype(), shape), [&] {
       return "operand " + x.str() + " split " + num(count) + " ways along " + num(split) +
              " and concatenated along " + num(concat);
     });
@@ -222,7 +215,7 @@ void allToAllRule(OpVerifier& v) {
 }
 
 // source_target_pairs: [k, 2], each process sends at most once and receives at most once.
-void checkSourceTargetPairs(const OpVerifier& v) {
+void checkSourceTargetPairs(const InferContext& v) {
   Matrix m = matrixAttr(v, "source_target_pairs");
   v.check(m.cols == 2 || m.values.empty(), [&] {
     return "source_target_pairs must have shape [k, 2], got [" + num(m.rows) + ", " + num(m.cols) +
@@ -241,15 +234,15 @@ void checkSourceTargetPairs(const OpVerifier& v) {
           [&] { return "source_target_pairs targets " + shapeStr(targets) + " repeat a process"; });
 }
 
-void collectivePermuteRule(OpVerifier& v) {
+void collectivePermuteRule(InferContext& v) {
   checkSourceTargetPairs(v);
   const Type& x = v.tensorOperand(0);
-  checkResultType(v, 0, x, [&] { return "the operand type"; });
+  v.infer(0, x, [&] { return "the operand type"; });
 }
 
-void collectiveBroadcastRule(OpVerifier& v) {
+void collectiveBroadcastRule(InferContext& v) {
   checkReplicaGroups(v, true);
-  size_t n = v.op().numOperands();
+  size_t n = v.numOperands();
   size_t data = n;
   if (v.has("has_dynamic_root")) {
     v.check(n >= 2,
@@ -261,15 +254,12 @@ void collectiveBroadcastRule(OpVerifier& v) {
              roots.str() + " (one root per data operand)";
     });
   }
-  v.check(v.op().numResults() == data, [&] {
-    return "has " + num(v.op().numResults()) + " results for " + num(data) + " data operands";
-  });
   for (size_t i = 0; i < data; ++i)
-    checkResultType(v, i, v.tensorOperand(i), [&] { return "the operand type"; });
+    v.infer(i, v.tensorOperand(i), [&] { return "the operand type"; });
 }
 
 // Token-threaded ops: data values are tensors and the token comes last.
-void checkDataThenToken(const OpVerifier& v, const TypeList& types, const std::string& what) {
+void checkDataThenToken(const InferContext& v, const TypeList& types, const std::string& what) {
   v.check(!types.empty() && types.back().isToken(),
           [&] { return "the last of its " + what + " must be a !stablehlo.token"; });
   for (size_t i = 0; i + 1 < types.size(); ++i)
@@ -277,18 +267,24 @@ void checkDataThenToken(const OpVerifier& v, const TypeList& types, const std::s
             [&] { return what + " " + num(i) + " must be a tensor, got " + types[i].str(); });
 }
 
-void checkTokenResult(const OpVerifier& v) {
-  v.check(v.resultType().isToken(),
-          [&] { return "result must be a !stablehlo.token, got " + v.resultType().str(); });
+void inferTokenResult(InferContext& v) {
+  v.infer(0, Type::token(), [] { return "a !stablehlo.token"; });
+}
+
+// The results of recv and infeed are parameters (what arrives), then a token.
+TypeList givenResults(InferContext& v) {
+  TypeList types;
+  for (size_t i = 0; i < v.givenCount(); ++i) types.push_back(v.given(i));
+  return types;
 }
 
 // C5 of send/recv: a host transfer travels on a host channel and a device transfer on a
 // device channel (channel type 1 is device-to-device, 2 device-to-host, 3 host-to-device;
 // 0 leaves it unset). The spec names DEVICE_TO_HOST for recv as well, but a recv from
 // the host is HOST_TO_DEVICE in HLO and in the conformance files.
-void checkChannelType(const OpVerifier& v, int64_t hostType) {
-  int64_t type = recordInt(v.op().attr("channel_handle"), "type");
-  bool host = v.op().attrOrDefault("is_host_transfer").asBool();
+void checkChannelType(const InferContext& v, int64_t hostType) {
+  int64_t type = recordInt(v.attr("channel_handle"), "type");
+  bool host = v.attrOrDefault("is_host_transfer").asBool();
   if (host)
     v.check(type == 0 || type == hostType, [&] {
       return "a host transfer needs channel type " + num(hostType) + ", got " + num(type);
@@ -300,41 +296,40 @@ void checkChannelType(const OpVerifier& v, int64_t hostType) {
   if (v.has("source_target_pairs")) checkSourceTargetPairs(v);
 }
 
-void sendRule(OpVerifier& v) {
-  checkDataThenToken(v, v.op().operandTypes(), "operands");
-  checkTokenResult(v);
+void sendRule(InferContext& v) {
+  checkDataThenToken(v, v.operandTypes(), "operands");
+  inferTokenResult(v);
   checkChannelType(v, 2);
 }
 
-void recvRule(OpVerifier& v) {
+void recvRule(InferContext& v) {
   v.check(v.operandType(0).isToken(),
           [&] { return "operand must be a !stablehlo.token, got " + v.operandType(0).str(); });
-  checkDataThenToken(v, v.op().resultTypes(), "results");
+  checkDataThenToken(v, givenResults(v), "results");
   checkChannelType(v, 3);
 }
 
-void infeedRule(OpVerifier& v) {
+void infeedRule(InferContext& v) {
   v.check(v.operandType(0).isToken(),
           [&] { return "operand must be a !stablehlo.token, got " + v.operandType(0).str(); });
-  checkDataThenToken(v, v.op().resultTypes(), "results");
+  checkDataThenToken(v, givenResults(v), "results");
 }
 
-void outfeedRule(OpVerifier& v) {
-  checkDataThenToken(v, v.op().operandTypes(), "operands");
-  checkTokenResult(v);
+void outfeedRule(InferContext& v) {
+  checkDataThenToken(v, v.operandTypes(), "operands");
+  inferTokenResult(v);
 }
 
-void afterAllRule(OpVerifier& v) {
-  for (size_t i = 0; i < v.op().numOperands(); ++i)
+void afterAllRule(InferContext& v) {
+  for (size_t i = 0; i < v.numOperands(); ++i)
     v.check(v.operandType(i).isToken(), [&] {
       return "operand " + num(i) + " must be a !stablehlo.token, got " + v.operandType(i).str();
     });
-  checkTokenResult(v);
+  inferTokenResult(v);
 }
 
-void processIdRule(OpVerifier& v) {
-  v.check(v.resultType() == Type::scalar(DType::U32),
-          [&] { return "result must be tensor<ui32>, got " + v.resultType().str(); });
+void processIdRule(InferContext& v) {
+  v.infer(0, Type::scalar(DType::U32), [] { return "process ids are tensor<ui32>"; });
 }
 
 }  // namespace

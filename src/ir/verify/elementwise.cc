@@ -1,4 +1,4 @@
-// Verifier rules: elementwise ops. Most of them only ask for equal types and an element
+// Type rules: elementwise ops. Most of them only ask for equal types and an element
 // type of the right class (../shared/reference/stablehlo-spec.md); the class of each op
 // is a template argument, so the table below reads like the spec's Inputs sections.
 #include "ir/verify/rules.h"
@@ -57,7 +57,7 @@ const char* describe(Elem c) {
   return "?";
 }
 
-void checkClass(const OpVerifier& v, Elem c, const Type& t, const std::string& what) {
+void checkClass(const InferContext& v, Elem c, const Type& t, const std::string& what) {
   v.check(accepts(c, t.dtype()), [&] {
     return what + " has element type " + std::string(name(t.dtype())) + ", expected " +
            describe(c) + " (" + t.str() + ")";
@@ -66,79 +66,59 @@ void checkClass(const OpVerifier& v, Elem c, const Type& t, const std::string& w
 
 // Every operand and the result have one type, of class C.
 template <Elem C>
-void sameType(OpVerifier& v) {
+void sameType(InferContext& v) {
   const Type& first = v.tensorOperand(0);
   checkClass(v, C, first, "operand 0");
-  for (size_t i = 1; i < v.op().numOperands(); ++i) {
+  for (size_t i = 1; i < v.numOperands(); ++i) {
     const Type& t = v.tensorOperand(i);
     v.check(t == first, [&] {
       return "operand " + std::to_string(i) + " has type " + t.str() + ", but operand 0 has " +
              first.str() + " (the operands must have one type)";
     });
   }
-  const Type& r = v.tensorResult();
-  v.check(r == first, [&] {
-    return "result type " + r.str() + " does not match the operand type " + first.str();
-  });
+  v.infer(0, first, [] { return "the operand type"; });
 }
 
-// The same shape, and an element type derived from the operand's.
-void checkShapeKept(const OpVerifier& v, const Type& operand, const Type& result) {
-  v.check(result.shape() == operand.shape(), [&] {
-    return "result shape " + shapeStr(result.shape()) + " does not match the operand shape " +
-           shapeStr(operand.shape());
-  });
-}
-
-void checkResultElement(const OpVerifier& v, const Type& result, DType expected,
-                        const std::string& why) {
-  v.check(result.dtype() == expected, [&] {
-    return "result element type " + std::string(name(result.dtype())) + " should be " +
-           std::string(name(expected)) + " (" + why + ")";
-  });
+// The operand's shape with the element type `dtype`, which `why` explains.
+void inferKeptShape(InferContext& v, const Type& operand, DType dtype, const std::string& why) {
+  v.infer(0, operand.withDType(dtype), [&] { return "the operand shape with " + why; });
 }
 
 // abs, real, imag: a complex operand gives its part type; others keep the type.
 template <Elem C>
-void partOfComplex(OpVerifier& v) {
+void partOfComplex(InferContext& v) {
   const Type& x = v.tensorOperand(0);
   checkClass(v, C, x, "operand");
-  const Type& r = v.tensorResult();
-  checkShapeKept(v, x, r);
   if (isComplex(x.dtype()))
-    checkResultElement(v, r, complexPart(x.dtype()),
-                       "the part type of " + std::string(name(x.dtype())));
+    inferKeptShape(v, x, complexPart(x.dtype()), "the part type of " + std::string(name(x.dtype())));
   else
-    checkResultElement(v, r, x.dtype(), "the operand element type");
+    inferKeptShape(v, x, x.dtype(), "the operand element type");
 }
 
-void complexRule(OpVerifier& v) {
+void complexRule(InferContext& v) {
   const Type& lhs = v.tensorOperand(0);
   const Type& rhs = v.tensorOperand(1);
   v.check(lhs.dtype() == DType::F32 || lhs.dtype() == DType::F64,
           [&] { return "operands must be f32 or f64 tensors, got " + lhs.str(); });
   v.check(lhs == rhs,
           [&] { return "operand types " + lhs.str() + " and " + rhs.str() + " differ"; });
-  const Type& r = v.tensorResult();
-  checkShapeKept(v, lhs, r);
-  checkResultElement(v, r, *complexOf(lhs.dtype()), "complex of the operand element type");
+  inferKeptShape(v, lhs, *complexOf(lhs.dtype()), "the complex of the operand element type");
 }
 
-void isFiniteRule(OpVerifier& v) {
+void isFiniteRule(InferContext& v) {
   const Type& x = v.tensorOperand(0);
   checkClass(v, Elem::Float, x, "operand");
-  const Type& r = v.tensorResult();
-  checkShapeKept(v, x, r);
-  checkResultElement(v, r, DType::I1, "is_finite yields booleans");
+  inferKeptShape(v, x, DType::I1, "i1: is_finite yields booleans");
 }
 
-void convertRule(OpVerifier& v) {
-  checkShapeKept(v, v.tensorOperand(0), v.tensorResult());
+// The element type is the parameter; any element type converts to any other.
+void convertRule(InferContext& v) {
+  v.inferShape(0, v.tensorOperand(0).shape(), [] { return "the operand shape"; });
 }
 
-void bitcastConvertRule(OpVerifier& v) {
+void bitcastConvertRule(InferContext& v) {
   const Type& x = v.tensorOperand(0);
-  const Type& r = v.tensorResult();
+  const Type& r = v.givenTensor(0);  // its element type is the parameter
   int from = bitWidth(x.dtype());
   int to = bitWidth(r.dtype());
   v.check(isComplex(x.dtype()) == isComplex(r.dtype()), [&] {
@@ -166,10 +146,7 @@ void bitcastConvertRule(OpVerifier& v) {
     expected.pop_back();
     how = " (the minor dimension of " + std::to_string(to / from) + " joined into one element)";
   }
-  v.check(r.shape() == expected, [&] {
-    return "result shape " + shapeStr(r.shape()) + " does not match the expected " +
-           shapeStr(expected) + how;
-  });
+  v.inferShape(0, expected, [&] { return "bitcast of " + x.str() + how; });
 }
 
 // The compare_type the spec requires for an element type; FLOAT also admits TOTALORDER.
@@ -179,15 +156,13 @@ const char* compareTypeFor(DType t) {
   return "FLOAT";
 }
 
-void compareRule(OpVerifier& v) {
+void compareRule(InferContext& v) {
   const Type& lhs = v.tensorOperand(0);
   const Type& rhs = v.tensorOperand(1);
   v.check(lhs == rhs,
           [&] { return "operand types " + lhs.str() + " and " + rhs.str() + " differ"; });
-  const Type& r = v.tensorResult();
-  checkShapeKept(v, lhs, r);
-  checkResultElement(v, r, DType::I1, "compare yields booleans");
-  Attribute type = v.op().attr("compare_type");
+  inferKeptShape(v, lhs, DType::I1, "i1: compare yields booleans");
+  Attribute type = v.attr("compare_type");
   if (!type) return;
   const std::string& given = type.enumValueName();
   if (given == "NOTYPE") return;  // MLIR's spelling of "not given"
@@ -200,7 +175,7 @@ void compareRule(OpVerifier& v) {
   });
 }
 
-void selectRule(OpVerifier& v) {
+void selectRule(InferContext& v) {
   const Type& pred = v.tensorOperand(0);
   const Type& onTrue = v.tensorOperand(1);
   const Type& onFalse = v.tensorOperand(2);
@@ -212,12 +187,10 @@ void selectRule(OpVerifier& v) {
   });
   v.check(onTrue == onFalse,
           [&] { return "on_true " + onTrue.str() + " and on_false " + onFalse.str() + " differ"; });
-  const Type& r = v.tensorResult();
-  v.check(r == onTrue,
-          [&] { return "result type " + r.str() + " does not match on_true " + onTrue.str(); });
+  v.infer(0, onTrue, [] { return "the type of on_true"; });
 }
 
-void clampRule(OpVerifier& v) {
+void clampRule(InferContext& v) {
   const Type& min = v.tensorOperand(0);
   const Type& x = v.tensorOperand(1);
   const Type& max = v.tensorOperand(2);
@@ -231,12 +204,10 @@ void clampRule(OpVerifier& v) {
              " differs from the operand's " + std::string(name(x.dtype()));
     });
   }
-  const Type& r = v.tensorResult();
-  v.check(r == x,
-          [&] { return "result type " + r.str() + " does not match the operand type " + x.str(); });
+  v.infer(0, x, [] { return "the operand type"; });
 }
 
-void reducePrecisionRule(OpVerifier& v) {
+void reducePrecisionRule(InferContext& v) {
   sameType<Elem::Float>(v);
   v.check(v.integer("exponent_bits") >= 1, [&] {
     return "exponent_bits must be at least 1, got " + std::to_string(v.integer("exponent_bits"));
@@ -248,13 +219,11 @@ void reducePrecisionRule(OpVerifier& v) {
 
 // chlo.broadcast_add: numpy broadcasting of the two operands (or, with
 // broadcast_dimensions, the lower-rank operand mapped into the higher-rank one).
-void chloBroadcastRule(OpVerifier& v) {
+void chloBroadcastRule(InferContext& v) {
   const Type& lhs = v.tensorOperand(0);
   const Type& rhs = v.tensorOperand(1);
-  const Type& r = v.tensorResult();
-  v.check(lhs.dtype() == rhs.dtype() && r.dtype() == lhs.dtype(), [&] {
-    return "element types differ: " + lhs.str() + ", " + rhs.str() + " -> " + r.str();
-  });
+  v.check(lhs.dtype() == rhs.dtype(),
+          [&] { return "element types differ: " + lhs.str() + ", " + rhs.str(); });
   const Type& big = lhs.rank() >= rhs.rank() ? lhs : rhs;
   const Type& small = lhs.rank() >= rhs.rank() ? rhs : lhs;
   std::vector<int64_t> map;
@@ -278,10 +247,8 @@ void chloBroadcastRule(OpVerifier& v) {
     });
     if (b == 1) b = s;
   }
-  v.check(r.shape() == expected, [&] {
-    return "result shape " + shapeStr(r.shape()) + " does not match the expected " +
-           shapeStr(expected) + " (the broadcast of " + shapeStr(lhs.shape()) + " and " +
-           shapeStr(rhs.shape()) + ")";
+  v.infer(0, Type::tensor(lhs.dtype(), expected), [&] {
+    return "the broadcast of " + shapeStr(lhs.shape()) + " and " + shapeStr(rhs.shape());
   });
 }
 

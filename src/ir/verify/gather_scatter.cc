@@ -1,7 +1,7 @@
-// Verifier rules: gather, dynamic_gather and scatter, whose dimension numbers carry most
+// Type rules: gather, dynamic_gather and scatter, whose dimension numbers carry most
 // of the spec's constraints (gather C1-C23, scatter C1-C25). The index-vector and
-// batching rules are shared; the result (gather) or update (scatter) shape is rebuilt
-// from the dimension numbers and compared with the declared one.
+// batching rules are shared; the result shape (gather) is built from the dimension
+// numbers, and the update shape (scatter) is checked against them.
 #include "ir/verify/rules.h"
 
 #include "ir/attr_schema.h"
@@ -13,7 +13,7 @@ std::string num(int64_t n) {
   return std::to_string(n);
 }
 
-void checkUniqueSorted(const OpVerifier& v, const std::string& what,
+void checkUniqueSorted(const InferContext& v, const std::string& what,
                        const std::vector<int64_t>& dims, bool sorted) {
   v.check(allUnique(dims), [&] { return what + " " + shapeStr(dims) + " repeats a dimension"; });
   if (sorted)
@@ -23,7 +23,7 @@ void checkUniqueSorted(const OpVerifier& v, const std::string& what,
 // The index tensor: index_vector_dim in [0, rank] (C2/C22), the index map sized by it
 // (C3/C19), and the batching dimensions of the indices (C13-C16 / C14-C17).
 // Returns the batch shape of the indices (their shape without index_vector_dim).
-Shape checkIndices(const OpVerifier& v, const Type& indices, int64_t indexVectorDim,
+Shape checkIndices(const InferContext& v, const Type& indices, int64_t indexVectorDim,
                    const std::vector<int64_t>& indexMap, const std::string& indexMapName,
                    const std::vector<int64_t>& indicesBatching,
                    const std::string& indicesBatchingName, size_t operandBatchingCount) {
@@ -57,7 +57,7 @@ Shape checkIndices(const OpVerifier& v, const Type& indices, int64_t indexVector
 }
 
 // Operand batching dimensions pair up with index batching dimensions (gather C17, scatter C18).
-void checkBatchingSizes(const OpVerifier& v, const Type& operand,
+void checkBatchingSizes(const InferContext& v, const Type& operand,
                         const std::vector<int64_t>& operandBatching, const Type& indices,
                         const std::vector<int64_t>& indicesBatching) {
   for (size_t i = 0; i < operandBatching.size(); ++i) {
@@ -88,11 +88,10 @@ Shape combine(const Shape& batchSizes, const Shape& windowSizes,
 
 // gather and dynamic_gather; `sliceSizes` is empty for dynamic_gather with a
 // non-constant slice_sizes operand, when only the batch part of the result is known.
-void checkGather(const OpVerifier& v, std::optional<std::vector<int64_t>> sliceSizes) {
+void checkGather(InferContext& v, std::optional<std::vector<int64_t>> sliceSizes) {
   const Type& operand = v.tensorOperand(0);
   const Type& indices = v.tensorOperand(1);
-  const Type& result = v.tensorResult();
-  Attribute dn = v.op().attr("dimension_numbers");
+  Attribute dn = v.attr("dimension_numbers");
   std::vector<int64_t> offsetDims = recordInts(dn, "offset_dims");
   std::vector<int64_t> collapsed = recordInts(dn, "collapsed_slice_dims");
   std::vector<int64_t> operandBatching = recordInts(dn, "operand_batching_dims");
@@ -100,10 +99,6 @@ void checkGather(const OpVerifier& v, std::optional<std::vector<int64_t>> sliceS
   std::vector<int64_t> startIndexMap = recordInts(dn, "start_index_map");
   int64_t indexVectorDim = recordInt(dn, "index_vector_dim");
 
-  v.check(result.dtype() == operand.dtype(), [&] {
-    return "result element type " + std::string(name(result.dtype())) +
-           " differs from the operand's " + std::string(name(operand.dtype()));
-  });
   int64_t implied =
       static_cast<int64_t>(offsetDims.size() + collapsed.size() + operandBatching.size());
   v.check(operand.rank() == implied, [&] {
@@ -124,15 +119,18 @@ void checkGather(const OpVerifier& v, std::optional<std::vector<int64_t>> sliceS
                   concat(startIndexMap, operandBatching), operand.rank());
 
   int64_t resultRank = static_cast<int64_t>(batch.size() + offsetDims.size());
-  v.check(result.rank() == resultRank, [&] {
-    return "result rank " + num(result.rank()) + " must be " + num(resultRank) +
-           " (the batch dimensions " + shapeStr(batch) + " of the indices plus " +
-           num(static_cast<int64_t>(offsetDims.size())) + " offset_dims)";
-  });
-  checkDimensions(v, "offset_dims", offsetDims, result.rank(), "result");
+  checkDimensions(v, "offset_dims", offsetDims, resultRank, "result");
 
   if (!sliceSizes) {
-    // Only the batch dimensions are known; they sit where offset_dims are not.
+    // Only the element type, the rank and the batch dimensions are known; the batch
+    // dimensions sit where offset_dims are not.
+    v.inferDType(0, operand.dtype(), [] { return "the operand element type"; });
+    const Type& result = v.givenTensor(0);
+    v.check(result.rank() == resultRank, [&] {
+      return "result rank " + num(result.rank()) + " must be " + num(resultRank) +
+             " (the batch dimensions " + shapeStr(batch) + " of the indices plus " +
+             num(static_cast<int64_t>(offsetDims.size())) + " offset_dims)";
+    });
     Shape got;
     for (int64_t d = 0; d < result.rank(); ++d)
       if (!contains(offsetDims, d)) got.push_back(result.dim(d));
@@ -164,33 +162,29 @@ void checkGather(const OpVerifier& v, std::optional<std::vector<int64_t>> sliceS
     if (!contains(collapsed, d) && !contains(operandBatching, d))
       offsets.push_back(sizes[static_cast<size_t>(d)]);
   Shape expected = combine(batch, offsets, offsetDims);
-  v.check(result.shape() == expected, [&] {
-    return "result shape " + shapeStr(result.shape()) + " does not match the expected " +
-           shapeStr(expected) + " (index batch dimensions " + shapeStr(batch) +
-           ", slice dimensions " + shapeStr(offsets) + " at offset_dims " + shapeStr(offsetDims) +
-           ")";
+  v.infer(0, Type::tensor(operand.dtype(), expected), [&] {
+    return "index batch dimensions " + shapeStr(batch) + ", slice dimensions " +
+           shapeStr(offsets) + " at offset_dims " + shapeStr(offsetDims);
   });
 }
 
-void gatherRule(OpVerifier& v) {
+void gatherRule(InferContext& v) {
   checkGather(v, v.ints("slice_sizes"));
 }
 
-void dynamicGatherRule(OpVerifier& v) {
+void dynamicGatherRule(InferContext& v) {
   const Type& sizes = v.tensorOperand(2);
   v.check(sizes.rank() == 1 && isInteger(sizes.dtype()),
           [&] { return "slice_sizes must be a 1-D integer tensor, got " + sizes.str(); });
-  checkGather(v, constantInts(v.op().operand(2)));
+  checkGather(v, constantInts(v.operand(2)));
 }
 
-void scatterRule(OpVerifier& v) {
-  size_t numOperands = v.op().numOperands();
+void scatterRule(InferContext& v) {
+  size_t numOperands = v.numOperands();
   v.check(numOperands % 2 == 1, [&] {
     return "takes N inputs, the indices and N updates, but has " + num(numOperands) + " operands";
   });
   size_t n = (numOperands - 1) / 2;
-  v.check(v.op().numResults() == n,
-          [&] { return "has " + num(v.op().numResults()) + " results for " + num(n) + " inputs"; });
   const Type& input = v.tensorOperand(0);
   const Type& indices = v.tensorOperand(n);
   const Type& update = v.tensorOperand(n + 1);
@@ -213,7 +207,7 @@ void scatterRule(OpVerifier& v) {
     inputTypes.push_back(in.dtype());
   }
 
-  Attribute dn = v.op().attr("scatter_dimension_numbers");
+  Attribute dn = v.attr("scatter_dimension_numbers");
   std::vector<int64_t> windowDims = recordInts(dn, "update_window_dims");
   std::vector<int64_t> inserted = recordInts(dn, "inserted_window_dims");
   std::vector<int64_t> inputBatching = recordInts(dn, "input_batching_dims");
@@ -273,14 +267,9 @@ void scatterRule(OpVerifier& v) {
   });
 
   std::vector<DType> accumulators = checkReducer(v, 0, inputTypes);
-  for (size_t i = 0; i < n; ++i) {
-    const Type& r = v.tensorResult(i);
-    Type expected = Type::tensor(accumulators[i], input.shape());
-    v.check(r == expected, [&] {
-      return "result " + num(i) + " has type " + r.str() + ", expected " + expected.str() +
-             " (the input shape with the update_computation's element type)";
-    });
-  }
+  for (size_t i = 0; i < n; ++i)
+    v.infer(i, Type::tensor(accumulators[i], input.shape()),
+            [] { return "the input shape with the update_computation's element type"; });
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// Verifier rules: the remaining ops — random numbers, batch normalization,
-// custom_call's aliases, composite, get_dimension_size, optimization_barrier,
-// chlo.top_k and the test harness ops (check.*, interpreter.probe).
+// Type rules: the remaining ops — random numbers, batch normalization, calls, custom_call
+// (whose results are parameters) and its aliases, composite, get_dimension_size,
+// optimization_barrier, chlo.top_k, async and the test harness ops (check.*,
+// interpreter.*).
 #include "ir/verify/rules.h"
 
 #include "ir/attr_schema.h"
@@ -12,20 +13,20 @@ std::string num(int64_t n) {
   return std::to_string(n);
 }
 
-void rngRule(OpVerifier& v) {
+void rngRule(InferContext& v) {
   const Type& a = v.tensorOperand(0);
   const Type& b = v.tensorOperand(1);
-  const Type& r = v.tensorResult();
   v.check(a.rank() == 0 && b.rank() == 0,
           [&] { return "a and b must be 0-d tensors, got " + a.str() + " and " + b.str(); });
-  v.check(a.dtype() == b.dtype() && a.dtype() == r.dtype(), [&] {
-    return "a, b and the result must share an element type, got " + a.str() + ", " + b.str() +
-           " and " + r.str();
+  v.check(a.dtype() == b.dtype(), [&] {
+    return "a and b must share an element type, got " + a.str() + " and " + b.str();
   });
-  v.check(!isComplex(r.dtype()), [&] {
-    return "result must have an integer, boolean or floating-point element type, got " + r.str();
+  v.check(!isComplex(a.dtype()), [&] {
+    return "a and b must have an integer, boolean or floating-point element type, got " + a.str();
   });
-  if (v.op().attr("rng_distribution").enumValueName() == "NORMAL")
+  v.inferDType(0, a.dtype(), [] { return "the element type of a and b"; });
+  const Type& r = v.givenTensor(0);
+  if (v.attr("rng_distribution").enumValueName() == "NORMAL")
     v.check(isFloat(a.dtype()), [&] {
       return "a NORMAL distribution needs a floating-point element type, got " + a.str();
     });
@@ -34,24 +35,19 @@ void rngRule(OpVerifier& v) {
     return "shape must be a 1-D integer tensor with one entry per result dimension, got " +
            shape.str();
   });
-  if (auto values = constantInts(v.op().operand(2)))
-    v.check(*values == r.shape(), [&] {
-      return "shape is the constant " + shapeStr(*values) + ", but the result is " + r.str();
-    });
+  if (auto values = constantInts(v.operand(2)))
+    v.infer(0, Type::tensor(a.dtype(), *values), [] { return "the constant shape operand"; });
 }
 
-void rngBitGeneratorRule(OpVerifier& v) {
+void rngBitGeneratorRule(InferContext& v) {
   const Type& state = v.tensorOperand(0);
   // The spec asks for ui64 states; IREE's conformance files pass the same 128 bits as
   // tensor<4xi32>, so any integer state is accepted and its size counted in bits.
   v.check(state.rank() == 1 && isInteger(state.dtype()), [&] {
     return "initial_state must be a 1-D integer tensor (ui64 in the spec), got " + state.str();
   });
-  v.check(v.resultType(0) == state, [&] {
-    return "output_state has type " + v.resultType(0).str() + ", but initial_state has " +
-           state.str();
-  });
-  const std::string& algorithm = v.op().attr("rng_algorithm").enumValueName();
+  v.infer(0, state, [] { return "output_state has the type of initial_state"; });
+  const std::string& algorithm = v.attr("rng_algorithm").enumValueName();
   int64_t bits = satMul(state.dim(0), bitWidth(state.dtype()));
   if (algorithm == "THREE_FRY")
     v.check(bits == 128,
@@ -60,7 +56,7 @@ void rngBitGeneratorRule(OpVerifier& v) {
     v.check(bits == 128 || bits == 192, [&] {
       return "PHILOX needs a 128- or 192-bit state (2 or 3 x ui64), got " + state.str();
     });
-  const Type& out = v.tensorResult(1);
+  const Type& out = v.givenTensor(1);  // the random output's type is the parameter
   v.check(isInteger(out.dtype()) || isFloat(out.dtype()), [&] {
     return "output must have an integer or floating-point element type, got " + out.str();
   });
@@ -72,7 +68,7 @@ struct BatchNorm {
   Type feature;  // tensor<[dim(operand, feature_index)] x E>
 };
 
-BatchNorm checkBatchNormOperand(const OpVerifier& v) {
+BatchNorm checkBatchNormOperand(const InferContext& v) {
   const Type& x = v.tensorOperand(0);
   v.check(isFloat(x.dtype()),
           [&] { return "operand must have a floating-point element type, got " + x.str(); });
@@ -83,7 +79,7 @@ BatchNorm checkBatchNormOperand(const OpVerifier& v) {
   return {x, Type::tensor(x.dtype(), {x.dim(fi)})};
 }
 
-void checkIs(const OpVerifier& v, const Type& got, const Type& expected, const std::string& label,
+void checkIs(const InferContext& v, const Type& got, const Type& expected, const std::string& label,
              const std::string& why) {
   v.check(got == expected, [&] {
     return label + " has type " + got.str() + ", expected " + expected.str() + " (" + why + ")";
@@ -92,36 +88,36 @@ void checkIs(const OpVerifier& v, const Type& got, const Type& expected, const s
 
 constexpr const char* kFeatureWhy = "one entry per feature of the operand";
 
-void batchNormInferenceRule(OpVerifier& v) {
+void batchNormInferenceRule(InferContext& v) {
   BatchNorm bn = checkBatchNormOperand(v);
   const char* names[] = {"scale", "offset", "mean", "variance"};
   for (size_t i = 0; i < 4; ++i)
     checkIs(v, v.tensorOperand(1 + i), bn.feature, names[i], kFeatureWhy);
-  checkIs(v, v.tensorResult(), bn.operand, "result", "the operand type");
+  v.infer(0, bn.operand, [] { return "the operand type"; });
 }
 
-void batchNormTrainingRule(OpVerifier& v) {
+void batchNormTrainingRule(InferContext& v) {
   BatchNorm bn = checkBatchNormOperand(v);
   checkIs(v, v.tensorOperand(1), bn.feature, "scale", kFeatureWhy);
   checkIs(v, v.tensorOperand(2), bn.feature, "offset", kFeatureWhy);
-  checkIs(v, v.tensorResult(0), bn.operand, "output", "the operand type");
-  checkIs(v, v.tensorResult(1), bn.feature, "batch_mean", kFeatureWhy);
-  checkIs(v, v.tensorResult(2), bn.feature, "batch_var", kFeatureWhy);
+  v.infer(0, bn.operand, [] { return "output: the operand type"; });
+  v.infer(1, bn.feature, [] { return std::string("batch_mean: ") + kFeatureWhy; });
+  v.infer(2, bn.feature, [] { return std::string("batch_var: ") + kFeatureWhy; });
 }
 
-void batchNormGradRule(OpVerifier& v) {
+void batchNormGradRule(InferContext& v) {
   BatchNorm bn = checkBatchNormOperand(v);
   checkIs(v, v.tensorOperand(1), bn.feature, "scale", kFeatureWhy);
   checkIs(v, v.tensorOperand(2), bn.feature, "mean", kFeatureWhy);
   checkIs(v, v.tensorOperand(3), bn.feature, "variance", kFeatureWhy);
   checkIs(v, v.tensorOperand(4), bn.operand, "grad_output", "the operand type");
-  checkIs(v, v.tensorResult(0), bn.operand, "grad_operand", "the operand type");
-  checkIs(v, v.tensorResult(1), bn.feature, "grad_scale", kFeatureWhy);
-  checkIs(v, v.tensorResult(2), bn.feature, "grad_offset", kFeatureWhy);
+  v.infer(0, bn.operand, [] { return "grad_operand: the operand type"; });
+  v.infer(1, bn.feature, [] { return std::string("grad_scale: ") + kFeatureWhy; });
+  v.infer(2, bn.feature, [] { return std::string("grad_offset: ") + kFeatureWhy; });
 }
 
 // Follows tuple indices into a type; fails naming `what` when an index leads nowhere.
-Type followTupleIndices(const OpVerifier& v, Type t, const std::vector<int64_t>& path,
+Type followTupleIndices(const InferContext& v, Type t, const std::vector<int64_t>& path,
                         const std::string& what) {
   for (int64_t i : path) {
     v.check(t.isTuple() && i >= 0 && i < static_cast<int64_t>(t.elements().size()), [&] {
@@ -132,11 +128,14 @@ Type followTupleIndices(const OpVerifier& v, Type t, const std::vector<int64_t>&
   return t;
 }
 
-void customCallRule(OpVerifier& v) {
+// The results of a custom_call are parameters: only the target knows them.
+void customCallRule(InferContext& v) {
+  TypeList results;
+  for (size_t i = 0; i < v.givenCount(); ++i) results.push_back(v.given(i));
   // A custom_call to a check target is that check: two operands of one type, no results.
-  if (std::optional<OpCode> check = checkOpOfCustomCall(v.op().attr("call_target_name").asString())) {
+  if (std::optional<OpCode> check = checkOpOfCustomCall(v.attr("call_target_name").asString())) {
     const char* target = opInfo(*check).name.data();
-    v.check(v.op().numOperands() == 2 && v.op().numResults() == 0, [&] {
+    v.check(v.numOperands() == 2 && results.empty(), [&] {
       return std::string("@") + target + " takes two operands (actual, expected) and has no results";
     });
     v.check(v.operandType(0) == v.operandType(1), [&] {
@@ -149,14 +148,14 @@ void customCallRule(OpVerifier& v) {
           [&] { return "api_version " + num(api) + " is not one of 0 to 4"; });
   // Aliases pair a part of the results (one result, or the tuple of several) with a
   // part of an operand of the same type.
-  Type results = v.op().numResults() == 1 ? v.resultType(0) : Type::tuple(v.op().resultTypes());
-  for (const Attribute& alias : v.op().attrOrDefault("output_operand_aliases").asArray()) {
+  Type resultPart = results.size() == 1 ? results[0] : Type::tuple(results);
+  for (const Attribute& alias : v.attrOrDefault("output_operand_aliases").asArray()) {
     int64_t operand = recordInt(alias, "operand_index");
-    v.check(operand >= 0 && operand < static_cast<int64_t>(v.op().numOperands()), [&] {
+    v.check(operand >= 0 && operand < static_cast<int64_t>(v.numOperands()), [&] {
       return "output_operand_aliases names operand " + num(operand) + ", but the op has " +
-             num(static_cast<int64_t>(v.op().numOperands())) + " operands";
+             num(static_cast<int64_t>(v.numOperands())) + " operands";
     });
-    Type out = followTupleIndices(v, results, recordInts(alias, "output_tuple_indices"), "output");
+    Type out = followTupleIndices(v, resultPart, recordInts(alias, "output_tuple_indices"), "output");
     Type in = followTupleIndices(v, v.operandType(static_cast<size_t>(operand)),
                                  recordInts(alias, "operand_tuple_indices"), "operand");
     v.check(out == in, [&] {
@@ -166,43 +165,51 @@ void customCallRule(OpVerifier& v) {
   }
 }
 
-void getDimensionSizeRule(OpVerifier& v) {
+void getDimensionSizeRule(InferContext& v) {
   const Type& x = v.tensorOperand(0);
   int64_t dim = v.integer("dimension");
   v.check(dim >= 0 && dim < x.rank(), [&] {
     return "dimension " + num(dim) + " is outside [0, " + num(x.rank()) + ") for " + x.str();
   });
-  v.check(v.resultType() == Type::scalar(DType::I32),
-          [&] { return "result must be tensor<i32>, got " + v.resultType().str(); });
+  v.infer(0, Type::scalar(DType::I32), [] { return "a size is a tensor<i32>"; });
 }
 
-void optimizationBarrierRule(OpVerifier& v) {
-  TypeList in = v.op().operandTypes();
-  TypeList out = v.op().resultTypes();
-  v.check(in == out, [&] {
-    return "results (" + str(out) + ") must have the operand types (" + str(in) + ")";
+void optimizationBarrierRule(InferContext& v) {
+  for (size_t i = 0; i < v.numOperands(); ++i)
+    v.infer(i, v.operandType(i), [] { return "results have the operand types"; });
+}
+
+// A function's results, checked against the operands it is passed; without a module to
+// look the callee up in, the results must be given.
+void inferCallResults(InferContext& v, const Attribute& symbol) {
+  const Function* fn = v.module() && symbol.is(Attribute::Kind::SymbolRef)
+                           ? v.module()->lookup(symbol.asString())
+                           : nullptr;
+  if (!fn) {
+    for (size_t i = 0; i < v.givenCount(); ++i) v.given(i);
+    return;
+  }
+  v.check(v.operandTypes() == fn->paramTypes(), [&] {
+    return "passes (" + str(v.operandTypes()) + ") to @" + fn->name() + ", which takes (" +
+           str(fn->paramTypes()) + ")";
   });
+  const TypeList& results = fn->resultTypes();
+  for (size_t i = 0; i < results.size(); ++i)
+    v.infer(i, results[i], [&] { return "what @" + fn->name() + " returns"; });
 }
 
-void compositeRule(OpVerifier& v) {
-  const std::string& opName = v.op().attr("name").asString();
+void callRule(InferContext& v) { inferCallResults(v, v.attr("callee")); }
+
+void compositeRule(InferContext& v) {
+  const std::string& opName = v.attr("name").asString();
   size_t dot = opName.find('.');
   v.check(dot != std::string::npos && dot > 0 && dot + 1 < opName.size(), [&] {
     return "name \"" + opName + "\" must be a namespaced op name such as \"my_dialect.my_op\"";
   });
-  const Function* fn = v.module().lookup(v.op().attr("decomposition").asString());
-  if (!fn) return;  // the structural check reports the missing function
-  v.check(v.op().operandTypes() == fn->paramTypes(), [&] {
-    return "passes (" + str(v.op().operandTypes()) + ") to @" + fn->name() + ", which takes (" +
-           str(fn->paramTypes()) + ")";
-  });
-  v.check(v.op().resultTypes() == fn->resultTypes(), [&] {
-    return "returns (" + str(v.op().resultTypes()) + "), but @" + fn->name() + " returns (" +
-           str(fn->resultTypes()) + ")";
-  });
+  inferCallResults(v, v.attr("decomposition"));
 }
 
-void topKRule(OpVerifier& v) {
+void topKRule(InferContext& v) {
   const Type& x = v.tensorOperand(0);
   int64_t k = v.integer("k");
   v.check(x.rank() >= 1,
@@ -213,14 +220,12 @@ void topKRule(OpVerifier& v) {
   });
   Shape shape = x.shape();
   shape.back() = k;
-  checkIs(v, v.tensorResult(0), Type::tensor(x.dtype(), shape), "values",
-          "the top k along the last dimension");
-  checkIs(v, v.tensorResult(1), Type::tensor(DType::I32, shape), "indices",
-          "i32 positions of the values");
+  v.infer(0, Type::tensor(x.dtype(), shape), [] { return "the top k along the last dimension"; });
+  v.infer(1, Type::tensor(DType::I32, shape), [] { return "i32 positions of the values"; });
 }
 
 // check.expect_eq and friends compare two values of one type.
-void sameOperandTypesRule(OpVerifier& v) {
+void sameOperandTypesRule(InferContext& v) {
   v.check(v.operandType(0) == v.operandType(1), [&] {
     return "compares values of different types, " + v.operandType(0).str() + " and " +
            v.operandType(1).str();
@@ -228,19 +233,26 @@ void sameOperandTypesRule(OpVerifier& v) {
 }
 
 // check.expect_*_const compare a value with a constant of its type.
-void constOperandRule(OpVerifier& v) {
-  const Type& expected = v.op().attr("value").asDense().type();
+void constOperandRule(InferContext& v) {
+  const Type& expected = v.attr("value").asDense().type();
   v.check(v.operandType(0) == expected, [&] {
     return "operand type " + v.operandType(0).str() + " does not match the constant's type " +
            expected.str();
   });
 }
 
-void probeRule(OpVerifier& v) {
-  v.check(v.resultType() == v.operandType(0), [&] {
-    return "result type " + v.resultType().str() + " does not match the operand type " +
-           v.operandType(0).str();
-  });
+void probeRule(InferContext& v) {
+  v.infer(0, v.operandType(0), [] { return "the operand type"; });
+}
+
+// Ops without results (terminators, prints): nothing to infer.
+void noResultsRule(InferContext&) {}
+
+// Ops whose results are all parameters: async pairs (their types come from the wrapped
+// computation, which kiln does not model), run_parallel (the programs' results, one
+// process after another), quantization (quantized types are unsupported).
+void givenResultsRule(InferContext& v) {
+  for (size_t i = 0; i < v.givenCount(); ++i) v.given(i);
 }
 
 }  // namespace
@@ -262,6 +274,12 @@ void addMiscRules(RuleTable& table) {
   for (O op : {O::CheckExpectEqConst, O::CheckExpectAlmostEqConst})
     table.set(op, &constOperandRule);
   table.set(O::InterpreterProbe, &probeRule);
+  table.set(O::FuncCall, &callRule);
+  for (O op : {O::FuncReturn, O::Return, O::InterpreterPrint, O::CheckExpectSerializedEq})
+    table.set(op, &noResultsRule);
+  for (O op : {O::AsyncStart, O::AsyncDone, O::InterpreterRunParallel, O::UniformQuantize,
+               O::UniformDequantize})
+    table.set(op, &givenResultsRule);
 }
 
 }  // namespace kiln

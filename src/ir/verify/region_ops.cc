@@ -1,7 +1,7 @@
-// Verifier rules: ops with regions — reductions (reduce, reduce_window,
+// Type rules: ops with regions — reductions (reduce, reduce_window,
 // select_and_scatter), sort, map, chlo.scan and control flow (while, if, case). The
-// rules check each region's signature against the op's operands and results; the
-// reducer check is shared with scatter and the collectives.
+// rules check each region's signature against the op's operands, and the regions decide
+// the result element types; the reducer check is shared with scatter and the collectives.
 #include "ir/verify/rules.h"
 
 namespace kiln {
@@ -15,7 +15,7 @@ std::string scalarOf(DType t) {
 }
 
 // Fails unless region `i` yields exactly `expected` (the op's result types).
-void checkYields(const OpVerifier& v, size_t i, const TypeList& expected,
+void checkYields(const InferContext& v, size_t i, const TypeList& expected,
                  const std::string& regionName, const std::string& expectedName) {
   TypeList got = v.regionResultTypes(i);
   v.check(got == expected, [&] {
@@ -24,7 +24,7 @@ void checkYields(const OpVerifier& v, size_t i, const TypeList& expected,
   });
 }
 
-void checkTakes(const OpVerifier& v, size_t i, const TypeList& expected,
+void checkTakes(const InferContext& v, size_t i, const TypeList& expected,
                 const std::string& regionName) {
   TypeList got = v.regionArgTypes(i);
   v.check(got == expected, [&] {
@@ -33,14 +33,12 @@ void checkTakes(const OpVerifier& v, size_t i, const TypeList& expected,
 }
 
 // reduce and reduce_window: N inputs then N init values, N results; C1-C3 of both.
-size_t checkInputsAndInits(const OpVerifier& v) {
-  size_t numOperands = v.op().numOperands();
+size_t checkInputsAndInits(const InferContext& v) {
+  size_t numOperands = v.numOperands();
   v.check(numOperands % 2 == 0, [&] {
     return "takes N inputs and N init values, but has " + num(numOperands) + " operands";
   });
   size_t n = numOperands / 2;
-  v.check(v.op().numResults() == n,
-          [&] { return "has " + num(v.op().numResults()) + " results for " + num(n) + " inputs"; });
   const Type& first = v.tensorOperand(0);
   for (size_t i = 0; i < n; ++i) {
     const Type& in = v.tensorOperand(i);
@@ -57,13 +55,13 @@ size_t checkInputsAndInits(const OpVerifier& v) {
   return n;
 }
 
-std::vector<DType> inputElementTypes(const OpVerifier& v, size_t n) {
+std::vector<DType> inputElementTypes(const InferContext& v, size_t n) {
   std::vector<DType> types;
   for (size_t i = 0; i < n; ++i) types.push_back(v.operandType(i).dtype());
   return types;
 }
 
-void reduceRule(OpVerifier& v) {
+void reduceRule(InferContext& v) {
   size_t n = checkInputsAndInits(v);
   const Type& input = v.operandType(0);
   std::vector<int64_t> dims = v.ints("dimensions");
@@ -72,19 +70,15 @@ void reduceRule(OpVerifier& v) {
   Shape expected;
   for (int64_t d = 0; d < input.rank(); ++d)
     if (!contains(dims, d)) expected.push_back(input.dim(d));
-  for (size_t i = 0; i < n; ++i) {
-    const Type& r = v.tensorResult(i);
-    Type want = Type::tensor(acc[i], expected);
-    v.check(r == want, [&] {
-      return "result " + num(i) + " has type " + r.str() + ", expected " + want.str() + " (input " +
-             shapeStr(input.shape()) + " reduced over " + shapeStr(dims) +
-             ", with the body's element type)";
+  for (size_t i = 0; i < n; ++i)
+    v.infer(i, Type::tensor(acc[i], expected), [&] {
+      return "input " + shapeStr(input.shape()) + " reduced over " + shapeStr(dims) +
+             ", with the body's element type";
     });
-  }
 }
 
 // A window attribute of one positive entry per dimension; absent means all `fill`.
-std::vector<int64_t> windowAttr(const OpVerifier& v, const char* attr, int64_t rank, int64_t fill) {
+std::vector<int64_t> windowAttr(const InferContext& v, const char* attr, int64_t rank, int64_t fill) {
   std::vector<int64_t> values = v.intsOr(attr, rank, fill);
   v.check(static_cast<int64_t>(values.size()) == rank, [&] {
     return std::string(attr) + " " + shapeStr(values) +
@@ -96,7 +90,7 @@ std::vector<int64_t> windowAttr(const OpVerifier& v, const char* attr, int64_t r
   return values;
 }
 
-void reduceWindowRule(OpVerifier& v) {
+void reduceWindowRule(InferContext& v) {
   size_t n = checkInputsAndInits(v);
   const Type& input = v.operandType(0);
   int64_t rank = input.rank();
@@ -110,18 +104,14 @@ void reduceWindowRule(OpVerifier& v) {
   for (size_t d = 0; d < static_cast<size_t>(rank); ++d)
     expected.push_back(windowPositions(input.shape()[d], window[d], strides[d], padding[d].first,
                                        padding[d].second, baseDil[d], winDil[d]));
-  for (size_t i = 0; i < n; ++i) {
-    const Type& r = v.tensorResult(i);
-    Type want = Type::tensor(acc[i], expected);
-    v.check(r == want, [&] {
-      return "result " + num(i) + " has type " + r.str() + ", expected " + want.str() +
-             " (the number of windows " + shapeStr(window) + " with strides " + shapeStr(strides) +
-             " over input " + shapeStr(input.shape()) + ", with the body's element type)";
+  for (size_t i = 0; i < n; ++i)
+    v.infer(i, Type::tensor(acc[i], expected), [&] {
+      return "the number of windows " + shapeStr(window) + " with strides " + shapeStr(strides) +
+             " over input " + shapeStr(input.shape()) + ", with the body's element type";
     });
-  }
 }
 
-void selectAndScatterRule(OpVerifier& v) {
+void selectAndScatterRule(InferContext& v) {
   const Type& operand = v.tensorOperand(0);
   const Type& source = v.tensorOperand(1);
   const Type& init = v.tensorOperand(2);
@@ -150,17 +140,12 @@ void selectAndScatterRule(OpVerifier& v) {
   checkTakes(v, 0, {scalar, scalar}, "select");
   checkYields(v, 0, {Type::scalar(DType::I1)}, "select", "the expected results");
   DType acc = checkReducer(v, 1, {operand.dtype()})[0];
-  Type want = Type::tensor(acc, operand.shape());
-  v.check(v.tensorResult() == want, [&] {
-    return "result has type " + v.resultType().str() + ", expected " + want.str() +
-           " (the operand shape with the scatter region's element type)";
-  });
+  v.infer(0, Type::tensor(acc, operand.shape()),
+          [] { return "the operand shape with the scatter region's element type"; });
 }
 
-void sortRule(OpVerifier& v) {
-  size_t n = v.op().numOperands();
-  v.check(v.op().numResults() == n,
-          [&] { return "has " + num(v.op().numResults()) + " results for " + num(n) + " inputs"; });
+void sortRule(InferContext& v) {
+  size_t n = v.numOperands();
   const Type& first = v.tensorOperand(0);
   TypeList comparatorArgs;
   for (size_t i = 0; i < n; ++i) {
@@ -169,10 +154,7 @@ void sortRule(OpVerifier& v) {
       return "input " + num(i) + " shape " + shapeStr(in.shape()) + " differs from input 0 shape " +
              shapeStr(first.shape());
     });
-    v.check(v.resultType(i) == in, [&] {
-      return "result " + num(i) + " has type " + v.resultType(i).str() + ", expected the input's " +
-             in.str();
-    });
+    v.infer(i, in, [] { return "the input's type"; });
     comparatorArgs.push_back(Type::scalar(in.dtype()));
     comparatorArgs.push_back(Type::scalar(in.dtype()));
   }
@@ -186,59 +168,64 @@ void sortRule(OpVerifier& v) {
   checkYields(v, 0, {Type::scalar(DType::I1)}, "comparator", "the expected results");
 }
 
-void mapRule(OpVerifier& v) {
-  const Type& r = v.tensorResult();
+void mapRule(InferContext& v) {
+  const Type& first = v.tensorOperand(0);
   TypeList args;
-  for (size_t i = 0; i < v.op().numOperands(); ++i) {
+  for (size_t i = 0; i < v.numOperands(); ++i) {
     const Type& in = v.tensorOperand(i);
-    v.check(in.shape() == r.shape(), [&] {
-      return "input " + num(i) + " shape " + shapeStr(in.shape()) +
-             " differs from the result shape " + shapeStr(r.shape());
+    v.check(in.shape() == first.shape(), [&] {
+      return "input " + num(i) + " shape " + shapeStr(in.shape()) + " differs from input 0 shape " +
+             shapeStr(first.shape());
     });
     args.push_back(Type::scalar(in.dtype()));
   }
   std::vector<int64_t> dims = v.ints("dimensions");
   std::vector<int64_t> all;
-  for (int64_t d = 0; d < r.rank(); ++d) all.push_back(d);
+  for (int64_t d = 0; d < first.rank(); ++d) all.push_back(d);
   v.check(dims == all, [&] {
     return "dimensions " + shapeStr(dims) + " must be " + shapeStr(all) +
            " (every dimension, in order)";
   });
   checkTakes(v, 0, args, "computation");
-  checkYields(v, 0, {Type::scalar(r.dtype())}, "computation", "the expected results");
+  TypeList yields = v.regionResultTypes(0);
+  v.check(yields.size() == 1 && yields[0].isTensor() && yields[0].rank() == 0, [&] {
+    return "computation returns (" + str(yields) + "), expected one 0-d tensor";
+  });
+  v.infer(0, first.withDType(yields[0].dtype()),
+          [] { return "the input shape with the computation's element type"; });
 }
 
-void whileRule(OpVerifier& v) {
-  TypeList operands = v.op().operandTypes();
+void whileRule(InferContext& v) {
+  TypeList operands = v.operandTypes();
   checkTakes(v, 0, operands, "cond");
   checkYields(v, 0, {Type::scalar(DType::I1)}, "cond", "the expected results");
   checkTakes(v, 1, operands, "body");
   checkYields(v, 1, operands, "body", "the operand types");
-  v.check(v.op().resultTypes() == operands, [&] {
-    return "results (" + str(v.op().resultTypes()) + ") must have the operand types (" +
-           str(operands) + ")";
-  });
+  for (size_t i = 0; i < operands.size(); ++i)
+    v.infer(i, operands[i], [] { return "results have the operand types"; });
 }
 
-// if and case: branches take nothing and yield the op's result types.
-void checkBranches(const OpVerifier& v, size_t first) {
-  TypeList results = v.op().resultTypes();
-  for (size_t i = first; i < v.op().numRegions(); ++i) {
+// if and case: branches take nothing and all yield the op's result types.
+void checkBranches(InferContext& v, size_t first) {
+  TypeList results = v.regionResultTypes(first);
+  for (size_t i = first; i < v.numRegions(); ++i) {
     std::string branch = "branch " + num(i - first);
-    v.check(v.op().region(i).numArguments() == 0,
+    v.check(v.region(i).numArguments() == 0,
             [&] { return branch + " must not take arguments"; });
-    checkYields(v, i, results, branch, "the op's results");
+    checkYields(v, i, results, branch, "branch 0's results");
   }
+  for (size_t i = 0; i < results.size(); ++i)
+    v.infer(i, results[i], [] { return "the types the branches yield"; });
 }
 
-void ifRule(OpVerifier& v) {
+void ifRule(InferContext& v) {
   const Type& pred = v.operandType(0);
   v.check(pred == Type::scalar(DType::I1),
           [&] { return "pred must be tensor<i1>, got " + pred.str(); });
   checkBranches(v, 0);
 }
 
-void caseRule(OpVerifier& v) {
+void caseRule(InferContext& v) {
   const Type& index = v.operandType(0);
   v.check(index == Type::scalar(DType::I32),
           [&] { return "index must be tensor<i32>, got " + index.str(); });
@@ -247,19 +234,17 @@ void caseRule(OpVerifier& v) {
 
 // chlo.scan: inputs are scanned along `dimension` with carries; the body takes one slice
 // of each input then the carries, and yields one slice of each output then the carries.
-void scanRule(OpVerifier& v) {
-  Attribute segments = v.op().attr("operandSegmentSizes");
+void scanRule(InferContext& v) {
+  Attribute segments = v.attr("operandSegmentSizes");
   v.check(segments.is(Attribute::Kind::DenseArray) && !isFloat(segments.dtype()) &&
               segments.asInts().size() == 2,
           [&] { return "operandSegmentSizes must be [inputs, inits]"; });
   int64_t n = segments.asInts()[0];
   int64_t m = segments.asInts()[1];
-  v.check(n >= 1 && m >= 0 && static_cast<size_t>(n + m) == v.op().numOperands(), [&] {
+  v.check(n >= 1 && m >= 0 && static_cast<size_t>(n + m) == v.numOperands(), [&] {
     return "operandSegmentSizes [" + num(n) + ", " + num(m) + "] does not split its " +
-           num(v.op().numOperands()) + " operands";
+           num(v.numOperands()) + " operands";
   });
-  int64_t k = static_cast<int64_t>(v.op().numResults()) - m;
-  v.check(k >= 0, [&] { return "has fewer results than carries"; });
   const Type& first = v.tensorOperand(0);
   int64_t dim = v.integer("dimension");
   v.check(dim >= 0 && dim < first.rank(), [&] {
@@ -283,9 +268,10 @@ void scanRule(OpVerifier& v) {
   args.insert(args.end(), carries.begin(), carries.end());
   checkTakes(v, 0, args, "body");
   TypeList yields = v.regionResultTypes(0);
-  v.check(static_cast<int64_t>(yields.size()) == k + m, [&] {
-    return "body returns " + num(static_cast<int64_t>(yields.size())) + " values, expected " +
-           num(k + m) + " (" + num(k) + " output slices, then " + num(m) + " carries)";
+  int64_t k = static_cast<int64_t>(yields.size()) - m;
+  v.check(k >= 0, [&] {
+    return "body returns " + num(static_cast<int64_t>(yields.size())) + " values, fewer than the " +
+           num(m) + " carries";
   });
   for (int64_t i = 0; i < k; ++i) {
     const Type& slice = yields[static_cast<size_t>(i)];
@@ -296,11 +282,8 @@ void scanRule(OpVerifier& v) {
       return "body output " + num(i) + " " + slice.str() + " has too few dimensions";
     });
     full.insert(full.begin() + dim, length);
-    Type want = Type::tensor(slice.dtype(), full);
-    v.check(v.resultType(static_cast<size_t>(i)) == want, [&] {
-      return "result " + num(i) + " has type " + v.resultType(static_cast<size_t>(i)).str() +
-             ", expected " + want.str() + " (the body's output slices stacked along dimension " +
-             num(dim) + ")";
+    v.infer(static_cast<size_t>(i), Type::tensor(slice.dtype(), full), [&] {
+      return "the body's output slices stacked along dimension " + num(dim);
     });
   }
   for (int64_t j = 0; j < m; ++j) {
@@ -309,20 +292,16 @@ void scanRule(OpVerifier& v) {
       return "body returns carry " + num(j) + " as " + yields[static_cast<size_t>(k + j)].str() +
              ", but its init is " + carry.str();
     });
-    v.check(v.resultType(static_cast<size_t>(k + j)) == carry, [&] {
-      return "result " + num(k + j) + " has type " +
-             v.resultType(static_cast<size_t>(k + j)).str() + ", but carry " + num(j) + " is " +
-             carry.str();
-    });
+    v.infer(static_cast<size_t>(k + j), carry, [&] { return "the type of carry " + num(j); });
   }
 }
 
 }  // namespace
 
-std::vector<DType> checkReducer(const OpVerifier& v, size_t region,
+std::vector<DType> checkReducer(const InferContext& v, size_t region,
                                 const std::vector<DType>& inputs) {
   size_t n = inputs.size();
-  std::string which = v.op().numRegions() > 1 ? "region " + num(region) : "the body";
+  std::string which = v.numRegions() > 1 ? "region " + num(region) : "the body";
   TypeList args = v.regionArgTypes(region);
   TypeList yields = v.regionResultTypes(region);
   v.check(args.size() == 2 * n, [&] {
@@ -353,14 +332,15 @@ std::vector<DType> checkReducer(const OpVerifier& v, size_t region,
 
 // kiln.fusion: the region takes the operands and yields the results, and is isolated
 // (a backend compiles it as a kernel that sees only its operands).
-void fusionRule(OpVerifier& v) {
-  const Op& op = v.op();
-  const std::string& kind = op.attr("kind").asString();
+void fusionRule(InferContext& v) {
+  const std::string& kind = v.attr("kind").asString();
   v.check(kind == "loop" || kind == "input" || kind == "multi_output" || kind == "dot_epilogue",
           [&] { return "unknown fusion kind '" + kind + "' (loop, input, multi_output, dot_epilogue)"; });
-  checkTakes(v, 0, op.operandTypes(), "fusion region");
-  checkYields(v, 0, op.resultTypes(), "fusion region", "the results");
-  const Region& body = op.region(0);
+  checkTakes(v, 0, v.operandTypes(), "fusion region");
+  TypeList results = v.regionResultTypes(0);
+  for (size_t i = 0; i < results.size(); ++i)
+    v.infer(i, results[i], [] { return "the types the fusion region yields"; });
+  const Region& body = v.region(0);
   walk(body, [&](Op& inner) {
     for (const Value* used : inner.operands()) {
       v.check(body.contains(used), [&] {

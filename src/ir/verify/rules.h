@@ -1,5 +1,5 @@
-// What the per-op rule files of the verifier share: OpVerifier (the op being checked,
-// with helpers to read it and to fail), the rule table, and shape helpers.
+// What the per-op type rules share: InferContext (the op being typed, with helpers to
+// read it, to fail and to record the result types), the rule table, and shape helpers.
 #pragma once
 
 #include <optional>
@@ -8,15 +8,28 @@
 #include <utility>
 #include <vector>
 
+#include "ir/infer.h"
 #include "ir/verifier.h"
 
 namespace kiln {
 
-class OpVerifier {
+// What a rule sees: the parts of one op (it may not exist yet: the builder asks before it
+// creates the op), helpers to read them, and the result types the rule infers.
+//
+// A rule checks the spec's constraints on the operands, attributes and regions, and
+// records each result's type with infer() (the op determines it), inferShape() or
+// inferDType() (it determines one half, the other is a parameter of the op) or given()
+// (the result type is a parameter, e.g. custom_call's). Parameters come from `given`:
+// the declared types when verifying, the builder's arguments when building. When
+// `compare` is set (the verifier), infer() fails at once on a declared type that differs,
+// saying why the inferred one is right.
+class InferContext {
  public:
-  OpVerifier(const Module& module, const Op& op) : module_(module), op_(op) {}
-  const Module& module() const { return module_; }
-  const Op& op() const { return op_; }
+  InferContext(const OpParts& parts, bool compare);
+  const OpParts& parts() const { return parts_; }
+  const OpInfo& info() const { return info_; }
+  OpCode code() const { return parts_.code; }
+  const Module* module() const { return parts_.module; }
 
   // Reports a violation: `stablehlo.add: <message>`.
   [[noreturn]] void fail(const std::string& message) const;
@@ -31,29 +44,79 @@ class OpVerifier {
     if (!condition) fail(message());
   }
 
-  // Common facts.
-  const Type& operandType(size_t i) const { return op_.operand(i)->type(); }
-  const Type& resultType(size_t i = 0) const { return op_.result(i)->type(); }
-  // The operand (or result) must be a tensor; returns it.
+  // Operands.
+  size_t numOperands() const { return parts_.operands.size(); }
+  const Value* operand(size_t i) const { return parts_.operands[i]; }
+  const Type& operandType(size_t i) const { return parts_.operands[i]->type(); }
+  TypeList operandTypes() const;
+  // The operand must be a tensor; returns it.
   const Type& tensorOperand(size_t i) const;
-  const Type& tensorResult(size_t i = 0) const;
+
+  // Attributes.
+  Attribute attr(std::string_view name) const { return findAttr(parts_.attrs, name); }
+  Attribute attrOrDefault(std::string_view name) const;
   std::vector<int64_t> ints(std::string_view attr) const;  // i64 array attribute (or default)
   int64_t integer(std::string_view attr) const;            // integer attribute (or default)
-  bool has(std::string_view attr) const { return static_cast<bool>(op_.attr(attr)); }
+  bool has(std::string_view attr) const { return static_cast<bool>(this->attr(attr)); }
   // An i64 array attribute, or `n` copies of `fill` when it is absent (strides, dilations).
   std::vector<int64_t> intsOr(std::string_view attr, int64_t n, int64_t fill) const;
   // An [n, 2] integer attribute (padding) as (low, high) pairs; n zero pairs when absent.
   std::vector<std::pair<int64_t, int64_t>> pairs(std::string_view attr, int64_t n) const;
-  // The argument types of region i, and the types its stablehlo.return yields.
+
+  // Regions: their argument types, and the types their stablehlo.return yields.
+  size_t numRegions() const { return parts_.regions.size(); }
+  const Region& region(size_t i) const { return *parts_.regions[i]; }
   TypeList regionArgTypes(size_t i) const;
   TypeList regionResultTypes(size_t i) const;
 
+  // Results. `because` says where an inferred type comes from, for the message.
+  template <class Because>
+  void infer(size_t i, const Type& type, Because&& because) {
+    record(i, {type, true, true});
+    if (compare_ && i < givenCount() && givenType(i) != type) mismatch(i, type, because());
+  }
+  void infer(size_t i, const Type& type) {
+    infer(i, type, [] { return std::string(); });
+  }
+  // The shape is determined; the element type is a parameter (dot_general's
+  // preferred element type, convert's target).
+  template <class Because>
+  void inferShape(size_t i, const Shape& shape, Because&& because) {
+    Type t = Type::tensor(givenTensor(i).dtype(), shape);
+    record(i, {t, true, false});
+    if (compare_ && givenType(i) != t) mismatch(i, t, because());
+  }
+  // The element type is determined; the shape is a parameter (reshape, broadcast_in_dim).
+  template <class Because>
+  void inferDType(size_t i, DType dtype, Because&& because) {
+    Type t = givenTensor(i).withDType(dtype);
+    record(i, {t, false, true});
+    if (compare_ && givenType(i) != t) mismatch(i, t, because());
+  }
+  // The whole result type is a parameter; returns it. Fails when none was given.
+  const Type& given(size_t i);
+  // The given result type as a tensor (fails otherwise).
+  const Type& givenTensor(size_t i);
+  // How many result types were given (0 when building an op that determines its results).
+  size_t givenCount() const { return parts_.given ? parts_.given->size() : 0; }
+  // For ops whose number of results is a parameter (custom_call, infeed): that number.
+  size_t givenResultCount() const;
+
+  std::vector<InferredType> takeResults();
+
  private:
-  const Module& module_;
-  const Op& op_;
+  void record(size_t i, InferredType t);
+  const Type& givenType(size_t i) const { return (*parts_.given)[i]; }
+  [[noreturn]] void mismatch(size_t i, const Type& inferred, const std::string& because) const;
+
+  const OpParts& parts_;
+  const OpInfo& info_;
+  bool compare_;
+  std::vector<InferredType> inferred_;
+  std::vector<bool> recorded_;
 };
 
-using OpRule = void (*)(OpVerifier&);
+using OpRule = void (*)(InferContext&);
 
 // Each family file fills in the rules of its ops.
 struct RuleTable {
@@ -75,23 +138,13 @@ bool allUnique(const std::vector<int64_t>& v);
 bool isSorted(const std::vector<int64_t>& v);
 bool contains(const std::vector<int64_t>& v, int64_t x);
 std::vector<int64_t> concat(std::vector<int64_t> a, const std::vector<int64_t>& b);
-// Fails unless the (tensor) result has shape `expected`; `because()` says where the
-// expected shape comes from.
-template <class Because>
-void checkResultShape(const OpVerifier& v, const Shape& expected, Because&& because) {
-  const Shape& got = v.tensorResult().shape();
-  v.check(got == expected, [&] {
-    return "result shape " + shapeStr(got) + " does not match the expected " + shapeStr(expected) +
-           " (" + std::string(because()) + ")";
-  });
-}
 // Saturating arithmetic for shape formulas: attributes come from user text and may be
 // huge, and a wrapped int64 would be undefined behaviour (and a wrong message).
 int64_t satAdd(int64_t a, int64_t b);
 int64_t satMul(int64_t a, int64_t b);
 // Fails unless every entry of the dimension list `what` lies in [0, rank) and none
 // repeats; `rankOf` names whose rank it is ("operand", "result").
-void checkDimensions(const OpVerifier& v, std::string_view what, const std::vector<int64_t>& dims,
+void checkDimensions(const InferContext& v, std::string_view what, const std::vector<int64_t>& dims,
                      int64_t rank, std::string_view rankOf = "operand");
 // The spec's is_promotable for element types (reduction bodies may accumulate wider).
 bool isPromotable(DType from, DType to);
@@ -105,7 +158,7 @@ std::optional<std::vector<int64_t>> constantInts(const Value* value);
 // Checks that region `region` of the op is a reducer (tensor<E0>, ..., tensor<EN-1>,
 // tensor<E0>, ..., tensor<EN-1>) -> (tensor<E0>, ..., tensor<EN-1>) with each inputs[i]
 // promotable to Ei, and returns the Ei.
-std::vector<DType> checkReducer(const OpVerifier& v, size_t region,
+std::vector<DType> checkReducer(const InferContext& v, size_t region,
                                 const std::vector<DType>& inputs);
 
 }  // namespace kiln

@@ -1,7 +1,7 @@
-// Verifier rules: data movement ops (broadcast, reshape, transpose, slice, pad,
-// concatenate, iota, tuples, constants and the dynamic_* forms). Each rule computes the
-// result shape the spec's formula gives and compares it with the declared one, so the
-// message can show both and the inputs of the formula.
+// Type rules: data movement ops (broadcast, reshape, transpose, slice, pad, concatenate,
+// iota, tuples, constants and the dynamic_* forms). Each rule computes the result shape
+// the spec's formula gives, with the inputs of the formula for the message; where the
+// shape is a parameter (reshape, broadcast_in_dim, iota) it checks the given one.
 #include "ir/verify/rules.h"
 
 namespace kiln {
@@ -11,7 +11,7 @@ std::string elemName(const Type& t) {
   return std::string(name(t.dtype()));
 }
 
-void checkSameElement(const OpVerifier& v, const Type& a, const std::string& aName, const Type& b,
+void checkSameElement(const InferContext& v, const Type& a, const std::string& aName, const Type& b,
                       const std::string& bName) {
   v.check(a.dtype() == b.dtype(), [&] {
     return aName + " element type " + elemName(a) + " differs from the " + bName +
@@ -21,7 +21,7 @@ void checkSameElement(const OpVerifier& v, const Type& a, const std::string& aNa
 
 // A shape operand of a dynamic op: a 1-D integer tensor of `n` entries; when a constant
 // defines it, its values must be the static shape `expected`.
-void checkShapeOperand(const OpVerifier& v, size_t index, const std::string& label,
+void checkShapeOperand(const InferContext& v, size_t index, const std::string& label,
                        const Shape& expected) {
   const Type& t = v.tensorOperand(index);
   v.check(t.rank() == 1 && isInteger(t.dtype()),
@@ -29,15 +29,16 @@ void checkShapeOperand(const OpVerifier& v, size_t index, const std::string& lab
   v.check(t.dim(0) == static_cast<int64_t>(expected.size()), [&] {
     return label + " " + t.str() + " must have " + std::to_string(expected.size()) + " entries";
   });
-  if (auto values = constantInts(v.op().operand(index)))
+  if (auto values = constantInts(v.operand(index)))
     v.check(*values == expected, [&] {
       return label + " is the constant " + shapeStr(*values) + ", expected " + shapeStr(expected);
     });
 }
 
 // broadcast_in_dim and dynamic_broadcast_in_dim share C1-C5.
-void checkBroadcastInDim(const OpVerifier& v, const Type& x, const Type& r) {
-  checkSameElement(v, r, "result", x, "operand");
+void checkBroadcastInDim(InferContext& v, const Type& x) {
+  const Type& r = v.givenTensor(0);
+  v.inferDType(0, x.dtype(), [] { return "the operand element type"; });
   std::vector<int64_t> dims = v.ints("broadcast_dimensions");
   v.check(static_cast<int64_t>(dims.size()) == x.rank(), [&] {
     return "broadcast_dimensions " + shapeStr(dims) +
@@ -56,14 +57,14 @@ void checkBroadcastInDim(const OpVerifier& v, const Type& x, const Type& r) {
   }
 }
 
-void broadcastInDimRule(OpVerifier& v) {
-  checkBroadcastInDim(v, v.tensorOperand(0), v.tensorResult());
+void broadcastInDimRule(InferContext& v) {
+  checkBroadcastInDim(v, v.tensorOperand(0));
 }
 
-void dynamicBroadcastInDimRule(OpVerifier& v) {
+void dynamicBroadcastInDimRule(InferContext& v) {
   const Type& x = v.tensorOperand(0);
-  const Type& r = v.tensorResult();
-  checkBroadcastInDim(v, x, r);
+  checkBroadcastInDim(v, x);
+  const Type& r = v.givenTensor(0);
   checkShapeOperand(v, 1, "output_dimensions", r.shape());
   checkDimensions(v, "known_expanding_dimensions + known_nonexpanding_dimensions",
                   concat(v.ints("known_expanding_dimensions"), v.ints("known_nonexpanding_dimensions")),
@@ -71,16 +72,14 @@ void dynamicBroadcastInDimRule(OpVerifier& v) {
 }
 
 // The legacy broadcast: the sizes are prepended to the operand shape.
-void broadcastRule(OpVerifier& v) {
+void broadcastRule(InferContext& v) {
   const Type& x = v.tensorOperand(0);
-  const Type& r = v.tensorResult();
-  checkSameElement(v, r, "result", x, "operand");
   Shape expected = v.ints("broadcast_sizes");
   for (int64_t s : expected)
     v.check(s >= 0,
             [&] { return "broadcast_sizes " + shapeStr(expected) + " holds a negative size"; });
   expected.insert(expected.end(), x.shape().begin(), x.shape().end());
-  checkResultShape(v, expected, [&] {
+  v.infer(0, Type::tensor(x.dtype(), expected), [&] {
     return "broadcast_sizes " + shapeStr(v.ints("broadcast_sizes")) +
            " followed by the operand shape " + shapeStr(x.shape());
   });
@@ -93,8 +92,9 @@ int64_t elementCount(const Type& t) {
   return n;
 }
 
-void checkSameSize(const OpVerifier& v, const Type& x, const Type& r) {
-  checkSameElement(v, r, "result", x, "operand");
+void checkSameSize(InferContext& v, const Type& x) {
+  const Type& r = v.givenTensor(0);
+  v.inferDType(0, x.dtype(), [] { return "the operand element type"; });
   int64_t from = elementCount(x);
   int64_t to = elementCount(r);
   v.check(from == to, [&] {
@@ -103,19 +103,17 @@ void checkSameSize(const OpVerifier& v, const Type& x, const Type& r) {
   });
 }
 
-void reshapeRule(OpVerifier& v) {
-  checkSameSize(v, v.tensorOperand(0), v.tensorResult());
+void reshapeRule(InferContext& v) {
+  checkSameSize(v, v.tensorOperand(0));
 }
 
-void dynamicReshapeRule(OpVerifier& v) {
-  const Type& r = v.tensorResult();
-  checkSameSize(v, v.tensorOperand(0), r);
-  checkShapeOperand(v, 1, "output_shape", r.shape());
+void dynamicReshapeRule(InferContext& v) {
+  checkSameSize(v, v.tensorOperand(0));
+  checkShapeOperand(v, 1, "output_shape", v.givenTensor(0).shape());
 }
 
-void transposeRule(OpVerifier& v) {
+void transposeRule(InferContext& v) {
   const Type& x = v.tensorOperand(0);
-  checkSameElement(v, v.tensorResult(), "result", x, "operand");
   std::vector<int64_t> perm = v.ints("permutation");
   v.check(isPermutation(perm, x.rank()), [&] {
     return "permutation " + shapeStr(perm) + " is not a permutation of [0, " +
@@ -123,22 +121,19 @@ void transposeRule(OpVerifier& v) {
   });
   Shape expected;
   for (int64_t p : perm) expected.push_back(x.dim(p));
-  checkResultShape(v, expected, [&] {
+  v.infer(0, Type::tensor(x.dtype(), expected), [&] {
     return "operand " + shapeStr(x.shape()) + " permuted by " + shapeStr(perm);
   });
 }
 
-void reverseRule(OpVerifier& v) {
+void reverseRule(InferContext& v) {
   const Type& x = v.tensorOperand(0);
-  const Type& r = v.tensorResult();
-  v.check(r == x,
-          [&] { return "result type " + r.str() + " does not match the operand type " + x.str(); });
   checkDimensions(v, "dimensions", v.ints("dimensions"), x.rank());
+  v.infer(0, x, [] { return "the operand type"; });
 }
 
-void sliceRule(OpVerifier& v) {
+void sliceRule(InferContext& v) {
   const Type& x = v.tensorOperand(0);
-  checkSameElement(v, v.tensorResult(), "result", x, "operand");
   std::vector<int64_t> start = v.ints("start_indices");
   std::vector<int64_t> limit = v.ints("limit_indices");
   std::vector<int64_t> strides = v.ints("strides");
@@ -159,7 +154,7 @@ void sliceRule(OpVerifier& v) {
     int64_t length = limit[d] - start[d];
     expected.push_back(length == 0 ? 0 : (length - 1) / strides[d] + 1);
   }
-  checkResultShape(v, expected, [&] {
+  v.infer(0, Type::tensor(x.dtype(), expected), [&] {
     return "ceil((limit - start) / stride) with start " + shapeStr(start) + ", limit " +
            shapeStr(limit) + ", strides " + shapeStr(strides);
   });
@@ -167,13 +162,13 @@ void sliceRule(OpVerifier& v) {
 
 // The start indices of dynamic_slice/dynamic_update_slice: one 0-d integer tensor per
 // operand dimension, all of one type.
-void checkStartIndices(const OpVerifier& v, size_t first, int64_t rank) {
-  size_t n = v.op().numOperands() - first;
+void checkStartIndices(const InferContext& v, size_t first, int64_t rank) {
+  size_t n = v.numOperands() - first;
   v.check(static_cast<int64_t>(n) == rank, [&] {
     return "takes " + std::to_string(n) + " start indices for an operand of rank " +
            std::to_string(rank) + " (one per dimension)";
   });
-  for (size_t i = first; i < v.op().numOperands(); ++i) {
+  for (size_t i = first; i < v.numOperands(); ++i) {
     const Type& t = v.tensorOperand(i);
     v.check(t.rank() == 0 && isInteger(t.dtype()), [&] {
       return "start index " + std::to_string(i - first) + " must be a 0-d integer tensor, got " +
@@ -186,9 +181,8 @@ void checkStartIndices(const OpVerifier& v, size_t first, int64_t rank) {
   }
 }
 
-void dynamicSliceRule(OpVerifier& v) {
+void dynamicSliceRule(InferContext& v) {
   const Type& x = v.tensorOperand(0);
-  checkSameElement(v, v.tensorResult(), "result", x, "operand");
   std::vector<int64_t> sizes = v.ints("slice_sizes");
   v.check(static_cast<int64_t>(sizes.size()) == x.rank(), [&] {
     return "slice_sizes " + shapeStr(sizes) + " must have one entry per operand dimension (rank " +
@@ -200,15 +194,12 @@ void dynamicSliceRule(OpVerifier& v) {
       return "slice_sizes " + shapeStr(sizes) + " exceed the operand shape " + shapeStr(x.shape()) +
              " (or are negative)";
     });
-  checkResultShape(v, sizes, [&] { return "slice_sizes"; });
+  v.infer(0, Type::tensor(x.dtype(), sizes), [&] { return "slice_sizes"; });
 }
 
-void dynamicUpdateSliceRule(OpVerifier& v) {
+void dynamicUpdateSliceRule(InferContext& v) {
   const Type& x = v.tensorOperand(0);
   const Type& update = v.tensorOperand(1);
-  const Type& r = v.tensorResult();
-  v.check(r == x,
-          [&] { return "result type " + r.str() + " does not match the operand type " + x.str(); });
   checkSameElement(v, update, "update", x, "operand");
   v.check(update.rank() == x.rank(), [&] {
     return "update " + update.str() + " must have the operand's rank " + std::to_string(x.rank());
@@ -219,9 +210,10 @@ void dynamicUpdateSliceRule(OpVerifier& v) {
              shapeStr(x.shape());
     });
   checkStartIndices(v, 2, x.rank());
+  v.infer(0, x, [] { return "the operand type"; });
 }
 
-void concatenateRule(OpVerifier& v) {
+void concatenateRule(InferContext& v) {
   const Type& first = v.tensorOperand(0);
   int64_t dim = v.integer("dimension");
   v.check(dim >= 0 && dim < first.rank(), [&] {
@@ -229,7 +221,7 @@ void concatenateRule(OpVerifier& v) {
            ") for inputs of rank " + std::to_string(first.rank());
   });
   Shape expected = first.shape();
-  for (size_t i = 1; i < v.op().numOperands(); ++i) {
+  for (size_t i = 1; i < v.numOperands(); ++i) {
     const Type& t = v.tensorOperand(i);
     checkSameElement(v, t, "input " + std::to_string(i), first, "input 0");
     bool fits = t.rank() == first.rank();
@@ -241,19 +233,17 @@ void concatenateRule(OpVerifier& v) {
     });
     expected[static_cast<size_t>(dim)] = satAdd(expected[static_cast<size_t>(dim)], t.dim(dim));
   }
-  checkSameElement(v, v.tensorResult(), "result", first, "input");
-  checkResultShape(v, expected,
-                   [&] { return "the inputs joined along dimension " + std::to_string(dim); });
+  v.infer(0, Type::tensor(first.dtype(), expected),
+          [&] { return "the inputs joined along dimension " + std::to_string(dim); });
 }
 
 // pad and dynamic_pad: C1-C4 given the three padding lists.
-void checkPad(const OpVerifier& v, const std::vector<int64_t>& low,
-              const std::vector<int64_t>& high, const std::vector<int64_t>& interior) {
+// Returns the padded shape.
+Shape checkPad(const InferContext& v, const std::vector<int64_t>& low,
+               const std::vector<int64_t>& high, const std::vector<int64_t>& interior) {
   const Type& x = v.tensorOperand(0);
   const Type& value = v.tensorOperand(1);
-  const Type& r = v.tensorResult();
   checkSameElement(v, value, "padding_value", x, "operand");
-  checkSameElement(v, r, "result", x, "operand");
   v.check(value.rank() == 0,
           [&] { return "padding_value must be a 0-d tensor, got " + value.str(); });
   size_t rank = static_cast<size_t>(x.rank());
@@ -270,22 +260,30 @@ void checkPad(const OpVerifier& v, const std::vector<int64_t>& low,
     expected.push_back(satAdd(
         satAdd(satAdd(n, low[d]), satMul(std::max<int64_t>(n - 1, 0), interior[d])), high[d]));
   }
-  checkResultShape(v, expected, [&] {
-    return "operand " + shapeStr(x.shape()) + " padded with low " + shapeStr(low) + ", high " +
-           shapeStr(high) + ", interior " + shapeStr(interior);
-  });
+  return expected;
 }
 
-void padRule(OpVerifier& v) {
-  checkPad(v, v.ints("edge_padding_low"), v.ints("edge_padding_high"), v.ints("interior_padding"));
+std::string padText(const Type& x, const std::vector<int64_t>& low,
+                    const std::vector<int64_t>& high, const std::vector<int64_t>& interior) {
+  return "operand " + shapeStr(x.shape()) + " padded with low " + shapeStr(low) + ", high " +
+         shapeStr(high) + ", interior " + shapeStr(interior);
 }
 
-void dynamicPadRule(OpVerifier& v) {
+void padRule(InferContext& v) {
+  std::vector<int64_t> low = v.ints("edge_padding_low");
+  std::vector<int64_t> high = v.ints("edge_padding_high");
+  std::vector<int64_t> interior = v.ints("interior_padding");
+  const Type& x = v.tensorOperand(0);
+  Shape shape = checkPad(v, low, high, interior);
+  v.infer(0, Type::tensor(x.dtype(), shape), [&] { return padText(x, low, high, interior); });
+}
+
+void dynamicPadRule(InferContext& v) {
   const Type& x = v.tensorOperand(0);
   const Type& value = v.tensorOperand(1);
-  const Type& r = v.tensorResult();
   checkSameElement(v, value, "padding_value", x, "operand");
-  checkSameElement(v, r, "result", x, "operand");
+  v.inferDType(0, x.dtype(), [] { return "the operand element type"; });
+  const Type& r = v.givenTensor(0);
   v.check(r.rank() == x.rank(), [&] {
     return "result rank " + std::to_string(r.rank()) + " differs from the operand rank " +
            std::to_string(x.rank());
@@ -299,16 +297,21 @@ void dynamicPadRule(OpVerifier& v) {
       return std::string(labels[i]) +
              " must be a 1-D integer tensor with one entry per operand dimension, got " + t.str();
     });
-    auto values = constantInts(v.op().operand(2 + i));
+    auto values = constantInts(v.operand(2 + i));
     constant = constant && values.has_value();
     if (values) lists[i] = *values;
   }
-  // With constant paddings the static result shape can be checked like pad's.
-  if (constant) checkPad(v, lists[0], lists[1], lists[2]);
+  // With constant paddings the static result shape is determined like pad's; otherwise
+  // only its rank and element type are.
+  if (constant) {
+    Shape shape = checkPad(v, lists[0], lists[1], lists[2]);
+    v.infer(0, Type::tensor(x.dtype(), shape),
+            [&] { return padText(x, lists[0], lists[1], lists[2]); });
+  }
 }
 
-void iotaRule(OpVerifier& v) {
-  const Type& r = v.tensorResult();
+void iotaRule(InferContext& v) {
+  const Type& r = v.givenTensor(0);
   v.check(!isBool(r.dtype()), [&] {
     return "result must have an integer, floating-point or complex element type, got " + r.str();
   });
@@ -319,12 +322,12 @@ void iotaRule(OpVerifier& v) {
   });
 }
 
-void dynamicIotaRule(OpVerifier& v) {
+void dynamicIotaRule(InferContext& v) {
   iotaRule(v);
-  checkShapeOperand(v, 0, "output_shape", v.resultType().shape());
+  checkShapeOperand(v, 0, "output_shape", v.givenTensor(0).shape());
 }
 
-void getTupleElementRule(OpVerifier& v) {
+void getTupleElementRule(InferContext& v) {
   const Type& t = v.operandType(0);
   v.check(t.isTuple(), [&] { return "operand must be a tuple, got " + t.str(); });
   int64_t index = v.integer("index");
@@ -334,31 +337,20 @@ void getTupleElementRule(OpVerifier& v) {
            t.str();
   });
   const Type& element = t.elements()[static_cast<size_t>(index)];
-  v.check(v.resultType() == element, [&] {
-    return "result type " + v.resultType().str() + " does not match element " +
-           std::to_string(index) + " of the tuple, " + element.str();
-  });
+  v.infer(0, element, [&] { return "element " + std::to_string(index) + " of the tuple"; });
 }
 
-void tupleRule(OpVerifier& v) {
-  Type expected = Type::tuple(v.op().operandTypes());
-  v.check(v.resultType() == expected, [&] {
-    return "result type " + v.resultType().str() +
-           " does not match the tuple of the operand types, " + expected.str();
-  });
+void tupleRule(InferContext& v) {
+  v.infer(0, Type::tuple(v.operandTypes()), [] { return "the tuple of the operand types"; });
 }
 
-void constantRule(OpVerifier& v) {
-  const Type& value = v.op().attr("value").asDense().type();
-  v.check(v.resultType() == value, [&] {
-    return "result type " + v.resultType().str() + " does not match the value's type " +
-           value.str();
-  });
+void constantRule(InferContext& v) {
+  v.infer(0, v.attr("value").asDense().type(), [] { return "the value's type"; });
 }
 
 // Legacy torch_index_select: gathers along `dim` with the index tensor, the first
 // `batch_dims` dimensions shared by operand and index.
-void torchIndexSelectRule(OpVerifier& v) {
+void torchIndexSelectRule(InferContext& v) {
   const Type& x = v.tensorOperand(0);
   const Type& index = v.tensorOperand(1);
   v.check(isInteger(index.dtype()),
@@ -377,11 +369,10 @@ void torchIndexSelectRule(OpVerifier& v) {
       return "batch dimension " + std::to_string(d) + " differs: operand " + shapeStr(x.shape()) +
              ", index " + shapeStr(index.shape());
     });
-  checkSameElement(v, v.tensorResult(), "result", x, "operand");
   Shape expected(x.shape().begin(), x.shape().begin() + dim);
   expected.insert(expected.end(), index.shape().begin() + batch, index.shape().end());
   expected.insert(expected.end(), x.shape().begin() + dim + 1, x.shape().end());
-  checkResultShape(v, expected, [&] {
+  v.infer(0, Type::tensor(x.dtype(), expected), [&] {
     return "operand " + shapeStr(x.shape()) + " with dimension " + std::to_string(dim) +
            " replaced by the index shape " + shapeStr(index.shape());
   });

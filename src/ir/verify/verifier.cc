@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <unordered_set>
 
-#include "ir/attr_check.h"
 #include "ir/verify/rules.h"
 #include "support/error.h"
 
@@ -12,28 +11,6 @@ namespace kiln {
 // ---- the walk -----------------------------------------------------------------------------------
 
 namespace {
-
-const RuleTable& rules() {
-  static const RuleTable kTable = [] {
-    RuleTable t;
-    t.rules.assign(allOps().size(), nullptr);
-    addElementwiseRules(t);
-    addShapeRules(t);
-    addRegionOpRules(t);
-    addMiscRules(t);
-    addGatherScatterRules(t);
-    addLinalgRules(t);
-    addCollectiveRules(t);
-    return t;
-  }();
-  return kTable;
-}
-
-std::string arityText(const Arity& a) {
-  if (a.max < 0) return "at least " + std::to_string(a.min);
-  if (a.min == a.max) return std::to_string(a.min);
-  return std::to_string(a.min) + " to " + std::to_string(a.max);
-}
 
 bool isValueType(const Type& t) {
   if (t.isTensor()) return t.dtype() != DType::TF32;
@@ -76,9 +53,12 @@ class ModuleVerifier {
     if (!ret || !ret->is(OpCode::FuncReturn)) {
       fail("the body must end with func.return");
     } else if (ret->operandTypes() != fn.resultTypes()) {
-      OpVerifier v(module_, *ret);
+      OpParts parts{ret->code(), ret->operands(), ret->attrs()};
+      parts.loc = ret->loc;
+      parts.pos = ret->pos;
+      parts.source = module_.source;
       try {
-        v.fail("returns (" + str(ret->operandTypes()) + ") but @" + fn.name() + " declares (" +
+        InferContext(parts, false).fail("returns (" + str(ret->operandTypes()) + ") but @" + fn.name() + " declares (" +
                str(fn.resultTypes()) + ")");
       } catch (Error& e) {
         report(std::move(e));
@@ -113,44 +93,21 @@ class ModuleVerifier {
   }
 
   void verifyOp(const Op& op, const Region& region, OpCode terminator) {
-    OpVerifier v(module_, op);
+    OpParts parts{op.code(), op.operands(), op.attrs()};
+    parts.loc = op.loc;
+    parts.pos = op.pos;
+    parts.source = module_.source;
+    InferContext v(parts, false);  // for the messages of the structural checks
     const OpInfo& info = op.info();
-    v.check(info.operands.allows(op.numOperands()), [&] {
-      return "expects " + arityText(info.operands) + " operands, has " +
-             std::to_string(op.numOperands());
-    });
-    v.check(info.results.allows(op.numResults()), [&] {
-      return "expects " + arityText(info.results) + " results, has " +
-             std::to_string(op.numResults());
-    });
-    v.check(info.regions.allows(op.numRegions()), [&] {
-      return "expects " + arityText(info.regions) + " regions, has " +
-             std::to_string(op.numRegions());
-    });
-    for (size_t i = 0; i < op.numOperands(); ++i) {
-      v.check(op.operand(i) != nullptr,
-              [&] { return "operand " + std::to_string(i) + " is missing"; });
-      v.check(defined_.count(op.operand(i)) > 0, [&] {
+    for (size_t i = 0; i < op.numOperands(); ++i)
+      v.check(op.operand(i) == nullptr || defined_.count(op.operand(i)) > 0, [&] {
         return "operand " + std::to_string(i) +
                " is not defined before this op (or not visible here)";
       });
-    }
     for (size_t i = 0; i < op.numResults(); ++i)
       v.check(isValueType(op.result(i)->type()), [&] {
         return "result " + std::to_string(i) + " has type " + op.result(i)->type().str();
       });
-
-    for (const AttrSpec& spec : info.attrs) {
-      Attribute a = op.attr(spec.name);
-      if (!a) {
-        v.check(!spec.required,
-                [&] { return "needs the attribute '" + std::string(spec.name) + "'"; });
-        continue;
-      }
-      v.check(attributeMatches(spec, a), [&] {
-        return "attribute '" + std::string(spec.name) + "' must be " + describeAttrKind(spec);
-      });
-    }
 
     // Terminators end regions, and only there.
     bool last = region.back() == &op;
@@ -163,16 +120,15 @@ class ModuleVerifier {
     } else if (last) {
       v.fail("the region must end with " + std::string(opInfo(terminator).name));
     }
-    for (size_t i = 0; i < op.numRegions(); ++i)
-      v.check(!op.region(i).empty(), [&] { return "region " + std::to_string(i) + " is empty"; });
 
-    verifySymbols(v);
-    if (OpRule rule = rules().rules[static_cast<size_t>(op.code())]) rule(v);
+    verifySymbols(v, op);
+    // Counts, attributes, the op's constraints, and its declared result types against
+    // the inferred ones.
+    checkResultTypes(op, &module_);
   }
 
   // Calls and other symbol references point at functions that exist, with matching types.
-  void verifySymbols(OpVerifier& v) {
-    const Op& op = v.op();
+  void verifySymbols(const InferContext& v, const Op& op) {
     auto lookup = [&](const Attribute& sym) -> const Function* {
       if (!sym || !sym.is(Attribute::Kind::SymbolRef)) return nullptr;
       const Function* fn = module_.lookup(sym.asString());

@@ -1,4 +1,4 @@
-// OpVerifier's accessors and the helpers the rule files share.
+// InferContext, and the helpers the rule files share.
 #include <algorithm>
 #include <limits>
 
@@ -7,50 +7,59 @@
 
 namespace kiln {
 
-// ---- OpVerifier helpers --------------------------------------------------------------------
+// ---- InferContext -----------------------------------------------------------------------------
 
-void OpVerifier::fail(const std::string& message) const {
-  std::string text = std::string(op_.name()) + ": " + message;
-  Location user = op_.loc.fileLocation();
+InferContext::InferContext(const OpParts& parts, bool compare)
+    : parts_(parts), info_(opInfo(parts.code)), compare_(compare) {}
+
+void InferContext::fail(const std::string& message) const {
+  std::string text = std::string(info_.name) + ": " + message;
+  Location user = parts_.loc.fileLocation();
   if (!user.isUnknown())
     text += " (from " + user.text() + ":" + std::to_string(user.line()) + ":" + std::to_string(user.col()) + ")";
-  if (op_.pos.known() && module_.source) throw Error(ErrorKind::Verify, text, module_.source, op_.pos);
+  if (parts_.pos.known() && parts_.source) throw Error(ErrorKind::Verify, text, parts_.source, parts_.pos);
   throw Error(ErrorKind::Verify, text);
 }
 
-const Type& OpVerifier::tensorOperand(size_t i) const {
+TypeList InferContext::operandTypes() const {
+  TypeList types;
+  types.reserve(numOperands());
+  for (const Value* v : parts_.operands) types.push_back(v->type());
+  return types;
+}
+
+const Type& InferContext::tensorOperand(size_t i) const {
   const Type& t = operandType(i);
   check(t.isTensor(),
         [&] { return "operand " + std::to_string(i) + " must be a tensor, got " + t.str(); });
   return t;
 }
 
-const Type& OpVerifier::tensorResult(size_t i) const {
-  const Type& t = resultType(i);
-  check(t.isTensor(),
-        [&] { return "result " + std::to_string(i) + " must be a tensor, got " + t.str(); });
-  return t;
+Attribute InferContext::attrOrDefault(std::string_view name) const {
+  if (Attribute a = attr(name)) return a;
+  if (const AttrSpec* spec = info_.findAttr(name)) return spec->defaultValue();
+  return {};
 }
 
-std::vector<int64_t> OpVerifier::ints(std::string_view attr) const {
-  Attribute a = op_.attrOrDefault(attr);
+std::vector<int64_t> InferContext::ints(std::string_view attr) const {
+  Attribute a = attrOrDefault(attr);
   if (!a || !a.is(Attribute::Kind::DenseArray)) return {};
   return a.asInts();
 }
 
-int64_t OpVerifier::integer(std::string_view attr) const {
-  Attribute a = op_.attrOrDefault(attr);
+int64_t InferContext::integer(std::string_view attr) const {
+  Attribute a = attrOrDefault(attr);
   return a && a.is(Attribute::Kind::Integer) ? a.asInt() : 0;
 }
 
-std::vector<int64_t> OpVerifier::intsOr(std::string_view attr, int64_t n, int64_t fill) const {
+std::vector<int64_t> InferContext::intsOr(std::string_view attr, int64_t n, int64_t fill) const {
   if (has(attr)) return ints(attr);
   return std::vector<int64_t>(static_cast<size_t>(std::max<int64_t>(n, 0)), fill);
 }
 
-std::vector<std::pair<int64_t, int64_t>> OpVerifier::pairs(std::string_view attr, int64_t n) const {
+std::vector<std::pair<int64_t, int64_t>> InferContext::pairs(std::string_view attr, int64_t n) const {
   std::vector<std::pair<int64_t, int64_t>> out;
-  Attribute a = op_.attr(attr);
+  Attribute a = this->attr(attr);
   if (!a) {
     out.assign(static_cast<size_t>(std::max<int64_t>(n, 0)), {0, 0});
     return out;
@@ -65,18 +74,68 @@ std::vector<std::pair<int64_t, int64_t>> OpVerifier::pairs(std::string_view attr
   return out;
 }
 
-TypeList OpVerifier::regionArgTypes(size_t i) const {
-  const Region& r = op_.region(i);
+TypeList InferContext::regionArgTypes(size_t i) const {
+  const Region& r = region(i);
   TypeList types;
   for (size_t a = 0; a < r.numArguments(); ++a) types.push_back(r.argument(a)->type());
   return types;
 }
 
-TypeList OpVerifier::regionResultTypes(size_t i) const {
-  const Op* ret = op_.region(i).back();
+TypeList InferContext::regionResultTypes(size_t i) const {
+  const Op* ret = region(i).back();
   check(ret && ret->is(OpCode::Return),
         [&] { return "region " + std::to_string(i) + " must end with stablehlo.return"; });
   return ret->operandTypes();
+}
+
+void InferContext::record(size_t i, InferredType t) {
+  if (inferred_.size() <= i) {
+    inferred_.resize(i + 1);
+    recorded_.resize(i + 1, false);
+  }
+  inferred_[i] = std::move(t);
+  recorded_[i] = true;
+}
+
+const Type& InferContext::given(size_t i) {
+  check(i < givenCount(), [&] {
+    return "result " + std::to_string(i) +
+           " has a type that is a parameter of the op, and it was not given";
+  });
+  // A half already inferred stays determined (dynamic_pad infers the element type, then
+  // reads the given shape).
+  if (i >= recorded_.size() || !recorded_[i]) record(i, {givenType(i), false, false});
+  return givenType(i);
+}
+
+const Type& InferContext::givenTensor(size_t i) {
+  const Type& t = given(i);
+  check(t.isTensor(),
+        [&] { return "result " + std::to_string(i) + " must be a tensor, got " + t.str(); });
+  return t;
+}
+
+size_t InferContext::givenResultCount() const {
+  return givenCount();
+}
+
+std::vector<InferredType> InferContext::takeResults() {
+  for (size_t i = 0; i < recorded_.size(); ++i)
+    if (!recorded_[i])
+      throw Error(ErrorKind::Internal, std::string(info_.name) + ": the type rule left result " +
+                                           std::to_string(i) + " without a type");
+  return std::move(inferred_);
+}
+
+void InferContext::mismatch(size_t i, const Type& inferred, const std::string& because) const {
+  const Type& declared = givenType(i);
+  std::string why = because.empty() ? "" : " (" + because + ")";
+  std::string which = parts_.given->size() == 1 ? "result" : "result " + std::to_string(i);
+  if (declared.isTensor() && inferred.isTensor() && declared.dtype() == inferred.dtype() &&
+      declared.rank() == inferred.rank())
+    fail(which + " shape " + shapeStr(declared.shape()) + " does not match the expected " +
+         shapeStr(inferred.shape()) + why);
+  fail(which + " type " + declared.str() + " does not match the expected " + inferred.str() + why);
 }
 
 std::string shapeStr(const Shape& shape) {
@@ -127,7 +186,7 @@ int64_t satMul(int64_t a, int64_t b) {
                             : std::numeric_limits<int64_t>::max();
 }
 
-void checkDimensions(const OpVerifier& v, std::string_view what, const std::vector<int64_t>& dims,
+void checkDimensions(const InferContext& v, std::string_view what, const std::vector<int64_t>& dims,
                      int64_t rank, std::string_view rankOf) {
   for (int64_t d : dims)
     v.check(d >= 0 && d < rank, [&] {
