@@ -638,7 +638,7 @@ std::vector<Case> regionCases() {
           "result shape [3, 3] does not match the expected [2, 2] (the number of windows [2, 2] "
           "with strides [2, 2] over input [4, 4]"),
       bad("reduce_window_dims", wp, window("window_dimensions = array<i64: 2>", "tensor<3x3xf32>"),
-          "window_dimensions [2] must have one entry per input dimension (rank 2)"),
+          "window_dimensions [2] must have one entry per input dimension (2)"),
       bad("reduce_window_stride", wp,
           window("window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 0, 1>",
                  "tensor<3x3xf32>"),

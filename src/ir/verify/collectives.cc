@@ -6,7 +6,7 @@
 // the process count (gathers over every partition) they check the given one.
 #include "ir/verify/rules.h"
 
-#include "ir/attr_schema.h"
+#include "ir/attr_records.h"
 
 namespace kiln {
 namespace {
@@ -52,8 +52,7 @@ std::optional<int64_t> checkReplicaGroups(const InferContext& v, bool allowPaddi
 // C5 of all_gather/all_reduce/reduce_scatter: global device ids need a channel.
 void checkGlobalDeviceIds(const InferContext& v) {
   if (!v.has("use_global_device_ids")) return;
-  Attribute channel = v.attr("channel_handle");
-  v.check(channel && recordInt(channel, "handle") > 0,
+  v.check(ChannelHandle::fromAttr(v.attr("channel_handle")).handle > 0,
           [&] { return "use_global_device_ids needs a channel_handle with a positive handle"; });
 }
 
@@ -77,9 +76,8 @@ GroupSize processGroupSize(const InferContext& v) {
   std::optional<int64_t> cols = checkReplicaGroups(v, false);
   checkGlobalDeviceIds(v);
   if (!cols) return {};  // one group of all processes
-  Attribute channel = v.attr("channel_handle");
-  bool crossPartition =
-      channel && recordInt(channel, "handle") > 0 && !v.has("use_global_device_ids");
+  bool crossPartition = ChannelHandle::fromAttr(v.attr("channel_handle")).handle > 0 &&
+                        !v.has("use_global_device_ids");
   return {*cols, !crossPartition};
 }
 
@@ -283,7 +281,7 @@ TypeList givenResults(InferContext& v) {
 // 0 leaves it unset). The spec names DEVICE_TO_HOST for recv as well, but a recv from
 // the host is HOST_TO_DEVICE in HLO and in the conformance files.
 void checkChannelType(const InferContext& v, int64_t hostType) {
-  int64_t type = recordInt(v.attr("channel_handle"), "type");
+  int64_t type = ChannelHandle::fromAttr(v.attr("channel_handle")).type;
   bool host = v.attrOrDefault("is_host_transfer").asBool();
   if (host)
     v.check(type == 0 || type == hostType, [&] {

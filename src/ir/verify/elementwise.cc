@@ -1,6 +1,7 @@
 // Type rules: elementwise ops. Most of them only ask for equal types and an element
 // type of the right class (../shared/reference/stablehlo-spec.md); the class of each op
 // is a template argument, so the table below reads like the spec's Inputs sections.
+#include "ir/attr_records.h"
 #include "ir/verify/rules.h"
 
 namespace kiln {
@@ -150,10 +151,10 @@ void bitcastConvertRule(InferContext& v) {
 }
 
 // The compare_type the spec requires for an element type; FLOAT also admits TOTALORDER.
-const char* compareTypeFor(DType t) {
-  if (isSignedInt(t)) return "SIGNED";
-  if (isUnsignedInt(t) || isBool(t)) return "UNSIGNED";
-  return "FLOAT";
+ComparisonType compareTypeFor(DType t) {
+  if (isSignedInt(t)) return ComparisonType::Signed;
+  if (isUnsignedInt(t) || isBool(t)) return ComparisonType::Unsigned;
+  return ComparisonType::Float;
 }
 
 void compareRule(InferContext& v) {
@@ -162,15 +163,13 @@ void compareRule(InferContext& v) {
   v.check(lhs == rhs,
           [&] { return "operand types " + lhs.str() + " and " + rhs.str() + " differ"; });
   inferKeptShape(v, lhs, DType::I1, "i1: compare yields booleans");
-  Attribute type = v.attr("compare_type");
-  if (!type) return;
-  const std::string& given = type.enumValueName();
-  if (given == "NOTYPE") return;  // MLIR's spelling of "not given"
-  std::string expected = compareTypeFor(lhs.dtype());
-  bool ok = given == expected || (isFloat(lhs.dtype()) && given == "TOTALORDER");
+  std::optional<ComparisonType> given = comparisonTypeOf(v.attr("compare_type"));
+  if (!given) return;  // absent, or NOTYPE: MLIR's spelling of "not given"
+  ComparisonType expected = compareTypeFor(lhs.dtype());
+  bool ok = *given == expected || (isFloat(lhs.dtype()) && *given == ComparisonType::TotalOrder);
   v.check(ok, [&] {
-    return "compare_type " + given + " does not fit element type " +
-           std::string(name(lhs.dtype())) + " (expected " + expected +
+    return "compare_type " + toAttr(*given).enumValueName() + " does not fit element type " +
+           std::string(name(lhs.dtype())) + " (expected " + toAttr(expected).enumValueName() +
            (isFloat(lhs.dtype()) ? " or TOTALORDER)" : ")");
   });
 }

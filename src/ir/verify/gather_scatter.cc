@@ -4,7 +4,7 @@
 // numbers, and the update shape (scatter) is checked against them.
 #include "ir/verify/rules.h"
 
-#include "ir/attr_schema.h"
+#include "ir/attr_records.h"
 
 namespace kiln {
 namespace {
@@ -91,13 +91,13 @@ Shape combine(const Shape& batchSizes, const Shape& windowSizes,
 void checkGather(InferContext& v, std::optional<std::vector<int64_t>> sliceSizes) {
   const Type& operand = v.tensorOperand(0);
   const Type& indices = v.tensorOperand(1);
-  Attribute dn = v.attr("dimension_numbers");
-  std::vector<int64_t> offsetDims = recordInts(dn, "offset_dims");
-  std::vector<int64_t> collapsed = recordInts(dn, "collapsed_slice_dims");
-  std::vector<int64_t> operandBatching = recordInts(dn, "operand_batching_dims");
-  std::vector<int64_t> indicesBatching = recordInts(dn, "start_indices_batching_dims");
-  std::vector<int64_t> startIndexMap = recordInts(dn, "start_index_map");
-  int64_t indexVectorDim = recordInt(dn, "index_vector_dim");
+  GatherDims dn = GatherDims::fromAttr(v.attr("dimension_numbers"));
+  const Dims& offsetDims = dn.offsetDims;
+  const Dims& collapsed = dn.collapsedSliceDims;
+  const Dims& operandBatching = dn.operandBatchingDims;
+  const Dims& indicesBatching = dn.startIndicesBatchingDims;
+  const Dims& startIndexMap = dn.startIndexMap;
+  int64_t indexVectorDim = dn.indexVectorDim;
 
   int64_t implied =
       static_cast<int64_t>(offsetDims.size() + collapsed.size() + operandBatching.size());
@@ -207,13 +207,13 @@ void scatterRule(InferContext& v) {
     inputTypes.push_back(in.dtype());
   }
 
-  Attribute dn = v.attr("scatter_dimension_numbers");
-  std::vector<int64_t> windowDims = recordInts(dn, "update_window_dims");
-  std::vector<int64_t> inserted = recordInts(dn, "inserted_window_dims");
-  std::vector<int64_t> inputBatching = recordInts(dn, "input_batching_dims");
-  std::vector<int64_t> indicesBatching = recordInts(dn, "scatter_indices_batching_dims");
-  std::vector<int64_t> toOperand = recordInts(dn, "scatter_dims_to_operand_dims");
-  int64_t indexVectorDim = recordInt(dn, "index_vector_dim");
+  ScatterDims dn = ScatterDims::fromAttr(v.attr("scatter_dimension_numbers"));
+  const Dims& windowDims = dn.updateWindowDims;
+  const Dims& inserted = dn.insertedWindowDims;
+  const Dims& inputBatching = dn.inputBatchingDims;
+  const Dims& indicesBatching = dn.scatterIndicesBatchingDims;
+  const Dims& toOperand = dn.scatterDimsToOperandDims;
+  int64_t indexVectorDim = dn.indexVectorDim;
 
   int64_t implied =
       static_cast<int64_t>(windowDims.size() + inserted.size() + inputBatching.size());

@@ -198,6 +198,23 @@ void checkDimensions(const InferContext& v, std::string_view what, const std::ve
           [&] { return std::string(what) + " " + shapeStr(dims) + " repeats a dimension"; });
 }
 
+void checkWindowList(const InferContext& v, std::string_view attr, const std::vector<int64_t>& values,
+                     int64_t n, std::string_view each) {
+  v.check(static_cast<int64_t>(values.size()) == n, [&] {
+    return std::string(attr) + " " + shapeStr(values) + " must have one entry per " +
+           std::string(each) + " (" + std::to_string(n) + ")";
+  });
+  for (int64_t x : values)
+    v.check(x > 0, [&] { return std::string(attr) + " " + shapeStr(values) + " must be positive"; });
+}
+
+void checkWindowPadding(const InferContext& v, const Window& w, int64_t n) {
+  v.check(w.paddingShapeOk, [&] {
+    return "padding has shape " + shapeStr(v.attr("padding").asDense().shape()) + ", expected [" +
+           std::to_string(n) + ", 2] (a [low, high] pair per dimension)";
+  });
+}
+
 bool isPromotable(DType from, DType to) {
   // The spec's pseudo-code falls through to `false` for booleans, which would forbid
   // every reduction over i1 (reduce_or, reduce_and); bool -> bool is meant.

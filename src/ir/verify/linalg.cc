@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "ir/attr_records.h"
 #include "ir/attr_schema.h"
 
 namespace kiln {
@@ -62,11 +63,11 @@ void checkPrecision(const InferContext& v) {
 void dotGeneralRule(InferContext& v) {
   const Type& lhs = v.tensorOperand(0);
   const Type& rhs = v.tensorOperand(1);
-  Attribute dn = v.attr("dot_dimension_numbers");
-  std::vector<int64_t> lb = recordInts(dn, "lhs_batching_dimensions");
-  std::vector<int64_t> rb = recordInts(dn, "rhs_batching_dimensions");
-  std::vector<int64_t> lc = recordInts(dn, "lhs_contracting_dimensions");
-  std::vector<int64_t> rc = recordInts(dn, "rhs_contracting_dimensions");
+  DotDims dn = DotDims::fromAttr(v.attr("dot_dimension_numbers"));
+  const Dims& lb = dn.lhsBatch;
+  const Dims& rb = dn.rhsBatch;
+  const Dims& lc = dn.lhsContracting;
+  const Dims& rc = dn.rhsContracting;
   checkDimensions(v, "lhs_batching_dimensions + lhs_contracting_dimensions", concat(lb, lc),
                   lhs.rank(), "lhs");
   checkDimensions(v, "rhs_batching_dimensions + rhs_contracting_dimensions", concat(rb, rc),
@@ -75,10 +76,9 @@ void dotGeneralRule(InferContext& v) {
   checkPairedSizes(v, lhs, lc, rhs, rc, "contracting_dimensions");
   checkPrecision(v);
   if (Attribute algorithm = v.attr("algorithm")) {
-    if (Attribute p = v.attr("precision_config"))
-      for (const Attribute& e : p.asArray())
-        v.check(e.enumValueName() == "DEFAULT",
-                [&] { return "precision_config must be DEFAULT when an algorithm is given"; });
+    for (Precision p : precisionsOf(v.attr("precision_config")))
+      v.check(p == Precision::Default,
+              [&] { return "precision_config must be DEFAULT when an algorithm is given"; });
     for (const char* field :
          {"lhs_component_count", "rhs_component_count", "num_primitive_operations"})
       v.check(recordInt(algorithm, field) > 0,
@@ -115,18 +115,6 @@ void dotRule(InferContext& v) {
   });
 }
 
-// A window attribute with one positive entry per spatial dimension.
-std::vector<int64_t> spatialAttr(const InferContext& v, const char* attr, int64_t spatial) {
-  std::vector<int64_t> values = v.intsOr(attr, spatial, 1);
-  v.check(static_cast<int64_t>(values.size()) == spatial, [&] {
-    return std::string(attr) + " " + shapeStr(values) +
-           " must have one entry per spatial dimension (" + num(spatial) + ")";
-  });
-  for (int64_t x : values)
-    v.check(x > 0,
-            [&] { return std::string(attr) + " " + shapeStr(values) + " must be positive"; });
-  return values;
-}
 
 // convolution and dynamic_conv; `padding` is empty when dynamic_conv's padding operand
 // is not a constant, so the spatial sizes of the result cannot be known.
@@ -142,27 +130,31 @@ void checkConvolution(InferContext& v,
   v.check(result.rank() == n,
           [&] { return "result " + result.str() + " must have rank " + num(n); });
   int64_t spatial = n - 2;
-  std::vector<int64_t> strides = spatialAttr(v, "window_strides", spatial);
-  std::vector<int64_t> lhsDilation = spatialAttr(v, "lhs_dilation", spatial);
-  std::vector<int64_t> rhsDilation = spatialAttr(v, "rhs_dilation", spatial);
+  Window w = convolutionWindowOf(v.parts().attrs, spatial);
+  const Dims& strides = w.strides;
+  const Dims& lhsDilation = w.baseDilations;
+  const Dims& rhsDilation = w.windowDilations;
+  checkWindowList(v, "window_strides", strides, spatial, "spatial dimension");
+  checkWindowList(v, "lhs_dilation", lhsDilation, spatial, "spatial dimension");
+  checkWindowList(v, "rhs_dilation", rhsDilation, spatial, "spatial dimension");
   if (v.has("window_reversal")) {
-    size_t size = v.ints("window_reversal").size();
+    size_t size = w.reversal.size();
     v.check(static_cast<int64_t>(size) == spatial, [&] {
       return "window_reversal has " + num(static_cast<int64_t>(size)) +
              " entries, expected one per spatial dimension (" + num(spatial) + ")";
     });
   }
 
-  Attribute dn = v.attr("dimension_numbers");
-  int64_t ib = recordInt(dn, "input_batch_dimension");
-  int64_t ifeat = recordInt(dn, "input_feature_dimension");
-  std::vector<int64_t> is = recordInts(dn, "input_spatial_dimensions");
-  int64_t kif = recordInt(dn, "kernel_input_feature_dimension");
-  int64_t kof = recordInt(dn, "kernel_output_feature_dimension");
-  std::vector<int64_t> ks = recordInts(dn, "kernel_spatial_dimensions");
-  int64_t ob = recordInt(dn, "output_batch_dimension");
-  int64_t of = recordInt(dn, "output_feature_dimension");
-  std::vector<int64_t> os = recordInts(dn, "output_spatial_dimensions");
+  ConvDims dn = ConvDims::fromAttr(v.attr("dimension_numbers"));
+  int64_t ib = dn.inputBatch;
+  int64_t ifeat = dn.inputFeature;
+  const Dims& is = dn.inputSpatial;
+  int64_t kif = dn.kernelInputFeature;
+  int64_t kof = dn.kernelOutputFeature;
+  const Dims& ks = dn.kernelSpatial;
+  int64_t ob = dn.outputBatch;
+  int64_t of = dn.outputFeature;
+  const Dims& os = dn.outputSpatial;
   for (const auto& [dims, label] :
        {std::pair{&is, "input_spatial_dimensions"}, std::pair{&ks, "kernel_spatial_dimensions"},
         std::pair{&os, "output_spatial_dimensions"}})
@@ -237,7 +229,10 @@ void checkConvolution(InferContext& v,
 }
 
 void convolutionRule(InferContext& v) {
-  checkConvolution(v, v.pairs("padding", std::max<int64_t>(v.tensorOperand(0).rank() - 2, 0)));
+  int64_t spatial = std::max<int64_t>(v.tensorOperand(0).rank() - 2, 0);
+  Window w = convolutionWindowOf(v.parts().attrs, spatial);
+  checkWindowPadding(v, w, spatial);
+  checkConvolution(v, w.padding);
 }
 
 void dynamicConvRule(InferContext& v) {
@@ -266,7 +261,8 @@ void fftRule(InferContext& v) {
     return "fft_length " + shapeStr(length) + " has more entries than the operand " + x.str() +
            " has dimensions";
   });
-  const std::string& type = v.attr("fft_type").enumValueName();
+  FftType kind = fftTypeOf(v.attr("fft_type"));
+  const std::string& type = v.attr("fft_type").enumValueName();  // for messages
   DType in = x.dtype();
   Shape expected = x.shape();
   DType out = in;
@@ -278,10 +274,10 @@ void fftRule(InferContext& v) {
     });
   };
   auto half = [](int64_t d) { return d == 0 ? 0 : d / 2 + 1; };
-  if (type == "FFT" || type == "IFFT") {
+  if (kind == FftType::Fft || kind == FftType::Ifft) {
     v.check(isComplex(in),
             [&] { return type + " needs a complex element type, got " + x.str(); });
-  } else if (type == "RFFT") {
+  } else if (kind == FftType::Rfft) {
     v.check(isFloat(in) && complexOf(in),
             [&] { return "RFFT takes f32 or f64 (to the matching complex type), got " + x.str(); });
     trailing(x);
@@ -340,7 +336,7 @@ void triangularSolveRule(InferContext& v) {
            num(left ? rank - 2 : rank - 1) +
            " to match a (left_side = " + (left ? "true" : "false") + ")";
   });
-  v.check(v.attr("transpose_a").enumValueName() != "TRANSPOSE_INVALID",
+  v.check(transposeKindOf(v.attr("transpose_a")) != TransposeKind::Invalid,
           [&] { return "transpose_a must be NO_TRANSPOSE, TRANSPOSE or ADJOINT"; });
   v.infer(0, b, [] { return "the type of b"; });
 }
@@ -363,13 +359,13 @@ void raggedDotRule(InferContext& v) {
   const Type& groups = v.tensorOperand(2);
   v.check(isInteger(groups.dtype()) && groups.rank() >= 1,
           [&] { return "group_sizes must be an integer tensor, got " + groups.str(); });
-  Attribute dn = v.attr("ragged_dot_dimension_numbers");
-  std::vector<int64_t> lb = recordInts(dn, "lhs_batching_dimensions");
-  std::vector<int64_t> rb = recordInts(dn, "rhs_batching_dimensions");
-  std::vector<int64_t> lc = recordInts(dn, "lhs_contracting_dimensions");
-  std::vector<int64_t> rc = recordInts(dn, "rhs_contracting_dimensions");
-  std::vector<int64_t> ragged = recordInts(dn, "lhs_ragged_dimensions");
-  std::vector<int64_t> group = recordInts(dn, "rhs_group_dimensions");
+  RaggedDotDims dn = RaggedDotDims::fromAttr(v.attr("ragged_dot_dimension_numbers"));
+  const Dims& lb = dn.dot.lhsBatch;
+  const Dims& rb = dn.dot.rhsBatch;
+  const Dims& lc = dn.dot.lhsContracting;
+  const Dims& rc = dn.dot.rhsContracting;
+  const Dims& ragged = dn.lhsRagged;
+  const Dims& group = dn.rhsGroup;
   checkDimensions(v, "lhs_batching_dimensions + lhs_contracting_dimensions", concat(lb, lc),
                   lhs.rank(), "lhs");
   checkDimensions(v, "rhs_batching_dimensions + rhs_contracting_dimensions + rhs_group_dimensions",

@@ -4,7 +4,7 @@
 // interpreter.*).
 #include "ir/verify/rules.h"
 
-#include "ir/attr_schema.h"
+#include "ir/attr_records.h"
 
 namespace kiln {
 namespace {
@@ -26,7 +26,7 @@ void rngRule(InferContext& v) {
   });
   v.inferDType(0, a.dtype(), [] { return "the element type of a and b"; });
   const Type& r = v.givenTensor(0);
-  if (v.attr("rng_distribution").enumValueName() == "NORMAL")
+  if (rngDistributionOf(v.attr("rng_distribution")) == RngDistribution::Normal)
     v.check(isFloat(a.dtype()), [&] {
       return "a NORMAL distribution needs a floating-point element type, got " + a.str();
     });
@@ -47,12 +47,12 @@ void rngBitGeneratorRule(InferContext& v) {
     return "initial_state must be a 1-D integer tensor (ui64 in the spec), got " + state.str();
   });
   v.infer(0, state, [] { return "output_state has the type of initial_state"; });
-  const std::string& algorithm = v.attr("rng_algorithm").enumValueName();
+  RngAlgorithm algorithm = rngAlgorithmOf(v.attr("rng_algorithm"));
   int64_t bits = satMul(state.dim(0), bitWidth(state.dtype()));
-  if (algorithm == "THREE_FRY")
+  if (algorithm == RngAlgorithm::ThreeFry)
     v.check(bits == 128,
             [&] { return "THREE_FRY needs a 128-bit state (2 x ui64), got " + state.str(); });
-  else if (algorithm == "PHILOX")
+  else if (algorithm == RngAlgorithm::Philox)
     v.check(bits == 128 || bits == 192, [&] {
       return "PHILOX needs a 128- or 192-bit state (2 or 3 x ui64), got " + state.str();
     });
@@ -150,14 +150,15 @@ void customCallRule(InferContext& v) {
   // part of an operand of the same type.
   Type resultPart = results.size() == 1 ? results[0] : Type::tuple(results);
   for (const Attribute& alias : v.attrOrDefault("output_operand_aliases").asArray()) {
-    int64_t operand = recordInt(alias, "operand_index");
+    OutputOperandAlias a = OutputOperandAlias::fromAttr(alias);
+    int64_t operand = a.operandIndex;
     v.check(operand >= 0 && operand < static_cast<int64_t>(v.numOperands()), [&] {
       return "output_operand_aliases names operand " + num(operand) + ", but the op has " +
              num(static_cast<int64_t>(v.numOperands())) + " operands";
     });
-    Type out = followTupleIndices(v, resultPart, recordInts(alias, "output_tuple_indices"), "output");
+    Type out = followTupleIndices(v, resultPart, a.outputTupleIndices, "output");
     Type in = followTupleIndices(v, v.operandType(static_cast<size_t>(operand)),
-                                 recordInts(alias, "operand_tuple_indices"), "operand");
+                                 a.operandTupleIndices, "operand");
     v.check(out == in, [&] {
       return "output_operand_aliases pairs output " + out.str() + " with operand " + num(operand) +
              " part " + in.str() + "; aliased parts must have one type";

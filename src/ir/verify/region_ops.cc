@@ -2,6 +2,7 @@
 // select_and_scatter), sort, map, chlo.scan and control flow (while, if, case). The
 // rules check each region's signature against the op's operands, and the regions decide
 // the result element types; the reducer check is shared with scatter and the collectives.
+#include "ir/attr_records.h"
 #include "ir/verify/rules.h"
 
 namespace kiln {
@@ -77,33 +78,31 @@ void reduceRule(InferContext& v) {
     });
 }
 
-// A window attribute of one positive entry per dimension; absent means all `fill`.
-std::vector<int64_t> windowAttr(const InferContext& v, const char* attr, int64_t rank, int64_t fill) {
-  std::vector<int64_t> values = v.intsOr(attr, rank, fill);
-  v.check(static_cast<int64_t>(values.size()) == rank, [&] {
-    return std::string(attr) + " " + shapeStr(values) +
-           " must have one entry per input dimension (rank " + num(rank) + ")";
-  });
-  for (int64_t x : values)
-    v.check(x > 0,
-            [&] { return std::string(attr) + " " + shapeStr(values) + " must be positive"; });
-  return values;
+// The window of reduce_window and select_and_scatter, checked: one positive entry per
+// input dimension in each list, and a [rank, 2] padding.
+Window checkedWindow(const InferContext& v, int64_t rank) {
+  Window w = reduceWindowOf(v.parts().attrs, rank);
+  checkWindowList(v, "window_dimensions", w.dimensions, rank, "input dimension");
+  checkWindowList(v, "window_strides", w.strides, rank, "input dimension");
+  checkWindowList(v, "base_dilations", w.baseDilations, rank, "input dimension");
+  checkWindowList(v, "window_dilations", w.windowDilations, rank, "input dimension");
+  checkWindowPadding(v, w, rank);
+  return w;
 }
 
 void reduceWindowRule(InferContext& v) {
   size_t n = checkInputsAndInits(v);
   const Type& input = v.operandType(0);
   int64_t rank = input.rank();
-  std::vector<int64_t> window = windowAttr(v, "window_dimensions", rank, 1);
-  std::vector<int64_t> strides = windowAttr(v, "window_strides", rank, 1);
-  std::vector<int64_t> baseDil = windowAttr(v, "base_dilations", rank, 1);
-  std::vector<int64_t> winDil = windowAttr(v, "window_dilations", rank, 1);
-  auto padding = v.pairs("padding", rank);
+  Window w = checkedWindow(v, rank);
+  const Dims& window = w.dimensions;
+  const Dims& strides = w.strides;
+  const auto& padding = w.padding;
   std::vector<DType> acc = checkReducer(v, 0, inputElementTypes(v, n));
   Shape expected;
   for (size_t d = 0; d < static_cast<size_t>(rank); ++d)
     expected.push_back(windowPositions(input.shape()[d], window[d], strides[d], padding[d].first,
-                                       padding[d].second, baseDil[d], winDil[d]));
+                                       padding[d].second, w.baseDilations[d], w.windowDilations[d]));
   for (size_t i = 0; i < n; ++i)
     v.infer(i, Type::tensor(acc[i], expected), [&] {
       return "the number of windows " + shapeStr(window) + " with strides " + shapeStr(strides) +
@@ -124,9 +123,10 @@ void selectAndScatterRule(InferContext& v) {
     return "init_value has type " + init.str() + ", expected " + scalarOf(operand.dtype());
   });
   int64_t rank = operand.rank();
-  std::vector<int64_t> window = windowAttr(v, "window_dimensions", rank, 1);
-  std::vector<int64_t> strides = windowAttr(v, "window_strides", rank, 1);
-  auto padding = v.pairs("padding", rank);
+  Window w = checkedWindow(v, rank);
+  const Dims& window = w.dimensions;
+  const Dims& strides = w.strides;
+  const auto& padding = w.padding;
   Shape expected;
   for (size_t d = 0; d < static_cast<size_t>(rank); ++d)
     expected.push_back(windowPositions(operand.shape()[d], window[d], strides[d], padding[d].first,

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/attr_records.h"
 #include "ir/infer.h"
 #include "ir/verifier.h"
 
@@ -146,6 +147,12 @@ int64_t satMul(int64_t a, int64_t b);
 // repeats; `rankOf` names whose rank it is ("operand", "result").
 void checkDimensions(const InferContext& v, std::string_view what, const std::vector<int64_t>& dims,
                      int64_t rank, std::string_view rankOf = "operand");
+// A window list (strides, dilations, window sizes) has one positive entry per windowed
+// dimension (`each` names them: "input dimension", "spatial dimension").
+void checkWindowList(const InferContext& v, std::string_view attr, const std::vector<int64_t>& values,
+                     int64_t n, std::string_view each);
+// The window's padding attribute had the shape [n, 2].
+void checkWindowPadding(const InferContext& v, const Window& w, int64_t n);
 // The spec's is_promotable for element types (reduction bodies may accumulate wider).
 bool isPromotable(DType from, DType to);
 // Positions of a window along one dimension (reduce_window, select_and_scatter,
