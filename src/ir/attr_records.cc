@@ -16,7 +16,9 @@ Attribute makeRecord(std::string_view name, const NamedAttrList& values) {
   if (!schema) throw Error(ErrorKind::Internal, "no schema for record " + std::string(name));
   NamedAttrList fields;
   for (const RecordField& f : schema->fields) {
-    Attribute v = findAttr(values, f.name);
+    Attribute v;  // `values` is in field order, not sorted: a linear search
+    for (const NamedAttribute& e : values)
+      if (e.name == f.name) v = e.value;
     fields.push_back({std::string(f.name), v ? v : f.defaultValue});
   }
   return Attribute::record(std::string(name), std::move(fields));

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/attr_records.h"
 #include "passes/op_facts.h"
 #include "passes/passes.h"
 #include "support/error.h"
@@ -46,7 +47,7 @@ bool isDonated(const Function& fn, size_t param, bool donateAll) {
 // elementwise apart from broadcasts of other operands).
 bool readsOnlyAtWrittenIndex(const Op& op, size_t i) {
   if (op.info().has(kElementwise)) return true;
-  if (!op.is(OpCode::Fusion) || op.attr("kind").asString() != "loop") return false;
+  if (!op.is(OpCode::Fusion) || fusionKindOf(op.attr("kind").asString()) != FusionKind::Loop) return false;
   const Region& body = op.region(0);
   for (const auto& inner : body.ops()) {
     const Op& o = *inner;

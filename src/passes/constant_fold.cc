@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "interp/interpreter.h"
+#include "ir/builder.h"
 #include "passes/passes.h"
 #include "passes/op_facts.h"
 
@@ -53,7 +54,7 @@ std::optional<interp::HostValues> evaluate(const Op& op) {
   }
   Region& body = fn->body();
   Op* copy = body.push_back(op.clone(map));
-  body.push_back(Op::create(OpCode::FuncReturn, copy->results(), {}));
+  body.push_back(makeOp(OpCode::FuncReturn, copy->results()));
   Function* f = scratch.addFunction(std::move(fn));
   interp::InterpOptions options;
   options.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
@@ -80,9 +81,8 @@ void foldRegion(Region& region, int64_t elementLimit) {
     Region::iterator pos = region.positionOf(op);
     for (size_t r = 0; r < op->numResults(); ++r) {
       Literal literal = (*values)[r].tensor();
-      Type type = literal.type();
       Op* constant = region.insert(
-          pos, Op::create(OpCode::Constant, {}, {type}, {{"value", Attribute::dense(std::move(literal))}}, 0, op->loc));
+          pos, makeOp(OpCode::Constant, {}, {{"value", Attribute::dense(std::move(literal))}}, {}, {}, op->loc));
       op->result(r)->replaceAllUsesWith(constant->result());
     }
     region.erase(op);

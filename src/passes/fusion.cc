@@ -23,6 +23,8 @@
 
 #include <fmt/format.h>
 
+#include "ir/attr_records.h"
+#include "ir/builder.h"
 #include "passes/dependency_graph.h"
 #include "passes/fusion_cost.h"
 #include "passes/op_facts.h"
@@ -327,11 +329,11 @@ class RegionFuser {
     }
   }
 
-  std::string kindOf(const Group& g) const {
-    if (g.hasDot) return "dot_epilogue";
-    if (g.hasReduce) return "input";
-    if (g.mergedSiblings || g.hasExtraOutput) return "multi_output";
-    return "loop";
+  FusionKind kindOf(const Group& g) const {
+    if (g.hasDot) return FusionKind::DotEpilogue;
+    if (g.hasReduce) return FusionKind::Input;
+    if (g.mergedSiblings || g.hasExtraOutput) return FusionKind::MultiOutput;
+    return FusionKind::Loop;
   }
 
   // Builds the kiln.fusion ops, then restores a valid order.
@@ -410,9 +412,6 @@ class RegionFuser {
             break;
           }
 
-    TypeList inputTypes, outputTypes;
-    for (const Value* v : inputs) inputTypes.push_back(v->type());
-    for (const Value* v : outputs) outputTypes.push_back(v->type());
     std::vector<Location> locs;
     for (const Op* m : group.members) locs.push_back(m->loc);
     std::vector<std::unique_ptr<Region>> regions;
@@ -423,11 +422,10 @@ class RegionFuser {
     for (Op* op : inside) body.push_back(op->clone(map));
     std::vector<Value*> yielded;
     for (Value* v : outputs) yielded.push_back(map.at(v));
-    body.push_back(Op::create(OpCode::Return, yielded, {}));
+    body.push_back(makeOp(OpCode::Return, yielded));
 
-    std::unique_ptr<Op> fusion = Op::create(OpCode::Fusion, inputs, outputTypes,
-                                            {{"kind", Attribute::string(kindOf(group))}}, std::move(regions),
-                                            mergeLocations(locs));
+    std::unique_ptr<Op> fusion = makeOp(OpCode::Fusion, inputs, {{"kind", toAttr(kindOf(group))}},
+                                        std::move(regions), {}, mergeLocations(locs));
     Op* last = *std::max_element(group.members.begin(), group.members.end(),
                                  [&](Op* a, Op* b) { return position_.at(a) < position_.at(b); });
     Op* placed = region_.insert(region_.positionOf(last), std::move(fusion));
@@ -436,7 +434,7 @@ class RegionFuser {
     FusedKernel kernel;
     kernel.function = function_;
     kernel.name = name;
-    kernel.kind = kindOf(group);
+    kernel.kind = std::string(fusionKindName(kindOf(group)));
     for (const Op* op : inside)
       if (!op->is(OpCode::Constant)) kernel.members.push_back(describe(*op));
     kernel.loc = placed->loc;

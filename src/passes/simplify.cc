@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ir/builder.h"
 #include "passes/op_facts.h"
 #include "passes/passes.h"
 #include "passes/simplify_rules.h"
@@ -218,7 +219,8 @@ Op* Rewriter::create(OpCode code, const std::vector<Value*>& operands, const Typ
     for (const Op* op : absorbed) locs.push_back(op->loc);
     loc = mergeLocations(locs);
   }
-  auto op = Op::create(code, operands, resultTypes, std::move(attrs), 0, std::move(loc));
+  // Result types are inferred; the rule's are the ones that are parameters of the op.
+  auto op = makeOp(code, operands, std::move(attrs), {}, resultTypes, std::move(loc));
   op->pos = root_.pos;
   return driver_.insertBefore(root_, std::move(op));
 }

@@ -10,6 +10,7 @@
 // says otherwise.
 #include <string>
 
+#include "ir/attr_records.h"
 #include "passes/simplify_rules.h"
 
 namespace kiln::passes::simplify {
@@ -260,9 +261,9 @@ bool absNegate(Op& op, Rewriter& rw) {
 // false. Not for floats (NaN is unordered with itself) nor complex.
 bool compareSelf(Op& op, Rewriter& rw) {
   if (op.operand(0) != op.operand(1) || !isIntOrBool(dtypeOf(op.operand(0)))) return false;
-  const std::string& dir = op.attr("comparison_direction").enumValueName();
-  bool value = dir == "EQ" || dir == "LE" || dir == "GE";
-  if (!value && dir != "NE" && dir != "LT" && dir != "GT") return false;
+  using D = ComparisonDirection;
+  D dir = comparisonDirectionOf(op.attr("comparison_direction"));
+  bool value = dir == D::EQ || dir == D::LE || dir == D::GE;
   rw.replace(rw.splat(op.result()->type(), scalarInt(DType::I1, value ? 1 : 0)));
   return true;
 }

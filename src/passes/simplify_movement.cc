@@ -9,7 +9,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "ir/attr_schema.h"
+#include "ir/attr_records.h"
 #include "passes/simplify_rules.h"
 
 namespace kiln::passes::simplify {
@@ -286,10 +286,10 @@ bool reduceTrivial(Op& op, Rewriter& rw) {
 // dimensions of each side in increasing order, so the rule applies only when p keeps
 // the free dimensions in increasing order. Likewise for the rhs.
 bool dotTranspose(Op& op, Rewriter& rw) {
-  Attribute dn = op.attr("dot_dimension_numbers");
-  if (!dn) return false;
-  Dims batch[2] = {recordInts(dn, "lhs_batching_dimensions"), recordInts(dn, "rhs_batching_dimensions")};
-  Dims contract[2] = {recordInts(dn, "lhs_contracting_dimensions"), recordInts(dn, "rhs_contracting_dimensions")};
+  if (!op.attr("dot_dimension_numbers")) return false;
+  DotDims dn = DotDims::fromAttr(op.attr("dot_dimension_numbers"));
+  Dims* batch[2] = {&dn.lhsBatch, &dn.rhsBatch};
+  Dims* contract[2] = {&dn.lhsContracting, &dn.rhsContracting};
   std::vector<Value*> operands = op.operands();
   std::vector<const Op*> absorbed;
   for (size_t side = 0; side < 2; ++side) {
@@ -298,8 +298,8 @@ bool dotTranspose(Op& op, Rewriter& rw) {
     Dims p = ints(*t, "permutation");
     int64_t rank = static_cast<int64_t>(p.size());
     std::vector<bool> used(p.size(), false);
-    for (int64_t d : batch[side]) used[static_cast<size_t>(d)] = true;
-    for (int64_t d : contract[side]) used[static_cast<size_t>(d)] = true;
+    for (int64_t d : *batch[side]) used[static_cast<size_t>(d)] = true;
+    for (int64_t d : *contract[side]) used[static_cast<size_t>(d)] = true;
     int64_t last = -1;
     bool ordered = true;
     for (int64_t d = 0; d < rank; ++d) {
@@ -308,18 +308,13 @@ bool dotTranspose(Op& op, Rewriter& rw) {
       last = p[static_cast<size_t>(d)];
     }
     if (!ordered) continue;
-    for (int64_t& d : batch[side]) d = p[static_cast<size_t>(d)];
-    for (int64_t& d : contract[side]) d = p[static_cast<size_t>(d)];
+    for (int64_t& d : *batch[side]) d = p[static_cast<size_t>(d)];
+    for (int64_t& d : *contract[side]) d = p[static_cast<size_t>(d)];
     operands[side] = t->operand(0);
     absorbed.push_back(t);
   }
   if (absorbed.empty()) return false;
-  // The record in kiln's field order (the one the parser builds).
-  NamedAttrList fields = {{"lhs_batching_dimensions", Attribute::i64Array(batch[0])},
-                          {"rhs_batching_dimensions", Attribute::i64Array(batch[1])},
-                          {"lhs_contracting_dimensions", Attribute::i64Array(contract[0])},
-                          {"rhs_contracting_dimensions", Attribute::i64Array(contract[1])}};
-  rw.setAttr("dot_dimension_numbers", Attribute::record(dn.asString(), std::move(fields)));
+  rw.setAttr("dot_dimension_numbers", dn.toAttr());
   rw.setOperands(operands, absorbed);
   return true;
 }

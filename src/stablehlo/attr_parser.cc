@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "ir/attr_check.h"
+#include "ir/attr_records.h"
 #include "ir/float_format.h"
 #include "stablehlo/parser_impl.h"
 #include "stablehlo/printer.h"
@@ -542,14 +543,7 @@ Attribute Parser::parseConvDimensions() {
   decode(input, 'b', 'f', ib, if_, is);
   decode(kernel, 'i', 'o', ki, ko, ks);
   decode(output, 'b', 'f', ob, of, os);
-  auto i = [](int64_t v) { return Attribute::integer(v); };
-  auto l = [](std::vector<int64_t> v) { return Attribute::i64Array(std::move(v)); };
-  return Attribute::record("stablehlo.conv",
-                           {{"input_batch_dimension", i(ib)}, {"input_feature_dimension", i(if_)},
-                            {"input_spatial_dimensions", l(is)}, {"kernel_input_feature_dimension", i(ki)},
-                            {"kernel_output_feature_dimension", i(ko)}, {"kernel_spatial_dimensions", l(ks)},
-                            {"output_batch_dimension", i(ob)}, {"output_feature_dimension", i(of)},
-                            {"output_spatial_dimensions", l(os)}});
+  return ConvDims{ib, if_, is, ki, ko, ks, ob, of, os}.toAttr();
 }
 
 }  // namespace kiln::stablehlo

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "ir/attr_records.h"
 #include "ir/attr_schema.h"
 #include "ir/float_format.h"
 #include "stablehlo/printer_impl.h"
@@ -253,24 +254,24 @@ void Printer::printRecordBody(const Attribute& record) {
 }
 
 void Printer::printConvDimensions(const Attribute& conv) {
-  auto side = [&](const char* batch, const char* feature, const char* spatial, char b, char f) {
-    std::vector<int64_t> sp = recordInts(conv, spatial);
+  ConvDims d = ConvDims::fromAttr(conv);
+  auto side = [&](int64_t batch, int64_t feature, const Dims& sp, char b, char f) {
     std::vector<std::string> entries(sp.size() + 2, "?");
     auto put = [&](int64_t pos, std::string s) {
       if (pos >= 0 && pos < static_cast<int64_t>(entries.size())) entries[static_cast<size_t>(pos)] = std::move(s);
     };
-    put(recordInt(conv, batch), std::string(1, b));
-    put(recordInt(conv, feature), std::string(1, f));
+    put(batch, std::string(1, b));
+    put(feature, std::string(1, f));
     for (size_t k = 0; k < sp.size(); ++k) put(sp[k], std::to_string(k));
     out_ += "[";
     for (size_t i = 0; i < entries.size(); ++i) out_ += (i ? ", " : "") + entries[i];
     out_ += "]";
   };
-  side("input_batch_dimension", "input_feature_dimension", "input_spatial_dimensions", 'b', 'f');
+  side(d.inputBatch, d.inputFeature, d.inputSpatial, 'b', 'f');
   out_ += "x";
-  side("kernel_input_feature_dimension", "kernel_output_feature_dimension", "kernel_spatial_dimensions", 'i', 'o');
+  side(d.kernelInputFeature, d.kernelOutputFeature, d.kernelSpatial, 'i', 'o');
   out_ += "->";
-  side("output_batch_dimension", "output_feature_dimension", "output_spatial_dimensions", 'b', 'f');
+  side(d.outputBatch, d.outputFeature, d.outputSpatial, 'b', 'f');
 }
 
 void Printer::printAttrDict(const NamedAttrList& attrs) {

@@ -174,7 +174,7 @@ void liftControlFlow(Function& fn, std::vector<CfgBlock>& blocks, const SourceRe
         for (size_t i = 0; i < next.size(); ++i) {
           next[i] = onTrue[i] == onFalse[i]
                         ? onTrue[i]
-                        : b.create(OpCode::Select, {cond, onTrue[i], onFalse[i]}, {onTrue[i]->type()})->result();
+                        : b.select(cond, onTrue[i], onFalse[i]);
         }
         break;
       }
@@ -195,47 +195,37 @@ void liftControlFlow(Function& fn, std::vector<CfgBlock>& blocks, const SourceRe
   ValueMap identity;
   initial = emitEnd(entry, blocks[0], identity, initial);
 
-  Op* loop = entry.create(OpCode::While, initial, stateTypes, {}, 2);
   // cond: pc != EXIT
-  {
-    Region& cond = loop->region(0);
-    for (const Type& t : stateTypes) cond.addArgument(t);
-    Builder b(cond);
+  auto cond = [&](Builder& b, const std::vector<Value*>& state) -> std::vector<Value*> {
     Literal exit(pcType);
     exit.setInt(0, exitPc);
-    Value* running = b.compare("NE", cond.argument(0), b.constant(std::move(exit)));
-    b.ret({running});
-  }
+    return {b.compare(state[0], b.constant(std::move(exit)), ComparisonDirection::NE)};
+  };
   // do: case (pc - 1) over blocks 1..n-1
-  {
-    Region& body = loop->region(1);
-    for (const Type& t : stateTypes) body.addArgument(t);
-    Builder b(body);
+  auto body = [&](Builder& b, const std::vector<Value*>& state) {
     Literal one(pcType);
     one.setInt(0, 1);
-    Value* branchIndex = b.binary(OpCode::Subtract, body.argument(0), b.constant(std::move(one)));
-    Op* cases = b.create(OpCode::Case, {branchIndex}, stateTypes, {}, n - 1);
-    std::vector<Value*> state = body.arguments();
-    for (size_t blk = 1; blk < n; ++blk) {
-      Region& branch = cases->region(blk - 1);
-      Builder bb(branch);
-      ValueMap map;
-      for (size_t s = 0; s < slotValues.size(); ++s) map[slotValues[s]] = state[1 + s];
-      for (const auto& op : blocks[blk].region->ops()) {
-        if (op->is(OpCode::FuncReturn)) continue;  // the block's end, handled below
-        branch.push_back(op->clone(map));
-      }
-      // Values of this block that live on leave through their slots.
-      std::vector<Value*> current = state;
-      for (const auto& op : blocks[blk].region->ops())
-        for (Value* r : op->results())
-          if (auto it = slotOf.find(r); it != slotOf.end()) current[1 + it->second] = map.at(r);
-      bb.ret(emitEnd(bb, blocks[blk], map, current));
-    }
-    b.ret(cases->results());
-  }
-  std::vector<Value*> results;
-  for (size_t i = resultBase; i < stateTypes.size(); ++i) results.push_back(loop->result(i));
+    Value* branchIndex = b.binary(OpCode::Subtract, state[0], b.constant(std::move(one)));
+    std::vector<BodyFn> branches;
+    for (size_t blk = 1; blk < n; ++blk)
+      branches.push_back([&, blk](Builder& bb, const std::vector<Value*>&) {
+        ValueMap map;
+        for (size_t s = 0; s < slotValues.size(); ++s) map[slotValues[s]] = state[1 + s];
+        for (const auto& op : blocks[blk].region->ops()) {
+          if (op->is(OpCode::FuncReturn)) continue;  // the block's end, handled below
+          bb.region().push_back(op->clone(map));
+        }
+        // Values of this block that live on leave through their slots.
+        std::vector<Value*> current = state;
+        for (const auto& op : blocks[blk].region->ops())
+          for (Value* r : op->results())
+            if (auto it = slotOf.find(r); it != slotOf.end()) current[1 + it->second] = map.at(r);
+        return emitEnd(bb, blocks[blk], map, current);
+      });
+    return b.case_(branchIndex, branches);
+  };
+  std::vector<Value*> loop = entry.while_(initial, cond, body);
+  std::vector<Value*> results(loop.begin() + static_cast<std::ptrdiff_t>(resultBase), loop.end());
   entry.ret(results, OpCode::FuncReturn);
 
   // The blocks' regions use each other's values: drop every use before freeing any.

@@ -2,6 +2,7 @@
 // parser and printer side by side: custom directives (slice ranges, convolution windows,
 // dot dimension numbers, reduce_precision formats, custom_call targets) and the
 // hand-written op forms (constant, reduce, while, chlo.scan).
+#include "ir/attr_records.h"
 #include "ir/attr_schema.h"
 #include "stablehlo/parser_impl.h"
 #include "stablehlo/printer_impl.h"
@@ -128,26 +129,20 @@ static void printWindow(Printer& p, const Op& op) {
 // dot-dims:  batching_dims = [0] x [0], contracting_dims = [2] x [1]
 static void parseDotDims(Parser& p, Parser::PrettyOp& op) {
   size_t offset = p.tok().offset;
-  std::vector<int64_t> lb, rb, lc, rc;
+  DotDims d;
   if (p.consumeKeyword("batching_dims")) {
     p.expect(Tok::Equal, "after batching_dims");
-    lb = p.parseI64List("for the lhs batching dimensions");
+    d.lhsBatch = p.parseI64List("for the lhs batching dimensions");
     p.expectKeyword("x", "between lhs and rhs batching dimensions");
-    rb = p.parseI64List("for the rhs batching dimensions");
+    d.rhsBatch = p.parseI64List("for the rhs batching dimensions");
     p.expect(Tok::Comma, "after the batching dimensions");
   }
   p.expectKeyword("contracting_dims", "in dot_general");
   p.expect(Tok::Equal, "after contracting_dims");
-  lc = p.parseI64List("for the lhs contracting dimensions");
+  d.lhsContracting = p.parseI64List("for the lhs contracting dimensions");
   p.expectKeyword("x", "between lhs and rhs contracting dimensions");
-  rc = p.parseI64List("for the rhs contracting dimensions");
-  auto l = [](std::vector<int64_t> v) { return Attribute::i64Array(std::move(v)); };
-  p.addAttr(op.code, op.attrs, "dot_dimension_numbers",
-            Attribute::record("stablehlo.dot", {{"lhs_batching_dimensions", l(lb)},
-                                                {"rhs_batching_dimensions", l(rb)},
-                                                {"lhs_contracting_dimensions", l(lc)},
-                                                {"rhs_contracting_dimensions", l(rc)}}),
-            offset);
+  d.rhsContracting = p.parseI64List("for the rhs contracting dimensions");
+  p.addAttr(op.code, op.attrs, "dot_dimension_numbers", d.toAttr(), offset);
 }
 
 static void printDotDims(Printer& p, const Op& op) {
@@ -156,19 +151,18 @@ static void printDotDims(Printer& p, const Op& op) {
     p << "<<missing dot_dimension_numbers>>";
     return;
   }
-  std::vector<int64_t> lb = recordInts(dims, "lhs_batching_dimensions");
-  std::vector<int64_t> rb = recordInts(dims, "rhs_batching_dimensions");
-  if (!lb.empty() || !rb.empty()) {
+  DotDims d = DotDims::fromAttr(dims);
+  if (!d.lhsBatch.empty() || !d.rhsBatch.empty()) {
     p << "batching_dims = ";
-    printIntList(p, lb);
+    printIntList(p, d.lhsBatch);
     p << " x ";
-    printIntList(p, rb);
+    printIntList(p, d.rhsBatch);
     p << ", ";
   }
   p << "contracting_dims = ";
-  printIntList(p, recordInts(dims, "lhs_contracting_dimensions"));
+  printIntList(p, d.lhsContracting);
   p << " x ";
-  printIntList(p, recordInts(dims, "rhs_contracting_dimensions"));
+  printIntList(p, d.rhsContracting);
 }
 
 // exponent-mantissa:  e5m10

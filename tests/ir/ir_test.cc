@@ -85,8 +85,8 @@ TEST(IrTest, StructuralIdentityForCse) {
   EXPECT_TRUE(a->definingOp()->structurallyEqual(*c->definingOp()));
   EXPECT_EQ(a->definingOp()->structuralHash(), c->definingOp()->structuralHash());
   EXPECT_FALSE(a->definingOp()->structurallyEqual(*d->definingOp()));
-  Value* lt = b.compare("LT", fn.param(0), fn.param(1));
-  Value* gt = b.compare("GT", fn.param(0), fn.param(1));
+  Value* lt = b.compare(fn.param(0), fn.param(1), ComparisonDirection::LT);
+  Value* gt = b.compare(fn.param(0), fn.param(1), ComparisonDirection::GT);
   EXPECT_FALSE(lt->definingOp()->structurallyEqual(*gt->definingOp()));
 }
 

@@ -7,6 +7,7 @@
 
 #include <map>
 
+#include "ir/attr_records.h"
 #include "ir/infer.h"
 #include "stablehlo/parser.h"
 #include "support/error.h"
@@ -19,7 +20,7 @@ namespace fs = std::filesystem;
 
 struct Counts {
   size_t files = 0, unsupported = 0, ops = 0, results = 0;
-  size_t shapeMutants = 0, dtypeMutants = 0, failures = 0;
+  size_t shapeMutants = 0, dtypeMutants = 0, records = 0, failures = 0;
 };
 
 // Another type of the same kind: one dimension larger (a scalar gains one), or another
@@ -56,11 +57,36 @@ bool rejects(Op& op, const Module& module, size_t i, const Type& mutant) {
   return rejected;
 }
 
+// The typed view of every record attribute converts back to the attribute the parser
+// built, so code that reads records typed and writes them back loses nothing.
+template <class Record>
+void checkRecordRoundTrip(const Op& op, const char* name, const std::string& file, Counts& c) {
+  Attribute a = op.attr(name);
+  if (!a) return;
+  ++c.records;
+  if (Record::fromAttr(a).toAttr() != a) {
+    ++c.failures;
+    ADD_FAILURE() << where(op, file) << ": " << name << " does not survive its typed view";
+  }
+}
+
+void checkRecords(const Op& op, const std::string& file, Counts& c) {
+  checkRecordRoundTrip<DotDims>(op, "dot_dimension_numbers", file, c);
+  checkRecordRoundTrip<ScatterDims>(op, "scatter_dimension_numbers", file, c);
+  checkRecordRoundTrip<RaggedDotDims>(op, "ragged_dot_dimension_numbers", file, c);
+  checkRecordRoundTrip<ChannelHandle>(op, "channel_handle", file, c);
+  if (op.is(OpCode::Convolution) || op.is(OpCode::DynamicConv))
+    checkRecordRoundTrip<ConvDims>(op, "dimension_numbers", file, c);
+  if (op.is(OpCode::Gather) || op.is(OpCode::DynamicGather))
+    checkRecordRoundTrip<GatherDims>(op, "dimension_numbers", file, c);
+}
+
 void checkModule(Module& module, const std::string& file, Counts& c) {
   std::vector<Op*> ops;
   for (const auto& fn : module.functions()) walk(fn->body(), [&](Op& op) { ops.push_back(&op); });
   for (Op* op : ops) {
     ++c.ops;
+    checkRecords(*op, file, c);
     std::vector<InferredType> inferred;
     try {
       inferred = inferResults(*op, &module);
@@ -132,19 +158,20 @@ TEST(TypeInferenceCorpus, EveryOpOfEveryProgram) {
     }
   }
   Counts total;
-  std::printf("%-40s %6s %8s %8s %13s %13s %6s\n", "suite", "files", "ops", "results",
-              "shape mutants", "dtype mutants", "failed");
+  std::printf("%-40s %6s %8s %8s %13s %13s %7s %6s\n", "suite", "files", "ops", "results",
+              "shape mutants", "dtype mutants", "records", "failed");
   for (const auto& [suite, c] : perSuite) {
-    std::printf("%-40s %6zu %8zu %8zu %13zu %13zu %6zu\n", suite.c_str(), c.files, c.ops,
-                c.results, c.shapeMutants, c.dtypeMutants, c.failures);
+    std::printf("%-40s %6zu %8zu %8zu %13zu %13zu %7zu %6zu\n", suite.c_str(), c.files, c.ops,
+                c.results, c.shapeMutants, c.dtypeMutants, c.records, c.failures);
     total.files += c.files;
     total.ops += c.ops;
     total.results += c.results;
     total.shapeMutants += c.shapeMutants;
     total.dtypeMutants += c.dtypeMutants;
+    total.records += c.records;
   }
-  std::printf("%-40s %6zu %8zu %8zu %13zu %13zu\n", "all", total.files, total.ops, total.results,
-              total.shapeMutants, total.dtypeMutants);
+  std::printf("%-40s %6zu %8zu %8zu %13zu %13zu %7zu\n", "all", total.files, total.ops,
+              total.results, total.shapeMutants, total.dtypeMutants, total.records);
   EXPECT_GT(total.ops, 0u);
 }
 

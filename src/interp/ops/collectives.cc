@@ -4,6 +4,7 @@
 // recv, infeed, outfeed). Processes exchange values through the ProcessGrid.
 #include <cstring>
 
+#include "ir/attr_records.h"
 #include "interp/kernels.h"
 #include "interp/process_grid.h"
 #include "ir/attr_schema.h"
@@ -20,8 +21,7 @@ ProcessContext& requireProcess(const Op& op, EvalContext& ctx) {
 }
 
 int64_t channelId(const Op& op) {
-  Attribute handle = op.attr("channel_handle");
-  return handle ? recordInt(handle, "handle") : 0;
+  return ChannelHandle::fromAttr(op.attr("channel_handle")).handle;
 }
 
 // How a collective splits the grid into process groups (spec: "Collective ops").

@@ -1,4 +1,5 @@
 // Kernels: compare, select and clamp.
+#include "ir/attr_records.h"
 #include "interp/elementwise.h"
 #include "interp/kernels.h"
 #include "interp/scalar_math.h"
@@ -6,17 +7,7 @@
 namespace kiln::interp {
 namespace {
 
-enum class Dir { EQ, NE, GE, GT, LE, LT };
-
-Dir directionOf(const Op& op) {
-  const std::string& d = op.attr("comparison_direction").enumValueName();
-  if (d == "EQ") return Dir::EQ;
-  if (d == "NE") return Dir::NE;
-  if (d == "GE") return Dir::GE;
-  if (d == "GT") return Dir::GT;
-  if (d == "LE") return Dir::LE;
-  return Dir::LT;
-}
+using Dir = ComparisonDirection;
 
 // Compares with the operators of T (IEEE quiet comparisons for floats).
 template <class T>
@@ -33,9 +24,8 @@ bool compareValues(Dir d, const T& a, const T& b) {
 }
 
 HostValues compare(const Op& op, const HostValues& v, EvalContext&) {
-  Dir dir = directionOf(op);
-  Attribute type = op.attr("compare_type");
-  bool totalOrder = type && type.enumValueName() == "TOTALORDER";
+  Dir dir = comparisonDirectionOf(op.attr("comparison_direction"));
+  bool totalOrder = comparisonTypeOf(op.attr("compare_type")) == ComparisonType::TotalOrder;
   return {mapToBool(v[0].tensor(), v[1].tensor(), [&](auto a, auto b) {
     using T = decltype(a);
     if constexpr (kIsComplex<T>) {

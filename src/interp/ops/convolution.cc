@@ -4,6 +4,7 @@
 // row-major order, then the input features, as the spec's dot_general does. Padding and
 // lhs-dilation holes read as zeros (and are multiplied like any element).
 #include "interp/ops/linalg.h"
+#include "ir/attr_records.h"
 
 namespace kiln::interp {
 namespace {
@@ -16,34 +17,29 @@ struct ConvConfig {
   std::vector<int64_t> lhsDims, rhsDims, outDims;
 };
 
-std::vector<int64_t> intsOr(const Op& op, std::string_view name, size_t n, int64_t fill) {
-  Attribute a = op.attr(name);
-  return a ? a.asInts() : std::vector<int64_t>(n, fill);
-}
-
 ConvConfig configOf(const Op& op, const Literal* paddingOperand) {
   ConvConfig c;
-  Attribute dn = op.attr("dimension_numbers");
-  auto dims = [&](const char* first, const char* spatial, const char* last) {
-    std::vector<int64_t> out{recordInt(dn, first)};
-    for (int64_t s : recordInts(dn, spatial)) out.push_back(s);
-    out.push_back(recordInt(dn, last));
+  ConvDims dn = ConvDims::fromAttr(op.attr("dimension_numbers"));
+  auto dims = [](int64_t first, const Dims& spatial, int64_t last) {
+    std::vector<int64_t> out{first};
+    out.insert(out.end(), spatial.begin(), spatial.end());
+    out.push_back(last);
     return out;
   };
-  c.lhsDims = dims("input_batch_dimension", "input_spatial_dimensions", "input_feature_dimension");
-  c.rhsDims = dims("kernel_output_feature_dimension", "kernel_spatial_dimensions",
-                   "kernel_input_feature_dimension");
-  c.outDims = dims("output_batch_dimension", "output_spatial_dimensions", "output_feature_dimension");
+  c.lhsDims = dims(dn.inputBatch, dn.inputSpatial, dn.inputFeature);
+  c.rhsDims = dims(dn.kernelOutputFeature, dn.kernelSpatial, dn.kernelInputFeature);
+  c.outDims = dims(dn.outputBatch, dn.outputSpatial, dn.outputFeature);
   const size_t s = c.lhsDims.size() - 2;
-  c.strides = intsOr(op, "window_strides", s, 1);
-  c.lhsDilation = intsOr(op, "lhs_dilation", s, 1);
-  c.rhsDilation = intsOr(op, "rhs_dilation", s, 1);
-  c.reversal = intsOr(op, "window_reversal", s, 0);
-  Attribute padAttr = op.attr("padding");
-  const Literal* pad = paddingOperand ? paddingOperand : padAttr ? &padAttr.asDense() : nullptr;
-  for (size_t d = 0; d < s; ++d)
-    c.padding.emplace_back(pad ? pad->intAt(static_cast<int64_t>(2 * d)) : 0,
-                           pad ? pad->intAt(static_cast<int64_t>(2 * d + 1)) : 0);
+  Window w = Window::ofConvolution(op, static_cast<int64_t>(s));
+  c.strides = w.strides;
+  c.lhsDilation = w.baseDilations;
+  c.rhsDilation = w.windowDilations;
+  c.reversal.assign(w.reversal.begin(), w.reversal.end());
+  c.padding = w.padding;
+  if (paddingOperand)  // dynamic_conv
+    for (size_t d = 0; d < s; ++d)
+      c.padding[d] = {paddingOperand->intAt(static_cast<int64_t>(2 * d)),
+                      paddingOperand->intAt(static_cast<int64_t>(2 * d + 1))};
   c.featureGroups = op.attr("feature_group_count").asInt();
   c.batchGroups = op.attr("batch_group_count").asInt();
   return c;

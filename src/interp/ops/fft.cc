@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "ir/attr_records.h"
 #include "interp/ops/linalg.h"
 
 namespace kiln::interp {
@@ -131,7 +132,7 @@ std::vector<C> inverseRealLast(const std::vector<C>& buf, Shape& shape, int64_t 
 
 HostValues fft(const Op& op, const HostValues& v, EvalContext& ctx) {
   const Literal& operand = v[0].tensor();
-  const std::string& type = op.attr("fft_type").enumValueName();
+  const FftType type = fftTypeOf(op.attr("fft_type"));
   std::vector<int64_t> lengths = op.attr("fft_length").asInts();
   const size_t rank = operand.shape().size(), L = lengths.size();
 
@@ -141,11 +142,11 @@ HostValues fft(const Op& op, const HostValues& v, EvalContext& ctx) {
     for (size_t d = 0; d < rank; ++d) identity.push_back(static_cast<int64_t>(d));
     return identity;
   }());
-  if (type == "FFT") {
+  if (type == FftType::Fft) {
     for (size_t a = rank; a-- > rank - L;) transformAxis(buf, shape, a, false, ctx);
-  } else if (type == "IFFT") {
+  } else if (type == FftType::Ifft) {
     for (size_t a = rank - L; a < rank; ++a) transformAxis(buf, shape, a, true, ctx);
-  } else if (type == "RFFT") {
+  } else if (type == FftType::Rfft) {
     transformAxis(buf, shape, rank - 1, false, ctx);
     buf = truncateLast(buf, shape, shape.back() == 0 ? 0 : shape.back() / 2 + 1);
     for (size_t a = rank - 1; a-- > rank - L;) transformAxis(buf, shape, a, false, ctx);

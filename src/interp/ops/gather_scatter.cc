@@ -5,6 +5,7 @@
 
 #include "interp/ops/fold.h"
 #include "interp/ops/movement.h"
+#include "ir/attr_records.h"
 
 namespace kiln::interp {
 namespace {
@@ -59,13 +60,13 @@ class IndexVectors {
 
 Literal gather(const Op& op, const Literal& operand, const Literal& indices,
                const std::vector<int64_t>& sliceSizes, EvalContext& ctx) {
-  const Attribute dn = op.attr("dimension_numbers");
-  const std::vector<int64_t> offsetDims = recordInts(dn, "offset_dims");
-  const std::vector<int64_t> collapsed = recordInts(dn, "collapsed_slice_dims");
-  const std::vector<int64_t> operandBatching = recordInts(dn, "operand_batching_dims");
-  const std::vector<int64_t> indicesBatching = recordInts(dn, "start_indices_batching_dims");
-  const std::vector<int64_t> startIndexMap = recordInts(dn, "start_index_map");
-  const IndexVectors vectors(indices, recordInt(dn, "index_vector_dim"));
+  const GatherDims dn = GatherDims::fromAttr(op.attr("dimension_numbers"));
+  const std::vector<int64_t>& offsetDims = dn.offsetDims;
+  const std::vector<int64_t>& collapsed = dn.collapsedSliceDims;
+  const std::vector<int64_t>& operandBatching = dn.operandBatchingDims;
+  const std::vector<int64_t>& indicesBatching = dn.startIndicesBatchingDims;
+  const std::vector<int64_t>& startIndexMap = dn.startIndexMap;
+  const IndexVectors vectors(indices, dn.indexVectorDim);
 
   const Type& type = op.result(0)->type();
   Literal out(type);
@@ -111,10 +112,10 @@ HostValues gatherKernel(const Op& op, const HostValues& v, EvalContext& ctx) {
 HostValues dynamicGather(const Op& op, const HostValues& v, EvalContext& ctx) {
   const Literal& operand = v[0].tensor();
   std::vector<int64_t> sizes = indexList(v[2].tensor());
-  const Attribute dn = op.attr("dimension_numbers");
-  const std::vector<int64_t> offsetDims = recordInts(dn, "offset_dims");
-  const std::vector<int64_t> windowDims = dimsExcept(
-      operand.type().rank(), recordInts(dn, "collapsed_slice_dims"), recordInts(dn, "operand_batching_dims"));
+  const GatherDims dn = GatherDims::fromAttr(op.attr("dimension_numbers"));
+  const std::vector<int64_t>& offsetDims = dn.offsetDims;
+  const std::vector<int64_t> windowDims =
+      dimsExcept(operand.type().rank(), dn.collapsedSliceDims, dn.operandBatchingDims);
   bool ok = sizes.size() == static_cast<size_t>(operand.type().rank()) && windowDims.size() == offsetDims.size();
   for (size_t d = 0; ok && d < sizes.size(); ++d) ok = sizes[d] >= 0 && sizes[d] <= operand.shape()[d];
   for (size_t k = 0; ok && k < windowDims.size(); ++k)
@@ -148,14 +149,14 @@ HostValues scatter(const Op& op, const HostValues& v, EvalContext& ctx) {
   const Shape& updateShape = updates[0].shape();
   if (updates[0].numElements() == 0 || results[0].numElements() == 0) return {results.begin(), results.end()};
 
-  const Attribute dn = op.attr("scatter_dimension_numbers");
-  const std::vector<int64_t> updateWindowDims = recordInts(dn, "update_window_dims");
-  const std::vector<int64_t> inputBatching = recordInts(dn, "input_batching_dims");
-  const std::vector<int64_t> indicesBatching = recordInts(dn, "scatter_indices_batching_dims");
-  const std::vector<int64_t> toOperand = recordInts(dn, "scatter_dims_to_operand_dims");
-  const IndexVectors vectors(indices, recordInt(dn, "index_vector_dim"));
+  const ScatterDims dn = ScatterDims::fromAttr(op.attr("scatter_dimension_numbers"));
+  const std::vector<int64_t>& updateWindowDims = dn.updateWindowDims;
+  const std::vector<int64_t>& inputBatching = dn.inputBatchingDims;
+  const std::vector<int64_t>& indicesBatching = dn.scatterIndicesBatchingDims;
+  const std::vector<int64_t>& toOperand = dn.scatterDimsToOperandDims;
+  const IndexVectors vectors(indices, dn.indexVectorDim);
   const int64_t rank = static_cast<int64_t>(inputShape.size());
-  const std::vector<int64_t> windowDims = dimsExcept(rank, recordInts(dn, "inserted_window_dims"), inputBatching);
+  const std::vector<int64_t> windowDims = dimsExcept(rank, dn.insertedWindowDims, inputBatching);
   const std::vector<int64_t> scatterDims = dimsExcept(static_cast<int64_t>(updateShape.size()), updateWindowDims);
 
   const std::vector<int64_t> inStrides = stridesOf(inputShape);

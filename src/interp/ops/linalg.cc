@@ -8,13 +8,10 @@
 #include <algorithm>
 
 #include "interp/ops/linalg.h"
+#include "ir/attr_records.h"
 
 namespace kiln::interp {
 namespace {
-
-struct DotDims {
-  std::vector<int64_t> lhsBatch, rhsBatch, lhsContract, rhsContract;
-};
 
 // The dimensions of a rank-`rank` operand that are neither batch nor contracting (nor
 // `exclude`, ragged_dot's group dimension), in order.
@@ -96,15 +93,15 @@ std::vector<Store<T>> batchedDotRows(const std::vector<Store<T>>& l, const std::
 
 Literal dotGeneral(const Literal& lhs, const Literal& rhs, const DotDims& d, const Type& resultType,
                    EvalContext& ctx) {
-  std::vector<int64_t> lFree = freeDims(lhs.type().rank(), d.lhsBatch, d.lhsContract);
-  std::vector<int64_t> rFree = freeDims(rhs.type().rank(), d.rhsBatch, d.rhsContract);
+  std::vector<int64_t> lFree = freeDims(lhs.type().rank(), d.lhsBatch, d.lhsContracting);
+  std::vector<int64_t> rFree = freeDims(rhs.type().rank(), d.rhsBatch, d.rhsContracting);
   const int64_t B = product(lhs.shape(), d.lhsBatch), M = product(lhs.shape(), lFree);
-  const int64_t N = product(rhs.shape(), rFree), K = product(lhs.shape(), d.lhsContract);
+  const int64_t N = product(rhs.shape(), rFree), K = product(lhs.shape(), d.lhsContracting);
   Literal out(resultType);
   visitDType(resultType.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    std::vector<Store<T>> l = packAs<T>(lhs, concat({&d.lhsBatch, &lFree, &d.lhsContract}));
-    std::vector<Store<T>> r = packAs<T>(rhs, concat({&d.rhsBatch, &d.rhsContract, &rFree}));
+    std::vector<Store<T>> l = packAs<T>(lhs, concat({&d.lhsBatch, &lFree, &d.lhsContracting}));
+    std::vector<Store<T>> r = packAs<T>(rhs, concat({&d.rhsBatch, &d.rhsContracting, &rFree}));
     std::vector<Store<T>> o = batchedDotRows<T>(l, r, B, M, N, K, ctx);
     Writer<T> w(out);
     for (size_t i = 0; i < o.size(); ++i) w.set(static_cast<int64_t>(i), static_cast<T>(o[i]));
@@ -114,8 +111,7 @@ Literal dotGeneral(const Literal& lhs, const Literal& rhs, const DotDims& d, con
 
 HostValues dotGeneralKernel(const Op& op, const HostValues& v, EvalContext& ctx) {
   Attribute dn = op.attr("dot_dimension_numbers");
-  DotDims d{recordInts(dn, "lhs_batching_dimensions"), recordInts(dn, "rhs_batching_dimensions"),
-            recordInts(dn, "lhs_contracting_dimensions"), recordInts(dn, "rhs_contracting_dimensions")};
+  DotDims d = DotDims::fromAttr(dn);
   return {dotGeneral(v[0].tensor(), v[1].tensor(), d, op.result(0)->type(), ctx)};
 }
 
@@ -158,34 +154,33 @@ HostValues raggedDot(const Op& op, const HostValues& v, EvalContext& ctx) {
   const Literal& rhs = v[1].tensor();
   const Literal& groupSizes = v[2].tensor();
   if (groupSizes.type().rank() != 1) unsupportedOp(op, "group_sizes of rank other than 1");
-  Attribute dn = op.attr("ragged_dot_dimension_numbers");
-  DotDims d{recordInts(dn, "lhs_batching_dimensions"), recordInts(dn, "rhs_batching_dimensions"),
-            recordInts(dn, "lhs_contracting_dimensions"), recordInts(dn, "rhs_contracting_dimensions")};
-  const int64_t ragged = recordInts(dn, "lhs_ragged_dimensions").at(0);
-  std::vector<int64_t> rhsGroupDims = recordInts(dn, "rhs_group_dimensions");
+  RaggedDotDims rd = RaggedDotDims::fromAttr(op.attr("ragged_dot_dimension_numbers"));
+  const DotDims& d = rd.dot;
+  const int64_t ragged = rd.lhsRagged.at(0);
+  const std::vector<int64_t>& rhsGroupDims = rd.rhsGroup;
   const int64_t rhsGroup = rhsGroupDims.empty() ? -1 : rhsGroupDims[0];
   const int64_t G = groupSizes.numElements();
 
-  std::vector<int64_t> lFree = freeDims(lhs.type().rank(), d.lhsBatch, d.lhsContract);
-  std::vector<int64_t> rFree = freeDims(rhs.type().rank(), d.rhsBatch, d.rhsContract, rhsGroup);
+  std::vector<int64_t> lFree = freeDims(lhs.type().rank(), d.lhsBatch, d.lhsContracting);
+  std::vector<int64_t> rFree = freeDims(rhs.type().rank(), d.rhsBatch, d.rhsContracting, rhsGroup);
   const int64_t B = product(lhs.shape(), d.lhsBatch), M = product(lhs.shape(), lFree);
-  const int64_t N = product(rhs.shape(), rFree), K = product(lhs.shape(), d.lhsContract);
+  const int64_t N = product(rhs.shape(), rFree), K = product(lhs.shape(), d.lhsContracting);
   std::vector<int64_t> groupOf = groupOfCoordinate(groupSizes, lhs.shape()[static_cast<size_t>(ragged)]);
   auto posIn = [&](const std::vector<int64_t>& dims) {
     auto it = std::find(dims.begin(), dims.end(), ragged);
     return it == dims.end() ? -1 : static_cast<int64_t>(it - dims.begin());
   };
-  const int64_t freePos = posIn(lFree), contractPos = posIn(d.lhsContract), batchPos = posIn(d.lhsBatch);
+  const int64_t freePos = posIn(lFree), contractPos = posIn(d.lhsContracting), batchPos = posIn(d.lhsBatch);
 
   Literal out(op.result(0)->type());
   visitDType(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    std::vector<Store<T>> l = packAs<T>(lhs, concat({&d.lhsBatch, &lFree, &d.lhsContract}));
+    std::vector<Store<T>> l = packAs<T>(lhs, concat({&d.lhsBatch, &lFree, &d.lhsContracting}));
     std::vector<Store<T>> result;
     if (freePos >= 0) {
       // rhs packed [G][B][N][K]; each group's block is a plain rhs.
       std::vector<int64_t> groupDim{rhsGroup};
-      std::vector<Store<T>> r = packAs<T>(rhs, concat({&groupDim, &d.rhsBatch, &rFree, &d.rhsContract}));
+      std::vector<Store<T>> r = packAs<T>(rhs, concat({&groupDim, &d.rhsBatch, &rFree, &d.rhsContracting}));
       result.assign(static_cast<size_t>(B * M * N), T{});
       const size_t block = static_cast<size_t>(B * N * K);
       for (int64_t g = 0; g < G; ++g) {
@@ -200,16 +195,16 @@ HostValues raggedDot(const Op& op, const HostValues& v, EvalContext& ctx) {
             std::copy_n(part.begin() + bm * N, N, result.begin() + bm * N);
       }
     } else if (contractPos >= 0) {
-      std::vector<Store<T>> r = packAs<T>(rhs, concat({&d.rhsBatch, &rFree, &d.rhsContract}));
+      std::vector<Store<T>> r = packAs<T>(rhs, concat({&d.rhsBatch, &rFree, &d.rhsContracting}));
       for (int64_t g = 0; g < G; ++g) {
         auto inGroup = [&](int64_t k) {
-          return groupOf[static_cast<size_t>(coordinateOf(k, lhs.shape(), d.lhsContract, static_cast<size_t>(contractPos)))] == g;
+          return groupOf[static_cast<size_t>(coordinateOf(k, lhs.shape(), d.lhsContracting, static_cast<size_t>(contractPos)))] == g;
         };
         std::vector<Store<T>> part = batchedDot<T>(l, r, B, M, N, K, kAll, inGroup, ctx);
         result.insert(result.end(), part.begin(), part.end());
       }
     } else if (batchPos >= 0) {
-      std::vector<Store<T>> r = packAs<T>(rhs, concat({&d.rhsBatch, &rFree, &d.rhsContract}));
+      std::vector<Store<T>> r = packAs<T>(rhs, concat({&d.rhsBatch, &rFree, &d.rhsContracting}));
       auto inAnyGroup = [&](int64_t b, int64_t) {
         return groupOf[static_cast<size_t>(coordinateOf(b, lhs.shape(), d.lhsBatch, static_cast<size_t>(batchPos)))] >= 0;
       };

@@ -10,6 +10,7 @@
 #include <numbers>
 #include <random>
 
+#include "ir/attr_records.h"
 #include "interp/kernels.h"
 
 namespace kiln::interp {
@@ -180,9 +181,9 @@ HostValues rngBitGenerator(const Op& op, const HostValues& v, EvalContext&) {
   const Literal& initial = v[0].tensor();
   std::vector<uint64_t> state = stateWords(initial);
   Literal out(op.result(1)->type());
-  const std::string& algorithm = op.attr("rng_algorithm").enumValueName();
+  const RngAlgorithm algorithm = rngAlgorithmOf(op.attr("rng_algorithm"));
   if (bitWidth(out.dtype()) > 64) unsupportedOp(op, "outputs wider than 64 bits");
-  if (algorithm == "THREE_FRY") {
+  if (algorithm == RngAlgorithm::ThreeFry) {
     if (state.size() != 2)
       runtimeError(op, "THREE_FRY needs a 128-bit state, got " + initial.type().str());
     threeFry(state, out);
@@ -294,7 +295,8 @@ HostValues rngNormal(const Op& op, const HostValues& v, EvalContext&) {
 }
 
 HostValues rng(const Op& op, const HostValues& v, EvalContext& ctx) {
-  if (op.attr("rng_distribution").enumValueName() == "NORMAL") return rngNormal(op, v, ctx);
+  if (rngDistributionOf(op.attr("rng_distribution")) == RngDistribution::Normal)
+    return rngNormal(op, v, ctx);
   return rngUniform(op, v, ctx);
 }
 

@@ -4,26 +4,10 @@
 #include <cstring>
 
 #include "interp/ops/fold.h"
+#include "ir/attr_records.h"
 
 namespace kiln::interp {
 namespace {
-
-std::vector<int64_t> intsOr(const Op& op, std::string_view name, size_t rank, int64_t fill) {
-  Attribute a = op.attr(name);
-  if (!a) return std::vector<int64_t>(rank, fill);
-  return a.asInts();
-}
-
-// [low, high] per dimension from a padding attribute (dense tensor<rank x 2>), or zeros.
-std::vector<std::pair<int64_t, int64_t>> paddingOf(const Op& op, size_t rank) {
-  std::vector<std::pair<int64_t, int64_t>> pad(rank, {0, 0});
-  Attribute a = op.attr("padding");
-  if (!a) return pad;
-  const Literal& lit = a.asDense();
-  for (size_t d = 0; d < rank; ++d)
-    pad[d] = {lit.intAt(static_cast<int64_t>(2 * d)), lit.intAt(static_cast<int64_t>(2 * d + 1))};
-  return pad;
-}
 
 HostValues reduce(const Op& op, const HostValues& v, EvalContext& ctx) {
   const size_t n = v.size() / 2;
@@ -109,10 +93,9 @@ HostValues reduceWindow(const Op& op, const HostValues& v, EvalContext& ctx) {
   HostValues inputs(v.begin(), v.begin() + static_cast<ptrdiff_t>(n));
   HostValues inits(v.begin() + static_cast<ptrdiff_t>(n), v.end());
   const Shape& shape = inputs[0].tensor().shape();
-  const size_t rank = shape.size();
-  WindowPlan plan = planWindows(shape, op.result(0)->type().shape(), op.attr("window_dimensions").asInts(),
-                                intsOr(op, "window_strides", rank, 1), intsOr(op, "base_dilations", rank, 1),
-                                intsOr(op, "window_dilations", rank, 1), paddingOf(op, rank));
+  const Window win = Window::ofReduceWindow(op, static_cast<int64_t>(shape.size()));
+  WindowPlan plan = planWindows(shape, op.result(0)->type().shape(), win.dimensions, win.strides,
+                                win.baseDilations, win.windowDilations, win.padding);
   std::vector<int64_t> outIndex, w;
   return foldWindows(op, ctx, inputs, inits, [&](int64_t out, std::vector<int64_t>& indices) {
     windowIndices(plan, out, outIndex, w, indices);
@@ -128,10 +111,10 @@ HostValues selectAndScatter(const Op& op, const HostValues& v, EvalContext& ctx)
   const Literal& init = v[2].tensor();
   const Shape& shape = operand.shape();
   const size_t rank = shape.size();
-  std::vector<int64_t> windowDims = intsOr(op, "window_dimensions", rank, 1);
-  std::vector<int64_t> ones(rank, 1);
-  WindowPlan plan = planWindows(shape, source.shape(), windowDims, intsOr(op, "window_strides", rank, 1),
-                                ones, ones, paddingOf(op, rank));
+  // select_and_scatter has no dilations: the window's defaults (1) apply.
+  const Window win = Window::ofReduceWindow(op, static_cast<int64_t>(rank));
+  WindowPlan plan = planWindows(shape, source.shape(), win.dimensions, win.strides, win.baseDilations,
+                                win.windowDilations, win.padding);
   const Region& selectBody = op.region(0);
 
   // Which operand element each source element scatters to (-1: an empty window).

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ir/attr_records.h"
 #include "interp/ops/custom_calls.h"
 #include "interp/ops/linalg.h"
 
@@ -42,7 +43,7 @@ void writeOut(Literal& out, const std::vector<W>& values) {
 // upper) triangle of a is read; unit_diagonal takes its diagonal as ones.
 template <class W>
 std::vector<W> triangularSolve(const Literal& aLit, const Literal& bLit, bool leftSide, bool lower,
-                               bool unitDiagonal, const std::string& transpose, EvalContext& ctx) {
+                               bool unitDiagonal, TransposeKind transpose, EvalContext& ctx) {
   const Shape& bs = bLit.shape();
   const size_t rank = bs.size();
   const int64_t rows = bs[rank - 2], cols = bs[rank - 1];
@@ -50,8 +51,8 @@ std::vector<W> triangularSolve(const Literal& aLit, const Literal& bLit, bool le
   const int64_t batches = rows * cols == 0 ? 0 : bLit.numElements() / (rows * cols);
   std::vector<W> a = packAs<W>(aLit, identity(rank));
   std::vector<W> x = packAs<W>(bLit, identity(rank));
-  const bool transposed = transpose != "NO_TRANSPOSE";
-  const bool adjoint = transpose == "ADJOINT";
+  const bool transposed = transpose != TransposeKind::NoTranspose;
+  const bool adjoint = transpose == TransposeKind::Adjoint;
   // op(a) is lower triangular when a's lower triangle is used untransposed, or its
   // upper triangle transposed.
   const bool opLower = lower != transposed;
@@ -102,7 +103,7 @@ HostValues triangularSolveKernel(const Op& op, const HostValues& v, EvalContext&
     if constexpr (std::is_floating_point_v<T> || kIsComplex<T>) {
       writeOut(out, triangularSolve<Wide<T>>(v[0].tensor(), v[1].tensor(), op.attr("left_side").asBool(),
                                              op.attr("lower").asBool(), op.attr("unit_diagonal").asBool(),
-                                             op.attr("transpose_a").enumValueName(), ctx));
+                                             transposeKindOf(op.attr("transpose_a")), ctx));
     } else {
       unsupportedOp(op, "integer operands");
     }

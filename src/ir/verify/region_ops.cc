@@ -334,7 +334,7 @@ std::vector<DType> checkReducer(const InferContext& v, size_t region,
 // (a backend compiles it as a kernel that sees only its operands).
 void fusionRule(InferContext& v) {
   const std::string& kind = v.attr("kind").asString();
-  v.check(kind == "loop" || kind == "input" || kind == "multi_output" || kind == "dot_epilogue",
+  v.check(fusionKindOf(kind).has_value(),
           [&] { return "unknown fusion kind '" + kind + "' (loop, input, multi_output, dot_epilogue)"; });
   checkTakes(v, 0, v.operandTypes(), "fusion region");
   TypeList results = v.regionResultTypes(0);

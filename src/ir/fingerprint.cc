@@ -1,0 +1,190 @@
+// The fingerprint: two independent 64-bit streams (FNV-1a and a multiply-rotate mix)
+// over a canonical serialization of the module, which depends only on what the program
+// computes: op names, value numbers, types, attribute contents.
+#include "ir/fingerprint.h"
+
+#include <bit>
+#include <cstdio>
+#include <cstring>
+#include <unordered_map>
+
+namespace kiln {
+namespace {
+
+class Hasher {
+ public:
+  // Eight bytes at a time (constants can be hundreds of megabytes), the tail zero-padded.
+  void bytes(const void* data, size_t n) {
+    const auto* p = static_cast<const uint8_t*>(data);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      word(w);
+    }
+    if (i < n) {
+      uint64_t w = 0;
+      std::memcpy(&w, p + i, n - i);
+      word(w);
+    }
+  }
+  void u64(uint64_t v) { word(v); }
+  void str(std::string_view s) {
+    u64(s.size());
+    bytes(s.data(), s.size());
+  }
+  Fingerprint result() const { return {a_, b_ ^ (b_ >> 29)}; }
+
+ private:
+  void word(uint64_t w) {
+    a_ = (a_ ^ w) * 0x100000001b3ull;
+    a_ ^= a_ >> 32;
+    b_ = std::rotl(b_ ^ (w * 0x9e3779b97f4a7c15ull), 31) * 0xff51afd7ed558ccdull;
+  }
+
+  uint64_t a_ = 0xcbf29ce484222325ull;
+  uint64_t b_ = 0x84222325cbf29ce4ull;
+};
+
+class ModuleHasher {
+ public:
+  explicit ModuleHasher(Hasher& h) : h_(h) {}
+
+  void module(const Module& m) {
+    attrs(m.attrs);
+    h_.u64(m.functions().size());
+    for (const auto& fn : m.functions()) function(*fn);
+  }
+
+ private:
+  void function(const Function& fn) {
+    numbers_.clear();
+    h_.str(fn.name());
+    h_.u64(static_cast<uint64_t>(fn.visibility));
+    attrs(fn.attrs);
+    h_.u64(fn.argAttrs.size());
+    for (const NamedAttrList& a : fn.argAttrs) attrs(a);
+    h_.u64(fn.resultAttrs.size());
+    for (const NamedAttrList& a : fn.resultAttrs) attrs(a);
+    types(fn.resultTypes());
+    region(fn.body());
+  }
+
+  void region(const Region& r) {
+    h_.u64(r.numArguments());
+    for (size_t i = 0; i < r.numArguments(); ++i) define(r.argument(i));
+    h_.u64(r.size());
+    for (const auto& op : r.ops()) {
+      h_.str(op->name());
+      h_.u64(op->numOperands());
+      for (const Value* v : op->operands()) {
+        auto it = numbers_.find(v);
+        // A value from outside the module being hashed cannot occur in a verified module;
+        // it hashes as "unknown" rather than by address, to stay deterministic.
+        h_.u64(it == numbers_.end() ? ~0ull : it->second);
+      }
+      attrs(op->attrs());
+      h_.u64(op->numRegions());
+      for (size_t i = 0; i < op->numRegions(); ++i) region(op->region(i));
+      h_.u64(op->numResults());
+      for (size_t i = 0; i < op->numResults(); ++i) define(op->result(i));
+    }
+  }
+
+  void define(const Value* v) {
+    numbers_.emplace(v, numbers_.size());
+    type(v->type());
+  }
+
+  void type(const Type& t) { h_.str(t.str()); }
+  void types(const TypeList& ts) {
+    h_.u64(ts.size());
+    for (const Type& t : ts) type(t);
+  }
+
+  void attrs(const NamedAttrList& list) {
+    h_.u64(list.size());
+    for (const NamedAttribute& a : list) {
+      h_.str(a.name);
+      attr(a.value);
+    }
+  }
+
+  void attr(const Attribute& a) {
+    using K = Attribute::Kind;
+    h_.u64(static_cast<uint64_t>(a.kind()));
+    switch (a.kind()) {
+      case K::None:
+      case K::Unit: return;
+      case K::Bool: h_.u64(a.asBool()); return;
+      case K::Integer:
+        h_.u64(static_cast<uint64_t>(a.asInt()));
+        h_.u64(static_cast<uint64_t>(a.dtype()) * 2 + a.isIndex());
+        return;
+      case K::Float: {
+        double d = a.asFloat();
+        h_.bytes(&d, sizeof d);
+        h_.u64(static_cast<uint64_t>(a.dtype()));
+        return;
+      }
+      case K::String:
+      case K::Opaque: h_.str(a.asString()); return;
+      case K::TypeRef: type(a.asType()); return;
+      case K::Dense: {
+        const Literal& lit = a.asDense();
+        type(lit.type());
+        h_.u64(lit.isSplat());
+        h_.bytes(lit.storage(), lit.storageSize());
+        return;
+      }
+      case K::DenseArray:
+        h_.u64(static_cast<uint64_t>(a.dtype()));
+        if (isFloat(a.dtype())) {
+          h_.u64(a.asFloats().size());
+          h_.bytes(a.asFloats().data(), a.asFloats().size() * sizeof(double));
+        } else {
+          h_.u64(a.asInts().size());
+          h_.bytes(a.asInts().data(), a.asInts().size() * sizeof(int64_t));
+        }
+        return;
+      case K::Array:
+        h_.u64(a.asArray().size());
+        for (const Attribute& e : a.asArray()) attr(e);
+        return;
+      case K::Dictionary:
+      case K::Record:
+        if (a.is(K::Record)) h_.str(a.asString());
+        attrs(a.fields());
+        return;
+      case K::SymbolRef:
+        h_.str(a.asString());
+        h_.u64(a.nestedSymbols().size());
+        for (const std::string& s : a.nestedSymbols()) h_.str(s);
+        return;
+      case K::Enum:
+        h_.str(a.enumName());
+        h_.str(a.enumValueName());
+        return;
+    }
+  }
+
+  Hasher& h_;
+  std::unordered_map<const Value*, uint64_t> numbers_;
+};
+
+}  // namespace
+
+std::string Fingerprint::hex() const {
+  char text[33];
+  std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(hi),
+                static_cast<unsigned long long>(lo));
+  return text;
+}
+
+Fingerprint fingerprint(const Module& module) {
+  Hasher h;
+  ModuleHasher(h).module(module);
+  return h.result();
+}
+
+}  // namespace kiln

@@ -1,0 +1,201 @@
+// The typed builder: programs built with it verify by construction, print and parse back,
+// and compute what they should on the interpreter; ops whose operands do not fit are
+// refused before anything is inserted, with the op named. Fingerprints ignore SSA names
+// and locations and see every constant element.
+#include "ir/builder.h"
+
+#include <gtest/gtest.h>
+
+#include "interp/interpreter.h"
+#include "ir/fingerprint.h"
+#include "ir/verifier.h"
+#include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
+#include "support/error.h"
+
+namespace kiln {
+namespace {
+
+Type f32(Shape s) { return Type::tensor(DType::F32, std::move(s)); }
+
+// Adds the two scalar arguments of a reducer.
+std::vector<Value*> addBody(Builder& b, const std::vector<Value*>& a) {
+  return {b.binary(OpCode::Add, a[0], a[1])};
+}
+
+// Verifies, checks the printed module reads back to the same text, and runs @main.
+interp::HostValues check(Module& m, const interp::HostValues& args) {
+  EXPECT_NO_THROW(verifyModule(m));
+  std::string text = stablehlo::printModule(m);
+  auto again = stablehlo::parseModule(text);
+  EXPECT_EQ(stablehlo::printModule(*again), text);
+  interp::Interpreter interp(m, {});
+  return interp.call("main", args);
+}
+
+Literal iotaLiteral(const Type& t) {
+  Literal lit(t);
+  for (int64_t i = 0; i < lit.numElements(); ++i) lit.setFloat(i, static_cast<double>(i));
+  return lit;
+}
+
+TEST(BuilderTest, MlpLayerInfersEveryShape) {
+  Module m;
+  buildFunction(m, "main", {f32({4, 3}), f32({3, 2})}, [](Builder& b, const std::vector<Value*>& p) {
+    Value* y = b.dotGeneral(p[0], p[1], DotDims{{}, {}, {1}, {0}});
+    EXPECT_EQ(y->type(), f32({4, 2}));
+    Value* bias = b.broadcastInDim(b.splat(f32({2}), 0.5), {4, 2}, {1});
+    Value* z = b.binary(OpCode::Maximum, b.binary(OpCode::Add, y, bias), b.splat(f32({4, 2}), 0));
+    Value* sum = b.reduce({z}, {b.splat(f32({}), 0)}, {1}, addBody)[0];
+    EXPECT_EQ(sum->type(), f32({4}));
+    return std::vector<Value*>{b.transpose(z, {1, 0}), sum};
+  });
+  EXPECT_EQ(m.lookup("main")->resultTypes(), (TypeList{f32({2, 4}), f32({4})}));
+  interp::HostValues out = check(m, {iotaLiteral(f32({4, 3})), iotaLiteral(f32({3, 2}))});
+  // Row 0 of x is [0, 1, 2]; w = [[0, 1], [2, 3], [4, 5]]: x0·w = [10, 13], +0.5, relu.
+  EXPECT_DOUBLE_EQ(out[0].tensor().floatAt(0), 10.5);
+  EXPECT_DOUBLE_EQ(out[0].tensor().floatAt(4), 13.5);
+  EXPECT_DOUBLE_EQ(out[1].tensor().floatAt(0), 24.0);
+}
+
+TEST(BuilderTest, ControlFlowAndRegions) {
+  Module m;
+  Type i32 = Type::scalar(DType::I32);
+  buildFunction(m, "main", {i32}, [&](Builder& b, const std::vector<Value*>& p) {
+    Value* zero = b.splat(i32, 0);
+    // Sum 0..n-1 with a while loop over (i, acc).
+    std::vector<Value*> loop = b.while_(
+        {zero, zero},
+        [&](Builder& c, const std::vector<Value*>& s) {
+          return std::vector<Value*>{c.compare(s[0], p[0], ComparisonDirection::LT)};
+        },
+        [&](Builder& c, const std::vector<Value*>& s) {
+          Value* next = c.binary(OpCode::Add, s[0], c.splat(i32, 1));
+          return std::vector<Value*>{next, c.binary(OpCode::Add, s[1], s[0])};
+        });
+    Value* big = b.compare(loop[1], b.splat(i32, 10), ComparisonDirection::GT);
+    std::vector<Value*> chosen = b.if_(
+        big, [&](Builder& c, const std::vector<Value*>&) { return std::vector<Value*>{c.splat(i32, 1)}; },
+        [&](Builder& c, const std::vector<Value*>&) { return std::vector<Value*>{c.splat(i32, 2)}; });
+    return std::vector<Value*>{loop[1], chosen[0]};
+  });
+  Literal n(i32);
+  n.setInt(0, 6);
+  interp::HostValues out = check(m, {n});
+  EXPECT_EQ(out[0].tensor().intAt(0), 15);
+  EXPECT_EQ(out[1].tensor().intAt(0), 1);
+}
+
+TEST(BuilderTest, GatherSortConvolutionAndCalls) {
+  Module m;
+  Function* twice = buildFunction(
+      m, "twice", {f32({3})},
+      [](Builder& b, const std::vector<Value*>& p) {
+        return std::vector<Value*>{b.binary(OpCode::Add, p[0], p[0])};
+      },
+      Visibility::Private);
+  buildFunction(m, "main", {f32({3})}, [&](Builder& b, const std::vector<Value*>& p) {
+    // Gather elements 2 and 0.
+    Literal idx(Type::tensor(DType::I32, {2, 1}));
+    idx.setInt(0, 2);
+    idx.setInt(1, 0);
+    Value* g = b.gather(p[0], b.constant(idx), GatherDims{{}, {0}, {}, {}, {0}, 1}, {1});
+    EXPECT_EQ(g->type(), f32({2}));
+    Value* sorted = b.sort({b.call(*twice, {p[0]})[0]}, 0, true,
+                           [](Builder& c, const std::vector<Value*>& a) {
+                             return std::vector<Value*>{c.compare(a[0], a[1], ComparisonDirection::GT)};
+                           })[0];
+    // A 1-D convolution with a [1, 1] kernel: the sum of neighbours.
+    Value* x = b.reshape(p[0], {1, 3, 1});
+    Value* k = b.splat(f32({2, 1, 1}), 1);
+    ConvDims dims{0, 2, {1}, 1, 2, {0}, 0, 2, {1}};
+    Window window;
+    window.strides = {1};
+    window.baseDilations = {1};
+    window.windowDilations = {1};
+    window.padding = {{0, 0}};
+    window.reversal = {false};
+    Value* conv = b.convolution(x, k, dims, window);
+    EXPECT_EQ(conv->type(), f32({1, 2, 1}));
+    return std::vector<Value*>{g, sorted, conv};
+  });
+  Literal x(f32({3}));
+  for (int64_t i = 0; i < 3; ++i) x.setFloat(i, static_cast<double>(i + 1));  // [1, 2, 3]
+  interp::HostValues out = check(m, {x});
+  EXPECT_DOUBLE_EQ(out[0].tensor().floatAt(0), 3);
+  EXPECT_DOUBLE_EQ(out[0].tensor().floatAt(1), 1);
+  EXPECT_DOUBLE_EQ(out[1].tensor().floatAt(0), 6);  // descending: [6, 4, 2]
+  EXPECT_DOUBLE_EQ(out[2].tensor().floatAt(0), 3);  // 1 + 2
+  EXPECT_DOUBLE_EQ(out[2].tensor().floatAt(1), 5);  // 2 + 3
+}
+
+TEST(BuilderTest, RefusesOperandsThatDoNotFit) {
+  Function fn("f", {f32({2, 3}), f32({4, 5})}, {});
+  Builder b(fn.body());
+  b.setLocation(Location::file("model.py", 12, 3));
+  try {
+    b.dotGeneral(fn.param(0), fn.param(1), DotDims{{}, {}, {1}, {0}});
+    FAIL() << "a 2x3 times 4x5 product was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Verify);
+    EXPECT_NE(e.message().find("stablehlo.dot_general: contracting_dimensions"), std::string::npos)
+        << e.message();
+    EXPECT_NE(e.message().find("model.py:12:3"), std::string::npos) << e.message();
+  }
+  EXPECT_THROW(b.reshape(fn.param(0), {5}), Error);
+  EXPECT_THROW(b.broadcastInDim(fn.param(0), {2, 4}, {0, 1}), Error);
+  EXPECT_THROW(b.binary(OpCode::Add, fn.param(0), fn.param(1)), Error);
+  EXPECT_TRUE(fn.body().empty());  // nothing was inserted
+}
+
+TEST(BuilderTest, NestedBuildersInheritTheLocation) {
+  Module m;
+  Location where = Location::file("train.cc", 40, 7);
+  buildFunction(m, "main", {f32({4})}, [&](Builder& b, const std::vector<Value*>& p) {
+    b.setLocation(where);
+    return b.reduce({p[0]}, {b.splat(f32({}), 0)}, {0}, addBody);
+  });
+  walk(m.lookup("main")->body(), [&](Op& op) {
+    if (!op.is(OpCode::FuncReturn)) {
+      EXPECT_EQ(op.loc, where) << op.name();
+    }
+  });
+}
+
+const char* kProgram = R"(
+func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %c = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32> loc("a.py":1:1)
+  %s = stablehlo.add %x, %c : tensor<3xf32> loc("a.py":2:1)
+  return %s : tensor<3xf32>
+}
+)";
+
+TEST(FingerprintTest, IgnoresNamesAndLocationsButSeesEveryElement) {
+  Fingerprint base = fingerprint(*stablehlo::parseModule(kProgram));
+  std::string renamed = R"(
+func.func @main(%arg0: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32> loc("b.py":9:9)
+  %1 = stablehlo.add %arg0, %0 : tensor<3xf32>
+  return %1 : tensor<3xf32>
+}
+)";
+  EXPECT_EQ(fingerprint(*stablehlo::parseModule(renamed)), base);
+  std::string middle = kProgram;
+  middle.replace(middle.find("2.0"), 3, "2.5");
+  EXPECT_NE(fingerprint(*stablehlo::parseModule(middle)), base);
+  std::string op = kProgram;
+  op.replace(op.find("stablehlo.add"), 13, "stablehlo.multiply");
+  EXPECT_NE(fingerprint(*stablehlo::parseModule(op)), base);
+  // The same in every process and run: a digest of content only, never of addresses.
+  EXPECT_EQ(base.hex().size(), 32u);
+  EXPECT_EQ(base.hex(), fingerprint(*stablehlo::parseModule(kProgram)).hex());
+}
+
+TEST(FingerprintTest, IsStableAcrossProcesses) {
+  // A golden value: it changes only when the serialization in fingerprint.cc does (then
+  // update it, knowing every cache key changes with it).
+  EXPECT_EQ(fingerprint(*stablehlo::parseModule(kProgram)).hex(), "fb4f93da8d0d97ab480207fdbee31386");
+}
+
+}  // namespace
+}  // namespace kiln
