@@ -14,7 +14,6 @@ namespace {
 const KernelTable& kernelTable() {
   static const KernelTable kTable = [] {
     KernelTable t;
-    t.kernels.assign(allOps().size(), nullptr);
     addArithmeticKernels(t);
     addMathKernels(t);
     addConversionKernels(t);
@@ -40,6 +39,9 @@ const KernelTable& kernelTable() {
 constexpr int kMaxCallDepth = 500;
 
 }  // namespace
+
+bool hasKernel(OpCode code) { return kernelTable().entries[code].kernel != nullptr; }
+const char* unsupportedReason(OpCode code) { return kernelTable().entries[code].unsupported; }
 
 namespace {
 
@@ -70,8 +72,9 @@ class Frame : public EvalContext {
         opsSinceCheck_ = 0;
         checkTime();
       }
-      Kernel kernel = kernelTable().kernels[static_cast<size_t>(op.code())];
-      if (!kernel) unsupportedOp(op, "no interpreter kernel");
+      const KernelEntry& entry = kernelTable().entries[op.code()];
+      if (!entry.kernel) unsupportedOp(op, entry.unsupported ? entry.unsupported : "no interpreter kernel");
+      Kernel kernel = entry.kernel;
       HostValues results;
       try {
         results = kernel(op, operands, *this);

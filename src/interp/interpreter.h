@@ -70,4 +70,9 @@ class Interpreter {
   std::unordered_map<const Region*, std::vector<std::vector<const Value*>>> deadAfter_;
 };
 
+// Whether the interpreter has a kernel for `code`; when not, the reason it gives
+// ("unsupported: ..."), or null when the op has neither (a completeness test fails then).
+bool hasKernel(OpCode code);
+const char* unsupportedReason(OpCode code);
+
 }  // namespace kiln::interp

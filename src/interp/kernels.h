@@ -8,6 +8,7 @@
 
 #include "interp/element.h"
 #include "interp/interpreter.h"
+#include "ir/op_table.h"
 
 namespace kiln::interp {
 
@@ -34,9 +35,15 @@ class EvalContext {
 // A kernel evaluates one op: operands in, results out (one HostValue per result).
 using Kernel = HostValues (*)(const Op& op, const HostValues& operands, EvalContext& ctx);
 
+// Each op has a kernel or says why the interpreter does not run it.
+struct KernelEntry {
+  Kernel kernel = nullptr;
+  const char* unsupported = nullptr;  // the reason, when there is no kernel
+};
 struct KernelTable {
-  std::vector<Kernel> kernels;  // indexed by OpCode
-  void set(OpCode code, Kernel k) { kernels[static_cast<size_t>(code)] = k; }
+  OpTable<KernelEntry> entries;
+  void set(OpCode code, Kernel k) { entries[code].kernel = k; }
+  void unsupported(OpCode code, const char* reason) { entries[code].unsupported = reason; }
 };
 // Each family file fills in its kernels.
 void addArithmeticKernels(KernelTable& table);      // ops/arithmetic.cc

@@ -2,8 +2,10 @@
 // format language documented in stablehlo/op_syntax.h.
 #include "ir/op_registry.h"
 
+#include <cmath>
 #include <unordered_map>
 
+#include "ir/float_format.h"
 #include "support/error.h"
 
 namespace kiln {
@@ -69,9 +71,11 @@ class TableBuilder {
     info.regions = exactly(0);
     info.syntax = syntax;
     info.traits = traits;
+    if (traits & kElementwise) info.fusion = FusionRole::Loop;
     rows.push_back(std::move(info));
     return rows.back();
   }
+  OpInfo& row(OpCode code) { return rows[static_cast<size_t>(code)]; }
   OpInfo& unary(OpCode code, uint32_t traits = kNoTraits) {
     return op(code, C::ElementwiseUnary, exactly(1), exactly(1), kSame, traits | kElementwise);
   }
@@ -410,6 +414,49 @@ std::vector<OpInfo> buildTable() {
   t.op(O::Fusion, C::Fusion, atLeast(0), atLeast(1), {}, kIsolated).attrs = {req("kind", A::String)};
   t.rows.back().regions = exactly(1);
 
+  // ---- facts across rows ----
+  using E = ElementClass;
+  // Element classes of the elementwise ops (the spec's Inputs tables; CHLO's op definitions).
+  for (O op : {O::And, O::Or, O::Xor, O::Not}) t.row(op).elements = E::IntOrBool;
+  for (O op : {O::ShiftLeft, O::ShiftRightArithmetic, O::ShiftRightLogical, O::Popcnt,
+               O::CountLeadingZeros, O::ChloMulhi})
+    t.row(op).elements = E::Int;
+  for (O op : {O::Ceil, O::Floor, O::RoundNearestAfz, O::RoundNearestEven, O::ChloNextAfter,
+               O::IsFinite, O::ReducePrecision, O::ChloDigamma, O::ChloErf, O::ChloErfInv,
+               O::ChloErfc, O::ChloLgamma})
+    t.row(op).elements = E::Float;
+  for (O op : {O::Atan2, O::Cbrt, O::Cosine, O::Sine, O::Tan, O::Tanh, O::Exponential,
+               O::ExponentialMinusOne, O::Log, O::LogPlusOne, O::Logistic, O::Rsqrt, O::Sqrt,
+               O::Real, O::Imag, O::ChloAcos, O::ChloAcosh, O::ChloAsin, O::ChloAsinh,
+               O::ChloAtan, O::ChloAtanh, O::ChloCosh, O::ChloSinh, O::ChloTan, O::ChloBesselI1e})
+    t.row(op).elements = E::FloatOrComplex;
+  for (O op : {O::Subtract, O::Divide, O::Remainder, O::Power, O::Negate, O::ChloSquare})
+    t.row(op).elements = E::Numeric;
+  for (O op : {O::Sign, O::Abs}) t.row(op).elements = E::SignedFloatOrComplex;
+  // Expensive: transcendental functions and division (and every CHLO function).
+  for (O op : {O::Exponential, O::ExponentialMinusOne, O::Log, O::LogPlusOne, O::Logistic,
+               O::Tanh, O::Sine, O::Cosine, O::Tan, O::Atan2, O::Power, O::Sqrt, O::Rsqrt,
+               O::Cbrt, O::Divide, O::Remainder})
+    t.row(op).traits |= kExpensive;
+  for (OpInfo& info : t.rows)
+    if (info.category == C::Chlo) info.traits |= kExpensive;
+  // Fusion: data movement that is an index map (each output element reads one known
+  // element) fuses into loops like elementwise work; reductions and dots root kernels.
+  for (O op : {O::Broadcast, O::BroadcastInDim, O::Reshape, O::Transpose, O::Slice,
+               O::Concatenate, O::Pad, O::Iota, O::Reverse, O::Convert, O::Select, O::Clamp,
+               O::Compare})
+    t.row(op).fusion = FusionRole::Loop;
+  t.row(O::Reduce).fusion = FusionRole::Reduce;
+  for (O op : {O::DotGeneral, O::Dot, O::Convolution}) t.row(op).fusion = FusionRole::Dot;
+  // Reducer identities.
+  t.row(O::Add).identity = Identity::Zero;
+  t.row(O::Multiply).identity = Identity::One;
+  t.row(O::Maximum).identity = Identity::Lowest;
+  t.row(O::Minimum).identity = Identity::Highest;
+  t.row(O::And).identity = Identity::AllOnes;
+  t.row(O::Or).identity = Identity::Zero;
+  t.row(O::Xor).identity = Identity::Zero;
+
   // Names come from ops.def, in OpCode order; rows were written in the same order.
   static constexpr std::string_view kNames[] = {
 #define KILN_OP(id, name) name,
@@ -458,6 +505,76 @@ const char* categoryName(OpCategory c) {
     case C::Fusion: return "fusion";
   }
   return "?";
+}
+
+bool acceptsElement(ElementClass c, DType t) {
+  switch (c) {
+    case ElementClass::Any: return true;
+    case ElementClass::IntOrBool: return isInteger(t) || isBool(t);
+    case ElementClass::Int: return isInteger(t);
+    case ElementClass::Float: return isFloat(t);
+    case ElementClass::FloatOrComplex: return isFloat(t) || isComplex(t);
+    case ElementClass::Numeric: return isInteger(t) || isFloat(t) || isComplex(t);
+    case ElementClass::SignedFloatOrComplex: return isSignedInt(t) || isFloat(t) || isComplex(t);
+  }
+  return false;
+}
+
+const char* describe(ElementClass c) {
+  switch (c) {
+    case ElementClass::Any: return "any";
+    case ElementClass::IntOrBool: return "boolean or integer";
+    case ElementClass::Int: return "integer";
+    case ElementClass::Float: return "floating-point";
+    case ElementClass::FloatOrComplex: return "floating-point or complex";
+    case ElementClass::Numeric: return "integer, floating-point or complex";
+    case ElementClass::SignedFloatOrComplex: return "signed integer, floating-point or complex";
+  }
+  return "?";
+}
+
+std::optional<Literal> reducerIdentity(OpCode code, DType dtype) {
+  Literal out(Type::scalar(dtype));
+  bool floating = isFloat(dtype) || isComplex(dtype);
+  switch (opInfo(code).identity) {
+    case Identity::None: return std::nullopt;
+    case Identity::Zero:
+      // -0.0 is the identity of IEEE addition (+0.0 + -0.0 = +0.0 loses the sign of -0).
+      if (code == OpCode::Add && isFloat(dtype)) out.setFloat(0, -0.0);
+      else if (code == OpCode::Add && isComplex(dtype)) out.setComplex(0, {-0.0, -0.0});
+      return out;  // zero-filled
+    case Identity::One:
+      // Not for complex: (1 + 0i)(a + bi) has real part a·1 - 0·b, which turns a = -0 into +0.
+      if (isComplex(dtype)) return std::nullopt;
+      if (isFloat(dtype)) out.setFloat(0, 1.0);
+      else out.setInt(0, 1);
+      return out;
+    case Identity::AllOnes:
+      if (floating) return std::nullopt;
+      out.setInt(0, -1);  // wraps to every bit set (true for i1)
+      return out;
+    case Identity::Lowest:
+    case Identity::Highest: {
+      bool lowest = opInfo(code).identity == Identity::Lowest;
+      if (isComplex(dtype)) return std::nullopt;
+      if (isFloat(dtype)) {
+        // Formats without infinities (f8e4m3fn, ...) have no identity here.
+        if (!std::isinf(bitsToFloat(floatToBits(INFINITY, dtype), dtype))) return std::nullopt;
+        out.setFloat(0, lowest ? -INFINITY : INFINITY);
+      } else if (isBool(dtype)) {
+        out.setInt(0, lowest ? 0 : 1);
+      } else if (isUnsignedInt(dtype)) {
+        out.setInt(0, lowest ? 0 : -1);  // -1 wraps to the largest value
+      } else {
+        int w = bitWidth(dtype);
+        int64_t min = w == 64 ? INT64_MIN : -(int64_t{1} << (w - 1));
+        int64_t max = w == 64 ? INT64_MAX : (int64_t{1} << (w - 1)) - 1;
+        out.setInt(0, lowest ? min : max);
+      }
+      return out;
+    }
+  }
+  return std::nullopt;
 }
 
 const AttrSpec* OpInfo::findAttr(std::string_view attrName) const {

@@ -49,10 +49,31 @@ enum OpTrait : uint32_t {
   kCommutative = 1u << 0,
   kSideEffect = 1u << 1,   // never removed or merged (DCE/CSE keep it)
   kTerminator = 1u << 2,   // ends a region
-  kSameOperandsAndResultType = 1u << 3,
   kElementwise = 1u << 4,  // result[i] depends only on operands[i]
-  kIsolated = 1u << 5,     // regions may not use values from outside
+  kIsolated = 1u << 5,     // regions may not use values from outside (the verifier checks)
+  kExpensive = 1u << 6,    // costs many times a load per element: never recomputed per reader
 };
+
+// The element types an elementwise op takes (the classes of the spec's Inputs tables).
+enum class ElementClass : uint8_t {
+  Any,                   // add, multiply, maximum, ...
+  IntOrBool,             // and, or, xor, not
+  Int,                   // shifts, popcnt, count_leading_zeros
+  Float,                 // ceil, floor, round_*, is_finite, reduce_precision, erf, ...
+  FloatOrComplex,        // exponential, log, sine, ... atan2
+  Numeric,               // integer, floating-point or complex: subtract, divide, negate
+  SignedFloatOrComplex,  // abs, sign
+};
+bool acceptsElement(ElementClass c, DType t);
+const char* describe(ElementClass c);  // "floating-point or complex"
+
+// How fusion treats an op: fused into loops as elementwise work or an index map,
+// the root of an input fusion (reductions), the head of a dot epilogue, or opaque.
+enum class FusionRole : uint8_t { Opaque, Loop, Reduce, Dot };
+
+// The identity element of a binary op used as a reducer: reducing with it from this
+// value changes nothing (exactly, for every input: -0.0 for float addition).
+enum class Identity : uint8_t { None, Zero, One, Lowest, Highest, AllOnes };
 
 // What kind of value an attribute holds: the schema the parser normalizes to, the
 // printer prints from and the verifier checks.
@@ -101,6 +122,9 @@ struct OpInfo {
   Arity results;
   Arity regions;
   uint32_t traits = kNoTraits;
+  ElementClass elements = ElementClass::Any;
+  FusionRole fusion = FusionRole::Opaque;
+  Identity identity = Identity::None;
   std::vector<AttrSpec> attrs;
   // The pretty form, in the small format language of stablehlo/op_syntax.h; empty when
   // the op only has the generic form.
@@ -124,5 +148,9 @@ std::optional<OpCode> checkOpOfCustomCall(std::string_view target);
 
 // Every registered op, in OpCode order.
 std::span<const OpInfo> allOps();
+
+// The identity of `code` as a reducer over `dtype` (a rank-0 literal), or nothing when it
+// has none there (float formats without infinities have no identity for maximum).
+std::optional<Literal> reducerIdentity(OpCode code, DType dtype);
 
 }  // namespace kiln

@@ -9,59 +9,20 @@ namespace kiln::passes {
 
 FusionClass fusionClass(const Op& op) {
   if (hasSideEffects(op)) return FusionClass::Opaque;
-  switch (op.code()) {
-    case OpCode::Reduce: return FusionClass::Reduce;
-    case OpCode::DotGeneral:
-    case OpCode::Dot:
-    case OpCode::Convolution: return FusionClass::Dot;
-    // Data movement that is an index map: each output element reads one known element.
-    case OpCode::Broadcast:
-    case OpCode::BroadcastInDim:
-    case OpCode::Reshape:
-    case OpCode::Transpose:
-    case OpCode::Slice:
-    case OpCode::Concatenate:
-    case OpCode::Pad:
-    case OpCode::Iota:
-    case OpCode::Reverse:
-    case OpCode::Convert:
-    case OpCode::Select:
-    case OpCode::Clamp:
-    case OpCode::Compare:
+  switch (op.info().fusion) {
+    case FusionRole::Reduce: return FusionClass::Reduce;
+    case FusionRole::Dot: return FusionClass::Dot;
+    case FusionRole::Loop:
+      // Kernels compute tensors; an elementwise op over tuples or tokens stays outside.
+      for (const Value* r : op.results())
+        if (!r->type().isTensor()) return FusionClass::Opaque;
       return FusionClass::Loop;
-    default: break;
-  }
-  if (op.info().has(kElementwise)) {
-    for (const Value* r : op.results())
-      if (!r->type().isTensor()) return FusionClass::Opaque;
-    return FusionClass::Loop;
+    case FusionRole::Opaque: break;
   }
   return FusionClass::Opaque;
 }
 
-bool isExpensive(const Op& op) {
-  switch (op.code()) {
-    case OpCode::Exponential:
-    case OpCode::ExponentialMinusOne:
-    case OpCode::Log:
-    case OpCode::LogPlusOne:
-    case OpCode::Logistic:
-    case OpCode::Tanh:
-    case OpCode::Sine:
-    case OpCode::Cosine:
-    case OpCode::Tan:
-    case OpCode::Atan2:
-    case OpCode::Power:
-    case OpCode::Sqrt:
-    case OpCode::Rsqrt:
-    case OpCode::Cbrt:
-    case OpCode::Divide:
-    case OpCode::Remainder:
-      return true;
-    default:
-      return op.info().category == OpCategory::Chlo;
-  }
-}
+bool isExpensive(const Op& op) { return op.info().has(kExpensive); }
 
 bool isCheapToDuplicate(const Op& op) {
   switch (op.code()) {

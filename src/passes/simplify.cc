@@ -63,6 +63,12 @@ bool isPositiveZero(const Literal& e) {
   return isFloat(e.dtype()) && e.floatAt(0) == 0 && !std::signbit(e.floatAt(0));
 }
 
+bool isReducerIdentity(OpCode code, const Literal& e) {
+  std::optional<Literal> id = reducerIdentity(code, e.dtype());
+  return id && e.storage() &&
+         std::memcmp(id->storage(), e.storage(), static_cast<size_t>(storageBytes(e.dtype()))) == 0;
+}
+
 bool isNegativeZero(const Literal& e) {
   auto negZero = [](double d) { return d == 0 && std::signbit(d); };
   if (isFloat(e.dtype())) return negZero(e.floatAt(0));

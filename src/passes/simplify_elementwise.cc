@@ -43,9 +43,7 @@ Value* zerosLike(Rewriter& rw, const Type& type) { return rw.splat(type, scalarI
 bool addZero(Op& op, Rewriter& rw) {
   auto s = splatSide(op);
   if (!s) return false;
-  DType t = dtypeOf(s->other);
-  bool identity = isFloat(t) || isComplex(t) ? isNegativeZero(s->element) : isIntValue(s->element, 0);
-  if (!identity) return false;
+  if (!isReducerIdentity(OpCode::Add, s->element)) return false;
   return rw.replaceIfSameType(s->other);
 }
 
@@ -152,26 +150,10 @@ bool extremumSelf(Op& op, Rewriter& rw) {
 // maximum returns NaN for NaN and x for -inf < x; max(-inf, -inf) = -inf), the type's
 // minimum for integers and false for booleans; highest likewise. Float formats without
 // infinities have no such value and are left alone.
-template <bool kMax>
 bool extremumIdentity(Op& op, Rewriter& rw) {
   auto s = splatSide(op);
   if (!s) return false;
-  const Literal& e = s->element;
-  DType t = e.dtype();
-  bool identity = false;
-  if (isFloat(t)) {
-    identity = isFloatValue(e, kMax ? -INFINITY : INFINITY);
-  } else if (isBool(t)) {
-    identity = e.boolAt(0) == !kMax;
-  } else if (isSignedInt(t)) {
-    int64_t half = bitWidth(t) == 64 ? 0 : int64_t{1} << (bitWidth(t) - 1);  // 2^(w-1)
-    int64_t min = bitWidth(t) == 64 ? INT64_MIN : -half;
-    int64_t max = bitWidth(t) == 64 ? INT64_MAX : half - 1;
-    identity = e.intAt(0) == (kMax ? min : max);
-  } else if (isUnsignedInt(t)) {
-    identity = kMax ? isIntValue(e, 0) : isAllOnes(e);
-  }
-  if (!identity) return false;
+  if (!isReducerIdentity(op.code(), s->element)) return false;
   return rw.replaceIfSameType(s->other);
 }
 
@@ -373,8 +355,8 @@ void addElementwiseRules(RuleTable& t) {
   t.add(O::Power, "power-one", powerOne);
   t.add(O::Maximum, "extremum-self", extremumSelf);
   t.add(O::Minimum, "extremum-self", extremumSelf);
-  t.add(O::Maximum, "maximum-lowest", extremumIdentity<true>);
-  t.add(O::Minimum, "minimum-highest", extremumIdentity<false>);
+  t.add(O::Maximum, "maximum-lowest", extremumIdentity);
+  t.add(O::Minimum, "minimum-highest", extremumIdentity);
   t.add(O::And, "bitwise-self", bitwiseSelf);
   t.add(O::Or, "bitwise-self", bitwiseSelf);
   t.add(O::Xor, "xor-self", xorSelf);

@@ -220,41 +220,6 @@ const Op* reducerOp(const Op& reduce) {
   return args ? f : nullptr;
 }
 
-// Whether `init` is an exact identity of `body`: body(init, x) = body(x, init) = x for
-// every x, bits included. Floats: add -0.0 (0.0 + -0.0 = +0.0, so +0.0 is NOT one),
-// multiply 1, maximum -inf, minimum +inf (IEEE maximum/minimum return NaN for NaN and
-// keep the sign of zero). Integers: add 0, multiply 1, maximum MIN, minimum MAX, and all
-// ones, or 0, xor 0. Booleans likewise with false/true.
-bool isIdentityOf(OpCode body, const Literal& init) {
-  DType t = init.dtype();
-  if (isFloat(t)) {
-    switch (body) {
-      case OpCode::Add: return isNegativeZero(init);
-      case OpCode::Multiply: return isFloatValue(init, 1.0);
-      case OpCode::Maximum: return isFloatValue(init, -INFINITY);
-      case OpCode::Minimum: return isFloatValue(init, INFINITY);
-      default: return false;
-    }
-  }
-  if (!isIntOrBool(t)) return false;
-  int w = bitWidth(t);
-  bool isSigned = isSignedInt(t);
-  switch (body) {
-    case OpCode::Add:
-    case OpCode::Or:
-    case OpCode::Xor: return isIntValue(init, 0);
-    case OpCode::Multiply: return isIntValue(init, 1);
-    case OpCode::And: return isAllOnes(init);
-    case OpCode::Maximum:  // booleans: OR, identity false
-      if (!isSigned) return isIntValue(init, 0);
-      return init.intAt(0) == (w == 64 ? INT64_MIN : -(int64_t{1} << (w - 1)));
-    case OpCode::Minimum:  // booleans: AND, identity true
-      if (!isSigned) return isAllOnes(init);
-      return init.intAt(0) == (w == 64 ? INT64_MAX : (int64_t{1} << (w - 1)) - 1);
-    default: return false;
-  }
-}
-
 // reduce(x, init) over dimensions that all have size 1 (or over none) → reshape(x) when
 // init is an exact identity of a body that is one binary op: each result element is
 // body(init, x[...]) = x[...]. With any other init it is not: e.g. a sum with init
@@ -271,7 +236,7 @@ bool reduceTrivial(Op& op, Rewriter& rw) {
   Type scalar = Type::scalar(xt.dtype());
   if (typeOf(op.operand(1)) != scalar || typeOf(f->result()) != scalar ||
       op.region(0).argument(0)->type() != scalar || op.region(0).argument(1)->type() != scalar ||
-      typeOf(op.result()).dtype() != xt.dtype() || !isIdentityOf(f->code(), *init))
+      typeOf(op.result()).dtype() != xt.dtype() || !isReducerIdentity(f->code(), *init))
     return false;
   if (xt == typeOf(op.result())) rw.replace(x);
   else rw.replace(rw.createValue(OpCode::Reshape, {x}, typeOf(op.result())));

@@ -14,6 +14,7 @@
 
 #include "ir/ir.h"
 #include "ir/literal.h"
+#include "ir/op_table.h"
 
 namespace kiln::passes::simplify {
 
@@ -64,12 +65,11 @@ struct NamedRule {
 // The rules of each opcode, tried in order until one applies.
 class RuleTable {
  public:
-  void add(OpCode code, const char* name, Rule rule) { rules_[index(code)].push_back({name, rule}); }
-  const std::vector<NamedRule>& rulesFor(OpCode code) const { return rules_[index(code)]; }
+  void add(OpCode code, const char* name, Rule rule) { rules_[code].push_back({name, rule}); }
+  const std::vector<NamedRule>& rulesFor(OpCode code) const { return rules_[code]; }
 
  private:
-  static size_t index(OpCode code) { return static_cast<size_t>(code); }
-  std::vector<NamedRule> rules_[static_cast<size_t>(OpCode::Fusion) + 1];
+  OpTable<std::vector<NamedRule>> rules_;
 };
 
 void addElementwiseRules(RuleTable& table);  // simplify_elementwise.cc
@@ -89,7 +89,10 @@ bool isIntValue(const Literal& e, int64_t value);  // integers and booleans (tru
 bool isAllOnes(const Literal& e);                   // integers: every bit; booleans: true
 bool isFloatValue(const Literal& e, double value);  // floats, +0.0 and -0.0 equal
 bool isPositiveZero(const Literal& e);              // floats: +0.0
-bool isNegativeZero(const Literal& e);              // floats: -0.0; complex: both parts -0.0
+bool isNegativeZero(const Literal& e);
+// Whether the scalar `e` is the exact identity of `code` as a reducer (the registry's
+// reducerIdentity): body(e, x) = body(x, e) = x for every x, bits included.
+bool isReducerIdentity(OpCode code, const Literal& e);              // floats: -0.0; complex: both parts -0.0
 
 // A one-element literal of `dtype` holding `value` (integers and booleans).
 Literal scalarInt(DType dtype, int64_t value);

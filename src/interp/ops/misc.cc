@@ -26,6 +26,13 @@ void addMiscKernels(KernelTable& t) {
   t.set(OpCode::Tuple, &tuple);
   t.set(OpCode::GetTupleElement, &getTupleElement);
   t.set(OpCode::AfterAll, &afterAll);
+  // Quantized types do not parse yet, so these ops cannot occur in a module that does.
+  t.unsupported(OpCode::UniformQuantize, "quantized types");
+  t.unsupported(OpCode::UniformDequantize, "quantized types");
+  // Their wrapped computation is the execution_thread machinery of XLA, which no
+  // exporter kiln reads emits.
+  t.unsupported(OpCode::AsyncStart, "async computations");
+  t.unsupported(OpCode::AsyncDone, "async computations");
 }
 
 }  // namespace kiln::interp

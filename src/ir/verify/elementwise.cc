@@ -7,69 +7,17 @@
 namespace kiln {
 namespace {
 
-// The element type classes the spec names in the Inputs tables.
-enum class Elem {
-  Any,                   // tensor of any element type
-  IntOrBool,             // and, or, xor, not
-  Int,                   // shifts, popcnt, count_leading_zeros, chlo.mulhi
-  Float,                 // ceil, floor, round_*, is_finite, reduce_precision
-  FloatOrComplex,        // exponential, log, sine, ... atan2
-  Numeric,               // integer, floating-point or complex: subtract, divide, negate, ...
-  SignedFloatOrComplex,  // abs, sign
-};
-
-bool accepts(Elem c, DType t) {
-  switch (c) {
-    case Elem::Any:
-      return true;
-    case Elem::IntOrBool:
-      return isInteger(t) || isBool(t);
-    case Elem::Int:
-      return isInteger(t);
-    case Elem::Float:
-      return isFloat(t);
-    case Elem::FloatOrComplex:
-      return isFloat(t) || isComplex(t);
-    case Elem::Numeric:
-      return isInteger(t) || isFloat(t) || isComplex(t);
-    case Elem::SignedFloatOrComplex:
-      return isSignedInt(t) || isFloat(t) || isComplex(t);
-  }
-  return false;
-}
-
-const char* describe(Elem c) {
-  switch (c) {
-    case Elem::Any:
-      return "any";
-    case Elem::IntOrBool:
-      return "boolean or integer";
-    case Elem::Int:
-      return "integer";
-    case Elem::Float:
-      return "floating-point";
-    case Elem::FloatOrComplex:
-      return "floating-point or complex";
-    case Elem::Numeric:
-      return "integer, floating-point or complex";
-    case Elem::SignedFloatOrComplex:
-      return "signed integer, floating-point or complex";
-  }
-  return "?";
-}
-
-void checkClass(const InferContext& v, Elem c, const Type& t, const std::string& what) {
-  v.check(accepts(c, t.dtype()), [&] {
+void checkClass(const InferContext& v, ElementClass c, const Type& t, const std::string& what) {
+  v.check(acceptsElement(c, t.dtype()), [&] {
     return what + " has element type " + std::string(name(t.dtype())) + ", expected " +
            describe(c) + " (" + t.str() + ")";
   });
 }
 
-// Every operand and the result have one type, of class C.
-template <Elem C>
+// Every operand and the result have one type, of the op's element class.
 void sameType(InferContext& v) {
   const Type& first = v.tensorOperand(0);
-  checkClass(v, C, first, "operand 0");
+  checkClass(v, v.info().elements, first, "operand 0");
   for (size_t i = 1; i < v.numOperands(); ++i) {
     const Type& t = v.tensorOperand(i);
     v.check(t == first, [&] {
@@ -86,10 +34,9 @@ void inferKeptShape(InferContext& v, const Type& operand, DType dtype, const std
 }
 
 // abs, real, imag: a complex operand gives its part type; others keep the type.
-template <Elem C>
 void partOfComplex(InferContext& v) {
   const Type& x = v.tensorOperand(0);
-  checkClass(v, C, x, "operand");
+  checkClass(v, v.info().elements, x, "operand");
   if (isComplex(x.dtype()))
     inferKeptShape(v, x, complexPart(x.dtype()), "the part type of " + std::string(name(x.dtype())));
   else
@@ -108,7 +55,7 @@ void complexRule(InferContext& v) {
 
 void isFiniteRule(InferContext& v) {
   const Type& x = v.tensorOperand(0);
-  checkClass(v, Elem::Float, x, "operand");
+  checkClass(v, v.info().elements, x, "operand");
   inferKeptShape(v, x, DType::I1, "i1: is_finite yields booleans");
 }
 
@@ -207,7 +154,7 @@ void clampRule(InferContext& v) {
 }
 
 void reducePrecisionRule(InferContext& v) {
-  sameType<Elem::Float>(v);
+  sameType(v);
   v.check(v.integer("exponent_bits") >= 1, [&] {
     return "exponent_bits must be at least 1, got " + std::to_string(v.integer("exponent_bits"));
   });
@@ -255,22 +202,15 @@ void chloBroadcastRule(InferContext& v) {
 
 void addElementwiseRules(RuleTable& table) {
   using O = OpCode;
-  for (O op : {O::Add, O::Maximum, O::Minimum, O::Multiply}) table.set(op, &sameType<Elem::Any>);
-  for (O op : {O::And, O::Or, O::Xor, O::Not}) table.set(op, &sameType<Elem::IntOrBool>);
-  for (O op : {O::ShiftLeft, O::ShiftRightArithmetic, O::ShiftRightLogical, O::Popcnt,
-               O::CountLeadingZeros, O::ChloMulhi})
-    table.set(op, &sameType<Elem::Int>);
-  for (O op : {O::Ceil, O::Floor, O::RoundNearestAfz, O::RoundNearestEven, O::ChloNextAfter})
-    table.set(op, &sameType<Elem::Float>);
-  for (O op : {O::Atan2, O::Cbrt, O::Cosine, O::Sine, O::Tan, O::Tanh, O::Exponential,
-               O::ExponentialMinusOne, O::Log, O::LogPlusOne, O::Logistic, O::Rsqrt, O::Sqrt})
-    table.set(op, &sameType<Elem::FloatOrComplex>);
-  for (O op : {O::Subtract, O::Divide, O::Remainder, O::Power, O::Negate})
-    table.set(op, &sameType<Elem::Numeric>);
-  table.set(O::Sign, &sameType<Elem::SignedFloatOrComplex>);
-  table.set(O::Abs, &partOfComplex<Elem::SignedFloatOrComplex>);
-  table.set(O::Real, &partOfComplex<Elem::FloatOrComplex>);
-  table.set(O::Imag, &partOfComplex<Elem::FloatOrComplex>);
+  // The elementwise ops whose operands and result share one type, of the element class
+  // the registry gives (ElementClass).
+  for (const OpInfo& info : allOps())
+    if (info.has(kElementwise) && info.operands.min == info.operands.max &&
+        info.results.min == 1 && info.results.max == 1)
+      table.set(info.code, &sameType);
+  table.set(O::Abs, &partOfComplex);
+  table.set(O::Real, &partOfComplex);
+  table.set(O::Imag, &partOfComplex);
   table.set(O::Complex, &complexRule);
   table.set(O::IsFinite, &isFiniteRule);
   table.set(O::Convert, &convertRule);
@@ -279,14 +219,6 @@ void addElementwiseRules(RuleTable& table) {
   table.set(O::Select, &selectRule);
   table.set(O::Clamp, &clampRule);
   table.set(O::ReducePrecision, &reducePrecisionRule);
-
-  // CHLO: the element classes of the CHLO op definitions; all keep the operand type.
-  for (O op : {O::ChloAcos, O::ChloAcosh, O::ChloAsin, O::ChloAsinh, O::ChloAtan, O::ChloAtanh,
-               O::ChloCosh, O::ChloSinh, O::ChloTan, O::ChloBesselI1e})
-    table.set(op, &sameType<Elem::FloatOrComplex>);
-  for (O op : {O::ChloDigamma, O::ChloErf, O::ChloErfInv, O::ChloErfc, O::ChloLgamma})
-    table.set(op, &sameType<Elem::Float>);
-  table.set(O::ChloSquare, &sameType<Elem::Numeric>);
   table.set(O::ChloBroadcastAdd, &chloBroadcastRule);
 }
 

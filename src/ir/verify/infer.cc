@@ -12,7 +12,6 @@ namespace {
 const RuleTable& rules() {
   static const RuleTable kTable = [] {
     RuleTable t;
-    t.rules.assign(allOps().size(), nullptr);
     addElementwiseRules(t);
     addShapeRules(t);
     addRegionOpRules(t);
@@ -63,7 +62,7 @@ void checkRegistryFacts(const InferContext& v) {
 std::vector<InferredType> run(const OpParts& parts, bool compare) {
   InferContext v(parts, compare);
   checkRegistryFacts(v);
-  OpRule rule = rules().rules[static_cast<size_t>(parts.code)];
+  OpRule rule = rules().rules[parts.code];
   if (!rule)
     throw Error(ErrorKind::Internal, std::string(v.info().name) + " has no type rule");
   rule(v);
@@ -93,7 +92,7 @@ OpParts partsOf(const Op& op, const Module* module, const TypeList& declared) {
 
 }  // namespace
 
-bool hasTypeRule(OpCode code) { return rules().rules[static_cast<size_t>(code)] != nullptr; }
+bool hasTypeRule(OpCode code) { return rules().rules[code] != nullptr; }
 
 std::vector<InferredType> inferResults(const OpParts& parts) { return run(parts, false); }
 

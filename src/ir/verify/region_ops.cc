@@ -340,14 +340,6 @@ void fusionRule(InferContext& v) {
   TypeList results = v.regionResultTypes(0);
   for (size_t i = 0; i < results.size(); ++i)
     v.infer(i, results[i], [] { return "the types the fusion region yields"; });
-  const Region& body = v.region(0);
-  walk(body, [&](Op& inner) {
-    for (const Value* used : inner.operands()) {
-      v.check(body.contains(used), [&] {
-        return "fusion region uses a value defined outside it (in " + std::string(inner.name()) + ")";
-      });
-    }
-  });
 }
 
 void addRegionOpRules(RuleTable& table) {

@@ -10,6 +10,7 @@
 
 #include "ir/attr_records.h"
 #include "ir/infer.h"
+#include "ir/op_table.h"
 #include "ir/verifier.h"
 
 namespace kiln {
@@ -121,8 +122,8 @@ using OpRule = void (*)(InferContext&);
 
 // Each family file fills in the rules of its ops.
 struct RuleTable {
-  std::vector<OpRule> rules;  // indexed by OpCode
-  void set(OpCode code, OpRule rule) { rules[static_cast<size_t>(code)] = rule; }
+  OpTable<OpRule> rules;
+  void set(OpCode code, OpRule rule) { rules[code] = rule; }
 };
 void addElementwiseRules(RuleTable& table);
 void addShapeRules(RuleTable& table);

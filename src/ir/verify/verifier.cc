@@ -121,6 +121,17 @@ class ModuleVerifier {
       v.fail("the region must end with " + std::string(opInfo(terminator).name));
     }
 
+    // Isolated regions (kiln.fusion: a kernel that sees only its operands) use no value
+    // from outside.
+    if (info.has(kIsolated))
+      for (size_t i = 0; i < op.numRegions(); ++i)
+        walk(op.region(i), [&](Op& inner) {
+          for (const Value* used : inner.operands())
+            v.check(op.region(i).contains(used), [&] {
+              return "region " + std::to_string(i) + " is isolated but uses a value defined outside it (in " +
+                     std::string(inner.name()) + ")";
+            });
+        });
     verifySymbols(v, op);
     // Counts, attributes, the op's constraints, and its declared result types against
     // the inferred ones.
