@@ -31,7 +31,7 @@ int runCompileCommand(const CompileCommandOptions& o) {
   std::unique_ptr<Module> module = stablehlo::parseModule(readInput(o.file));
   verifyModule(*module);
   if (!o.entry.empty()) {
-    if (!module->lookup(o.entry)) throw Error(ErrorKind::Io, "no function @" + o.entry + " in " + o.file);
+    if (!module->lookup(o.entry)) throw Error(ErrorKind::Usage, "no function @" + o.entry + " in " + o.file);
     // Only the entry and what it calls survive: the others become private, and inlining
     // drops private functions nobody refers to.
     for (const auto& fn : module->functions())

@@ -50,7 +50,7 @@ void writeReport(const std::string& path, const std::vector<TestResult>& results
 
 int runTestCommand(const TestCommandOptions& o) {
   std::vector<std::string> files = interp::findTestFiles(o.paths);
-  if (files.empty()) throw Error(ErrorKind::Io, "no .mlir files found");
+  if (files.empty()) throw Error(ErrorKind::Usage, "no .mlir files found");
   size_t done = 0;
   interp::TestOptions options;
   options.jobs = o.jobs;

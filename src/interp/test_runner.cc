@@ -92,7 +92,7 @@ std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); 
 
 std::vector<TestResult> runTests(const std::vector<std::string>& files, const TestOptions& options) {
   if (options.backend != "interp")
-    throw Error(ErrorKind::Unsupported, "unsupported: backend '" + options.backend + "' (available: interp)");
+    throw Error(ErrorKind::Usage, "unknown backend '" + options.backend + "' (available: interp)");
   std::vector<TestResult> results;
   std::vector<Job> jobs;
   std::mutex mutex;

@@ -34,7 +34,7 @@ std::unique_ptr<Pass> createPass(const std::string& name) {
   if (it == registry().end()) {
     std::string known;
     for (const std::string& n : allPassNames()) known += (known.empty() ? "" : ", ") + n;
-    throw Error(ErrorKind::Io, "unknown pass '" + name + "' (known: " + known + ")");
+    throw Error(ErrorKind::Usage, "unknown pass '" + name + "' (known: " + known + ")");
   }
   return it->second();
 }

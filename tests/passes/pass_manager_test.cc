@@ -96,6 +96,7 @@ TEST(PassManagerTest, UnknownPassNamesTheKnownOnes) {
     std::string message = e.what();
     EXPECT_NE(message.find("no-such-pass"), std::string::npos) << message;
     for (const std::string& name : allPassNames()) EXPECT_NE(message.find(name), std::string::npos) << name;
+    EXPECT_EQ(e.kind(), ErrorKind::Usage) << "a misspelt pass is the caller's mistake, not an I/O failure";
   }
   EXPECT_EQ(countOps(*m), 7) << "no pass ran";
   EXPECT_EQ(count(*m, OpCode::FuncCall), 2);
