@@ -68,7 +68,9 @@ std::function<int()> addCompileCommand(CLI::App& app) {
   cmd->add_option("--entry", o->entry, "Optimize only this function (and what it calls)");
   std::string known;
   for (const std::string& n : passes::allPassNames()) known += (known.empty() ? "" : ", ") + n;
-  cmd->add_option("--passes", o->passes, "Comma-separated passes to run instead of the full pipeline (" + known + ")");
+  cmd->add_option("--passes", o->passes,
+                  "Comma-separated passes to run instead of the full pipeline (" + known +
+                      "; fixpoint(a,b,...) repeats a group until nothing changes)");
   cmd->add_option("--dump-dir", o->dumpDir,
                   "Write the module after every pass (NN-pass.mlir), the fusion plan and the buffer assignment here");
   cmd->add_option("-o,--output", o->output, "Write the optimized module to this file");

@@ -122,7 +122,8 @@ std::function<int()> addTestCommand(CLI::App& app) {
   cmd->add_option("--report", o->report, "Write every result to this JSON file");
   cmd->add_option("--backend", o->backend, "Executor: interp (the reference interpreter)");
   cmd->add_flag("--optimize", o->optimize, "Run the full optimization pipeline (fusion included) on every program first");
-  cmd->add_option("--passes", o->passes, "Run these comma-separated passes first instead (implies --optimize)");
+  cmd->add_option("--passes", o->passes, "Run these comma-separated passes first instead (implies --optimize; "
+                                    "fixpoint(a,b,...) groups as in kiln compile)");
   cmd->add_flag("-q,--quiet", o->quiet, "Print only failures and the summary line");
   return [o] { return runTestCommand(*o); };
 }

@@ -60,14 +60,18 @@ cmp -s "$tmp/plain.txt" "$tmp/fused.txt" || { echo "FAIL compiled softmax comput
 grep -q '^fusion: 7 kernels before, 3 after' "$tmp/report.txt" || { echo "FAIL compile report:"; cat "$tmp/report.txt"; fail=1; }
 grep -q '^buffers of @main: ' "$tmp/report.txt" || { echo "FAIL compile report has no buffers"; fail=1; }
 "$KILN" compile "$softmax" --dump-dir "$tmp/dump" -o /dev/null; check "compile --dump-dir" 0 $?
-for f in 00-input.mlir 01-inline.mlir 07-fusion.mlir fusion-plan.txt buffer-assignment.txt; do
+for f in 00-input.mlir 01-inline.mlir 05-fusion.mlir fusion-plan.txt buffer-assignment.txt; do
   [ -s "$tmp/dump/$f" ] || { echo "FAIL --dump-dir wrote no $f"; fail=1; }
 done
-"$KILN" fmt "$tmp/dump/07-fusion.mlir" > /dev/null; check "dumped module parses" 0 $?
+"$KILN" fmt "$tmp/dump/05-fusion.mlir" > /dev/null; check "dumped module parses" 0 $?
 "$KILN" compile "$dir/add.mlir" --entry twice > "$tmp/twice.mlir"; check "compile --entry" 0 $?
 grep -q '@main' "$tmp/twice.mlir" && { echo "FAIL --entry kept other functions"; fail=1; }
 "$KILN" compile "$softmax" --passes inline,bogus > /dev/null 2> "$tmp/err.txt"; check "compile unknown pass" 2 $?
 grep -q "unknown pass 'bogus'" "$tmp/err.txt" || { echo "FAIL unknown pass message:"; cat "$tmp/err.txt"; fail=1; }
+"$KILN" compile "$softmax" --passes 'inline, fixpoint(simplify,fold),cse' --report > "$tmp/group.txt"; check "compile fixpoint group" 0 $?
+grep -q '^  fixpoint(simplify,fold) .*round' "$tmp/group.txt" || { echo "FAIL group report:"; cat "$tmp/group.txt"; fail=1; }
+"$KILN" compile "$softmax" --passes 'fixpoint(simplify' > /dev/null 2> "$tmp/err.txt"; check "compile bad group" 2 $?
+grep -q "unclosed '('" "$tmp/err.txt" || { echo "FAIL bad group message:"; cat "$tmp/err.txt"; fail=1; }
 "$KILN" compile "$tmp/missing.mlir" > /dev/null 2>&1; check "compile missing file" 1 $?
 "$KILN" compile "$dir/bad.mlir" > /dev/null 2>&1; check "compile bad file" 1 $?
 "$KILN" nope > /dev/null 2>&1; check "unknown subcommand" 2 $?
