@@ -6,15 +6,15 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "interp/test_runner.h"
 #include "passes/pass_manager.h"
 #include "passes/passes.h"
 #include "support/error.h"
+#include "testing/test_runner.h"
 
 namespace kiln::tool {
 namespace {
 
-using interp::TestResult;
+using testing::TestResult;
 using Status = TestResult::Status;
 
 struct TestCommandOptions {
@@ -49,10 +49,10 @@ void writeReport(const std::string& path, const std::vector<TestResult>& results
 }
 
 int runTestCommand(const TestCommandOptions& o) {
-  std::vector<std::string> files = interp::findTestFiles(o.paths);
+  std::vector<std::string> files = testing::findTestFiles(o.paths);
   if (files.empty()) throw Error(ErrorKind::Usage, "no .mlir files found");
   size_t done = 0;
-  interp::TestOptions options;
+  testing::TestOptions options;
   options.jobs = o.jobs;
   options.timeLimitSeconds = o.timeLimit;
   options.backend = o.backend;
@@ -73,7 +73,7 @@ int runTestCommand(const TestCommandOptions& o) {
     // Progress on long runs: a line every 500 results.
     if (!o.quiet && ++done % 500 == 0) std::cerr << "kiln test: " << done << " done\n";
   };
-  std::vector<TestResult> results = interp::runTests(files, options);
+  std::vector<TestResult> results = testing::runTests(files, options);
 
   struct Counts {
     size_t passed = 0, failed = 0, skipped = 0;
