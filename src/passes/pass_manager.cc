@@ -44,6 +44,8 @@ PassStats runPass(Pass& pass, Module& module, PassContext& context) {
   stats.changed = pass.run(module, context);
   stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   stats.opsAfter = countOps(module);
+  // Groups are the one kind of pass with more to report than `changed`; asking for it
+  // here keeps Pass itself the two-method interface every pass implements.
   if (const auto* group = dynamic_cast<const FixpointPass*>(&pass)) {
     stats.rounds = group->rounds();
     stats.converged = group->converged();
