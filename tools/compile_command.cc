@@ -31,7 +31,7 @@ int runCompileCommand(const CompileCommandOptions& o) {
   std::unique_ptr<Module> module = stablehlo::parseModule(readInput(o.file));
   verifyModule(*module);
   if (!o.entry.empty()) {
-    if (!module->lookup(o.entry)) throw Error(ErrorKind::Io, "no function @" + o.entry + " in " + o.file);
+    if (!module->lookup(o.entry)) throw Error(ErrorKind::Usage, "no function @" + o.entry + " in " + o.file);
     // Only the entry and what it calls survive: the others become private, and inlining
     // drops private functions nobody refers to.
     for (const auto& fn : module->functions())
@@ -68,7 +68,9 @@ std::function<int()> addCompileCommand(CLI::App& app) {
   cmd->add_option("--entry", o->entry, "Optimize only this function (and what it calls)");
   std::string known;
   for (const std::string& n : passes::allPassNames()) known += (known.empty() ? "" : ", ") + n;
-  cmd->add_option("--passes", o->passes, "Comma-separated passes to run instead of the full pipeline (" + known + ")");
+  cmd->add_option("--passes", o->passes,
+                  "Comma-separated passes to run instead of the full pipeline (" + known +
+                      "; fixpoint(a,b,...) repeats a group until nothing changes)");
   cmd->add_option("--dump-dir", o->dumpDir,
                   "Write the module after every pass (NN-pass.mlir), the fusion plan and the buffer assignment here");
   cmd->add_option("-o,--output", o->output, "Write the optimized module to this file");

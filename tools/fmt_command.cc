@@ -26,7 +26,7 @@ struct FmtOptions {
 };
 
 int formatFile(const FmtOptions& o) {
-  if (o.inputs.size() != 1) throw Error(ErrorKind::Io, "kiln fmt formats one file at a time (or use --check)");
+  if (o.inputs.size() != 1) throw Error(ErrorKind::Usage, "kiln fmt formats one file at a time (or use --check)");
   SourceRef source = readInput(o.inputs[0]);
   stablehlo::ParseOptions parseOptions;
   parseOptions.verify = !o.noVerify;

@@ -15,6 +15,17 @@ SourceRef readInput(const std::string& path) {
 
 }  // namespace kiln::tool
 
+namespace {
+
+// Exit codes: 0 success; 1 bad or failing input (a parse, verify, I/O or runtime error, a
+// failing test); 2 a usage error (a bad flag or option value, an unknown pass or function
+// name), as grep, diff and argparse do, so a script can tell "fix the command" from "fix
+// the program".
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"kiln: a compiler and runtime for StableHLO and JAX-style array programs"};
   app.set_version_flag("--version", std::string("kiln ") + KILN_VERSION);
@@ -41,21 +52,23 @@ int main(int argc, char** argv) {
     std::string n = name;
     commands.emplace_back(cmd, [n] {
       std::cerr << "kiln " << n << ": not available yet in this version of kiln\n";
-      return 2;
+      return kExitFailure;  // not a usage error: the command exists, this build lacks it
     });
   }
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // CLI11 prints the message (or the help text, which exits 0); its own codes (100 and
+    // up) would say the kind of mistake, but callers only need "a usage error".
+    return app.exit(e) == 0 ? 0 : kExitUsage;
   }
   try {
     for (auto& [cmd, action] : commands)
       if (cmd->parsed()) return action();
   } catch (const kiln::Error& e) {
     std::cerr << e.format() << "\n";
-    return 1;
+    return e.kind() == kiln::ErrorKind::Usage ? kExitUsage : kExitFailure;
   }
   return 0;
 }

@@ -52,12 +52,12 @@ int runRun(const RunOptions& o) {
   if (!fn) {
     std::string names;
     for (const auto& f : module.functions()) names += (names.empty() ? "@" : ", @") + f->name();
-    throw Error(ErrorKind::Io, "no function @" + o.entry + " in " + o.file + " (functions: " + names + ")");
+    throw Error(ErrorKind::Usage, "no function @" + o.entry + " in " + o.file + " (functions: " + names + ")");
   }
   TypeList params = fn->paramTypes();
   interp::HostValues args;
   if (o.randomSeed) {
-    if (!o.inputs.empty()) throw Error(ErrorKind::Io, "give either --input files or --random-inputs, not both");
+    if (!o.inputs.empty()) throw Error(ErrorKind::Usage, "give either --input files or --random-inputs, not both");
     std::mt19937_64 rng(*o.randomSeed);
     for (const Type& t : params) {
       if (!t.isTensor()) throw Error(ErrorKind::Unsupported, "unsupported: random inputs of type " + t.str());
@@ -65,9 +65,9 @@ int runRun(const RunOptions& o) {
     }
   } else {
     if (o.inputs.size() != params.size()) {
-      throw Error(ErrorKind::Io, "@" + o.entry + " takes " + std::to_string(params.size()) + " input(s) (" +
-                                     str(params) + "), " + std::to_string(o.inputs.size()) +
-                                     " given (use --input FILE.npy per input, or --random-inputs SEED)");
+      throw Error(ErrorKind::Usage, "@" + o.entry + " takes " + std::to_string(params.size()) + " input(s) (" +
+                                        str(params) + "), " + std::to_string(o.inputs.size()) +
+                                        " given (use --input FILE.npy per input, or --random-inputs SEED)");
     }
     for (size_t i = 0; i < params.size(); ++i) {
       Literal value = stablehlo::readNpy(o.inputs[i]);

@@ -6,15 +6,15 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "interp/test_runner.h"
 #include "passes/pass_manager.h"
 #include "passes/passes.h"
 #include "support/error.h"
+#include "testing/test_runner.h"
 
 namespace kiln::tool {
 namespace {
 
-using interp::TestResult;
+using testing::TestResult;
 using Status = TestResult::Status;
 
 struct TestCommandOptions {
@@ -49,10 +49,10 @@ void writeReport(const std::string& path, const std::vector<TestResult>& results
 }
 
 int runTestCommand(const TestCommandOptions& o) {
-  std::vector<std::string> files = interp::findTestFiles(o.paths);
-  if (files.empty()) throw Error(ErrorKind::Io, "no .mlir files found");
+  std::vector<std::string> files = testing::findTestFiles(o.paths);
+  if (files.empty()) throw Error(ErrorKind::Usage, "no .mlir files found");
   size_t done = 0;
-  interp::TestOptions options;
+  testing::TestOptions options;
   options.jobs = o.jobs;
   options.timeLimitSeconds = o.timeLimit;
   options.backend = o.backend;
@@ -73,7 +73,7 @@ int runTestCommand(const TestCommandOptions& o) {
     // Progress on long runs: a line every 500 results.
     if (!o.quiet && ++done % 500 == 0) std::cerr << "kiln test: " << done << " done\n";
   };
-  std::vector<TestResult> results = interp::runTests(files, options);
+  std::vector<TestResult> results = testing::runTests(files, options);
 
   struct Counts {
     size_t passed = 0, failed = 0, skipped = 0;
@@ -122,7 +122,8 @@ std::function<int()> addTestCommand(CLI::App& app) {
   cmd->add_option("--report", o->report, "Write every result to this JSON file");
   cmd->add_option("--backend", o->backend, "Executor: interp (the reference interpreter)");
   cmd->add_flag("--optimize", o->optimize, "Run the full optimization pipeline (fusion included) on every program first");
-  cmd->add_option("--passes", o->passes, "Run these comma-separated passes first instead (implies --optimize)");
+  cmd->add_option("--passes", o->passes, "Run these comma-separated passes first instead (implies --optimize; "
+                                    "fixpoint(a,b,...) groups as in kiln compile)");
   cmd->add_flag("-q,--quiet", o->quiet, "Print only failures and the summary line");
   return [o] { return runTestCommand(*o); };
 }

@@ -319,7 +319,8 @@ namespace {
 class BufferAssignmentPass : public Pass {
  public:
   std::string_view name() const override { return "buffers"; }
-  void run(Module& module, PassContext& context) override {
+  // An analysis: it fills context.buffers and leaves the module as it was.
+  bool run(Module& module, PassContext& context) override {
     context.buffers.clear();
     for (const auto& fn : module.functions()) {
       context.buffers.push_back(assignBuffers(*fn, context.options.donateAllParameters));
@@ -328,6 +329,7 @@ class BufferAssignmentPass : public Pass {
       if (!problems.empty())
         throw Error(ErrorKind::Internal, "buffer assignment of @" + fn->name() + " is wrong: " + problems.front());
     }
+    return false;
   }
 };
 

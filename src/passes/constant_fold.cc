@@ -70,11 +70,13 @@ std::optional<interp::HostValues> evaluate(const Op& op) {
   }
 }
 
-void foldRegion(Region& region, int64_t elementLimit) {
+// Returns how many ops it folded.
+int64_t foldRegion(Region& region, int64_t elementLimit) {
+  int64_t folded = 0;
   auto& ops = region.ops();
   for (auto it = ops.begin(); it != ops.end();) {
     Op* op = (it++)->get();
-    for (size_t i = 0; i < op->numRegions(); ++i) foldRegion(op->region(i), elementLimit);
+    for (size_t i = 0; i < op->numRegions(); ++i) folded += foldRegion(op->region(i), elementLimit);
     if (!foldable(*op, elementLimit)) continue;
     std::optional<interp::HostValues> values = evaluate(*op);
     if (!values) continue;
@@ -86,14 +88,18 @@ void foldRegion(Region& region, int64_t elementLimit) {
       op->result(r)->replaceAllUsesWith(constant->result());
     }
     region.erase(op);
+    ++folded;
   }
+  return folded;
 }
 
 class ConstantFoldPass : public Pass {
  public:
   std::string_view name() const override { return "fold"; }
-  void run(Module& module, PassContext& context) override {
-    for (const auto& fn : module.functions()) foldRegion(fn->body(), context.options.foldElementLimit);
+  bool run(Module& module, PassContext& context) override {
+    int64_t folded = 0;
+    for (const auto& fn : module.functions()) folded += foldRegion(fn->body(), context.options.foldElementLimit);
+    return folded > 0;
   }
 };
 

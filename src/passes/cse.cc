@@ -29,31 +29,37 @@ Op* findEqual(const std::vector<Scope>& scopes, const Op* op) {
   return nullptr;
 }
 
-void eliminate(Region& region, std::vector<Scope>& scopes) {
+// Returns how many ops it removed.
+int64_t eliminate(Region& region, std::vector<Scope>& scopes) {
+  int64_t removed = 0;
   scopes.emplace_back();
   auto& ops = region.ops();
   for (auto it = ops.begin(); it != ops.end();) {
     Op* op = (it++)->get();
     // Nested regions first: equal regions compare equal only after their own CSE.
-    for (size_t i = 0; i < op->numRegions(); ++i) eliminate(op->region(i), scopes);
+    for (size_t i = 0; i < op->numRegions(); ++i) removed += eliminate(op->region(i), scopes);
     if (!mayMerge(*op)) continue;
     if (Op* earlier = findEqual(scopes, op)) {
       for (size_t r = 0; r < op->numResults(); ++r) op->result(r)->replaceAllUsesWith(earlier->result(r));
       earlier->loc = mergeLocations({earlier->loc, op->loc});
       region.erase(op);
+      ++removed;
     } else {
       scopes.back().emplace(op, op);
     }
   }
   scopes.pop_back();
+  return removed;
 }
 
 class CsePass : public Pass {
  public:
   std::string_view name() const override { return "cse"; }
-  void run(Module& module, PassContext&) override {
+  bool run(Module& module, PassContext&) override {
     std::vector<Scope> scopes;
-    for (const auto& fn : module.functions()) eliminate(fn->body(), scopes);
+    int64_t removed = 0;
+    for (const auto& fn : module.functions()) removed += eliminate(fn->body(), scopes);
+    return removed > 0;
   }
 };
 

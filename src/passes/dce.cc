@@ -15,25 +15,31 @@ bool isDead(const Op& op) {
   return !hasSideEffects(op);
 }
 
-void sweep(Region& region) {
+// Returns how many ops it removed.
+int64_t sweep(Region& region) {
+  int64_t removed = 0;
   auto& ops = region.ops();
   for (auto it = ops.end(); it != ops.begin();) {
     --it;
     Op* op = it->get();
-    for (size_t i = 0; i < op->numRegions(); ++i) sweep(op->region(i));
+    for (size_t i = 0; i < op->numRegions(); ++i) removed += sweep(op->region(i));
     if (isDead(*op)) {
       auto next = std::next(it);
       region.erase(op);
       it = next;
+      ++removed;
     }
   }
+  return removed;
 }
 
 class DcePass : public Pass {
  public:
   std::string_view name() const override { return "dce"; }
-  void run(Module& module, PassContext&) override {
-    for (const auto& fn : module.functions()) sweep(fn->body());
+  bool run(Module& module, PassContext&) override {
+    int64_t removed = 0;
+    for (const auto& fn : module.functions()) removed += sweep(fn->body());
+    return removed > 0;
   }
 };
 

@@ -36,13 +36,14 @@ DependencyGraph dependencyGraph(Region& region) {
   return g;
 }
 
-void reorderRegion(Region& region, const DependencyGraph& graph, const std::vector<size_t>& order) {
-  if (std::is_sorted(order.begin(), order.end())) return;
+bool reorderRegion(Region& region, const DependencyGraph& graph, const std::vector<size_t>& order) {
+  if (std::is_sorted(order.begin(), order.end())) return false;
   Op* terminator = region.terminator();
   std::vector<std::unique_ptr<Op>> owned;
   for (size_t i : order) owned.push_back(region.take(graph.ops[i]));
   if (terminator) owned.push_back(region.take(terminator));
   for (auto& op : owned) region.push_back(std::move(op));
+  return true;
 }
 
 }  // namespace kiln::passes

@@ -21,7 +21,8 @@ struct DependencyGraph {
 DependencyGraph dependencyGraph(Region& region);
 
 // Puts the graph's ops in `order` (indices into graph.ops, every one once), the
-// terminator last; does nothing when `order` is the current one.
-void reorderRegion(Region& region, const DependencyGraph& graph, const std::vector<size_t>& order);
+// terminator last; does nothing when `order` is the current one. Returns whether the
+// order changed.
+bool reorderRegion(Region& region, const DependencyGraph& graph, const std::vector<size_t>& order);
 
 }  // namespace kiln::passes

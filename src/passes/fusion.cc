@@ -88,7 +88,8 @@ class RegionFuser {
     }
   }
 
-  void run() {
+  // Returns whether the region changed (kernels formed, copies removed, ops reordered).
+  bool run() {
     for (auto it = ops_.rbegin(); it != ops_.rend(); ++it) {
       Op* op = *it;
       if (groupOf_.count(op)) continue;
@@ -98,7 +99,7 @@ class RegionFuser {
       grow(g);
     }
     mergeSiblings();
-    materialize();
+    return materialize();
   }
 
  private:
@@ -336,8 +337,10 @@ class RegionFuser {
     return FusionKind::Loop;
   }
 
-  // Builds the kiln.fusion ops, then restores a valid order.
-  void materialize() {
+  // Builds the kiln.fusion ops, then restores a valid order; returns whether anything
+  // changed.
+  bool materialize() {
+    bool changed = false;
     std::map<int, std::string> names;     // group -> fusion name
     std::map<int, const Op*> soleMember;  // groups left as a single op
     std::vector<Op*> duplicated;
@@ -362,6 +365,7 @@ class RegionFuser {
       std::string name = fmt::format("fusion.{}", counter_++);
       names[g] = name;
       build(group, name);
+      changed = true;
       for (Op* c : group.copies) duplicated.push_back(c);
     }
     // Originals of copied ops that nobody reads any more.
@@ -370,7 +374,10 @@ class RegionFuser {
     for (Op* d : duplicated) {
       bool used = false;
       for (const Value* r : d->results()) used = used || r->hasUses();
-      if (!used) region_.erase(d);
+      if (!used) {
+        region_.erase(d);
+        changed = true;
+      }
     }
     for (const PendingDecision& d : decisions_) {
       int g = find(d.group);
@@ -378,7 +385,7 @@ class RegionFuser {
       if (d.fused && !names.count(g)) continue;  // its group stayed one op: no kernel formed
       plan_.decisions.push_back({d.fused, function_, d.what + (d.fused ? " into " : " -> ") + target, d.why});
     }
-    restoreOrder();
+    return restoreOrder() || changed;
   }
 
   void build(Group& group, const std::string& name) {
@@ -447,7 +454,7 @@ class RegionFuser {
 
   // A stable topological order: a fusion sits where its last member was, so a reader of
   // an earlier member may now come before it.
-  void restoreOrder() {
+  bool restoreOrder() {
     DependencyGraph graph = dependencyGraph(region_);
     std::vector<size_t> waiting = graph.predecessors;
     std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
@@ -463,7 +470,7 @@ class RegionFuser {
     }
     if (order.size() != graph.ops.size())
       throw Error(ErrorKind::Internal, "fusion created a dependency cycle in @" + function_);
-    reorderRegion(region_, graph, order);
+    return reorderRegion(region_, graph, order);
   }
 
   Region& region_;
@@ -499,25 +506,30 @@ int64_t countKernels(const Region& region) {
   return n;
 }
 
-void fuseRegion(Region& region, const std::string& function, FusionPlan& plan, int& counter) {
+// Returns whether the region (or one nested in it) changed.
+bool fuseRegion(Region& region, const std::string& function, FusionPlan& plan, int& counter) {
+  bool changed = false;
   // Control-flow bodies are programs too (a while body runs once per iteration).
   for (auto& op : region.ops())
     if (op->info().category == OpCategory::ControlFlow)
-      for (size_t i = 0; i < op->numRegions(); ++i) fuseRegion(op->region(i), function, plan, counter);
-  RegionFuser(region, function, plan, counter).run();
+      for (size_t i = 0; i < op->numRegions(); ++i)
+        changed = fuseRegion(op->region(i), function, plan, counter) || changed;
+  return RegionFuser(region, function, plan, counter).run() || changed;
 }
 
 class FusionPass : public Pass {
  public:
   std::string_view name() const override { return "fusion"; }
-  void run(Module& module, PassContext& context) override {
+  bool run(Module& module, PassContext& context) override {
     FusionPlan& plan = context.fusionPlan;
+    bool changed = false;
     for (const auto& fn : module.functions()) {
       plan.kernelsBefore += countKernels(fn->body());
       int counter = 0;
-      fuseRegion(fn->body(), fn->name(), plan, counter);
+      changed = fuseRegion(fn->body(), fn->name(), plan, counter) || changed;
       plan.kernelsAfter += countKernels(fn->body());
     }
+    return changed;
   }
 };
 

@@ -91,7 +91,8 @@ void collectSymbols(const Attribute& attr, std::set<std::string>& out) {
 // not mere reference: a private function named only by another removed one (or only by
 // itself, recursively) is unreferenced once that one goes, and a one-pass "is it named
 // anywhere" check kept such functions.
-void removeUnreferencedPrivateFunctions(Module& module) {
+// Returns whether any function went.
+bool removeUnreferencedPrivateFunctions(Module& module) {
   std::set<std::string> reached;
   std::vector<const Function*> stack;
   for (const auto& fn : module.functions())
@@ -114,13 +115,15 @@ void removeUnreferencedPrivateFunctions(Module& module) {
   for (const auto& fn : module.functions())
     if (!reached.count(fn->name())) unused.push_back(fn.get());
   for (Function* fn : unused) module.eraseFunction(fn);
+  return !unused.empty();
 }
 
 class InlinePass : public Pass {
  public:
   std::string_view name() const override { return "inline"; }
-  void run(Module& module, PassContext&) override {
+  bool run(Module& module, PassContext&) override {
     std::set<const Function*> recursive = recursiveFunctions(module);
+    bool inlined = false;
     for (const auto& fn : module.functions()) {
       // An inlined body may hold calls itself; each round inlines one level.
       for (bool changed = true; changed;) {
@@ -131,9 +134,11 @@ class InlinePass : public Pass {
           inlineCall(*call, *callee);
           changed = true;
         }
+        inlined = inlined || changed;
       }
     }
-    removeUnreferencedPrivateFunctions(module);
+    bool removed = removeUnreferencedPrivateFunctions(module);
+    return inlined || removed;
   }
 };
 

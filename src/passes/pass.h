@@ -42,7 +42,11 @@ class Pass {
   virtual ~Pass() = default;
   // The name used in --passes and dump file names: "inline", "cse", ...
   virtual std::string_view name() const = 0;
-  virtual void run(Module& module, PassContext& context) = 0;
+  // Runs the pass and says whether it changed the module — an op, an operand, an
+  // attribute, the order of ops, a function (XLA's HloModulePass::Run returns the same).
+  // Analyses (buffer assignment) return false. Fixpoint groups stop on it, so a pass
+  // must never report false after a change, and should not report true without one.
+  virtual bool run(Module& module, PassContext& context) = 0;
 };
 
 }  // namespace kiln::passes

@@ -1,5 +1,6 @@
 #include "passes/pass_manager.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -7,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "ir/verifier.h"
+#include "passes/fixpoint.h"
 #include "passes/passes.h"
 #include "stablehlo/printer.h"
 
@@ -21,7 +23,43 @@ void writeFile(const fs::path& path, const std::string& text) {
   if (!out) throw Error(ErrorKind::Io, "cannot write '" + path.string() + "'");
 }
 
+// A pass name as a file name: fixpoint(simplify,fold) -> fixpoint-simplify-fold, so dump
+// files need no quoting in a shell.
+std::string fileNameOf(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    if (c == '(' || c == ',') out += '-';
+    else if (c != ')') out += c;
+  }
+  return out;
+}
+
 }  // namespace
+
+PassStats runPass(Pass& pass, Module& module, PassContext& context) {
+  using Clock = std::chrono::steady_clock;
+  PassStats stats{std::string(pass.name())};
+  stats.opsBefore = countOps(module);
+  auto start = Clock::now();
+  stats.changed = pass.run(module, context);
+  stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  stats.opsAfter = countOps(module);
+  // Groups are the one kind of pass with more to report than `changed`; asking for it
+  // here keeps Pass itself the two-method interface every pass implements.
+  if (const auto* group = dynamic_cast<const FixpointPass*>(&pass)) {
+    stats.rounds = group->rounds();
+    stats.converged = group->converged();
+    stats.inner = group->runs();
+  }
+  if (context.options.verifyEachPass) {
+    try {
+      verifyModule(module);
+    } catch (const Error& e) {
+      throw Error(ErrorKind::Internal, "the module does not verify after pass '" + stats.name + "': " + e.format());
+    }
+  }
+  return stats;
+}
 
 int64_t countOps(const Module& module) {
   int64_t n = 0;
@@ -45,25 +83,11 @@ PipelineResult runPipeline(Module& module, std::vector<std::unique_ptr<Pass>> pa
   }
   PipelineResult result;
   auto pipelineStart = Clock::now();
-  int64_t ops = countOps(module);
   for (size_t i = 0; i < passes.size(); ++i) {
-    Pass& pass = *passes[i];
-    PassStats stats{std::string(pass.name())};
-    stats.opsBefore = ops;
-    auto start = Clock::now();
-    pass.run(module, context);
-    stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    ops = countOps(module);
-    stats.opsAfter = ops;
-    if (context.options.verifyEachPass) {
-      try {
-        verifyModule(module);
-      } catch (const Error& e) {
-        throw Error(ErrorKind::Internal, "the module does not verify after pass '" + stats.name + "': " + e.format());
-      }
-    }
+    PassStats stats = runPass(*passes[i], module, context);
     if (!dumpDir.empty())
-      writeFile(fs::path(dumpDir) / fmt::format("{:02}-{}.mlir", i + 1, stats.name), stablehlo::printModule(module));
+      writeFile(fs::path(dumpDir) / fmt::format("{:02}-{}.mlir", i + 1, fileNameOf(stats.name)),
+                stablehlo::printModule(module));
     result.passes.push_back(std::move(stats));
   }
   result.seconds = std::chrono::duration<double>(Clock::now() - pipelineStart).count();
@@ -88,10 +112,29 @@ std::string bytesStr(int64_t bytes) {
 }  // namespace
 
 std::string pipelineReport(const PipelineResult& result, const PassContext& context) {
+  // Names in one column, as wide as the longest (fixpoint groups are long); inner runs of
+  // a group are indented two more and numbered by round ("r2 fold").
+  size_t width = 10;
+  for (const PassStats& p : result.passes) {
+    width = std::max(width, p.name.size());
+    for (const PassStats& q : p.inner) width = std::max(width, q.name.size() + 6);
+  }
+  auto line = [&](const std::string& name, size_t indent, const PassStats& p) {
+    return fmt::format("{:{}}{:<{}} {:8.3f} ms  ops {} -> {}  {}", "", indent, name, width + 2 - indent,
+                       p.seconds * 1e3, p.opsBefore, p.opsAfter, p.changed ? "changed" : "unchanged");
+  };
   std::string out = "passes:\n";
-  for (const PassStats& p : result.passes)
-    out += fmt::format("  {:<10} {:8.3f} ms  ops {} -> {}\n", p.name, p.seconds * 1e3, p.opsBefore, p.opsAfter);
-  out += fmt::format("  total      {:8.3f} ms\n", result.seconds * 1e3);
+  for (const PassStats& p : result.passes) {
+    out += line(p.name, 2, p);
+    if (p.rounds > 0)
+      out += fmt::format(", {} round{}{}", p.rounds, p.rounds == 1 ? "" : "s",
+                         p.converged ? "" : " (stopped at the cap, still changing)");
+    out += "\n";
+    size_t perRound = p.rounds > 0 ? p.inner.size() / static_cast<size_t>(p.rounds) : 1;
+    for (size_t i = 0; i < p.inner.size(); ++i)
+      out += line(fmt::format("r{} {}", i / perRound + 1, p.inner[i].name), 4, p.inner[i]) + "\n";
+  }
+  out += fmt::format("  {:<{}} {:8.3f} ms\n", "total", width, result.seconds * 1e3);
   const FusionPlan& plan = context.fusionPlan;
   if (!plan.decisions.empty() || plan.kernelsBefore) {
     out += fmt::format("fusion: {} kernels before, {} after\n", plan.kernelsBefore, plan.kernelsAfter);

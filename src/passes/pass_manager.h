@@ -1,6 +1,7 @@
 // Running an ordered list of passes over a module: each is timed and its effect on the
-// op count recorded; the verifier runs after each when asked; --dump-dir gets the module
-// after every pass (NN-name.mlir) plus the fusion plan and the buffer assignment.
+// op count and whether it changed anything recorded; the verifier runs after each when
+// asked; --dump-dir gets the module after every pass (NN-name.mlir) plus the fusion plan
+// and the buffer assignment.
 #pragma once
 
 #include <memory>
@@ -16,6 +17,12 @@ struct PassStats {
   double seconds = 0;
   int64_t opsBefore = 0;  // every op of the module, nested ones included
   int64_t opsAfter = 0;
+  bool changed = false;   // what the pass reported (the op counts may not show it)
+  // Fixpoint groups only: the rounds that ran, whether the last one changed nothing (or
+  // the cap stopped the group), and every inner pass run, round by round.
+  int rounds = 0;
+  bool converged = false;
+  std::vector<PassStats> inner;
 };
 
 struct PipelineResult {
@@ -29,10 +36,16 @@ PipelineResult runPipeline(Module& module, const std::vector<std::string>& passN
 // The same for passes already made (tests run passes of their own through it).
 PipelineResult runPipeline(Module& module, std::vector<std::unique_ptr<Pass>> passes, PassContext& context);
 
+// Runs one pass: timed, op counts and `changed` recorded, verified afterwards when
+// context.options.verifyEachPass is set (a failure names the pass). Fixpoint groups run
+// their passes through it too.
+PassStats runPass(Pass& pass, Module& module, PassContext& context);
+
 // Every op of the module, nested ones included.
 int64_t countOps(const Module& module);
 
-// The short summary `kiln compile --report` prints: passes with times and op counts,
+// The short summary `kiln compile --report` prints: passes with times, op counts and
+// whether each changed the module (fixpoint groups: their rounds and every inner run),
 // fusion figures and decisions, buffer figures per function.
 std::string pipelineReport(const PipelineResult& result, const PassContext& context);
 

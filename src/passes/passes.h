@@ -20,14 +20,17 @@ std::unique_ptr<Pass> createSchedulePass();        // schedule.cc: order for low
 std::unique_ptr<Pass> createBufferAssignmentPass();// buffer_assignment.cc: liveness, reuse
 
 // A pass by its name ("inline", "simplify", "fold", "cse", "dce", "fusion", "schedule",
-// "buffers"); throws a usage error naming the known ones.
+// "buffers"), or a fixpoint group "fixpoint(simplify,fold)" (fixpoint.h; groups nest);
+// throws ErrorKind::Usage for an unknown name (naming the known ones) or bad syntax.
 std::unique_ptr<Pass> createPass(const std::string& name);
 // The names of the full pipeline, in order.
 std::vector<std::string> defaultPipeline();
-// The pass names of a comma-separated list ("inline,cse,dce"), or the full pipeline when
-// it is empty; throws the createPass error for an unknown name.
+// The pass names of a comma-separated list ("inline,fixpoint(simplify,fold),cse"; commas
+// inside a group's parentheses belong to the group, spaces around names are ignored), or
+// the full pipeline when it is empty. The names are canonical (createPass(n)->name() ==
+// n); throws the createPass errors, before any pass could run.
 std::vector<std::string> parsePassList(const std::string& list);
-// The names of every pass.
+// The names of every single pass (fixpoint groups are made of these).
 std::vector<std::string> allPassNames();
 
 }  // namespace kiln::passes

@@ -22,8 +22,9 @@ struct Cost {
   int64_t version = 0;  // bumped when `freed` changes (stale heap entries are skipped)
 };
 
-void scheduleRegion(Region& region) {
-  if (region.size() < 3) return;
+// Returns whether the order changed.
+bool scheduleRegion(Region& region) {
+  if (region.size() < 3) return false;
   DependencyGraph graph = dependencyGraph(region);
   size_t n = graph.ops.size();
   std::vector<Cost> cost(n);
@@ -80,14 +81,16 @@ void scheduleRegion(Region& region) {
       if (--waiting[s] == 0) push(s);
   }
   if (order.size() != n) throw Error(ErrorKind::Internal, "schedule: the region has a dependency cycle");
-  reorderRegion(region, graph, order);
+  return reorderRegion(region, graph, order);
 }
 
 class SchedulePass : public Pass {
  public:
   std::string_view name() const override { return "schedule"; }
-  void run(Module& module, PassContext&) override {
-    for (const auto& fn : module.functions()) scheduleRegion(fn->body());
+  bool run(Module& module, PassContext&) override {
+    bool reordered = false;
+    for (const auto& fn : module.functions()) reordered = scheduleRegion(fn->body()) || reordered;
+    return reordered;
   }
 };
 

@@ -96,7 +96,8 @@ class Driver {
     rules_ = &kRules;
   }
 
-  void run() {
+  // Returns whether any rule rewrote anything.
+  bool run() {
     // Every op, in program order (parents before the ops of their regions); the list is
     // a stack, so it is filled backwards.
     std::vector<Op*> all;
@@ -105,6 +106,7 @@ class Driver {
     // Every rule makes the program smaller or moves work onto fewer ops, so this is a
     // generous bound that only a pair of rules undoing each other could reach.
     size_t budget = 8 * all.size() + 1024;
+    bool rewrote = false;
     while (!worklist_.empty() && budget > 0) {
       Op* op = worklist_.back();
       worklist_.pop_back();
@@ -115,10 +117,12 @@ class Driver {
         Rewriter rw(*this, *op);
         if (!rule.rule(*op, rw)) continue;
         --budget;
+        rewrote = true;
         break;
       }
     }
     for (Op* op : graveyard_) op->parentRegion()->erase(op);
+    return rewrote;
   }
 
   // ---- What the rewriter calls ----
@@ -264,7 +268,7 @@ namespace {
 class SimplifyPass : public Pass {
  public:
   std::string_view name() const override { return "simplify"; }
-  void run(Module& module, PassContext&) override { simplify::Driver(module).run(); }
+  bool run(Module& module, PassContext&) override { return simplify::Driver(module).run(); }
 };
 }  // namespace
 

@@ -26,7 +26,7 @@ constexpr NpyType kTypes[] = {
 };
 
 [[noreturn]] void bad(const std::string& name, const std::string& why) {
-  throw Error(ErrorKind::Io, name + ": not a valid .npy file: " + why);
+  throw Error(ErrorKind::Parse, name + ": not a valid .npy file: " + why);
 }
 
 // The value of `key` in the header dict: the text between "'key':" and the next
@@ -111,8 +111,8 @@ Literal parseNpy(const std::string& bytes, const std::string& name) {
   size_t dataStart = headerStart + headerLen;
   size_t need = static_cast<size_t>(tensorType.byteSize());
   if (bytes.size() - dataStart < need)
-    throw Error(ErrorKind::Io, name + ": truncated: " + std::to_string(bytes.size() - dataStart) +
-                                   " data bytes, " + tensorType.str() + " needs " + std::to_string(need));
+    throw Error(ErrorKind::Parse, name + ": truncated: " + std::to_string(bytes.size() - dataStart) +
+                                      " data bytes, " + tensorType.str() + " needs " + std::to_string(need));
   std::vector<uint8_t> data(bytes.begin() + static_cast<std::ptrdiff_t>(dataStart),
                             bytes.begin() + static_cast<std::ptrdiff_t>(dataStart + need));
   // Big-endian data: swap each scalar (complex numbers: each part).

@@ -8,8 +8,9 @@
 
 namespace kiln::stablehlo {
 
-// Throws kiln::Error (Io for unreadable or truncated files, Unsupported for Fortran
-// order, object arrays and dtypes kiln lacks) naming the file.
+// Throws kiln::Error naming the file: Io when it cannot be opened or read, Parse when
+// its bytes are not a valid .npy file (a bad header, truncated data), Unsupported for
+// Fortran order, object arrays and dtypes kiln lacks.
 Literal readNpy(const std::string& path);
 Literal parseNpy(const std::string& bytes, const std::string& name = "<npy>");
 

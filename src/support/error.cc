@@ -13,6 +13,7 @@ const char* errorKindName(ErrorKind kind) {
     case ErrorKind::Type: return "type";
     case ErrorKind::Unsupported: return "unsupported";
     case ErrorKind::Io: return "io";
+    case ErrorKind::Usage: return "usage";
     case ErrorKind::Runtime: return "runtime";
     case ErrorKind::Internal: return "internal";
   }

@@ -15,7 +15,11 @@ enum class ErrorKind {
   Shape,        // shapes that do not fit together
   Type,         // dtypes that do not fit together
   Unsupported,  // valid input that kiln does not handle (yet); message starts "unsupported: "
-  Io,           // files and streams
+  Io,           // files and streams that cannot be opened, read or written
+  Usage,        // the caller asked for something that does not exist or does not fit:
+                // a bad command-line flag, an unknown pass or function name, a bad
+                // option value (tools exit with their usage code; the C API maps it to
+                // an invalid-argument code)
   Runtime,      // failures while running a program
   Internal,     // a bug in kiln
 };

@@ -67,5 +67,22 @@ TEST(NpyTest, ClearErrors) {
   EXPECT_THROW(serializeNpy(Literal(Type::tensor(DType::BF16, {1}))), Error);
 }
 
+// Bad bytes are a parse error of the file's format; only a file that cannot be read is
+// an I/O error (callers tell the user "fix the file" and "fix the path" apart).
+TEST(NpyTest, ErrorKindsTellBadBytesFromUnreadableFiles) {
+  auto kindOf = [](auto&& f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      return e.kind();
+    }
+    return ErrorKind::Internal;
+  };
+  EXPECT_EQ(kindOf([] { parseNpy("not numpy", "x.npy"); }), ErrorKind::Parse);
+  std::string full = serializeNpy(Literal(Type::tensor(DType::F32, {3})));
+  EXPECT_EQ(kindOf([&] { parseNpy(full.substr(0, full.size() - 1), "x.npy"); }), ErrorKind::Parse);
+  EXPECT_EQ(kindOf([] { readNpy("/nonexistent/kiln/x.npy"); }), ErrorKind::Io);
+}
+
 }  // namespace
 }  // namespace kiln::stablehlo

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 namespace kiln {
 namespace {
 
@@ -15,6 +18,26 @@ TEST(ErrorTest, FormatsPositionLineAndCaret) {
 TEST(ErrorTest, WithoutPositionIsJustTheMessage) {
   Error e(ErrorKind::Io, "cannot open 'x'");
   EXPECT_EQ(e.format(), "error: cannot open 'x'");
+}
+
+// Every kind has its own name (reports and the C API key on it); usage errors are not
+// I/O errors.
+TEST(ErrorTest, EveryKindHasItsOwnName) {
+  const ErrorKind kinds[] = {ErrorKind::Parse,   ErrorKind::Verify,      ErrorKind::Shape,
+                             ErrorKind::Type,    ErrorKind::Unsupported, ErrorKind::Io,
+                             ErrorKind::Usage,   ErrorKind::Runtime,     ErrorKind::Internal};
+  std::set<std::string> names;
+  for (ErrorKind k : kinds) {
+    std::string name = errorKindName(k);
+    EXPECT_NE(name, "unknown");
+    names.insert(name);
+  }
+  EXPECT_EQ(names.size(), std::size(kinds));
+  EXPECT_STREQ(errorKindName(ErrorKind::Usage), "usage");
+  EXPECT_STREQ(errorKindName(ErrorKind::Io), "io");
+  Error e(ErrorKind::Usage, "unknown pass 'x'");
+  EXPECT_EQ(e.kind(), ErrorKind::Usage);
+  EXPECT_EQ(e.format(), "error: unknown pass 'x'");
 }
 
 TEST(ErrorTest, LongLinesAreCutAroundTheColumn) {

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks the `kiln` tool's exit codes and output on good and bad input.
+# Checks the `kiln` tool's exit codes and output on good and bad input: 0 success,
+# 1 bad input or failing tests, 2 usage errors (flags, option values, unknown names).
 # Usage: KILN=path/to/kiln cli_test.sh DIR (DIR holds the test inputs).
 set -u
 dir=$1
@@ -31,11 +32,11 @@ grep -q '^ *\^$' "$tmp/err.txt" || { echo "FAIL bad: no caret"; fail=1; }
 [ -f "$tmp/in/result_0.npy" ] || { echo "FAIL run wrote no result_0.npy"; fail=1; }
 "$KILN" run "$dir/add.mlir" --input "$tmp/in/result_0.npy" --input "$tmp/in/result_0.npy" --output-dir "$tmp/out" > "$tmp/run.txt"; check "run npy" 0 $?
 grep -q '^result 1: tensor<i1>' "$tmp/run.txt" || { echo "FAIL run output:"; cat "$tmp/run.txt"; fail=1; }
-"$KILN" run "$dir/add.mlir" --input "$tmp/in/result_0.npy" > /dev/null 2> "$tmp/err.txt"; check "run too few inputs" 1 $?
+"$KILN" run "$dir/add.mlir" --input "$tmp/in/result_0.npy" > /dev/null 2> "$tmp/err.txt"; check "run too few inputs" 2 $?
 grep -q '@main takes 2 input(s)' "$tmp/err.txt" || { echo "FAIL run arity message:"; cat "$tmp/err.txt"; fail=1; }
 "$KILN" run "$dir/add.mlir" --input "$dir/add.mlir" --input "$dir/add.mlir" > /dev/null 2> "$tmp/err.txt"; check "run non-npy" 1 $?
 grep -q 'not a valid .npy file' "$tmp/err.txt" || { echo "FAIL run npy message:"; cat "$tmp/err.txt"; fail=1; }
-"$KILN" run "$dir/add.mlir" --entry nope --random-inputs 1 > /dev/null 2> "$tmp/err.txt"; check "run unknown entry" 1 $?
+"$KILN" run "$dir/add.mlir" --entry nope --random-inputs 1 > /dev/null 2> "$tmp/err.txt"; check "run unknown entry" 2 $?
 grep -q 'no function @nope' "$tmp/err.txt" || { echo "FAIL run entry message:"; cat "$tmp/err.txt"; fail=1; }
 "$KILN" run "$dir/add.mlir" --entry twice --input "$tmp/out/result_1.npy" > /dev/null 2> "$tmp/err.txt"; check "run wrong type" 1 $?
 grep -q 'expects tensor<2x3xf32>' "$tmp/err.txt" || { echo "FAIL run type message:"; cat "$tmp/err.txt"; fail=1; }
@@ -59,17 +60,33 @@ cmp -s "$tmp/plain.txt" "$tmp/fused.txt" || { echo "FAIL compiled softmax comput
 grep -q '^fusion: 7 kernels before, 3 after' "$tmp/report.txt" || { echo "FAIL compile report:"; cat "$tmp/report.txt"; fail=1; }
 grep -q '^buffers of @main: ' "$tmp/report.txt" || { echo "FAIL compile report has no buffers"; fail=1; }
 "$KILN" compile "$softmax" --dump-dir "$tmp/dump" -o /dev/null; check "compile --dump-dir" 0 $?
-for f in 00-input.mlir 01-inline.mlir 07-fusion.mlir fusion-plan.txt buffer-assignment.txt; do
+for f in 00-input.mlir 01-inline.mlir 05-fusion.mlir fusion-plan.txt buffer-assignment.txt; do
   [ -s "$tmp/dump/$f" ] || { echo "FAIL --dump-dir wrote no $f"; fail=1; }
 done
-"$KILN" fmt "$tmp/dump/07-fusion.mlir" > /dev/null; check "dumped module parses" 0 $?
+"$KILN" fmt "$tmp/dump/05-fusion.mlir" > /dev/null; check "dumped module parses" 0 $?
 "$KILN" compile "$dir/add.mlir" --entry twice > "$tmp/twice.mlir"; check "compile --entry" 0 $?
 grep -q '@main' "$tmp/twice.mlir" && { echo "FAIL --entry kept other functions"; fail=1; }
-"$KILN" compile "$softmax" --passes inline,bogus > /dev/null 2> "$tmp/err.txt"; check "compile unknown pass" 1 $?
+"$KILN" compile "$softmax" --passes inline,bogus > /dev/null 2> "$tmp/err.txt"; check "compile unknown pass" 2 $?
 grep -q "unknown pass 'bogus'" "$tmp/err.txt" || { echo "FAIL unknown pass message:"; cat "$tmp/err.txt"; fail=1; }
+"$KILN" compile "$softmax" --passes 'inline, fixpoint(simplify,fold),cse' --report > "$tmp/group.txt"; check "compile fixpoint group" 0 $?
+grep -q '^  fixpoint(simplify,fold) .*round' "$tmp/group.txt" || { echo "FAIL group report:"; cat "$tmp/group.txt"; fail=1; }
+"$KILN" compile "$softmax" --passes 'fixpoint(simplify' > /dev/null 2> "$tmp/err.txt"; check "compile bad group" 2 $?
+grep -q "unclosed '('" "$tmp/err.txt" || { echo "FAIL bad group message:"; cat "$tmp/err.txt"; fail=1; }
 "$KILN" compile "$tmp/missing.mlir" > /dev/null 2>&1; check "compile missing file" 1 $?
 "$KILN" compile "$dir/bad.mlir" > /dev/null 2>&1; check "compile bad file" 1 $?
-"$KILN" nope > /dev/null 2>&1; [ $? -ne 0 ] || { echo "FAIL unknown subcommand accepted"; fail=1; }
+"$KILN" nope > /dev/null 2>&1; check "unknown subcommand" 2 $?
+
+# Usage errors exit 2 whoever finds them (CLI11 or kiln); I/O errors stay 1.
+"$KILN" fmt --no-such-flag "$dir/good.mlir" > /dev/null 2>&1; check "unknown flag" 2 $?
+"$KILN" compile > /dev/null 2>&1; check "missing argument" 2 $?
+"$KILN" test "$dir/tests_dir" --jobs 0 > /dev/null 2>&1; check "bad option value" 2 $?
+"$KILN" run "$dir/add.mlir" --random-inputs 1 --input "$tmp/in/result_0.npy" > /dev/null 2>&1; check "run inputs twice" 2 $?
+"$KILN" test "$dir/tests_dir" --backend bogus > /dev/null 2> "$tmp/err.txt"; check "test unknown backend" 2 $?
+grep -q "unknown backend 'bogus'" "$tmp/err.txt" || { echo "FAIL backend message:"; cat "$tmp/err.txt"; fail=1; }
+"$KILN" compile "$dir/add.mlir" --entry nope > /dev/null 2>&1; check "compile unknown entry" 2 $?
+"$KILN" fmt "$dir/good.mlir" "$dir/add.mlir" > /dev/null 2>&1; check "fmt two files" 2 $?
+"$KILN" run "$dir/add.mlir" --entry twice --input "$tmp/missing.npy" > /dev/null 2>&1; check "run missing .npy" 1 $?
+"$KILN" devices > /dev/null 2>&1; check "reserved command" 1 $?
 
 "$KILN" fmt --check "$dir/good.mlir" "$dir/bad.mlir" > "$tmp/check.txt"; check "fmt --check with a bad file" 1 $?
 grep -q '1 round-trip, 0 unsupported, 1 failed' "$tmp/check.txt" || { echo "FAIL --check summary:"; cat "$tmp/check.txt"; fail=1; }

@@ -1,6 +1,6 @@
-// Running StableHLO test programs: every function without parameters that contains a
-// check op is one test. Tests run in parallel, each under a time limit, and each result
-// says what differed.
+// Running StableHLO test suites (`kiln test`): the .mlir files under some paths are
+// loaded (and optionally prepared, e.g. optimized), and every test of theirs (see
+// check_harness.h) runs, in parallel, each under a time limit.
 #pragma once
 
 #include <functional>
@@ -8,23 +8,14 @@
 #include <vector>
 
 #include "ir/module.h"
+#include "testing/check_harness.h"
 
-namespace kiln::interp {
-
-struct TestResult {
-  enum class Status { Passed, Failed, Skipped };
-  std::string file;
-  std::string function;  // empty when the whole file failed to load
-  std::string family;    // the op family, from the file name: add, dot_general, ...
-  Status status = Status::Passed;
-  std::string message;   // why it failed or was skipped
-  double seconds = 0;
-};
+namespace kiln::testing {
 
 struct TestOptions {
   int jobs = 1;
   double timeLimitSeconds = 60;
-  std::string backend = "interp";
+  std::string backend = "interp";  // the only one so far; another name is a usage error
   // Applied to every module after it is parsed, before its tests run (kiln test
   // --optimize runs the optimization pipeline here). An error fails the file's tests.
   std::function<void(Module&)> prepare;
@@ -43,4 +34,4 @@ std::string familyOf(const std::string& file);
 // one Failed result.
 std::vector<TestResult> runTests(const std::vector<std::string>& files, const TestOptions& options);
 
-}  // namespace kiln::interp
+}  // namespace kiln::testing

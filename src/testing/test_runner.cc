@@ -1,21 +1,18 @@
-// The test runner: discovery of test functions, parallel runs under a time limit.
-#include "interp/test_runner.h"
+// The test runner: test files and their families, parallel loading, and the tests run
+// through the check harness.
+#include "testing/test_runner.h"
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <mutex>
 
-#include <unistd.h>
-
-#include "interp/interpreter.h"
 #include "stablehlo/parser.h"
 #include "support/error.h"
 
-namespace kiln::interp {
+namespace kiln::testing {
 
 namespace fs = std::filesystem;
 
@@ -62,37 +59,17 @@ std::string familyOf(const std::string& file) {
 
 namespace {
 
-bool isCheckOp(const Op& op) {
-  if (op.info().category == OpCategory::Check) return true;
-  return op.is(OpCode::CustomCall) && checkOpOfCustomCall(op.attr("call_target_name").asString());
-}
-
-// Test functions: no parameters and a check op somewhere inside.
-std::vector<const Function*> testFunctions(const Module& module) {
-  std::vector<const Function*> tests;
-  for (const auto& fn : module.functions()) {
-    if (fn->numParams() != 0) continue;
-    bool hasCheck = false;
-    walk(fn->body(), [&](Op& op) { hasCheck = hasCheck || isCheckOp(op); });
-    if (hasCheck) tests.push_back(fn.get());
-  }
-  return tests;
-}
-
 struct Job {
   std::shared_ptr<const Module> module;
   const Function* fn;
   size_t fileIndex;
 };
 
-// The first line of an error, which is what the one-line report shows.
-std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
-
 }  // namespace
 
 std::vector<TestResult> runTests(const std::vector<std::string>& files, const TestOptions& options) {
   if (options.backend != "interp")
-    throw Error(ErrorKind::Unsupported, "unsupported: backend '" + options.backend + "' (available: interp)");
+    throw Error(ErrorKind::Usage, "unknown backend '" + options.backend + "' (available: interp)");
   std::vector<TestResult> results;
   std::vector<Job> jobs;
   std::mutex mutex;
@@ -112,6 +89,9 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
         if (options.prepare)
           for (auto& module : loaded[i]) options.prepare(*module);
       } catch (const Error& e) {
+        // A module that failed to prepare must not run unprepared (its tests could pass
+        // and hide that --optimize broke it): the file's one result is the failure.
+        loaded[i].clear();
         TestResult r{files[i], "", familyOf(files[i])};
         r.status = e.kind() == ErrorKind::Unsupported ? TestResult::Status::Skipped : TestResult::Status::Failed;
         r.message = firstLine(e.format());
@@ -130,30 +110,7 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
     tbb::parallel_for(size_t{0}, jobs.size(), [&](size_t j) {
       const Job& job = jobs[j];
       TestResult r{files[job.fileIndex], job.fn->name(), familyOf(files[job.fileIndex])};
-      auto start = std::chrono::steady_clock::now();
-      // Each test gets its own probe folder, so probes of parallel tests do not mix.
-      fs::path probes = fs::temp_directory_path() /
-                        ("kiln-probe-" + std::to_string(::getpid()) + "-" + std::to_string(j));
-      InterpOptions io;
-      io.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                std::chrono::duration<double>(options.timeLimitSeconds));
-      io.probeDir = probes.string();
-      io.print = [](const std::string&) {};  // interpreter.print output is not part of a test
-      try {
-        fs::create_directories(probes);
-        Interpreter interp(*job.module, io);
-        interp.call(*job.fn, {});
-        r.status = TestResult::Status::Passed;
-      } catch (const Error& e) {
-        r.status = TestResult::Status::Failed;
-        r.message = firstLine(e.format());
-      } catch (const std::exception& e) {
-        r.status = TestResult::Status::Failed;
-        r.message = std::string("internal error: ") + e.what();
-      }
-      std::error_code ignored;
-      fs::remove_all(probes, ignored);
-      r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      runTestFunction(*job.module, *job.fn, options.timeLimitSeconds, j, r);
       report(std::move(r));
     });
   });
@@ -163,4 +120,4 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
   return results;
 }
 
-}  // namespace kiln::interp
+}  // namespace kiln::testing

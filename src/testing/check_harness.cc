@@ -1,0 +1,64 @@
+// The check harness on the interpreter: a probe folder, a deadline and silent prints per
+// test, and every way a test can end turned into a result.
+#include "testing/check_harness.h"
+
+#include <chrono>
+#include <filesystem>
+
+#include <unistd.h>
+
+#include "interp/interpreter.h"
+#include "ir/op_registry.h"
+#include "support/error.h"
+
+namespace kiln::testing {
+
+namespace fs = std::filesystem;
+
+bool isCheckOp(const Op& op) {
+  if (op.info().category == OpCategory::Check) return true;
+  return op.is(OpCode::CustomCall) && checkOpOfCustomCall(op.attr("call_target_name").asString());
+}
+
+std::vector<const Function*> testFunctions(const Module& module) {
+  std::vector<const Function*> tests;
+  for (const auto& fn : module.functions()) {
+    if (fn->numParams() != 0) continue;
+    bool hasCheck = false;
+    walk(fn->body(), [&](Op& op) { hasCheck = hasCheck || isCheckOp(op); });
+    if (hasCheck) tests.push_back(fn.get());
+  }
+  return tests;
+}
+
+std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+void runTestFunction(const Module& module, const Function& fn, double timeLimitSeconds, size_t slot,
+                     TestResult& r) {
+  auto start = std::chrono::steady_clock::now();
+  // Each test gets its own probe folder, so probes of parallel tests do not mix.
+  fs::path probes =
+      fs::temp_directory_path() / ("kiln-probe-" + std::to_string(::getpid()) + "-" + std::to_string(slot));
+  interp::InterpOptions io;
+  io.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(timeLimitSeconds));
+  io.probeDir = probes.string();
+  io.print = [](const std::string&) {};  // interpreter.print output is not part of a test
+  try {
+    fs::create_directories(probes);
+    interp::Interpreter interp(module, io);
+    interp.call(fn, {});
+    r.status = TestResult::Status::Passed;
+  } catch (const Error& e) {
+    r.status = TestResult::Status::Failed;
+    r.message = firstLine(e.format());
+  } catch (const std::exception& e) {
+    r.status = TestResult::Status::Failed;
+    r.message = std::string("internal error: ") + e.what();
+  }
+  std::error_code ignored;
+  fs::remove_all(probes, ignored);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace kiln::testing
