@@ -5,6 +5,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "ir/builder.h"
 #include "ir/float_format.h"
 #include "support/error.h"
 
@@ -94,6 +95,66 @@ class TableBuilder {
     return info;
   }
 };
+
+// ---- executable decompositions (the `decompose` of CHLO rows) ----
+// Each builds exactly the computation the interpreter's kernel does, so lowering keeps
+// results bit for bit; where that cannot hold (complex square, 64-bit mulhi) it declines.
+
+std::vector<Value*> decomposeSquare(Builder& b, const Op& op) {
+  Value* x = op.operand(0);
+  if (isComplex(x->type().dtype())) return {};  // kept: the kernel's accurate complex square
+  // Booleans: x ∧ x = x·x; floats: one correctly rounded product, as the kernel computes.
+  return {b.binary(OpCode::Multiply, x, x)};
+}
+
+std::vector<Value*> decomposeMulhi(Builder& b, const Op& op) {
+  Value* x = op.operand(0);
+  DType t = x->type().dtype();
+  int w = bitWidth(t);
+  if (w > 32) return {};  // no 128-bit integers to widen into
+  DType wide = isSignedInt(t) ? DType::I64 : DType::U64;
+  Value* product = b.binary(OpCode::Multiply, b.convert(x, wide), b.convert(op.operand(1), wide));
+  Value* shift = b.splat(product->type(), w);
+  Value* high = b.binary(isSignedInt(t) ? OpCode::ShiftRightArithmetic : OpCode::ShiftRightLogical,
+                         product, shift);
+  return {b.convert(high, t)};
+}
+
+std::vector<Value*> decomposeBroadcastAdd(Builder& b, const Op& op) {
+  const Shape& out = op.result()->type().shape();
+  auto widen = [&](Value* v, const Value* other) {
+    const Type& t = v->type();
+    Dims dims;
+    Attribute map = op.attr("broadcast_dimensions");
+    if (map && t.rank() < other->type().rank()) {
+      dims = map.asInts();
+    } else {
+      for (int64_t i = 0; i < t.rank(); ++i) dims.push_back(static_cast<int64_t>(out.size()) - t.rank() + i);
+    }
+    return t.shape() == out ? v : b.broadcastInDim(v, out, dims);
+  };
+  return {b.binary(OpCode::Add, widen(op.operand(0), op.operand(1)), widen(op.operand(1), op.operand(0)))};
+}
+
+// Sorts each row descending (floats by total order, so NaN ranks as the kernel ranks it),
+// stable so that equal values keep their order, with the positions alongside; then the
+// first k of both.
+std::vector<Value*> decomposeTopK(Builder& b, const Op& op) {
+  Value* x = op.operand(0);
+  const Type& t = x->type();
+  if (isComplex(t.dtype())) return {};  // complex has no order: the kernel refuses it too
+  int64_t last = t.rank() - 1;
+  Value* positions = b.iota(t.withDType(DType::I32), last);
+  std::optional<ComparisonType> order;
+  if (isFloat(t.dtype())) order = ComparisonType::TotalOrder;
+  std::vector<Value*> sorted =
+      b.sort({x, positions}, last, true, [&](Builder& c, const std::vector<Value*>& a) {
+        return std::vector<Value*>{c.compare(a[0], a[1], ComparisonDirection::GT, order)};
+      });
+  Dims start(static_cast<size_t>(t.rank()), 0), limit = t.shape(), strides(static_cast<size_t>(t.rank()), 1);
+  limit.back() = op.attr("k").asInt();
+  return {b.slice(sorted[0], start, limit, strides), b.slice(sorted[1], start, limit, strides)};
+}
 
 std::vector<OpInfo> buildTable() {
   TableBuilder t;
@@ -348,6 +409,7 @@ std::vector<OpInfo> buildTable() {
   t.op(O::ChloBroadcastAdd, C::Chlo, exactly(2), exactly(1), kFn).attrs = {
       opt("broadcast_dimensions", A::I64Array)};
   t.rows.back().decomposition = "broadcast_in_dim of both operands to the result shape, then add";
+  t.rows.back().decompose = &decomposeBroadcastAdd;
   t.chloUnary(O::ChloCosh, "cosh(x) = (exp(x) + exp(-x)) / 2, via exp(x - log 2) for large |x|");
   t.chloUnary(O::ChloDigamma, "primitive: Lanczos-based series with reflection for x < 0.5");
   t.chloUnary(O::ChloErf, "primitive: rational approximations (f32: polynomial; f64: Cephes)");
@@ -356,6 +418,7 @@ std::vector<OpInfo> buildTable() {
   t.chloUnary(O::ChloLgamma, "primitive: Lanczos approximation with reflection for x < 0.5");
   t.op(O::ChloMulhi, C::Chlo, exactly(2), exactly(1), {}, kElementwise).decomposition =
       "high half of the double-width product: convert to 2N bits, multiply, shift right N";
+  t.rows.back().decompose = &decomposeMulhi;
   t.op(O::ChloNextAfter, C::Chlo, exactly(2), exactly(1), kArrow, kElementwise).decomposition =
       "bitcast to integers, step by ±1 ulp toward y; NaN and ±0 handled separately";
   t.op(O::ChloRaggedDot, C::Chlo, exactly(3), exactly(1)).attrs = {
@@ -368,12 +431,14 @@ std::vector<OpInfo> buildTable() {
   t.rows.back().decomposition = "a while loop over the scan dimension with dynamic_slice and "
                                 "dynamic_update_slice";
   t.chloUnary(O::ChloSinh, "sinh(x) = (exp(x) - exp(-x)) / 2, via expm1 for small |x|");
-  t.chloUnary(O::ChloSquare, "square(x) = x·x; complex: ((re - im)(re + im), 2·re·im)");
+  t.chloUnary(O::ChloSquare, "square(x) = x·x; complex: ((re - im)(re + im), 2·re·im)").decompose =
+      &decomposeSquare;
   t.chloUnary(O::ChloTan, "tan(x) = sin(x) / cos(x); complex via sin/cos/sinh/cosh");
   t.op(O::ChloTopK, C::Chlo, exactly(1), exactly(2), "^( operands , k = $k ) attr-dict : type(arrow)")
       .attrs = {reqInt("k")};
   t.rows.back().decomposition = "stable sort along the last dimension (descending, with an iota "
                                 "for indices), then slice the first k";
+  t.rows.back().decompose = &decomposeTopK;
 
   // check dialect
   t.op(O::CheckExpectAlmostEq, C::Check, exactly(2), exactly(0),

@@ -114,6 +114,15 @@ struct Arity {
   bool allows(size_t n) const { return static_cast<int>(n) >= min && (max < 0 || static_cast<int>(n) <= max); }
 };
 
+class Builder;
+class Op;
+class Value;
+// An executable decomposition: builds, with `b` (placed before `op`), StableHLO ops that
+// compute what `op` computes and returns the replacements of its results; returns
+// nothing (and builds nothing) where it does not apply (an element type it does not
+// cover), so the op stays.
+using DecomposeFn = std::vector<Value*> (*)(Builder& b, const Op& op);
+
 struct OpInfo {
   OpCode code;
   std::string_view name;  // full MLIR name: stablehlo.add, func.call, check.expect_eq
@@ -132,6 +141,9 @@ struct OpInfo {
   // For chlo ops: how the op is to be decomposed into StableHLO (or "primitive" when
   // kiln implements it directly).
   std::string_view decomposition;
+  // The executable form of `decomposition`, applied by the lower-chlo pass; null for ops
+  // kiln implements directly.
+  DecomposeFn decompose = nullptr;
 
   bool has(OpTrait t) const { return (traits & t) != 0; }
   bool isTerminator() const { return has(kTerminator); }

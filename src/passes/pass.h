@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,9 @@ struct PipelineOptions {
   // Treat every parameter of every function as donated (the API flag; the argument
   // attributes jax.buffer_donor and tf.aliasing_output donate one parameter each).
   bool donateAllParameters = false;
+  // CHLO ops lower-chlo keeps ("chlo.erf", ...): a backend keeps what it has a native
+  // kernel for.
+  std::set<std::string> keepChlo;
   // Where `kiln compile --dump-dir` writes the module after each pass; empty: nowhere.
   std::string dumpDir;
 };

@@ -18,6 +18,7 @@ std::unique_ptr<Pass> createDcePass();             // dce.cc: keeps side effects
 std::unique_ptr<Pass> createFusionPass();          // fusion.cc: ops → kiln.fusion kernels
 std::unique_ptr<Pass> createSchedulePass();        // schedule.cc: order for low peak memory
 std::unique_ptr<Pass> createBufferAssignmentPass();// buffer_assignment.cc: liveness, reuse
+std::unique_ptr<Pass> createLowerChloPass();       // lower_chlo.cc: CHLO → StableHLO
 
 // A pass by its name ("inline", "simplify", "fold", "cse", "dce", "fusion", "schedule",
 // "buffers"), or a fixpoint group "fixpoint(simplify,fold)" (fixpoint.h; groups nest);

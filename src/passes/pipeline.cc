@@ -1,5 +1,5 @@
 // The pass registry by name, the --passes syntax, and the default order: inline first so
-// every later pass sees whole programs; simplify and fold feed each other, so they run as
+// every later pass sees whole programs; lower-chlo so they see StableHLO; simplify and fold feed each other, so they run as
 // a fixpoint group until neither changes anything; CSE and DCE clean up what they leave;
 // fusion on the clean graph; then the schedule and buffers for the fused kernels.
 #include <functional>
@@ -18,6 +18,7 @@ const std::map<std::string, std::function<std::unique_ptr<Pass>()>>& registry() 
       {"fold", createConstantFoldPass},  {"cse", createCsePass},
       {"dce", createDcePass},            {"fusion", createFusionPass},
       {"schedule", createSchedulePass},  {"buffers", createBufferAssignmentPass},
+      {"lower-chlo", createLowerChloPass},
   };
   return kPasses;
 }
@@ -97,7 +98,7 @@ std::unique_ptr<Pass> createPass(const std::string& name) {
 }
 
 std::vector<std::string> defaultPipeline() {
-  return {"inline", "fixpoint(simplify,fold)", "cse", "dce", "fusion", "schedule", "buffers"};
+  return {"inline", "lower-chlo", "fixpoint(simplify,fold)", "cse", "dce", "fusion", "schedule", "buffers"};
 }
 
 std::vector<std::string> parsePassList(const std::string& list) {

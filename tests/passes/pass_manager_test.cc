@@ -105,7 +105,7 @@ TEST(PassManagerTest, UnknownPassNamesTheKnownOnes) {
   EXPECT_EQ(countOps(*m), 7) << "no pass ran";
   EXPECT_EQ(count(*m, OpCode::FuncCall), 2);
   EXPECT_THROW(createPass(""), Error);
-  EXPECT_EQ(allPassNames().size(), 8u);
+  EXPECT_EQ(allPassNames().size(), 9u);
   for (const std::string& name : defaultPipeline()) EXPECT_EQ(createPass(name)->name(), name);
 }
 
@@ -464,9 +464,10 @@ TEST_F(DumpDirTest, WritesTheModuleAfterEveryPassAndTheProducts) {
   fs::path dump = ctx.options.dumpDir;
 
   // A group's file name has no parentheses or commas (no quoting in a shell).
-  std::vector<std::string> expected = {"00-input.mlir",  "01-inline.mlir",   "02-fixpoint-simplify-fold.mlir",
-                                       "03-cse.mlir",    "04-dce.mlir",      "05-fusion.mlir",
-                                       "06-schedule.mlir", "07-buffers.mlir"};
+  std::vector<std::string> expected = {"00-input.mlir",    "01-inline.mlir",   "02-lower-chlo.mlir",
+                                       "03-fixpoint-simplify-fold.mlir", "04-cse.mlir",
+                                       "05-dce.mlir",      "06-fusion.mlir",   "07-schedule.mlir",
+                                       "08-buffers.mlir"};
   ASSERT_EQ(expected.size(), names.size() + 1);
   expected.push_back("fusion-plan.txt");
   expected.push_back("buffer-assignment.txt");
@@ -489,7 +490,7 @@ TEST_F(DumpDirTest, WritesTheModuleAfterEveryPassAndTheProducts) {
   }
   EXPECT_NE(readFile(dump / "00-input.mlir").find("call @shift"), std::string::npos);
   EXPECT_EQ(readFile(dump / "01-inline.mlir").find("call @"), std::string::npos);
-  EXPECT_NE(readFile(dump / "05-fusion.mlir").find("kiln.fusion"), std::string::npos);
+  EXPECT_NE(readFile(dump / "06-fusion.mlir").find("kiln.fusion"), std::string::npos);
   EXPECT_EQ(readFile(dump / expected[names.size()]), stablehlo::printModule(*m)) << "the last dump is the result";
 
   std::string plan = readFile(dump / "fusion-plan.txt");

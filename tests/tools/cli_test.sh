@@ -60,10 +60,10 @@ cmp -s "$tmp/plain.txt" "$tmp/fused.txt" || { echo "FAIL compiled softmax comput
 grep -q '^fusion: 7 kernels before, 3 after' "$tmp/report.txt" || { echo "FAIL compile report:"; cat "$tmp/report.txt"; fail=1; }
 grep -q '^buffers of @main: ' "$tmp/report.txt" || { echo "FAIL compile report has no buffers"; fail=1; }
 "$KILN" compile "$softmax" --dump-dir "$tmp/dump" -o /dev/null; check "compile --dump-dir" 0 $?
-for f in 00-input.mlir 01-inline.mlir 05-fusion.mlir fusion-plan.txt buffer-assignment.txt; do
+for f in 00-input.mlir 01-inline.mlir 06-fusion.mlir fusion-plan.txt buffer-assignment.txt; do
   [ -s "$tmp/dump/$f" ] || { echo "FAIL --dump-dir wrote no $f"; fail=1; }
 done
-"$KILN" fmt "$tmp/dump/05-fusion.mlir" > /dev/null; check "dumped module parses" 0 $?
+"$KILN" fmt "$tmp/dump/06-fusion.mlir" > /dev/null; check "dumped module parses" 0 $?
 "$KILN" compile "$dir/add.mlir" --entry twice > "$tmp/twice.mlir"; check "compile --entry" 0 $?
 grep -q '@main' "$tmp/twice.mlir" && { echo "FAIL --entry kept other functions"; fail=1; }
 "$KILN" compile "$softmax" --passes inline,bogus > /dev/null 2> "$tmp/err.txt"; check "compile unknown pass" 2 $?
