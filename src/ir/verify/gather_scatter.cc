@@ -92,34 +92,28 @@ void checkGather(InferContext& v, std::optional<std::vector<int64_t>> sliceSizes
   const Type& operand = v.tensorOperand(0);
   const Type& indices = v.tensorOperand(1);
   GatherDims dn = GatherDims::fromAttr(v.attr("dimension_numbers"));
-  const Dims& offsetDims = dn.offsetDims;
-  const Dims& collapsed = dn.collapsedSliceDims;
-  const Dims& operandBatching = dn.operandBatchingDims;
-  const Dims& indicesBatching = dn.startIndicesBatchingDims;
-  const Dims& startIndexMap = dn.startIndexMap;
-  int64_t indexVectorDim = dn.indexVectorDim;
 
   int64_t implied =
-      static_cast<int64_t>(offsetDims.size() + collapsed.size() + operandBatching.size());
+      static_cast<int64_t>(dn.offsetDims.size() + dn.collapsedSliceDims.size() + dn.operandBatchingDims.size());
   v.check(operand.rank() == implied, [&] {
     return "operand rank " + num(operand.rank()) + " must equal the sizes of offset_dims " +
-           shapeStr(offsetDims) + " + collapsed_slice_dims " + shapeStr(collapsed) +
-           " + operand_batching_dims " + shapeStr(operandBatching);
+           shapeStr(dn.offsetDims) + " + collapsed_slice_dims " + shapeStr(dn.collapsedSliceDims) +
+           " + operand_batching_dims " + shapeStr(dn.operandBatchingDims);
   });
   Shape batch =
-      checkIndices(v, indices, indexVectorDim, startIndexMap, "start_index_map", indicesBatching,
-                   "start_indices_batching_dims", operandBatching.size());
-  checkUniqueSorted(v, "offset_dims", offsetDims, true);
+      checkIndices(v, indices, dn.indexVectorDim, dn.startIndexMap, "start_index_map", dn.startIndicesBatchingDims,
+                   "start_indices_batching_dims", dn.operandBatchingDims.size());
+  checkUniqueSorted(v, "offset_dims", dn.offsetDims, true);
   checkDimensions(v, "collapsed_slice_dims + operand_batching_dims",
-                  concat(collapsed, operandBatching), operand.rank());
-  checkUniqueSorted(v, "collapsed_slice_dims", collapsed, true);
-  checkUniqueSorted(v, "operand_batching_dims", operandBatching, true);
-  checkBatchingSizes(v, operand, operandBatching, indices, indicesBatching);
+                  concat(dn.collapsedSliceDims, dn.operandBatchingDims), operand.rank());
+  checkUniqueSorted(v, "collapsed_slice_dims", dn.collapsedSliceDims, true);
+  checkUniqueSorted(v, "operand_batching_dims", dn.operandBatchingDims, true);
+  checkBatchingSizes(v, operand, dn.operandBatchingDims, indices, dn.startIndicesBatchingDims);
   checkDimensions(v, "start_index_map + operand_batching_dims",
-                  concat(startIndexMap, operandBatching), operand.rank());
+                  concat(dn.startIndexMap, dn.operandBatchingDims), operand.rank());
 
-  int64_t resultRank = static_cast<int64_t>(batch.size() + offsetDims.size());
-  checkDimensions(v, "offset_dims", offsetDims, resultRank, "result");
+  int64_t resultRank = static_cast<int64_t>(batch.size() + dn.offsetDims.size());
+  checkDimensions(v, "offset_dims", dn.offsetDims, resultRank, "result");
 
   if (!sliceSizes) {
     // Only the element type, the rank and the batch dimensions are known; the batch
@@ -129,11 +123,11 @@ void checkGather(InferContext& v, std::optional<std::vector<int64_t>> sliceSizes
     v.check(result.rank() == resultRank, [&] {
       return "result rank " + num(result.rank()) + " must be " + num(resultRank) +
              " (the batch dimensions " + shapeStr(batch) + " of the indices plus " +
-             num(static_cast<int64_t>(offsetDims.size())) + " offset_dims)";
+             num(static_cast<int64_t>(dn.offsetDims.size())) + " offset_dims)";
     });
     Shape got;
     for (int64_t d = 0; d < result.rank(); ++d)
-      if (!contains(offsetDims, d)) got.push_back(result.dim(d));
+      if (!contains(dn.offsetDims, d)) got.push_back(result.dim(d));
     v.check(got == batch, [&] {
       return "result batch dimensions " + shapeStr(got) + " do not match the indices' " +
              shapeStr(batch);
@@ -151,7 +145,7 @@ void checkGather(InferContext& v, std::optional<std::vector<int64_t>> sliceSizes
       return "slice_sizes " + shapeStr(sizes) + " must lie within the operand shape " +
              shapeStr(operand.shape());
     });
-    if (contains(collapsed, d) || contains(operandBatching, d))
+    if (contains(dn.collapsedSliceDims, d) || contains(dn.operandBatchingDims, d))
       v.check(s <= 1, [&] {
         return "slice_sizes[" + num(d) + "] is " + num(s) + ", but dimension " + num(d) +
                " is collapsed or batching and so must be sliced at size 0 or 1";
@@ -159,12 +153,12 @@ void checkGather(InferContext& v, std::optional<std::vector<int64_t>> sliceSizes
   }
   Shape offsets;
   for (int64_t d = 0; d < operand.rank(); ++d)
-    if (!contains(collapsed, d) && !contains(operandBatching, d))
+    if (!contains(dn.collapsedSliceDims, d) && !contains(dn.operandBatchingDims, d))
       offsets.push_back(sizes[static_cast<size_t>(d)]);
-  Shape expected = combine(batch, offsets, offsetDims);
+  Shape expected = combine(batch, offsets, dn.offsetDims);
   v.infer(0, Type::tensor(operand.dtype(), expected), [&] {
     return "index batch dimensions " + shapeStr(batch) + ", slice dimensions " +
-           shapeStr(offsets) + " at offset_dims " + shapeStr(offsetDims);
+           shapeStr(offsets) + " at offset_dims " + shapeStr(dn.offsetDims);
   });
 }
 
@@ -208,48 +202,42 @@ void scatterRule(InferContext& v) {
   }
 
   ScatterDims dn = ScatterDims::fromAttr(v.attr("scatter_dimension_numbers"));
-  const Dims& windowDims = dn.updateWindowDims;
-  const Dims& inserted = dn.insertedWindowDims;
-  const Dims& inputBatching = dn.inputBatchingDims;
-  const Dims& indicesBatching = dn.scatterIndicesBatchingDims;
-  const Dims& toOperand = dn.scatterDimsToOperandDims;
-  int64_t indexVectorDim = dn.indexVectorDim;
 
   int64_t implied =
-      static_cast<int64_t>(windowDims.size() + inserted.size() + inputBatching.size());
+      static_cast<int64_t>(dn.updateWindowDims.size() + dn.insertedWindowDims.size() + dn.inputBatchingDims.size());
   v.check(input.rank() == implied, [&] {
     return "input rank " + num(input.rank()) + " must equal the sizes of update_window_dims " +
-           shapeStr(windowDims) + " + inserted_window_dims " + shapeStr(inserted) +
-           " + input_batching_dims " + shapeStr(inputBatching);
+           shapeStr(dn.updateWindowDims) + " + inserted_window_dims " + shapeStr(dn.insertedWindowDims) +
+           " + input_batching_dims " + shapeStr(dn.inputBatchingDims);
   });
   Shape scatterSizes =
-      checkIndices(v, indices, indexVectorDim, toOperand, "scatter_dims_to_operand_dims",
-                   indicesBatching, "scatter_indices_batching_dims", inputBatching.size());
-  checkUniqueSorted(v, "update_window_dims", windowDims, true);
-  checkDimensions(v, "update_window_dims", windowDims, update.rank(), "updates");
-  checkDimensions(v, "inserted_window_dims + input_batching_dims", concat(inserted, inputBatching),
+      checkIndices(v, indices, dn.indexVectorDim, dn.scatterDimsToOperandDims, "scatter_dims_to_operand_dims",
+                   dn.scatterIndicesBatchingDims, "scatter_indices_batching_dims", dn.inputBatchingDims.size());
+  checkUniqueSorted(v, "update_window_dims", dn.updateWindowDims, true);
+  checkDimensions(v, "update_window_dims", dn.updateWindowDims, update.rank(), "updates");
+  checkDimensions(v, "inserted_window_dims + input_batching_dims", concat(dn.insertedWindowDims, dn.inputBatchingDims),
                   input.rank(), "inputs");
-  checkUniqueSorted(v, "inserted_window_dims", inserted, true);
-  checkUniqueSorted(v, "input_batching_dims", inputBatching, true);
-  checkBatchingSizes(v, input, inputBatching, indices, indicesBatching);
+  checkUniqueSorted(v, "inserted_window_dims", dn.insertedWindowDims, true);
+  checkUniqueSorted(v, "input_batching_dims", dn.inputBatchingDims, true);
+  checkBatchingSizes(v, input, dn.inputBatchingDims, indices, dn.scatterIndicesBatchingDims);
   checkDimensions(v, "scatter_dims_to_operand_dims + input_batching_dims",
-                  concat(toOperand, inputBatching), input.rank(), "inputs");
+                  concat(dn.scatterDimsToOperandDims, dn.inputBatchingDims), input.rank(), "inputs");
 
   // C4: the scatter dimensions of the updates are the indices' batch dimensions, and
-  // the window dimensions fit in the input without its inserted and batching dimensions.
-  int64_t updateRank = static_cast<int64_t>(scatterSizes.size() + windowDims.size());
+  // the window dimensions fit in the input without its dn.insertedWindowDims and batching dimensions.
+  int64_t updateRank = static_cast<int64_t>(scatterSizes.size() + dn.updateWindowDims.size());
   v.check(update.rank() == updateRank, [&] {
     return "updates rank " + num(update.rank()) + " must be " + num(updateRank) +
            " (the batch dimensions " + shapeStr(scatterSizes) + " of the indices plus " +
-           num(static_cast<int64_t>(windowDims.size())) + " update_window_dims)";
+           num(static_cast<int64_t>(dn.updateWindowDims.size())) + " update_window_dims)";
   });
   Shape windowBounds;
   for (int64_t d = 0; d < input.rank(); ++d)
-    if (!contains(inserted, d) && !contains(inputBatching, d)) windowBounds.push_back(input.dim(d));
+    if (!contains(dn.insertedWindowDims, d) && !contains(dn.inputBatchingDims, d)) windowBounds.push_back(input.dim(d));
   Shape scatterGot;
   size_t w = 0;
   for (int64_t d = 0; d < update.rank(); ++d) {
-    if (!contains(windowDims, d)) {
+    if (!contains(dn.updateWindowDims, d)) {
       scatterGot.push_back(update.dim(d));
       continue;
     }
@@ -263,7 +251,7 @@ void scatterRule(InferContext& v) {
   v.check(scatterGot == scatterSizes, [&] {
     return "update scatter dimensions " + shapeStr(scatterGot) +
            " do not match the indices' batch dimensions " + shapeStr(scatterSizes) + " (updates " +
-           shapeStr(update.shape()) + ", update_window_dims " + shapeStr(windowDims) + ")";
+           shapeStr(update.shape()) + ", update_window_dims " + shapeStr(dn.updateWindowDims) + ")";
   });
 
   std::vector<DType> accumulators = checkReducer(v, 0, inputTypes);
