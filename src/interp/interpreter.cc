@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "interp/kernels.h"
+#include "ir/builder.h"
 #include "support/error.h"
 
 namespace kiln::interp {
@@ -73,11 +74,12 @@ class Frame : public EvalContext {
         checkTime();
       }
       const KernelEntry& entry = kernelTable().entries[op.code()];
-      if (!entry.kernel) unsupportedOp(op, entry.unsupported ? entry.unsupported : "no interpreter kernel");
-      Kernel kernel = entry.kernel;
+      const Region* decomposition = entry.kernel ? nullptr : interp_.decompositionOf(op);
+      if (!entry.kernel && !decomposition)
+        unsupportedOp(op, entry.unsupported ? entry.unsupported : "no interpreter kernel");
       HostValues results;
       try {
-        results = kernel(op, operands, *this);
+        results = decomposition ? runRegion(*decomposition, operands) : entry.kernel(op, operands, *this);
       } catch (Error& e) {
         if (!e.pos().known() && op.pos.known()) e.at(interp_.module().source, op.pos);
         throw;
@@ -170,7 +172,37 @@ void planRegions(const Region& region, std::unordered_map<const Region*, std::ve
 Interpreter::Interpreter(const Module& module, InterpOptions options)
     : module_(module), options_(std::move(options)) {
   kernelTable();  // build the table before any thread needs it
-  for (const auto& fn : module.functions()) planRegions(fn->body(), deadAfter_);
+  for (const auto& fn : module.functions()) {
+    planDecompositions(fn->body());
+    planRegions(fn->body(), deadAfter_);
+  }
+}
+
+void Interpreter::planDecompositions(const Region& region) {
+  for (const auto& op : region.ops()) {
+    for (size_t r = 0; r < op->numRegions(); ++r) planDecompositions(op->region(r));
+    const OpInfo& info = op->info();
+    if (hasKernel(op->code()) || !info.decompose) continue;
+    // A copy of the op over fresh arguments, so the module's use lists stay untouched;
+    // the decomposition is built before it, then the copy goes.
+    auto scratch = std::make_unique<Region>();
+    ValueMap map;
+    for (const Value* v : op->operands()) map[v] = scratch->addArgument(v->type());
+    Op* copy = scratch->push_back(op->clone(map));
+    Builder b = Builder::before(*copy, &module_);
+    std::vector<Value*> results = info.decompose(b, *copy);
+    scratch->erase(copy);  // never used: its results were not read
+    if (results.empty()) continue;  // the decomposition declines: unsupported at run time
+    Builder end(*scratch, &module_);
+    end.ret(results);
+    planRegions(*scratch, deadAfter_);
+    decompositions_.emplace(op.get(), std::move(scratch));
+  }
+}
+
+const Region* Interpreter::decompositionOf(const Op& op) const {
+  auto it = decompositions_.find(&op);
+  return it == decompositions_.end() ? nullptr : it->second.get();
 }
 
 const std::vector<std::vector<const Value*>>& Interpreter::deadAfter(const Region& region) const {

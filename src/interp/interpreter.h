@@ -63,11 +63,18 @@ class Interpreter {
   // after it: the evaluation loop frees them, so peak memory follows what is live.
   const std::vector<std::vector<const Value*>>& deadAfter(const Region& region) const;
 
+  // Ops without a kernel run their registry decomposition: a region built once, taking
+  // the op's operands as arguments and yielding its results; null when there is none.
+  const Region* decompositionOf(const Op& op) const;
+
  private:
+  void planDecompositions(const Region& region);
+
   const Module& module_;
   InterpOptions options_;
   mutable std::atomic<int> probes_{0};
   std::unordered_map<const Region*, std::vector<std::vector<const Value*>>> deadAfter_;
+  std::unordered_map<const Op*, std::unique_ptr<Region>> decompositions_;
 };
 
 // Whether the interpreter has a kernel for `code`; when not, the reason it gives
