@@ -3,6 +3,7 @@
 #include "ir/op_registry.h"
 
 #include <cmath>
+#include <limits>
 #include <unordered_map>
 
 #include "ir/builder.h"
@@ -118,6 +119,44 @@ std::vector<Value*> decomposeMulhi(Builder& b, const Op& op) {
   Value* high = b.binary(isSignedInt(t) ? OpCode::ShiftRightArithmetic : OpCode::ShiftRightLogical,
                          product, shift);
   return {b.convert(high, t)};
+}
+
+// A tensor of `type` (an integer type) with every element `bits` (wrapped to the width).
+Value* intSplat(Builder& b, const Type& type, uint64_t bits) {
+  Literal one(Type::scalar(type.dtype()));
+  one.setInt(0, static_cast<int64_t>(bits));
+  return b.constant(Literal::splat(type, one.storage()));
+}
+
+// next_after on the bits, as the kernel does: NaN if either is NaN; y when x == y (so ±0
+// pairs give y); ±smallest subnormal (sign of y) from ±0; else one step toward zero when
+// the signs differ or |x| > |y|, away from it otherwise.
+std::vector<Value*> decomposeNextAfter(Builder& b, const Op& op) {
+  Value* x = op.operand(0);
+  Value* y = op.operand(1);
+  const Type& t = x->type();
+  int w = bitWidth(t.dtype());
+  std::optional<DType> bitsType;
+  for (DType u : {DType::U8, DType::U16, DType::U32, DType::U64})
+    if (bitWidth(u) == w) bitsType = u;
+  if (!bitsType) return {};  // f4/f6 formats: no unsigned type of their width to bitcast to
+  Type ut = t.withDType(*bitsType);
+  using D = ComparisonDirection;
+  uint64_t sign = uint64_t{1} << (w - 1);
+  Value* xb = b.bitcastConvert(x, *bitsType);
+  Value* yb = b.bitcastConvert(y, *bitsType);
+  Value* signMask = intSplat(b, ut, sign);
+  Value* xAbs = b.binary(OpCode::And, xb, intSplat(b, ut, ~sign));
+  Value* yAbs = b.binary(OpCode::And, yb, intSplat(b, ut, ~sign));
+  Value* one = intSplat(b, ut, 1);
+  Value* fromZero = b.binary(OpCode::Or, b.binary(OpCode::And, yb, signMask), one);
+  Value* signsDiffer = b.compare(b.binary(OpCode::And, xb, signMask), b.binary(OpCode::And, yb, signMask), D::NE);
+  Value* towardZero = b.binary(OpCode::Or, signsDiffer, b.compare(xAbs, yAbs, D::GT));
+  Value* step = b.select(towardZero, b.binary(OpCode::Subtract, xb, one), b.binary(OpCode::Add, xb, one));
+  Value* bits = b.select(b.compare(xAbs, intSplat(b, ut, 0), D::EQ), fromZero, step);
+  Value* r = b.select(b.compare(x, y, D::EQ), y, b.bitcastConvert(bits, t.dtype()));
+  Value* nan = b.binary(OpCode::Or, b.compare(x, x, D::NE), b.compare(y, y, D::NE));
+  return {b.select(nan, b.splat(t, std::numeric_limits<double>::quiet_NaN()), r)};
 }
 
 std::vector<Value*> decomposeBroadcastAdd(Builder& b, const Op& op) {
@@ -421,6 +460,7 @@ std::vector<OpInfo> buildTable() {
   t.rows.back().decompose = &decomposeMulhi;
   t.op(O::ChloNextAfter, C::Chlo, exactly(2), exactly(1), kArrow, kElementwise).decomposition =
       "bitcast to integers, step by ±1 ulp toward y; NaN and ±0 handled separately";
+  t.rows.back().decompose = &decomposeNextAfter;
   t.op(O::ChloRaggedDot, C::Chlo, exactly(3), exactly(1)).attrs = {
       req("ragged_dot_dimension_numbers", A::Record, "chlo.ragged_dot"), precision("chlo")};
   t.rows.back().decomposition = "one dot_general per group, masked by the group sizes, summed";

@@ -43,6 +43,17 @@ TEST(LowerChloTest, MulhiUpTo32Bits) {
   EXPECT_EQ(count(*runAndCompare(wide, {"lower-chlo"}), OpCode::ChloMulhi), 1);
 }
 
+TEST(LowerChloTest, NextAfterOnTheBits) {
+  // Special values on both sides: NaN, ±0, ±inf, the largest and smallest numbers.
+  for (const char* t : {"tensor<16xf32>", "tensor<16xf64>", "tensor<16xf16>", "tensor<16xbf16>"}) {
+    std::string text = std::string("func.func @main(%x: ") + t + ", %y: " + t + ") -> " + t +
+                       " {\n  %0 = chlo.next_after %x, %y : " + t + ", " + t + " -> " + t +
+                       "\n  return %0 : " + t + "\n}\n";
+    auto m = runAndCompare(text, {"lower-chlo"});
+    EXPECT_EQ(count(*m, OpCode::ChloNextAfter), 0) << t;
+  }
+}
+
 TEST(LowerChloTest, BroadcastAdd) {
   std::string text =
       "func.func @main(%x: tensor<3x1xf32>, %y: tensor<4xf32>) -> tensor<3x4xf32> {\n"
