@@ -16,6 +16,12 @@ std::string unary(const std::string& op, const std::string& type) {
          " -> " + type + "\n  return %0 : " + type + "\n}\n";
 }
 
+// A binary op over two values of `type`, written in the generic form (every op has one).
+std::string binary(const std::string& op, const std::string& type) {
+  return "func.func @main(%x: " + type + ", %y: " + type + ") -> " + type + " {\n  %0 = \"" + op +
+         "\"(%x, %y) : (" + type + ", " + type + ") -> " + type + "\n  return %0 : " + type + "\n}\n";
+}
+
 TEST(LowerChloTest, SquareOfRealsAndIntegers) {
   for (const char* t : {"tensor<8xf32>", "tensor<8xf16>", "tensor<8xbf16>", "tensor<8xf64>",
                         "tensor<8xi32>", "tensor<8xi8>"}) {
@@ -30,26 +36,17 @@ TEST(LowerChloTest, SquareOfRealsAndIntegers) {
 
 TEST(LowerChloTest, MulhiUpTo32Bits) {
   for (const char* t : {"tensor<8xi32>", "tensor<8xui32>", "tensor<8xi16>", "tensor<8xui8>"}) {
-    std::string text = std::string("func.func @main(%x: ") + t + ", %y: " + t + ") -> " + t +
-                       " {\n  %0 = \"chlo.mulhi\"(%x, %y) : (" + t + ", " + t + ") -> " + t +
-                       "\n  return %0 : " + t + "\n}\n";
-    auto m = runAndCompare(text, {"lower-chlo"});
+    auto m = runAndCompare(binary("chlo.mulhi", t), {"lower-chlo"});
     EXPECT_EQ(count(*m, OpCode::ChloMulhi), 0) << t;
   }
-  std::string wide =
-      "func.func @main(%x: tensor<4xi64>, %y: tensor<4xi64>) -> tensor<4xi64> {\n"
-      "  %0 = \"chlo.mulhi\"(%x, %y) : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>\n"
-      "  return %0 : tensor<4xi64>\n}\n";
-  EXPECT_EQ(count(*runAndCompare(wide, {"lower-chlo"}), OpCode::ChloMulhi), 1);
+  auto wide = runAndCompare(binary("chlo.mulhi", "tensor<4xi64>"), {"lower-chlo"});
+  EXPECT_EQ(count(*wide, OpCode::ChloMulhi), 1);
 }
 
 TEST(LowerChloTest, NextAfterOnTheBits) {
   // Special values on both sides: NaN, ±0, ±inf, the largest and smallest numbers.
   for (const char* t : {"tensor<16xf32>", "tensor<16xf64>", "tensor<16xf16>", "tensor<16xbf16>"}) {
-    std::string text = std::string("func.func @main(%x: ") + t + ", %y: " + t + ") -> " + t +
-                       " {\n  %0 = chlo.next_after %x, %y : " + t + ", " + t + " -> " + t +
-                       "\n  return %0 : " + t + "\n}\n";
-    auto m = runAndCompare(text, {"lower-chlo"});
+    auto m = runAndCompare(binary("chlo.next_after", t), {"lower-chlo"});
     EXPECT_EQ(count(*m, OpCode::ChloNextAfter), 0) << t;
   }
 }
