@@ -145,6 +145,14 @@ TEST(BuilderTest, RefusesOperandsThatDoNotFit) {
   EXPECT_THROW(b.reshape(fn.param(0), {5}), Error);
   EXPECT_THROW(b.broadcastInDim(fn.param(0), {2, 4}, {0, 1}), Error);
   EXPECT_THROW(b.binary(OpCode::Add, fn.param(0), fn.param(1)), Error);
+  // A result type that is a parameter of the op must be given.
+  try {
+    b.create1(OpCode::Reshape, {fn.param(0)});
+    FAIL() << "a reshape without its result type was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("is a parameter of the op, and it was not given"), std::string::npos)
+        << e.message();
+  }
   EXPECT_TRUE(fn.body().empty());  // nothing was inserted
 }
 

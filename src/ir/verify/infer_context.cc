@@ -99,6 +99,9 @@ void InferContext::record(size_t i, InferredType t) {
 
 const Type& InferContext::given(size_t i) {
   check(i < givenCount(), [&] {
+    if (compare_)  // verifying: the op declares too few results
+      return "has " + std::to_string(givenCount()) + " results, expected at least " +
+             std::to_string(i + 1);
     return "result " + std::to_string(i) +
            " has a type that is a parameter of the op, and it was not given";
   });
