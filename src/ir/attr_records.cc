@@ -10,20 +10,6 @@
 namespace kiln {
 namespace {
 
-// A record with every field of its schema, in schema order; `values` are by field name.
-Attribute makeRecord(std::string_view name, const NamedAttrList& values) {
-  const RecordSchema* schema = recordSchema(name);
-  if (!schema) throw Error(ErrorKind::Internal, "no schema for record " + std::string(name));
-  NamedAttrList fields;
-  for (const RecordField& f : schema->fields) {
-    Attribute v;  // `values` is in field order, not sorted: a linear search
-    for (const NamedAttribute& e : values)
-      if (e.name == f.name) v = e.value;
-    fields.push_back({std::string(f.name), v ? v : f.defaultValue});
-  }
-  return Attribute::record(std::string(name), std::move(fields));
-}
-
 Attribute ints(const Dims& d) { return Attribute::i64Array(d); }
 Attribute integer(int64_t v) { return Attribute::integer(v); }
 

@@ -118,6 +118,19 @@ const RecordSchema* recordSchema(std::string_view recordName) {
   return nullptr;
 }
 
+Attribute makeRecord(std::string_view recordName, const NamedAttrList& values) {
+  const RecordSchema* schema = recordSchema(recordName);
+  if (!schema) throw Error(ErrorKind::Internal, "no schema for record " + std::string(recordName));
+  NamedAttrList fields;
+  for (const RecordField& f : schema->fields) {
+    Attribute v;  // `values` need not be sorted: a linear search
+    for (const NamedAttribute& e : values)
+      if (e.name == f.name) v = e.value;
+    fields.push_back({std::string(f.name), v ? v : f.defaultValue});
+  }
+  return Attribute::record(std::string(recordName), std::move(fields));
+}
+
 Attribute recordField(const Attribute& record, std::string_view field) {
   if (Attribute a = record.field(field)) return a;
   if (const RecordSchema* schema = recordSchema(record.asString()))

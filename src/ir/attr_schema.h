@@ -34,6 +34,11 @@ struct RecordSchema {
 // The schema of a record kind, or null when kiln does not model it.
 const RecordSchema* recordSchema(std::string_view recordName);
 
+// A record of kind `recordName` with every field of its schema, in schema order (the one
+// form the parser and the typed records both build, so they compare equal): each field
+// from `values` (any order), else its default.
+Attribute makeRecord(std::string_view recordName, const NamedAttrList& values);
+
 // Reads a field of a record, falling back to the schema default.
 Attribute recordField(const Attribute& record, std::string_view field);
 // Integer-list and integer fields of records (the common case: dimension numbers).

@@ -483,10 +483,10 @@ Attribute Parser::parseRecordBody(const RecordSchema& schema, size_t start) {
   }
   expect(Tok::Greater, "to close #" + std::string(schema.name) + "<...>");
   (void)start;
-  NamedAttrList fields;
+  NamedAttrList given;
   for (size_t i = 0; i < schema.fields.size(); ++i)
-    fields.push_back({std::string(schema.fields[i].name), values[i] ? values[i] : schema.fields[i].defaultValue});
-  return Attribute::record(std::string(schema.name), std::move(fields));
+    if (values[i]) given.push_back({std::string(schema.fields[i].name), values[i]});
+  return makeRecord(schema.name, given);
 }
 
 // [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]

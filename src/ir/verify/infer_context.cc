@@ -118,10 +118,6 @@ const Type& InferContext::givenTensor(size_t i) {
   return t;
 }
 
-size_t InferContext::givenResultCount() const {
-  return givenCount();
-}
-
 std::vector<InferredType> InferContext::takeResults() {
   for (size_t i = 0; i < recorded_.size(); ++i)
     if (!recorded_[i])

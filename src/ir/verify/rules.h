@@ -101,8 +101,6 @@ class InferContext {
   const Type& givenTensor(size_t i);
   // How many result types were given (0 when building an op that determines its results).
   size_t givenCount() const { return parts_.given ? parts_.given->size() : 0; }
-  // For ops whose number of results is a parameter (custom_call, infeed): that number.
-  size_t givenResultCount() const;
 
   std::vector<InferredType> takeResults();
 
