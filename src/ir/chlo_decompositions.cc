@@ -71,22 +71,6 @@ std::vector<Value*> decomposeNextAfter(Builder& b, const Op& op) {
   return {b.select(nan, b.splat(t, std::numeric_limits<double>::quiet_NaN()), r)};
 }
 
-std::vector<Value*> decomposeBroadcastAdd(Builder& b, const Op& op) {
-  const Shape& out = op.result()->type().shape();
-  auto widen = [&](Value* v, const Value* other) {
-    const Type& t = v->type();
-    Dims dims;
-    Attribute map = op.attr("broadcast_dimensions");
-    if (map && t.rank() < other->type().rank()) {
-      dims = map.asInts();
-    } else {
-      for (int64_t i = 0; i < t.rank(); ++i) dims.push_back(static_cast<int64_t>(out.size()) - t.rank() + i);
-    }
-    return t.shape() == out ? v : b.broadcastInDim(v, out, dims);
-  };
-  return {b.binary(OpCode::Add, widen(op.operand(0), op.operand(1)), widen(op.operand(1), op.operand(0)))};
-}
-
 // Sorts each row descending (floats by total order, so NaN ranks as the kernel ranks it),
 // stable so that equal values keep their order, with the positions alongside; then the
 // first k of both.

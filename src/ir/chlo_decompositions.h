@@ -12,7 +12,6 @@ namespace kiln {
 std::vector<Value*> decomposeSquare(Builder& b, const Op& op);
 std::vector<Value*> decomposeMulhi(Builder& b, const Op& op);
 std::vector<Value*> decomposeNextAfter(Builder& b, const Op& op);
-std::vector<Value*> decomposeBroadcastAdd(Builder& b, const Op& op);
 std::vector<Value*> decomposeTopK(Builder& b, const Op& op);
 
 }  // namespace kiln

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "ir/chlo_decompositions.h"
+#include "ir/composite_ops.h"
 #include "ir/float_format.h"
 #include "support/error.h"
 
@@ -346,10 +347,6 @@ std::vector<OpInfo> buildTable() {
   t.chloUnary(O::ChloAtan, "atan(x) = atan2(x, 1); complex via log");
   t.chloUnary(O::ChloAtanh, "atanh(x) = (log1p(x) - log1p(-x)) / 2; NaN outside [-1, 1]");
   t.chloUnary(O::ChloBesselI1e, "primitive: Cephes Chebyshev series for exp(-|x|)·I1(x)");
-  t.op(O::ChloBroadcastAdd, C::Chlo, exactly(2), exactly(1), kFn).attrs = {
-      opt("broadcast_dimensions", A::I64Array)};
-  t.rows.back().decomposition = "broadcast_in_dim of both operands to the result shape, then add";
-  t.rows.back().decompose = &decomposeBroadcastAdd;
   t.chloUnary(O::ChloCosh, "cosh(x) = (exp(x) + exp(-x)) / 2, via exp(x - log 2) for large |x|");
   t.chloUnary(O::ChloDigamma, "primitive: Lanczos-based series with reflection for x < 0.5");
   t.chloUnary(O::ChloErf, "primitive: rational approximations (f32: polynomial; f64: Cephes)");
@@ -478,6 +475,10 @@ std::vector<OpInfo> buildTable() {
                                            std::string(kNames[i]) + ") is out of order");
     t.rows[i].name = kNames[i];
   }
+  for (OpInfo& info : compositeOps(t.rows)) {
+    info.code = static_cast<OpCode>(t.rows.size());
+    t.rows.push_back(std::move(info));
+  }
   return t.rows;
 }
 
@@ -506,6 +507,7 @@ const char* categoryName(OpCategory c) {
     case C::Normalization: return "normalization";
     case C::Misc: return "misc";
     case C::Chlo: return "chlo";
+    case C::Composite: return "composite";
     case C::Check: return "check";
     case C::Interpreter: return "interpreter";
     case C::Fusion: return "fusion";

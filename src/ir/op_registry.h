@@ -14,6 +14,8 @@
 
 namespace kiln {
 
+// The opcodes of ops.def. Composite ops (ir/composite_ops.h) have no enumerator: the
+// registry numbers them after these, and code finds them by name (lookupOp).
 enum class OpCode : uint16_t {
 #define KILN_OP(id, name) id,
 #include "ir/ops.def"
@@ -37,6 +39,7 @@ enum class OpCategory : uint8_t {
   Normalization, // batch_norm_*
   Misc,          // custom_call, composite, optimization_barrier, get_dimension_size
   Chlo,          // client ops kiln decomposes into StableHLO
+  Composite,     // kiln's own ops defined by a decomposition (ir/composite_ops.h)
   Check,         // the check.* test ops
   Interpreter,   // interpreter.* test harness ops
   Fusion,        // kiln.fusion: a group of ops the compiler runs as one kernel
@@ -52,6 +55,8 @@ enum OpTrait : uint32_t {
   kElementwise = 1u << 4,  // result[i] depends only on operands[i]
   kIsolated = 1u << 5,     // regions may not use values from outside (the verifier checks)
   kExpensive = 1u << 6,    // costs many times a load per element: never recomputed per reader
+  kBroadcasting = 1u << 7, // operands broadcast against each other: numpy's rule, or the
+                           // lower-rank one along broadcast_dimensions (chlo.broadcast_*)
 };
 
 // The element types an elementwise op takes (the classes of the spec's Inputs tables).
@@ -158,7 +163,8 @@ std::optional<OpCode> lookupOp(std::string_view name);
 // nothing for any other target.
 std::optional<OpCode> checkOpOfCustomCall(std::string_view target);
 
-// Every registered op, in OpCode order.
+// Every registered op, in OpCode order: the primitives of ops.def, then the composite
+// ops (ir/composite_ops.h), whose opcodes follow the last enumerator.
 std::span<const OpInfo> allOps();
 
 // The identity of `code` as a reducer over `dtype` (a rank-0 literal), or nothing when it

@@ -1,5 +1,5 @@
-// lower-chlo: replaces CHLO ops by their executable decompositions (the registry row's
-// `decompose`), as XLA lowers CHLO, so later layers see StableHLO primitives. Ops in the
+// lower-chlo: replaces CHLO and composite ops by their executable decompositions (the
+// registry row's `decompose`), as XLA lowers CHLO, so later layers see StableHLO primitives. Ops in the
 // keep set (a backend with a native kernel for erf or top_k), ops without a decomposition
 // and ops whose decomposition declines (an element type it does not cover) stay; the
 // report counts each.
@@ -19,7 +19,7 @@ class LowerChloPass : public Pass {
     for (const auto& fn : module.functions()) {
       std::vector<Op*> ops;
       walk(fn->body(), [&](Op& op) {
-        if (op.info().category == OpCategory::Chlo) ops.push_back(&op);
+        if (op.info().decompose) ops.push_back(&op);
       });
       for (Op* op : ops) {
         const OpInfo& info = op->info();

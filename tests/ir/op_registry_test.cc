@@ -66,6 +66,23 @@ TEST(OpRegistryTest, DefaultsAreReadThroughOps) {
   EXPECT_TRUE(opInfo(OpCode::Return).isTerminator());
 }
 
+// Composite ops are numbered after the last primitive of ops.def, and each carries the
+// decomposition every layer runs it by.
+TEST(OpRegistryTest, CompositeOpsFollowThePrimitives) {
+  std::span<const OpInfo> ops = allOps();
+  for (size_t i = 0; i < ops.size(); ++i) EXPECT_EQ(static_cast<size_t>(ops[i].code), i) << ops[i].name;
+  std::optional<OpCode> add = lookupOp("chlo.broadcast_add");
+  ASSERT_TRUE(add.has_value());
+  EXPECT_GT(static_cast<size_t>(*add), static_cast<size_t>(OpCode::Fusion));
+  EXPECT_NE(opInfo(*add).decompose, nullptr);
+  EXPECT_TRUE(opInfo(*add).has(kBroadcasting));
+  for (const OpInfo& info : ops) {
+    if (info.category == OpCategory::Composite) {
+      EXPECT_NE(info.decompose, nullptr) << info.name;
+    }
+  }
+}
+
 // Every op of the registry has a type rule: the builder and the verifier can type it.
 TEST(OpRegistryTest, EveryOpHasATypeRule) {
   for (const OpInfo& info : allOps()) EXPECT_TRUE(hasTypeRule(info.code)) << info.name;

@@ -1,7 +1,8 @@
 // Kernels: the CHLO ops of the conformance suites. The math functions are evaluated in
 // double (complex<double>) and rounded once to the element type, with the accurate
 // algorithms of complex_math.h and special_functions.h; the integer and structural ops
-// (mulhi, next_after, top_k, broadcast_add) follow their CHLO decompositions exactly.
+// (mulhi, next_after, top_k) follow their CHLO decompositions exactly. chlo.broadcast_*
+// are composite ops: they run as their decomposition (ir/composite_ops.h).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -235,54 +236,6 @@ HostValues topK(const Op& op, const HostValues& v, EvalContext& ctx) {
   return {values, indices};
 }
 
-// An operand broadcast to `shape`: operand dimension i maps to result dimension map[i]
-// (numpy-style trailing alignment unless broadcast_dimensions says otherwise); size-1
-// dimensions stretch.
-Literal broadcastOperand(const Literal& a, const Shape& shape, const std::vector<int64_t>& map) {
-  if (a.shape() == shape) return a;
-  Literal out(Type::tensor(a.dtype(), shape));
-  const size_t bytes = static_cast<size_t>(storageBytes(a.dtype()));
-  std::vector<int64_t> strides = stridesOf(a.shape());
-  std::vector<int64_t> index(shape.size(), 0);
-  uint8_t* dst = out.mutableStorage();
-  const uint8_t* src = a.storage();
-  if (out.numElements() == 0) return out;
-  int64_t linear = 0;
-  do {
-    int64_t from = 0;
-    for (size_t i = 0; i < map.size(); ++i) {
-      if (a.shape()[i] != 1) from += index[static_cast<size_t>(map[i])] * strides[i];
-    }
-    std::memcpy(dst + static_cast<size_t>(linear) * bytes,
-                src + static_cast<size_t>(a.isSplat() ? 0 : from) * bytes, bytes);
-    ++linear;
-  } while (nextIndex(index, shape));
-  return out;
-}
-
-HostValues broadcastAdd(const Op& op, const HostValues& v, EvalContext&) {
-  const Literal& lhs = in(v, 0);
-  const Literal& rhs = in(v, 1);
-  const Shape& shape = op.result(0)->type().shape();
-  const int64_t rank = static_cast<int64_t>(shape.size());
-  Attribute dimsAttr = op.attr("broadcast_dimensions");
-  auto mapFor = [&](const Literal& operand) {
-    const int64_t r = static_cast<int64_t>(operand.shape().size());
-    if (dimsAttr && dimsAttr.is(Attribute::Kind::DenseArray) && r != rank) return dimsAttr.asInts();
-    std::vector<int64_t> map(static_cast<size_t>(r));
-    std::iota(map.begin(), map.end(), rank - r);
-    return map;
-  };
-  Literal a = broadcastOperand(lhs, shape, mapFor(lhs));
-  Literal b = broadcastOperand(rhs, shape, mapFor(rhs));
-  return {mapBinary(a, b, [](auto x, auto y) {
-    using T = decltype(x);
-    if constexpr (std::is_same_v<T, bool>) return T(x || y);
-    else if constexpr (std::is_integral_v<T>) return wrapAdd(x, y);
-    else return T(x + y);
-  })};
-}
-
 }  // namespace
 
 void addChloKernels(KernelTable& table) {
@@ -306,7 +259,6 @@ void addChloKernels(KernelTable& table) {
   table.set(O::ChloNextAfter, &nextAfter);
   table.set(O::ChloMulhi, &mulhi);
   table.set(O::ChloTopK, &topK);
-  table.set(O::ChloBroadcastAdd, &broadcastAdd);
 }
 
 }  // namespace kiln::interp

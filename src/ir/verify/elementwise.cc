@@ -163,11 +163,12 @@ void reducePrecisionRule(InferContext& v) {
   });
 }
 
-// chlo.broadcast_add: numpy broadcasting of the two operands (or, with
+// chlo.broadcast_*: numpy broadcasting of the two operands (or, with
 // broadcast_dimensions, the lower-rank operand mapped into the higher-rank one).
-void chloBroadcastRule(InferContext& v) {
+void broadcastingRule(InferContext& v) {
   const Type& lhs = v.tensorOperand(0);
   const Type& rhs = v.tensorOperand(1);
+  checkClass(v, v.info().elements, lhs, "operand 0");
   v.check(lhs.dtype() == rhs.dtype(),
           [&] { return "element types differ: " + lhs.str() + ", " + rhs.str(); });
   const Type& big = lhs.rank() >= rhs.rank() ? lhs : rhs;
@@ -208,6 +209,8 @@ void addElementwiseRules(RuleTable& table) {
     if (info.has(kElementwise) && info.operands.min == info.operands.max &&
         info.results.min == 1 && info.results.max == 1)
       table.set(info.code, &sameType);
+  for (const OpInfo& info : allOps())
+    if (info.has(kBroadcasting)) table.set(info.code, &broadcastingRule);
   table.set(O::Abs, &partOfComplex);
   table.set(O::Real, &partOfComplex);
   table.set(O::Imag, &partOfComplex);
@@ -219,7 +222,6 @@ void addElementwiseRules(RuleTable& table) {
   table.set(O::Select, &selectRule);
   table.set(O::Clamp, &clampRule);
   table.set(O::ReducePrecision, &reducePrecisionRule);
-  table.set(O::ChloBroadcastAdd, &chloBroadcastRule);
 }
 
 }  // namespace kiln
