@@ -19,6 +19,8 @@ OpInfo composite(std::string_view name, int arity, uint32_t traits, ElementClass
   info.elements = elements;
   info.decomposition = decomposition;
   info.decompose = decompose;
+  // The pretty form CHLO uses: `op %x : T -> T` for one operand, a function type for more.
+  info.syntax = arity == 1 ? "operands attr-dict : type(arrow)" : "operands attr-dict : type(fn)";
   return info;
 }
 
@@ -47,7 +49,6 @@ OpInfo broadcasting(std::string_view name, std::span<const OpInfo> primitives) {
   OpInfo info = composite(name, 2, kBroadcasting, elements,
                           "broadcast_in_dim of both operands to the result shape, then the binary op",
                           &broadcastThen<kPrimitive>);
-  info.syntax = "operands attr-dict : type(fn)";
   info.attrs = {{"broadcast_dimensions", AttrKind::I64Array}};
   return info;
 }
