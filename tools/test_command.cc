@@ -56,6 +56,8 @@ int runTestCommand(const TestCommandOptions& o) {
   options.jobs = o.jobs;
   options.timeLimitSeconds = o.timeLimit;
   options.backend = o.backend;
+  testing::BackendSummary summary;
+  options.summary = &summary;
   if (o.optimize || !o.passes.empty()) {
     std::vector<std::string> names = passes::parsePassList(o.passes);  // unknown names fail now, once
     // Tests verify after every pass and check every buffer assignment independently.
@@ -104,6 +106,13 @@ int runTestCommand(const TestCommandOptions& o) {
       std::printf("%-36s %8zu %8zu %8zu\n", family.c_str(), c.passed, c.failed, c.skipped);
     for (const auto& [reason, n] : skipReasons) std::printf("skipped (%zu): unsupported %s\n", n, reason.c_str());
   }
+  if (o.backend == "cpu") {
+    // How much became native code, and what the interpreter still ran (and why).
+    std::printf("cpu: %zu native kernels in %zu modules, compiled in %.1f s, run %llu times\n", summary.kernels,
+                summary.modules, summary.compileSeconds, static_cast<unsigned long long>(summary.kernelRuns));
+    if (!o.quiet)
+      for (const auto& [reason, n] : summary.declined) std::printf("cpu: left to the interpreter (%zu): %s\n", n, reason.c_str());
+  }
   if (!o.report.empty()) writeReport(o.report, results);
   std::printf("%zu passed, %zu failed", total.passed, total.failed);
   if (total.skipped) std::printf(", %zu skipped", total.skipped);
@@ -120,7 +129,8 @@ std::function<int()> addTestCommand(CLI::App& app) {
   cmd->add_option("-j,--jobs", o->jobs, "Tests to run at once")->check(CLI::Range(1, 256));
   cmd->add_option("--time-limit", o->timeLimit, "Seconds a test may run before it fails")->check(CLI::PositiveNumber);
   cmd->add_option("--report", o->report, "Write every result to this JSON file");
-  cmd->add_option("--backend", o->backend, "Executor: interp (the reference interpreter)");
+  cmd->add_option("--backend", o->backend, "Executor: interp (the reference interpreter) or cpu (native kernels for fused "
+                                    "elementwise work; the rest still interpreted)");
   cmd->add_flag("--optimize", o->optimize, "Run the full optimization pipeline (fusion included) on every program first");
   cmd->add_option("--passes", o->passes, "Run these comma-separated passes first instead (implies --optimize; "
                                     "fixpoint(a,b,...) groups as in kiln compile)");

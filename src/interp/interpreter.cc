@@ -73,13 +73,16 @@ class Frame : public EvalContext {
         opsSinceCheck_ = 0;
         checkTime();
       }
-      const KernelEntry& entry = kernelTable().entries[op.code()];
-      const Region* decomposition = entry.kernel ? nullptr : interp_.decompositionOf(op);
-      if (!entry.kernel && !decomposition)
-        unsupportedOp(op, entry.unsupported ? entry.unsupported : "no interpreter kernel");
       HostValues results;
       try {
-        results = decomposition ? runRegion(*decomposition, operands) : entry.kernel(op, operands, *this);
+        const NativeOps* native = interp_.options().native;
+        if (!native || !native->run(op, operands, results)) {
+          const KernelEntry& entry = kernelTable().entries[op.code()];
+          const Region* decomposition = entry.kernel ? nullptr : interp_.decompositionOf(op);
+          if (!entry.kernel && !decomposition)
+            unsupportedOp(op, entry.unsupported ? entry.unsupported : "no interpreter kernel");
+          results = decomposition ? runRegion(*decomposition, operands) : entry.kernel(op, operands, *this);
+        }
       } catch (Error& e) {
         if (!e.pos().known() && op.pos.known()) e.at(interp_.module().source, op.pos);
         throw;

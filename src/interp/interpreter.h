@@ -31,6 +31,17 @@ class CheckFailed : public Error {
   CheckFailure failure;
 };
 
+// Ops a backend has compiled to native code: the interpreter runs them through this
+// instead of its own kernels. This is how a backend runs whole programs while it still
+// leaves some ops (control flow, ops it has no code for) to the interpreter.
+class NativeOps {
+ public:
+  virtual ~NativeOps() = default;
+  // Runs `op` natively, filling `results`, and returns true; false leaves it to the
+  // interpreter's kernel.
+  virtual bool run(const Op& op, const HostValues& operands, HostValues& results) const = 0;
+};
+
 struct InterpOptions {
   // The run stops with a Runtime error ("time limit") once this passes.
   std::optional<std::chrono::steady_clock::time_point> deadline;
@@ -40,6 +51,8 @@ struct InterpOptions {
   std::string probeDir;
   // Output of interpreter.print (default: standard output).
   std::function<void(const std::string&)> print;
+  // Native code for some ops (see NativeOps); null: interpret everything.
+  const NativeOps* native = nullptr;
 };
 
 class Interpreter {

@@ -34,7 +34,7 @@ std::vector<const Function*> testFunctions(const Module& module) {
 std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
 
 void runTestFunction(const Module& module, const Function& fn, double timeLimitSeconds, size_t slot,
-                     TestResult& r) {
+                     TestResult& r, const interp::NativeOps* native) {
   auto start = std::chrono::steady_clock::now();
   // Each test gets its own probe folder, so probes of parallel tests do not mix.
   fs::path probes =
@@ -44,6 +44,7 @@ void runTestFunction(const Module& module, const Function& fn, double timeLimitS
                             std::chrono::duration<double>(timeLimitSeconds));
   io.probeDir = probes.string();
   io.print = [](const std::string&) {};  // interpreter.print output is not part of a test
+  io.native = native;
   try {
     fs::create_directories(probes);
     interp::Interpreter interp(module, io);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "interp/interpreter.h"
 #include "ir/module.h"
 
 namespace kiln::testing {
@@ -34,8 +35,9 @@ std::vector<const Function*> testFunctions(const Module& module);
 // check.expect_serialized_eq) go to a folder of their own, removed afterwards; `slot`
 // makes it unique among tests that run at the same time. Fills status, message and
 // seconds of `result`; never throws.
+// `native` runs the ops a backend compiled (null: the interpreter runs everything).
 void runTestFunction(const Module& module, const Function& fn, double timeLimitSeconds, size_t slot,
-                     TestResult& result);
+                     TestResult& result, const interp::NativeOps* native = nullptr);
 
 // The first line of an error, which is what a one-line report shows.
 std::string firstLine(const std::string& s);

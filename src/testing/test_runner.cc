@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <mutex>
 
+#include "backends/cpu/executable.h"
+#include "passes/pass_manager.h"
 #include "stablehlo/parser.h"
 #include "support/error.h"
 
@@ -61,15 +63,28 @@ namespace {
 
 struct Job {
   std::shared_ptr<const Module> module;
+  std::shared_ptr<const cpu::Executable> executable;  // for the cpu backend
   const Function* fn;
   size_t fileIndex;
 };
 
+// Prepares a module for the cpu backend and compiles its kernels.
+std::shared_ptr<const cpu::Executable> compileForCpu(Module& module) {
+  passes::PassContext context;
+  try {
+    passes::runPipeline(module, cpu::cpuPipeline(), context);
+  } catch (const Error& e) {
+    throw Error(ErrorKind::Internal, "optimizing for cpu: " + e.format());
+  }
+  return std::make_shared<const cpu::Executable>(module);
+}
+
 }  // namespace
 
 std::vector<TestResult> runTests(const std::vector<std::string>& files, const TestOptions& options) {
-  if (options.backend != "interp")
-    throw Error(ErrorKind::Usage, "unknown backend '" + options.backend + "' (available: interp)");
+  if (options.backend != "interp" && options.backend != "cpu")
+    throw Error(ErrorKind::Usage, "unknown backend '" + options.backend + "' (available: interp, cpu)");
+  const bool cpu = options.backend == "cpu";
   std::vector<TestResult> results;
   std::vector<Job> jobs;
   std::mutex mutex;
@@ -81,6 +96,7 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
 
   // Load every file (in parallel too: parsing the big testdata files takes a while).
   std::vector<std::vector<std::unique_ptr<Module>>> loaded(files.size());
+  std::vector<std::vector<std::shared_ptr<const cpu::Executable>>> compiled(files.size());
   tbb::task_arena arena(std::max(1, options.jobs));
   arena.execute([&] {
     tbb::parallel_for(size_t{0}, files.size(), [&](size_t i) {
@@ -88,10 +104,13 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
         loaded[i] = stablehlo::parseFile(SourceBuffer::fromFile(files[i]));
         if (options.prepare)
           for (auto& module : loaded[i]) options.prepare(*module);
+        if (cpu)
+          for (auto& module : loaded[i]) compiled[i].push_back(compileForCpu(*module));
       } catch (const Error& e) {
         // A module that failed to prepare must not run unprepared (its tests could pass
         // and hide that --optimize broke it): the file's one result is the failure.
         loaded[i].clear();
+        compiled[i].clear();
         TestResult r{files[i], "", familyOf(files[i])};
         r.status = e.kind() == ErrorKind::Unsupported ? TestResult::Status::Skipped : TestResult::Status::Failed;
         r.message = firstLine(e.format());
@@ -100,9 +119,10 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
     });
   });
   for (size_t i = 0; i < files.size(); ++i) {
-    for (auto& m : loaded[i]) {
-      std::shared_ptr<const Module> module(std::move(m));
-      for (const Function* fn : testFunctions(*module)) jobs.push_back({module, fn, i});
+    for (size_t m = 0; m < loaded[i].size(); ++m) {
+      std::shared_ptr<const Module> module(std::move(loaded[i][m]));
+      std::shared_ptr<const cpu::Executable> executable = cpu ? compiled[i][m] : nullptr;
+      for (const Function* fn : testFunctions(*module)) jobs.push_back({module, executable, fn, i});
     }
   }
 
@@ -110,10 +130,22 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
     tbb::parallel_for(size_t{0}, jobs.size(), [&](size_t j) {
       const Job& job = jobs[j];
       TestResult r{files[job.fileIndex], job.fn->name(), familyOf(files[job.fileIndex])};
-      runTestFunction(*job.module, *job.fn, options.timeLimitSeconds, j, r);
+      runTestFunction(*job.module, *job.fn, options.timeLimitSeconds, j, r, job.executable.get());
       report(std::move(r));
     });
   });
+  if (cpu && options.summary) {
+    BackendSummary& s = *options.summary;
+    for (const auto& executables : compiled) {
+      for (const auto& e : executables) {
+        ++s.modules;
+        s.kernels += e->numKernels();
+        s.kernelRuns += e->nativeRuns();
+        s.compileSeconds += e->compileSeconds();
+        for (const auto& [reason, n] : e->declinedReasons()) s.declined[reason] += n;
+      }
+    }
+  }
   std::sort(results.begin(), results.end(), [](const TestResult& a, const TestResult& b) {
     return std::tie(a.file, a.function) < std::tie(b.file, b.function);
   });

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,10 +13,24 @@
 
 namespace kiln::testing {
 
+// What the cpu backend did over a run: how much of the programs became native code.
+struct BackendSummary {
+  size_t modules = 0;
+  size_t kernels = 0;          // native kernels compiled
+  uint64_t kernelRuns = 0;     // their executions
+  double compileSeconds = 0;   // in all, over every module
+  // Ops left to the interpreter, by reason ("unsupported: stablehlo.reduce in a loop kernel").
+  std::map<std::string, size_t> declined;
+};
+
 struct TestOptions {
   int jobs = 1;
   double timeLimitSeconds = 60;
-  std::string backend = "interp";  // the only one so far; another name is a usage error
+  // interp (the reference interpreter) or cpu (the module after cpu::cpuPipeline(), its
+  // kernels native; the rest still interpreted). Another name is a usage error.
+  std::string backend = "interp";
+  // Filled in for the cpu backend.
+  BackendSummary* summary = nullptr;
   // Applied to every module after it is parsed, before its tests run (kiln test
   // --optimize runs the optimization pipeline here). An error fails the file's tests.
   std::function<void(Module&)> prepare;

@@ -1,0 +1,93 @@
+// The CPU executable (executable.h): which ops get kernels, and how a kernel runs over
+// the interpreter's values.
+#include "backends/cpu/executable.h"
+
+#include <tbb/parallel_for.h>
+
+namespace kiln::cpu {
+
+std::vector<std::string> cpuPipeline() {
+  return {"inline", "lower-chlo", "fixpoint(simplify)", "cse", "dce", "fusion"};
+}
+
+namespace {
+
+// The ops offered to the emitter: everything that computes (the emitter declines what it
+// has no code for yet, and the reasons say what still runs on the interpreter), except
+// control flow, whose regions are searched instead, constants and the test harness's ops.
+// Ops inside a fusion are the fusion's business, and those in the regions of other ops
+// (reducers, comparators) their op's.
+void collect(const Region& region, std::vector<const Op*>& out) {
+  for (const auto& op : region.ops()) {
+    const OpInfo& info = op->info();
+    if (op->is(OpCode::Fusion)) {
+      out.push_back(op.get());
+      continue;
+    }
+    OpCategory c = info.category;
+    if (c == OpCategory::ControlFlow)
+      for (size_t r = 0; r < op->numRegions(); ++r) collect(op->region(r), out);
+    bool skip = c == OpCategory::ControlFlow || c == OpCategory::Constant || c == OpCategory::Check ||
+                c == OpCategory::Interpreter;
+    if (info.isTerminator() || skip) continue;
+    out.push_back(op.get());
+  }
+}
+
+std::vector<const Op*> kernelOps(const Module& module) {
+  std::vector<const Op*> ops;
+  for (const auto& fn : module.functions()) collect(fn->body(), ops);
+  return ops;
+}
+
+// Below this many elements a kernel runs on the calling thread.
+constexpr int64_t kParallelGrain = 1 << 16;
+
+}  // namespace
+
+Executable::Executable(const Module& module) : module_(module), native_(compileKernels(kernelOps(module))) {}
+
+interp::HostValues Executable::call(const Function& fn, const interp::HostValues& args,
+                                    interp::InterpOptions options) const {
+  options.native = this;
+  interp::Interpreter interpreter(module_, std::move(options));
+  return interpreter.call(fn, args);
+}
+
+bool Executable::run(const Op& op, const interp::HostValues& operands, interp::HostValues& results) const {
+  auto it = native_.kernels.find(&op);
+  if (it == native_.kernels.end()) return false;
+  // Kernels read dense buffers: a splat operand is expanded first.
+  std::vector<Literal> inputs;
+  inputs.reserve(operands.size());
+  std::vector<void*> buffers;
+  for (const interp::HostValue& v : operands) {
+    inputs.push_back(v.tensor());
+    Literal& in = inputs.back();
+    buffers.push_back(in.isSplat() && in.numElements() > 1 ? in.mutableStorage() : const_cast<uint8_t*>(in.storage()));
+  }
+  results.clear();
+  for (size_t i = 0; i < op.numResults(); ++i) {
+    Literal out(op.result(i)->type());
+    buffers.push_back(out.mutableStorage());
+    results.push_back(std::move(out));
+  }
+  int64_t n = op.result(0)->type().numElements();
+  KernelFn kernel = it->second;
+  if (n > kParallelGrain) {
+    tbb::parallel_for(tbb::blocked_range<int64_t>(0, n, kParallelGrain),
+                      [&](const tbb::blocked_range<int64_t>& r) { kernel(buffers.data(), r.begin(), r.end()); });
+  } else if (n > 0) {
+    kernel(buffers.data(), 0, n);
+  }
+  runs_.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+std::map<std::string, size_t> Executable::declinedReasons() const {
+  std::map<std::string, size_t> reasons;
+  for (const auto& [op, reason] : native_.declined) ++reasons[reason];
+  return reasons;
+}
+
+}  // namespace kiln::cpu

@@ -1,0 +1,48 @@
+// A module compiled for the CPU. This first form runs the program through the
+// interpreter and hands it every op that has native code: loop fusions and elementwise
+// or index-map ops become LLVM kernels (native_kernels.h); reductions, dots, control flow
+// and everything else still run on the interpreter's kernels, and the statistics say how
+// much ran natively.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "backends/cpu/native_kernels.h"
+#include "interp/interpreter.h"
+
+namespace kiln::cpu {
+
+// The passes a module goes through before it is compiled for the CPU: the optimizer's
+// pipeline without constant folding (so kernels, not the folder, compute constant
+// programs), the scheduling and buffer passes (which this executable does not use yet).
+std::vector<std::string> cpuPipeline();
+
+class Executable : public interp::NativeOps {
+ public:
+  // Compiles the kernels of `module`, which has gone through cpuPipeline() and must
+  // outlive the executable.
+  explicit Executable(const Module& module);
+
+  // Runs `fn` on `args`; `options` as for the interpreter (its `native` is set here).
+  interp::HostValues call(const Function& fn, const interp::HostValues& args, interp::InterpOptions options = {}) const;
+
+  bool run(const Op& op, const interp::HostValues& operands, interp::HostValues& results) const override;
+
+  const Module& module() const { return module_; }
+  size_t numKernels() const { return native_.kernels.size(); }
+  // Why each op left to the interpreter was left there, with how many ops had each reason.
+  std::map<std::string, size_t> declinedReasons() const;
+  double compileSeconds() const { return native_.seconds; }
+  // Kernel executions so far (all threads).
+  uint64_t nativeRuns() const { return runs_.load(std::memory_order_relaxed); }
+
+ private:
+  const Module& module_;
+  NativeKernels native_;
+  mutable std::atomic<uint64_t> runs_{0};
+};
+
+}  // namespace kiln::cpu

@@ -1,0 +1,619 @@
+// LLVM IR for loop kernels: a kiln.fusion of kind loop, or one elementwise or index-map
+// op, becomes a function over the row-major elements of its result(s) (ABI in
+// native_kernels.h). Each value inside is computed "at an index": elementwise ops at the
+// index they are asked for, index maps (broadcast_in_dim, reshape, transpose, slice,
+// reverse, concatenate, pad, iota) by asking their operand at the mapped index, so no
+// intermediate tensor is ever stored. The arithmetic follows the interpreter's kernels
+// exactly (integer edge cases as XLA defines them, IEEE maximum/minimum, saturating
+// float-to-int conversion, the same libm functions), and no fast-math flag is set, so
+// native results equal the interpreter's bit for bit.
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <chrono>
+#include <map>
+
+#include "backends/cpu/jit.h"
+#include "backends/cpu/native_kernels.h"
+#include "ir/attr_records.h"
+#include "support/error.h"
+
+namespace kiln::cpu {
+namespace {
+
+// Thrown while emitting an op the emitter has no code for: that op stays with the
+// interpreter, the others of the module still compile.
+struct Declined {
+  std::string reason;
+};
+[[noreturn]] void decline(std::string reason) { throw Declined{std::move(reason)}; }
+
+bool supported(DType t) {
+  return isBool(t) || t == DType::F32 || t == DType::F64 || (isInteger(t) && bitWidth(t) >= 8);
+}
+
+void requireSupported(const Type& t) {
+  if (!t.isTensor()) decline("unsupported: non-tensor value");
+  if (!supported(t.dtype())) decline("unsupported: element type " + std::string(name(t.dtype())));
+}
+
+// Where a value is read: a multi-index into a tensor of `shape`, known as the row-major
+// linear index, the per-dimension indices, or both (each derived from the other on
+// demand). `id` names the index for memoization: values asked at the same index object
+// are computed once.
+struct Index {
+  int id;
+  Shape shape;
+  llvm::Value* linear = nullptr;
+  std::vector<llvm::Value*> dims;
+};
+
+class KernelEmitter {
+ public:
+  KernelEmitter(llvm::Module& module, const Op& root, const std::string& name)
+      : ctx_(module.getContext()), module_(module), b_(ctx_), root_(root), name_(name) {}
+
+  void emit() {
+    const Region* body = root_.is(OpCode::Fusion) ? &root_.region(0) : nullptr;
+    std::vector<const Value*> inputs, outputs;
+    if (body) {
+      std::string kind = root_.attr("kind").asString();
+      if (kind != "loop") decline("unsupported: kiln.fusion of kind " + kind);
+      for (size_t i = 0; i < body->numArguments(); ++i) inputs.push_back(body->argument(i));
+      for (Value* v : body->terminator()->operands()) outputs.push_back(v);
+    } else {
+      for (Value* v : root_.operands()) inputs.push_back(v);
+      for (size_t i = 0; i < root_.numResults(); ++i) outputs.push_back(root_.result(i));
+    }
+    for (const Value* v : inputs) requireSupported(v->type());
+    for (const Value* v : outputs) requireSupported(v->type());
+    const Shape& shape = outputs.at(0)->type().shape();
+    for (const Value* v : outputs)
+      if (v->type().shape() != shape) decline("unsupported: results of different shapes");
+
+    llvm::Type* ptr = b_.getPtrTy();
+    llvm::Type* i64 = b_.getInt64Ty();
+    auto* type = llvm::FunctionType::get(b_.getVoidTy(), {ptr, i64, i64}, false);
+    fn_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name_, module_);
+    fn_->addFnAttr(llvm::Attribute::NoUnwind);
+    llvm::Value* buffers = fn_->getArg(0);
+    llvm::Value* begin = fn_->getArg(1);
+    llvm::Value* end = fn_->getArg(2);
+
+    auto* entry = llvm::BasicBlock::Create(ctx_, "entry", fn_);
+    auto* loop = llvm::BasicBlock::Create(ctx_, "loop", fn_);
+    auto* exit = llvm::BasicBlock::Create(ctx_, "exit", fn_);
+    b_.SetInsertPoint(entry);
+    // The buffer pointers, loaded once before the loop.
+    size_t slot = 0;
+    for (const Value* v : inputs) buffer_[v] = loadPointer(buffers, slot++);
+    std::vector<llvm::Value*> outPtrs;
+    for (size_t i = 0; i < outputs.size(); ++i) outPtrs.push_back(loadPointer(buffers, slot++));
+    b_.CreateCondBr(b_.CreateICmpSLT(begin, end), loop, exit);
+
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* i = b_.CreatePHI(i64, 2, "i");
+    i->addIncoming(begin, entry);
+    Index at = newIndex(shape);
+    at.linear = i;
+    for (size_t k = 0; k < outputs.size(); ++k) store(valueAt(outputs[k], at), outputs[k]->type().dtype(), outPtrs[k], i);
+    llvm::Value* next = b_.CreateAdd(i, b_.getInt64(1), "next", true, true);
+    i->addIncoming(next, b_.GetInsertBlock());
+    b_.CreateCondBr(b_.CreateICmpEQ(next, end), exit, loop);
+    b_.SetInsertPoint(exit);
+    b_.CreateRetVoid();
+  }
+
+ private:
+  // ---- types, loads and stores ----
+  llvm::Type* registerType(DType t) {
+    if (isBool(t)) return b_.getInt1Ty();
+    if (t == DType::F32) return b_.getFloatTy();
+    if (t == DType::F64) return b_.getDoubleTy();
+    return b_.getIntNTy(static_cast<unsigned>(bitWidth(t)));
+  }
+  // Booleans are one byte in storage.
+  llvm::Type* storageType(DType t) { return isBool(t) ? b_.getInt8Ty() : registerType(t); }
+
+  llvm::Value* loadPointer(llvm::Value* buffers, size_t slot) {
+    llvm::Value* at = b_.CreateConstInBoundsGEP1_64(b_.getPtrTy(), buffers, slot);
+    auto* p = b_.CreateLoad(b_.getPtrTy(), at);
+    p->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(ctx_, {}));
+    return p;
+  }
+
+  llvm::Value* load(DType t, llvm::Value* base, llvm::Value* linear) {
+    llvm::Value* v = b_.CreateLoad(storageType(t), b_.CreateInBoundsGEP(storageType(t), base, linear));
+    return isBool(t) ? b_.CreateICmpNE(v, b_.getInt8(0)) : v;
+  }
+
+  void store(llvm::Value* v, DType t, llvm::Value* base, llvm::Value* linear) {
+    if (isBool(t)) v = b_.CreateZExt(v, b_.getInt8Ty());
+    b_.CreateStore(v, b_.CreateInBoundsGEP(storageType(t), base, linear));
+  }
+
+  // ---- indices ----
+  Index newIndex(const Shape& shape) { return Index{nextId_++, shape, nullptr, {}}; }
+  Index scalarIndex() {
+    Index at = newIndex({});
+    at.linear = b_.getInt64(0);
+    return at;
+  }
+
+  llvm::Value* linearOf(Index& at) {
+    if (!at.linear) {
+      llvm::Value* linear = b_.getInt64(0);
+      for (size_t d = 0; d < at.shape.size(); ++d) {
+        linear = b_.CreateMul(linear, b_.getInt64(at.shape[d]), "", true, true);
+        linear = b_.CreateAdd(linear, at.dims[d], "", true, true);
+      }
+      at.linear = linear;
+    }
+    return at.linear;
+  }
+
+  const std::vector<llvm::Value*>& dimsOf(Index& at) {
+    if (at.dims.empty() && !at.shape.empty()) {
+      at.dims.resize(at.shape.size());
+      llvm::Value* rest = at.linear;
+      for (size_t d = at.shape.size(); d-- > 0;) {
+        llvm::Value* size = b_.getInt64(at.shape[d]);
+        at.dims[d] = d == 0 ? rest : b_.CreateURem(rest, size);
+        if (d > 0) rest = b_.CreateUDiv(rest, size);
+      }
+    }
+    return at.dims;
+  }
+
+  Index withDims(const Shape& shape, std::vector<llvm::Value*> dims) {
+    Index at = newIndex(shape);
+    at.dims = std::move(dims);
+    if (shape.empty()) at.linear = b_.getInt64(0);
+    return at;
+  }
+
+  // ---- values ----
+  llvm::Value* valueAt(const Value* v, Index& at) {
+    auto key = std::make_pair(v, at.id);
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    llvm::Value* result;
+    if (auto it = buffer_.find(v); it != buffer_.end()) {
+      result = load(v->type().dtype(), it->second, linearOf(at));
+    } else {
+      const Op* op = v->definingOp();
+      if (!op) decline("internal: an argument without a buffer");
+      if (op->numResults() != 1) decline("unsupported: " + std::string(op->name()) + " (no native code yet)");
+      requireSupported(v->type());
+      for (Value* operand : op->operands()) requireSupported(operand->type());
+      result = opAt(*op, at);
+    }
+    memo_[key] = result;
+    return result;
+  }
+
+  // The operand at the same index (elementwise), or at index 0 when it is a scalar
+  // standing for a tensor (select's predicate, clamp's bounds).
+  llvm::Value* operandAt(const Op& op, size_t i, Index& at) {
+    const Value* v = op.operand(i);
+    if (v->type().rank() == 0 && !at.shape.empty()) {
+      Index scalar = scalarIndex();
+      return valueAt(v, scalar);
+    }
+    return valueAt(v, at);
+  }
+
+  llvm::Value* opAt(const Op& op, Index& at) {
+    using O = OpCode;
+    DType out = op.result()->type().dtype();
+    switch (op.code()) {
+      case O::Constant: return constantAt(op, at);
+      case O::Iota: {
+        llvm::Value* k = dimsOf(at)[static_cast<size_t>(op.attr("iota_dimension").asInt())];
+        return isFloat(out) ? b_.CreateUIToFP(k, registerType(out)) : b_.CreateTrunc(k, registerType(out));
+      }
+      case O::BroadcastInDim: {
+        const Type& x = op.operand(0)->type();
+        const std::vector<int64_t>& map = op.attr("broadcast_dimensions").asInts();
+        std::vector<llvm::Value*> dims;
+        for (int64_t d = 0; d < x.rank(); ++d)
+          dims.push_back(x.dim(d) == 1 ? b_.getInt64(0) : dimsOf(at)[static_cast<size_t>(map[static_cast<size_t>(d)])]);
+        Index inner = withDims(x.shape(), std::move(dims));
+        return valueAt(op.operand(0), inner);
+      }
+      case O::Broadcast: {
+        const Type& x = op.operand(0)->type();
+        size_t lead = at.shape.size() - static_cast<size_t>(x.rank());
+        std::vector<llvm::Value*> dims(dimsOf(at).begin() + static_cast<std::ptrdiff_t>(lead), dimsOf(at).end());
+        Index inner = withDims(x.shape(), std::move(dims));
+        return valueAt(op.operand(0), inner);
+      }
+      case O::Reshape: {
+        Index inner = newIndex(op.operand(0)->type().shape());
+        inner.linear = linearOf(at);
+        return valueAt(op.operand(0), inner);
+      }
+      case O::Transpose: {
+        const std::vector<int64_t>& perm = op.attr("permutation").asInts();
+        std::vector<llvm::Value*> dims(perm.size());
+        for (size_t d = 0; d < perm.size(); ++d) dims[static_cast<size_t>(perm[d])] = dimsOf(at)[d];
+        Index inner = withDims(op.operand(0)->type().shape(), std::move(dims));
+        return valueAt(op.operand(0), inner);
+      }
+      case O::Slice: {
+        const std::vector<int64_t>& start = op.attr("start_indices").asInts();
+        const std::vector<int64_t>& strides = op.attr("strides").asInts();
+        std::vector<llvm::Value*> dims;
+        for (size_t d = 0; d < start.size(); ++d)
+          dims.push_back(b_.CreateAdd(b_.getInt64(start[d]), b_.CreateMul(dimsOf(at)[d], b_.getInt64(strides[d]))));
+        Index inner = withDims(op.operand(0)->type().shape(), std::move(dims));
+        return valueAt(op.operand(0), inner);
+      }
+      case O::Reverse: {
+        std::vector<llvm::Value*> dims = dimsOf(at);
+        for (int64_t d : op.attr("dimensions").asInts())
+          dims[static_cast<size_t>(d)] = b_.CreateSub(b_.getInt64(at.shape[static_cast<size_t>(d)] - 1), dims[static_cast<size_t>(d)]);
+        Index inner = withDims(at.shape, std::move(dims));
+        return valueAt(op.operand(0), inner);
+      }
+      case O::Concatenate: return concatenateAt(op, at);
+      case O::Pad: return padAt(op, at);
+      case O::Convert: return convert(operandAt(op, 0, at), op.operand(0)->type().dtype(), out);
+      case O::BitcastConvert: {
+        DType from = op.operand(0)->type().dtype();
+        if (bitWidth(from) != bitWidth(out) || isBool(from) || isBool(out))
+          decline("unsupported: bitcast_convert between widths");
+        return b_.CreateBitCast(operandAt(op, 0, at), registerType(out));
+      }
+      case O::Compare: return compare(op, operandAt(op, 0, at), operandAt(op, 1, at));
+      case O::Select: return b_.CreateSelect(operandAt(op, 0, at), operandAt(op, 1, at), operandAt(op, 2, at));
+      case O::Clamp: {
+        llvm::Value* lo = operandAt(op, 0, at);
+        llvm::Value* x = operandAt(op, 1, at);
+        llvm::Value* hi = operandAt(op, 2, at);
+        return extremum(false, extremum(true, x, lo, out), hi, out);
+      }
+      default: break;
+    }
+    if (!op.info().has(kElementwise)) decline("unsupported: " + std::string(op.name()) + " (no native code yet)");
+    std::vector<llvm::Value*> args;
+    for (size_t i = 0; i < op.numOperands(); ++i) args.push_back(operandAt(op, i, at));
+    DType t = op.operand(0)->type().dtype();
+    return elementwise(op, t, args);
+  }
+
+  llvm::Value* constantAt(const Op& op, Index& at) {
+    const Literal& lit = op.attr("value").asDense();
+    DType t = lit.dtype();
+    if (lit.isSplat() || lit.numElements() == 1) return scalarConstant(t, lit.bitsAt(0));
+    // A dense constant: a private global array in storage layout.
+    llvm::Constant* data = llvm::ConstantDataArray::getRaw(
+        llvm::StringRef(reinterpret_cast<const char*>(lit.storage()), lit.storageSize()),
+        static_cast<uint64_t>(lit.numElements()), storageType(t));
+    auto* global = new llvm::GlobalVariable(module_, data->getType(), true, llvm::GlobalValue::PrivateLinkage, data);
+    global->setAlignment(llvm::Align(64));
+    return load(t, global, linearOf(at));
+  }
+
+  llvm::Value* scalarConstant(DType t, uint64_t bits) {
+    if (isBool(t)) return b_.getInt1(bits != 0);
+    llvm::Type* type = registerType(t);
+    if (isFloat(t)) {
+      unsigned width = static_cast<unsigned>(bitWidth(t));
+      return llvm::ConstantFP::get(type, llvm::APFloat(type->getFltSemantics(), llvm::APInt(width, bits)));
+    }
+    return llvm::ConstantInt::get(type, bits);
+  }
+
+  // Each operand is read at its own offset, clamped into range so that every read is in
+  // bounds; the selects then keep the one whose range holds the index.
+  llvm::Value* concatenateAt(const Op& op, Index& at) {
+    size_t axis = static_cast<size_t>(op.attr("dimension").asInt());
+    llvm::Value* k = dimsOf(at)[axis];
+    llvm::Value* result = nullptr;
+    int64_t offset = 0;
+    for (size_t i = 0; i < op.numOperands(); ++i) {
+      const Type& t = op.operand(i)->type();
+      int64_t size = t.dim(static_cast<int64_t>(axis));
+      if (size == 0) continue;
+      std::vector<llvm::Value*> dims = dimsOf(at);
+      dims[axis] = clampIndex(b_.CreateSub(k, b_.getInt64(offset)), size);
+      Index inner = withDims(t.shape(), std::move(dims));
+      llvm::Value* v = valueAt(op.operand(i), inner);
+      result = result ? b_.CreateSelect(b_.CreateICmpSLT(k, b_.getInt64(offset)), result, v) : v;
+      offset += size;
+    }
+    return result;
+  }
+
+  llvm::Value* clampIndex(llvm::Value* i, int64_t size) {
+    llvm::Value* lo = b_.CreateSelect(b_.CreateICmpSLT(i, b_.getInt64(0)), b_.getInt64(0), i);
+    return b_.CreateSelect(b_.CreateICmpSGT(lo, b_.getInt64(size - 1)), b_.getInt64(size - 1), lo);
+  }
+
+  llvm::Value* padAt(const Op& op, Index& at) {
+    const Type& x = op.operand(0)->type();
+    const std::vector<int64_t>& low = op.attr("edge_padding_low").asInts();
+    const std::vector<int64_t>& interior = op.attr("interior_padding").asInts();
+    Index scalar = scalarIndex();
+    llvm::Value* fill = valueAt(op.operand(1), scalar);
+    if (x.numElements() == 0) return fill;
+    llvm::Value* inside = b_.getTrue();
+    std::vector<llvm::Value*> dims;
+    for (size_t d = 0; d < low.size(); ++d) {
+      llvm::Value* p = b_.CreateSub(dimsOf(at)[d], b_.getInt64(low[d]));
+      llvm::Value* step = b_.getInt64(interior[d] + 1);
+      llvm::Value* pos = b_.CreateSelect(b_.CreateICmpSLT(p, b_.getInt64(0)), b_.getInt64(0), p);
+      llvm::Value* q = b_.CreateUDiv(pos, step);
+      inside = b_.CreateAnd(inside, b_.CreateICmpSGE(p, b_.getInt64(0)));
+      inside = b_.CreateAnd(inside, b_.CreateICmpEQ(b_.CreateURem(pos, step), b_.getInt64(0)));
+      inside = b_.CreateAnd(inside, b_.CreateICmpSLT(q, b_.getInt64(x.dim(static_cast<int64_t>(d)))));
+      dims.push_back(clampIndex(q, x.dim(static_cast<int64_t>(d))));
+    }
+    Index inner = withDims(x.shape(), std::move(dims));
+    return b_.CreateSelect(inside, valueAt(op.operand(0), inner), fill);
+  }
+
+  // ---- arithmetic, as the interpreter's kernels define it ----
+  llvm::Value* convert(llvm::Value* x, DType from, DType to) {
+    llvm::Type* type = registerType(to);
+    if (from == to) return x;
+    if (isBool(to)) return isFloat(from) ? b_.CreateFCmpUNE(x, llvm::ConstantFP::get(x->getType(), 0.0))
+                                         : b_.CreateICmpNE(x, llvm::ConstantInt::get(x->getType(), 0));
+    bool fromSigned = isSignedInt(from);
+    if (isFloat(to)) {
+      if (isFloat(from)) return b_.CreateFPCast(x, type);
+      return fromSigned ? b_.CreateSIToFP(x, type) : b_.CreateUIToFP(x, type);
+    }
+    if (isFloat(from)) {
+      // Truncation toward zero, saturating, NaN to 0: exactly the .sat intrinsics.
+      auto id = isSignedInt(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+      return b_.CreateIntrinsic(id, {type, x->getType()}, {x});
+    }
+    return fromSigned ? b_.CreateSExtOrTrunc(x, type) : b_.CreateZExtOrTrunc(x, type);
+  }
+
+  llvm::Value* compare(const Op& op, llvm::Value* a, llvm::Value* c) {
+    DType t = op.operand(0)->type().dtype();
+    ComparisonDirection dir = comparisonDirectionOf(op.attr("comparison_direction"));
+    using D = ComparisonDirection;
+    using P = llvm::CmpInst::Predicate;
+    if (isFloat(t) && comparisonTypeOf(op.attr("compare_type")) == ComparisonType::TotalOrder) {
+      a = totalOrderKey(a);
+      c = totalOrderKey(c);
+      t = DType::I64;
+    }
+    if (isFloat(t)) {
+      P p = dir == D::EQ ? P::FCMP_OEQ : dir == D::NE ? P::FCMP_UNE : dir == D::LT ? P::FCMP_OLT
+          : dir == D::LE ? P::FCMP_OLE : dir == D::GT ? P::FCMP_OGT : P::FCMP_OGE;
+      return b_.CreateFCmp(p, a, c);
+    }
+    bool s = isSignedInt(t);
+    P p = dir == D::EQ ? P::ICMP_EQ : dir == D::NE ? P::ICMP_NE
+        : dir == D::LT ? (s ? P::ICMP_SLT : P::ICMP_ULT) : dir == D::LE ? (s ? P::ICMP_SLE : P::ICMP_ULE)
+        : dir == D::GT ? (s ? P::ICMP_SGT : P::ICMP_UGT) : (s ? P::ICMP_SGE : P::ICMP_UGE);
+    return b_.CreateICmp(p, a, c);
+  }
+
+  // A signed integer that orders floats as IEEE totalOrder: negative ones flip their
+  // magnitude bits.
+  llvm::Value* totalOrderKey(llvm::Value* x) {
+    unsigned w = x->getType()->getPrimitiveSizeInBits();
+    llvm::Value* bits = b_.CreateBitCast(x, b_.getIntNTy(w));
+    llvm::Value* flip = b_.CreateAnd(b_.CreateAShr(bits, w - 1), llvm::ConstantInt::get(bits->getType(), llvm::APInt::getSignedMaxValue(w)));
+    return b_.CreateSExt(b_.CreateXor(bits, flip), b_.getInt64Ty());
+  }
+
+  llvm::Value* isNaN(llvm::Value* x) { return b_.CreateFCmpUNO(x, x); }
+
+  // maximum/minimum: IEEE for floats (NaN wins, the first one first; -0 < +0).
+  llvm::Value* extremum(bool max, llvm::Value* a, llvm::Value* c, DType t) {
+    if (isBool(t)) return max ? b_.CreateOr(a, c) : b_.CreateAnd(a, c);
+    if (isInteger(t)) {
+      bool s = isSignedInt(t);
+      llvm::Value* less = s ? b_.CreateICmpSLT(a, c) : b_.CreateICmpULT(a, c);
+      return max ? b_.CreateSelect(less, c, a) : b_.CreateSelect(less, a, c);
+    }
+    llvm::Value* negA = b_.CreateICmpSLT(b_.CreateBitCast(a, b_.getIntNTy(a->getType()->getPrimitiveSizeInBits())),
+                                         llvm::ConstantInt::get(b_.getIntNTy(a->getType()->getPrimitiveSizeInBits()), 0));
+    llvm::Value* equal = b_.CreateFCmpOEQ(a, c);
+    llvm::Value* tie = max ? b_.CreateSelect(negA, c, a) : b_.CreateSelect(negA, a, c);
+    llvm::Value* pick = max ? b_.CreateSelect(b_.CreateFCmpOGT(a, c), a, c) : b_.CreateSelect(b_.CreateFCmpOLT(a, c), a, c);
+    llvm::Value* ordered = b_.CreateSelect(equal, tie, pick);
+    return b_.CreateSelect(isNaN(a), a, b_.CreateSelect(isNaN(c), c, ordered));
+  }
+
+  // A libm function of one or two arguments, declared as not touching memory (no errno)
+  // so that LLVM may move and vectorize the calls.
+  llvm::Value* libm(const char* name, DType t, std::vector<llvm::Value*> args) {
+    std::string symbol = std::string(name) + (t == DType::F32 ? "f" : "");
+    llvm::Type* type = registerType(t);
+    std::vector<llvm::Type*> params(args.size(), type);
+    llvm::FunctionCallee callee = module_.getOrInsertFunction(symbol, llvm::FunctionType::get(type, params, false));
+    if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+      f->setDoesNotAccessMemory();
+      f->setDoesNotThrow();
+    }
+    return b_.CreateCall(callee, args);
+  }
+
+  // Square-and-multiply over every bit of the exponent (branch-free, so the loop over
+  // elements still vectorizes); negative exponents give 0 except for bases 1 and -1.
+  llvm::Value* integerPower(llvm::Value* base, llvm::Value* exponent, bool isSigned) {
+    llvm::Type* type = base->getType();
+    unsigned width = type->getIntegerBitWidth();
+    llvm::Value* one = llvm::ConstantInt::get(type, 1);
+    llvm::Value* result = one;
+    llvm::Value* square = base;
+    for (unsigned k = 0; k < width; ++k) {
+      llvm::Value* bit = b_.CreateTrunc(b_.CreateLShr(exponent, llvm::ConstantInt::get(type, k)), b_.getInt1Ty());
+      result = b_.CreateSelect(bit, b_.CreateMul(result, square), result);
+      square = b_.CreateMul(square, square);
+    }
+    if (!isSigned) return result;
+    llvm::Value* minusOne = llvm::Constant::getAllOnesValue(type);
+    llvm::Value* odd = b_.CreateTrunc(exponent, b_.getInt1Ty());
+    llvm::Value* negative = b_.CreateSelect(b_.CreateICmpEQ(base, one), one,
+                                            b_.CreateSelect(b_.CreateICmpEQ(base, minusOne),
+                                                            b_.CreateSelect(odd, minusOne, one),
+                                                            llvm::Constant::getNullValue(type)));
+    return b_.CreateSelect(b_.CreateICmpSLT(exponent, llvm::Constant::getNullValue(type)), negative, result);
+  }
+
+  llvm::Value* intrinsic(llvm::Intrinsic::ID id, llvm::Value* x) { return b_.CreateUnaryIntrinsic(id, x); }
+
+  llvm::Value* elementwise(const Op& op, DType t, const std::vector<llvm::Value*>& x) {
+    using O = OpCode;
+    llvm::Type* type = registerType(t);
+    bool f = isFloat(t), boolean = isBool(t), s = isSignedInt(t);
+    auto zero = [&] { return llvm::Constant::getNullValue(type); };
+    auto allOnes = [&] { return llvm::Constant::getAllOnesValue(type); };
+    auto intConst = [&](int64_t v) { return llvm::ConstantInt::get(type, static_cast<uint64_t>(v), true); };
+    auto fpConst = [&](double v) { return llvm::ConstantFP::get(type, v); };
+    auto floatOnly = [&] {
+      if (!f) decline("unsupported: " + std::string(op.name()) + " of " + std::string(name(t)));
+    };
+    switch (op.code()) {
+      case O::Add: return f ? b_.CreateFAdd(x[0], x[1]) : boolean ? b_.CreateOr(x[0], x[1]) : b_.CreateAdd(x[0], x[1]);
+      case O::Subtract: return f ? b_.CreateFSub(x[0], x[1]) : boolean ? b_.CreateXor(x[0], x[1]) : b_.CreateSub(x[0], x[1]);
+      case O::Multiply: return f ? b_.CreateFMul(x[0], x[1]) : boolean ? b_.CreateAnd(x[0], x[1]) : b_.CreateMul(x[0], x[1]);
+      case O::Divide: {
+        if (f) return b_.CreateFDiv(x[0], x[1]);
+        if (boolean) decline("unsupported: division of booleans");
+        // x / 0 is all ones; MIN / -1 wraps to MIN (as 0 - x).
+        llvm::Value* byZero = b_.CreateICmpEQ(x[1], zero());
+        llvm::Value* byMinusOne = s ? b_.CreateICmpEQ(x[1], allOnes()) : b_.getFalse();
+        llvm::Value* safe = b_.CreateSelect(b_.CreateOr(byZero, byMinusOne), intConst(1), x[1]);
+        llvm::Value* q = s ? b_.CreateSDiv(x[0], safe) : b_.CreateUDiv(x[0], safe);
+        q = b_.CreateSelect(byMinusOne, b_.CreateSub(zero(), x[0]), q);
+        return b_.CreateSelect(byZero, allOnes(), q);
+      }
+      case O::Remainder: {
+        if (f) return b_.CreateFRem(x[0], x[1]);
+        if (boolean) decline("unsupported: remainder of booleans");
+        // x % 0 is x; MIN % -1 is 0.
+        llvm::Value* byZero = b_.CreateICmpEQ(x[1], zero());
+        llvm::Value* byMinusOne = s ? b_.CreateICmpEQ(x[1], allOnes()) : b_.getFalse();
+        llvm::Value* safe = b_.CreateSelect(b_.CreateOr(byZero, byMinusOne), intConst(1), x[1]);
+        llvm::Value* r = s ? b_.CreateSRem(x[0], safe) : b_.CreateURem(x[0], safe);
+        r = b_.CreateSelect(byMinusOne, zero(), r);
+        return b_.CreateSelect(byZero, x[0], r);
+      }
+      case O::Maximum: return extremum(true, x[0], x[1], t);
+      case O::Minimum: return extremum(false, x[0], x[1], t);
+      case O::Negate: return f ? b_.CreateFNeg(x[0]) : boolean ? x[0] : b_.CreateSub(zero(), x[0]);
+      case O::Abs:
+        if (f) return intrinsic(llvm::Intrinsic::fabs, x[0]);
+        if (!s) return x[0];
+        return b_.CreateSelect(b_.CreateICmpSLT(x[0], zero()), b_.CreateSub(zero(), x[0]), x[0]);
+      case O::Not: return b_.CreateXor(x[0], allOnes());
+      case O::And: return b_.CreateAnd(x[0], x[1]);
+      case O::Or: return b_.CreateOr(x[0], x[1]);
+      case O::Xor: return b_.CreateXor(x[0], x[1]);
+      case O::ShiftLeft:
+      case O::ShiftRightLogical:
+      case O::ShiftRightArithmetic: {
+        // The amount is read as unsigned: shifting by the width or more gives 0 (the
+        // sign, for arithmetic right shifts).
+        llvm::Value* width = intConst(bitWidth(t));
+        llvm::Value* tooFar = b_.CreateICmpUGE(x[1], width);
+        llvm::Value* amount = b_.CreateSelect(tooFar, zero(), x[1]);
+        if (op.is(O::ShiftLeft)) return b_.CreateSelect(tooFar, zero(), b_.CreateShl(x[0], amount));
+        if (op.is(O::ShiftRightLogical)) return b_.CreateSelect(tooFar, zero(), b_.CreateLShr(x[0], amount));
+        llvm::Value* sign = b_.CreateAShr(x[0], intConst(bitWidth(t) - 1));
+        return b_.CreateSelect(tooFar, sign, b_.CreateAShr(x[0], amount));
+      }
+      case O::Popcnt: return intrinsic(llvm::Intrinsic::ctpop, x[0]);
+      case O::CountLeadingZeros:
+        return b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, x[0], b_.getFalse());
+      case O::Sign: {
+        if (boolean) return x[0];
+        if (!f) {
+          llvm::Value* positive = s ? b_.CreateICmpSGT(x[0], zero()) : b_.CreateICmpUGT(x[0], zero());
+          llvm::Value* negative = s ? b_.CreateICmpSLT(x[0], zero()) : b_.getFalse();
+          return b_.CreateSelect(positive, intConst(1), b_.CreateSelect(negative, allOnes(), zero()));
+        }
+        llvm::Value* keep = b_.CreateOr(isNaN(x[0]), b_.CreateFCmpOEQ(x[0], fpConst(0)));
+        return b_.CreateSelect(keep, x[0], b_.CreateSelect(b_.CreateFCmpOLT(x[0], fpConst(0)), fpConst(-1), fpConst(1)));
+      }
+      case O::IsFinite: return b_.CreateFCmpOLT(intrinsic(llvm::Intrinsic::fabs, x[0]), fpConst(INFINITY));
+      case O::Power:
+        if (f) return libm("pow", t, {x[0], x[1]});
+        if (boolean) decline("unsupported: power of booleans");
+        return integerPower(x[0], x[1], s);
+      case O::Atan2:
+        floatOnly();
+        return libm("atan2", t, {x[0], x[1]});
+      case O::Sqrt: floatOnly(); return intrinsic(llvm::Intrinsic::sqrt, x[0]);
+      case O::Rsqrt: floatOnly(); return b_.CreateFDiv(fpConst(1), intrinsic(llvm::Intrinsic::sqrt, x[0]));
+      case O::Floor: floatOnly(); return intrinsic(llvm::Intrinsic::floor, x[0]);
+      case O::Ceil: floatOnly(); return intrinsic(llvm::Intrinsic::ceil, x[0]);
+      case O::RoundNearestAfz: floatOnly(); return intrinsic(llvm::Intrinsic::round, x[0]);
+      case O::RoundNearestEven: floatOnly(); return intrinsic(llvm::Intrinsic::roundeven, x[0]);
+      case O::Exponential: floatOnly(); return libm("exp", t, {x[0]});
+      case O::ExponentialMinusOne: floatOnly(); return libm("expm1", t, {x[0]});
+      case O::Log: floatOnly(); return libm("log", t, {x[0]});
+      case O::LogPlusOne: floatOnly(); return libm("log1p", t, {x[0]});
+      case O::Sine: floatOnly(); return libm("sin", t, {x[0]});
+      case O::Cosine: floatOnly(); return libm("cos", t, {x[0]});
+      case O::Tan: floatOnly(); return libm("tan", t, {x[0]});
+      case O::Tanh: floatOnly(); return libm("tanh", t, {x[0]});
+      case O::Cbrt: floatOnly(); return libm("cbrt", t, {x[0]});
+      case O::Logistic: {
+        // 1 / (1 + e^-x) for x >= 0, e^x / (1 + e^x) below, as the interpreter.
+        floatOnly();
+        llvm::Value* up = b_.CreateFDiv(fpConst(1), b_.CreateFAdd(fpConst(1), libm("exp", t, {b_.CreateFNeg(x[0])})));
+        llvm::Value* e = libm("exp", t, {x[0]});
+        llvm::Value* down = b_.CreateFDiv(e, b_.CreateFAdd(fpConst(1), e));
+        return b_.CreateSelect(b_.CreateFCmpOGE(x[0], fpConst(0)), up, down);
+      }
+      default: decline("unsupported: " + std::string(op.name()) + " (no native code yet)");
+    }
+  }
+
+  llvm::LLVMContext& ctx_;
+  llvm::Module& module_;
+  llvm::IRBuilder<> b_;
+  const Op& root_;
+  std::string name_;
+  llvm::Function* fn_ = nullptr;
+  std::unordered_map<const Value*, llvm::Value*> buffer_;
+  std::map<std::pair<const Value*, int>, llvm::Value*> memo_;
+  int nextId_ = 0;
+};
+
+}  // namespace
+
+NativeKernels compileKernels(const std::vector<const Op*>& ops) {
+  auto start = std::chrono::steady_clock::now();
+  NativeKernels out;
+  out.jit = std::make_shared<Jit>();
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto module = std::make_unique<llvm::Module>("kiln", *context);
+  out.jit->prepare(*module);
+  std::vector<std::string> names;
+  std::vector<const Op*> compiled;
+  for (const Op* op : ops) {
+    std::string name = "kernel" + std::to_string(names.size());
+    try {
+      KernelEmitter(*module, *op, name).emit();
+      names.push_back(name);
+      compiled.push_back(op);
+    } catch (const Declined& d) {
+      // Drop the half-built function; the op stays with the interpreter.
+      if (llvm::Function* f = module->getFunction(name)) f->eraseFromParent();
+      out.declined.emplace_back(op, d.reason);
+    }
+  }
+  if (!names.empty()) {
+    std::vector<void*> addresses = out.jit->add(std::move(module), std::move(context), names);
+    for (size_t i = 0; i < compiled.size(); ++i)
+      out.kernels[compiled[i]] = reinterpret_cast<KernelFn>(addresses[i]);
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace kiln::cpu

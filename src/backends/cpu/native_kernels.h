@@ -1,0 +1,38 @@
+// Native kernels: ops of an optimized module (loop fusions, and elementwise or index-map
+// ops outside fusions) compiled to machine code through LLVM. This header is the whole
+// interface to LLVM: no LLVM type appears in it, so only the two files that emit and
+// compile LLVM IR (kernel_emitter.cc, jit.cc) include LLVM's headers.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/module.h"
+
+namespace kiln::cpu {
+
+// The calling convention of every kernel: `buffers` holds the op's operands (dense,
+// row-major, in the Literal storage layout) and then its results; the kernel computes
+// result elements [begin, end) in row-major order, so disjoint ranges may run on
+// different threads.
+using KernelFn = void (*)(void* const* buffers, int64_t begin, int64_t end);
+
+class Jit;  // the JIT session that owns the machine code (jit.h)
+
+struct NativeKernels {
+  std::shared_ptr<Jit> jit;
+  std::unordered_map<const Op*, KernelFn> kernels;
+  // The ops asked for that the emitter left to the interpreter, with the reason
+  // ("unsupported: stablehlo.reduce in a fusion").
+  std::vector<std::pair<const Op*, std::string>> declined;
+  double seconds = 0;  // emission, optimization and machine code, in all
+};
+
+// Emits one kernel per op of `ops` into one LLVM module, optimizes it at O2 for the host
+// CPU and compiles it. Throws kiln::Error (Internal) when LLVM itself fails.
+NativeKernels compileKernels(const std::vector<const Op*>& ops);
+
+}  // namespace kiln::cpu
