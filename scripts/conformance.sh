@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs `kiln test` on every conformance suite in ../shared/conformance and fails if a
-# suite's pass count drops below its floor in tests/conformance_floor.txt (a ratchet:
-# raise the floor when a change makes more tests pass).
+# Runs `kiln test` on every conformance suite in ../shared/conformance, on every backend,
+# and fails if a suite's pass count drops below its floor for that backend in
+# tests/conformance_floor.txt (a ratchet: raise a floor when a change makes more pass).
 #   scripts/conformance.sh [KILN] [JOBS]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -15,19 +15,24 @@ if [ ! -d "$shared" ]; then
 fi
 status=0
 start=$(date +%s)
-while read -r suite floor; do
+backends=(interp cpu)  # the floor file's columns after the suite, in this order
+while read -r suite interp_floor cpu_floor; do
   case "$suite" in ''|\#*) continue ;; esac
-  line=$("$kiln" test "$shared/$suite" --jobs "$jobs" --quiet 2>/dev/null | tail -n 1)
-  passed=$(echo "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
-  if [ -z "$passed" ]; then
-    echo "conformance: $suite: no summary from kiln test"
-    status=1
-  elif [ "$passed" -lt "$floor" ]; then
-    echo "conformance: $suite: $line — below the floor of $floor passed"
-    status=1
-  else
-    echo "conformance: $suite: $line (floor $floor)"
-  fi
+  for backend in "${backends[@]}"; do
+    floor=$interp_floor
+    [ "$backend" = cpu ] && floor=$cpu_floor
+    line=$("$kiln" test "$shared/$suite" --backend "$backend" --jobs "$jobs" --quiet 2>/dev/null | tail -n 1)
+    passed=$(echo "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+    if [ -z "$passed" ]; then
+      echo "conformance: $suite on $backend: no summary from kiln test"
+      status=1
+    elif [ "$passed" -lt "$floor" ]; then
+      echo "conformance: $suite on $backend: $line — below the floor of $floor passed"
+      status=1
+    else
+      echo "conformance: $suite on $backend: $line (floor $floor)"
+    fi
+  done
 done < "$floors"
 echo "conformance: $(( $(date +%s) - start )) s"
 exit $status

@@ -68,6 +68,7 @@ class KernelEmitter {
       for (Value* v : root_.operands()) inputs.push_back(v);
       for (size_t i = 0; i < root_.numResults(); ++i) outputs.push_back(root_.result(i));
     }
+    if (outputs.empty()) decline("unsupported: " + std::string(root_.name()) + " (no native code yet)");
     for (const Value* v : inputs) requireSupported(v->type());
     for (const Value* v : outputs) requireSupported(v->type());
     const Shape& shape = outputs.at(0)->type().shape();
