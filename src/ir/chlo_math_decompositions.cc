@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <span>
+#include <type_traits>
 
 #include "ir/builder.h"
 #include "ir/chlo_decompositions.h"
@@ -34,98 +35,62 @@ struct V {
   bool isF64() const { return v->type().dtype() == DType::F64; }
 };
 
-V apply(OpCode code, V x) {
-  return {x.b, x.b->unary(code, x.v)};
-}
-V apply(OpCode code, V x, V y) {
-  return {x.b, x.b->binary(code, x.v, y.v)};
-}
-V operator+(V x, V y) {
-  return apply(OpCode::Add, x, y);
-}
-V operator-(V x, V y) {
-  return apply(OpCode::Subtract, x, y);
-}
-V operator*(V x, V y) {
-  return apply(OpCode::Multiply, x, y);
-}
-V operator/(V x, V y) {
-  return apply(OpCode::Divide, x, y);
-}
-V operator+(V x, double c) {
-  return x + x.splat(c);
-}
-V operator-(V x, double c) {
-  return x - x.splat(c);
-}
-V operator*(V x, double c) {
-  return x * x.splat(c);
-}
-V operator+(double c, V x) {
-  return x.splat(c) + x;
-}
-V operator-(double c, V x) {
-  return x.splat(c) - x;
-}
-V operator*(double c, V x) {
-  return x.splat(c) * x;
-}
-V operator/(double c, V x) {
-  return x.splat(c) / x;
-}
-V operator-(V x) {
-  return apply(OpCode::Negate, x);
-}
+V apply(OpCode code, V x) { return {x.b, x.b->unary(code, x.v)}; }
+V apply(OpCode code, V x, V y) { return {x.b, x.b->binary(code, x.v, y.v)}; }
 
-V abs(V x) {
-  return apply(OpCode::Abs, x);
+// Arithmetic, with plain numbers on either side.
+template <OpCode kCode>
+V arithmetic(V x, V y) {
+  return apply(kCode, x, y);
 }
-V sign(V x) {
-  return apply(OpCode::Sign, x);
+template <OpCode kCode>
+V arithmetic(V x, double c) {
+  return apply(kCode, x, x.splat(c));
 }
-V floor(V x) {
-  return apply(OpCode::Floor, x);
+template <OpCode kCode>
+V arithmetic(double c, V x) {
+  return apply(kCode, x.splat(c), x);
 }
-V sqrt(V x) {
-  return apply(OpCode::Sqrt, x);
+template <class L, class R>
+V operator+(L x, R y) requires(std::is_same_v<L, V> || std::is_same_v<R, V>) {
+  return arithmetic<OpCode::Add>(x, y);
 }
-V exp(V x) {
-  return apply(OpCode::Exponential, x);
+template <class L, class R>
+V operator-(L x, R y) requires(std::is_same_v<L, V> || std::is_same_v<R, V>) {
+  return arithmetic<OpCode::Subtract>(x, y);
 }
-V expm1(V x) {
-  return apply(OpCode::ExponentialMinusOne, x);
+template <class L, class R>
+V operator*(L x, R y) requires(std::is_same_v<L, V> || std::is_same_v<R, V>) {
+  return arithmetic<OpCode::Multiply>(x, y);
 }
-V log(V x) {
-  return apply(OpCode::Log, x);
+template <class L, class R>
+V operator/(L x, R y) requires(std::is_same_v<L, V> || std::is_same_v<R, V>) {
+  return arithmetic<OpCode::Divide>(x, y);
 }
-V log1p(V x) {
-  return apply(OpCode::LogPlusOne, x);
-}
-V sin(V x) {
-  return apply(OpCode::Sine, x);
-}
-V tan(V x) {
-  return apply(OpCode::Tan, x);
-}
-V atan2(V y, V x) {
-  return apply(OpCode::Atan2, y, x);
-}
+V operator-(V x) { return apply(OpCode::Negate, x); }
 
-V cmp(V x, D dir, V y) {
-  return {x.b, x.b->compare(x.v, y.v, dir)};
+// The unary functions, named as in <cmath>.
+template <OpCode kCode>
+V function(V x) {
+  return apply(kCode, x);
 }
-V cmp(V x, D dir, double c) {
-  return cmp(x, dir, x.splat(c));
-}
-V both(V p, V q) {
-  return apply(OpCode::And, p, q);
-}
-V select(V p, V a, V b) {
-  return {p.b, p.b->select(p.v, a.v, b.v)};
-}
-V select(V p, double a, V b) {
-  return select(p, b.splat(a), b);
-}
+constexpr auto abs = &function<OpCode::Abs>;
+constexpr auto sign = &function<OpCode::Sign>;
+constexpr auto floor = &function<OpCode::Floor>;
+constexpr auto sqrt = &function<OpCode::Sqrt>;
+constexpr auto exp = &function<OpCode::Exponential>;
+constexpr auto expm1 = &function<OpCode::ExponentialMinusOne>;
+constexpr auto log = &function<OpCode::Log>;
+constexpr auto log1p = &function<OpCode::LogPlusOne>;
+constexpr auto sin = &function<OpCode::Sine>;
+constexpr auto tan = &function<OpCode::Tan>;
+V atan2(V y, V x) { return apply(OpCode::Atan2, y, x); }
+
+V cmp(V x, D dir, V y) { return {x.b, x.b->compare(x.v, y.v, dir)}; }
+V cmp(V x, D dir, double c) { return cmp(x, dir, x.splat(c)); }
+V both(V p, V q) { return apply(OpCode::And, p, q); }
+V select(V p, V a, V b) { return {p.b, p.b->select(p.v, a.v, b.v)}; }
+V select(V p, double a, V b) { return select(p, b.splat(a), b); }
 
 // Σ c[i] x^(n-1-i): the coefficients from the highest power down (Horner).
 V polynomial(V x, std::span<const double> c) {
