@@ -1,6 +1,8 @@
-// The executable decompositions of CHLO ops (the `decompose` of their registry rows).
-// Each builds exactly the computation the interpreter's kernel does, so lowering keeps
-// results bit for bit; where that cannot hold (complex square, 64-bit mulhi) it declines.
+// The executable decompositions of the structural and integer CHLO ops (the `decompose`
+// of their registry rows). Each builds exactly the computation the interpreter's kernel
+// does, so lowering keeps results bit for bit; where that cannot hold (complex square,
+// 64-bit mulhi) it declines. The math functions, which are accurate within stated ULP
+// bounds rather than bit for bit, are in chlo_math_decompositions.cc.
 #include "ir/chlo_decompositions.h"
 
 #include <limits>

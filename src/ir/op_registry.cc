@@ -340,19 +340,54 @@ std::vector<OpInfo> buildTable() {
   t.binary(O::Xor, kComm);
 
   // CHLO
-  t.chloUnary(O::ChloAcos, "acos(x) = 2·atan2(sqrt(1 - x²), 1 + x); complex: the Hull et al. kernel");
-  t.chloUnary(O::ChloAcosh, "acosh(x) = log(x + sqrt(x + 1)·sqrt(x - 1)), with a large-x branch");
-  t.chloUnary(O::ChloAsin, "asin(x) = 2·atan2(x, 1 + sqrt(1 - x²)); complex: the Hull et al. kernel");
-  t.chloUnary(O::ChloAsinh, "asinh(x) = sign(x)·log(|x| + sqrt(x² + 1)), with a large-x branch");
-  t.chloUnary(O::ChloAtan, "atan(x) = atan2(x, 1); complex via log");
-  t.chloUnary(O::ChloAtanh, "atanh(x) = (log1p(x) - log1p(-x)) / 2; NaN outside [-1, 1]");
-  t.chloUnary(O::ChloBesselI1e, "primitive: Cephes Chebyshev series for exp(-|x|)·I1(x)");
-  t.chloUnary(O::ChloCosh, "cosh(x) = (exp(x) + exp(-x)) / 2, via exp(x - log 2) for large |x|");
-  t.chloUnary(O::ChloDigamma, "primitive: Lanczos-based series with reflection for x < 0.5");
-  t.chloUnary(O::ChloErf, "primitive: rational approximations (f32: polynomial; f64: Cephes)");
-  t.chloUnary(O::ChloErfInv, "primitive: Giles' single-precision polynomial; f64: Giles' double");
-  t.chloUnary(O::ChloErfc, "erfc(x) = 1 - erf(x) for small |x|, else the Cephes rational form");
-  t.chloUnary(O::ChloLgamma, "primitive: Lanczos approximation with reflection for x < 0.5");
+  t.chloUnary(O::ChloAcos,
+              "acos(x) = 2·atan2(sqrt((1 - x)(1 + x)), 1 + x), π at -1; complex stays (the "
+              "kernel's Hull et al. algorithm)")
+      .decompose = &decomposeAcos;
+  t.chloUnary(O::ChloAcosh,
+              "acosh(x) = log1p(t + sqrt(t(x + 1))), t = x - 1; log(x) + log 2 for large x; NaN "
+              "below 1; complex stays")
+      .decompose = &decomposeAcosh;
+  t.chloUnary(O::ChloAsin,
+              "asin(x) = 2·atan2(x, 1 + sqrt((1 - x)(1 + x))), x itself when tiny; complex stays "
+              "(the kernel's Hull et al. algorithm)")
+      .decompose = &decomposeAsin;
+  t.chloUnary(O::ChloAsinh,
+              "asinh(x) = sign(x)·log1p(|x| + x²/(1 + sqrt(1 + x²))); log|x| + log 2 for large "
+              "|x|; complex stays")
+      .decompose = &decomposeAsinh;
+  t.chloUnary(O::ChloAtan, "atan(x) = atan2(x, 1); complex stays").decompose = &decomposeAtan;
+  t.chloUnary(O::ChloAtanh,
+              "atanh(x) = (log1p(x) - log1p(-x)) / 2: ±inf at ±1, NaN beyond; complex stays")
+      .decompose = &decomposeAtanh;
+  t.chloUnary(O::ChloBesselI1e,
+              "Cephes' Chebyshev series (Clenshaw) for exp(-|x|)·I1(x): |x|·A(|x|/2 - 2) up to 8, "
+              "B(32/|x| - 2)/sqrt|x| beyond; odd")
+      .decompose = &decomposeBesselI1e;
+  t.chloUnary(O::ChloCosh,
+              "cosh(x) = exp(x + log ½) + exp(-x + log ½) below f64; f64: (e + 1/e)/2, e = exp|x|, "
+              "then (exp(|x|/2)/2)·exp(|x|/2) from 20; complex stays")
+      .decompose = &decomposeCosh;
+  t.chloUnary(O::ChloDigamma,
+              "ψ(x + 10) - Σ 1/(x + k) and the asymptotic series; Taylor series around the root on "
+              "[1, 2]; reflection below 0; -inf at ±0, NaN at the poles")
+      .decompose = &decomposeDigamma;
+  t.chloUnary(O::ChloErf,
+              "Cephes: x·T(x²)/U(x²) for |x| < 1, else ±(1 - erfc|x|), erfc = exp(-x²)·P/Q (R/S "
+              "from 8), exp(-x²) split so that x² is exact")
+      .decompose = &decomposeErf;
+  t.chloUnary(O::ChloErfInv,
+              "Giles' single-precision polynomials in w = -log((1 - x)(1 + x)); f64: three Halley "
+              "steps on erf/erfc from there; ±inf at ±1")
+      .decompose = &decomposeErfInv;
+  t.chloUnary(O::ChloErfc,
+              "1 - erf(x) for |x| < 1, else the Cephes rational forms exp(-x²)·P/Q, R/S (2 - "
+              "erfc(-x) for x < 0)")
+      .decompose = &decomposeErfc;
+  t.chloUnary(O::ChloLgamma,
+              "Lanczos (g = 7, 9 terms), less log x below 1; reflection log π - log|sin πx| - "
+              "lgamma(1 - x) below 0; +inf at the poles and ±inf")
+      .decompose = &decomposeLgamma;
   t.op(O::ChloMulhi, C::Chlo, exactly(2), exactly(1), {}, kElementwise).decomposition =
       "high half of the double-width product: convert to 2N bits, multiply, shift right N";
   t.rows.back().decompose = &decomposeMulhi;
@@ -368,10 +403,13 @@ std::vector<OpInfo> buildTable() {
   t.rows.back().regions = exactly(1);
   t.rows.back().decomposition = "a while loop over the scan dimension with dynamic_slice and "
                                 "dynamic_update_slice";
-  t.chloUnary(O::ChloSinh, "sinh(x) = (exp(x) - exp(-x)) / 2, via expm1 for small |x|");
+  t.chloUnary(O::ChloSinh,
+              "sinh(x) from expm1 below |x| = 1, else exp(x + log ½) - exp(-x + log ½); f64: expm1 "
+              "up to 20, then (exp(|x|/2)/2)·exp(|x|/2); complex stays")
+      .decompose = &decomposeSinh;
   t.chloUnary(O::ChloSquare, "square(x) = x·x; complex: ((re - im)(re + im), 2·re·im)").decompose =
       &decomposeSquare;
-  t.chloUnary(O::ChloTan, "tan(x) = sin(x) / cos(x); complex via sin/cos/sinh/cosh");
+  t.chloUnary(O::ChloTan, "stablehlo.tan (complex too)").decompose = &decomposeTan;
   t.op(O::ChloTopK, C::Chlo, exactly(1), exactly(2), "^( operands , k = $k ) attr-dict : type(arrow)")
       .attrs = {reqInt("k")};
   t.rows.back().decomposition = "stable sort along the last dimension (descending, with an iota "

@@ -1,7 +1,12 @@
-// lower-chlo: every CHLO op with a decomposition becomes StableHLO primitives computing
-// the same bits on special inputs (NaN, ±0, ±inf, extremes); the keep set and element
-// types a decomposition does not cover leave the op in place.
+// lower-chlo: every CHLO op with a decomposition becomes StableHLO primitives: the
+// structural ones computing the same bits on special inputs (NaN, ±0, ±inf, extremes), the
+// math functions within a stated ULP bound of the kernels over every binade and a sweep
+// of their interesting interval (special values exactly); the keep set and element types
+// a decomposition does not cover leave the op in place.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
 
 #include "passes/pass_test_util.h"
 
@@ -103,8 +108,164 @@ TEST(LowerChloTest, KeepsWhatTheBackendAsksToKeep) {
   ctx.options.keepChlo = {"chlo.square"};
   auto m = runAndCompare(unary("chlo.square", "tensor<8xf32>"), {"lower-chlo"}, ctx);
   EXPECT_EQ(count(*m, OpCode::ChloSquare), 1);
-  // Ops without a decomposition stay too (erf is a primitive kernel).
-  EXPECT_EQ(count(*runAndCompare(unary("chlo.erf", "tensor<8xf32>"), {"lower-chlo"}), OpCode::ChloErf), 1);
+  // Ops whose decomposition declines stay too (complex acos: the kernel's algorithm).
+  auto c = runAndCompare(unary("chlo.acos", "tensor<8xcomplex<f32>>"), {"lower-chlo"});
+  EXPECT_EQ(count(*c, OpCode::ChloAcos), 1);
+}
+
+// ---- the math functions ----
+
+// Inputs for a unary function on `dtype`: the special values, a few mantissas in every
+// binade of the format (subnormals to the largest finite, both signs), and `sweep` points
+// spread evenly over [lo, hi] (rounded to the format).
+std::vector<double> mathSamples(DType dtype, double lo, double hi, int sweep = 4001) {
+  std::vector<double> xs = {NAN, -0.0, 0.0, INFINITY, -INFINITY, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0};
+  const FloatFormat& f = info(dtype).format;
+  int minExp = 1 - f.bias - f.mantissaBits;  // the smallest subnormal
+  int maxExp = (1 << f.exponentBits) - 2 - f.bias;
+  int step = dtype == DType::F64 ? 3 : 1;
+  for (int e = minExp; e <= maxExp; e += step)
+    for (double m : {1.0, 1.3, 1.7, 1.999})
+      for (double sign : {1.0, -1.0}) xs.push_back(sign * std::ldexp(m, e));
+  for (int i = 0; i <= sweep; ++i) xs.push_back(lo + (hi - lo) * i / sweep);
+  return xs;
+}
+
+// The distance in ULP between two values of a float format with these bits (the
+// checker's count: sign cleared, summed across zero).
+uint64_t ulpDistance(uint64_t a, uint64_t b, DType t) {
+  uint64_t sign = uint64_t{1} << (bitWidth(t) - 1);
+  uint64_t ma = a & (sign - 1), mb = b & (sign - 1);
+  if ((a & sign) != (b & sign)) return ma + mb;
+  return ma > mb ? ma - mb : mb - ma;
+}
+
+// Runs the unary `op` on `xs` in `type` before and after lower-chlo and returns the
+// largest ULP distance between the results. The op must be gone after lowering; at NaN,
+// ±0 and ±inf inputs, wherever either result is NaN or ±inf and where both are ±0, the
+// bits must agree (any NaN with any NaN); elsewhere the distance must be at most `maxUlp`, or the
+// absolute error at most absTol·max(1, |x|).
+uint64_t ulpAfterLowering(const std::string& op, const std::string& type,
+                          const std::vector<double>& xs, uint64_t maxUlp, double absTol = 0) {
+  std::string t = "tensor<" + std::to_string(xs.size()) + "x" + type + ">";
+  std::string text = unary(op, t);
+  auto before = stablehlo::parseModule(text);
+  auto after = stablehlo::parseModule(text);
+  PassContext ctx;
+  createPass("lower-chlo")->run(*after, ctx);
+  EXPECT_NO_THROW(verifyModule(*after));
+  OpCode code = before->lookup("main")->body().front()->code();
+  EXPECT_EQ(count(*after, code), 0) << op << " on " << type << " was not lowered";
+  const Type& pt = before->lookup("main")->param(0)->type();
+  Literal in(pt);
+  for (size_t i = 0; i < xs.size(); ++i) in.setFloat(static_cast<int64_t>(i), xs[i]);
+  const Literal want = interp::Interpreter(*before).call("main", {in})[0].tensor();
+  const Literal got = interp::Interpreter(*after).call("main", {in})[0].tensor();
+  DType d = pt.dtype();
+  auto show = [](double v) { return stablehlo::printFloat(v, DType::F64); };
+  uint64_t worst = 0;
+  double worstAt = 0, worstAbs = 0;
+  int failures = 0;
+  for (int64_t i = 0; i < want.numElements(); ++i) {
+    double x = in.floatAt(i), w = want.floatAt(i), g = got.floatAt(i);
+    // A zero against the smallest subnormals is a rounding difference, left to the ULP count.
+    bool special =
+        !std::isfinite(x) || x == 0 || !std::isfinite(w) || !std::isfinite(g) || (w == 0 && g == 0);
+    bool ok;
+    uint64_t dist = 0;
+    if (std::isnan(w) || std::isnan(g)) {
+      ok = std::isnan(w) && std::isnan(g);
+    } else if (special) {
+      ok = want.bitsAt(i) == got.bitsAt(i);
+    } else {
+      dist = ulpDistance(want.bitsAt(i), got.bitsAt(i), d);
+      bool byUlp = dist <= maxUlp || std::fabs(g - w) > absTol * std::max(1.0, std::fabs(x));
+      ok = !byUlp || dist <= maxUlp;
+      if (byUlp && dist > worst) {
+        worst = dist;
+        worstAt = x;
+      }
+      if (!byUlp) worstAbs = std::max(worstAbs, std::fabs(g - w) / std::max(1.0, std::fabs(x)));
+    }
+    if (!ok && ++failures <= 5)
+      ADD_FAILURE() << op << " on " << type << " at " << show(x) << ": kernel " << show(w)
+                    << ", lowered " << show(g) << " (" << dist << " ULP, bound " << maxUlp << ")";
+  }
+  std::printf(
+      "[ measured ] %s on %s: %llu ULP at %s (bound %llu); elsewhere %g absolute (bound %g)\n",
+      op.c_str(), type.c_str(), static_cast<unsigned long long>(worst), show(worstAt).c_str(),
+      static_cast<unsigned long long>(maxUlp), worstAbs, absTol);
+  return worst;
+}
+
+struct MathCase {
+  const char* op;
+  double lo, hi;    // the interval swept evenly besides every binade
+  uint64_t f32Ulp;  // bounds against the kernel (which rounds the exact result once)
+  uint64_t f64Ulp;
+  uint64_t narrowUlp = 1;  // f16 and bf16 (computed in f32 and rounded once)
+  // Where the result nears a root, relative error grows without bound for any formula
+  // that cancels (lgamma, digamma): there an absolute bound, per type, applies instead,
+  // scaled by max(1, |x|) as the terms that cancel grow with |x|.
+  double f32Abs = 0, f64Abs = 0;
+};
+
+void checkMath(const MathCase& c) {
+  ulpAfterLowering(c.op, "f32", mathSamples(DType::F32, c.lo, c.hi), c.f32Ulp, c.f32Abs);
+  ulpAfterLowering(c.op, "f64", mathSamples(DType::F64, c.lo, c.hi), c.f64Ulp, c.f64Abs);
+  ulpAfterLowering(c.op, "f16", mathSamples(DType::F16, c.lo, c.hi, 1001), c.narrowUlp, c.f32Abs);
+  ulpAfterLowering(c.op, "bf16", mathSamples(DType::BF16, c.lo, c.hi, 1001), c.narrowUlp, c.f32Abs);
+}
+
+TEST(LowerChloMathTest, InverseTrigonometric) {
+  checkMath({"chlo.acos", -1, 1, 3, 3});
+  checkMath({"chlo.asin", -1, 1, 3, 3});
+  checkMath({"chlo.atan", -8, 8, 3, 3});
+}
+
+TEST(LowerChloMathTest, InverseHyperbolic) {
+  checkMath({"chlo.acosh", 0.5, 20, 3, 3});
+  checkMath({"chlo.asinh", -20, 20, 3, 3});
+  checkMath({"chlo.atanh", -1, 1, 3, 3});
+}
+
+TEST(LowerChloMathTest, Hyperbolic) {
+  // Below f64 the kernel evaluates the decomposition's own formula: bit for bit.
+  checkMath({"chlo.cosh", -90, 90, 0, 3, 0});
+  checkMath({"chlo.sinh", -90, 90, 0, 3, 0});
+}
+
+TEST(LowerChloMathTest, Tan) {
+  checkMath({"chlo.tan", -10, 10, 1, 1});
+  // Complex tan is stablehlo.tan too.
+  auto m = test_util::runAndCompare(unary("chlo.tan", "tensor<8xcomplex<f64>>"), {"lower-chlo"});
+  EXPECT_EQ(count(*m, OpCode::ChloTan), 0);
+}
+
+TEST(LowerChloMathTest, ErrorFunctions) {
+  checkMath({"chlo.erf", -6, 6, 3, 3});
+  checkMath({"chlo.erfc", -6, 30, 8, 8});
+  checkMath({"chlo.erf_inv", -1, 1, 3, 6});
+}
+
+TEST(LowerChloMathTest, GammaFunctions) {
+  // Lanczos' sum and the reflection cancel near the roots (1, 2 and one in each interval
+  // between the negative poles), so there the bound is absolute.
+  checkMath({"chlo.lgamma", -20, 20, 32, 32, 1, 2e-6, 2e-15});
+  checkMath({"chlo.digamma", -20, 20, 8, 8, 1, 1e-6, 2e-15});
+}
+
+TEST(LowerChloMathTest, BesselI1e) {
+  checkMath({"chlo.bessel_i1e", -20, 20, 10, 0});
+}
+
+// Complex operands of the inverse functions and of cosh and sinh stay with the kernel.
+TEST(LowerChloMathTest, ComplexStays) {
+  for (const char* op : {"chlo.acos", "chlo.acosh", "chlo.asin", "chlo.asinh", "chlo.atan",
+                         "chlo.atanh", "chlo.cosh", "chlo.sinh"}) {
+    auto m = test_util::runAndCompare(unary(op, "tensor<4xcomplex<f32>>"), {"lower-chlo"});
+    EXPECT_EQ(count(*m, m->lookup("main")->body().front()->code()), 1) << op;
+  }
 }
 
 }  // namespace
