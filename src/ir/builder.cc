@@ -254,6 +254,89 @@ std::vector<Value*> Builder::sort(const std::vector<Value*>& inputs, int64_t dim
   return create(OpCode::Sort, inputs, std::move(attrs), std::move(regions))->results();
 }
 
+Value* Builder::fft(Value* x, FftType type, const Dims& lengths) {
+  return create1(OpCode::Fft, {x}, {{"fft_length", Attribute::i64Array(lengths)}, {"fft_type", toAttr(type)}});
+}
+
+Value* Builder::rng(Value* a, Value* b, const Dims& shape, RngDistribution distribution) {
+  Literal dims(Type::tensor(DType::I64, {static_cast<int64_t>(shape.size())}));
+  for (size_t i = 0; i < shape.size(); ++i) dims.setInt(static_cast<int64_t>(i), shape[i]);
+  return create1(OpCode::Rng, {a, b, constant(dims)}, {{"rng_distribution", toAttr(distribution)}},
+                 {Type::tensor(a->type().dtype(), shape)});
+}
+
+std::vector<Value*> Builder::rngBitGenerator(Value* state, RngAlgorithm algorithm, const Type& output) {
+  return create(OpCode::RngBitGenerator, {state}, {{"rng_algorithm", toAttr(algorithm)}}, {},
+                {state->type(), output})
+      ->results();
+}
+
+namespace {
+
+NamedAttrList batchNormAttrs(double epsilon, int64_t featureIndex) {
+  return {{"epsilon", Attribute::floating(epsilon, DType::F32)}, {"feature_index", Attribute::integer(featureIndex)}};
+}
+
+// A rectangular table of ids as the dense i64 attribute collectives take.
+Attribute idTable(const std::vector<Dims>& rows, size_t width) {
+  Literal table(Type::tensor(DType::I64, {static_cast<int64_t>(rows.size()), static_cast<int64_t>(width)}));
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (rows[r].size() != width)
+      throw Error(ErrorKind::Verify, "collective: every row of ids must have " + std::to_string(width) + " entries");
+    for (size_t c = 0; c < width; ++c) table.setInt(static_cast<int64_t>(r * width + c), rows[r][c]);
+  }
+  return Attribute::dense(std::move(table));
+}
+
+Attribute replicaGroups(const std::vector<Dims>& groups) { return idTable(groups, groups.empty() ? 0 : groups[0].size()); }
+
+}  // namespace
+
+Value* Builder::batchNormInference(Value* x, Value* scale, Value* offset, Value* mean, Value* variance,
+                                   double epsilon, int64_t featureIndex) {
+  return create1(OpCode::BatchNormInference, {x, scale, offset, mean, variance}, batchNormAttrs(epsilon, featureIndex));
+}
+
+std::vector<Value*> Builder::batchNormTraining(Value* x, Value* scale, Value* offset, double epsilon,
+                                               int64_t featureIndex) {
+  return create(OpCode::BatchNormTraining, {x, scale, offset}, batchNormAttrs(epsilon, featureIndex))->results();
+}
+
+std::vector<Value*> Builder::batchNormGrad(Value* x, Value* scale, Value* mean, Value* variance, Value* gradOutput,
+                                           double epsilon, int64_t featureIndex) {
+  return create(OpCode::BatchNormGrad, {x, scale, mean, variance, gradOutput}, batchNormAttrs(epsilon, featureIndex))
+      ->results();
+}
+
+std::vector<Value*> Builder::allReduce(const std::vector<Value*>& inputs, const std::vector<Dims>& groups,
+                                       const BodyFn& reducer) {
+  TypeList args;
+  for (const Value* v : inputs) {
+    args.push_back(Type::scalar(v->type().dtype()));
+    args.push_back(Type::scalar(v->type().dtype()));
+  }
+  std::vector<std::unique_ptr<Region>> regions;
+  regions.push_back(buildRegion(args, reducer));
+  return create(OpCode::AllReduce, inputs, {{"replica_groups", replicaGroups(groups)}}, std::move(regions))->results();
+}
+
+Value* Builder::allGather(Value* x, int64_t dimension, const std::vector<Dims>& groups) {
+  Shape shape = x->type().shape();
+  if (dimension < 0 || dimension >= static_cast<int64_t>(shape.size()))
+    throw Error(ErrorKind::Verify, "all_gather: dimension " + std::to_string(dimension) + " is out of range for " +
+                                       x->type().str());
+  shape[static_cast<size_t>(dimension)] *= groups.empty() ? 1 : static_cast<int64_t>(groups[0].size());
+  return create1(OpCode::AllGather, {x},
+                 {{"all_gather_dim", Attribute::integer(dimension)}, {"replica_groups", replicaGroups(groups)}},
+                 {Type::tensor(x->type().dtype(), shape)});
+}
+
+Value* Builder::collectivePermute(Value* x, const std::vector<std::pair<int64_t, int64_t>>& pairs) {
+  std::vector<Dims> rows;
+  for (const auto& [source, target] : pairs) rows.push_back({source, target});
+  return create1(OpCode::CollectivePermute, {x}, {{"source_target_pairs", idTable(rows, 2)}});
+}
+
 std::vector<Value*> Builder::while_(const std::vector<Value*>& carries, const BodyFn& cond,
                                     const BodyFn& body) {
   TypeList types = typesOf(carries);

@@ -120,6 +120,28 @@ class Builder {
   // ---- functions ----
   std::vector<Value*> call(const Function& callee, const std::vector<Value*>& args);
   // The results of a custom_call are parameters: only the target knows them.
+  // ---- fft, random numbers, batch normalization, collectives ----
+  Value* fft(Value* x, FftType type, const Dims& lengths);
+  // rng(a, b, shape): `shape` becomes the op's shape operand (a constant).
+  Value* rng(Value* a, Value* b, const Dims& shape, RngDistribution distribution);
+  // Returns the new state and the random bits, of type `output` (a parameter of the op).
+  std::vector<Value*> rngBitGenerator(Value* state, RngAlgorithm algorithm, const Type& output);
+  Value* batchNormInference(Value* x, Value* scale, Value* offset, Value* mean, Value* variance,
+                            double epsilon, int64_t featureIndex);
+  // Returns the output, the batch mean and the batch variance.
+  std::vector<Value*> batchNormTraining(Value* x, Value* scale, Value* offset, double epsilon,
+                                        int64_t featureIndex);
+  // Returns the gradients of x, scale and offset.
+  std::vector<Value*> batchNormGrad(Value* x, Value* scale, Value* mean, Value* variance, Value* gradOutput,
+                                    double epsilon, int64_t featureIndex);
+  // `groups`: the replica groups, one row of process ids per group (all rows equally long).
+  std::vector<Value*> allReduce(const std::vector<Value*>& inputs, const std::vector<Dims>& groups,
+                                const BodyFn& reducer);
+  // The result's `dimension` grows by the group size.
+  Value* allGather(Value* x, int64_t dimension, const std::vector<Dims>& groups);
+  // `pairs`: (source, target) process ids.
+  Value* collectivePermute(Value* x, const std::vector<std::pair<int64_t, int64_t>>& pairs);
+
   std::vector<Value*> customCall(const std::string& target, const std::vector<Value*>& operands,
                                  const TypeList& resultTypes, bool hasSideEffect = false);
 

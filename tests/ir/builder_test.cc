@@ -129,6 +129,43 @@ TEST(BuilderTest, GatherSortConvolutionAndCalls) {
   EXPECT_DOUBLE_EQ(out[2].tensor().floatAt(1), 5);  // 2 + 3
 }
 
+TEST(BuilderTest, FftRandomBatchNormAndCollectives) {
+  Module m;
+  // Collectives only run inside interpreter.run_parallel: built and verified, not run.
+  buildFunction(m, "spmd", {f32({4})}, [](Builder& b, const std::vector<Value*>& p) {
+    Value* sum = b.allReduce({p[0]}, {{0, 1}}, addBody)[0];
+    Value* gathered = b.allGather(sum, 0, {{0, 1}});
+    EXPECT_EQ(gathered->type(), f32({8}));
+    return std::vector<Value*>{gathered, b.collectivePermute(p[0], {{0, 1}, {1, 0}})};
+  });
+  buildFunction(m, "main", {f32({2, 3})}, [](Builder& b, const std::vector<Value*>& p) {
+    Value* spectrum = b.fft(b.reshape(p[0], {6}), FftType::Rfft, {6});
+    EXPECT_EQ(spectrum->type(), Type::tensor(DType::C64, {4}));
+    Value* u = b.rng(b.splat(f32({}), 0), b.splat(f32({}), 1), {2, 3}, RngDistribution::Uniform);
+    EXPECT_EQ(u->type(), f32({2, 3}));
+    Literal seed(Type::tensor(DType::U64, {2}));
+    std::vector<Value*> bits = b.rngBitGenerator(b.constant(seed), RngAlgorithm::ThreeFry,
+                                                 Type::tensor(DType::U32, {2, 2}));
+    EXPECT_EQ(bits[1]->type(), Type::tensor(DType::U32, {2, 2}));
+    Value* one = b.splat(f32({3}), 1), *zero = b.splat(f32({3}), 0);
+    Value* same = b.batchNormInference(p[0], one, zero, zero, one, 0.0, 1);
+    std::vector<Value*> stats = b.batchNormTraining(p[0], one, zero, 0.0, 1);
+    std::vector<Value*> grads = b.batchNormGrad(p[0], one, stats[1], stats[2], p[0], 0.0, 1);
+    EXPECT_EQ(grads[1]->type(), f32({3}));
+    return std::vector<Value*>{spectrum, same, stats[1], u};
+  });
+  Literal x(f32({2, 3}));
+  for (int64_t i = 0; i < 6; ++i) x.setFloat(i, static_cast<double>(i + 1));  // [[1, 2, 3], [4, 5, 6]]
+  interp::HostValues out = check(m, {x});
+  EXPECT_DOUBLE_EQ(out[0].tensor().complexAt(0).real(), 21);  // the DC term: the sum
+  EXPECT_DOUBLE_EQ(out[1].tensor().floatAt(4), 5);            // (x - 0) / sqrt(1 + 0)
+  EXPECT_DOUBLE_EQ(out[2].tensor().floatAt(0), 2.5);          // mean of feature 0: (1 + 4) / 2
+  for (int64_t i = 0; i < 6; ++i) {
+    double v = out[3].tensor().floatAt(i);
+    EXPECT_TRUE(v >= 0 && v < 1) << v;
+  }
+}
+
 TEST(BuilderTest, RefusesOperandsThatDoNotFit) {
   Function fn("f", {f32({2, 3}), f32({4, 5})}, {});
   Builder b(fn.body());
