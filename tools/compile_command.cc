@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "backends/cpu/executable.h"
 #include "commands.h"
 #include "ir/verifier.h"
 #include "passes/pass_manager.h"
@@ -25,6 +26,7 @@ struct CompileCommandOptions {
   bool verifyEach = false;
   bool donate = false;
   int64_t foldLimit = passes::PipelineOptions{}.foldElementLimit;
+  std::string backend;
 };
 
 int runCompileCommand(const CompileCommandOptions& o) {
@@ -42,7 +44,10 @@ int runCompileCommand(const CompileCommandOptions& o) {
   context.options.verifyEachPass = o.verifyEach;
   context.options.donateAllParameters = o.donate;
   context.options.foldElementLimit = o.foldLimit;
-  std::vector<std::string> names = passes::parsePassList(o.passes);
+  if (!o.backend.empty() && o.backend != "cpu")
+    throw Error(ErrorKind::Usage, "unknown backend '" + o.backend + "' (available: cpu)");
+  std::vector<std::string> names =
+      o.backend == "cpu" && o.passes.empty() ? cpu::cpuPipeline() : passes::parsePassList(o.passes);
   passes::PipelineResult result = passes::runPipeline(*module, names, context);
 
   if (!o.output.empty()) {
@@ -52,6 +57,7 @@ int runCompileCommand(const CompileCommandOptions& o) {
   }
   if (o.report) {
     std::cout << passes::pipelineReport(result, context);
+    if (o.backend == "cpu") std::cout << cpu::Executable(*module).report();
   } else if (o.output.empty()) {
     std::cout << stablehlo::printModule(*module);
   }
@@ -76,6 +82,9 @@ std::function<int()> addCompileCommand(CLI::App& app) {
   cmd->add_option("-o,--output", o->output, "Write the optimized module to this file");
   cmd->add_flag("--report", o->report, "Print a summary (passes, times, op counts, fusion decisions, buffers) "
                                        "instead of the module");
+  cmd->add_option("--backend", o->backend,
+                  "cpu: the cpu pipeline, then compile; with --report, each kernel and each interpreter "
+                  "fallback with its op and line");
   cmd->add_flag("--verify-each", o->verifyEach, "Verify the module and check the buffer assignment after every pass");
   cmd->add_flag("--donate", o->donate, "Treat every parameter as donated (its buffer may hold results)");
   cmd->add_option("--fold-limit", o->foldLimit, "Fold ops whose results have at most this many elements")

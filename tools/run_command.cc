@@ -4,9 +4,11 @@
 #include <iostream>
 #include <random>
 
+#include "backends/cpu/executable.h"
 #include "commands.h"
 #include "interp/array_print.h"
 #include "interp/interpreter.h"
+#include "passes/pass_manager.h"
 #include "stablehlo/npy.h"
 #include "stablehlo/parser.h"
 #include "support/error.h"
@@ -22,6 +24,7 @@ struct RunOptions {
   std::string outputDir;
   std::string probeDir;
   bool noPrint = false;
+  std::string backend = "cpu";
 };
 
 // Inputs drawn from a seeded generator: floats in [-1, 1), integers in [0, 10),
@@ -47,7 +50,9 @@ int runRun(const RunOptions& o) {
   if (modules.size() != 1)
     throw Error(ErrorKind::Unsupported, "unsupported: " + o.file + " has " + std::to_string(modules.size()) +
                                             " parts ('// -----'); kiln run takes one module");
-  const Module& module = *modules[0];
+  if (o.backend != "cpu" && o.backend != "interp")
+    throw Error(ErrorKind::Usage, "unknown backend '" + o.backend + "' (available: cpu, interp)");
+  Module& module = *modules[0];
   const Function* fn = module.lookup(o.entry);
   if (!fn) {
     std::string names;
@@ -79,8 +84,18 @@ int runRun(const RunOptions& o) {
   }
   interp::InterpOptions io;
   io.probeDir = o.probeDir;
-  interp::Interpreter interp(module, io);
-  interp::HostValues results = interp.call(*fn, args);
+  interp::HostValues results;
+  if (o.backend == "cpu") {
+    passes::PassContext context;
+    passes::runPipeline(module, cpu::cpuPipeline(), context);
+    cpu::Executable executable(module);
+    const Function* compiled = module.lookup(o.entry);
+    if (!compiled) throw Error(ErrorKind::Internal, "@" + o.entry + " disappeared while optimizing for cpu");
+    results = executable.call(*compiled, args, io);
+  } else {
+    interp::Interpreter interp(module, io);
+    results = interp.call(*fn, args);
+  }
   if (!o.outputDir.empty()) std::filesystem::create_directories(o.outputDir);
   for (size_t i = 0; i < results.size(); ++i) {
     const interp::HostValue& r = results[i];
@@ -101,7 +116,7 @@ int runRun(const RunOptions& o) {
 
 std::function<int()> addRunCommand(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
-  CLI::App* cmd = app.add_subcommand("run", "Run a function of a StableHLO file on the reference interpreter");
+  CLI::App* cmd = app.add_subcommand("run", "Run a function of a StableHLO file (on cpu, or the reference interpreter)");
   cmd->add_option("file", o->file, "The .mlir file, or - for standard input")->required();
   cmd->add_option("--entry", o->entry, "The function to run (default: main)");
   cmd->add_option("--input", o->inputs, "A .npy file per parameter, in order (repeat the option)");
@@ -109,6 +124,9 @@ std::function<int()> addRunCommand(CLI::App& app) {
   cmd->add_option("--output-dir", o->outputDir, "Write the results there as result_N.npy");
   cmd->add_option("--probe-dir", o->probeDir, "Folder for interpreter.probe output");
   cmd->add_flag("--no-print", o->noPrint, "Do not print the results");
+  cmd->add_option("--backend", o->backend,
+                  "cpu (default: native kernels where the backend has them, the interpreter for the rest) "
+                  "or interp (the reference interpreter)");
   return [o] { return runRun(*o); };
 }
 

@@ -84,6 +84,32 @@ bool Executable::run(const Op& op, const interp::HostValues& operands, interp::H
   return true;
 }
 
+std::string Executable::report() const {
+  auto where = [](const Op& op) {
+    std::string s(op.name());
+    SourcePos pos = op.pos;
+    if (op.is(OpCode::Fusion)) {
+      s += " (" + op.attr("kind").asString() + ")";
+      // A fusion has no line of its own: its root's (the op of its first result).
+      const Op* root = op.region(0).terminator()->operand(0)->definingOp();
+      if (root) pos = root->pos;
+    }
+    if (pos.known()) s += " at line " + std::to_string(pos.line);
+    return s;
+  };
+  // In program order: the kernels were compiled in that order; the map is not.
+  std::vector<const Op*> compiled;
+  for (const Op* op : kernelOps(module_))
+    if (native_.kernels.count(op)) compiled.push_back(op);
+  std::string out = "cpu: " + std::to_string(compiled.size()) + " LLVM kernels, compiled in " +
+                    std::to_string(static_cast<int>(native_.seconds * 1000)) + " ms\n";
+  for (size_t i = 0; i < compiled.size(); ++i)
+    out += "  kernel " + std::to_string(i) + ": " + where(*compiled[i]) + "\n";
+  out += "interpreter fallbacks: " + std::to_string(native_.declined.size()) + "\n";
+  for (const auto& [op, reason] : native_.declined) out += "  " + where(*op) + ": " + reason + "\n";
+  return out;
+}
+
 std::map<std::string, size_t> Executable::declinedReasons() const {
   std::map<std::string, size_t> reasons;
   for (const auto& [op, reason] : native_.declined) ++reasons[reason];

@@ -32,6 +32,11 @@ class Executable : public interp::NativeOps {
   bool run(const Op& op, const interp::HostValues& operands, interp::HostValues& results) const override;
 
   const Module& module() const { return module_; }
+  // The kernels and the ops left to the interpreter (for reports).
+  const NativeKernels& native() const { return native_; }
+  // What `kiln compile --backend cpu --report` prints: each kernel with its op and line,
+  // then the interpreter fallbacks with theirs and the reason.
+  std::string report() const;
   size_t numKernels() const { return native_.kernels.size(); }
   // Why each op left to the interpreter was left there, with how many ops had each reason.
   std::map<std::string, size_t> declinedReasons() const;
