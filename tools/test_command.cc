@@ -108,8 +108,9 @@ int runTestCommand(const TestCommandOptions& o) {
   }
   if (o.backend == "cpu") {
     // How much became native code, and what the interpreter still ran (and why).
-    std::printf("cpu: %zu native kernels in %zu modules, compiled in %.1f s, run %llu times\n", summary.kernels,
-                summary.modules, summary.compileSeconds, static_cast<unsigned long long>(summary.kernelRuns));
+    std::printf("cpu: %zu native kernels and %zu BLAS dots in %zu modules, kernels compiled in %.1f s, run %llu times\n",
+                summary.kernels, summary.blasOps, summary.modules, summary.compileSeconds,
+                static_cast<unsigned long long>(summary.kernelRuns));
     if (!o.quiet)
       for (const auto& [reason, n] : summary.declined) std::printf("cpu: left to the interpreter (%zu): %s\n", n, reason.c_str());
   }

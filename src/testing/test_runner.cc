@@ -140,6 +140,7 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
       for (const auto& e : executables) {
         ++s.modules;
         s.kernels += e->numKernels();
+        s.blasOps += e->numBlasOps();
         s.kernelRuns += e->nativeRuns();
         s.compileSeconds += e->compileSeconds();
         for (const auto& [reason, n] : e->declinedReasons()) s.declined[reason] += n;

@@ -17,6 +17,7 @@ namespace kiln::testing {
 struct BackendSummary {
   size_t modules = 0;
   size_t kernels = 0;          // native kernels compiled
+  size_t blasOps = 0;          // dot_generals run on BLAS
   uint64_t kernelRuns = 0;     // their executions
   double compileSeconds = 0;   // in all, over every module
   // Ops left to the interpreter, by reason ("unsupported: stablehlo.reduce in a loop kernel").

@@ -4,6 +4,8 @@
 
 #include <tbb/parallel_for.h>
 
+#include "backends/cpu/blas_dot.h"
+
 namespace kiln::cpu {
 
 std::vector<std::string> cpuPipeline() {
@@ -43,9 +45,38 @@ std::vector<const Op*> kernelOps(const Module& module) {
 // Below this many elements a kernel runs on the calling thread.
 constexpr int64_t kParallelGrain = 1 << 16;
 
+// The dot of a dot_epilogue fusion when BLAS can run it on the fusion's own operands
+// (its operands are arguments of the fusion's region), else null.
+const Op* blasDotOf(const Op& fusion) {
+  if (!fusion.is(OpCode::Fusion) || fusion.attr("kind").asString() != "dot_epilogue") return nullptr;
+  for (const auto& op : fusion.region(0).ops()) {
+    if (!op->is(OpCode::DotGeneral) && !op->is(OpCode::Dot)) continue;
+    if (blasDeclines(*op)) return nullptr;
+    for (const Value* v : op->operands())
+      if (!v->isArgument() || v->ownerRegion() != &fusion.region(0)) return nullptr;
+    return op.get();
+  }
+  return nullptr;
+}
+
 }  // namespace
 
-Executable::Executable(const Module& module) : module_(module), native_(compileKernels(kernelOps(module))) {}
+Executable::Executable(const Module& module) : module_(module) {
+  std::vector<KernelRequest> kernels;
+  for (const Op* op : kernelOps(module)) {
+    if (!blasDeclines(*op)) {
+      blas_.insert(op);
+    } else if (const Op* dot = blasDotOf(*op)) {
+      kernels.push_back({op, {dot->result()}});
+    } else {
+      kernels.push_back({op, {}});
+    }
+  }
+  native_ = compileKernels(kernels);
+  // Only the fusions whose kernel compiled run their dot on BLAS.
+  for (const KernelRequest& r : kernels)
+    if (!r.precomputed.empty() && native_.kernels.count(r.op)) epilogueDots_[r.op] = r.precomputed[0]->definingOp();
+}
 
 interp::HostValues Executable::call(const Function& fn, const interp::HostValues& args,
                                     interp::InterpOptions options) const {
@@ -55,17 +86,27 @@ interp::HostValues Executable::call(const Function& fn, const interp::HostValues
 }
 
 bool Executable::run(const Op& op, const interp::HostValues& operands, interp::HostValues& results) const {
+  if (blas_.count(&op)) {
+    results = blasDot(op, operands);
+    runs_.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
   auto it = native_.kernels.find(&op);
   if (it == native_.kernels.end()) return false;
   // Kernels read dense buffers: a splat operand is expanded first.
   std::vector<Literal> inputs;
   inputs.reserve(operands.size());
   std::vector<void*> buffers;
-  for (const interp::HostValue& v : operands) {
-    inputs.push_back(v.tensor());
-    Literal& in = inputs.back();
-    buffers.push_back(in.isSplat() && in.numElements() > 1 ? in.mutableStorage() : const_cast<uint8_t*>(in.storage()));
+  inputs.reserve(operands.size() + 1);
+  for (const interp::HostValue& v : operands) inputs.push_back(v.tensor());
+  if (auto dot = epilogueDots_.find(&op); dot != epilogueDots_.end()) {
+    // The dot first, on BLAS, from the fusion operands its region arguments stand for.
+    interp::HostValues dotOperands;
+    for (const Value* v : dot->second->operands()) dotOperands.push_back(operands[v->index()]);
+    inputs.push_back(blasDot(*dot->second, dotOperands)[0].tensor());
   }
+  for (Literal& in : inputs)
+    buffers.push_back(in.isSplat() && in.numElements() > 1 ? in.mutableStorage() : const_cast<uint8_t*>(in.storage()));
   results.clear();
   for (size_t i = 0; i < op.numResults(); ++i) {
     Literal out(op.result(i)->type());
@@ -105,6 +146,10 @@ std::string Executable::report() const {
                     std::to_string(static_cast<int>(native_.seconds * 1000)) + " ms\n";
   for (size_t i = 0; i < compiled.size(); ++i)
     out += "  kernel " + std::to_string(i) + ": " + where(*compiled[i]) + "\n";
+  for (const Op* op : kernelOps(module_)) {
+    if (blas_.count(op)) out += "  BLAS: " + where(*op) + "\n";
+    if (epilogueDots_.count(op)) out += "  BLAS, then kernel: " + where(*op) + "\n";
+  }
   out += "interpreter fallbacks: " + std::to_string(native_.declined.size()) + "\n";
   for (const auto& [op, reason] : native_.declined) out += "  " + where(*op) + ": " + reason + "\n";
   return out;

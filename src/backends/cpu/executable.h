@@ -1,14 +1,16 @@
 // A module compiled for the CPU. This first form runs the program through the
 // interpreter and hands it every op that has native code: loop fusions and elementwise
-// or index-map ops become LLVM kernels (native_kernels.h); reductions, dots, control flow
-// and everything else still run on the interpreter's kernels, and the statistics say how
-// much ran natively.
+// or index-map ops become LLVM kernels (native_kernels.h), f32/f64 dot_general runs on
+// OpenBLAS (blas_dot.h); reductions, control flow and everything else still run on the
+// interpreter's kernels, and the statistics say how much ran natively.
 #pragma once
 
 #include <atomic>
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "backends/cpu/native_kernels.h"
 #include "interp/interpreter.h"
@@ -38,6 +40,7 @@ class Executable : public interp::NativeOps {
   // then the interpreter fallbacks with theirs and the reason.
   std::string report() const;
   size_t numKernels() const { return native_.kernels.size(); }
+  size_t numBlasOps() const { return blas_.size(); }
   // Why each op left to the interpreter was left there, with how many ops had each reason.
   std::map<std::string, size_t> declinedReasons() const;
   double compileSeconds() const { return native_.seconds; }
@@ -47,6 +50,9 @@ class Executable : public interp::NativeOps {
  private:
   const Module& module_;
   NativeKernels native_;
+  std::unordered_set<const Op*> blas_;
+  // dot_epilogue fusions: the dot each one runs on BLAS before its kernel.
+  std::unordered_map<const Op*, const Op*> epilogueDots_;
   mutable std::atomic<uint64_t> runs_{0};
 };
 

@@ -53,21 +53,24 @@ struct Index {
 
 class KernelEmitter {
  public:
-  KernelEmitter(llvm::Module& module, const Op& root, const std::string& name)
-      : ctx_(module.getContext()), module_(module), b_(ctx_), root_(root), name_(name) {}
+  KernelEmitter(llvm::Module& module, const KernelRequest& request, const std::string& name)
+      : ctx_(module.getContext()), module_(module), b_(ctx_), root_(*request.op),
+        precomputed_(request.precomputed), name_(name) {}
 
   void emit() {
     const Region* body = root_.is(OpCode::Fusion) ? &root_.region(0) : nullptr;
     std::vector<const Value*> inputs, outputs;
     if (body) {
       std::string kind = root_.attr("kind").asString();
-      if (kind != "loop") decline("unsupported: kiln.fusion of kind " + kind);
+      bool epilogue = kind == "dot_epilogue" && !precomputed_.empty();
+      if (kind != "loop" && !epilogue) decline("unsupported: kiln.fusion of kind " + kind);
       for (size_t i = 0; i < body->numArguments(); ++i) inputs.push_back(body->argument(i));
       for (Value* v : body->terminator()->operands()) outputs.push_back(v);
     } else {
       for (Value* v : root_.operands()) inputs.push_back(v);
       for (size_t i = 0; i < root_.numResults(); ++i) outputs.push_back(root_.result(i));
     }
+    inputs.insert(inputs.end(), precomputed_.begin(), precomputed_.end());
     if (outputs.empty()) decline("unsupported: " + std::string(root_.name()) + " (no native code yet)");
     for (const Value* v : inputs) requireSupported(v->type());
     for (const Value* v : outputs) requireSupported(v->type());
@@ -578,6 +581,7 @@ class KernelEmitter {
   llvm::Module& module_;
   llvm::IRBuilder<> b_;
   const Op& root_;
+  std::vector<const Value*> precomputed_;
   std::string name_;
   llvm::Function* fn_ = nullptr;
   std::unordered_map<const Value*, llvm::Value*> buffer_;
@@ -587,7 +591,7 @@ class KernelEmitter {
 
 }  // namespace
 
-NativeKernels compileKernels(const std::vector<const Op*>& ops) {
+NativeKernels compileKernels(const std::vector<KernelRequest>& requests) {
   auto start = std::chrono::steady_clock::now();
   NativeKernels out;
   out.jit = std::make_shared<Jit>();
@@ -596,10 +600,11 @@ NativeKernels compileKernels(const std::vector<const Op*>& ops) {
   out.jit->prepare(*module);
   std::vector<std::string> names;
   std::vector<const Op*> compiled;
-  for (const Op* op : ops) {
+  for (const KernelRequest& request : requests) {
+    const Op* op = request.op;
     std::string name = "kernel" + std::to_string(names.size());
     try {
-      KernelEmitter(*module, *op, name).emit();
+      KernelEmitter(*module, request, name).emit();
       names.push_back(name);
       compiled.push_back(op);
     } catch (const Declined& d) {

@@ -20,6 +20,14 @@ namespace kiln::cpu {
 // different threads.
 using KernelFn = void (*)(void* const* buffers, int64_t begin, int64_t end);
 
+// An op to compile. `precomputed` are values inside a fusion that something else computes
+// first (the dot of a dot_epilogue fusion, on BLAS): the kernel reads them from buffers
+// placed after the operands, before the results.
+struct KernelRequest {
+  const Op* op;
+  std::vector<const Value*> precomputed;
+};
+
 class Jit;  // the JIT session that owns the machine code (jit.h)
 
 struct NativeKernels {
@@ -31,8 +39,8 @@ struct NativeKernels {
   double seconds = 0;  // emission, optimization and machine code, in all
 };
 
-// Emits one kernel per op of `ops` into one LLVM module, optimizes it at O2 for the host
-// CPU and compiles it. Throws kiln::Error (Internal) when LLVM itself fails.
-NativeKernels compileKernels(const std::vector<const Op*>& ops);
+// Emits one kernel per request into one LLVM module, optimizes it at O2 for the host CPU
+// and compiles it. Throws kiln::Error (Internal) when LLVM itself fails.
+NativeKernels compileKernels(const std::vector<KernelRequest>& requests);
 
 }  // namespace kiln::cpu

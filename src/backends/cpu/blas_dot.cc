@@ -1,0 +1,150 @@
+// dot_general on OpenBLAS (blas_dot.h).
+#include "backends/cpu/blas_dot.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+#include "ir/attr_records.h"
+
+namespace kiln::cpu {
+namespace {
+
+int64_t product(const Shape& shape, const Dims& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= shape[static_cast<size_t>(d)];
+  return n;
+}
+
+// The dimensions of `rank` that are in neither list, ascending: a dot's free dimensions.
+Dims freeDims(int64_t rank, const Dims& batch, const Dims& contracting) {
+  Dims free;
+  for (int64_t d = 0; d < rank; ++d)
+    if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
+        std::find(contracting.begin(), contracting.end(), d) == contracting.end())
+      free.push_back(d);
+  return free;
+}
+
+Dims concat(Dims a, const Dims& b, const Dims& c) {
+  a.insert(a.end(), b.begin(), b.end());
+  a.insert(a.end(), c.begin(), c.end());
+  return a;
+}
+
+bool isIdentity(const Dims& order) {
+  for (size_t i = 0; i < order.size(); ++i)
+    if (order[i] != static_cast<int64_t>(i)) return false;
+  return true;
+}
+
+// The elements of `lit` with its dimensions permuted: result dimension i is dimension
+// order[i] of `lit`.
+std::vector<uint8_t> permuted(const Literal& lit, const Dims& order) {
+  const Shape& shape = lit.shape();
+  const size_t bytes = static_cast<size_t>(storageBytes(lit.dtype()));
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
+  std::vector<uint8_t> out(static_cast<size_t>(lit.numElements()) * bytes);
+  if (out.empty()) return out;
+  std::vector<int64_t> index(order.size(), 0);  // over the permuted shape
+  const uint8_t* src = lit.storage();
+  for (size_t linear = 0, n = static_cast<size_t>(lit.numElements()); linear < n; ++linear) {
+    int64_t from = 0;
+    for (size_t i = 0; i < order.size(); ++i) from += index[i] * strides[static_cast<size_t>(order[i])];
+    std::memcpy(out.data() + linear * bytes, src + static_cast<size_t>(from) * bytes, bytes);
+    for (size_t i = order.size(); i-- > 0;) {
+      if (++index[i] < shape[static_cast<size_t>(order[i])]) break;
+      index[i] = 0;
+    }
+  }
+  return out;
+}
+
+// One operand as GEMM reads it: a pointer to (batch, rows, cols) row-major matrices,
+// possibly transposed.
+struct Matrix {
+  const uint8_t* data = nullptr;
+  bool transposed = false;
+  std::vector<uint8_t> copy;  // when the operand had to be reordered
+};
+
+// `order` is the GEMM order of the operand's dimensions; `swapped` the same order with
+// the last two groups exchanged, which GEMM reads through its transpose flag.
+Matrix asMatrix(const Literal& lit, const Dims& order, const Dims& swapped) {
+  Matrix m;
+  if (isIdentity(order)) {
+    m.data = lit.storage();
+  } else if (isIdentity(swapped)) {
+    m.data = lit.storage();
+    m.transposed = true;
+  } else {
+    m.copy = permuted(lit, order);
+    m.data = m.copy.data();
+  }
+  return m;
+}
+
+template <class T>
+void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+          const T* b, int64_t ldb, T* c) {
+  auto i = [](int64_t v) { return static_cast<blasint>(v); };
+  if constexpr (std::is_same_v<T, float>)
+    cblas_sgemm(CblasRowMajor, ta, tb, i(m), i(n), i(k), 1.0f, a, i(lda), b, i(ldb), 0.0f, c, i(n));
+  else
+    cblas_dgemm(CblasRowMajor, ta, tb, i(m), i(n), i(k), 1.0, a, i(lda), b, i(ldb), 0.0, c, i(n));
+}
+
+template <class T>
+void batchedGemm(const Matrix& a, const Matrix& b, T* c, int64_t batch, int64_t m, int64_t n, int64_t k) {
+  const T* pa = reinterpret_cast<const T*>(a.data);
+  const T* pb = reinterpret_cast<const T*>(b.data);
+  for (int64_t i = 0; i < batch; ++i) {
+    gemm<T>(a.transposed ? CblasTrans : CblasNoTrans, b.transposed ? CblasTrans : CblasNoTrans, m, n, k,
+            pa + i * m * k, a.transposed ? m : k, pb + i * k * n, b.transposed ? k : n, c + i * m * n);
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> blasDeclines(const Op& op) {
+  if (!op.is(OpCode::DotGeneral) && !op.is(OpCode::Dot)) return "unsupported: " + std::string(op.name()) + " on BLAS";
+  DType t = op.result()->type().dtype();
+  if (t != DType::F32 && t != DType::F64) return "unsupported: dot_general of " + std::string(name(t)) + " on BLAS";
+  if (op.operand(0)->type().dtype() != t || op.operand(1)->type().dtype() != t)
+    return "unsupported: dot_general with a result type other than its operands' on BLAS";
+  // GEMM takes 32-bit sizes.
+  for (const Value* v : {op.operand(0), op.operand(1), op.result()})
+    if (v->type().numElements() > (int64_t{1} << 31) - 1) return "unsupported: dot_general this large on BLAS";
+  return std::nullopt;
+}
+
+interp::HostValues blasDot(const Op& op, const interp::HostValues& operands) {
+  // stablehlo.dot contracts the last dimension of the left with the first of the right.
+  DotDims dims = op.is(OpCode::Dot) ? DotDims{{}, {}, {op.operand(0)->type().rank() - 1}, {0}}
+                                    : DotDims::fromAttr(op.attr("dot_dimension_numbers"));
+  Literal lhs = operands[0].tensor(), rhs = operands[1].tensor();
+  if (lhs.isSplat()) lhs.mutableStorage();  // GEMM reads every element
+  if (rhs.isSplat()) rhs.mutableStorage();
+  const Shape& ls = lhs.shape();
+  const Shape& rs = rhs.shape();
+  Dims lhsFree = freeDims(lhs.type().rank(), dims.lhsBatch, dims.lhsContracting);
+  Dims rhsFree = freeDims(rhs.type().rank(), dims.rhsBatch, dims.rhsContracting);
+  int64_t batch = product(ls, dims.lhsBatch);
+  int64_t m = product(ls, lhsFree), k = product(ls, dims.lhsContracting), n = product(rs, rhsFree);
+  Literal out(op.result()->type());
+  uint8_t* c = out.mutableStorage();
+  if (batch * m * n == 0) return {std::move(out)};
+  if (k == 0) return {std::move(out)};  // an empty sum: zeros
+  Matrix a = asMatrix(lhs, concat(dims.lhsBatch, lhsFree, dims.lhsContracting),
+                      concat(dims.lhsBatch, dims.lhsContracting, lhsFree));
+  Matrix b = asMatrix(rhs, concat(dims.rhsBatch, dims.rhsContracting, rhsFree),
+                      concat(dims.rhsBatch, rhsFree, dims.rhsContracting));
+  if (out.dtype() == DType::F32) batchedGemm<float>(a, b, reinterpret_cast<float*>(c), batch, m, n, k);
+  else batchedGemm<double>(a, b, reinterpret_cast<double*>(c), batch, m, n, k);
+  return {std::move(out)};
+}
+
+}  // namespace kiln::cpu
