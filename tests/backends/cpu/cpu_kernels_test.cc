@@ -35,7 +35,11 @@ void expectSameOnCpu(const std::string& text, size_t kernels = 1, bool special =
   interp::HostValues expected = interp::Interpreter(*reference).call("main", args);
   interp::HostValues got = exe.call(*module->lookup("main"), args);
   expectBitIdentical(expected, got, text);
-  EXPECT_GE(exe.nativeRuns(), kernels);
+  // BLAS calls count as native runs too.
+  EXPECT_GE(exe.nativeRuns(), std::max<size_t>(kernels, exe.numBlasOps() ? 1 : 0));
+  if (kernels == 0) {
+    EXPECT_GE(exe.numBlasOps() + exe.numKernels(), 1u);
+  }
 }
 
 std::string function(const std::string& params, const std::string& resultType, const std::string& body) {
@@ -151,6 +155,52 @@ TEST(CpuKernelsTest, DenseConstantsAndLargeParallelRanges) {
                            "  %e = stablehlo.exponential %x : tensor<512x512xf32>\n"
                            "  %r = stablehlo.multiply %e, %w : tensor<512x512xf32>\n"),
                   1, /*special=*/false);
+}
+
+// dot_general on BLAS in every layout GEMM takes directly, transposed, or after a copy
+// into GEMM order. The inputs are small multiples of 1/8, so every product and sum is
+// exact and BLAS must agree with the interpreter bit for bit whatever its order.
+TEST(CpuKernelsTest, DotsOnBlasInEveryLayout) {
+  struct Case {
+    std::string lhs, rhs, out, dims;
+  };
+  for (const char* t : {"f32", "f64"}) {
+    std::string e(t);
+    for (const Case& c : std::vector<Case>{
+             {"7x5", "5x3", "7x3", "contracting_dims = [1] x [0]"},
+             {"5x7", "5x3", "7x3", "contracting_dims = [0] x [0]"},            // lhs transposed
+             {"7x5", "3x5", "7x3", "contracting_dims = [1] x [1]"},            // rhs transposed
+             {"2x7x5", "2x5x3", "2x7x3", "batching_dims = [0] x [0], contracting_dims = [2] x [1]"},
+             {"7x2x5", "5x3x2", "2x7x3", "batching_dims = [1] x [2], contracting_dims = [2] x [0]"},  // copies
+             {"4x7x5", "5x4x3", "7x3", "contracting_dims = [0, 2] x [1, 0]"},  // two contracting dims
+             {"7x0", "0x3", "7x3", "contracting_dims = [1] x [0]"}}) {         // an empty sum
+      std::string l = "tensor<" + c.lhs + "x" + e + ">", r = "tensor<" + c.rhs + "x" + e + ">",
+                  o = "tensor<" + c.out + "x" + e + ">";
+      expectSameOnCpu(function("%x: " + l + ", %y: " + r, o,
+                               "  %r = stablehlo.dot_general %x, %y, " + c.dims + " : (" + l + ", " + r + ") -> " + o +
+                                   "\n"),
+                      0, /*special=*/false);
+    }
+  }
+  expectSameOnCpu(function("%x: tensor<6x4xf32>, %y: tensor<4xf32>", "tensor<6xf32>",
+                           "  %r = stablehlo.dot %x, %y : (tensor<6x4xf32>, tensor<4xf32>) -> tensor<6xf32>\n"),
+                  0, /*special=*/false);
+}
+
+// A dense layer: the dot on BLAS, bias and relu as the kernel of its dot_epilogue fusion.
+TEST(CpuKernelsTest, DotEpilogueRunsTheDotOnBlasAndTheRestAsAKernel) {
+  std::string text = function("%x: tensor<8x16xf32>, %w: tensor<16x4xf32>, %b: tensor<4xf32>", "tensor<8x4xf32>",
+                              "  %d = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : "
+                              "(tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>\n"
+                              "  %bb = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<4xf32>) -> tensor<8x4xf32>\n"
+                              "  %s = stablehlo.add %d, %bb : tensor<8x4xf32>\n"
+                              "  %z = stablehlo.constant dense<0.0> : tensor<8x4xf32>\n"
+                              "  %r = stablehlo.maximum %s, %z : tensor<8x4xf32>\n");
+  expectSameOnCpu(text, 1, /*special=*/false);
+  auto module = stablehlo::parseModule(text);
+  passes::PassContext context;
+  passes::runPipeline(*module, cpuPipeline(), context);
+  EXPECT_NE(Executable(*module).report().find("BLAS, then kernel: kiln.fusion (dot_epilogue)"), std::string::npos);
 }
 
 TEST(CpuKernelsTest, DeclinedOpsSayWhyAndStillRun) {
