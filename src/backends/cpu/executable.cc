@@ -113,8 +113,8 @@ bool Executable::run(const Op& op, const interp::HostValues& operands, interp::H
     buffers.push_back(out.mutableStorage());
     results.push_back(std::move(out));
   }
-  int64_t n = op.result(0)->type().numElements();
-  KernelFn kernel = it->second;
+  int64_t n = it->second.iterations;
+  KernelFn kernel = it->second.fn;
   if (n > kParallelGrain) {
     tbb::parallel_for(tbb::blocked_range<int64_t>(0, n, kParallelGrain),
                       [&](const tbb::blocked_range<int64_t>& r) { kernel(buffers.data(), r.begin(), r.end()); });

@@ -57,13 +57,17 @@ class KernelEmitter {
       : ctx_(module.getContext()), module_(module), b_(ctx_), root_(*request.op),
         precomputed_(request.precomputed), name_(name) {}
 
-  void emit() {
+  // Emits the kernel; returns how many iterations its [begin, end) range spans (the
+  // elements of its results, or of its reductions' results).
+  int64_t emit() {
     const Region* body = root_.is(OpCode::Fusion) ? &root_.region(0) : nullptr;
     std::vector<const Value*> inputs, outputs;
+    bool reduction = root_.is(OpCode::Reduce);
     if (body) {
       std::string kind = root_.attr("kind").asString();
       bool epilogue = kind == "dot_epilogue" && !precomputed_.empty();
-      if (kind != "loop" && !epilogue) decline("unsupported: kiln.fusion of kind " + kind);
+      reduction = kind == "input";
+      if (kind != "loop" && !epilogue && !reduction) decline("unsupported: kiln.fusion of kind " + kind);
       for (size_t i = 0; i < body->numArguments(); ++i) inputs.push_back(body->argument(i));
       for (Value* v : body->terminator()->operands()) outputs.push_back(v);
     } else {
@@ -74,9 +78,14 @@ class KernelEmitter {
     if (outputs.empty()) decline("unsupported: " + std::string(root_.name()) + " (no native code yet)");
     for (const Value* v : inputs) requireSupported(v->type());
     for (const Value* v : outputs) requireSupported(v->type());
-    const Shape& shape = outputs.at(0)->type().shape();
-    for (const Value* v : outputs)
-      if (v->type().shape() != shape) decline("unsupported: results of different shapes");
+    std::vector<const Op*> reduces;
+    Shape shape = outputs.at(0)->type().shape();
+    if (reduction) {
+      shape = planReduction(outputs, reduces);
+    } else {
+      for (const Value* v : outputs)
+        if (v->type().shape() != shape) decline("unsupported: results of different shapes");
+    }
 
     llvm::Type* ptr = b_.getPtrTy();
     llvm::Type* i64 = b_.getInt64Ty();
@@ -103,12 +112,17 @@ class KernelEmitter {
     i->addIncoming(begin, entry);
     Index at = newIndex(shape);
     at.linear = i;
-    for (size_t k = 0; k < outputs.size(); ++k) store(valueAt(outputs[k], at), outputs[k]->type().dtype(), outPtrs[k], i);
+    if (reduction) {
+      reduceAt(reduces, outputs, outPtrs, at);
+    } else {
+      for (size_t k = 0; k < outputs.size(); ++k) store(valueAt(outputs[k], at), outputs[k]->type().dtype(), outPtrs[k], i);
+    }
     llvm::Value* next = b_.CreateAdd(i, b_.getInt64(1), "next", true, true);
     i->addIncoming(next, b_.GetInsertBlock());
     b_.CreateCondBr(b_.CreateICmpEQ(next, end), exit, loop);
     b_.SetInsertPoint(exit);
     b_.CreateRetVoid();
+    return numElements(shape);
   }
 
  private:
@@ -177,6 +191,110 @@ class KernelEmitter {
     at.dims = std::move(dims);
     if (shape.empty()) at.linear = b_.getInt64(0);
     return at;
+  }
+
+  // ---- reductions ----
+  // The reduces among `outputs` (all over inputs of one shape, along the same dimensions,
+  // each with one input and a body that is one binary op of its two arguments) and the
+  // shape of their results, which the kernel iterates over. The other outputs must have
+  // the reduced inputs' shape: they are stored as the inner loop visits each element.
+  Shape planReduction(const std::vector<const Value*>& outputs, std::vector<const Op*>& reduces) {
+    for (const Value* v : outputs)
+      if (const Op* op = v->definingOp(); op && op->is(OpCode::Reduce)) reduces.push_back(op);
+    if (reduces.empty()) decline("unsupported: an input fusion without a reduce among its results");
+    const Op& first = *reduces[0];
+    for (const Op* r : reduces) {
+      if (r->numOperands() != 2) decline("unsupported: stablehlo.reduce of several inputs");
+      if (r->operand(0)->type().shape() != first.operand(0)->type().shape() ||
+          r->attr("dimensions").asInts() != first.attr("dimensions").asInts())
+        decline("unsupported: reduces of different shapes in one kernel");
+      bodyOp(*r);
+      for (const Use& use : r->result()->uses())
+        if (!use.user->info().isTerminator()) decline("unsupported: a reduce read inside its own kernel");
+    }
+    for (const Value* v : outputs) {
+      const Op* op = v->definingOp();
+      if ((!op || !op->is(OpCode::Reduce)) && v->type().shape() != first.operand(0)->type().shape())
+        decline("unsupported: an input fusion result of another shape");
+    }
+    return first.result()->type().shape();
+  }
+
+  // The one binary op of a reducer body `(acc, x) -> op(acc, x)` (either order).
+  const Op& bodyOp(const Op& reduce) {
+    const Region& body = reduce.region(0);
+    if (body.size() != 2) decline("unsupported: a reducer body of " + std::to_string(body.size() - 1) + " ops");
+    const Op& op = *body.front();
+    bool args = op.numOperands() == 2 && op.operand(0)->ownerRegion() == &body && op.operand(1)->ownerRegion() == &body &&
+                op.operand(0)->isArgument() && op.operand(1)->isArgument() && op.operand(0) != op.operand(1);
+    if (!args || !op.info().has(kElementwise) || body.terminator()->operand(0) != op.result())
+      decline("unsupported: a reducer body that is not one binary op of its arguments");
+    return op;
+  }
+
+  // For output element `at`: the accumulators start at the inits and fold, left to right,
+  // every element of the reduced dimensions in row-major order, as the interpreter folds
+  // (so float sums round the same way); side outputs are stored on the way.
+  void reduceAt(const std::vector<const Op*>& reduces, const std::vector<const Value*>& outputs,
+                const std::vector<llvm::Value*>& outPtrs, Index& at) {
+    const Op& first = *reduces[0];
+    const Shape& input = first.operand(0)->type().shape();
+    std::vector<bool> reduced(input.size(), false);
+    for (int64_t d : first.attr("dimensions").asInts()) reduced[static_cast<size_t>(d)] = true;
+    Shape reducedShape;
+    for (size_t d = 0; d < input.size(); ++d)
+      if (reduced[d]) reducedShape.push_back(input[d]);
+    std::vector<llvm::Value*> acc;
+    for (const Op* r : reduces) {
+      Index scalar = scalarIndex();
+      acc.push_back(valueAt(r->operand(1), scalar));
+    }
+    int64_t count = numElements(reducedShape);
+    if (count > 0) {
+      llvm::BasicBlock* pre = b_.GetInsertBlock();
+      auto* inner = llvm::BasicBlock::Create(ctx_, "fold", fn_);
+      auto* after = llvm::BasicBlock::Create(ctx_, "folded", fn_);
+      b_.CreateBr(inner);
+      b_.SetInsertPoint(inner);
+      llvm::PHINode* k = b_.CreatePHI(b_.getInt64Ty(), 2, "k");
+      k->addIncoming(b_.getInt64(0), pre);
+      std::vector<llvm::PHINode*> phis;
+      for (llvm::Value* a : acc) {
+        phis.push_back(b_.CreatePHI(a->getType(), 2));
+        phis.back()->addIncoming(a, pre);
+      }
+      Index r = newIndex(reducedShape);
+      r.linear = k;
+      std::vector<llvm::Value*> dims;
+      size_t keptAt = 0, reducedAt = 0;
+      for (size_t d = 0; d < input.size(); ++d)
+        dims.push_back(reduced[d] ? dimsOf(r)[reducedAt++] : dimsOf(at)[keptAt++]);
+      Index element = withDims(input, std::move(dims));
+      for (size_t j = 0; j < reduces.size(); ++j) {
+        const Op& op = bodyOp(*reduces[j]);
+        const Region& body = reduces[j]->region(0);
+        llvm::Value* x = valueAt(reduces[j]->operand(0), element);
+        // Argument 0 is the accumulator, argument 1 the element.
+        auto arg = [&](size_t i) { return op.operand(i) == body.argument(0) ? static_cast<llvm::Value*>(phis[j]) : x; };
+        acc[j] = elementwise(op, reduces[j]->operand(0)->type().dtype(), {arg(0), arg(1)});
+      }
+      for (size_t o = 0; o < outputs.size(); ++o) {
+        const Op* op = outputs[o]->definingOp();
+        if (op && op->is(OpCode::Reduce)) continue;
+        store(valueAt(outputs[o], element), outputs[o]->type().dtype(), outPtrs[o], linearOf(element));
+      }
+      llvm::Value* next = b_.CreateAdd(k, b_.getInt64(1), "", true, true);
+      k->addIncoming(next, b_.GetInsertBlock());
+      for (size_t j = 0; j < phis.size(); ++j) phis[j]->addIncoming(acc[j], b_.GetInsertBlock());
+      b_.CreateCondBr(b_.CreateICmpEQ(next, b_.getInt64(count)), after, inner);
+      b_.SetInsertPoint(after);
+    }
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      const Op* op = outputs[o]->definingOp();
+      if (!op || !op->is(OpCode::Reduce)) continue;
+      size_t j = static_cast<size_t>(std::find(reduces.begin(), reduces.end(), op) - reduces.begin());
+      store(acc[j], outputs[o]->type().dtype(), outPtrs[o], linearOf(at));
+    }
   }
 
   // ---- values ----
@@ -600,11 +718,12 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& requests) {
   out.jit->prepare(*module);
   std::vector<std::string> names;
   std::vector<const Op*> compiled;
+  std::vector<int64_t> iterations;
   for (const KernelRequest& request : requests) {
     const Op* op = request.op;
     std::string name = "kernel" + std::to_string(names.size());
     try {
-      KernelEmitter(*module, request, name).emit();
+      iterations.push_back(KernelEmitter(*module, request, name).emit());
       names.push_back(name);
       compiled.push_back(op);
     } catch (const Declined& d) {
@@ -616,7 +735,7 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& requests) {
   if (!names.empty()) {
     std::vector<void*> addresses = out.jit->add(std::move(module), std::move(context), names);
     for (size_t i = 0; i < compiled.size(); ++i)
-      out.kernels[compiled[i]] = reinterpret_cast<KernelFn>(addresses[i]);
+      out.kernels[compiled[i]] = {reinterpret_cast<KernelFn>(addresses[i]), iterations[i]};
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

@@ -16,9 +16,15 @@ namespace kiln::cpu {
 
 // The calling convention of every kernel: `buffers` holds the op's operands (dense,
 // row-major, in the Literal storage layout) and then its results; the kernel computes
-// result elements [begin, end) in row-major order, so disjoint ranges may run on
-// different threads.
+// iterations [begin, end) — result elements in row-major order, or for reductions the
+// elements of the reduced results, each folding its own inputs — so disjoint ranges may
+// run on different threads, and the results do not depend on how the range is split.
 using KernelFn = void (*)(void* const* buffers, int64_t begin, int64_t end);
+
+struct Kernel {
+  KernelFn fn = nullptr;
+  int64_t iterations = 0;  // the whole range: [0, iterations)
+};
 
 // An op to compile. `precomputed` are values inside a fusion that something else computes
 // first (the dot of a dot_epilogue fusion, on BLAS): the kernel reads them from buffers
@@ -32,7 +38,7 @@ class Jit;  // the JIT session that owns the machine code (jit.h)
 
 struct NativeKernels {
   std::shared_ptr<Jit> jit;
-  std::unordered_map<const Op*, KernelFn> kernels;
+  std::unordered_map<const Op*, Kernel> kernels;
   // The ops asked for that the emitter left to the interpreter, with the reason
   // ("unsupported: stablehlo.reduce in a fusion").
   std::vector<std::pair<const Op*, std::string>> declined;
