@@ -10,7 +10,9 @@
 #include <regex>
 #include <sstream>
 
+#include "backends/cpu/executable.h"
 #include "interp/interpreter.h"
+#include "passes/pass_manager.h"
 #include "stablehlo/parser.h"
 #include "test_paths.h"
 
@@ -105,6 +107,23 @@ std::regex patternRegex(std::string pattern) {
   return std::regex(re);
 }
 
+// The inputs of the first `// RUN:` line (--input=SPEC each), or nothing without one.
+std::optional<std::vector<Literal>> runLineInputs(const std::vector<std::string>& text) {
+  for (const std::string& l : text) {
+    if (l.find("// RUN:") == std::string::npos) continue;
+    std::vector<Literal> inputs;
+    std::istringstream words(l);
+    for (std::string w; words >> w;) {
+      if (w.rfind("--input=", 0) != 0) continue;
+      std::string spec = w.substr(8);
+      spec.erase(std::remove(spec.begin(), spec.end(), '"'), spec.end());
+      inputs.push_back(parseInputSpec(spec));
+    }
+    return inputs;
+  }
+  return std::nullopt;
+}
+
 TEST(ModelsTest, IreeModelsReproduceTheirCheckLines) {
   fs::path dir = kiln::testing::sharedDir() / "models/iree";
   if (kiln::testing::sharedDir().empty() || !fs::exists(dir)) GTEST_SKIP() << "../shared/models is absent";
@@ -115,18 +134,10 @@ TEST(ModelsTest, IreeModelsReproduceTheirCheckLines) {
     std::vector<Literal> inputs;
     std::string entryName;
     std::vector<std::pair<bool, std::string>> checks;  // (same line?, pattern)
-    bool sawRun = false;
+    std::optional<std::vector<Literal>> run = runLineInputs(text);
+    bool sawRun = run.has_value();
+    if (run) inputs = std::move(*run);
     for (const std::string& l : text) {
-      if (!sawRun && l.find("// RUN:") != std::string::npos) {
-        sawRun = true;
-        std::istringstream words(l);
-        for (std::string w; words >> w;) {
-          if (w.rfind("--input=", 0) != 0) continue;
-          std::string spec = w.substr(8);
-          spec.erase(std::remove(spec.begin(), spec.end(), '"'), spec.end());
-          inputs.push_back(parseInputSpec(spec));
-        }
-      }
       if (std::string label = after(l, "CHECK-LABEL: EXEC @"); !label.empty()) entryName = label;
       else if (std::string p = after(l, "// CHECK-SAME:"); !p.empty()) checks.emplace_back(true, p);
       else if (std::string p2 = after(l, "// CHECK:"); !p2.empty()) checks.emplace_back(false, p2);
@@ -188,6 +199,103 @@ TEST(ModelsTest, EveryModelRunsOnRandomInputs) {
     ASSERT_EQ(results.size(), fn->resultTypes().size());
     for (size_t i = 0; i < results.size(); ++i) EXPECT_EQ(results[i].type(), fn->resultTypes()[i]);
   }
+}
+
+// The entry of a model: @main, else the first public function.
+const Function* entryOf(const Module& module) {
+  const Function* fn = module.lookup("main");
+  for (const auto& f : module.functions())
+    if (!fn && f->visibility == Visibility::Public) fn = f.get();
+  return fn;
+}
+
+// Seeded inputs: floats uniform in [low, high), integers 0 or 1 (valid indices into
+// every table the models look up: BERT's token-type table has two rows, and its gathers
+// fill NaN out of range).
+interp::HostValues randomInputs(const Function& fn, double low, double high) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> real(low, high);
+  interp::HostValues args;
+  for (const Type& t : fn.paramTypes()) {
+    Literal lit(t);
+    for (int64_t i = 0; i < t.numElements(); ++i) {
+      if (isFloat(t.dtype())) lit.setFloat(i, real(rng));
+      else lit.setInt(i, static_cast<int64_t>(rng() % 2));
+    }
+    args.push_back(std::move(lit));
+  }
+  return args;
+}
+
+// Every float result finite and not constant (all-NaN or constant outputs would agree
+// between backends without saying anything). `constantByDesign`: a model whose output
+// is the same for every input (mnist_fake_weights: every weight is one byte pattern, so
+// its softmax is uniform) needs only finite outputs.
+bool informative(const interp::HostValues& results, bool constantByDesign = false) {
+  for (const interp::HostValue& r : results) {
+    const Literal& lit = r.tensor();
+    if (!isFloat(lit.dtype())) continue;
+    for (int64_t i = 0; i < lit.numElements(); ++i)
+      if (!std::isfinite(lit.floatAt(i))) return false;
+    if (!constantByDesign && lit.numElements() > 1 && lit.allElementsEqual()) return false;
+  }
+  return true;
+}
+
+// The cpu backend against the interpreter on every model but the largest (136M
+// parameters: 40 s on the interpreter), with the first input range (of a few) that makes
+// the reference output informative. BLAS sums in its own order, so floats agree within a tolerance
+// relative to the output's magnitude (1e-4 of the largest |value|, and at least 1e-5).
+TEST(ModelsTest, CpuAgreesWithTheInterpreter) {
+  fs::path dir = kiln::testing::sharedDir() / "models";
+  if (kiln::testing::sharedDir().empty() || !fs::exists(dir)) GTEST_SKIP() << "../shared/models is absent";
+  size_t compared = 0;
+  uint64_t nativeRuns = 0;  // not per model: edge_detection is one convolution (not native yet)
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.path().extension() != ".mlir" || entry.path().filename() == "searchless_chess_136m.mlir") continue;
+    SCOPED_TRACE(entry.path().string());
+    auto reference = stablehlo::parseModule(SourceBuffer::fromFile(entry.path().string()));
+    const Function* fn = entryOf(*reference);
+    ASSERT_NE(fn, nullptr);
+    bool constantByDesign = entry.path().filename() == "mnist_fake_weights.mlir";
+    interp::HostValues args, expected;
+    // Symmetric ranges first, then positive ones; last, the inputs of the model's RUN
+    // line (the LSTM's sequence masks zero its output on random values).
+    for (auto [low, high] : {std::pair{-1.0, 1.0}, {-0.1, 0.1}, {0.0, 1.0}, {0.0, 0.1}}) {
+      args = randomInputs(*fn, low, high);
+      expected = interp::Interpreter(*reference).call(*fn, args);
+      if (informative(expected, constantByDesign)) break;
+    }
+    if (auto run = runLineInputs(lines(entry.path().string())); run && !informative(expected, constantByDesign)) {
+      args.assign(run->begin(), run->end());
+      expected = interp::Interpreter(*reference).call(*fn, args);
+    }
+    ASSERT_TRUE(informative(expected, constantByDesign)) << "no input range gives finite, varying outputs";
+    auto module = stablehlo::parseModule(SourceBuffer::fromFile(entry.path().string()));
+    passes::PassContext context;
+    passes::runPipeline(*module, cpu::cpuPipeline(), context);
+    cpu::Executable exe(*module);
+    interp::HostValues got = exe.call(*module->lookup(fn->name()), args);
+    nativeRuns += exe.nativeRuns();
+    ASSERT_EQ(got.size(), expected.size());
+    for (size_t r = 0; r < got.size(); ++r) {
+      const Literal& want = expected[r].tensor();
+      const Literal& have = got[r].tensor();
+      ASSERT_EQ(have.type(), want.type());
+      if (!isFloat(want.dtype())) {
+        EXPECT_TRUE(have == want) << "result " << r;
+        continue;
+      }
+      double largest = 0;
+      for (int64_t i = 0; i < want.numElements(); ++i) largest = std::max(largest, std::abs(want.floatAt(i)));
+      double tolerance = std::max(1e-5, 1e-4 * largest);
+      for (int64_t i = 0; i < want.numElements(); ++i)
+        ASSERT_NEAR(have.floatAt(i), want.floatAt(i), tolerance) << "result " << r << " element " << i;
+    }
+    ++compared;
+  }
+  EXPECT_EQ(compared, 11u);
+  EXPECT_GT(nativeRuns, 100u);
 }
 
 }  // namespace
