@@ -19,6 +19,7 @@
 #include "backends/cpu/jit.h"
 #include "backends/cpu/native_kernels.h"
 #include "ir/attr_records.h"
+#include "ir/float_format.h"
 #include "support/error.h"
 
 namespace kiln::cpu {
@@ -31,8 +32,12 @@ struct Declined {
 };
 [[noreturn]] void decline(std::string reason) { throw Declined{std::move(reason)}; }
 
+// f16 and bf16 are computed in f32 and rounded to their format after every op, as the
+// interpreter computes them, so fused and unfused results agree bit for bit.
+bool isNarrowFloat(DType t) { return t == DType::F16 || t == DType::BF16; }
+
 bool supported(DType t) {
-  return isBool(t) || t == DType::F32 || t == DType::F64 || (isInteger(t) && bitWidth(t) >= 8);
+  return isBool(t) || t == DType::F32 || t == DType::F64 || isNarrowFloat(t) || (isInteger(t) && bitWidth(t) >= 8);
 }
 
 void requireSupported(const Type& t) {
@@ -129,12 +134,16 @@ class KernelEmitter {
   // ---- types, loads and stores ----
   llvm::Type* registerType(DType t) {
     if (isBool(t)) return b_.getInt1Ty();
-    if (t == DType::F32) return b_.getFloatTy();
+    if (t == DType::F32 || isNarrowFloat(t)) return b_.getFloatTy();
     if (t == DType::F64) return b_.getDoubleTy();
     return b_.getIntNTy(static_cast<unsigned>(bitWidth(t)));
   }
-  // Booleans are one byte in storage.
-  llvm::Type* storageType(DType t) { return isBool(t) ? b_.getInt8Ty() : registerType(t); }
+  // Booleans are one byte in storage; f16 and bf16 their 16 bits.
+  llvm::Type* storageType(DType t) {
+    if (isBool(t)) return b_.getInt8Ty();
+    if (isNarrowFloat(t)) return b_.getInt16Ty();
+    return registerType(t);
+  }
 
   llvm::Value* loadPointer(llvm::Value* buffers, size_t slot) {
     llvm::Value* at = b_.CreateConstInBoundsGEP1_64(b_.getPtrTy(), buffers, slot);
@@ -145,12 +154,36 @@ class KernelEmitter {
 
   llvm::Value* load(DType t, llvm::Value* base, llvm::Value* linear) {
     llvm::Value* v = b_.CreateLoad(storageType(t), b_.CreateInBoundsGEP(storageType(t), base, linear));
-    return isBool(t) ? b_.CreateICmpNE(v, b_.getInt8(0)) : v;
+    if (isBool(t)) return b_.CreateICmpNE(v, b_.getInt8(0));
+    if (t == DType::F16) return b_.CreateFPExt(b_.CreateBitCast(v, b_.getHalfTy()), b_.getFloatTy());
+    if (t == DType::BF16) return b_.CreateBitCast(b_.CreateShl(b_.CreateZExt(v, b_.getInt32Ty()), 16), b_.getFloatTy());
+    return v;
   }
 
+  // `v` is already rounded to the format (roundToFormat): narrowing is exact.
   void store(llvm::Value* v, DType t, llvm::Value* base, llvm::Value* linear) {
     if (isBool(t)) v = b_.CreateZExt(v, b_.getInt8Ty());
+    if (t == DType::F16) v = b_.CreateBitCast(b_.CreateFPTrunc(v, b_.getHalfTy()), b_.getInt16Ty());
+    if (t == DType::BF16) v = b_.CreateTrunc(b_.CreateLShr(b_.CreateBitCast(v, b_.getInt32Ty()), 16), b_.getInt16Ty());
     b_.CreateStore(v, b_.CreateInBoundsGEP(storageType(t), base, linear));
+  }
+
+  // An f32 computed for an f16/bf16 value, rounded to nearest even in that format (kept
+  // in f32); NaN becomes the format's one quiet NaN, as the interpreter encodes it.
+  llvm::Value* roundToFormat(llvm::Value* x, DType t) {
+    if (!isNarrowFloat(t)) return x;
+    llvm::Value* rounded;
+    if (t == DType::F16) {
+      rounded = b_.CreateFPExt(b_.CreateFPTrunc(x, b_.getHalfTy()), b_.getFloatTy());
+    } else {
+      llvm::Value* bits = b_.CreateBitCast(x, b_.getInt32Ty());
+      llvm::Value* odd = b_.CreateAnd(b_.CreateLShr(bits, 16), b_.getInt32(1));
+      llvm::Value* up = b_.CreateAdd(bits, b_.CreateAdd(b_.getInt32(0x7FFF), odd));
+      rounded = b_.CreateBitCast(b_.CreateAnd(up, b_.getInt32(0xFFFF0000u)), b_.getFloatTy());
+    }
+    uint32_t nan = 0x7FC00000u;  // f16 0x7E00 and bf16 0x7FC0, both widened to f32
+    llvm::Value* canonical = llvm::ConstantFP::get(b_.getFloatTy(), llvm::APFloat(llvm::APFloat::IEEEsingle(), llvm::APInt(32, nan)));
+    return b_.CreateSelect(b_.CreateFCmpUNO(x, x), canonical, rounded);
   }
 
   // ---- indices ----
@@ -276,7 +309,8 @@ class KernelEmitter {
         llvm::Value* x = valueAt(reduces[j]->operand(0), element);
         // Argument 0 is the accumulator, argument 1 the element.
         auto arg = [&](size_t i) { return op.operand(i) == body.argument(0) ? static_cast<llvm::Value*>(phis[j]) : x; };
-        acc[j] = elementwise(op, reduces[j]->operand(0)->type().dtype(), {arg(0), arg(1)});
+        DType t = reduces[j]->operand(0)->type().dtype();
+        acc[j] = roundToFormat(elementwise(op, t, {arg(0), arg(1)}), t);
       }
       for (size_t o = 0; o < outputs.size(); ++o) {
         const Op* op = outputs[o]->definingOp();
@@ -310,7 +344,7 @@ class KernelEmitter {
       if (op->numResults() != 1) decline("unsupported: " + std::string(op->name()) + " (no native code yet)");
       requireSupported(v->type());
       for (Value* operand : op->operands()) requireSupported(operand->type());
-      result = opAt(*op, at);
+      result = roundToFormat(opAt(*op, at), v->type().dtype());
     }
     memo_[key] = result;
     return result;
@@ -387,6 +421,7 @@ class KernelEmitter {
         DType from = op.operand(0)->type().dtype();
         if (bitWidth(from) != bitWidth(out) || isBool(from) || isBool(out))
           decline("unsupported: bitcast_convert between widths");
+        if (isNarrowFloat(from) || isNarrowFloat(out)) decline("unsupported: bitcast_convert of f16 or bf16");
         return b_.CreateBitCast(operandAt(op, 0, at), registerType(out));
       }
       case O::Compare: return compare(op, operandAt(op, 0, at), operandAt(op, 1, at));
@@ -422,6 +457,7 @@ class KernelEmitter {
   llvm::Value* scalarConstant(DType t, uint64_t bits) {
     if (isBool(t)) return b_.getInt1(bits != 0);
     llvm::Type* type = registerType(t);
+    if (isNarrowFloat(t)) return llvm::ConstantFP::get(type, bitsToFloat(bits, t));  // exact in f32
     if (isFloat(t)) {
       unsigned width = static_cast<unsigned>(bitWidth(t));
       return llvm::ConstantFP::get(type, llvm::APFloat(type->getFltSemantics(), llvm::APInt(width, bits)));
@@ -550,7 +586,7 @@ class KernelEmitter {
   // A libm function of one or two arguments, declared as not touching memory (no errno)
   // so that LLVM may move and vectorize the calls.
   llvm::Value* libm(const char* name, DType t, std::vector<llvm::Value*> args) {
-    std::string symbol = std::string(name) + (t == DType::F32 ? "f" : "");
+    std::string symbol = std::string(name) + (t == DType::F64 ? "" : "f");
     llvm::Type* type = registerType(t);
     std::vector<llvm::Type*> params(args.size(), type);
     llvm::FunctionCallee callee = module_.getOrInsertFunction(symbol, llvm::FunctionType::get(type, params, false));

@@ -63,7 +63,7 @@ std::string function(const std::string& params, const std::string& resultType, c
   return "func.func @main(" + params + ") -> " + resultType + " {\n" + body + "  return %r : " + resultType + "\n}\n";
 }
 
-const char* kTypes[] = {"f32", "f64", "i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64"};
+const char* kTypes[] = {"f32", "f64", "f16", "bf16", "i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64"};
 
 DType dtypeOf(const std::string& t) { return *parseDType(t); }
 
@@ -238,7 +238,7 @@ std::string reduceProgram(const std::string& e, const std::string& in, const std
 }
 
 TEST(CpuKernelsTest, ReductionsFoldInTheInterpretersOrder) {
-  for (const char* e : {"f32", "f64"}) {
+  for (const char* e : {"f32", "f64", "f16", "bf16"}) {
     for (const char* body : {"stablehlo.add %a, %b", "stablehlo.maximum %b, %a", "stablehlo.multiply %a, %b"}) {
       expectSameOnCpu(reduceProgram(e, "9x13x", "9x", "1", body, "0.5"));      // rows
       expectSameOnCpu(reduceProgram(e, "9x13x", "13x", "0", body, "-0.0"));    // columns
