@@ -72,7 +72,10 @@ class KernelEmitter {
       std::string kind = root_.attr("kind").asString();
       bool epilogue = kind == "dot_epilogue" && !precomputed_.empty();
       reduction = kind == "input";
-      if (kind != "loop" && !epilogue && !reduction) decline("unsupported: kiln.fusion of kind " + kind);
+      // multi_output is a loop fusion with several results (siblings, or a producer also
+      // read outside): one loop when they share a shape.
+      bool loop = kind == "loop" || kind == "multi_output";
+      if (!loop && !epilogue && !reduction) decline("unsupported: kiln.fusion of kind " + kind);
       for (size_t i = 0; i < body->numArguments(); ++i) inputs.push_back(body->argument(i));
       for (Value* v : body->terminator()->operands()) outputs.push_back(v);
     } else {
@@ -229,8 +232,9 @@ class KernelEmitter {
   // ---- reductions ----
   // The reduces among `outputs` (all over inputs of one shape, along the same dimensions,
   // each with one input and a body that is one binary op of its two arguments) and the
-  // shape of their results, which the kernel iterates over. The other outputs must have
-  // the reduced inputs' shape: they are stored as the inner loop visits each element.
+  // shape of their results, which the kernel iterates over. The other outputs have the
+  // reduced inputs' shape (side outputs, stored as the inner loop visits each element) or
+  // the results' shape (an epilogue of the reduces, computed once they are folded).
   Shape planReduction(const std::vector<const Value*>& outputs, std::vector<const Op*>& reduces) {
     for (const Value* v : outputs)
       if (const Op* op = v->definingOp(); op && op->is(OpCode::Reduce)) reduces.push_back(op);
@@ -242,12 +246,11 @@ class KernelEmitter {
           r->attr("dimensions").asInts() != first.attr("dimensions").asInts())
         decline("unsupported: reduces of different shapes in one kernel");
       bodyOp(*r);
-      for (const Use& use : r->result()->uses())
-        if (!use.user->info().isTerminator()) decline("unsupported: a reduce read inside its own kernel");
     }
     for (const Value* v : outputs) {
       const Op* op = v->definingOp();
-      if ((!op || !op->is(OpCode::Reduce)) && v->type().shape() != first.operand(0)->type().shape())
+      const Shape& s = v->type().shape();
+      if ((!op || !op->is(OpCode::Reduce)) && s != first.operand(0)->type().shape() && s != first.result()->type().shape())
         decline("unsupported: an input fusion result of another shape");
     }
     return first.result()->type().shape();
@@ -313,8 +316,7 @@ class KernelEmitter {
         acc[j] = roundToFormat(elementwise(op, t, {arg(0), arg(1)}), t);
       }
       for (size_t o = 0; o < outputs.size(); ++o) {
-        const Op* op = outputs[o]->definingOp();
-        if (op && op->is(OpCode::Reduce)) continue;
+        if (!isSideOutput(outputs[o], first)) continue;
         store(valueAt(outputs[o], element), outputs[o]->type().dtype(), outPtrs[o], linearOf(element));
       }
       llvm::Value* next = b_.CreateAdd(k, b_.getInt64(1), "", true, true);
@@ -323,12 +325,19 @@ class KernelEmitter {
       b_.CreateCondBr(b_.CreateICmpEQ(next, b_.getInt64(count)), after, inner);
       b_.SetInsertPoint(after);
     }
+    // The folded values stand for the reduces at this output element, for the epilogue.
+    for (size_t j = 0; j < reduces.size(); ++j) memo_[{reduces[j]->result(), at.id}] = acc[j];
     for (size_t o = 0; o < outputs.size(); ++o) {
-      const Op* op = outputs[o]->definingOp();
-      if (!op || !op->is(OpCode::Reduce)) continue;
-      size_t j = static_cast<size_t>(std::find(reduces.begin(), reduces.end(), op) - reduces.begin());
-      store(acc[j], outputs[o]->type().dtype(), outPtrs[o], linearOf(at));
+      if (isSideOutput(outputs[o], first)) continue;
+      store(valueAt(outputs[o], at), outputs[o]->type().dtype(), outPtrs[o], linearOf(at));
     }
+  }
+
+  // An output of an input fusion stored per input element (not a reduce, and of the
+  // reduced inputs' shape).
+  static bool isSideOutput(const Value* v, const Op& reduce) {
+    const Op* op = v->definingOp();
+    return !(op && op->is(OpCode::Reduce)) && v->type().shape() == reduce.operand(0)->type().shape();
   }
 
   // ---- values ----

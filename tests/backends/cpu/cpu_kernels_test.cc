@@ -253,11 +253,11 @@ TEST(CpuKernelsTest, ReductionsFoldInTheInterpretersOrder) {
                            " : (tensor<7x9xi32>, tensor<i32>) -> tensor<7xi32>\n"));
 }
 
-// Layer norm's statistics: two reduces of one input fusion, plus the shifted input
-// stored as a side output while the rows are folded.
+// Layer norm's statistics: two reduces of one input fusion, the shifted input stored as
+// a side output while the rows are folded, and the mean computed from the folded sum.
 TEST(CpuKernelsTest, AnInputFusionWithTwoReducesAndASideOutput) {
   std::string text =
-      "func.func @main(%x: tensor<6x10xf32>) -> (tensor<6xf32>, tensor<6xf32>, tensor<6x10xf32>) {\n"
+      "func.func @main(%x: tensor<6x10xf32>) -> (tensor<6xf32>, tensor<6xf32>, tensor<6x10xf32>, tensor<6xf32>) {\n"
       "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
       "  %c = stablehlo.constant dense<0.25> : tensor<6x10xf32>\n"
       "  %s = stablehlo.subtract %x, %c : tensor<6x10xf32>\n"
@@ -266,7 +266,9 @@ TEST(CpuKernelsTest, AnInputFusionWithTwoReducesAndASideOutput) {
       " : (tensor<6x10xf32>, tensor<f32>) -> tensor<6xf32>\n"
       "  %sq = stablehlo.reduce(%q init: %z) applies stablehlo.add across dimensions = [1]"
       " : (tensor<6x10xf32>, tensor<f32>) -> tensor<6xf32>\n"
-      "  return %sum, %sq, %s : tensor<6xf32>, tensor<6xf32>, tensor<6x10xf32>\n}\n";
+      "  %n = stablehlo.constant dense<10.0> : tensor<6xf32>\n"
+      "  %mean = stablehlo.divide %sum, %n : tensor<6xf32>\n"
+      "  return %sum, %sq, %s, %mean : tensor<6xf32>, tensor<6xf32>, tensor<6x10xf32>, tensor<6xf32>\n}\n";
   expectSameOnCpu(text);
 }
 
