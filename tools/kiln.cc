@@ -2,6 +2,7 @@
 #include <iostream>
 #include <iterator>
 
+#include "backends/cpu/threads.h"
 #include "commands.h"
 #include "support/error.h"
 
@@ -30,6 +31,12 @@ int main(int argc, char** argv) {
   CLI::App app{"kiln: a compiler and runtime for StableHLO and JAX-style array programs"};
   app.set_version_flag("--version", std::string("kiln ") + KILN_VERSION);
   app.require_subcommand(1);
+  // Global options, accepted before or after the subcommand.
+  app.fallthrough();
+  int threads = 0;
+  app.add_option("--threads", threads,
+                 "Threads for the cpu backend's kernels and BLAS (default: every core, or KILN_NUM_THREADS)")
+      ->check(CLI::Range(1, 1024));
 
   std::vector<std::pair<CLI::App*, std::function<int()>>> commands;
   commands.emplace_back(nullptr, kiln::tool::addFmtCommand(app));
@@ -64,6 +71,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : kExitUsage;
   }
   try {
+    kiln::cpu::setThreadCount(threads);  // 0: the default (validates KILN_NUM_THREADS)
     for (auto& [cmd, action] : commands)
       if (cmd->parsed()) return action();
   } catch (const kiln::Error& e) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "backends/cpu/threads.h"
 #include "ir/attr_records.h"
 
 namespace kiln::cpu {
@@ -122,6 +123,7 @@ std::optional<std::string> blasDeclines(const Op& op) {
 }
 
 interp::HostValues blasDot(const Op& op, const interp::HostValues& operands) {
+  threadCount();  // OpenBLAS gets the backend's thread count before its first call
   // stablehlo.dot contracts the last dimension of the left with the first of the right.
   DotDims dims = op.is(OpCode::Dot) ? DotDims{{}, {}, {op.operand(0)->type().rank() - 1}, {0}}
                                     : DotDims::fromAttr(op.attr("dot_dimension_numbers"));

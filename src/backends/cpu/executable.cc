@@ -5,6 +5,7 @@
 #include <tbb/parallel_for.h>
 
 #include "backends/cpu/blas_dot.h"
+#include "backends/cpu/threads.h"
 
 namespace kiln::cpu {
 
@@ -117,9 +118,11 @@ bool Executable::run(const Op& op, const interp::HostValues& operands, interp::H
   }
   int64_t n = it->second.iterations;
   KernelFn kernel = it->second.fn;
-  if (n > kParallelGrain) {
-    tbb::parallel_for(tbb::blocked_range<int64_t>(0, n, kParallelGrain),
-                      [&](const tbb::blocked_range<int64_t>& r) { kernel(buffers.data(), r.begin(), r.end()); });
+  if (n > kParallelGrain && threadCount() > 1) {
+    inKernelPool([&] {
+      tbb::parallel_for(tbb::blocked_range<int64_t>(0, n, kParallelGrain),
+                        [&](const tbb::blocked_range<int64_t>& r) { kernel(buffers.data(), r.begin(), r.end()); });
+    });
   } else if (n > 0) {
     kernel(buffers.data(), 0, n);
   }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "backends/cpu/executable.h"
+#include "backends/cpu/threads.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_test_util.h"
 
@@ -270,6 +271,56 @@ TEST(CpuKernelsTest, AnInputFusionWithTwoReducesAndASideOutput) {
       "  %mean = stablehlo.divide %sum, %n : tensor<6xf32>\n"
       "  return %sum, %sq, %s, %mean : tensor<6xf32>, tensor<6xf32>, tensor<6x10xf32>, tensor<6xf32>\n}\n";
   expectSameOnCpu(text);
+}
+
+// Results do not depend on the thread count: softmax over long rows, column sums and an
+// MLP (GEMMs with a bias-and-relu epilogue), each large enough to run in chunks, give
+// the same bits at 1, 2 and 8 threads.
+TEST(CpuKernelsTest, BitwiseTheSameAtOneTwoAndEightThreads) {
+  std::string text =
+      "func.func @main(%x: tensor<256x1024xf32>, %w: tensor<1024x512xf32>, %b: tensor<512xf32>) -> "
+      "(tensor<256x1024xf32>, tensor<512xf32>, tensor<256x512xf32>) {\n"
+      "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+      "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1]"
+      " : (tensor<256x1024xf32>, tensor<f32>) -> tensor<256xf32>\n"
+      "  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<256xf32>) -> tensor<256x1024xf32>\n"
+      "  %d = stablehlo.subtract %x, %mb : tensor<256x1024xf32>\n"
+      "  %ex = stablehlo.exponential %d : tensor<256x1024xf32>\n"
+      "  %s = stablehlo.reduce(%ex init: %z) applies stablehlo.add across dimensions = [1]"
+      " : (tensor<256x1024xf32>, tensor<f32>) -> tensor<256xf32>\n"
+      "  %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<256xf32>) -> tensor<256x1024xf32>\n"
+      "  %softmax = stablehlo.divide %ex, %sb : tensor<256x1024xf32>\n"
+      "  %cols = stablehlo.reduce(%w init: %z) applies stablehlo.add across dimensions = [0]"
+      " : (tensor<1024x512xf32>, tensor<f32>) -> tensor<512xf32>\n"
+      "  %h = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<256x1024xf32>, "
+      "tensor<1024x512xf32>) -> tensor<256x512xf32>\n"
+      "  %bb = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<512xf32>) -> tensor<256x512xf32>\n"
+      "  %hb = stablehlo.add %h, %bb : tensor<256x512xf32>\n"
+      "  %zz = stablehlo.constant dense<0.0> : tensor<256x512xf32>\n"
+      "  %relu = stablehlo.maximum %hb, %zz : tensor<256x512xf32>\n"
+      "  return %softmax, %cols, %relu : tensor<256x1024xf32>, tensor<512xf32>, tensor<256x512xf32>\n}\n";
+  auto module = stablehlo::parseModule(text);
+  passes::PassContext context;
+  passes::runPipeline(*module, cpuPipeline(), context);
+  Executable exe(*module);
+  for (const auto& [reason, n] : exe.declinedReasons()) ADD_FAILURE() << "declined: " << reason;
+  const Function& fn = *module->lookup("main");
+  interp::HostValues args;
+  for (size_t i = 0; i < fn.numParams(); ++i) {
+    Literal lit(fn.param(i)->type());
+    for (int64_t k = 0; k < lit.numElements(); ++k) lit.setFloat(k, std::sin(0.37 * static_cast<double>(k + 1000 * i)));
+    args.push_back(std::move(lit));
+  }
+  setThreadCount(1);
+  interp::HostValues one = exe.call(fn, args);
+  for (int threads : {2, 8}) {
+    setThreadCount(threads);
+    EXPECT_EQ(threadCount(), threads);
+    interp::HostValues many = exe.call(fn, args);
+    for (size_t r = 0; r < one.size(); ++r) EXPECT_TRUE(one[r].tensor() == many[r].tensor()) << "result " << r << " at " << threads;
+  }
+  setThreadCount(0);
 }
 
 TEST(CpuKernelsTest, DeclinedOpsSayWhyAndStillRun) {

@@ -1,0 +1,64 @@
+// The cpu backend's thread count (threads.h): one oneTBB arena, and OpenBLAS told the same.
+#include "backends/cpu/threads.h"
+
+#include <cblas.h>
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "support/error.h"
+
+namespace kiln::cpu {
+namespace {
+
+int defaultThreads() {
+  if (const char* env = std::getenv("KILN_NUM_THREADS")) {
+    char* end = nullptr;
+    long n = std::strtol(env, &end, 10);
+    if (end == env || *end != '\0' || n < 1 || n > 1024)
+      throw Error(ErrorKind::Usage, "KILN_NUM_THREADS must be a thread count from 1 to 1024, got '" +
+                                        std::string(env) + "'");
+    return static_cast<int>(n);
+  }
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+struct Pool {
+  int threads = 0;
+  std::unique_ptr<tbb::global_control> limit;  // oneTBB caps workers at the core count
+  std::unique_ptr<tbb::task_arena> arena;
+};
+
+Pool& state() {
+  static Pool p;
+  return p;
+}
+
+Pool& pool() {
+  if (!state().arena) setThreadCount(0);
+  return state();
+}
+
+}  // namespace
+
+void setThreadCount(int n) {
+  Pool& p = state();
+  p.threads = n > 0 ? n : defaultThreads();
+  p.arena.reset();
+  p.limit.reset();
+  p.limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
+                                                  static_cast<size_t>(std::max(p.threads, defaultThreads())));
+  p.arena = std::make_unique<tbb::task_arena>(p.threads);
+  openblas_set_num_threads(p.threads);
+}
+
+int threadCount() { return pool().threads; }
+
+void inKernelPool(const std::function<void()>& work) { pool().arena->execute(work); }
+
+}  // namespace kiln::cpu

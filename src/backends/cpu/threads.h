@@ -1,0 +1,19 @@
+// How many threads the cpu backend uses: for the chunks of large kernels and inside
+// OpenBLAS. One setting for both, so the two never oversubscribe the cores between them
+// (DESIGN §9); results do not depend on it (each kernel iteration and each GEMM output
+// element is computed by one thread, in a fixed order).
+#pragma once
+
+#include <functional>
+
+namespace kiln::cpu {
+
+// `n` threads (at least 1); 0 restores the default: every core, or KILN_NUM_THREADS when
+// that is set. Not to be called while the backend runs.
+void setThreadCount(int n);
+int threadCount();
+
+// Runs `work` inside the backend's thread pool (its parallel loops use that many threads).
+void inKernelPool(const std::function<void()>& work);
+
+}  // namespace kiln::cpu
