@@ -3,6 +3,7 @@
 # only checks and exits quietly; `apt-get update` runs only when something is missing.
 #   scripts/setup.sh          build + test dependencies
 #   scripts/setup.sh --fuzz   also clang-19 and its runtime, for the libFuzzer targets
+#   scripts/setup.sh --bench  also NumPy, PyTorch and Eigen, the references of bench/compare.sh
 set -euo pipefail
 
 packages=(
@@ -13,7 +14,8 @@ packages=(
 for arg in "$@"; do
   case "$arg" in
     --fuzz) packages+=(clang-19 libclang-rt-19-dev) ;;
-    -h|--help) sed -n '2,5p' "$0"; exit 0 ;;
+    --bench) packages+=(python3-numpy python3-torch libeigen3-dev) ;;
+    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done

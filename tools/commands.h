@@ -3,8 +3,10 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <random>
 #include <string>
 
+#include "ir/literal.h"
 #include "support/source.h"
 
 namespace kiln::tool {
@@ -12,7 +14,13 @@ namespace kiln::tool {
 // Reads FILE, or standard input for "-".
 SourceRef readInput(const std::string& path);
 
+// An input drawn from a seeded generator: floats uniform in [-scale, scale), complex
+// parts likewise, integers in [0, 10), booleans half true; the same seed gives the same
+// inputs.
+Literal randomInput(const Type& type, std::mt19937_64& rng, double scale = 1);
+
 // Each adds its subcommand to `app`; the returned action runs it (returns the exit code).
+std::function<int()> addBenchCommand(CLI::App& app);
 std::function<int()> addCompileCommand(CLI::App& app);
 std::function<int()> addFmtCommand(CLI::App& app);
 std::function<int()> addRunCommand(CLI::App& app);

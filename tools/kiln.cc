@@ -47,11 +47,12 @@ int main(int argc, char** argv) {
   commands.back().first = app.get_subcommand("test");
   commands.emplace_back(nullptr, kiln::tool::addCompileCommand(app));
   commands.back().first = app.get_subcommand("compile");
+  commands.emplace_back(nullptr, kiln::tool::addBenchCommand(app));
+  commands.back().first = app.get_subcommand("bench");
 
   // Reserved for later issues, so that scripts and docs can rely on the names.
   const std::pair<const char*, const char*> reserved[] = {
       {"devices", "List the devices of the loaded plugins (not available yet)"},
-      {"bench", "Benchmark a program (not available yet)"},
   };
   for (const auto& [name, help] : reserved) {
     CLI::App* cmd = app.add_subcommand(name, help);

@@ -21,29 +21,12 @@ struct RunOptions {
   std::string entry = "main";
   std::vector<std::string> inputs;
   std::optional<uint64_t> randomSeed;
+  double randomScale = 1;
   std::string outputDir;
   std::string probeDir;
   bool noPrint = false;
   std::string backend = "cpu";
 };
-
-// Inputs drawn from a seeded generator: floats in [-1, 1), integers in [0, 10),
-// booleans half true; the same seed gives the same inputs.
-Literal randomInput(const Type& type, std::mt19937_64& rng) {
-  Literal lit(type);
-  std::uniform_real_distribution<double> real(-1.0, 1.0);
-  std::uniform_int_distribution<int64_t> small(0, 9);
-  for (int64_t i = 0, n = type.numElements(); i < n; ++i) {
-    switch (kindOf(type.dtype())) {
-      case DTypeKind::Bool: lit.setInt(i, small(rng) % 2); break;
-      case DTypeKind::Signed:
-      case DTypeKind::Unsigned: lit.setInt(i, small(rng)); break;
-      case DTypeKind::Float: lit.setFloat(i, real(rng)); break;
-      case DTypeKind::Complex: lit.setComplex(i, {real(rng), real(rng)}); break;
-    }
-  }
-  return lit;
-}
 
 int runRun(const RunOptions& o) {
   auto modules = stablehlo::parseFile(readInput(o.file));
@@ -66,7 +49,7 @@ int runRun(const RunOptions& o) {
     std::mt19937_64 rng(*o.randomSeed);
     for (const Type& t : params) {
       if (!t.isTensor()) throw Error(ErrorKind::Unsupported, "unsupported: random inputs of type " + t.str());
-      args.push_back(randomInput(t, rng));
+      args.push_back(randomInput(t, rng, o.randomScale));
     }
   } else {
     if (o.inputs.size() != params.size()) {
@@ -121,6 +104,8 @@ std::function<int()> addRunCommand(CLI::App& app) {
   cmd->add_option("--entry", o->entry, "The function to run (default: main)");
   cmd->add_option("--input", o->inputs, "A .npy file per parameter, in order (repeat the option)");
   cmd->add_option("--random-inputs", o->randomSeed, "Generate inputs from this seed instead");
+  cmd->add_option("--random-scale", o->randomScale, "Random floats are uniform in [-S, S) (default 1)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--output-dir", o->outputDir, "Write the results there as result_N.npy");
   cmd->add_option("--probe-dir", o->probeDir, "Folder for interpreter.probe output");
   cmd->add_flag("--no-print", o->noPrint, "Do not print the results");

@@ -1,0 +1,58 @@
+// Flop and byte counts of a function (cost_analysis.h).
+#include "passes/cost_analysis.h"
+
+#include "ir/attr_records.h"
+
+namespace kiln::passes {
+namespace {
+
+double elements(const Type& t) { return t.isTensor() ? static_cast<double>(t.numElements()) : 0; }
+double bytesOf(const Type& t) { return t.isTensor() ? static_cast<double>(t.byteSize()) : 0; }
+
+double opFlops(const Op& op) {
+  switch (op.code()) {
+    case OpCode::DotGeneral: {
+      DotDims dims = DotDims::fromAttr(op.attr("dot_dimension_numbers"));
+      double k = 1;
+      for (int64_t d : dims.lhsContracting) k *= static_cast<double>(op.operand(0)->type().dim(d));
+      return 2 * elements(op.result()->type()) * k;
+    }
+    case OpCode::Dot: {
+      const Type& lhs = op.operand(0)->type();
+      return 2 * elements(op.result()->type()) * static_cast<double>(lhs.dim(lhs.rank() - 1));
+    }
+    case OpCode::Convolution: {
+      // Each result element sums over the kernel's input features and window.
+      const Type& kernel = op.operand(1)->type();
+      double outputFeatures = static_cast<double>(kernel.dim(ConvDims::fromAttr(op.attr("dimension_numbers")).kernelOutputFeature));
+      return 2 * elements(op.result()->type()) * elements(kernel) / std::max(1.0, outputFeatures);
+    }
+    case OpCode::Reduce: return elements(op.operand(0)->type());
+    default: break;
+  }
+  OpCategory c = op.info().category;
+  bool computes = c == OpCategory::ElementwiseUnary || c == OpCategory::ElementwiseBinary ||
+                  c == OpCategory::ElementwiseOther || c == OpCategory::Chlo;
+  return computes && op.numResults() == 1 ? elements(op.result()->type()) : 0;
+}
+
+void countRegion(const Region& region, Cost& cost) {
+  for (const auto& op : region.ops()) {
+    cost.flops += opFlops(*op);
+    // Nested regions: fusion bodies and control flow (a loop body counts once).
+    if (!op->is(OpCode::Reduce))
+      for (size_t r = 0; r < op->numRegions(); ++r) countRegion(op->region(r), cost);
+  }
+}
+
+}  // namespace
+
+Cost costOf(const Function& fn) {
+  Cost cost;
+  for (const Type& t : fn.paramTypes()) cost.bytes += bytesOf(t);
+  for (const Type& t : fn.resultTypes()) cost.bytes += bytesOf(t);
+  countRegion(fn.body(), cost);
+  return cost;
+}
+
+}  // namespace kiln::passes

@@ -1,0 +1,18 @@
+// What a function costs, counted from its ops: the floating-point (or integer) operations
+// it does and the bytes it must at least move (its parameters read once, its results
+// written once). `kiln bench` divides these by the run time; the runtime's executable
+// introspection will report them too.
+#pragma once
+
+#include "ir/module.h"
+
+namespace kiln::passes {
+
+struct Cost {
+  double flops = 0;  // dot_general/dot/convolution: 2 per multiply-add; other ops: 1 per result element (reduce: per input)
+  double bytes = 0;  // parameters + results
+};
+
+Cost costOf(const Function& fn);
+
+}  // namespace kiln::passes
