@@ -53,6 +53,9 @@ class Literal {
   void setFloat(int64_t i, double v);              // floats, rounding to the format
   void setComplex(int64_t i, std::complex<double> v);
 
+  // Whether no other Literal shares this one's storage (so mutableStorage will not copy).
+  bool ownsStorageAlone() const { return bytes_ && bytes_.use_count() == 1; }
+
   // True when every element has the same bits (a splat, or a full tensor that could be).
   bool allElementsEqual() const;
 

@@ -111,10 +111,10 @@ bool Executable::run(const Op& op, const interp::HostValues& operands, interp::H
   for (Literal& in : inputs)
     buffers.push_back(in.isSplat() && in.numElements() > 1 ? in.mutableStorage() : const_cast<uint8_t*>(in.storage()));
   results.clear();
+  std::vector<Literal> outputs;
   for (size_t i = 0; i < op.numResults(); ++i) {
-    Literal out(op.result(i)->type());
-    buffers.push_back(out.mutableStorage());
-    results.push_back(std::move(out));
+    outputs.push_back(resultBuffer(op, i));
+    buffers.push_back(outputs.back().mutableStorage());
   }
   int64_t n = it->second.iterations;
   KernelFn kernel = it->second.fn;
@@ -126,8 +126,33 @@ bool Executable::run(const Op& op, const interp::HostValues& operands, interp::H
   } else if (n > 0) {
     kernel(buffers.data(), 0, n);
   }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    keepForReuse(op, i, outputs[i]);
+    results.push_back(std::move(outputs[i]));
+  }
   runs_.fetch_add(1, std::memory_order_relaxed);
   return true;
+}
+
+Literal Executable::resultBuffer(const Op& op, size_t result) const {
+  {
+    std::lock_guard<std::mutex> lock(poolMutex_);
+    std::vector<Literal>& kept = pool_[{&op, result}];
+    for (auto it = kept.begin(); it != kept.end(); ++it) {
+      if (!it->ownsStorageAlone()) continue;  // an earlier result still in use
+      Literal buffer = std::move(*it);
+      kept.erase(it);
+      return buffer;
+    }
+  }
+  return Literal(op.result(result)->type());
+}
+
+void Executable::keepForReuse(const Op& op, size_t result, const Literal& buffer) const {
+  constexpr size_t kPerResult = 4;
+  std::lock_guard<std::mutex> lock(poolMutex_);
+  std::vector<Literal>& kept = pool_[{&op, result}];
+  if (kept.size() < kPerResult) kept.push_back(buffer);
 }
 
 std::string Executable::report() const {

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <map>
+#include <mutex>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -54,6 +55,13 @@ class Executable : public interp::NativeOps {
   // dot_epilogue fusions: the dot each one runs on BLAS before its kernel.
   std::unordered_map<const Op*, const Op*> epilogueDots_;
   mutable std::atomic<uint64_t> runs_{0};
+  // Result buffers kept for reuse: a kernel's result storage, once nobody else holds it,
+  // serves the next execution of that op (fresh pages cost as much as the kernel itself
+  // on this machine). A few per op and result, so concurrent executions each find one.
+  Literal resultBuffer(const Op& op, size_t result) const;
+  void keepForReuse(const Op& op, size_t result, const Literal& buffer) const;
+  mutable std::mutex poolMutex_;
+  mutable std::map<std::pair<const Op*, size_t>, std::vector<Literal>> pool_;
 };
 
 }  // namespace kiln::cpu

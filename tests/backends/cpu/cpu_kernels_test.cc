@@ -323,6 +323,32 @@ TEST(CpuKernelsTest, BitwiseTheSameAtOneTwoAndEightThreads) {
   setThreadCount(0);
 }
 
+// Result buffers are reused across executions only once nobody holds them: a result
+// kept by the caller is not overwritten by the next execution.
+TEST(CpuKernelsTest, ResultBuffersAreReusedOnlyWhenFree) {
+  auto module = stablehlo::parseModule(function("%x: tensor<1000xf32>", "tensor<1000xf32>",
+                                                "  %r = stablehlo.add %x, %x : tensor<1000xf32>\n"));
+  passes::PassContext context;
+  passes::runPipeline(*module, cpuPipeline(), context);
+  Executable exe(*module);
+  const Function& fn = *module->lookup("main");
+  Literal one = ordinaryValues(Type::tensor(DType::F32, {1000}), 0);
+  Literal two = ordinaryValues(Type::tensor(DType::F32, {1000}), 1);
+  interp::HostValues first = exe.call(fn, {one});
+  Literal kept = first[0].tensor();
+  first.clear();
+  interp::HostValues second = exe.call(fn, {two});  // must not write into `kept`
+  for (int64_t i = 0; i < 1000; ++i) {
+    ASSERT_EQ(kept.floatAt(i), 2 * one.floatAt(i));
+    ASSERT_EQ(second[0].tensor().floatAt(i), 2 * two.floatAt(i));
+  }
+  const uint8_t* storage = second[0].tensor().storage();
+  second.clear();  // now free: the next execution writes into the same storage
+  interp::HostValues third = exe.call(fn, {one});
+  EXPECT_EQ(third[0].tensor().storage(), storage);
+  EXPECT_EQ(third[0].tensor().floatAt(5), 2 * one.floatAt(5));
+}
+
 TEST(CpuKernelsTest, DeclinedOpsSayWhyAndStillRun) {
   std::string text = function("%x: tensor<8xf32>", "tensor<8xf32>",
                               "  %r = \"stablehlo.sort\"(%x) ({\n"
