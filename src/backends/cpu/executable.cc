@@ -45,8 +45,6 @@ std::vector<const Op*> kernelOps(const Module& module) {
   return ops;
 }
 
-// Below this many elements a kernel runs on the calling thread.
-constexpr int64_t kParallelGrain = 1 << 16;
 
 // The dot of a dot_epilogue fusion when BLAS can run it on the fusion's own operands
 // (its operands are arguments of the fusion's region), else null.
@@ -116,11 +114,11 @@ bool Executable::run(const Op& op, const interp::HostValues& operands, interp::H
     outputs.push_back(resultBuffer(op, i));
     buffers.push_back(outputs.back().mutableStorage());
   }
-  int64_t n = it->second.iterations;
+  int64_t n = it->second.iterations, grain = it->second.grain;
   KernelFn kernel = it->second.fn;
-  if (n > kParallelGrain && threadCount() > 1) {
+  if (n > grain && threadCount() > 1) {
     inKernelPool([&] {
-      tbb::parallel_for(tbb::blocked_range<int64_t>(0, n, kParallelGrain),
+      tbb::parallel_for(tbb::blocked_range<int64_t>(0, n, grain),
                         [&](const tbb::blocked_range<int64_t>& r) { kernel(buffers.data(), r.begin(), r.end()); });
     });
   } else if (n > 0) {

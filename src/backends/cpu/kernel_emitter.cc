@@ -1,12 +1,16 @@
-// LLVM IR for loop kernels: a kiln.fusion of kind loop, or one elementwise or index-map
-// op, becomes a function over the row-major elements of its result(s) (ABI in
-// native_kernels.h). Each value inside is computed "at an index": elementwise ops at the
-// index they are asked for, index maps (broadcast_in_dim, reshape, transpose, slice,
-// reverse, concatenate, pad, iota) by asking their operand at the mapped index, so no
-// intermediate tensor is ever stored. The arithmetic follows the interpreter's kernels
-// exactly (integer edge cases as XLA defines them, IEEE maximum/minimum, saturating
-// float-to-int conversion, the same libm functions), and no fast-math flag is set, so
-// native results equal the interpreter's bit for bit.
+// LLVM IR for kernels: a kiln.fusion (loop, multi_output, input, or dot_epilogue after its
+// GEMM), or one elementwise, index-map or reduce op, becomes one function over an
+// iteration space (ABI in native_kernels.h) made of parts, one per result shape: the
+// elements of loop results, or the elements of reduce results, each folding its inputs.
+// Each value inside is computed "at an index": elementwise ops at the index they are
+// asked for, index maps (broadcast_in_dim, reshape, transpose, slice, reverse,
+// concatenate, pad, iota) by asking their operand at the mapped index, so no intermediate
+// tensor is ever stored. Column reductions run with their loops exchanged so that the
+// inner loop is contiguous. The arithmetic follows the interpreter's kernels exactly
+// (integer edge cases as XLA defines them, IEEE maximum/minimum, saturating float-to-int
+// conversion, f16/bf16 rounded after every op, folds left to right in row-major order,
+// the same libm functions), and no fast-math flag is set, so native results equal the
+// interpreter's bit for bit.
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -14,6 +18,7 @@
 #include <llvm/IR/Module.h>
 
 #include <chrono>
+#include <algorithm>
 #include <map>
 
 #include "backends/cpu/jit.h"
@@ -63,8 +68,9 @@ class KernelEmitter {
         precomputed_(request.precomputed), name_(name) {}
 
   // Emits the kernel; returns how many iterations its [begin, end) range spans (the
-  // elements of its results, or of its reductions' results).
-  int64_t emit() {
+  // elements of its results, or of its reductions' results) and the chunk size worth a
+  // thread: about 2^16 elements of work.
+  std::pair<int64_t, int64_t> emit() {
     const Region* body = root_.is(OpCode::Fusion) ? &root_.region(0) : nullptr;
     std::vector<const Value*> inputs, outputs;
     bool reduction = root_.is(OpCode::Reduce);
@@ -86,51 +92,33 @@ class KernelEmitter {
     if (outputs.empty()) decline("unsupported: " + std::string(root_.name()) + " (no native code yet)");
     for (const Value* v : inputs) requireSupported(v->type());
     for (const Value* v : outputs) requireSupported(v->type());
-    std::vector<const Op*> reduces;
-    Shape shape = outputs.at(0)->type().shape();
-    if (reduction) {
-      shape = planReduction(outputs, reduces);
-    } else {
-      for (const Value* v : outputs)
-        if (v->type().shape() != shape) decline("unsupported: results of different shapes");
-    }
+    std::vector<Part> parts = reduction ? reductionParts(outputs) : loopParts(outputs);
 
     llvm::Type* ptr = b_.getPtrTy();
-    llvm::Type* i64 = b_.getInt64Ty();
-    auto* type = llvm::FunctionType::get(b_.getVoidTy(), {ptr, i64, i64}, false);
+    auto* type = llvm::FunctionType::get(b_.getVoidTy(), {ptr, b_.getInt64Ty(), b_.getInt64Ty()}, false);
     fn_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name_, module_);
     fn_->addFnAttr(llvm::Attribute::NoUnwind);
     llvm::Value* buffers = fn_->getArg(0);
     llvm::Value* begin = fn_->getArg(1);
     llvm::Value* end = fn_->getArg(2);
 
-    auto* entry = llvm::BasicBlock::Create(ctx_, "entry", fn_);
-    auto* loop = llvm::BasicBlock::Create(ctx_, "loop", fn_);
-    auto* exit = llvm::BasicBlock::Create(ctx_, "exit", fn_);
-    b_.SetInsertPoint(entry);
-    // The buffer pointers, loaded once before the loop.
+    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
+    // The buffer pointers, loaded once before the loops.
     size_t slot = 0;
     for (const Value* v : inputs) buffer_[v] = loadPointer(buffers, slot++);
     std::vector<llvm::Value*> outPtrs;
     for (size_t i = 0; i < outputs.size(); ++i) outPtrs.push_back(loadPointer(buffers, slot++));
-    b_.CreateCondBr(b_.CreateICmpSLT(begin, end), loop, exit);
-
-    b_.SetInsertPoint(loop);
-    llvm::PHINode* i = b_.CreatePHI(i64, 2, "i");
-    i->addIncoming(begin, entry);
-    Index at = newIndex(shape);
-    at.linear = i;
-    if (reduction) {
-      reduceAt(reduces, outputs, outPtrs, at);
-    } else {
-      for (size_t k = 0; k < outputs.size(); ++k) store(valueAt(outputs[k], at), outputs[k]->type().dtype(), outPtrs[k], i);
+    // The parts follow each other in the iteration space: [0, n0) the first, then the next.
+    int64_t offset = 0, work = 1;
+    for (const Part& part : parts) {
+      emitPart(part, offset, begin, end, outputs, outPtrs);
+      offset += numElements(part.shape);
+      if (!part.reduces.empty())
+        work = std::max(work, numElements(part.reduces[0]->operand(0)->type().shape()) /
+                                  std::max<int64_t>(1, numElements(part.shape)));
     }
-    llvm::Value* next = b_.CreateAdd(i, b_.getInt64(1), "next", true, true);
-    i->addIncoming(next, b_.GetInsertBlock());
-    b_.CreateCondBr(b_.CreateICmpEQ(next, end), exit, loop);
-    b_.SetInsertPoint(exit);
     b_.CreateRetVoid();
-    return numElements(shape);
+    return {offset, std::max<int64_t>(1, (int64_t{1} << 16) / work)};
   }
 
  private:
@@ -229,31 +217,175 @@ class KernelEmitter {
     return at;
   }
 
-  // ---- reductions ----
-  // The reduces among `outputs` (all over inputs of one shape, along the same dimensions,
-  // each with one input and a body that is one binary op of its two arguments) and the
-  // shape of their results, which the kernel iterates over. The other outputs have the
-  // reduced inputs' shape (side outputs, stored as the inner loop visits each element) or
-  // the results' shape (an epilogue of the reduces, computed once they are folded).
-  Shape planReduction(const std::vector<const Value*>& outputs, std::vector<const Op*>& reduces) {
-    for (const Value* v : outputs)
-      if (const Op* op = v->definingOp(); op && op->is(OpCode::Reduce)) reduces.push_back(op);
-    if (reduces.empty()) decline("unsupported: an input fusion without a reduce among its results");
-    const Op& first = *reduces[0];
-    for (const Op* r : reduces) {
+  // ---- the iteration space ----
+  // A part of a kernel's iteration space: the outputs it computes (indices into the
+  // kernel's outputs), over the elements of `shape`; for reductions, the reduces it folds
+  // (whose results have that shape).
+  struct Part {
+    Shape shape;
+    std::vector<const Op*> reduces;
+    std::vector<size_t> outputs;
+  };
+
+  // A loop kernel: one part per result shape (siblings of different shapes share the
+  // kernel, each over its own range).
+  static std::vector<Part> loopParts(const std::vector<const Value*>& outputs) {
+    std::vector<Part> parts;
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      const Shape& s = outputs[o]->type().shape();
+      auto it = std::find_if(parts.begin(), parts.end(), [&](const Part& p) { return p.shape == s; });
+      if (it == parts.end()) it = parts.insert(parts.end(), Part{s, {}, {}});
+      it->outputs.push_back(o);
+    }
+    return parts;
+  }
+
+  // An input fusion: one part per group of reduces over inputs of one shape along the same
+  // dimensions (each with one input and a body that is one binary op of its two
+  // arguments). Its other outputs have a part's input shape (side outputs, stored as the
+  // inner loop visits each element) or result shape (an epilogue of the reduces, computed
+  // once they are folded).
+  std::vector<Part> reductionParts(const std::vector<const Value*>& outputs) {
+    std::vector<Part> parts;
+    auto inputShape = [](const Part& p) -> const Shape& { return p.reduces[0]->operand(0)->type().shape(); };
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      const Op* r = outputs[o]->definingOp();
+      if (!r || !r->is(OpCode::Reduce)) continue;
       if (r->numOperands() != 2) decline("unsupported: stablehlo.reduce of several inputs");
-      if (r->operand(0)->type().shape() != first.operand(0)->type().shape() ||
-          r->attr("dimensions").asInts() != first.attr("dimensions").asInts())
-        decline("unsupported: reduces of different shapes in one kernel");
       bodyOp(*r);
+      auto it = std::find_if(parts.begin(), parts.end(), [&](const Part& p) {
+        return inputShape(p) == r->operand(0)->type().shape() &&
+               p.reduces[0]->attr("dimensions").asInts() == r->attr("dimensions").asInts();
+      });
+      if (it == parts.end()) it = parts.insert(parts.end(), Part{r->result()->type().shape(), {}, {}});
+      if (std::find(it->reduces.begin(), it->reduces.end(), r) == it->reduces.end()) it->reduces.push_back(r);
+      it->outputs.push_back(o);
     }
-    for (const Value* v : outputs) {
-      const Op* op = v->definingOp();
-      const Shape& s = v->type().shape();
-      if ((!op || !op->is(OpCode::Reduce)) && s != first.operand(0)->type().shape() && s != first.result()->type().shape())
-        decline("unsupported: an input fusion result of another shape");
+    if (parts.empty()) decline("unsupported: an input fusion without a reduce among its results");
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      const Op* r = outputs[o]->definingOp();
+      if (r && r->is(OpCode::Reduce)) continue;
+      const Shape& s = outputs[o]->type().shape();
+      auto it = std::find_if(parts.begin(), parts.end(), [&](const Part& p) { return inputShape(p) == s || p.shape == s; });
+      if (it == parts.end()) decline("unsupported: an input fusion result of another shape");
+      it->outputs.push_back(o);
     }
-    return first.result()->type().shape();
+    return parts;
+  }
+
+  // The loop over this part's iterations, [offset, offset + its size) clipped to
+  // [begin, end).
+  void emitPart(const Part& part, int64_t offset, llvm::Value* begin, llvm::Value* end,
+                const std::vector<const Value*>& outputs, const std::vector<llvm::Value*>& outPtrs) {
+    llvm::Value* first = b_.getInt64(offset);
+    llvm::Value* last = b_.getInt64(offset + numElements(part.shape));
+    llvm::Value* lo = b_.CreateSelect(b_.CreateICmpSGT(begin, first), begin, first);
+    llvm::Value* hi = b_.CreateSelect(b_.CreateICmpSLT(end, last), end, last);
+    if (foldsLeadingDims(part, outputs)) {
+      emitColumnPart(part, b_.CreateSub(lo, first), b_.CreateSub(hi, first), outputs, outPtrs);
+      return;
+    }
+    llvm::BasicBlock* pre = b_.GetInsertBlock();
+    auto* loop = llvm::BasicBlock::Create(ctx_, "loop", fn_);
+    auto* done = llvm::BasicBlock::Create(ctx_, "done", fn_);
+    b_.CreateCondBr(b_.CreateICmpSLT(lo, hi), loop, done);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* i = b_.CreatePHI(b_.getInt64Ty(), 2, "i");
+    i->addIncoming(lo, pre);
+    Index at = newIndex(part.shape);
+    at.linear = offset == 0 ? static_cast<llvm::Value*>(i) : b_.CreateSub(i, first);
+    std::vector<const Value*> values;
+    std::vector<llvm::Value*> ptrs;
+    for (size_t o : part.outputs) {
+      values.push_back(outputs[o]);
+      ptrs.push_back(outPtrs[o]);
+    }
+    if (part.reduces.empty()) {
+      for (size_t k = 0; k < values.size(); ++k) store(valueAt(values[k], at), values[k]->type().dtype(), ptrs[k], at.linear);
+    } else {
+      reduceAt(part.reduces, values, ptrs, at);
+    }
+    llvm::Value* next = b_.CreateAdd(i, b_.getInt64(1), "next", true, true);
+    i->addIncoming(next, b_.GetInsertBlock());
+    b_.CreateCondBr(b_.CreateICmpEQ(next, hi), done, loop);
+    b_.SetInsertPoint(done);
+  }
+
+  // Emits `for (i = lo; i < hi; ++i) body(i)` and continues after it.
+  template <class F>
+  void forRange(llvm::Value* lo, llvm::Value* hi, F&& body) {
+    llvm::BasicBlock* pre = b_.GetInsertBlock();
+    auto* loop = llvm::BasicBlock::Create(ctx_, "loop", fn_);
+    auto* done = llvm::BasicBlock::Create(ctx_, "done", fn_);
+    b_.CreateCondBr(b_.CreateICmpSLT(lo, hi), loop, done);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* i = b_.CreatePHI(b_.getInt64Ty(), 2, "i");
+    i->addIncoming(lo, pre);
+    body(static_cast<llvm::Value*>(i));
+    llvm::Value* next = b_.CreateAdd(i, b_.getInt64(1), "next", true, true);
+    i->addIncoming(next, b_.GetInsertBlock());
+    b_.CreateCondBr(b_.CreateICmpEQ(next, hi), done, loop);
+    b_.SetInsertPoint(done);
+  }
+
+  // ---- reductions ----
+  // Whether a part folds only leading dimensions (column reductions: the kept dimensions
+  // are the trailing, contiguous ones) and has no epilogue, so emitColumnPart applies.
+  static bool foldsLeadingDims(const Part& part, const std::vector<const Value*>& outputs) {
+    if (part.reduces.empty() || numElements(part.shape) <= 1) return false;
+    std::vector<int64_t> dims = part.reduces[0]->attr("dimensions").asInts();
+    std::sort(dims.begin(), dims.end());
+    for (size_t i = 0; i < dims.size(); ++i)
+      if (dims[i] != static_cast<int64_t>(i)) return false;
+    for (size_t o : part.outputs) {
+      const Op* op = outputs[o]->definingOp();
+      if (!(op && op->is(OpCode::Reduce)) && !isSideOutput(outputs[o], *part.reduces[0])) return false;
+    }
+    return true;
+  }
+
+  // Column reductions with the loops exchanged: for each row r of the folded dimensions
+  // (outer), every output element j of the range (inner, contiguous) folds its element of
+  // row r into its accumulator, kept in the output buffer. Each output element still folds
+  // its inputs in row-major order, so the results are those of the row-by-row form bit
+  // for bit, and the inner loop vectorizes: its lanes are different accumulators.
+  void emitColumnPart(const Part& part, llvm::Value* lo, llvm::Value* hi, const std::vector<const Value*>& outputs,
+                      const std::vector<llvm::Value*>& outPtrs) {
+    const Op& first = *part.reduces[0];
+    int64_t kept = numElements(part.shape);
+    int64_t rows = numElements(first.operand(0)->type().shape()) / kept;
+    auto ptrOf = [&](const Op* r) {
+      for (size_t o : part.outputs)
+        if (outputs[o] == r->result()) return outPtrs[o];
+      decline("internal: a reduce without its output");
+    };
+    forRange(lo, hi, [&](llvm::Value* j) {
+      for (const Op* r : part.reduces) {
+        Index scalar = scalarIndex();
+        store(valueAt(r->operand(1), scalar), r->result()->type().dtype(), ptrOf(r), j);
+      }
+    });
+    if (rows == 0) return;
+    forRange(b_.getInt64(0), b_.getInt64(rows), [&](llvm::Value* row) {
+      llvm::Value* base = b_.CreateMul(row, b_.getInt64(kept), "", true, true);
+      forRange(lo, hi, [&](llvm::Value* j) {
+        Index element = newIndex(first.operand(0)->type().shape());
+        element.linear = b_.CreateAdd(base, j, "", true, true);
+        for (const Op* r : part.reduces) {
+          const Op& op = bodyOp(*r);
+          const Region& body = r->region(0);
+          DType t = r->operand(0)->type().dtype();
+          llvm::Value* acc = load(t, ptrOf(r), j);
+          llvm::Value* x = valueAt(r->operand(0), element);
+          // Argument 0 is the accumulator, argument 1 the element.
+          auto arg = [&](size_t i) { return op.operand(i) == body.argument(0) ? acc : x; };
+          store(roundToFormat(elementwise(op, t, {arg(0), arg(1)}), t), t, ptrOf(r), j);
+        }
+        for (size_t o : part.outputs)
+          if (isSideOutput(outputs[o], first))
+            store(valueAt(outputs[o], element), outputs[o]->type().dtype(), outPtrs[o], element.linear);
+      });
+    });
   }
 
   // The one binary op of a reducer body `(acc, x) -> op(acc, x)` (either order).
@@ -763,7 +895,7 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& requests) {
   out.jit->prepare(*module);
   std::vector<std::string> names;
   std::vector<const Op*> compiled;
-  std::vector<int64_t> iterations;
+  std::vector<std::pair<int64_t, int64_t>> iterations;
   for (const KernelRequest& request : requests) {
     const Op* op = request.op;
     std::string name = "kernel" + std::to_string(names.size());
@@ -780,7 +912,7 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& requests) {
   if (!names.empty()) {
     std::vector<void*> addresses = out.jit->add(std::move(module), std::move(context), names);
     for (size_t i = 0; i < compiled.size(); ++i)
-      out.kernels[compiled[i]] = {reinterpret_cast<KernelFn>(addresses[i]), iterations[i]};
+      out.kernels[compiled[i]] = {reinterpret_cast<KernelFn>(addresses[i]), iterations[i].first, iterations[i].second};
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

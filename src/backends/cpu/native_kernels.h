@@ -24,6 +24,7 @@ using KernelFn = void (*)(void* const* buffers, int64_t begin, int64_t end);
 struct Kernel {
   KernelFn fn = nullptr;
   int64_t iterations = 0;  // the whole range: [0, iterations)
+  int64_t grain = 1;       // iterations worth a thread's chunk (fewer when each folds many inputs)
 };
 
 // An op to compile. `precomputed` are values inside a fusion that something else computes
