@@ -10,7 +10,8 @@
 // (integer edge cases as XLA defines them, IEEE maximum/minimum, saturating float-to-int
 // conversion, f16/bf16 rounded after every op, folds left to right in row-major order,
 // the same libm functions), and no fast-math flag is set, so native results equal the
-// interpreter's bit for bit.
+// interpreter's bit for bit — except exp, tanh and logistic of f32 (and f16/bf16), which
+// are inline polynomials (vector_math.h) within 1–2 ulp of glibc.
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -23,6 +24,7 @@
 
 #include "backends/cpu/jit.h"
 #include "backends/cpu/native_kernels.h"
+#include "backends/cpu/vector_math.h"
 #include "ir/attr_records.h"
 #include "ir/float_format.h"
 #include "support/error.h"
@@ -32,6 +34,9 @@ namespace {
 
 // Thrown while emitting an op the emitter has no code for: that op stays with the
 // interpreter, the others of the module still compile.
+// Rows of a reduction up to this many elements are staged on the stack (reduceAt).
+constexpr int64_t kStageLimit = 16384;
+
 struct Declined {
   std::string reason;
 };
@@ -418,6 +423,37 @@ class KernelEmitter {
       acc.push_back(valueAt(r->operand(1), scalar));
     }
     int64_t count = numElements(reducedShape);
+    // The input element k of this output element, and its multi-index.
+    auto elementAt = [&](llvm::Value* k) {
+      Index r = newIndex(reducedShape);
+      r.linear = k;
+      std::vector<llvm::Value*> dims;
+      size_t keptAt = 0, reducedAt = 0;
+      for (size_t d = 0; d < input.size(); ++d)
+        dims.push_back(reduced[d] ? dimsOf(r)[reducedAt++] : dimsOf(at)[keptAt++]);
+      return withDims(input, std::move(dims));
+    };
+    // Staged: a first loop computes the elements (and side outputs) into a buffer on the
+    // stack, where it vectorizes (exp, tanh, ... over the row), and the fold reads them
+    // back in order. Direct reads of an input need no stage.
+    bool staged = count > 1 && count <= kStageLimit;
+    for (const Op* r : reduces) staged = staged && !buffer_.count(r->operand(0));
+    std::vector<llvm::Value*> stage;
+    if (staged) {
+      llvm::IRBuilder<> entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+      for (const Op* r : reduces)
+        stage.push_back(entry.CreateAlloca(registerType(r->operand(0)->type().dtype()), entry.getInt64(count)));
+      forRange(b_.getInt64(0), b_.getInt64(count), [&](llvm::Value* k) {
+        Index element = elementAt(k);
+        for (size_t j = 0; j < reduces.size(); ++j) {
+          llvm::Value* x = valueAt(reduces[j]->operand(0), element);
+          b_.CreateStore(x, b_.CreateInBoundsGEP(x->getType(), stage[j], k));
+        }
+        for (size_t o = 0; o < outputs.size(); ++o)
+          if (isSideOutput(outputs[o], first))
+            store(valueAt(outputs[o], element), outputs[o]->type().dtype(), outPtrs[o], linearOf(element));
+      });
+    }
     if (count > 0) {
       llvm::BasicBlock* pre = b_.GetInsertBlock();
       auto* inner = llvm::BasicBlock::Create(ctx_, "fold", fn_);
@@ -431,24 +467,20 @@ class KernelEmitter {
         phis.push_back(b_.CreatePHI(a->getType(), 2));
         phis.back()->addIncoming(a, pre);
       }
-      Index r = newIndex(reducedShape);
-      r.linear = k;
-      std::vector<llvm::Value*> dims;
-      size_t keptAt = 0, reducedAt = 0;
-      for (size_t d = 0; d < input.size(); ++d)
-        dims.push_back(reduced[d] ? dimsOf(r)[reducedAt++] : dimsOf(at)[keptAt++]);
-      Index element = withDims(input, std::move(dims));
+      Index element = elementAt(k);
       for (size_t j = 0; j < reduces.size(); ++j) {
         const Op& op = bodyOp(*reduces[j]);
         const Region& body = reduces[j]->region(0);
-        llvm::Value* x = valueAt(reduces[j]->operand(0), element);
+        DType et = reduces[j]->operand(0)->type().dtype();
+        llvm::Value* x = staged ? b_.CreateLoad(registerType(et), b_.CreateInBoundsGEP(registerType(et), stage[j], k))
+                                : valueAt(reduces[j]->operand(0), element);
         // Argument 0 is the accumulator, argument 1 the element.
         auto arg = [&](size_t i) { return op.operand(i) == body.argument(0) ? static_cast<llvm::Value*>(phis[j]) : x; };
         DType t = reduces[j]->operand(0)->type().dtype();
         acc[j] = roundToFormat(elementwise(op, t, {arg(0), arg(1)}), t);
       }
       for (size_t o = 0; o < outputs.size(); ++o) {
-        if (!isSideOutput(outputs[o], first)) continue;
+        if (staged || !isSideOutput(outputs[o], first)) continue;
         store(valueAt(outputs[o], element), outputs[o]->type().dtype(), outPtrs[o], linearOf(element));
       }
       llvm::Value* next = b_.CreateAdd(k, b_.getInt64(1), "", true, true);
@@ -761,6 +793,9 @@ class KernelEmitter {
     return b_.CreateSelect(b_.CreateICmpSLT(exponent, llvm::Constant::getNullValue(type)), negative, result);
   }
 
+  // e^x: inline vector math for f32 (and the narrow floats computed in it), libm for f64.
+  llvm::Value* exp(DType t, llvm::Value* x) { return t == DType::F64 ? libm("exp", t, {x}) : emitExpF32(b_, x); }
+
   llvm::Value* intrinsic(llvm::Intrinsic::ID id, llvm::Value* x) { return b_.CreateUnaryIntrinsic(id, x); }
 
   llvm::Value* elementwise(const Op& op, DType t, const std::vector<llvm::Value*>& x) {
@@ -851,20 +886,20 @@ class KernelEmitter {
       case O::Ceil: floatOnly(); return intrinsic(llvm::Intrinsic::ceil, x[0]);
       case O::RoundNearestAfz: floatOnly(); return intrinsic(llvm::Intrinsic::round, x[0]);
       case O::RoundNearestEven: floatOnly(); return intrinsic(llvm::Intrinsic::roundeven, x[0]);
-      case O::Exponential: floatOnly(); return libm("exp", t, {x[0]});
+      case O::Exponential: floatOnly(); return exp(t, x[0]);
       case O::ExponentialMinusOne: floatOnly(); return libm("expm1", t, {x[0]});
       case O::Log: floatOnly(); return libm("log", t, {x[0]});
       case O::LogPlusOne: floatOnly(); return libm("log1p", t, {x[0]});
       case O::Sine: floatOnly(); return libm("sin", t, {x[0]});
       case O::Cosine: floatOnly(); return libm("cos", t, {x[0]});
       case O::Tan: floatOnly(); return libm("tan", t, {x[0]});
-      case O::Tanh: floatOnly(); return libm("tanh", t, {x[0]});
+      case O::Tanh: floatOnly(); return t == DType::F64 ? libm("tanh", t, {x[0]}) : emitTanhF32(b_, x[0]);
       case O::Cbrt: floatOnly(); return libm("cbrt", t, {x[0]});
       case O::Logistic: {
         // 1 / (1 + e^-x) for x >= 0, e^x / (1 + e^x) below, as the interpreter.
         floatOnly();
-        llvm::Value* up = b_.CreateFDiv(fpConst(1), b_.CreateFAdd(fpConst(1), libm("exp", t, {b_.CreateFNeg(x[0])})));
-        llvm::Value* e = libm("exp", t, {x[0]});
+        llvm::Value* up = b_.CreateFDiv(fpConst(1), b_.CreateFAdd(fpConst(1), exp(t, b_.CreateFNeg(x[0]))));
+        llvm::Value* e = exp(t, x[0]);
         llvm::Value* down = b_.CreateFDiv(e, b_.CreateFAdd(fpConst(1), e));
         return b_.CreateSelect(b_.CreateFCmpOGE(x[0], fpConst(0)), up, down);
       }
