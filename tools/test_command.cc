@@ -111,6 +111,8 @@ int runTestCommand(const TestCommandOptions& o) {
     std::printf("cpu: %zu native kernels and %zu BLAS dots in %zu modules, kernels compiled in %.1f s, run %llu times\n",
                 summary.kernels, summary.blasOps, summary.modules, summary.compileSeconds,
                 static_cast<unsigned long long>(summary.kernelRuns));
+    std::printf("cpu: %zu of %zu tests ran some op on the interpreter (a fallback)\n", summary.testsWithFallbacks,
+                summary.tests);
     if (!o.quiet)
       for (const auto& [reason, n] : summary.declined) std::printf("cpu: left to the interpreter (%zu): %s\n", n, reason.c_str());
   }

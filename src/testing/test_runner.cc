@@ -146,6 +146,10 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
         for (const auto& [reason, n] : e->declinedReasons()) s.declined[reason] += n;
       }
     }
+    for (const Job& job : jobs) {
+      ++s.tests;
+      if (!job.executable->declinedReasons().empty()) ++s.testsWithFallbacks;
+    }
   }
   std::sort(results.begin(), results.end(), [](const TestResult& a, const TestResult& b) {
     return std::tie(a.file, a.function) < std::tie(b.file, b.function);
