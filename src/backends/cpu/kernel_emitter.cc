@@ -813,27 +813,20 @@ class KernelEmitter {
       case O::Add: return f ? b_.CreateFAdd(x[0], x[1]) : boolean ? b_.CreateOr(x[0], x[1]) : b_.CreateAdd(x[0], x[1]);
       case O::Subtract: return f ? b_.CreateFSub(x[0], x[1]) : boolean ? b_.CreateXor(x[0], x[1]) : b_.CreateSub(x[0], x[1]);
       case O::Multiply: return f ? b_.CreateFMul(x[0], x[1]) : boolean ? b_.CreateAnd(x[0], x[1]) : b_.CreateMul(x[0], x[1]);
-      case O::Divide: {
-        if (f) return b_.CreateFDiv(x[0], x[1]);
-        if (boolean) decline("unsupported: division of booleans");
-        // x / 0 is all ones; MIN / -1 wraps to MIN (as 0 - x).
-        llvm::Value* byZero = b_.CreateICmpEQ(x[1], zero());
-        llvm::Value* byMinusOne = s ? b_.CreateICmpEQ(x[1], allOnes()) : b_.getFalse();
-        llvm::Value* safe = b_.CreateSelect(b_.CreateOr(byZero, byMinusOne), intConst(1), x[1]);
-        llvm::Value* q = s ? b_.CreateSDiv(x[0], safe) : b_.CreateUDiv(x[0], safe);
-        q = b_.CreateSelect(byMinusOne, b_.CreateSub(zero(), x[0]), q);
-        return b_.CreateSelect(byZero, allOnes(), q);
-      }
+      case O::Divide:
       case O::Remainder: {
-        if (f) return b_.CreateFRem(x[0], x[1]);
-        if (boolean) decline("unsupported: remainder of booleans");
-        // x % 0 is x; MIN % -1 is 0.
+        bool remainder = op.is(O::Remainder);
+        if (f) return remainder ? b_.CreateFRem(x[0], x[1]) : b_.CreateFDiv(x[0], x[1]);
+        if (boolean) decline("unsupported: " + std::string(op.name()) + " of booleans");
+        // x / 0 is all ones and x % 0 is x; MIN / -1 wraps to MIN (as 0 - x), MIN % -1 is 0.
+        // The divisor is made safe first: LLVM's division by 0 (or MIN / -1) is undefined.
         llvm::Value* byZero = b_.CreateICmpEQ(x[1], zero());
         llvm::Value* byMinusOne = s ? b_.CreateICmpEQ(x[1], allOnes()) : b_.getFalse();
         llvm::Value* safe = b_.CreateSelect(b_.CreateOr(byZero, byMinusOne), intConst(1), x[1]);
-        llvm::Value* r = s ? b_.CreateSRem(x[0], safe) : b_.CreateURem(x[0], safe);
-        r = b_.CreateSelect(byMinusOne, zero(), r);
-        return b_.CreateSelect(byZero, x[0], r);
+        llvm::Value* q = remainder ? (s ? b_.CreateSRem(x[0], safe) : b_.CreateURem(x[0], safe))
+                                   : (s ? b_.CreateSDiv(x[0], safe) : b_.CreateUDiv(x[0], safe));
+        q = b_.CreateSelect(byMinusOne, remainder ? zero() : b_.CreateSub(zero(), x[0]), q);
+        return b_.CreateSelect(byZero, remainder ? x[0] : allOnes(), q);
       }
       case O::Maximum: return extremum(true, x[0], x[1], t);
       case O::Minimum: return extremum(false, x[0], x[1], t);
