@@ -36,7 +36,7 @@ int runBench(const BenchOptions& o) {
   Module& module = *modules[0];
   const Function* original = module.lookup(o.entry);
   if (!original) throw Error(ErrorKind::Usage, "no function @" + o.entry + " in " + o.file);
-  passes::Cost cost = passes::costOf(*original);
+  passes::Cost cost = passes::costOf(module, *original);
   std::mt19937_64 rng(o.seed);
   interp::HostValues args;
   for (const Type& t : original->paramTypes()) args.push_back(randomInput(t, rng, o.scale));

@@ -36,22 +36,26 @@ double opFlops(const Op& op) {
   return computes && op.numResults() == 1 ? elements(op.result()->type()) : 0;
 }
 
-void countRegion(const Region& region, Cost& cost) {
+void countRegion(const Module& module, const Region& region, Cost& cost, int depth) {
   for (const auto& op : region.ops()) {
     cost.flops += opFlops(*op);
+    if (op->is(OpCode::FuncCall) && depth < 64) {
+      if (const Function* callee = module.lookup(op->attr("callee").asString()))
+        countRegion(module, callee->body(), cost, depth + 1);
+    }
     // Nested regions: fusion bodies and control flow (a loop body counts once).
     if (!op->is(OpCode::Reduce))
-      for (size_t r = 0; r < op->numRegions(); ++r) countRegion(op->region(r), cost);
+      for (size_t r = 0; r < op->numRegions(); ++r) countRegion(module, op->region(r), cost, depth);
   }
 }
 
 }  // namespace
 
-Cost costOf(const Function& fn) {
+Cost costOf(const Module& module, const Function& fn) {
   Cost cost;
   for (const Type& t : fn.paramTypes()) cost.bytes += bytesOf(t);
   for (const Type& t : fn.resultTypes()) cost.bytes += bytesOf(t);
-  countRegion(fn.body(), cost);
+  countRegion(module, fn.body(), cost, 0);
   return cost;
 }
 

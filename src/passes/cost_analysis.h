@@ -13,6 +13,7 @@ struct Cost {
   double bytes = 0;  // parameters + results
 };
 
-Cost costOf(const Function& fn);
+// Calls count their callee's cost (looked up in `module`) once per call site.
+Cost costOf(const Module& module, const Function& fn);
 
 }  // namespace kiln::passes
