@@ -254,6 +254,23 @@ std::vector<Value*> Builder::sort(const std::vector<Value*>& inputs, int64_t dim
   return create(OpCode::Sort, inputs, std::move(attrs), std::move(regions))->results();
 }
 
+std::vector<Value*> Builder::inlineRegion(const Region& region, const std::vector<Value*>& args) {
+  if (args.size() != region.numArguments())
+    throw Error(ErrorKind::Verify, "inlining a region of " + std::to_string(region.numArguments()) +
+                                       " arguments with " + std::to_string(args.size()));
+  ValueMap map;
+  for (size_t i = 0; i < args.size(); ++i) map[region.argument(i)] = args[i];
+  std::vector<Value*> yielded;
+  for (const auto& op : region.ops()) {
+    if (op->info().isTerminator()) {
+      for (Value* v : op->operands()) yielded.push_back(map.count(v) ? map[v] : v);
+      break;
+    }
+    insert(op->clone(map));
+  }
+  return yielded;
+}
+
 Value* Builder::fft(Value* x, FftType type, const Dims& lengths) {
   return create1(OpCode::Fft, {x}, {{"fft_length", Attribute::i64Array(lengths)}, {"fft_type", toAttr(type)}});
 }

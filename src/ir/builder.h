@@ -142,6 +142,10 @@ class Builder {
   // `pairs`: (source, target) process ids.
   Value* collectivePermute(Value* x, const std::vector<std::pair<int64_t, int64_t>>& pairs);
 
+  // Copies the ops of `region` here, its arguments replaced by `args`, and returns what
+  // its terminator yields (the transforms and decompositions inline bodies this way).
+  std::vector<Value*> inlineRegion(const Region& region, const std::vector<Value*>& args);
+
   std::vector<Value*> customCall(const std::string& target, const std::vector<Value*>& operands,
                                  const TypeList& resultTypes, bool hasSideEffect = false);
 

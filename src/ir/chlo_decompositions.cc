@@ -93,4 +93,58 @@ std::vector<Value*> decomposeTopK(Builder& b, const Op& op) {
   return {b.slice(sorted[0], start, limit, strides), b.slice(sorted[1], start, limit, strides)};
 }
 
+// chlo.scan as the kernel runs it: a while loop over the scan dimension (backwards when
+// is_reverse) whose carries are the step, the outputs being filled and the scan's own
+// carries; each step slices the inputs at the step, inlines the body, and writes its
+// outputs back at the step.
+std::vector<Value*> decomposeScan(Builder& b, const Op& op) {
+  const size_t numInputs = static_cast<size_t>(op.attr("operandSegmentSizes").asInts()[0]);
+  const size_t numInits = op.numOperands() - numInputs;
+  const size_t numOutputs = op.numResults() - numInits;
+  const int64_t dim = op.attr("dimension").asInt();
+  Attribute reverseAttr = op.attr("is_reverse");
+  const bool reverse = reverseAttr && reverseAttr.asBool();
+  if (numInputs == 0) return {};
+  const int64_t length = op.operand(0)->type().dim(dim);
+  Type index = Type::scalar(DType::I64);
+  std::vector<Value*> carries = {b.splat(index, 0)};
+  for (size_t i = 0; i < numOutputs; ++i) carries.push_back(b.constant(Literal(op.result(i)->type())));
+  for (size_t j = 0; j < numInits; ++j) carries.push_back(op.operand(numInputs + j));
+  std::vector<Value*> done = b.while_(
+      carries,
+      [&](Builder& c, const std::vector<Value*>& a) {
+        return std::vector<Value*>{c.compare(a[0], c.splat(index, static_cast<double>(length)), ComparisonDirection::LT)};
+      },
+      [&](Builder& c, const std::vector<Value*>& a) {
+        Value* t = reverse ? c.binary(OpCode::Subtract, c.splat(index, static_cast<double>(length - 1)), a[0]) : a[0];
+        // Start indices: t along the scan dimension, 0 elsewhere.
+        auto startsFor = [&](const Type& type) {
+          std::vector<Value*> starts;
+          for (int64_t d = 0; d < type.rank(); ++d) starts.push_back(d == dim ? t : c.splat(index, 0));
+          return starts;
+        };
+        std::vector<Value*> args;
+        for (size_t i = 0; i < numInputs; ++i) {
+          const Type& type = op.operand(i)->type();
+          Dims sizes = type.shape();
+          sizes[static_cast<size_t>(dim)] = 1;
+          Shape element = type.shape();
+          element.erase(element.begin() + dim);
+          args.push_back(c.reshape(c.dynamicSlice(op.operand(i), startsFor(type), sizes), element));
+        }
+        for (size_t j = 0; j < numInits; ++j) args.push_back(a[1 + numOutputs + j]);
+        std::vector<Value*> r = c.inlineRegion(op.region(0), args);
+        std::vector<Value*> next = {c.binary(OpCode::Add, a[0], c.splat(index, 1))};
+        for (size_t i = 0; i < numOutputs; ++i) {
+          const Type& type = op.result(i)->type();
+          Shape slot = type.shape();
+          slot[static_cast<size_t>(dim)] = 1;
+          next.push_back(c.dynamicUpdateSlice(a[1 + i], c.reshape(r[i], slot), startsFor(type)));
+        }
+        for (size_t j = 0; j < numInits; ++j) next.push_back(r[numOutputs + j]);
+        return next;
+      });
+  return std::vector<Value*>(done.begin() + 1, done.end());
+}
+
 }  // namespace kiln

@@ -403,6 +403,7 @@ std::vector<OpInfo> buildTable() {
   t.rows.back().regions = exactly(1);
   t.rows.back().decomposition = "a while loop over the scan dimension with dynamic_slice and "
                                 "dynamic_update_slice";
+  t.rows.back().decompose = &decomposeScan;
   t.chloUnary(O::ChloSinh,
               "sinh(x) from expm1 below |x| = 1, else exp(x + log ½) - exp(-x + log ½); f64: expm1 "
               "up to 20, then (exp(|x|/2)/2)·exp(|x|/2); complex stays")

@@ -89,6 +89,25 @@ TEST(LowerChloTest, BroadcastingCompositesMatchExplicitBroadcasts) {
   EXPECT_EQ(tested, 15);
 }
 
+// chlo.scan becomes a while loop; forwards and backwards, along an inner dimension, with
+// an output per step and a carry, it computes what the kernel computes.
+TEST(LowerChloTest, ScanBecomesAWhileLoop) {
+  for (const char* reverse : {"false", "true"}) {
+    std::string text =
+        std::string("func.func @main(%x: tensor<3x5xf32>, %c: tensor<3xf32>) -> (tensor<3x5xf32>, tensor<3xf32>) {\n") +
+        "  %0:2 = chlo.scan(%x) inits(%c) dimension=1 attributes {is_reverse = " + reverse + "} {\n"
+        "  ^bb0(%e: tensor<3xf32>, %acc: tensor<3xf32>):\n"
+        "    %s = stablehlo.add %e, %acc : tensor<3xf32>\n"
+        "    %m = stablehlo.multiply %s, %e : tensor<3xf32>\n"
+        "    stablehlo.return %m, %s : tensor<3xf32>, tensor<3xf32>\n"
+        "  } : (tensor<3x5xf32>, tensor<3xf32>) -> (tensor<3x5xf32>, tensor<3xf32>)\n"
+        "  return %0#0, %0#1 : tensor<3x5xf32>, tensor<3xf32>\n}\n";
+    auto m = runAndCompare(text, {"lower-chlo"}, test_util::Inputs::Ordinary);
+    EXPECT_EQ(count(*m, OpCode::ChloScan), 0) << reverse;
+    EXPECT_EQ(count(*m, OpCode::While), 1) << reverse;
+  }
+}
+
 TEST(LowerChloTest, TopKWithTiesAndNaN) {
   // Special inputs hold NaN, ±inf, ±0 and repeats: the sort must rank them as the kernel.
   for (const char* t : {"f32", "i32", "ui8"}) {
