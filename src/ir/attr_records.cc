@@ -225,6 +225,11 @@ Window convolutionWindowOf(const NamedAttrList& attrs, int64_t spatial) {
   return w;
 }
 
+DotDims DotDims::of(const Op& op) {
+  if (op.is(OpCode::Dot)) return DotDims{{}, {}, {op.operand(0)->type().rank() - 1}, {0}};
+  return fromAttr(op.attr("dot_dimension_numbers"));
+}
+
 Window Window::ofReduceWindow(const Op& op, int64_t rank) { return reduceWindowOf(op.attrs(), rank); }
 Window Window::ofConvolution(const Op& op, int64_t spatial) {
   return convolutionWindowOf(op.attrs(), spatial);

@@ -22,6 +22,9 @@ using Dims = std::vector<int64_t>;
 struct DotDims {
   Dims lhsBatch, rhsBatch, lhsContracting, rhsContracting;
   static DotDims fromAttr(const Attribute& record);
+  // The dimension numbers of a dot_general, or those stablehlo.dot implies (the last
+  // dimension of lhs contracted with the first of rhs, no batch).
+  static DotDims of(const Op& op);
   Attribute toAttr() const;
   bool operator==(const DotDims&) const = default;
 };

@@ -327,13 +327,11 @@ std::vector<Value*> Builder::batchNormGrad(Value* x, Value* scale, Value* mean, 
 
 std::vector<Value*> Builder::allReduce(const std::vector<Value*>& inputs, const std::vector<Dims>& groups,
                                        const BodyFn& reducer) {
-  TypeList args;
-  for (const Value* v : inputs) {
-    args.push_back(Type::scalar(v->type().dtype()));
-    args.push_back(Type::scalar(v->type().dtype()));
-  }
+  // One binary computation (E, E) -> E serves every input (the spec's C5).
+  if (inputs.empty()) throw Error(ErrorKind::Verify, "stablehlo.all_reduce: no inputs");
+  Type e = Type::scalar(inputs[0]->type().dtype());
   std::vector<std::unique_ptr<Region>> regions;
-  regions.push_back(buildRegion(args, reducer));
+  regions.push_back(buildRegion({e, e}, reducer));
   return create(OpCode::AllReduce, inputs, {{"replica_groups", replicaGroups(groups)}}, std::move(regions))->results();
 }
 

@@ -135,6 +135,7 @@ class Builder {
   std::vector<Value*> batchNormGrad(Value* x, Value* scale, Value* mean, Value* variance, Value* gradOutput,
                                     double epsilon, int64_t featureIndex);
   // `groups`: the replica groups, one row of process ids per group (all rows equally long).
+  // `reducer` combines two scalars of the inputs' element type; it serves every input.
   std::vector<Value*> allReduce(const std::vector<Value*>& inputs, const std::vector<Dims>& groups,
                                 const BodyFn& reducer);
   // The result's `dimension` grows by the group size.

@@ -11,15 +11,11 @@ double bytesOf(const Type& t) { return t.isTensor() ? static_cast<double>(t.byte
 
 double opFlops(const Op& op) {
   switch (op.code()) {
-    case OpCode::DotGeneral: {
-      DotDims dims = DotDims::fromAttr(op.attr("dot_dimension_numbers"));
-      double k = 1;
-      for (int64_t d : dims.lhsContracting) k *= static_cast<double>(op.operand(0)->type().dim(d));
-      return 2 * elements(op.result()->type()) * k;
-    }
+    case OpCode::DotGeneral:
     case OpCode::Dot: {
-      const Type& lhs = op.operand(0)->type();
-      return 2 * elements(op.result()->type()) * static_cast<double>(lhs.dim(lhs.rank() - 1));
+      double k = 1;
+      for (int64_t d : DotDims::of(op).lhsContracting) k *= static_cast<double>(op.operand(0)->type().dim(d));
+      return 2 * elements(op.result()->type()) * k;
     }
     case OpCode::Convolution: {
       // Each result element sums over the kernel's input features and window.

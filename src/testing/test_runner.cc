@@ -148,7 +148,7 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
     }
     for (const Job& job : jobs) {
       ++s.tests;
-      if (!job.executable->declinedReasons().empty()) ++s.testsWithFallbacks;
+      if (!job.executable->native().declined.empty()) ++s.testsWithFallbacks;
     }
   }
   std::sort(results.begin(), results.end(), [](const TestResult& a, const TestResult& b) {

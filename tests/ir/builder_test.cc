@@ -134,6 +134,9 @@ TEST(BuilderTest, FftRandomBatchNormAndCollectives) {
   // Collectives only run inside interpreter.run_parallel: built and verified, not run.
   buildFunction(m, "spmd", {f32({4})}, [](Builder& b, const std::vector<Value*>& p) {
     Value* sum = b.allReduce({p[0]}, {{0, 1}}, addBody)[0];
+    // Two inputs: one binary reducer serves both (the spec's C5), not two arguments per input.
+    std::vector<Value*> both = b.allReduce({p[0], b.iota(f32({2, 3}), 1)}, {{0, 1}}, addBody);
+    EXPECT_EQ(both[1]->type(), f32({2, 3}));
     Value* gathered = b.allGather(sum, 0, {{0, 1}});
     EXPECT_EQ(gathered->type(), f32({8}));
     return std::vector<Value*>{gathered, b.collectivePermute(p[0], {{0, 1}, {1, 0}})};

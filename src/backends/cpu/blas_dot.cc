@@ -124,9 +124,7 @@ std::optional<std::string> blasDeclines(const Op& op) {
 
 interp::HostValues blasDot(const Op& op, const interp::HostValues& operands) {
   threadCount();  // OpenBLAS gets the backend's thread count before its first call
-  // stablehlo.dot contracts the last dimension of the left with the first of the right.
-  DotDims dims = op.is(OpCode::Dot) ? DotDims{{}, {}, {op.operand(0)->type().rank() - 1}, {0}}
-                                    : DotDims::fromAttr(op.attr("dot_dimension_numbers"));
+  DotDims dims = DotDims::of(op);
   Literal lhs = operands[0].tensor(), rhs = operands[1].tensor();
   if (lhs.isSplat()) lhs.mutableStorage();  // GEMM reads every element
   if (rhs.isSplat()) rhs.mutableStorage();

@@ -6,45 +6,32 @@
 // asked for, index maps (broadcast_in_dim, reshape, transpose, slice, reverse,
 // concatenate, pad, iota) by asking their operand at the mapped index, so no intermediate
 // tensor is ever stored. Column reductions run with their loops exchanged so that the
-// inner loop is contiguous. The arithmetic follows the interpreter's kernels exactly
-// (integer edge cases as XLA defines them, IEEE maximum/minimum, saturating float-to-int
-// conversion, f16/bf16 rounded after every op, folds left to right in row-major order,
-// the same libm functions), and no fast-math flag is set, so native results equal the
-// interpreter's bit for bit — except exp, tanh and logistic of f32 (and f16/bf16), which
-// are inline polynomials (vector_math.h) within 1–2 ulp of glibc.
+// inner loop is contiguous. What each computed value is comes from scalar_ir.h (the
+// interpreter's arithmetic op by op); reductions fold left to right in row-major order as
+// the interpreter does, so native results equal the interpreter's bit for bit, except
+// exp, tanh and logistic of f32 (and f16/bf16): inline polynomials (vector_math.h)
+// within 1-2 ulp of glibc.
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <map>
 
 #include "backends/cpu/jit.h"
 #include "backends/cpu/native_kernels.h"
-#include "backends/cpu/vector_math.h"
+#include "backends/cpu/scalar_ir.h"
 #include "ir/attr_records.h"
-#include "ir/float_format.h"
 #include "support/error.h"
 
 namespace kiln::cpu {
 namespace {
 
-// Thrown while emitting an op the emitter has no code for: that op stays with the
-// interpreter, the others of the module still compile.
 // Rows of a reduction up to this many elements are staged on the stack (reduceAt).
 constexpr int64_t kStageLimit = 16384;
-
-struct Declined {
-  std::string reason;
-};
-[[noreturn]] void decline(std::string reason) { throw Declined{std::move(reason)}; }
-
-// f16 and bf16 are computed in f32 and rounded to their format after every op, as the
-// interpreter computes them, so fused and unfused results agree bit for bit.
-bool isNarrowFloat(DType t) { return t == DType::F16 || t == DType::BF16; }
 
 bool supported(DType t) {
   return isBool(t) || t == DType::F32 || t == DType::F64 || isNarrowFloat(t) || (isInteger(t) && bitWidth(t) >= 8);
@@ -69,7 +56,7 @@ struct Index {
 class KernelEmitter {
  public:
   KernelEmitter(llvm::Module& module, const KernelRequest& request, const std::string& name)
-      : ctx_(module.getContext()), module_(module), b_(ctx_), root_(*request.op),
+      : ctx_(module.getContext()), module_(module), b_(ctx_), s_(b_, module), root_(*request.op),
         precomputed_(request.precomputed), name_(name) {}
 
   // Emits the kernel; returns how many iterations its [begin, end) range spans (the
@@ -128,19 +115,6 @@ class KernelEmitter {
 
  private:
   // ---- types, loads and stores ----
-  llvm::Type* registerType(DType t) {
-    if (isBool(t)) return b_.getInt1Ty();
-    if (t == DType::F32 || isNarrowFloat(t)) return b_.getFloatTy();
-    if (t == DType::F64) return b_.getDoubleTy();
-    return b_.getIntNTy(static_cast<unsigned>(bitWidth(t)));
-  }
-  // Booleans are one byte in storage; f16 and bf16 their 16 bits.
-  llvm::Type* storageType(DType t) {
-    if (isBool(t)) return b_.getInt8Ty();
-    if (isNarrowFloat(t)) return b_.getInt16Ty();
-    return registerType(t);
-  }
-
   llvm::Value* loadPointer(llvm::Value* buffers, size_t slot) {
     llvm::Value* at = b_.CreateConstInBoundsGEP1_64(b_.getPtrTy(), buffers, slot);
     auto* p = b_.CreateLoad(b_.getPtrTy(), at);
@@ -149,7 +123,7 @@ class KernelEmitter {
   }
 
   llvm::Value* load(DType t, llvm::Value* base, llvm::Value* linear) {
-    llvm::Value* v = b_.CreateLoad(storageType(t), b_.CreateInBoundsGEP(storageType(t), base, linear));
+    llvm::Value* v = b_.CreateLoad(s_.storageType(t), b_.CreateInBoundsGEP(s_.storageType(t), base, linear));
     if (isBool(t)) return b_.CreateICmpNE(v, b_.getInt8(0));
     if (t == DType::F16) return b_.CreateFPExt(b_.CreateBitCast(v, b_.getHalfTy()), b_.getFloatTy());
     if (t == DType::BF16) return b_.CreateBitCast(b_.CreateShl(b_.CreateZExt(v, b_.getInt32Ty()), 16), b_.getFloatTy());
@@ -161,25 +135,7 @@ class KernelEmitter {
     if (isBool(t)) v = b_.CreateZExt(v, b_.getInt8Ty());
     if (t == DType::F16) v = b_.CreateBitCast(b_.CreateFPTrunc(v, b_.getHalfTy()), b_.getInt16Ty());
     if (t == DType::BF16) v = b_.CreateTrunc(b_.CreateLShr(b_.CreateBitCast(v, b_.getInt32Ty()), 16), b_.getInt16Ty());
-    b_.CreateStore(v, b_.CreateInBoundsGEP(storageType(t), base, linear));
-  }
-
-  // An f32 computed for an f16/bf16 value, rounded to nearest even in that format (kept
-  // in f32); NaN becomes the format's one quiet NaN, as the interpreter encodes it.
-  llvm::Value* roundToFormat(llvm::Value* x, DType t) {
-    if (!isNarrowFloat(t)) return x;
-    llvm::Value* rounded;
-    if (t == DType::F16) {
-      rounded = b_.CreateFPExt(b_.CreateFPTrunc(x, b_.getHalfTy()), b_.getFloatTy());
-    } else {
-      llvm::Value* bits = b_.CreateBitCast(x, b_.getInt32Ty());
-      llvm::Value* odd = b_.CreateAnd(b_.CreateLShr(bits, 16), b_.getInt32(1));
-      llvm::Value* up = b_.CreateAdd(bits, b_.CreateAdd(b_.getInt32(0x7FFF), odd));
-      rounded = b_.CreateBitCast(b_.CreateAnd(up, b_.getInt32(0xFFFF0000u)), b_.getFloatTy());
-    }
-    uint32_t nan = 0x7FC00000u;  // f16 0x7E00 and bf16 0x7FC0, both widened to f32
-    llvm::Value* canonical = llvm::ConstantFP::get(b_.getFloatTy(), llvm::APFloat(llvm::APFloat::IEEEsingle(), llvm::APInt(32, nan)));
-    return b_.CreateSelect(b_.CreateFCmpUNO(x, x), canonical, rounded);
+    b_.CreateStore(v, b_.CreateInBoundsGEP(s_.storageType(t), base, linear));
   }
 
   // ---- indices ----
@@ -290,30 +246,22 @@ class KernelEmitter {
       emitColumnPart(part, b_.CreateSub(lo, first), b_.CreateSub(hi, first), outputs, outPtrs);
       return;
     }
-    llvm::BasicBlock* pre = b_.GetInsertBlock();
-    auto* loop = llvm::BasicBlock::Create(ctx_, "loop", fn_);
-    auto* done = llvm::BasicBlock::Create(ctx_, "done", fn_);
-    b_.CreateCondBr(b_.CreateICmpSLT(lo, hi), loop, done);
-    b_.SetInsertPoint(loop);
-    llvm::PHINode* i = b_.CreatePHI(b_.getInt64Ty(), 2, "i");
-    i->addIncoming(lo, pre);
-    Index at = newIndex(part.shape);
-    at.linear = offset == 0 ? static_cast<llvm::Value*>(i) : b_.CreateSub(i, first);
     std::vector<const Value*> values;
     std::vector<llvm::Value*> ptrs;
     for (size_t o : part.outputs) {
       values.push_back(outputs[o]);
       ptrs.push_back(outPtrs[o]);
     }
-    if (part.reduces.empty()) {
-      for (size_t k = 0; k < values.size(); ++k) store(valueAt(values[k], at), values[k]->type().dtype(), ptrs[k], at.linear);
-    } else {
-      reduceAt(part.reduces, values, ptrs, at);
-    }
-    llvm::Value* next = b_.CreateAdd(i, b_.getInt64(1), "next", true, true);
-    i->addIncoming(next, b_.GetInsertBlock());
-    b_.CreateCondBr(b_.CreateICmpEQ(next, hi), done, loop);
-    b_.SetInsertPoint(done);
+    forRange(lo, hi, [&](llvm::Value* i) {
+      Index at = newIndex(part.shape);
+      at.linear = offset == 0 ? i : b_.CreateSub(i, first);
+      if (part.reduces.empty()) {
+        for (size_t k = 0; k < values.size(); ++k)
+          store(valueAt(values[k], at), values[k]->type().dtype(), ptrs[k], at.linear);
+      } else {
+        reduceAt(part.reduces, values, ptrs, at);
+      }
+    });
   }
 
   // Emits `for (i = lo; i < hi; ++i) body(i)` and continues after it.
@@ -384,7 +332,7 @@ class KernelEmitter {
           llvm::Value* x = valueAt(r->operand(0), element);
           // Argument 0 is the accumulator, argument 1 the element.
           auto arg = [&](size_t i) { return op.operand(i) == body.argument(0) ? acc : x; };
-          store(roundToFormat(elementwise(op, t, {arg(0), arg(1)}), t), t, ptrOf(r), j);
+          store(s_.roundToFormat(s_.elementwise(op, t, {arg(0), arg(1)}), t), t, ptrOf(r), j);
         }
         for (size_t o : part.outputs)
           if (isSideOutput(outputs[o], first))
@@ -442,7 +390,7 @@ class KernelEmitter {
     if (staged) {
       llvm::IRBuilder<> entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
       for (const Op* r : reduces)
-        stage.push_back(entry.CreateAlloca(registerType(r->operand(0)->type().dtype()), entry.getInt64(count)));
+        stage.push_back(entry.CreateAlloca(s_.registerType(r->operand(0)->type().dtype()), entry.getInt64(count)));
       forRange(b_.getInt64(0), b_.getInt64(count), [&](llvm::Value* k) {
         Index element = elementAt(k);
         for (size_t j = 0; j < reduces.size(); ++j) {
@@ -472,12 +420,12 @@ class KernelEmitter {
         const Op& op = bodyOp(*reduces[j]);
         const Region& body = reduces[j]->region(0);
         DType et = reduces[j]->operand(0)->type().dtype();
-        llvm::Value* x = staged ? b_.CreateLoad(registerType(et), b_.CreateInBoundsGEP(registerType(et), stage[j], k))
+        llvm::Value* x = staged ? b_.CreateLoad(s_.registerType(et), b_.CreateInBoundsGEP(s_.registerType(et), stage[j], k))
                                 : valueAt(reduces[j]->operand(0), element);
         // Argument 0 is the accumulator, argument 1 the element.
         auto arg = [&](size_t i) { return op.operand(i) == body.argument(0) ? static_cast<llvm::Value*>(phis[j]) : x; };
         DType t = reduces[j]->operand(0)->type().dtype();
-        acc[j] = roundToFormat(elementwise(op, t, {arg(0), arg(1)}), t);
+        acc[j] = s_.roundToFormat(s_.elementwise(op, t, {arg(0), arg(1)}), t);
       }
       for (size_t o = 0; o < outputs.size(); ++o) {
         if (staged || !isSideOutput(outputs[o], first)) continue;
@@ -517,7 +465,7 @@ class KernelEmitter {
       if (op->numResults() != 1) decline("unsupported: " + std::string(op->name()) + " (no native code yet)");
       requireSupported(v->type());
       for (Value* operand : op->operands()) requireSupported(operand->type());
-      result = roundToFormat(opAt(*op, at), v->type().dtype());
+      result = s_.roundToFormat(opAt(*op, at), v->type().dtype());
     }
     memo_[key] = result;
     return result;
@@ -541,7 +489,7 @@ class KernelEmitter {
       case O::Constant: return constantAt(op, at);
       case O::Iota: {
         llvm::Value* k = dimsOf(at)[static_cast<size_t>(op.attr("iota_dimension").asInt())];
-        return isFloat(out) ? b_.CreateUIToFP(k, registerType(out)) : b_.CreateTrunc(k, registerType(out));
+        return isFloat(out) ? b_.CreateUIToFP(k, s_.registerType(out)) : b_.CreateTrunc(k, s_.registerType(out));
       }
       case O::BroadcastInDim: {
         const Type& x = op.operand(0)->type();
@@ -589,21 +537,21 @@ class KernelEmitter {
       }
       case O::Concatenate: return concatenateAt(op, at);
       case O::Pad: return padAt(op, at);
-      case O::Convert: return convert(operandAt(op, 0, at), op.operand(0)->type().dtype(), out);
+      case O::Convert: return s_.convert(operandAt(op, 0, at), op.operand(0)->type().dtype(), out);
       case O::BitcastConvert: {
         DType from = op.operand(0)->type().dtype();
         if (bitWidth(from) != bitWidth(out) || isBool(from) || isBool(out))
           decline("unsupported: bitcast_convert between widths");
         if (isNarrowFloat(from) || isNarrowFloat(out)) decline("unsupported: bitcast_convert of f16 or bf16");
-        return b_.CreateBitCast(operandAt(op, 0, at), registerType(out));
+        return b_.CreateBitCast(operandAt(op, 0, at), s_.registerType(out));
       }
-      case O::Compare: return compare(op, operandAt(op, 0, at), operandAt(op, 1, at));
+      case O::Compare: return s_.compare(op, operandAt(op, 0, at), operandAt(op, 1, at));
       case O::Select: return b_.CreateSelect(operandAt(op, 0, at), operandAt(op, 1, at), operandAt(op, 2, at));
       case O::Clamp: {
         llvm::Value* lo = operandAt(op, 0, at);
         llvm::Value* x = operandAt(op, 1, at);
         llvm::Value* hi = operandAt(op, 2, at);
-        return extremum(false, extremum(true, x, lo, out), hi, out);
+        return s_.extremum(false, s_.extremum(true, x, lo, out), hi, out);
       }
       default: break;
     }
@@ -611,31 +559,20 @@ class KernelEmitter {
     std::vector<llvm::Value*> args;
     for (size_t i = 0; i < op.numOperands(); ++i) args.push_back(operandAt(op, i, at));
     DType t = op.operand(0)->type().dtype();
-    return elementwise(op, t, args);
+    return s_.elementwise(op, t, args);
   }
 
   llvm::Value* constantAt(const Op& op, Index& at) {
     const Literal& lit = op.attr("value").asDense();
     DType t = lit.dtype();
-    if (lit.isSplat() || lit.numElements() == 1) return scalarConstant(t, lit.bitsAt(0));
+    if (lit.isSplat() || lit.numElements() == 1) return s_.constant(t, lit.bitsAt(0));
     // A dense constant: a private global array in storage layout.
     llvm::Constant* data = llvm::ConstantDataArray::getRaw(
         llvm::StringRef(reinterpret_cast<const char*>(lit.storage()), lit.storageSize()),
-        static_cast<uint64_t>(lit.numElements()), storageType(t));
+        static_cast<uint64_t>(lit.numElements()), s_.storageType(t));
     auto* global = new llvm::GlobalVariable(module_, data->getType(), true, llvm::GlobalValue::PrivateLinkage, data);
     global->setAlignment(llvm::Align(64));
     return load(t, global, linearOf(at));
-  }
-
-  llvm::Value* scalarConstant(DType t, uint64_t bits) {
-    if (isBool(t)) return b_.getInt1(bits != 0);
-    llvm::Type* type = registerType(t);
-    if (isNarrowFloat(t)) return llvm::ConstantFP::get(type, bitsToFloat(bits, t));  // exact in f32
-    if (isFloat(t)) {
-      unsigned width = static_cast<unsigned>(bitWidth(t));
-      return llvm::ConstantFP::get(type, llvm::APFloat(type->getFltSemantics(), llvm::APInt(width, bits)));
-    }
-    return llvm::ConstantInt::get(type, bits);
   }
 
   // Each operand is read at its own offset, clamped into range so that every read is in
@@ -687,222 +624,10 @@ class KernelEmitter {
     return b_.CreateSelect(inside, valueAt(op.operand(0), inner), fill);
   }
 
-  // ---- arithmetic, as the interpreter's kernels define it ----
-  llvm::Value* convert(llvm::Value* x, DType from, DType to) {
-    llvm::Type* type = registerType(to);
-    if (from == to) return x;
-    if (isBool(to)) return isFloat(from) ? b_.CreateFCmpUNE(x, llvm::ConstantFP::get(x->getType(), 0.0))
-                                         : b_.CreateICmpNE(x, llvm::ConstantInt::get(x->getType(), 0));
-    bool fromSigned = isSignedInt(from);
-    if (isFloat(to)) {
-      if (isFloat(from)) return b_.CreateFPCast(x, type);
-      return fromSigned ? b_.CreateSIToFP(x, type) : b_.CreateUIToFP(x, type);
-    }
-    if (isFloat(from)) {
-      // Truncation toward zero, saturating, NaN to 0: exactly the .sat intrinsics.
-      auto id = isSignedInt(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
-      return b_.CreateIntrinsic(id, {type, x->getType()}, {x});
-    }
-    return fromSigned ? b_.CreateSExtOrTrunc(x, type) : b_.CreateZExtOrTrunc(x, type);
-  }
-
-  llvm::Value* compare(const Op& op, llvm::Value* a, llvm::Value* c) {
-    DType t = op.operand(0)->type().dtype();
-    ComparisonDirection dir = comparisonDirectionOf(op.attr("comparison_direction"));
-    using D = ComparisonDirection;
-    using P = llvm::CmpInst::Predicate;
-    if (isFloat(t) && comparisonTypeOf(op.attr("compare_type")) == ComparisonType::TotalOrder) {
-      a = totalOrderKey(a);
-      c = totalOrderKey(c);
-      t = DType::I64;
-    }
-    if (isFloat(t)) {
-      P p = dir == D::EQ ? P::FCMP_OEQ : dir == D::NE ? P::FCMP_UNE : dir == D::LT ? P::FCMP_OLT
-          : dir == D::LE ? P::FCMP_OLE : dir == D::GT ? P::FCMP_OGT : P::FCMP_OGE;
-      return b_.CreateFCmp(p, a, c);
-    }
-    bool s = isSignedInt(t);
-    P p = dir == D::EQ ? P::ICMP_EQ : dir == D::NE ? P::ICMP_NE
-        : dir == D::LT ? (s ? P::ICMP_SLT : P::ICMP_ULT) : dir == D::LE ? (s ? P::ICMP_SLE : P::ICMP_ULE)
-        : dir == D::GT ? (s ? P::ICMP_SGT : P::ICMP_UGT) : (s ? P::ICMP_SGE : P::ICMP_UGE);
-    return b_.CreateICmp(p, a, c);
-  }
-
-  // A signed integer that orders floats as IEEE totalOrder: negative ones flip their
-  // magnitude bits.
-  llvm::Value* totalOrderKey(llvm::Value* x) {
-    unsigned w = x->getType()->getPrimitiveSizeInBits();
-    llvm::Value* bits = b_.CreateBitCast(x, b_.getIntNTy(w));
-    llvm::Value* flip = b_.CreateAnd(b_.CreateAShr(bits, w - 1), llvm::ConstantInt::get(bits->getType(), llvm::APInt::getSignedMaxValue(w)));
-    return b_.CreateSExt(b_.CreateXor(bits, flip), b_.getInt64Ty());
-  }
-
-  llvm::Value* isNaN(llvm::Value* x) { return b_.CreateFCmpUNO(x, x); }
-
-  // maximum/minimum: IEEE for floats (NaN wins, the first one first; -0 < +0).
-  llvm::Value* extremum(bool max, llvm::Value* a, llvm::Value* c, DType t) {
-    if (isBool(t)) return max ? b_.CreateOr(a, c) : b_.CreateAnd(a, c);
-    if (isInteger(t)) {
-      bool s = isSignedInt(t);
-      llvm::Value* less = s ? b_.CreateICmpSLT(a, c) : b_.CreateICmpULT(a, c);
-      return max ? b_.CreateSelect(less, c, a) : b_.CreateSelect(less, a, c);
-    }
-    llvm::Value* negA = b_.CreateICmpSLT(b_.CreateBitCast(a, b_.getIntNTy(a->getType()->getPrimitiveSizeInBits())),
-                                         llvm::ConstantInt::get(b_.getIntNTy(a->getType()->getPrimitiveSizeInBits()), 0));
-    llvm::Value* equal = b_.CreateFCmpOEQ(a, c);
-    llvm::Value* tie = max ? b_.CreateSelect(negA, c, a) : b_.CreateSelect(negA, a, c);
-    llvm::Value* pick = max ? b_.CreateSelect(b_.CreateFCmpOGT(a, c), a, c) : b_.CreateSelect(b_.CreateFCmpOLT(a, c), a, c);
-    llvm::Value* ordered = b_.CreateSelect(equal, tie, pick);
-    return b_.CreateSelect(isNaN(a), a, b_.CreateSelect(isNaN(c), c, ordered));
-  }
-
-  // A libm function of one or two arguments, declared as not touching memory (no errno)
-  // so that LLVM may move and vectorize the calls.
-  llvm::Value* libm(const char* name, DType t, std::vector<llvm::Value*> args) {
-    std::string symbol = std::string(name) + (t == DType::F64 ? "" : "f");
-    llvm::Type* type = registerType(t);
-    std::vector<llvm::Type*> params(args.size(), type);
-    llvm::FunctionCallee callee = module_.getOrInsertFunction(symbol, llvm::FunctionType::get(type, params, false));
-    if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
-      f->setDoesNotAccessMemory();
-      f->setDoesNotThrow();
-    }
-    return b_.CreateCall(callee, args);
-  }
-
-  // Square-and-multiply over every bit of the exponent (branch-free, so the loop over
-  // elements still vectorizes); negative exponents give 0 except for bases 1 and -1.
-  llvm::Value* integerPower(llvm::Value* base, llvm::Value* exponent, bool isSigned) {
-    llvm::Type* type = base->getType();
-    unsigned width = type->getIntegerBitWidth();
-    llvm::Value* one = llvm::ConstantInt::get(type, 1);
-    llvm::Value* result = one;
-    llvm::Value* square = base;
-    for (unsigned k = 0; k < width; ++k) {
-      llvm::Value* bit = b_.CreateTrunc(b_.CreateLShr(exponent, llvm::ConstantInt::get(type, k)), b_.getInt1Ty());
-      result = b_.CreateSelect(bit, b_.CreateMul(result, square), result);
-      square = b_.CreateMul(square, square);
-    }
-    if (!isSigned) return result;
-    llvm::Value* minusOne = llvm::Constant::getAllOnesValue(type);
-    llvm::Value* odd = b_.CreateTrunc(exponent, b_.getInt1Ty());
-    llvm::Value* negative = b_.CreateSelect(b_.CreateICmpEQ(base, one), one,
-                                            b_.CreateSelect(b_.CreateICmpEQ(base, minusOne),
-                                                            b_.CreateSelect(odd, minusOne, one),
-                                                            llvm::Constant::getNullValue(type)));
-    return b_.CreateSelect(b_.CreateICmpSLT(exponent, llvm::Constant::getNullValue(type)), negative, result);
-  }
-
-  // e^x: inline vector math for f32 (and the narrow floats computed in it), libm for f64.
-  llvm::Value* exp(DType t, llvm::Value* x) { return t == DType::F64 ? libm("exp", t, {x}) : emitExpF32(b_, x); }
-
-  llvm::Value* intrinsic(llvm::Intrinsic::ID id, llvm::Value* x) { return b_.CreateUnaryIntrinsic(id, x); }
-
-  llvm::Value* elementwise(const Op& op, DType t, const std::vector<llvm::Value*>& x) {
-    using O = OpCode;
-    llvm::Type* type = registerType(t);
-    bool f = isFloat(t), boolean = isBool(t), s = isSignedInt(t);
-    auto zero = [&] { return llvm::Constant::getNullValue(type); };
-    auto allOnes = [&] { return llvm::Constant::getAllOnesValue(type); };
-    auto intConst = [&](int64_t v) { return llvm::ConstantInt::get(type, static_cast<uint64_t>(v), true); };
-    auto fpConst = [&](double v) { return llvm::ConstantFP::get(type, v); };
-    auto floatOnly = [&] {
-      if (!f) decline("unsupported: " + std::string(op.name()) + " of " + std::string(name(t)));
-    };
-    switch (op.code()) {
-      case O::Add: return f ? b_.CreateFAdd(x[0], x[1]) : boolean ? b_.CreateOr(x[0], x[1]) : b_.CreateAdd(x[0], x[1]);
-      case O::Subtract: return f ? b_.CreateFSub(x[0], x[1]) : boolean ? b_.CreateXor(x[0], x[1]) : b_.CreateSub(x[0], x[1]);
-      case O::Multiply: return f ? b_.CreateFMul(x[0], x[1]) : boolean ? b_.CreateAnd(x[0], x[1]) : b_.CreateMul(x[0], x[1]);
-      case O::Divide:
-      case O::Remainder: {
-        bool remainder = op.is(O::Remainder);
-        if (f) return remainder ? b_.CreateFRem(x[0], x[1]) : b_.CreateFDiv(x[0], x[1]);
-        if (boolean) decline("unsupported: " + std::string(op.name()) + " of booleans");
-        // x / 0 is all ones and x % 0 is x; MIN / -1 wraps to MIN (as 0 - x), MIN % -1 is 0.
-        // The divisor is made safe first: LLVM's division by 0 (or MIN / -1) is undefined.
-        llvm::Value* byZero = b_.CreateICmpEQ(x[1], zero());
-        llvm::Value* byMinusOne = s ? b_.CreateICmpEQ(x[1], allOnes()) : b_.getFalse();
-        llvm::Value* safe = b_.CreateSelect(b_.CreateOr(byZero, byMinusOne), intConst(1), x[1]);
-        llvm::Value* q = remainder ? (s ? b_.CreateSRem(x[0], safe) : b_.CreateURem(x[0], safe))
-                                   : (s ? b_.CreateSDiv(x[0], safe) : b_.CreateUDiv(x[0], safe));
-        q = b_.CreateSelect(byMinusOne, remainder ? zero() : b_.CreateSub(zero(), x[0]), q);
-        return b_.CreateSelect(byZero, remainder ? x[0] : allOnes(), q);
-      }
-      case O::Maximum: return extremum(true, x[0], x[1], t);
-      case O::Minimum: return extremum(false, x[0], x[1], t);
-      case O::Negate: return f ? b_.CreateFNeg(x[0]) : boolean ? x[0] : b_.CreateSub(zero(), x[0]);
-      case O::Abs:
-        if (f) return intrinsic(llvm::Intrinsic::fabs, x[0]);
-        if (!s) return x[0];
-        return b_.CreateSelect(b_.CreateICmpSLT(x[0], zero()), b_.CreateSub(zero(), x[0]), x[0]);
-      case O::Not: return b_.CreateXor(x[0], allOnes());
-      case O::And: return b_.CreateAnd(x[0], x[1]);
-      case O::Or: return b_.CreateOr(x[0], x[1]);
-      case O::Xor: return b_.CreateXor(x[0], x[1]);
-      case O::ShiftLeft:
-      case O::ShiftRightLogical:
-      case O::ShiftRightArithmetic: {
-        // The amount is read as unsigned: shifting by the width or more gives 0 (the
-        // sign, for arithmetic right shifts).
-        llvm::Value* width = intConst(bitWidth(t));
-        llvm::Value* tooFar = b_.CreateICmpUGE(x[1], width);
-        llvm::Value* amount = b_.CreateSelect(tooFar, zero(), x[1]);
-        if (op.is(O::ShiftLeft)) return b_.CreateSelect(tooFar, zero(), b_.CreateShl(x[0], amount));
-        if (op.is(O::ShiftRightLogical)) return b_.CreateSelect(tooFar, zero(), b_.CreateLShr(x[0], amount));
-        llvm::Value* sign = b_.CreateAShr(x[0], intConst(bitWidth(t) - 1));
-        return b_.CreateSelect(tooFar, sign, b_.CreateAShr(x[0], amount));
-      }
-      case O::Popcnt: return intrinsic(llvm::Intrinsic::ctpop, x[0]);
-      case O::CountLeadingZeros:
-        return b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, x[0], b_.getFalse());
-      case O::Sign: {
-        if (boolean) return x[0];
-        if (!f) {
-          llvm::Value* positive = s ? b_.CreateICmpSGT(x[0], zero()) : b_.CreateICmpUGT(x[0], zero());
-          llvm::Value* negative = s ? b_.CreateICmpSLT(x[0], zero()) : b_.getFalse();
-          return b_.CreateSelect(positive, intConst(1), b_.CreateSelect(negative, allOnes(), zero()));
-        }
-        llvm::Value* keep = b_.CreateOr(isNaN(x[0]), b_.CreateFCmpOEQ(x[0], fpConst(0)));
-        return b_.CreateSelect(keep, x[0], b_.CreateSelect(b_.CreateFCmpOLT(x[0], fpConst(0)), fpConst(-1), fpConst(1)));
-      }
-      case O::IsFinite: return b_.CreateFCmpOLT(intrinsic(llvm::Intrinsic::fabs, x[0]), fpConst(INFINITY));
-      case O::Power:
-        if (f) return libm("pow", t, {x[0], x[1]});
-        if (boolean) decline("unsupported: power of booleans");
-        return integerPower(x[0], x[1], s);
-      case O::Atan2:
-        floatOnly();
-        return libm("atan2", t, {x[0], x[1]});
-      case O::Sqrt: floatOnly(); return intrinsic(llvm::Intrinsic::sqrt, x[0]);
-      case O::Rsqrt: floatOnly(); return b_.CreateFDiv(fpConst(1), intrinsic(llvm::Intrinsic::sqrt, x[0]));
-      case O::Floor: floatOnly(); return intrinsic(llvm::Intrinsic::floor, x[0]);
-      case O::Ceil: floatOnly(); return intrinsic(llvm::Intrinsic::ceil, x[0]);
-      case O::RoundNearestAfz: floatOnly(); return intrinsic(llvm::Intrinsic::round, x[0]);
-      case O::RoundNearestEven: floatOnly(); return intrinsic(llvm::Intrinsic::roundeven, x[0]);
-      case O::Exponential: floatOnly(); return exp(t, x[0]);
-      case O::ExponentialMinusOne: floatOnly(); return libm("expm1", t, {x[0]});
-      case O::Log: floatOnly(); return libm("log", t, {x[0]});
-      case O::LogPlusOne: floatOnly(); return libm("log1p", t, {x[0]});
-      case O::Sine: floatOnly(); return libm("sin", t, {x[0]});
-      case O::Cosine: floatOnly(); return libm("cos", t, {x[0]});
-      case O::Tan: floatOnly(); return libm("tan", t, {x[0]});
-      case O::Tanh: floatOnly(); return t == DType::F64 ? libm("tanh", t, {x[0]}) : emitTanhF32(b_, x[0]);
-      case O::Cbrt: floatOnly(); return libm("cbrt", t, {x[0]});
-      case O::Logistic: {
-        // 1 / (1 + e^-x) for x >= 0, e^x / (1 + e^x) below, as the interpreter.
-        floatOnly();
-        llvm::Value* up = b_.CreateFDiv(fpConst(1), b_.CreateFAdd(fpConst(1), exp(t, b_.CreateFNeg(x[0]))));
-        llvm::Value* e = exp(t, x[0]);
-        llvm::Value* down = b_.CreateFDiv(e, b_.CreateFAdd(fpConst(1), e));
-        return b_.CreateSelect(b_.CreateFCmpOGE(x[0], fpConst(0)), up, down);
-      }
-      default: decline("unsupported: " + std::string(op.name()) + " (no native code yet)");
-    }
-  }
-
   llvm::LLVMContext& ctx_;
   llvm::Module& module_;
   llvm::IRBuilder<> b_;
+  ScalarIR s_;
   const Op& root_;
   std::vector<const Value*> precomputed_;
   std::string name_;

@@ -109,17 +109,9 @@ Literal dotGeneral(const Literal& lhs, const Literal& rhs, const DotDims& d, con
   return out;
 }
 
-HostValues dotGeneralKernel(const Op& op, const HostValues& v, EvalContext& ctx) {
-  Attribute dn = op.attr("dot_dimension_numbers");
-  DotDims d = DotDims::fromAttr(dn);
-  return {dotGeneral(v[0].tensor(), v[1].tensor(), d, op.result(0)->type(), ctx)};
-}
-
-// dot: vector·vector, matrix·vector, vector·matrix or matrix·matrix.
+// dot_general, and dot (vector·vector, matrix·vector, vector·matrix or matrix·matrix).
 HostValues dotKernel(const Op& op, const HostValues& v, EvalContext& ctx) {
-  const Literal& lhs = v[0].tensor();
-  DotDims d{{}, {}, {lhs.type().rank() - 1}, {0}};
-  return {dotGeneral(lhs, v[1].tensor(), d, op.result(0)->type(), ctx)};
+  return {dotGeneral(v[0].tensor(), v[1].tensor(), DotDims::of(op), op.result(0)->type(), ctx)};
 }
 
 // The group of each coordinate along a ragged dimension of size `size` (-1 past the
@@ -221,7 +213,7 @@ HostValues raggedDot(const Op& op, const HostValues& v, EvalContext& ctx) {
 }  // namespace
 
 void addLinalgKernels(KernelTable& t) {
-  t.set(OpCode::DotGeneral, &dotGeneralKernel);
+  t.set(OpCode::DotGeneral, &dotKernel);
   t.set(OpCode::Dot, &dotKernel);
   t.set(OpCode::ChloRaggedDot, &raggedDot);
   addConvolutionKernels(t);

@@ -1,0 +1,271 @@
+// Scalar arithmetic as LLVM IR (scalar_ir.h), op by op as the interpreter's kernels
+// define it: integer edge cases as XLA does, IEEE maximum/minimum, saturating
+// float-to-int conversion, the same libm functions, no fast-math flags.
+#include "backends/cpu/scalar_ir.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Intrinsics.h>
+
+#include <cmath>
+
+#include "backends/cpu/vector_math.h"
+#include "ir/attr_records.h"
+#include "ir/float_format.h"
+
+namespace kiln::cpu {
+
+llvm::Type* ScalarIR::registerType(DType t) {
+  if (isBool(t)) return b_.getInt1Ty();
+  if (t == DType::F32 || isNarrowFloat(t)) return b_.getFloatTy();
+  if (t == DType::F64) return b_.getDoubleTy();
+  return b_.getIntNTy(static_cast<unsigned>(bitWidth(t)));
+}
+// Booleans are one byte in storage; f16 and bf16 their 16 bits.
+llvm::Type* ScalarIR::storageType(DType t) {
+  if (isBool(t)) return b_.getInt8Ty();
+  if (isNarrowFloat(t)) return b_.getInt16Ty();
+  return registerType(t);
+}
+
+// An f32 computed for an f16/bf16 value, rounded to nearest even in that format (kept
+// in f32); NaN becomes the format's one quiet NaN, as the interpreter encodes it.
+llvm::Value* ScalarIR::roundToFormat(llvm::Value* x, DType t) {
+  if (!isNarrowFloat(t)) return x;
+  llvm::Value* rounded;
+  if (t == DType::F16) {
+    rounded = b_.CreateFPExt(b_.CreateFPTrunc(x, b_.getHalfTy()), b_.getFloatTy());
+  } else {
+    llvm::Value* bits = b_.CreateBitCast(x, b_.getInt32Ty());
+    llvm::Value* odd = b_.CreateAnd(b_.CreateLShr(bits, 16), b_.getInt32(1));
+    llvm::Value* up = b_.CreateAdd(bits, b_.CreateAdd(b_.getInt32(0x7FFF), odd));
+    rounded = b_.CreateBitCast(b_.CreateAnd(up, b_.getInt32(0xFFFF0000u)), b_.getFloatTy());
+  }
+  uint32_t nan = 0x7FC00000u;  // f16 0x7E00 and bf16 0x7FC0, both widened to f32
+  llvm::Value* canonical = llvm::ConstantFP::get(b_.getFloatTy(), llvm::APFloat(llvm::APFloat::IEEEsingle(), llvm::APInt(32, nan)));
+  return b_.CreateSelect(b_.CreateFCmpUNO(x, x), canonical, rounded);
+}
+
+llvm::Value* ScalarIR::constant(DType t, uint64_t bits) {
+  if (isBool(t)) return b_.getInt1(bits != 0);
+  llvm::Type* type = registerType(t);
+  if (isNarrowFloat(t)) return llvm::ConstantFP::get(type, bitsToFloat(bits, t));  // exact in f32
+  if (isFloat(t)) {
+    unsigned width = static_cast<unsigned>(bitWidth(t));
+    return llvm::ConstantFP::get(type, llvm::APFloat(type->getFltSemantics(), llvm::APInt(width, bits)));
+  }
+  return llvm::ConstantInt::get(type, bits);
+}
+
+llvm::Value* ScalarIR::convert(llvm::Value* x, DType from, DType to) {
+  llvm::Type* type = registerType(to);
+  if (from == to) return x;
+  if (isBool(to)) return isFloat(from) ? b_.CreateFCmpUNE(x, llvm::ConstantFP::get(x->getType(), 0.0))
+                                       : b_.CreateICmpNE(x, llvm::ConstantInt::get(x->getType(), 0));
+  bool fromSigned = isSignedInt(from);
+  if (isFloat(to)) {
+    if (isFloat(from)) return b_.CreateFPCast(x, type);
+    return fromSigned ? b_.CreateSIToFP(x, type) : b_.CreateUIToFP(x, type);
+  }
+  if (isFloat(from)) {
+    // Truncation toward zero, saturating, NaN to 0: exactly the .sat intrinsics.
+    auto id = isSignedInt(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+    return b_.CreateIntrinsic(id, {type, x->getType()}, {x});
+  }
+  return fromSigned ? b_.CreateSExtOrTrunc(x, type) : b_.CreateZExtOrTrunc(x, type);
+}
+
+llvm::Value* ScalarIR::compare(const Op& op, llvm::Value* a, llvm::Value* c) {
+  DType t = op.operand(0)->type().dtype();
+  ComparisonDirection dir = comparisonDirectionOf(op.attr("comparison_direction"));
+  using D = ComparisonDirection;
+  using P = llvm::CmpInst::Predicate;
+  if (isFloat(t) && comparisonTypeOf(op.attr("compare_type")) == ComparisonType::TotalOrder) {
+    a = totalOrderKey(a);
+    c = totalOrderKey(c);
+    t = DType::I64;
+  }
+  if (isFloat(t)) {
+    P p = dir == D::EQ ? P::FCMP_OEQ : dir == D::NE ? P::FCMP_UNE : dir == D::LT ? P::FCMP_OLT
+        : dir == D::LE ? P::FCMP_OLE : dir == D::GT ? P::FCMP_OGT : P::FCMP_OGE;
+    return b_.CreateFCmp(p, a, c);
+  }
+  bool s = isSignedInt(t);
+  P p = dir == D::EQ ? P::ICMP_EQ : dir == D::NE ? P::ICMP_NE
+      : dir == D::LT ? (s ? P::ICMP_SLT : P::ICMP_ULT) : dir == D::LE ? (s ? P::ICMP_SLE : P::ICMP_ULE)
+      : dir == D::GT ? (s ? P::ICMP_SGT : P::ICMP_UGT) : (s ? P::ICMP_SGE : P::ICMP_UGE);
+  return b_.CreateICmp(p, a, c);
+}
+
+// A signed integer that orders floats as IEEE totalOrder: negative ones flip their
+// magnitude bits.
+llvm::Value* ScalarIR::totalOrderKey(llvm::Value* x) {
+  unsigned w = x->getType()->getPrimitiveSizeInBits();
+  llvm::Value* bits = b_.CreateBitCast(x, b_.getIntNTy(w));
+  llvm::Value* flip = b_.CreateAnd(b_.CreateAShr(bits, w - 1), llvm::ConstantInt::get(bits->getType(), llvm::APInt::getSignedMaxValue(w)));
+  return b_.CreateSExt(b_.CreateXor(bits, flip), b_.getInt64Ty());
+}
+
+llvm::Value* ScalarIR::isNaN(llvm::Value* x) { return b_.CreateFCmpUNO(x, x); }
+
+// maximum/minimum: IEEE for floats (NaN wins, the first one first; -0 < +0).
+llvm::Value* ScalarIR::extremum(bool max, llvm::Value* a, llvm::Value* c, DType t) {
+  if (isBool(t)) return max ? b_.CreateOr(a, c) : b_.CreateAnd(a, c);
+  if (isInteger(t)) {
+    bool s = isSignedInt(t);
+    llvm::Value* less = s ? b_.CreateICmpSLT(a, c) : b_.CreateICmpULT(a, c);
+    return max ? b_.CreateSelect(less, c, a) : b_.CreateSelect(less, a, c);
+  }
+  llvm::Value* negA = b_.CreateICmpSLT(b_.CreateBitCast(a, b_.getIntNTy(a->getType()->getPrimitiveSizeInBits())),
+                                       llvm::ConstantInt::get(b_.getIntNTy(a->getType()->getPrimitiveSizeInBits()), 0));
+  llvm::Value* equal = b_.CreateFCmpOEQ(a, c);
+  llvm::Value* tie = max ? b_.CreateSelect(negA, c, a) : b_.CreateSelect(negA, a, c);
+  llvm::Value* pick = max ? b_.CreateSelect(b_.CreateFCmpOGT(a, c), a, c) : b_.CreateSelect(b_.CreateFCmpOLT(a, c), a, c);
+  llvm::Value* ordered = b_.CreateSelect(equal, tie, pick);
+  return b_.CreateSelect(isNaN(a), a, b_.CreateSelect(isNaN(c), c, ordered));
+}
+
+// A libm function of one or two arguments, declared as not touching memory (no errno)
+// so that LLVM may move and vectorize the calls.
+llvm::Value* ScalarIR::libm(const char* name, DType t, std::vector<llvm::Value*> args) {
+  std::string symbol = std::string(name) + (t == DType::F64 ? "" : "f");
+  llvm::Type* type = registerType(t);
+  std::vector<llvm::Type*> params(args.size(), type);
+  llvm::FunctionCallee callee = module_.getOrInsertFunction(symbol, llvm::FunctionType::get(type, params, false));
+  if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+    f->setDoesNotAccessMemory();
+    f->setDoesNotThrow();
+  }
+  return b_.CreateCall(callee, args);
+}
+
+// Square-and-multiply over every bit of the exponent (branch-free, so the loop over
+// elements still vectorizes); negative exponents give 0 except for bases 1 and -1.
+llvm::Value* ScalarIR::integerPower(llvm::Value* base, llvm::Value* exponent, bool isSigned) {
+  llvm::Type* type = base->getType();
+  unsigned width = type->getIntegerBitWidth();
+  llvm::Value* one = llvm::ConstantInt::get(type, 1);
+  llvm::Value* result = one;
+  llvm::Value* square = base;
+  for (unsigned k = 0; k < width; ++k) {
+    llvm::Value* bit = b_.CreateTrunc(b_.CreateLShr(exponent, llvm::ConstantInt::get(type, k)), b_.getInt1Ty());
+    result = b_.CreateSelect(bit, b_.CreateMul(result, square), result);
+    square = b_.CreateMul(square, square);
+  }
+  if (!isSigned) return result;
+  llvm::Value* minusOne = llvm::Constant::getAllOnesValue(type);
+  llvm::Value* odd = b_.CreateTrunc(exponent, b_.getInt1Ty());
+  llvm::Value* negative = b_.CreateSelect(b_.CreateICmpEQ(base, one), one,
+                                          b_.CreateSelect(b_.CreateICmpEQ(base, minusOne),
+                                                          b_.CreateSelect(odd, minusOne, one),
+                                                          llvm::Constant::getNullValue(type)));
+  return b_.CreateSelect(b_.CreateICmpSLT(exponent, llvm::Constant::getNullValue(type)), negative, result);
+}
+
+// e^x: inline vector math for f32 (and the narrow floats computed in it), libm for f64.
+llvm::Value* ScalarIR::exp(DType t, llvm::Value* x) { return t == DType::F64 ? libm("exp", t, {x}) : emitExpF32(b_, x); }
+
+llvm::Value* ScalarIR::intrinsic(llvm::Intrinsic::ID id, llvm::Value* x) { return b_.CreateUnaryIntrinsic(id, x); }
+
+llvm::Value* ScalarIR::elementwise(const Op& op, DType t, const std::vector<llvm::Value*>& x) {
+  using O = OpCode;
+  llvm::Type* type = registerType(t);
+  bool f = isFloat(t), boolean = isBool(t), s = isSignedInt(t);
+  auto zero = [&] { return llvm::Constant::getNullValue(type); };
+  auto allOnes = [&] { return llvm::Constant::getAllOnesValue(type); };
+  auto intConst = [&](int64_t v) { return llvm::ConstantInt::get(type, static_cast<uint64_t>(v), true); };
+  auto fpConst = [&](double v) { return llvm::ConstantFP::get(type, v); };
+  auto floatOnly = [&] {
+    if (!f) decline("unsupported: " + std::string(op.name()) + " of " + std::string(name(t)));
+  };
+  switch (op.code()) {
+    case O::Add: return f ? b_.CreateFAdd(x[0], x[1]) : boolean ? b_.CreateOr(x[0], x[1]) : b_.CreateAdd(x[0], x[1]);
+    case O::Subtract: return f ? b_.CreateFSub(x[0], x[1]) : boolean ? b_.CreateXor(x[0], x[1]) : b_.CreateSub(x[0], x[1]);
+    case O::Multiply: return f ? b_.CreateFMul(x[0], x[1]) : boolean ? b_.CreateAnd(x[0], x[1]) : b_.CreateMul(x[0], x[1]);
+    case O::Divide:
+    case O::Remainder: {
+      bool remainder = op.is(O::Remainder);
+      if (f) return remainder ? b_.CreateFRem(x[0], x[1]) : b_.CreateFDiv(x[0], x[1]);
+      if (boolean) decline("unsupported: " + std::string(op.name()) + " of booleans");
+      // x / 0 is all ones and x % 0 is x; MIN / -1 wraps to MIN (as 0 - x), MIN % -1 is 0.
+      // The divisor is made safe first: LLVM's division by 0 (or MIN / -1) is undefined.
+      llvm::Value* byZero = b_.CreateICmpEQ(x[1], zero());
+      llvm::Value* byMinusOne = s ? b_.CreateICmpEQ(x[1], allOnes()) : b_.getFalse();
+      llvm::Value* safe = b_.CreateSelect(b_.CreateOr(byZero, byMinusOne), intConst(1), x[1]);
+      llvm::Value* q = remainder ? (s ? b_.CreateSRem(x[0], safe) : b_.CreateURem(x[0], safe))
+                                 : (s ? b_.CreateSDiv(x[0], safe) : b_.CreateUDiv(x[0], safe));
+      q = b_.CreateSelect(byMinusOne, remainder ? zero() : b_.CreateSub(zero(), x[0]), q);
+      return b_.CreateSelect(byZero, remainder ? x[0] : allOnes(), q);
+    }
+    case O::Maximum: return extremum(true, x[0], x[1], t);
+    case O::Minimum: return extremum(false, x[0], x[1], t);
+    case O::Negate: return f ? b_.CreateFNeg(x[0]) : boolean ? x[0] : b_.CreateSub(zero(), x[0]);
+    case O::Abs:
+      if (f) return intrinsic(llvm::Intrinsic::fabs, x[0]);
+      if (!s) return x[0];
+      return b_.CreateSelect(b_.CreateICmpSLT(x[0], zero()), b_.CreateSub(zero(), x[0]), x[0]);
+    case O::Not: return b_.CreateXor(x[0], allOnes());
+    case O::And: return b_.CreateAnd(x[0], x[1]);
+    case O::Or: return b_.CreateOr(x[0], x[1]);
+    case O::Xor: return b_.CreateXor(x[0], x[1]);
+    case O::ShiftLeft:
+    case O::ShiftRightLogical:
+    case O::ShiftRightArithmetic: {
+      // The amount is read as unsigned: shifting by the width or more gives 0 (the
+      // sign, for arithmetic right shifts).
+      llvm::Value* width = intConst(bitWidth(t));
+      llvm::Value* tooFar = b_.CreateICmpUGE(x[1], width);
+      llvm::Value* amount = b_.CreateSelect(tooFar, zero(), x[1]);
+      if (op.is(O::ShiftLeft)) return b_.CreateSelect(tooFar, zero(), b_.CreateShl(x[0], amount));
+      if (op.is(O::ShiftRightLogical)) return b_.CreateSelect(tooFar, zero(), b_.CreateLShr(x[0], amount));
+      llvm::Value* sign = b_.CreateAShr(x[0], intConst(bitWidth(t) - 1));
+      return b_.CreateSelect(tooFar, sign, b_.CreateAShr(x[0], amount));
+    }
+    case O::Popcnt: return intrinsic(llvm::Intrinsic::ctpop, x[0]);
+    case O::CountLeadingZeros:
+      return b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, x[0], b_.getFalse());
+    case O::Sign: {
+      if (boolean) return x[0];
+      if (!f) {
+        llvm::Value* positive = s ? b_.CreateICmpSGT(x[0], zero()) : b_.CreateICmpUGT(x[0], zero());
+        llvm::Value* negative = s ? b_.CreateICmpSLT(x[0], zero()) : b_.getFalse();
+        return b_.CreateSelect(positive, intConst(1), b_.CreateSelect(negative, allOnes(), zero()));
+      }
+      llvm::Value* keep = b_.CreateOr(isNaN(x[0]), b_.CreateFCmpOEQ(x[0], fpConst(0)));
+      return b_.CreateSelect(keep, x[0], b_.CreateSelect(b_.CreateFCmpOLT(x[0], fpConst(0)), fpConst(-1), fpConst(1)));
+    }
+    case O::IsFinite: return b_.CreateFCmpOLT(intrinsic(llvm::Intrinsic::fabs, x[0]), fpConst(INFINITY));
+    case O::Power:
+      if (f) return libm("pow", t, {x[0], x[1]});
+      if (boolean) decline("unsupported: power of booleans");
+      return integerPower(x[0], x[1], s);
+    case O::Atan2:
+      floatOnly();
+      return libm("atan2", t, {x[0], x[1]});
+    case O::Sqrt: floatOnly(); return intrinsic(llvm::Intrinsic::sqrt, x[0]);
+    case O::Rsqrt: floatOnly(); return b_.CreateFDiv(fpConst(1), intrinsic(llvm::Intrinsic::sqrt, x[0]));
+    case O::Floor: floatOnly(); return intrinsic(llvm::Intrinsic::floor, x[0]);
+    case O::Ceil: floatOnly(); return intrinsic(llvm::Intrinsic::ceil, x[0]);
+    case O::RoundNearestAfz: floatOnly(); return intrinsic(llvm::Intrinsic::round, x[0]);
+    case O::RoundNearestEven: floatOnly(); return intrinsic(llvm::Intrinsic::roundeven, x[0]);
+    case O::Exponential: floatOnly(); return exp(t, x[0]);
+    case O::ExponentialMinusOne: floatOnly(); return libm("expm1", t, {x[0]});
+    case O::Log: floatOnly(); return libm("log", t, {x[0]});
+    case O::LogPlusOne: floatOnly(); return libm("log1p", t, {x[0]});
+    case O::Sine: floatOnly(); return libm("sin", t, {x[0]});
+    case O::Cosine: floatOnly(); return libm("cos", t, {x[0]});
+    case O::Tan: floatOnly(); return libm("tan", t, {x[0]});
+    case O::Tanh: floatOnly(); return t == DType::F64 ? libm("tanh", t, {x[0]}) : emitTanhF32(b_, x[0]);
+    case O::Cbrt: floatOnly(); return libm("cbrt", t, {x[0]});
+    case O::Logistic: {
+      // 1 / (1 + e^-x) for x >= 0, e^x / (1 + e^x) below, as the interpreter.
+      floatOnly();
+      llvm::Value* up = b_.CreateFDiv(fpConst(1), b_.CreateFAdd(fpConst(1), exp(t, b_.CreateFNeg(x[0]))));
+      llvm::Value* e = exp(t, x[0]);
+      llvm::Value* down = b_.CreateFDiv(e, b_.CreateFAdd(fpConst(1), e));
+      return b_.CreateSelect(b_.CreateFCmpOGE(x[0], fpConst(0)), up, down);
+    }
+    default: decline("unsupported: " + std::string(op.name()) + " (no native code yet)");
+  }
+}
+
+}  // namespace kiln::cpu

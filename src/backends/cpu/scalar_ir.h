@@ -1,0 +1,64 @@
+// Scalar arithmetic as LLVM IR, with the interpreter's semantics for every op and element
+// type the kernels cover: register and storage types, f16/bf16 rounding, constants,
+// conversions, comparisons, IEEE maximum/minimum and each elementwise op. The kernel
+// emitter (kernel_emitter.cc) decides where values are computed; this decides what a
+// computed value is. Included only by the files that build LLVM IR.
+#pragma once
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/module.h"
+
+namespace kiln::cpu {
+
+// Thrown while emitting an op the emitter has no code for: that op stays with the
+// interpreter, the others of the module still compile.
+struct Declined {
+  std::string reason;
+};
+[[noreturn]] inline void decline(std::string reason) { throw Declined{std::move(reason)}; }
+
+// f16 and bf16 are computed in f32 and rounded to their format after every op, as the
+// interpreter computes them, so fused and unfused results agree bit for bit.
+inline bool isNarrowFloat(DType t) { return t == DType::F16 || t == DType::BF16; }
+
+class ScalarIR {
+ public:
+  ScalarIR(llvm::IRBuilder<>& b, llvm::Module& module) : b_(b), module_(module) {}
+
+  // The type a value of `t` has in registers (booleans i1, f16/bf16 float) and in memory
+  // (booleans one byte, f16/bf16 their 16 bits).
+  llvm::Type* registerType(DType t);
+  llvm::Type* storageType(DType t);
+  // An f32 computed for an f16/bf16 value rounded to nearest even in that format (kept in
+  // f32); NaN becomes the format's one quiet NaN, as the interpreter encodes it. Other
+  // types pass through.
+  llvm::Value* roundToFormat(llvm::Value* x, DType t);
+  // The element with storage bits `bits`, in registers.
+  llvm::Value* constant(DType t, uint64_t bits);
+  llvm::Value* convert(llvm::Value* x, DType from, DType to);
+  // stablehlo.compare `op` of two values of its operands' element type.
+  llvm::Value* compare(const Op& op, llvm::Value* a, llvm::Value* c);
+  // maximum (max) or minimum of two values of `t`: IEEE for floats (NaN wins, -0 < +0).
+  llvm::Value* extremum(bool max, llvm::Value* a, llvm::Value* c, DType t);
+  // The elementwise op `op` on operands of element type `t`.
+  llvm::Value* elementwise(const Op& op, DType t, const std::vector<llvm::Value*>& x);
+
+ private:
+  llvm::Value* totalOrderKey(llvm::Value* x);
+  llvm::Value* isNaN(llvm::Value* x);
+  llvm::Value* libm(const char* name, DType t, std::vector<llvm::Value*> args);
+  llvm::Value* integerPower(llvm::Value* base, llvm::Value* exponent, bool isSigned);
+  llvm::Value* exp(DType t, llvm::Value* x);
+  llvm::Value* intrinsic(llvm::Intrinsic::ID id, llvm::Value* x);
+
+  llvm::IRBuilder<>& b_;
+  llvm::Module& module_;
+};
+
+}  // namespace kiln::cpu
