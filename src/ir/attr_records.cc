@@ -3,6 +3,8 @@
 // equal), enums by their position in the schema's value list.
 #include "ir/attr_records.h"
 
+#include <algorithm>
+
 #include "ir/attr_schema.h"
 #include "ir/ir.h"
 #include "support/error.h"
@@ -229,6 +231,19 @@ DotDims DotDims::of(const Op& op) {
   if (op.is(OpCode::Dot)) return DotDims{{}, {}, {op.operand(0)->type().rank() - 1}, {0}};
   return fromAttr(op.attr("dot_dimension_numbers"));
 }
+
+namespace {
+Dims freeOf(int64_t rank, const Dims& batch, const Dims& contracting) {
+  Dims out;
+  for (int64_t d = 0; d < rank; ++d)
+    if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
+        std::find(contracting.begin(), contracting.end(), d) == contracting.end())
+      out.push_back(d);
+  return out;
+}
+}  // namespace
+Dims DotDims::lhsFree(int64_t rank) const { return freeOf(rank, lhsBatch, lhsContracting); }
+Dims DotDims::rhsFree(int64_t rank) const { return freeOf(rank, rhsBatch, rhsContracting); }
 
 Window Window::ofReduceWindow(const Op& op, int64_t rank) { return reduceWindowOf(op.attrs(), rank); }
 Window Window::ofConvolution(const Op& op, int64_t spatial) {

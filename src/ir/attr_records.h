@@ -25,6 +25,10 @@ struct DotDims {
   // The dimension numbers of a dot_general, or those stablehlo.dot implies (the last
   // dimension of lhs contracted with the first of rhs, no batch).
   static DotDims of(const Op& op);
+  // The free dimensions of an lhs / rhs of rank `rank` (neither batch nor contracting), in
+  // order: they follow the batch dimensions in the result, lhs's before rhs's.
+  Dims lhsFree(int64_t rank) const;
+  Dims rhsFree(int64_t rank) const;
   Attribute toAttr() const;
   bool operator==(const DotDims&) const = default;
 };

@@ -5,8 +5,10 @@
 // bounds rather than bit for bit, are in chlo_math_decompositions.cc.
 #include "ir/chlo_decompositions.h"
 
+#include <algorithm>
 #include <limits>
 
+#include "ir/attr_records.h"
 #include "ir/builder.h"
 
 namespace kiln {
@@ -145,6 +147,129 @@ std::vector<Value*> decomposeScan(Builder& b, const Op& op) {
         return next;
       });
   return std::vector<Value*>(done.begin() + 1, done.end());
+}
+
+namespace {
+
+// The position of `d` in `dims`, or -1.
+int64_t positionOf(const Dims& dims, int64_t d) {
+  auto it = std::find(dims.begin(), dims.end(), d);
+  return it == dims.end() ? -1 : static_cast<int64_t>(it - dims.begin());
+}
+
+// `dims` shifted past a new leading dimension, which leads them `withLeading`.
+Dims afterLeading(const Dims& dims, bool withLeading) {
+  Dims out;
+  if (withLeading) out.push_back(0);
+  for (int64_t d : dims) out.push_back(d + 1);
+  return out;
+}
+
+// The group of each coordinate 0..size-1 along the ragged dimension, as an i64 vector:
+// group g covers [start_g, start_g + size_g), start_g the sum of the sizes before it (a
+// group of negative size covers nothing); where groups overlap the later one wins, and
+// -1 past all of them, as the kernel assigns them.
+Value* groupOfCoordinate(Builder& b, Value* groupSizes, int64_t size) {
+  const int64_t numGroups = groupSizes->type().dim(0);
+  Type index = Type::scalar(DType::I64);
+  Value* sizes = b.convert(groupSizes, DType::I64);
+  Window prefix;  // inclusive prefix sums: a window of all groups, padded low by all but one
+  prefix.dimensions = {numGroups};
+  prefix.padding = {{numGroups - 1, 0}};
+  Value* ends = b.reduceWindow({sizes}, {b.splat(index, 0)}, prefix,
+                               [](Builder& c, const std::vector<Value*>& a) {
+                                 return std::vector<Value*>{c.binary(OpCode::Add, a[0], a[1])};
+                               })[0];
+  Value* starts = b.binary(OpCode::Subtract, ends, sizes);
+  Type grid = Type::tensor(DType::I64, {size, numGroups});
+  Value* coordinate = b.iota(grid, 0);
+  Value* inGroup = b.binary(
+      OpCode::And,
+      b.compare(coordinate, b.broadcastInDim(starts, grid.shape(), {1}), ComparisonDirection::GE),
+      b.compare(coordinate, b.broadcastInDim(ends, grid.shape(), {1}), ComparisonDirection::LT));
+  Value* candidates = b.select(inGroup, b.iota(grid, 1), b.splat(grid, -1));
+  return b.reduce({candidates}, {b.splat(index, -1)}, {1},
+                  [](Builder& c, const std::vector<Value*>& a) {
+                    return std::vector<Value*>{c.binary(OpCode::Maximum, a[0], a[1])};
+                  })[0];
+}
+
+// `mask` (i1, `shape`) selecting `x` or zeros of its type.
+Value* keepWhere(Builder& b, Value* mask, Value* x) {
+  return b.select(mask, x, b.splat(x->type(), 0));
+}
+
+}  // namespace
+
+// chlo.ragged_dot as dense dot_generals, masked. Every sum the kernel makes starts from
+// +0 and so is never -0, which makes adding zeros for the terms it skips exact: results
+// agree bit for bit. Ragged in a free lhs dimension: one dot_general with the rhs group
+// dimension as a free dimension computes every row against every group (G times the
+// kernel's work), each row keeps its own group's column and a sum over the group
+// dimension drops the others. Ragged in a contracting dimension: both operands gain a
+// leading group dimension (a batch dimension of the dot) zeroed outside the group, so
+// each group sums only its own terms and the result leads with the groups. Ragged in a
+// batch dimension: a plain dot_general with the batches past all groups zeroed.
+std::vector<Value*> decomposeRaggedDot(Builder& b, const Op& op) {
+  Value* lhs = op.operand(0);
+  Value* rhs = op.operand(1);
+  Value* groupSizes = op.operand(2);
+  if (groupSizes->type().rank() != 1) return {};  // the kernel takes rank 1 only too
+  RaggedDotDims rd = RaggedDotDims::fromAttr(op.attr("ragged_dot_dimension_numbers"));
+  const DotDims& d = rd.dot;
+  const Type& resultType = op.result(0)->type();
+  const DType out = resultType.dtype();
+  const int64_t ragged = rd.lhsRagged.at(0);
+  const Type& lt = lhs->type();
+  const Type& rt = rhs->type();
+  Value* groupOf = groupOfCoordinate(b, groupSizes, lt.dim(ragged));
+  const int64_t numBatch = static_cast<int64_t>(d.lhsBatch.size());
+  using D = ComparisonDirection;
+
+  if (int64_t j = positionOf(d.lhsBatch, ragged); j >= 0) {
+    Value* dot = b.dotGeneral(lhs, rhs, d, out);
+    Value* inAny = b.compare(groupOf, b.splat(groupOf->type(), 0), D::GE);
+    return {keepWhere(b, b.broadcastInDim(inAny, resultType.shape(), {j}), dot)};
+  }
+  if (int64_t j = positionOf(d.lhsContracting, ragged); j >= 0) {
+    const int64_t numGroups = groupSizes->type().dim(0);
+    Type grid = Type::tensor(DType::I64, {numGroups, lt.dim(ragged)});
+    Value* member =
+        b.compare(b.broadcastInDim(groupOf, grid.shape(), {1}), b.iota(grid, 0), D::EQ);
+    // Each operand with a leading group dimension, zero outside the group's terms.
+    auto perGroup = [&](Value* x, int64_t raggedDim) {
+      const Type& t = x->type();
+      Shape shape = t.shape();
+      shape.insert(shape.begin(), numGroups);
+      Dims identity;
+      for (int64_t k = 0; k < t.rank(); ++k) identity.push_back(k + 1);
+      return keepWhere(b, b.broadcastInDim(member, shape, {0, raggedDim + 1}),
+                       b.broadcastInDim(x, shape, identity));
+    };
+    DotDims grouped;
+    grouped.lhsBatch = afterLeading(d.lhsBatch, true);
+    grouped.rhsBatch = afterLeading(d.rhsBatch, true);
+    grouped.lhsContracting = afterLeading(d.lhsContracting, false);
+    grouped.rhsContracting = afterLeading(d.rhsContracting, false);
+    return {b.dotGeneral(perGroup(lhs, ragged),
+                         perGroup(rhs, d.rhsContracting[static_cast<size_t>(j)]), grouped, out)};
+  }
+  // Ragged in a free lhs dimension.
+  const int64_t group = rd.rhsGroup.at(0);
+  Dims lhsFree = d.lhsFree(lt.rank());
+  Dims rhsFree = d.rhsFree(rt.rank());
+  Value* dot = b.dotGeneral(lhs, rhs, d, out);
+  const Shape& full = dot->type().shape();
+  const int64_t rowDim = numBatch + positionOf(lhsFree, ragged);
+  const int64_t groupDim =
+      numBatch + static_cast<int64_t>(lhsFree.size()) + positionOf(rhsFree, group);
+  Value* own = b.compare(b.broadcastInDim(groupOf, full, {rowDim}),
+                         b.iota(Type::tensor(DType::I64, full), groupDim), D::EQ);
+  Value* zero = b.splat(Type::scalar(out), 0);
+  return b.reduce({keepWhere(b, own, dot)}, {zero}, {groupDim},
+                  [](Builder& c, const std::vector<Value*>& a) {
+                    return std::vector<Value*>{c.binary(OpCode::Add, a[0], a[1])};
+                  });
 }
 
 }  // namespace kiln

@@ -15,6 +15,7 @@ std::vector<Value*> decomposeMulhi(Builder& b, const Op& op);
 std::vector<Value*> decomposeNextAfter(Builder& b, const Op& op);
 std::vector<Value*> decomposeTopK(Builder& b, const Op& op);
 std::vector<Value*> decomposeScan(Builder& b, const Op& op);
+std::vector<Value*> decomposeRaggedDot(Builder& b, const Op& op);
 
 std::vector<Value*> decomposeAcos(Builder& b, const Op& op);
 std::vector<Value*> decomposeAcosh(Builder& b, const Op& op);

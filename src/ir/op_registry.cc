@@ -396,7 +396,11 @@ std::vector<OpInfo> buildTable() {
   t.rows.back().decompose = &decomposeNextAfter;
   t.op(O::ChloRaggedDot, C::Chlo, exactly(3), exactly(1)).attrs = {
       req("ragged_dot_dimension_numbers", A::Record, "chlo.ragged_dot"), precision("chlo")};
-  t.rows.back().decomposition = "one dot_general per group, masked by the group sizes, summed";
+  t.rows.back().decomposition =
+      "dense dot_generals masked by the group of each ragged coordinate: free, every group then "
+      "a sum over the group dimension keeping each row's own; contracting, a leading group "
+      "batch dimension zeroed outside each group; batch, batches past the groups zeroed";
+  t.rows.back().decompose = &decomposeRaggedDot;
   t.op(O::ChloScan, C::Chlo, atLeast(1), atLeast(1), "!scan").attrs = {
       reqInt("dimension"), boolOr("is_reverse", false), opt("is_associative", A::Bool),
       req("operandSegmentSizes", A::Any)};  // [inputs, inits], as MLIR stores the split

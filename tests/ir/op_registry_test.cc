@@ -17,8 +17,9 @@ TEST(OpRegistryTest, RowsAreConsistent) {
     EXPECT_TRUE(names.insert(info.name).second) << info.name;
     EXPECT_EQ(lookupOp(info.name), info.code) << info.name;
     EXPECT_LE(info.operands.min, info.operands.max < 0 ? info.operands.min : info.operands.max);
-    if (info.category == OpCategory::Chlo) {
+    if (info.category == OpCategory::Chlo) {  // each says how it lowers, and lowers
       EXPECT_FALSE(info.decomposition.empty()) << info.name;
+      EXPECT_NE(info.decompose, nullptr) << info.name;
     }
     // Compiling the syntax checks it names only attributes of the op.
     EXPECT_NO_THROW(stablehlo::opSyntax(info.code)) << info.name;

@@ -108,6 +108,49 @@ TEST(LowerChloTest, ScanBecomesAWhileLoop) {
   }
 }
 
+// chlo.ragged_dot with the ragged dimension free, contracting and batch; group sizes that
+// stop short of the ragged dimension, overrun it, are zero, or are negative (so that a
+// later group overlaps an earlier one: the later wins). Special inputs put NaN, ±inf and
+// ±0 into the operands, so any term the kernel skips but the lowering multiplies shows
+// (as a NaN where there was a number; which NaN a dot propagates is the hardware's pick).
+TEST(LowerChloTest, RaggedDotAsMaskedDenseDots) {
+  struct Case {
+    const char* name;
+    std::string lhs, rhs, result, dims;
+  };
+  auto dims = [](const char* lb, const char* rb, const char* lc, const char* rc, const char* ragged,
+                 const char* group) {
+    return std::string("#chlo.ragged_dot<lhs_batching_dimensions = [") + lb +
+           "], rhs_batching_dimensions = [" + rb + "], lhs_contracting_dimensions = [" + lc +
+           "], rhs_contracting_dimensions = [" + rc + "], lhs_ragged_dimensions = [" + ragged +
+           "], rhs_group_dimensions = [" + group + "]>";
+  };
+  std::vector<Case> cases = {
+      // [m=7, k=3] x [g=3, k=3, n=2]: rows split among the groups.
+      {"free", "tensor<7x3xf32>", "tensor<3x3x2xf32>", "tensor<7x2xf32>", dims("", "", "1", "1", "0", "0")},
+      // The group dimension last in rhs, after its free dimension, and a batch dimension.
+      {"free, batched", "tensor<2x7x3xf32>", "tensor<2x3x4x3xf32>", "tensor<2x7x4xf32>",
+       dims("0", "0", "2", "1", "1", "3")},
+      {"contracting", "tensor<2x7xf32>", "tensor<7x4xf32>", "tensor<3x2x4xf32>", dims("", "", "1", "0", "1", "")},
+      {"batch", "tensor<7x2x3xf32>", "tensor<7x3x2xf32>", "tensor<7x2x2xf32>", dims("0", "0", "2", "1", "0", "")},
+      {"integers", "tensor<7x3xi32>", "tensor<3x3x2xi32>", "tensor<7x2xi32>", dims("", "", "1", "1", "0", "0")},
+  };
+  for (const char* sizes : {"[2, 4, 1]", "[1, 2, 1]", "[3, 0, 9]", "[5, -3, 2]"}) {
+    for (const Case& c : cases) {
+      std::string text = "func.func @main(%l: " + c.lhs + ", %r: " + c.rhs + ") -> " + c.result + " {\n" +
+                         "  %g = stablehlo.constant dense<" + sizes + "> : tensor<3xi64>\n" +
+                         "  %d = \"chlo.ragged_dot\"(%l, %r, %g) {ragged_dot_dimension_numbers = " + c.dims +
+                         "} : (" + c.lhs + ", " + c.rhs + ", tensor<3xi64>) -> " + c.result + "\n" +
+                         "  return %d : " + c.result + "\n}\n";
+      for (auto inputs : {test_util::Inputs::Special, test_util::Inputs::Ordinary}) {
+        auto m = runAndCompare(text, {"lower-chlo"}, inputs, test_util::NaNs::AnyPayload);
+        EXPECT_EQ(count(*m, OpCode::ChloRaggedDot), 0) << c.name << " " << sizes;
+        EXPECT_GE(count(*m, OpCode::DotGeneral), 1) << c.name << " " << sizes;
+      }
+    }
+  }
+}
+
 TEST(LowerChloTest, TopKWithTiesAndNaN) {
   // Special inputs hold NaN, ±inf, ±0 and repeats: the sort must rank them as the kernel.
   for (const char* t : {"f32", "i32", "ui8"}) {

@@ -19,16 +19,6 @@ int64_t product(const Shape& shape, const Dims& dims) {
   return n;
 }
 
-// The dimensions of `rank` that are in neither list, ascending: a dot's free dimensions.
-Dims freeDims(int64_t rank, const Dims& batch, const Dims& contracting) {
-  Dims free;
-  for (int64_t d = 0; d < rank; ++d)
-    if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
-        std::find(contracting.begin(), contracting.end(), d) == contracting.end())
-      free.push_back(d);
-  return free;
-}
-
 Dims concat(Dims a, const Dims& b, const Dims& c) {
   a.insert(a.end(), b.begin(), b.end());
   a.insert(a.end(), c.begin(), c.end());
@@ -130,8 +120,8 @@ interp::HostValues blasDot(const Op& op, const interp::HostValues& operands) {
   if (rhs.isSplat()) rhs.mutableStorage();
   const Shape& ls = lhs.shape();
   const Shape& rs = rhs.shape();
-  Dims lhsFree = freeDims(lhs.type().rank(), dims.lhsBatch, dims.lhsContracting);
-  Dims rhsFree = freeDims(rhs.type().rank(), dims.rhsBatch, dims.rhsContracting);
+  Dims lhsFree = dims.lhsFree(lhs.type().rank());
+  Dims rhsFree = dims.rhsFree(rhs.type().rank());
   int64_t batch = product(ls, dims.lhsBatch);
   int64_t m = product(ls, lhsFree), k = product(ls, dims.lhsContracting), n = product(rs, rhsFree);
   Literal out(op.result()->type());

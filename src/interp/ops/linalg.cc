@@ -13,18 +13,6 @@
 namespace kiln::interp {
 namespace {
 
-// The dimensions of a rank-`rank` operand that are neither batch nor contracting (nor
-// `exclude`, ragged_dot's group dimension), in order.
-std::vector<int64_t> freeDims(int64_t rank, const std::vector<int64_t>& batch,
-                              const std::vector<int64_t>& contract, int64_t exclude = -1) {
-  std::vector<int64_t> out;
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != exclude && std::find(batch.begin(), batch.end(), d) == batch.end() &&
-        std::find(contract.begin(), contract.end(), d) == contract.end())
-      out.push_back(d);
-  return out;
-}
-
 int64_t product(const Shape& shape, const std::vector<int64_t>& dims) {
   int64_t n = 1;
   for (int64_t d : dims) n *= shape[static_cast<size_t>(d)];
@@ -93,8 +81,8 @@ std::vector<Store<T>> batchedDotRows(const std::vector<Store<T>>& l, const std::
 
 Literal dotGeneral(const Literal& lhs, const Literal& rhs, const DotDims& d, const Type& resultType,
                    EvalContext& ctx) {
-  std::vector<int64_t> lFree = freeDims(lhs.type().rank(), d.lhsBatch, d.lhsContracting);
-  std::vector<int64_t> rFree = freeDims(rhs.type().rank(), d.rhsBatch, d.rhsContracting);
+  std::vector<int64_t> lFree = d.lhsFree(lhs.type().rank());
+  std::vector<int64_t> rFree = d.rhsFree(rhs.type().rank());
   const int64_t B = product(lhs.shape(), d.lhsBatch), M = product(lhs.shape(), lFree);
   const int64_t N = product(rhs.shape(), rFree), K = product(lhs.shape(), d.lhsContracting);
   Literal out(resultType);
@@ -153,8 +141,9 @@ HostValues raggedDot(const Op& op, const HostValues& v, EvalContext& ctx) {
   const int64_t rhsGroup = rhsGroupDims.empty() ? -1 : rhsGroupDims[0];
   const int64_t G = groupSizes.numElements();
 
-  std::vector<int64_t> lFree = freeDims(lhs.type().rank(), d.lhsBatch, d.lhsContracting);
-  std::vector<int64_t> rFree = freeDims(rhs.type().rank(), d.rhsBatch, d.rhsContracting, rhsGroup);
+  std::vector<int64_t> lFree = d.lhsFree(lhs.type().rank());
+  std::vector<int64_t> rFree = d.rhsFree(rhs.type().rank());
+  std::erase(rFree, rhsGroup);  // the group dimension selects a block of rhs
   const int64_t B = product(lhs.shape(), d.lhsBatch), M = product(lhs.shape(), lFree);
   const int64_t N = product(rhs.shape(), rFree), K = product(lhs.shape(), d.lhsContracting);
   std::vector<int64_t> groupOf = groupOfCoordinate(groupSizes, lhs.shape()[static_cast<size_t>(ragged)]);
