@@ -146,6 +146,9 @@ class Builder {
   // Copies the ops of `region` here, its arguments replaced by `args`, and returns what
   // its terminator yields (the transforms and decompositions inline bodies this way).
   std::vector<Value*> inlineRegion(const Region& region, const std::vector<Value*>& args);
+  // Copies `op` here, its operands looked up in `map` (unmapped ones stay), its results
+  // and nested values added to it (the transforms copy programs op by op).
+  Op* copy(const Op& op, ValueMap& map) { return insert(op.clone(map)); }
 
   std::vector<Value*> customCall(const std::string& target, const std::vector<Value*>& operands,
                                  const TypeList& resultTypes, bool hasSideEffect = false);

@@ -247,6 +247,19 @@ bool Op::structurallyEqual(const Op& other) const {
   return true;
 }
 
+const Op* binaryBodyOp(const Region& body) {
+  if (body.numArguments() != 2 || body.size() != 2) return nullptr;
+  const Op* f = body.front();
+  const Op* ret = body.back();
+  if (!ret->is(OpCode::Return) || ret->numOperands() != 1 || f->numResults() != 1 ||
+      ret->operand(0) != f->result() || f->numOperands() != 2)
+    return nullptr;
+  Value* a = body.argument(0);
+  Value* b = body.argument(1);
+  bool args = (f->operand(0) == a && f->operand(1) == b) || (f->operand(0) == b && f->operand(1) == a);
+  return args ? f : nullptr;
+}
+
 void walk(const Region& region, const std::function<void(Op&)>& fn) {
   for (const auto& op : region.ops()) {
     fn(*op);

@@ -209,4 +209,8 @@ class Op {
 // Visits `region` and every nested region, ops in order, parents before children.
 void walk(const Region& region, const std::function<void(Op&)>& fn);
 
+// The one binary op of a reducer body `return op(arg0, arg1)` (arguments in either
+// order), or null when the body is anything else.
+const Op* binaryBodyOp(const Region& body);
+
 }  // namespace kiln

@@ -206,19 +206,7 @@ bool reverseReverse(Op& op, Rewriter& rw) {
 
 // The binary op a reduce body applies to its two arguments (in either order) and
 // returns, or null when the body is anything else.
-const Op* reducerOp(const Op& reduce) {
-  const Region& body = reduce.region(0);
-  if (body.numArguments() != 2 || body.size() != 2) return nullptr;
-  const Op* f = body.front();
-  const Op* ret = body.back();
-  if (!ret->is(OpCode::Return) || ret->numOperands() != 1 || ret->operand(0) != f->result() ||
-      f->numOperands() != 2 || f->numResults() != 1)
-    return nullptr;
-  Value* a = body.argument(0);
-  Value* b = body.argument(1);
-  bool args = (f->operand(0) == a && f->operand(1) == b) || (f->operand(0) == b && f->operand(1) == a);
-  return args ? f : nullptr;
-}
+const Op* reducerOp(const Op& reduce) { return binaryBodyOp(reduce.region(0)); }
 
 // reduce(x, init) over dimensions that all have size 1 (or over none) → reshape(x) when
 // init is an exact identity of a body that is one binary op: each result element is

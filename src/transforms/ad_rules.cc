@@ -1,0 +1,42 @@
+// The autodiff rule table, assembled from the rule families, and the helpers they share.
+#include "transforms/ad_rules.h"
+
+#include "support/error.h"
+
+namespace kiln::transforms {
+
+const OpTable<AdRules>& adRules() {
+  static const OpTable<AdRules> table = [] {
+    OpTable<AdRules> t;
+    addElementwiseRules(t);
+    addMovementRules(t);
+    addLinalgRules(t);
+    addReduceRules(t);
+    return t;
+  }();
+  return table;
+}
+
+bool isDifferentiable(const Type& type) {
+  return type.isTensor() && (isFloat(type.dtype()) || isComplex(type.dtype()));
+}
+
+Value* addTangents(Builder& b, Value* a, Value* c) {
+  if (!a) return c;
+  if (!c) return a;
+  return b.binary(OpCode::Add, a, c);
+}
+
+Value* zeros(Builder& b, const Type& type) { return b.splat(type, 0); }
+
+Value* orZeros(Builder& b, Value* t, Value* like) { return t ? t : zeros(b, like->type()); }
+
+void unsupportedRule(const Op& op, const std::string& what, const std::string& detail) {
+  std::string where = op.pos.known() ? "line " + std::to_string(op.pos.line) : "";
+  std::string note = detail;
+  if (!where.empty()) note = note.empty() ? where : detail + ", " + where;
+  throw Error(ErrorKind::Unsupported,
+              "unsupported: " + what + " of " + std::string(op.name()) + (note.empty() ? "" : " (" + note + ")"));
+}
+
+}  // namespace kiln::transforms

@@ -1,0 +1,74 @@
+// The autodiff rules of the ops, one table indexed by opcode (ir/op_table.h).
+//
+// The structure is JAX's: every differentiable op has a jvp rule (forward mode), and the
+// few linear ops those rules emit on tangents have a transpose rule. Reverse mode is
+// derived rather than written: vjp takes the jvp program, keeps its primal part, and
+// transposes its tangent part backwards (transforms/vjp.cc). That is one rule per
+// differentiable op plus one per linear op, instead of MLX's jvp and vjp per op, and the
+// two modes cannot disagree. An op's rules sit next to each other in the file of its
+// family (rules/elementwise.cc, rules/movement.cc, rules/linalg.cc, rules/reduce.cc).
+//
+// Tangents and cotangents are values of the primal's type, or null: a symbolic zero,
+// which makes no work. Integer and boolean values always have zero tangents, so their
+// ops need no rules.
+#pragma once
+
+#include <vector>
+
+#include "ir/builder.h"
+#include "ir/op_table.h"
+
+namespace kiln::transforms {
+
+// What a jvp rule sees: the original op (for its attributes and regions), its operands
+// and results as computed in the new program, and the operands' tangents.
+struct JvpArgs {
+  Builder& b;
+  const Op& op;
+  std::vector<Value*> x;  // primal operands
+  std::vector<Value*> y;  // primal results
+  std::vector<Value*> t;  // operand tangents (null: zero)
+};
+// The tangent of each result (null: zero). Emits only ops that are linear in the
+// tangents, each with a transpose rule.
+using JvpRule = std::vector<Value*> (*)(JvpArgs&);
+
+// What a transpose rule sees: a linear op of a jvp program, which of its operands are
+// linear (tangents), the others as computed in the new program (null where linear), and
+// the cotangent of each result (null: zero; at least one is not).
+struct TransposeArgs {
+  Builder& b;
+  const Op& op;
+  std::vector<Value*> x;
+  std::vector<bool> linear;
+  std::vector<Value*> ct;
+};
+// The cotangent of each linear operand (null: zero, and ignored for the others).
+using TransposeRule = std::vector<Value*> (*)(TransposeArgs&);
+
+struct AdRules {
+  JvpRule jvp = nullptr;
+  TransposeRule transpose = nullptr;
+};
+
+const OpTable<AdRules>& adRules();
+
+// The rule families, each adding its ops' entries.
+void addElementwiseRules(OpTable<AdRules>& table);
+void addMovementRules(OpTable<AdRules>& table);
+void addLinalgRules(OpTable<AdRules>& table);
+void addReduceRules(OpTable<AdRules>& table);
+
+// Helpers the rules share.
+// Whether values of this type have tangents: floating-point and complex ones.
+bool isDifferentiable(const Type& type);
+// `a + b` where either may be a symbolic zero.
+Value* addTangents(Builder& b, Value* a, Value* c);
+// A zero of `type`.
+Value* zeros(Builder& b, const Type& type);
+// `t`, or zeros of `like`'s type when `t` is a symbolic zero.
+Value* orZeros(Builder& b, Value* t, Value* like);
+// "unsupported: <what> of <op> (line N)", kind Unsupported.
+[[noreturn]] void unsupportedRule(const Op& op, const std::string& what, const std::string& detail = {});
+
+}  // namespace kiln::transforms

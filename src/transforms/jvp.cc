@@ -1,0 +1,123 @@
+// Forward mode: the jvp program computes each op as the original does, and right after
+// it the op's tangent by its jvp rule (transforms/ad_rules.h). Tangents that are zero
+// stay symbolic (absent), so ops on integers or on values that do not depend on the
+// differentiated parameters make no tangent work. Calls are differentiated through
+// their callees' bodies (inlined); an op without a rule but with a decomposition (the
+// CHLO and composite ops) is differentiated through the decomposition.
+#include <memory>
+#include <unordered_map>
+
+#include "support/error.h"
+#include "transforms/ad_rules.h"
+#include "transforms/autodiff.h"
+#include "transforms/jvp_emitter.h"
+
+namespace kiln::transforms {
+
+bool hasTangent(const Type& type) { return isDifferentiable(type); }
+
+void JvpEmitter::emitRegion(const Region& region) {
+  for (const auto& op : region.ops()) {
+    if (op->info().isTerminator()) break;
+    emitOp(*op);
+  }
+}
+
+Value* JvpEmitter::tangentOf(const Value* v) const {
+  auto it = tangents_.find(v);
+  return it == tangents_.end() ? nullptr : it->second;
+}
+
+std::vector<Value*> JvpEmitter::primals(const std::vector<Value*>& values) const {
+  std::vector<Value*> out;
+  for (Value* v : values) out.push_back(primalOf(v));
+  return out;
+}
+
+void JvpEmitter::emitCall(const Op& call) {
+  const Function* callee = module_ ? module_->lookup(call.attr("callee").asString()) : nullptr;
+  if (!callee) unsupportedRule(call, "jvp", "callee @" + call.attr("callee").asString() + " not found");
+  for (size_t i = 0; i < call.numOperands(); ++i) {
+    primal_[callee->param(i)] = primalOf(call.operand(i));
+    setTangent(callee->param(i), tangentOf(call.operand(i)));
+  }
+  emitRegion(callee->body());
+  const Op* ret = callee->body().terminator();
+  for (size_t i = 0; i < call.numResults(); ++i) {
+    primal_[call.result(i)] = primalOf(ret->operand(i));
+    setTangent(call.result(i), tangentOf(ret->operand(i)));
+  }
+}
+
+void JvpEmitter::emitOp(const Op& op) {
+  if (op.is(OpCode::FuncCall)) return emitCall(op);
+  std::vector<Value*> t;
+  bool anyTangent = false;
+  for (Value* v : op.operands()) {
+    t.push_back(tangentOf(v));
+    anyTangent |= t.back() != nullptr;
+  }
+  bool differentiableResult = false;
+  for (Value* r : op.results()) differentiableResult |= isDifferentiable(r->type());
+  const AdRules& rules = adRules()[op.code()];
+  if (anyTangent && differentiableResult && !rules.jvp && op.info().decompose) {
+    // Differentiate the decomposition: built aside (on the original values), then
+    // emitted op by op like the rest of the program.
+    Region aside;
+    Builder b(aside, module_);
+    b.setLocation(op.loc);
+    std::vector<Value*> parts = op.info().decompose(b, op);
+    if (!parts.empty()) {
+      for (const auto& inner : aside.ops()) emitOp(*inner);
+      for (size_t i = 0; i < op.numResults(); ++i) {
+        primal_[op.result(i)] = primalOf(parts[i]);
+        setTangent(op.result(i), tangentOf(parts[i]));
+      }
+      // The aside ops go before their values' uses do: forget their mappings first.
+      for (const auto& inner : aside.ops())
+        for (Value* r : inner->results()) {
+          primal_.erase(r);
+          tangents_.erase(r);
+        }
+      return;
+    }
+  }
+  Op* copy = b_.copy(op, primal_);
+  if (!anyTangent || !differentiableResult) return;
+  if (!rules.jvp) unsupportedRule(op, "jvp");
+  JvpArgs args{b_, op, primals(op.operands()), copy->results(), t};
+  b_.setLocation(op.loc);
+  std::vector<Value*> out = rules.jvp(args);
+  for (size_t i = 0; i < op.numResults(); ++i)
+    if (i < out.size() && isDifferentiable(op.result(i)->type())) setTangent(op.result(i), out[i]);
+}
+
+std::unique_ptr<Function> jvpFunction(const Module& module, const Function& f, const std::string& name) {
+  TypeList params = f.paramTypes();
+  for (const Type& t : f.paramTypes())
+    if (isDifferentiable(t)) params.push_back(t);
+  auto fn = std::make_unique<Function>(name, params, TypeList{});
+  Builder b(fn->body(), &module);
+  JvpEmitter emitter(b, &module);
+  size_t next = f.numParams();
+  for (size_t i = 0; i < f.numParams(); ++i) {
+    emitter.mapPrimal(f.param(i), fn->param(i));
+    if (isDifferentiable(f.param(i)->type())) emitter.setTangent(f.param(i), fn->param(next++));
+  }
+  emitter.emitRegion(f.body());
+  const Op* ret = f.body().terminator();
+  std::vector<Value*> results = emitter.primals(ret->operands());
+  for (Value* r : ret->operands())
+    if (isDifferentiable(r->type())) results.push_back(orZeros(b, emitter.tangentOf(r), emitter.primalOf(r)));
+  TypeList types;
+  for (Value* v : results) types.push_back(v->type());
+  fn->setResultTypes(types);
+  b.ret(results, OpCode::FuncReturn);
+  return fn;
+}
+
+Function& jvp(Module& module, const Function& f, const std::string& name) {
+  return *module.addFunction(jvpFunction(module, f, name));
+}
+
+}  // namespace kiln::transforms

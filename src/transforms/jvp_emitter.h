@@ -1,0 +1,47 @@
+// The forward-mode engine: copies a region's ops into a builder's region and emits each
+// op's tangent beside it. jvp() drives it over a function; the rules of ops with regions
+// (loops, conditionals) will drive it over their bodies.
+#pragma once
+
+#include <unordered_map>
+#include <vector>
+
+#include "ir/builder.h"
+#include "ir/module.h"
+
+namespace kiln::transforms {
+
+class JvpEmitter {
+ public:
+  JvpEmitter(Builder& b, const Module* module) : b_(b), module_(module) {}
+
+  // Where an original value's primal is in the new program, and its tangent (null: zero).
+  void mapPrimal(const Value* original, Value* primal) { primal_[original] = primal; }
+  void setTangent(const Value* original, Value* tangent) {
+    if (tangent) tangents_[original] = tangent;
+    else tangents_.erase(original);
+  }
+  Value* primalOf(Value* original) const {
+    auto it = primal_.find(original);
+    return it == primal_.end() ? original : it->second;
+  }
+  Value* tangentOf(const Value* original) const;
+  std::vector<Value*> primals(const std::vector<Value*>& originals) const;
+
+  // Emits the ops of `region` (up to its terminator) with their tangents.
+  void emitRegion(const Region& region);
+
+ private:
+  void emitOp(const Op& op);
+  void emitCall(const Op& call);
+
+  Builder& b_;
+  const Module* module_;
+  ValueMap primal_;
+  std::unordered_map<const Value*, Value*> tangents_;
+};
+
+// jvp's function, not yet added to the module (vjp transposes it and drops it).
+std::unique_ptr<Function> jvpFunction(const Module& module, const Function& f, const std::string& name);
+
+}  // namespace kiln::transforms

@@ -1,0 +1,219 @@
+// Autodiff rules of the data-movement ops. Each is linear in its data operands (indices
+// and sizes are primal), so one jvp rule serves them all: the same op applied to the
+// tangents. Their transposes move cotangents back: a broadcast sums, a slice pads, a
+// pad slices, a gather scatter-adds.
+#include <algorithm>
+
+#include "transforms/ad_rules.h"
+
+namespace kiln::transforms {
+namespace {
+
+using O = OpCode;
+
+// How many leading operands carry data (the rest are start indices or gather indices).
+size_t dataOperands(const Op& op) {
+  switch (op.code()) {
+    case O::DynamicSlice:
+    case O::Gather: return 1;
+    case O::DynamicUpdateSlice: return 2;
+    default: return op.numOperands();
+  }
+}
+
+// The op again, on the tangents of its data operands (zeros where those are zero) and
+// its primal indices.
+std::vector<Value*> linearJvp(JvpArgs& a) {
+  std::vector<Value*> operands = a.x;
+  for (size_t i = 0; i < dataOperands(a.op); ++i) operands[i] = orZeros(a.b, a.t[i], a.x[i]);
+  std::vector<std::unique_ptr<Region>> regions;
+  ValueMap map;
+  for (size_t r = 0; r < a.op.numRegions(); ++r) {
+    regions.push_back(std::make_unique<Region>());
+    a.op.region(r).cloneInto(*regions.back(), map);
+  }
+  return a.b.create(a.op.code(), operands, a.op.attrs(), std::move(regions), a.op.resultTypes())->results();
+}
+
+const Shape& operandShape(const TransposeArgs& a, size_t i) { return a.op.operand(i)->type().shape(); }
+
+Dims attrDims(const Op& op, const char* name) { return op.attr(name).asInts(); }
+
+Value* sum(Builder& b, Value* x, const Dims& dims) {
+  Value* zero = zeros(b, Type::scalar(x->type().dtype()));
+  return b.reduce({x}, {zero}, dims, [](Builder& c, const std::vector<Value*>& v) {
+    return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
+  })[0];
+}
+
+// Sums over the dimensions the broadcast added or expanded from size 1, then puts the
+// operand's dimensions that remain back in the operand's order (the broadcast may have
+// permuted them) and its size-1 dimensions back in place.
+std::vector<Value*> broadcastTranspose(TransposeArgs& a) {
+  const Shape& in = operandShape(a, 0);
+  const Shape& out = a.ct[0]->type().shape();
+  Dims dims = attrDims(a.op, "broadcast_dimensions");
+  Dims summed;
+  std::vector<std::pair<int64_t, int64_t>> kept;  // (output dimension, operand dimension)
+  for (int64_t d = 0; d < static_cast<int64_t>(out.size()); ++d) {
+    auto it = std::find(dims.begin(), dims.end(), d);
+    size_t i = static_cast<size_t>(it - dims.begin());
+    if (it == dims.end() || (in[i] == 1 && out[static_cast<size_t>(d)] != 1)) summed.push_back(d);
+    else kept.emplace_back(d, static_cast<int64_t>(i));
+  }
+  Value* ct = summed.empty() ? a.ct[0] : sum(a.b, a.ct[0], summed);
+  // ct's dimensions are the kept ones by output dimension; order them by operand dimension.
+  Dims perm(kept.size());
+  for (size_t j = 0; j < kept.size(); ++j) perm[j] = static_cast<int64_t>(j);
+  std::sort(perm.begin(), perm.end(), [&](int64_t p, int64_t q) {
+    return kept[static_cast<size_t>(p)].second < kept[static_cast<size_t>(q)].second;
+  });
+  if (!std::is_sorted(perm.begin(), perm.end())) ct = a.b.transpose(ct, perm);
+  return {a.b.reshape(ct, in)};
+}
+
+std::vector<Value*> reshapeTranspose(TransposeArgs& a) { return {a.b.reshape(a.ct[0], operandShape(a, 0))}; }
+
+std::vector<Value*> transposeTranspose(TransposeArgs& a) {
+  Dims perm = attrDims(a.op, "permutation");
+  Dims inverse(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) inverse[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
+  return {a.b.transpose(a.ct[0], inverse)};
+}
+
+std::vector<Value*> reverseTranspose(TransposeArgs& a) {
+  return {a.b.reverse(a.ct[0], attrDims(a.op, "dimensions"))};
+}
+
+// A slice's cotangent, padded back to the operand with zeros (strides as interior padding).
+std::vector<Value*> sliceTranspose(TransposeArgs& a) {
+  const Shape& in = operandShape(a, 0);
+  const Shape& out = a.ct[0]->type().shape();
+  Dims start = attrDims(a.op, "start_indices");
+  Dims strides = attrDims(a.op, "strides");
+  Dims high(in.size()), interior(in.size());
+  for (size_t d = 0; d < in.size(); ++d) {
+    int64_t covered = out[d] == 0 ? 0 : (out[d] - 1) * strides[d] + 1;
+    high[d] = in[d] - start[d] - covered;
+    interior[d] = strides[d] - 1;
+  }
+  Value* zero = zeros(a.b, Type::scalar(a.ct[0]->type().dtype()));
+  return {a.b.pad(a.ct[0], zero, start, high, interior)};
+}
+
+// Each operand's part of the cotangent, sliced along the concatenated dimension.
+std::vector<Value*> concatenateTranspose(TransposeArgs& a) {
+  int64_t dim = a.op.attr("dimension").asInt();
+  const Shape& out = a.ct[0]->type().shape();
+  std::vector<Value*> cts;
+  int64_t offset = 0;
+  for (size_t i = 0; i < a.op.numOperands(); ++i) {
+    int64_t size = operandShape(a, i)[static_cast<size_t>(dim)];
+    Dims start(out.size(), 0), limit = out, strides(out.size(), 1);
+    start[static_cast<size_t>(dim)] = offset;
+    limit[static_cast<size_t>(dim)] = offset + size;
+    cts.push_back(a.linear[i] ? a.b.slice(a.ct[0], start, limit, strides) : nullptr);
+    offset += size;
+  }
+  return cts;
+}
+
+// The operand's part: undo negative edge padding (pad by its negation: what was cut
+// off comes back as zeros), crop positive edge padding, and step over interior padding.
+// The padding value's part: everything else.
+std::vector<Value*> padTranspose(TransposeArgs& a) {
+  const Shape& in = operandShape(a, 0);
+  Dims low = attrDims(a.op, "edge_padding_low");
+  Dims high = attrDims(a.op, "edge_padding_high");
+  Dims interior = attrDims(a.op, "interior_padding");
+  Dims unLow(in.size()), unHigh(in.size()), noInterior(in.size(), 0), start(in.size(), 0), strides(in.size());
+  for (size_t d = 0; d < in.size(); ++d) {
+    unLow[d] = -low[d];
+    unHigh[d] = -high[d];
+    strides[d] = interior[d] + 1;
+  }
+  Value* zero = zeros(a.b, Type::scalar(a.ct[0]->type().dtype()));
+  Value* uncropped = a.b.pad(a.ct[0], zero, unLow, unHigh, noInterior);
+  const Shape& mid = uncropped->type().shape();
+  Value* operand = a.b.slice(uncropped, start, mid, strides);
+  Value* padding = nullptr;
+  if (a.linear[1]) {
+    Dims all;
+    for (size_t d = 0; d < in.size(); ++d) all.push_back(static_cast<int64_t>(d));
+    padding = a.b.binary(O::Subtract, sum(a.b, a.ct[0], all), sum(a.b, operand, all));
+  }
+  return {a.linear[0] ? operand : nullptr, padding};
+}
+
+std::vector<Value*> startIndices(const TransposeArgs& a, size_t first) {
+  return std::vector<Value*>(a.x.begin() + static_cast<ptrdiff_t>(first), a.x.end());
+}
+
+// dynamic_slice and dynamic_update_slice clamp their starts the same way, so the one's
+// cotangent is written back (or read out) by the other at the same starts.
+std::vector<Value*> dynamicSliceTranspose(TransposeArgs& a) {
+  Value* base = zeros(a.b, a.op.operand(0)->type());
+  std::vector<Value*> cts(a.op.numOperands(), nullptr);
+  cts[0] = a.b.dynamicUpdateSlice(base, a.ct[0], startIndices(a, 1));
+  return cts;
+}
+
+std::vector<Value*> dynamicUpdateSliceTranspose(TransposeArgs& a) {
+  std::vector<Value*> cts(a.op.numOperands(), nullptr);
+  const Type& update = a.op.operand(1)->type();
+  std::vector<Value*> starts = startIndices(a, 2);
+  if (a.linear[0]) cts[0] = a.b.dynamicUpdateSlice(a.ct[0], zeros(a.b, update), starts);
+  if (a.linear[1]) cts[1] = a.b.dynamicSlice(a.ct[0], starts, update.shape());
+  return cts;
+}
+
+// A gather's cotangent scatter-adds into zeros of the operand. Gather clamps each slice
+// into the operand while scatter skips updates that do not fit, so the indices are
+// clamped first, as gather would, and the scatter sees slices that always fit.
+std::vector<Value*> gatherTranspose(TransposeArgs& a) {
+  Builder& b = a.b;
+  GatherDims g = GatherDims::fromAttr(a.op.attr("dimension_numbers"));
+  Dims sizes = attrDims(a.op, "slice_sizes");
+  const Type& operand = a.op.operand(0)->type();
+  Value* indices = a.x[1];
+  const Type& it = indices->type();
+  // The largest start along each dimension the index vector addresses.
+  Literal bounds(Type::tensor(it.dtype(), {static_cast<int64_t>(g.startIndexMap.size())}));
+  for (size_t k = 0; k < g.startIndexMap.size(); ++k) {
+    size_t d = static_cast<size_t>(g.startIndexMap[k]);
+    bounds.setInt(static_cast<int64_t>(k), operand.dim(static_cast<int64_t>(d)) - sizes[d]);
+  }
+  Value* upper = b.constant(bounds);
+  upper = g.indexVectorDim < it.rank() ? b.broadcastInDim(upper, it.shape(), {g.indexVectorDim})
+                                       : b.broadcastInDim(b.reshape(upper, {}), it.shape(), {});
+  Value* clamped = b.clamp(zeros(b, it), indices, upper);
+  ScatterDims s;
+  s.updateWindowDims = g.offsetDims;
+  s.insertedWindowDims = g.collapsedSliceDims;
+  s.inputBatchingDims = g.operandBatchingDims;
+  s.scatterIndicesBatchingDims = g.startIndicesBatchingDims;
+  s.scatterDimsToOperandDims = g.startIndexMap;
+  s.indexVectorDim = g.indexVectorDim;
+  Value* ct = b.scatter({zeros(b, operand)}, clamped, {a.ct[0]}, s,
+                        [](Builder& c, const std::vector<Value*>& v) {
+                          return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
+                        })[0];
+  return {ct, nullptr};
+}
+
+}  // namespace
+
+void addMovementRules(OpTable<AdRules>& t) {
+  t[O::BroadcastInDim] = {&linearJvp, &broadcastTranspose};
+  t[O::Reshape] = {&linearJvp, &reshapeTranspose};
+  t[O::Transpose] = {&linearJvp, &transposeTranspose};
+  t[O::Reverse] = {&linearJvp, &reverseTranspose};
+  t[O::Slice] = {&linearJvp, &sliceTranspose};
+  t[O::Concatenate] = {&linearJvp, &concatenateTranspose};
+  t[O::Pad] = {&linearJvp, &padTranspose};
+  t[O::DynamicSlice] = {&linearJvp, &dynamicSliceTranspose};
+  t[O::DynamicUpdateSlice] = {&linearJvp, &dynamicUpdateSliceTranspose};
+  t[O::Gather] = {&linearJvp, &gatherTranspose};
+}
+
+}  // namespace kiln::transforms

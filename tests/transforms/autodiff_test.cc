@@ -1,0 +1,413 @@
+// jvp, vjp and grad, per op and composed: jvp against central finite differences in f64
+// at random points inside each function's smooth domain, and the exact consistency of
+// the two modes, <u, J·v> = <Jᵀ·u, v>, for random u and v; both transformed programs
+// must pass the verifier. Then compositions (grad of grad against the analytic second
+// derivative, calls, a small MLP) and the errors a user can cause.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "interp/interpreter.h"
+#include "ir/verifier.h"
+#include "stablehlo/parser.h"
+#include "support/error.h"
+#include "transforms/autodiff.h"
+
+namespace kiln::transforms {
+namespace {
+
+using interp::HostValues;
+
+Literal f64(double v) {
+  Literal lit(Type::scalar(DType::F64));
+  lit.setFloat(0, v);
+  return lit;
+}
+
+struct Domain {
+  double lo = -2, hi = 2;
+};
+
+Literal randomLiteral(const Type& type, std::mt19937_64& rng, Domain d) {
+  Literal lit(type);
+  std::uniform_real_distribution<double> u(d.lo, d.hi);
+  for (int64_t i = 0; i < lit.numElements(); ++i) lit.setFloat(i, u(rng));
+  return lit;
+}
+
+double dotProduct(const HostValues& a, const HostValues& b, size_t aFirst, size_t bFirst, size_t n) {
+  double s = 0;
+  for (size_t k = 0; k < n; ++k) {
+    const Literal& x = a[aFirst + k].tensor();
+    const Literal& y = b[bFirst + k].tensor();
+    for (int64_t i = 0; i < x.numElements(); ++i) s += x.floatAt(i) * y.floatAt(i);
+  }
+  return s;
+}
+
+// f(x + s·v) for every (float) parameter.
+HostValues shifted(interp::Interpreter& in, const std::string& fn, const HostValues& x, const HostValues& v, double s) {
+  HostValues args;
+  for (size_t i = 0; i < x.size(); ++i) {
+    Literal p = x[i].tensor();
+    for (int64_t k = 0; k < p.numElements(); ++k) p.setFloat(k, p.floatAt(k) + s * v[i].tensor().floatAt(k));
+    args.push_back(p);
+  }
+  return in.call(fn, args);
+}
+
+// Checks jvp against finite differences and against vjp at a few random points of
+// `domain`. Every parameter and result of @main must be an f64 tensor.
+void checkDerivatives(const std::string& text, Domain domain = {}, int points = 3) {
+  SCOPED_TRACE(text);
+  auto m = stablehlo::parseModule(text);
+  Function* f = m->lookup("main");
+  ASSERT_NE(f, nullptr);
+  jvp(*m, *f, "main_jvp");
+  vjp(*m, *f, "main_vjp");
+  ASSERT_NO_THROW(verifyModule(*m));
+  interp::Interpreter in(*m);
+  std::mt19937_64 rng(42);
+  const size_t np = f->numParams(), nr = f->resultTypes().size();
+  for (int p = 0; p < points; ++p) {
+    HostValues x, v, u;
+    for (size_t i = 0; i < np; ++i) x.push_back(randomLiteral(f->param(i)->type(), rng, domain));
+    for (size_t i = 0; i < np; ++i) v.push_back(randomLiteral(f->param(i)->type(), rng, {-1, 1}));
+    for (size_t i = 0; i < nr; ++i) u.push_back(randomLiteral(f->resultTypes()[i], rng, {-1, 1}));
+    HostValues args = x;
+    args.insert(args.end(), v.begin(), v.end());
+    HostValues j = in.call("main_jvp", args);
+    // Finite differences of every result along v.
+    const double h = 1e-5;
+    HostValues plus = shifted(in, "main", x, v, h), minus = shifted(in, "main", x, v, -h);
+    for (size_t r = 0; r < nr; ++r) {
+      const Literal& t = j[nr + r].tensor();
+      for (int64_t i = 0; i < t.numElements(); ++i) {
+        double fd = (plus[r].tensor().floatAt(i) - minus[r].tensor().floatAt(i)) / (2 * h);
+        EXPECT_NEAR(t.floatAt(i), fd, 1e-6 * (1 + std::abs(fd))) << "result " << r << " element " << i;
+      }
+    }
+    // <u, J v> = <J^T u, v>.
+    HostValues back = x;
+    back.insert(back.end(), u.begin(), u.end());
+    HostValues g = in.call("main_vjp", back);
+    double forward = dotProduct(u, j, 0, nr, nr);
+    double reverse = dotProduct(g, v, nr, 0, np);
+    EXPECT_NEAR(forward, reverse, 1e-10 * (1 + std::abs(forward)));
+  }
+}
+
+std::string unaryProgram(const std::string& op, const std::string& type = "tensor<6xf64>") {
+  return "func.func @main(%x: " + type + ") -> " + type + " {\n  %0 = \"" + op + "\"(%x) : (" + type + ") -> " +
+         type + "\n  return %0 : " + type + "\n}\n";
+}
+
+std::string binaryProgram(const std::string& op, const std::string& type = "tensor<6xf64>") {
+  return "func.func @main(%x: " + type + ", %y: " + type + ") -> " + type + " {\n  %0 = \"" + op + "\"(%x, %y) : (" +
+         type + ", " + type + ") -> " + type + "\n  return %0 : " + type + "\n}\n";
+}
+
+TEST(AutodiffTest, UnaryFunctions) {
+  struct Case {
+    const char* op;
+    Domain domain;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"stablehlo.negate", {}},
+           {"stablehlo.abs", {0.2, 2}},
+           {"stablehlo.exponential", {}},
+           {"stablehlo.exponential_minus_one", {}},
+           {"stablehlo.log", {0.2, 3}},
+           {"stablehlo.log_plus_one", {-0.5, 3}},
+           {"stablehlo.logistic", {-3, 3}},
+           {"stablehlo.sqrt", {0.2, 3}},
+           {"stablehlo.rsqrt", {0.2, 3}},
+           {"stablehlo.cbrt", {0.2, 3}},
+           {"stablehlo.sine", {}},
+           {"stablehlo.cosine", {}},
+           {"stablehlo.tan", {-1, 1}},
+           {"stablehlo.tanh", {}},
+           {"stablehlo.floor", {0.1, 0.9}},
+           {"stablehlo.sign", {0.1, 0.9}},
+           {"chlo.acos", {-0.9, 0.9}},
+           {"chlo.asin", {-0.9, 0.9}},
+           {"chlo.atan", {-3, 3}},
+           {"chlo.asinh", {-3, 3}},
+           {"chlo.acosh", {1.2, 3}},
+           {"chlo.atanh", {-0.9, 0.9}},
+           {"chlo.sinh", {}},
+           {"chlo.cosh", {}},
+           {"chlo.tan", {-1, 1}},
+           {"chlo.square", {}},
+           {"chlo.erf", {}},
+           {"chlo.erfc", {}},
+           {"chlo.erf_inv", {-0.9, 0.9}},
+           {"chlo.lgamma", {0.5, 3}},
+           // No rule of their own: differentiated through their decompositions.
+           {"chlo.digamma", {0.5, 3}},
+           {"chlo.bessel_i1e", {0.2, 3}},
+       }) {
+    SCOPED_TRACE(c.op);
+    checkDerivatives(unaryProgram(c.op), c.domain);
+  }
+}
+
+TEST(AutodiffTest, BinaryArithmetic) {
+  for (const char* op : {"stablehlo.add", "stablehlo.subtract", "stablehlo.multiply", "stablehlo.maximum",
+                         "stablehlo.minimum", "stablehlo.atan2"}) {
+    SCOPED_TRACE(op);
+    checkDerivatives(binaryProgram(op));
+  }
+  // Positive operands keep division, powers and remainders smooth.
+  for (const char* op : {"stablehlo.divide", "stablehlo.power"}) {
+    SCOPED_TRACE(op);
+    checkDerivatives(binaryProgram(op), {0.5, 2});
+  }
+  // x in (0.5, 3), y = 1.9 + 0.2·(x - 0.5)/(2.5): x/y stays off integers.
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<6xf64>) -> tensor<6xf64> {
+      %c = stablehlo.constant dense<1.3> : tensor<6xf64>
+      %y = stablehlo.add %x, %c : tensor<6xf64>
+      %r = stablehlo.remainder %y, %c : tensor<6xf64>
+      %s = stablehlo.remainder %c, %y : tensor<6xf64>
+      %t = stablehlo.add %r, %s : tensor<6xf64>
+      return %t : tensor<6xf64>
+    })",
+                   {0.1, 1.0});
+}
+
+TEST(AutodiffTest, SelectClampAndConvert) {
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<6xf64>, %y: tensor<6xf64>) -> tensor<6xf64> {
+      %p = stablehlo.compare GT, %x, %y : (tensor<6xf64>, tensor<6xf64>) -> tensor<6xi1>
+      %m = stablehlo.multiply %x, %y : tensor<6xf64>
+      %s = stablehlo.select %p, %m, %y : tensor<6xi1>, tensor<6xf64>
+      return %s : tensor<6xf64>
+    })");
+  checkDerivatives(R"(
+    func.func @main(%lo: tensor<f64>, %x: tensor<6xf64>, %hi: tensor<f64>) -> tensor<6xf64> {
+      %c = stablehlo.clamp %lo, %x, %hi : (tensor<f64>, tensor<6xf64>, tensor<f64>) -> tensor<6xf64>
+      return %c : tensor<6xf64>
+    })");
+  // Integers in the middle have no tangent; f64 -> f64 converts carry it.
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<6xf64>) -> tensor<6xf64> {
+      %i = stablehlo.convert %x : (tensor<6xf64>) -> tensor<6xi32>
+      %f = stablehlo.convert %i : (tensor<6xi32>) -> tensor<6xf64>
+      %s = stablehlo.multiply %f, %x : tensor<6xf64>
+      return %s : tensor<6xf64>
+    })",
+                   {0.1, 3});
+}
+
+TEST(AutodiffTest, DataMovement) {
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<2x3xf64>, %y: tensor<3xf64>) -> (tensor<4x3x2xf64>, tensor<6xf64>) {
+      %b = stablehlo.broadcast_in_dim %x, dims = [2, 1] : (tensor<2x3xf64>) -> tensor<4x3x2xf64>
+      %e = stablehlo.broadcast_in_dim %y, dims = [1] : (tensor<3xf64>) -> tensor<4x3x2xf64>
+      %s = stablehlo.multiply %b, %e : tensor<4x3x2xf64>
+      %r = stablehlo.reshape %x : (tensor<2x3xf64>) -> tensor<6xf64>
+      %v = stablehlo.reverse %r, dims = [0] : tensor<6xf64>
+      return %s, %v : tensor<4x3x2xf64>, tensor<6xf64>
+    })");
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<4x5xf64>, %y: tensor<2x5xf64>) -> (tensor<2x3xf64>, tensor<5x4xf64>, tensor<6x5xf64>) {
+      %s = stablehlo.slice %x [1:4:2, 0:5:2] : (tensor<4x5xf64>) -> tensor<2x3xf64>
+      %t = stablehlo.transpose %x, dims = [1, 0] : (tensor<4x5xf64>) -> tensor<5x4xf64>
+      %c = stablehlo.concatenate %x, %y, dim = 0 : (tensor<4x5xf64>, tensor<2x5xf64>) -> tensor<6x5xf64>
+      return %s, %t, %c : tensor<2x3xf64>, tensor<5x4xf64>, tensor<6x5xf64>
+    })");
+  // Edge padding that cuts (negative) and adds, interior padding, a padding value that
+  // is itself differentiated.
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<4x3xf64>, %v: tensor<f64>) -> tensor<8x6xf64> {
+      %p = stablehlo.pad %x, %v, low = [-1, 2], high = [2, -1], interior = [1, 1] : (tensor<4x3xf64>, tensor<f64>) -> tensor<8x6xf64>
+      return %p : tensor<8x6xf64>
+    })");
+}
+
+TEST(AutodiffTest, DynamicSlicesAndGather) {
+  // Starts past the end are clamped alike by both ops and by the transposes.
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<5x4xf64>, %u: tensor<2x2xf64>) -> (tensor<2x3xf64>, tensor<5x4xf64>) {
+      %i = stablehlo.constant dense<4> : tensor<i64>
+      %j = stablehlo.constant dense<1> : tensor<i64>
+      %s = stablehlo.dynamic_slice %x, %i, %j, sizes = [2, 3] : (tensor<5x4xf64>, tensor<i64>, tensor<i64>) -> tensor<2x3xf64>
+      %d = stablehlo.dynamic_update_slice %x, %u, %j, %i : (tensor<5x4xf64>, tensor<2x2xf64>, tensor<i64>, tensor<i64>) -> tensor<5x4xf64>
+      return %s, %d : tensor<2x3xf64>, tensor<5x4xf64>
+    })");
+  // An embedding lookup with a repeated row and an index past the end (gather clamps it).
+  checkDerivatives(R"(
+    func.func @main(%table: tensor<5x3xf64>) -> tensor<4x3xf64> {
+      %ids = stablehlo.constant dense<[[1], [3], [1], [9]]> : tensor<4x1xi32>
+      %g = "stablehlo.gather"(%table, %ids) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>} : (tensor<5x3xf64>, tensor<4x1xi32>) -> tensor<4x3xf64>
+      return %g : tensor<4x3xf64>
+    })");
+}
+
+TEST(AutodiffTest, Dots) {
+  // Batch dimensions in different positions, two contracting dimensions in swapped order,
+  // free dimensions on both sides.
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<2x3x4x5xf64>, %y: tensor<4x6x2x3xf64>) -> tensor<2x5x6xf64> {
+      %d = stablehlo.dot_general %x, %y, batching_dims = [0] x [2], contracting_dims = [2, 1] x [0, 3] : (tensor<2x3x4x5xf64>, tensor<4x6x2x3xf64>) -> tensor<2x5x6xf64>
+      return %d : tensor<2x5x6xf64>
+    })");
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<3x4xf64>, %y: tensor<4xf64>) -> tensor<3xf64> {
+      %d = stablehlo.dot %x, %y : (tensor<3x4xf64>, tensor<4xf64>) -> tensor<3xf64>
+      return %d : tensor<3xf64>
+    })");
+}
+
+TEST(AutodiffTest, Reductions) {
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<3x4x5xf64>, %i: tensor<f64>) -> (tensor<4xf64>, tensor<3x5xf64>, tensor<3x5xf64>) {
+      %zero = stablehlo.constant dense<0.0> : tensor<f64>
+      %ninf = stablehlo.constant dense<0xFFF0000000000000> : tensor<f64>
+      %s = stablehlo.reduce(%x init: %i) applies stablehlo.add across dimensions = [0, 2] : (tensor<3x4x5xf64>, tensor<f64>) -> tensor<4xf64>
+      %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<3x4x5xf64>, tensor<f64>) -> tensor<3x5xf64>
+      %n = stablehlo.reduce(%x init: %zero) applies stablehlo.minimum across dimensions = [1] : (tensor<3x4x5xf64>, tensor<f64>) -> tensor<3x5xf64>
+      return %s, %m, %n : tensor<4xf64>, tensor<3x5xf64>, tensor<3x5xf64>
+    })",
+                   {0.1, 2});
+}
+
+// Ties of max share the tangent evenly, as JAX does: d/dx max(x, x) = 1.
+TEST(AutodiffTest, TiesOfMaxShareTheTangent) {
+  auto m = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<f64>) -> (tensor<f64>, tensor<f64>) {
+      %m = stablehlo.maximum %x, %x : tensor<f64>
+      %b = stablehlo.broadcast_in_dim %x, dims = [] : (tensor<f64>) -> tensor<3xf64>
+      %ninf = stablehlo.constant dense<0xFFF0000000000000> : tensor<f64>
+      %r = stablehlo.reduce(%b init: %ninf) applies stablehlo.maximum across dimensions = [0] : (tensor<3xf64>, tensor<f64>) -> tensor<f64>
+      return %m, %r : tensor<f64>, tensor<f64>
+    })");
+  jvp(*m, *m->lookup("main"), "main_jvp");
+  HostValues r = interp::Interpreter(*m).call("main_jvp", HostValues{f64(2.0), f64(1.0)});
+  EXPECT_EQ(r[2].tensor().floatAt(0), 1.0);
+  EXPECT_EQ(r[3].tensor().floatAt(0), 1.0);
+}
+
+// A two-layer MLP's loss, through a call: grad against finite differences per weight.
+TEST(AutodiffTest, GradOfAnMlpLossThroughACall) {
+  const char* text = R"(
+    func.func private @layer(%x: tensor<4x3xf64>, %w: tensor<3x5xf64>, %b: tensor<5xf64>) -> tensor<4x5xf64> {
+      %d = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<4x3xf64>, tensor<3x5xf64>) -> tensor<4x5xf64>
+      %bb = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<5xf64>) -> tensor<4x5xf64>
+      %s = stablehlo.add %d, %bb : tensor<4x5xf64>
+      %t = stablehlo.tanh %s : tensor<4x5xf64>
+      return %t : tensor<4x5xf64>
+    }
+    func.func @main(%x: tensor<4x3xf64>, %w: tensor<3x5xf64>, %b: tensor<5xf64>, %v: tensor<5xf64>) -> tensor<f64> {
+      %h = func.call @layer(%x, %w, %b) : (tensor<4x3xf64>, tensor<3x5xf64>, tensor<5xf64>) -> tensor<4x5xf64>
+      %o = stablehlo.dot_general %h, %v, contracting_dims = [1] x [0] : (tensor<4x5xf64>, tensor<5xf64>) -> tensor<4xf64>
+      %sq = stablehlo.multiply %o, %o : tensor<4xf64>
+      %zero = stablehlo.constant dense<0.0> : tensor<f64>
+      %l = stablehlo.reduce(%sq init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<4xf64>, tensor<f64>) -> tensor<f64>
+      return %l : tensor<f64>
+    })";
+  checkDerivatives(text);
+  auto m = stablehlo::parseModule(text);
+  Function* f = m->lookup("main");
+  GradOptions o;
+  o.wrt = {1, 2};
+  o.withValue = true;
+  grad(*m, *f, o, "main_grad");
+  ASSERT_NO_THROW(verifyModule(*m));
+  interp::Interpreter in(*m);
+  std::mt19937_64 rng(7);
+  HostValues x;
+  for (size_t i = 0; i < f->numParams(); ++i) x.push_back(randomLiteral(f->param(i)->type(), rng, {-1, 1}));
+  HostValues g = in.call("main_grad", x);
+  ASSERT_EQ(g.size(), 3u);
+  EXPECT_EQ(g[0].tensor().floatAt(0), in.call("main", x)[0].tensor().floatAt(0));
+  for (size_t k = 0; k < 2; ++k) {
+    size_t p = o.wrt[k];
+    for (int64_t i = 0; i < x[p].tensor().numElements(); ++i) {
+      HostValues up = x, down = x;
+      Literal a = x[p].tensor(), c = x[p].tensor();
+      a.setFloat(i, a.floatAt(i) + 1e-6);
+      c.setFloat(i, c.floatAt(i) - 1e-6);
+      up[p] = a;
+      down[p] = c;
+      double fd = (in.call("main", up)[0].tensor().floatAt(0) - in.call("main", down)[0].tensor().floatAt(0)) / 2e-6;
+      EXPECT_NEAR(g[1 + k].tensor().floatAt(i), fd, 1e-6 * (1 + std::abs(fd))) << "parameter " << p << " element " << i;
+    }
+  }
+}
+
+// grad of grad: f(x) = x³·sin(x) → f'' = 6x·sin x + 6x²·cos x - x³·sin x.
+TEST(AutodiffTest, GradOfGradIsTheSecondDerivative) {
+  auto m = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<f64>) -> tensor<f64> {
+      %x2 = stablehlo.multiply %x, %x : tensor<f64>
+      %x3 = stablehlo.multiply %x2, %x : tensor<f64>
+      %s = stablehlo.sine %x : tensor<f64>
+      %f = stablehlo.multiply %x3, %s : tensor<f64>
+      return %f : tensor<f64>
+    })");
+  Function& g = grad(*m, *m->lookup("main"), {}, "g");
+  Function& h = grad(*m, g, {}, "h");
+  ASSERT_NO_THROW(verifyModule(*m));
+  interp::Interpreter in(*m);
+  for (double x : {-1.3, 0.4, 2.0}) {
+    double expected = 6 * x * std::sin(x) + 6 * x * x * std::cos(x) - x * x * x * std::sin(x);
+    EXPECT_NEAR(in.call(h.name(), HostValues{f64(x)})[0].tensor().floatAt(0), expected, 1e-12) << x;
+  }
+}
+
+// Only float values carry tangents: integer parameters and results are left out.
+TEST(AutodiffTest, IntegersHaveNoTangents) {
+  auto m = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<3xf64>, %n: tensor<3xi32>) -> (tensor<3xi32>, tensor<3xf64>) {
+      %f = stablehlo.convert %n : (tensor<3xi32>) -> tensor<3xf64>
+      %p = stablehlo.multiply %x, %f : tensor<3xf64>
+      return %n, %p : tensor<3xi32>, tensor<3xf64>
+    })");
+  Function& j = jvp(*m, *m->lookup("main"), "j");
+  EXPECT_EQ(j.numParams(), 3u);            // x, n, tangent of x
+  EXPECT_EQ(j.resultTypes().size(), 3u);   // n, p, tangent of p
+  Function& v = vjp(*m, *m->lookup("main"), "v");
+  EXPECT_EQ(v.numParams(), 3u);            // x, n, cotangent of p
+  EXPECT_EQ(v.resultTypes().size(), 3u);   // n, p, cotangent of x
+}
+
+std::string errorOf(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    return std::string(errorKindName(e.kind())) + ": " + e.message();
+  }
+  return "no error";
+}
+
+TEST(AutodiffTest, ClearErrors) {
+  auto m = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<3xf64>, %n: tensor<i32>) -> tensor<3xf64> {
+      %s = "stablehlo.sort"(%x) ({
+      ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+        %c = stablehlo.compare LT, %a, %b : (tensor<f64>, tensor<f64>) -> tensor<i1>
+        stablehlo.return %c : tensor<i1>
+      }) {dimension = 0 : i64} : (tensor<3xf64>) -> tensor<3xf64>
+      return %s : tensor<3xf64>
+    })");
+  Function& f = *m->lookup("main");
+  EXPECT_EQ(errorOf([&] { jvp(*m, f, "j"); }), "unsupported: unsupported: jvp of stablehlo.sort (line 3)");
+  EXPECT_EQ(errorOf([&] { grad(*m, f, {}, "g"); }),
+            "usage: grad of @main: the function must return one floating-point scalar, not (tensor<3xf64>)");
+  auto s = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<f64>, %n: tensor<i32>) -> tensor<f64> {
+      return %x : tensor<f64>
+    })");
+  GradOptions o;
+  o.wrt = {2};
+  EXPECT_EQ(errorOf([&] { grad(*s, *s->lookup("main"), o, "g"); }), "usage: grad of @main: no parameter 2 (it has 2)");
+  o.wrt = {1};
+  EXPECT_EQ(errorOf([&] { grad(*s, *s->lookup("main"), o, "g"); }),
+            "usage: grad of @main: parameter 1 is tensor<i32>, which has no gradient");
+}
+
+}  // namespace
+}  // namespace kiln::transforms
