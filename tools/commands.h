@@ -23,6 +23,9 @@ Literal randomInput(const Type& type, std::mt19937_64& rng, double scale = 1);
 std::function<int()> addBenchCommand(CLI::App& app);
 std::function<int()> addCompileCommand(CLI::App& app);
 std::function<int()> addFmtCommand(CLI::App& app);
+std::function<int()> addGradCommand(CLI::App& app);
+std::function<int()> addJvpCommand(CLI::App& app);
+std::function<int()> addVjpCommand(CLI::App& app);
 std::function<int()> addRunCommand(CLI::App& app);
 std::function<int()> addTestCommand(CLI::App& app);
 

@@ -49,6 +49,12 @@ int main(int argc, char** argv) {
   commands.back().first = app.get_subcommand("compile");
   commands.emplace_back(nullptr, kiln::tool::addBenchCommand(app));
   commands.back().first = app.get_subcommand("bench");
+  commands.emplace_back(nullptr, kiln::tool::addGradCommand(app));
+  commands.back().first = app.get_subcommand("grad");
+  commands.emplace_back(nullptr, kiln::tool::addJvpCommand(app));
+  commands.back().first = app.get_subcommand("jvp");
+  commands.emplace_back(nullptr, kiln::tool::addVjpCommand(app));
+  commands.back().first = app.get_subcommand("vjp");
 
   // Reserved for later issues, so that scripts and docs can rely on the names.
   const std::pair<const char*, const char*> reserved[] = {

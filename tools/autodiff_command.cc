@@ -1,0 +1,124 @@
+// `kiln grad`, `kiln jvp`, `kiln vjp`: differentiate a function of a StableHLO file and
+// print the result as a module whose @main is the derivative program (plain StableHLO:
+// `kiln run`, `kiln fmt` and other tools read it). The program is cleaned up by the
+// optimizer's target-independent passes (inline, simplify, CSE, DCE) unless
+// --no-cleanup.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands.h"
+#include "ir/verifier.h"
+#include "passes/pass_manager.h"
+#include "passes/passes.h"
+#include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
+#include "support/error.h"
+#include "transforms/autodiff.h"
+
+namespace kiln::tool {
+namespace {
+
+enum class Mode { Grad, Jvp, Vjp };
+
+struct AutodiffOptions {
+  std::string file;
+  std::string entry = "main";
+  std::string wrt = "0";
+  std::string output;
+  bool withValue = false;
+  bool noCleanup = false;
+};
+
+std::vector<size_t> parseIndexList(const std::string& text) {
+  std::vector<size_t> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    size_t used = 0;
+    long long v = -1;
+    try {
+      v = std::stoll(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || v < 0)
+      throw Error(ErrorKind::Usage, "--wrt takes parameter numbers separated by commas (e.g. 0,2), got '" + text + "'");
+    out.push_back(static_cast<size_t>(v));
+  }
+  if (out.empty()) throw Error(ErrorKind::Usage, "--wrt names no parameter");
+  return out;
+}
+
+int runAutodiff(Mode mode, const AutodiffOptions& o) {
+  std::unique_ptr<Module> module = stablehlo::parseModule(readInput(o.file));
+  verifyModule(*module);
+  Function* f = module->lookup(o.entry);
+  if (!f) throw Error(ErrorKind::Usage, "no function @" + o.entry + " in " + o.file);
+  const std::string name = o.entry + "." + (mode == Mode::Grad ? "grad" : mode == Mode::Jvp ? "jvp" : "vjp");
+  Function* d = nullptr;
+  switch (mode) {
+    case Mode::Grad: {
+      transforms::GradOptions g;
+      g.wrt = parseIndexList(o.wrt);
+      g.withValue = o.withValue;
+      d = &transforms::grad(*module, *f, g, name);
+      break;
+    }
+    case Mode::Jvp: d = &transforms::jvp(*module, *f, name); break;
+    case Mode::Vjp: d = &transforms::vjp(*module, *f, name); break;
+  }
+  // The derivative becomes @main; everything else is private, so inlining drops it.
+  for (const auto& fn : module->functions()) fn->visibility = Visibility::Private;
+  if (Function* old = module->lookup("main")) old->setName(o.entry == "main" ? "main.primal" : "main.original");
+  d->setName("main");
+  d->visibility = Visibility::Public;
+  verifyModule(*module);
+  if (!o.noCleanup) {
+    passes::PassContext context;
+    passes::runPipeline(*module, passes::parsePassList("inline,fixpoint(simplify),cse,dce"), context);
+  }
+  std::string text = stablehlo::printModule(*module);
+  if (o.output.empty()) {
+    std::cout << text;
+    return 0;
+  }
+  std::ofstream out(o.output);
+  out << text;
+  if (!out) throw Error(ErrorKind::Io, "cannot write '" + o.output + "'");
+  return 0;
+}
+
+std::function<int()> addMode(CLI::App& app, Mode mode, const char* name, const char* help) {
+  auto o = std::make_shared<AutodiffOptions>();
+  CLI::App* cmd = app.add_subcommand(name, help);
+  cmd->add_option("file", o->file, "Input .mlir file, or - for standard input")->required();
+  cmd->add_option("--entry", o->entry, "The function to differentiate")->default_val("main");
+  if (mode == Mode::Grad) {
+    cmd->add_option("--wrt", o->wrt, "Parameters to differentiate with respect to, e.g. 0,2")->default_val("0");
+    cmd->add_flag("--with-value", o->withValue, "Return the value before the gradients (value_and_grad)");
+  }
+  cmd->add_option("-o,--output", o->output, "Write to this file instead of standard output");
+  cmd->add_flag("--no-cleanup", o->noCleanup, "Print the derivative as built, without inline/simplify/CSE/DCE");
+  return [o, mode] { return runAutodiff(mode, *o); };
+}
+
+}  // namespace
+
+std::function<int()> addGradCommand(CLI::App& app) {
+  return addMode(app, Mode::Grad, "grad",
+                 "Print the gradient program of a function returning one float scalar: @main takes the "
+                 "original parameters and returns the gradients (after the value with --with-value)");
+}
+std::function<int()> addJvpCommand(CLI::App& app) {
+  return addMode(app, Mode::Jvp, "jvp",
+                 "Print the forward-mode program: @main(primals..., tangents of the float parameters...) -> "
+                 "(results..., tangents of the float results...)");
+}
+std::function<int()> addVjpCommand(CLI::App& app) {
+  return addMode(app, Mode::Vjp, "vjp",
+                 "Print the reverse-mode program: @main(primals..., cotangents of the float results...) -> "
+                 "(results..., cotangents of the float parameters...)");
+}
+
+}  // namespace kiln::tool
