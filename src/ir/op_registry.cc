@@ -389,7 +389,8 @@ std::vector<OpInfo> buildTable() {
               "lgamma(1 - x) below 0; +inf at the poles and ±inf")
       .decompose = &decomposeLgamma;
   t.op(O::ChloMulhi, C::Chlo, exactly(2), exactly(1), {}, kElementwise).decomposition =
-      "high half of the double-width product: convert to 2N bits, multiply, shift right N";
+      "high half of the double-width product: convert to 2N bits, multiply, shift right N; 64 "
+      "bits: schoolbook from 32-bit halves in u64, signed less (x < 0 ? y : 0) + (y < 0 ? x : 0)";
   t.rows.back().decompose = &decomposeMulhi;
   t.op(O::ChloNextAfter, C::Chlo, exactly(2), exactly(1), kArrow, kElementwise).decomposition =
       "bitcast to integers, step by ±1 ulp toward y; NaN and ±0 handled separately";
@@ -408,8 +409,10 @@ std::vector<OpInfo> buildTable() {
               "sinh(x) from expm1 below |x| = 1, else exp(x + log ½) - exp(-x + log ½); f64: expm1 "
               "up to 20, then (exp(|x|/2)/2)·exp(|x|/2); complex stays")
       .decompose = &decomposeSinh;
-  t.chloUnary(O::ChloSquare, "square(x) = x·x; complex: ((re - im)(re + im), 2·re·im)").decompose =
-      &decomposeSquare;
+  t.chloUnary(O::ChloSquare,
+              "square(x) = x·x; complex: ((re - im)(re + im), 2·(re·im)) in f64, +0 where "
+              "|re| = |im|")
+      .decompose = &decomposeSquare;
   t.chloUnary(O::ChloTan, "stablehlo.tan (complex too)").decompose = &decomposeTan;
   t.op(O::ChloTopK, C::Chlo, exactly(1), exactly(2), "^( operands , k = $k ) attr-dict : type(arrow)")
       .attrs = {reqInt("k")};
