@@ -1,7 +1,7 @@
 // The executable decompositions of the structural and integer CHLO ops (the `decompose`
 // of their registry rows). Each builds exactly the computation the interpreter's kernel
-// does, so lowering keeps results bit for bit; where that cannot hold (complex square,
-// 64-bit mulhi) it declines. The math functions, which are accurate within stated ULP
+// does, so lowering keeps results bit for bit (complex square in f64 as the kernel's,
+// 64-bit mulhi from 32-bit halves). The math functions, which are accurate within stated
 // bounds rather than bit for bit, are in chlo_math_decompositions.cc.
 #include "ir/chlo_decompositions.h"
 
@@ -13,27 +13,9 @@
 
 namespace kiln {
 
-std::vector<Value*> decomposeSquare(Builder& b, const Op& op) {
-  Value* x = op.operand(0);
-  if (isComplex(x->type().dtype())) return {};  // kept: the kernel's accurate complex square
-  // Integers wrap as the kernel's product does; floats: one correctly rounded product.
-  return {b.binary(OpCode::Multiply, x, x)};
-}
-
-std::vector<Value*> decomposeMulhi(Builder& b, const Op& op) {
-  Value* x = op.operand(0);
-  DType t = x->type().dtype();
-  int w = bitWidth(t);
-  if (w > 32) return {};  // no 128-bit integers to widen into
-  DType wide = isSignedInt(t) ? DType::I64 : DType::U64;
-  Value* product = b.binary(OpCode::Multiply, b.convert(x, wide), b.convert(op.operand(1), wide));
-  Value* shift = b.splat(product->type(), w);
-  Value* high = b.binary(isSignedInt(t) ? OpCode::ShiftRightArithmetic : OpCode::ShiftRightLogical,
-                         product, shift);
-  return {b.convert(high, t)};
-}
-
 namespace {
+
+using D = ComparisonDirection;
 
 // A tensor of `type` (an integer type) with every element `bits` (wrapped to the width).
 Value* intSplat(Builder& b, const Type& type, uint64_t bits) {
@@ -42,7 +24,88 @@ Value* intSplat(Builder& b, const Type& type, uint64_t bits) {
   return b.constant(Literal::splat(type, one.storage()));
 }
 
+// The kernel's complex square, ((x - y)(x + y), 2·(x·y)), in f64 as the kernel evaluates
+// it (complex<f32> included, rounded once at the end): (x - y)(x + y) rather than x² - y²,
+// which cancels; exactly +0 where finite |x| = |y| (the product would give -0, or NaN
+// where x + y overflows), while inf - inf stays NaN.
+std::vector<Value*> complexSquare(Builder& b, Value* z) {
+  DType part = complexPart(z->type().dtype());
+  Value* x = b.unary(OpCode::Real, z);
+  Value* y = b.unary(OpCode::Imag, z);
+  if (part != DType::F64) {
+    x = b.convert(x, DType::F64);
+    y = b.convert(y, DType::F64);
+  }
+  Value* product =
+      b.binary(OpCode::Multiply, b.binary(OpCode::Subtract, x, y), b.binary(OpCode::Add, x, y));
+  Value* cancels = b.binary(OpCode::And,
+                            b.compare(b.unary(OpCode::Abs, x), b.unary(OpCode::Abs, y), D::EQ),
+                            b.unary(OpCode::IsFinite, x));
+  Value* re = b.select(cancels, b.splat(x->type(), 0.0), product);
+  Value* im = b.binary(OpCode::Multiply, b.splat(x->type(), 2.0), b.binary(OpCode::Multiply, x, y));
+  if (part != DType::F64) {
+    re = b.convert(re, part);
+    im = b.convert(im, part);
+  }
+  return {b.binary(OpCode::Complex, re, im)};
+}
+
+// The high half of the 128-bit product of two u64 tensors, schoolbook from 32-bit halves
+// as the kernel computes it: every partial product fits in 64 bits, and the middle column
+// (the high half of lo·lo plus the low halves of the cross products) carries into the top.
+Value* mulhiUnsigned64(Builder& b, Value* x, Value* y) {
+  const Type& t = x->type();
+  Value* mask = intSplat(b, t, 0xffffffffu);
+  Value* shift = intSplat(b, t, 32);
+  auto lo = [&](Value* v) { return b.binary(OpCode::And, v, mask); };
+  auto hi = [&](Value* v) { return b.binary(OpCode::ShiftRightLogical, v, shift); };
+  auto mul = [&](Value* p, Value* q) { return b.binary(OpCode::Multiply, p, q); };
+  auto add = [&](Value* p, Value* q) { return b.binary(OpCode::Add, p, q); };
+  Value* lolo = mul(lo(x), lo(y));
+  Value* lohi = mul(lo(x), hi(y));
+  Value* hilo = mul(hi(x), lo(y));
+  Value* hihi = mul(hi(x), hi(y));
+  Value* mid = add(add(hi(lolo), lo(lohi)), lo(hilo));
+  return add(add(add(hihi, hi(lohi)), hi(hilo)), hi(mid));
+}
+
+// Signed 64-bit mulhi: the unsigned product of the same bits, less y where x < 0 and less
+// x where y < 0 (x's bits read unsigned are x + 2⁶⁴ there), in wrapping u64 arithmetic.
+Value* mulhiSigned64(Builder& b, Value* x, Value* y) {
+  Value* ux = b.bitcastConvert(x, DType::U64);
+  Value* uy = b.bitcastConvert(y, DType::U64);
+  Value* zero = intSplat(b, ux->type(), 0);
+  Value* signedZero = intSplat(b, x->type(), 0);
+  Value* hi = mulhiUnsigned64(b, ux, uy);
+  hi = b.binary(OpCode::Subtract, hi, b.select(b.compare(x, signedZero, D::LT), uy, zero));
+  hi = b.binary(OpCode::Subtract, hi, b.select(b.compare(y, signedZero, D::LT), ux, zero));
+  return b.bitcastConvert(hi, x->type().dtype());
+}
+
 }  // namespace
+
+std::vector<Value*> decomposeSquare(Builder& b, const Op& op) {
+  Value* x = op.operand(0);
+  if (isComplex(x->type().dtype())) return complexSquare(b, x);
+  // Integers wrap as the kernel's product does; floats: one correctly rounded product.
+  return {b.binary(OpCode::Multiply, x, x)};
+}
+
+// Up to 32 bits: the product in 64 bits, shifted right by the width. 64 bits: from the
+// 32-bit halves (there are no 128-bit integers to widen into).
+std::vector<Value*> decomposeMulhi(Builder& b, const Op& op) {
+  Value* x = op.operand(0);
+  Value* y = op.operand(1);
+  DType t = x->type().dtype();
+  int w = bitWidth(t);
+  if (w == 64) return {isSignedInt(t) ? mulhiSigned64(b, x, y) : mulhiUnsigned64(b, x, y)};
+  DType wide = isSignedInt(t) ? DType::I64 : DType::U64;
+  Value* product = b.binary(OpCode::Multiply, b.convert(x, wide), b.convert(y, wide));
+  Value* shift = b.splat(product->type(), w);
+  Value* high = b.binary(isSignedInt(t) ? OpCode::ShiftRightArithmetic : OpCode::ShiftRightLogical,
+                         product, shift);
+  return {b.convert(high, t)};
+}
 
 // next_after on the bits, as the kernel does: NaN if either is NaN; y when x == y (so ±0
 // pairs give y); ±smallest subnormal (sign of y) from ±0; else one step toward zero when
@@ -57,7 +120,6 @@ std::vector<Value*> decomposeNextAfter(Builder& b, const Op& op) {
     if (bitWidth(u) == w) bitsType = u;
   if (!bitsType) return {};  // f4/f6 formats: no unsigned type of their width to bitcast to
   Type ut = t.withDType(*bitsType);
-  using D = ComparisonDirection;
   uint64_t sign = uint64_t{1} << (w - 1);
   Value* xb = b.bitcastConvert(x, *bitsType);
   Value* yb = b.bitcastConvert(y, *bitsType);

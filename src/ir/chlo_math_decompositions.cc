@@ -1,11 +1,13 @@
 // The executable decompositions of the CHLO elementwise math functions: formulas over
 // StableHLO's own functions (atan2, log1p, expm1, exp, sqrt, tan, ...) and published
 // rational and Chebyshev approximations. Unlike the structural decompositions these are
-// not bit for bit: each is accurate within the ULP bound its test states
-// (tests/passes/lower_chlo_test.cc), and the interpreter's kernels, which evaluate in
-// double and round once, stay the oracle. f32 and f64 are computed in their own type;
-// narrower floats in f32, rounded once at the end (as XLA does). Complex operands decline
-// (the kernel's accurate complex algorithms stay), except tan, which is StableHLO's own.
+// not bit for bit: each is accurate within the bound its test states (in ULP; relative for
+// complex operands; tests/passes/lower_chlo_test.cc), and the interpreter's kernels, which
+// evaluate in double and round once, stay the oracle. f32 and f64 are computed in their
+// own type; narrower floats in f32, rounded once at the end (as XLA does). Complex
+// operands of the inverse functions and of cosh and sinh are formulas over their real and
+// imaginary parts in the part type (the kernel's algorithms: Hull et al.'s asin and acos,
+// its atanh, cosh x·cos y + i·sinh x·sin y); complex tan is StableHLO's own.
 #include <cmath>
 #include <limits>
 #include <span>
@@ -178,11 +180,23 @@ V halfExpLarge(V a) {
   return (0.5 * h) * h;
 }
 
+// e^a/2 · c for a >= 20 in the same way: ((e^(a/2)/2)·c)·e^(a/2), which overflows only
+// where the product does (the complex functions' parts, c a cosine or sine).
+V halfExpTimes(V a, V c) {
+  V h = exp(0.5 * a);
+  return ((0.5 * h) * c) * h;
+}
+
+// cosh a for 0 <= a < 20, where e^-a still counts: (e + 1/e)/2 with e = e^a.
+V coshBelow20(V a) {
+  V e = exp(a);
+  return 0.5 * (e + 1.0 / e);
+}
+
 V coshFormula(V x) {
   if (!x.isF64()) return exp(x + logHalfF32()) + exp(logHalfF32() - x);
   V a = abs(x);
-  V e = exp(a);
-  return select(cmp(a, D::LT, 20.0), 0.5 * (e + 1.0 / e), halfExpLarge(a));
+  return select(cmp(a, D::LT, 20.0), coshBelow20(a), halfExpLarge(a));
 }
 
 // sinh from expm1 where e^x - e^-x cancels: (e + e/(e + 1))/2 with e = expm1(x).
@@ -423,31 +437,243 @@ V besselI1eFormula(V x) {
   return select(cmp(z, D::LE, 8.0), small, large) * sign(x);
 }
 
+
+// ---- complex functions ----
+// Over the real and imaginary parts, in the part type (f32 for complex<f32>, as the real
+// formulas compute f32), with the kernel's algorithms and branch cuts (those of C99 Annex
+// G and std::complex): the parts of z below are x and y.
+
+// A complex value being built, as its real and imaginary parts.
+struct Z {
+  V re, im;
+};
+
+// The extremes of the part type.
+double smallestNormal(V x) {
+  return x.isF64() ? std::numeric_limits<double>::min() : std::numeric_limits<float>::min();
+}
+double largestFinite(V x) {
+  return x.isF64() ? std::numeric_limits<double>::max() : std::numeric_limits<float>::max();
+}
+
+V maximum(V x, V y) { return apply(OpCode::Maximum, x, y); }
+V minimum(V x, V y) { return apply(OpCode::Minimum, x, y); }
+constexpr auto cos = &function<OpCode::Cosine>;
+
+V either(V p, V q) { return apply(OpCode::Or, p, q); }
+V isNaN(V x) { return cmp(x, D::NE, x); }
+V isInf(V x) { return cmp(abs(x), D::EQ, kInf); }
+
+// Whether the sign bit of x is set: -0 counts as negative (the side of a branch cut a
+// signed zero picks).
+V signBit(V x) {
+  Value* bits = x.b->bitcastConvert(x.v, x.isF64() ? DType::I64 : DType::I32);
+  return {x.b, x.b->compare(bits, x.b->splat(bits->type(), 0), D::LT)};
+}
+
+// m (>= 0) with the sign of s, as std::copysign.
+V withSignOf(V m, V s) {
+  return select(signBit(s), -m, m);
+}
+
+// |x + iy| without overflowing or underflowing a square: M·sqrt(1 + (m/M)²) with M, m the
+// larger and smaller magnitude; M + M·r/2 where 1 + r rounds the root to 1 but r > 0 still
+// counts; √2·M where m = M (0 and inf included, where m/M is NaN).
+V hypot(V x, V y) {
+  V ax = abs(x), ay = abs(y);
+  V mx = maximum(ax, ay), mn = minimum(ax, ay);
+  V ratio = mn / mx;
+  V r = ratio * ratio;
+  V root = sqrt(1.0 + r);
+  V general =
+      select(both(cmp(root, D::EQ, 1.0), cmp(r, D::GT, 0.0)), mx + 0.5 * (mx * r), mx * root);
+  return select(cmp(mx, D::EQ, mn), std::sqrt(2.0) * mx, general);
+}
+
+// asin and acos of sx + i·sy together, after Hull, Fairgrieve & Tang, "Implementing the
+// complex arcsine and arccosine functions using exception handling" (ACM TOMS 23(3), 1997),
+// in the regions of the kernel (interp/complex_math.cc) and of the functional_algorithms
+// project, but in the part type. With a = (|z + 1| + |z - 1|)/2 for z = x + iy in the
+// first quadrant: asin(z) = asin(x/a) + i·log(a + sqrt(a² - 1)), acos(z) = acos(x/a) - i·(the
+// same). The real parts are atan2(x, d) and atan2(d, x) with d = sqrt(a² - x²) written
+// without cancellation; the imaginary magnitude is log1p(a - 1 + sqrt((a - 1)(a + 1))) with
+// a - 1 written without cancellation, y/sqrt(...) for tiny y, and log(2a) with a ≈ |z|
+// where squares would overflow (infinite parts included).
+struct AsinAcos {
+  V asinRe, acosRe, im;  // im >= 0
+};
+
+AsinAcos asinAcos(V sx, V sy) {
+  const double safeMin = std::sqrt(smallestNormal(sx)) * 4;
+  const double safeMax = std::sqrt(largestFinite(sx)) / 8;
+  V x = abs(sx), y = abs(sy);
+  V xp1 = x + 1.0, xm1 = x - 1.0;
+  V r = hypot(xp1, y), s = hypot(xm1, y);
+  V a = 0.5 * (r + s);
+  V ap1 = a + 1.0;
+  V rpxp1 = r + xp1, spxm1 = s + xm1, smxm1 = s - xm1;
+  V yy = y * y;
+  V halfApx = 0.5 * (a + x);
+  V huge = cmp(maximum(x, y), D::GE, safeMax);
+  // d = sqrt((a + x)(a - x)); y itself once a ≈ |z|.
+  V d = select(huge, y,
+               select(cmp(x, D::LE, 1.0), sqrt(halfApx * (yy / rpxp1 + smxm1)),
+                      y * sqrt(halfApx / rpxp1 + halfApx / spxm1)));
+
+  V tinyY = both(cmp(y, D::LT, safeMin), cmp(x, D::LT, 1.0));
+  V halfYyOverRpxp1 = (0.5 * yy) / rpxp1;
+  V am1 = select(tinyY, -((xp1 * xm1) / ap1),
+                 select(cmp(x, D::GE, 1.0), halfYyOverRpxp1 + 0.5 * spxm1,
+                        select(cmp(a, D::LE, 1.5), halfYyOverRpxp1 + (0.5 * yy) / smxm1, a - 1.0)));
+  // For huge |z|, log(2a) with a = y·sqrt(1 + (x/y)²); the threshold moves with x so that
+  // the same form covers x large but negligible next to y.
+  V safeMaxOpt =
+      select(cmp(x, D::LT, safeMax * 1e12), x.splat(safeMax * 1e-6), x.splat(safeMax * 1e2));
+  V bigY = cmp(y, D::GE, safeMaxOpt);
+  V mx = select(bigY, y, x);
+  V xoy = select(both(bigY, cmp(y, D::NE, kInf)), x / y, x.splat(0.0));
+  V logTwoA = (kLn2 + log(mx)) + 0.5 * log1p(xoy * xoy);
+  // At x = 1 with y subnormal, a - 1 = y/2 underflows, but (a - 1)(a + 1) = y.
+  V sq = select(both(cmp(x, D::EQ, 1.0), cmp(y, D::LT, smallestNormal(x))), sqrt(y),
+                sqrt(am1 * ap1));
+  V im = select(cmp(mx, D::GE, select(bigY, safeMaxOpt, x.splat(safeMax))), logTwoA,
+                select(tinyY, y / sq, log1p(am1 + sq)));
+  // A NaN y (Annex G): the imaginary part is NaN unless x is infinite (the huge-|z| form
+  // would make it log 2x), the real parts survive at x = ±0, as they are there for any y.
+  im = select(both(isNaN(y), cmp(x, D::NE, kInf)), y, im);
+  V onImaginaryAxis = cmp(x, D::EQ, 0.0);
+  return {select(onImaginaryAxis, sx, atan2(sx, d)),
+          select(onImaginaryAxis, kPi / 2, atan2(d, sx)), im};
+}
+
+Z asinComplex(Z z) {
+  AsinAcos k = asinAcos(z.re, z.im);
+  return {k.asinRe, withSignOf(k.im, z.im)};
+}
+
+Z acosComplex(Z z) {
+  AsinAcos k = asinAcos(z.re, z.im);
+  return {k.acosRe, withSignOf(k.im, -z.im)};
+}
+
+// asinh(z) = -i·asin(iz).
+Z asinhComplex(Z z) {
+  AsinAcos k = asinAcos(-z.im, z.re);
+  return {withSignOf(k.im, z.re), -k.asinRe};
+}
+
+// acosh(z) = ±i·acos(z), the sign making the real part non-negative.
+Z acoshComplex(Z z) {
+  AsinAcos k = asinAcos(z.re, z.im);
+  return {k.im, withSignOf(k.acosRe, z.im)};
+}
+
+// atanh(z) = log((1 + z)/(1 - z))/2 as the kernel writes it:
+//   re = log1p(4|x|/((1 - |x|)² + y²))/4, odd in x (a sum of squares: no cancellation);
+//   im = atan2(2y, (1 - x)(1 + x) - y²)/2 (exact factors near |x| = 1);
+// near ±1, where the quotient passes 2^20 (and would overflow where (1 - |x|)² + y²
+// underflows), the difference log|1 + |x| + iy| - log|1 - |x| - iy| instead. Beyond 2^30
+// (f32) or 2^60 (f64), where the squares would overflow, atanh(z) ≈ 1/z + iπ/2·sign(y):
+// re = x/|z|² (scaled by the larger part), im = ±π/2. An infinite part, even beside a NaN,
+// gives re = ±0 (as x = ±0 does), and an infinite y im = ±π/2 (Annex G).
+Z atanhComplex(Z z) {
+  V x = z.re, y = z.im;
+  V ax = abs(x), ay = abs(y);
+  V omx = 1.0 - ax;
+  V den = omx * omx + ay * ay;
+  V nearOne = 0.5 * (log(hypot(1.0 + ax, ay)) - log(hypot(omx, ay)));
+  V re = select(cmp(den, D::GT, (4.0 * 0x1p-20) * ax), 0.25 * log1p(4.0 * ax / den), nearOne);
+  V im = 0.5 * atan2(2.0 * y, omx * (1.0 + ax) - ay * ay);
+  V mx = maximum(ax, ay);  // NaN with a NaN part
+  V sx = ax / mx, sy = ay / mx;
+  V large = cmp(mx, D::GT, x.isF64() ? 0x1p60 : 0x1p30);
+  re = select(large, sx / (sx * sx + sy * sy) / mx, re);
+  re = select(either(either(isInf(x), isInf(y)), cmp(x, D::EQ, 0.0)), 0.0, re);
+  im = select(either(large, isInf(y)), withSignOf(y.splat(kPi / 2), y), im);
+  return {withSignOf(re, x), im};
+}
+
+// atan(z) = -i·atanh(iz).
+Z atanComplex(Z z) {
+  Z w = atanhComplex({-z.im, z.re});
+  return {w.im, -w.re};
+}
+
+// cosh(x + iy) = cosh x·cos y + i·sinh x·sin y, with cosh |x| and sinh |x| from the real
+// f64 formulas in the part type (the kernel's complex cosh is std::cosh, to which XLA's f32
+// formula would add |x|·2⁻²⁴ relative error), and from 20 on e^|x|/2 multiplied into cos y
+// and sin y between its halves, so that a part overflows only where it does. On the real
+// axis the imaginary part is ±0 (y, negated for negative x), as sinh x·0 is NaN once
+// sinh x overflows. Where y is infinite or NaN, so that cos y and sin y are NaN, Annex G
+// keeps the factors that are 0 or infinite: re = +inf for infinite x, im = 0 for x = ±0.
+Z coshComplex(Z z) {
+  V a = abs(z.re);
+  V c = cos(z.im), s = sin(z.im);
+  V below = cmp(a, D::LT, 20.0);
+  V re = select(below, coshBelow20(a) * c, halfExpTimes(a, c));
+  V im = select(below, sinhFromExpm1(a) * s, halfExpTimes(a, s)) * sign(z.re);
+  im = select(cmp(z.im, D::EQ, 0.0), select(signBit(z.re), -z.im, z.im), im);
+  V noAngle = isNaN(c);
+  re = select(both(noAngle, cmp(a, D::EQ, kInf)), a, re);
+  im = select(both(noAngle, cmp(a, D::EQ, 0.0)), 0.0, im);
+  return {re, im};
+}
+
+// sinh(x + iy) = sinh x·cos y + i·cosh x·sin y, as cosh above; y itself on the real axis.
+// Where y is not finite: re = x for x = ±0, and +inf for infinite x (Annex G leaves that
+// sign open; +inf as the kernel's libm).
+Z sinhComplex(Z z) {
+  V a = abs(z.re);
+  V c = cos(z.im), s = sin(z.im);
+  V below = cmp(a, D::LT, 20.0);
+  V re = select(below, sinhFromExpm1(a) * c, halfExpTimes(a, c)) * sign(z.re);
+  V im = select(below, coshBelow20(a) * s, halfExpTimes(a, s));
+  im = select(cmp(z.im, D::EQ, 0.0), z.im, im);
+  V noAngle = isNaN(c);
+  re = select(both(noAngle, cmp(a, D::EQ, kInf)), a, re);
+  re = select(both(noAngle, cmp(a, D::EQ, 0.0)), z.re, re);
+  return {re, im};
+}
+
+// A complex formula, given the operand's parts.
+using ComplexFormula = Z (*)(Z z);
+
+// Complex operands through `complexFormula` (split into parts and joined again), the
+// others through the real formula.
+std::vector<Value*> mathFormula(Builder& b, const Op& op, Formula realF,
+                                ComplexFormula complexFormula) {
+  Value* x = op.operand(0);
+  if (!isComplex(x->type().dtype())) return realFormula(b, op, realF);
+  V z{&b, x};
+  Z r = complexFormula({apply(OpCode::Real, z), apply(OpCode::Imag, z)});
+  return {b.binary(OpCode::Complex, r.re.v, r.im.v)};
+}
+
 }  // namespace
 
 std::vector<Value*> decomposeAcos(Builder& b, const Op& op) {
-  return realFormula(b, op, acosFormula);
+  return mathFormula(b, op, acosFormula, acosComplex);
 }
 std::vector<Value*> decomposeAcosh(Builder& b, const Op& op) {
-  return realFormula(b, op, acoshFormula);
+  return mathFormula(b, op, acoshFormula, acoshComplex);
 }
 std::vector<Value*> decomposeAsin(Builder& b, const Op& op) {
-  return realFormula(b, op, asinFormula);
+  return mathFormula(b, op, asinFormula, asinComplex);
 }
 std::vector<Value*> decomposeAsinh(Builder& b, const Op& op) {
-  return realFormula(b, op, asinhFormula);
+  return mathFormula(b, op, asinhFormula, asinhComplex);
 }
 std::vector<Value*> decomposeAtan(Builder& b, const Op& op) {
-  return realFormula(b, op, atanFormula);
+  return mathFormula(b, op, atanFormula, atanComplex);
 }
 std::vector<Value*> decomposeAtanh(Builder& b, const Op& op) {
-  return realFormula(b, op, atanhFormula);
+  return mathFormula(b, op, atanhFormula, atanhComplex);
 }
 std::vector<Value*> decomposeCosh(Builder& b, const Op& op) {
-  return realFormula(b, op, coshFormula);
+  return mathFormula(b, op, coshFormula, coshComplex);
 }
 std::vector<Value*> decomposeSinh(Builder& b, const Op& op) {
-  return realFormula(b, op, sinhFormula);
+  return mathFormula(b, op, sinhFormula, sinhComplex);
 }
 std::vector<Value*> decomposeErf(Builder& b, const Op& op) {
   return realFormula(b, op, erfFormula);

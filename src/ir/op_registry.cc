@@ -341,24 +341,27 @@ std::vector<OpInfo> buildTable() {
 
   // CHLO
   t.chloUnary(O::ChloAcos,
-              "acos(x) = 2·atan2(sqrt((1 - x)(1 + x)), 1 + x), π at -1; complex stays (the "
-              "kernel's Hull et al. algorithm)")
+              "acos(x) = 2·atan2(sqrt((1 - x)(1 + x)), 1 + x), π at -1; complex: Hull et al. over "
+              "the parts, atan2(d, x) - i·log1p(a - 1 + sqrt((a - 1)(a + 1))), log(2a) when huge")
       .decompose = &decomposeAcos;
   t.chloUnary(O::ChloAcosh,
               "acosh(x) = log1p(t + sqrt(t(x + 1))), t = x - 1; log(x) + log 2 for large x; NaN "
-              "below 1; complex stays")
+              "below 1; complex: ±i·acos(z) (Hull et al.), real part non-negative")
       .decompose = &decomposeAcosh;
   t.chloUnary(O::ChloAsin,
-              "asin(x) = 2·atan2(x, 1 + sqrt((1 - x)(1 + x))), x itself when tiny; complex stays "
-              "(the kernel's Hull et al. algorithm)")
+              "asin(x) = 2·atan2(x, 1 + sqrt((1 - x)(1 + x))), x itself when tiny; complex: Hull "
+              "et al. over the parts, atan2(x, d) + i·log1p(a - 1 + sqrt((a - 1)(a + 1)))")
       .decompose = &decomposeAsin;
   t.chloUnary(O::ChloAsinh,
               "asinh(x) = sign(x)·log1p(|x| + x²/(1 + sqrt(1 + x²))); log|x| + log 2 for large "
-              "|x|; complex stays")
+              "|x|; complex: -i·asin(iz) (Hull et al.)")
       .decompose = &decomposeAsinh;
-  t.chloUnary(O::ChloAtan, "atan(x) = atan2(x, 1); complex stays").decompose = &decomposeAtan;
+  t.chloUnary(O::ChloAtan, "atan(x) = atan2(x, 1); complex: -i·atanh(iz)").decompose =
+      &decomposeAtan;
   t.chloUnary(O::ChloAtanh,
-              "atanh(x) = (log1p(x) - log1p(-x)) / 2: ±inf at ±1, NaN beyond; complex stays")
+              "atanh(x) = (log1p(x) - log1p(-x)) / 2: ±inf at ±1, NaN beyond; complex: "
+              "log1p(4|x|/((1 - |x|)² + y²))/4 + i·atan2(2y, (1 - x)(1 + x) - y²)/2, 1/z when "
+              "huge")
       .decompose = &decomposeAtanh;
   t.chloUnary(O::ChloBesselI1e,
               "Cephes' Chebyshev series (Clenshaw) for exp(-|x|)·I1(x): |x|·A(|x|/2 - 2) up to 8, "
@@ -366,7 +369,8 @@ std::vector<OpInfo> buildTable() {
       .decompose = &decomposeBesselI1e;
   t.chloUnary(O::ChloCosh,
               "cosh(x) = exp(x + log ½) + exp(-x + log ½) below f64; f64: (e + 1/e)/2, e = exp|x|, "
-              "then (exp(|x|/2)/2)·exp(|x|/2) from 20; complex stays")
+              "then (exp(|x|/2)/2)·exp(|x|/2) from 20; complex: cosh x·cos y + i·sinh x·sin y (the "
+              "f64 forms)")
       .decompose = &decomposeCosh;
   t.chloUnary(O::ChloDigamma,
               "ψ(x + 10) - Σ 1/(x + k) and the asymptotic series; Taylor series around the root on "
@@ -389,7 +393,8 @@ std::vector<OpInfo> buildTable() {
               "lgamma(1 - x) below 0; +inf at the poles and ±inf")
       .decompose = &decomposeLgamma;
   t.op(O::ChloMulhi, C::Chlo, exactly(2), exactly(1), {}, kElementwise).decomposition =
-      "high half of the double-width product: convert to 2N bits, multiply, shift right N";
+      "high half of the double-width product: convert to 2N bits, multiply, shift right N; 64 "
+      "bits: schoolbook from 32-bit halves in u64, signed less (x < 0 ? y : 0) + (y < 0 ? x : 0)";
   t.rows.back().decompose = &decomposeMulhi;
   t.op(O::ChloNextAfter, C::Chlo, exactly(2), exactly(1), kArrow, kElementwise).decomposition =
       "bitcast to integers, step by ±1 ulp toward y; NaN and ±0 handled separately";
@@ -410,10 +415,13 @@ std::vector<OpInfo> buildTable() {
   t.rows.back().decompose = &decomposeScan;
   t.chloUnary(O::ChloSinh,
               "sinh(x) from expm1 below |x| = 1, else exp(x + log ½) - exp(-x + log ½); f64: expm1 "
-              "up to 20, then (exp(|x|/2)/2)·exp(|x|/2); complex stays")
+              "up to 20, then (exp(|x|/2)/2)·exp(|x|/2); complex: sinh x·cos y + i·cosh x·sin y "
+              "(the f64 forms)")
       .decompose = &decomposeSinh;
-  t.chloUnary(O::ChloSquare, "square(x) = x·x; complex: ((re - im)(re + im), 2·re·im)").decompose =
-      &decomposeSquare;
+  t.chloUnary(O::ChloSquare,
+              "square(x) = x·x; complex: ((re - im)(re + im), 2·(re·im)) in f64, +0 where "
+              "|re| = |im|")
+      .decompose = &decomposeSquare;
   t.chloUnary(O::ChloTan, "stablehlo.tan (complex too)").decompose = &decomposeTan;
   t.op(O::ChloTopK, C::Chlo, exactly(1), exactly(2), "^( operands , k = $k ) attr-dict : type(arrow)")
       .attrs = {reqInt("k")};
