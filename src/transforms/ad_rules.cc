@@ -12,6 +12,7 @@ const OpTable<AdRules>& adRules() {
     addMovementRules(t);
     addLinalgRules(t);
     addReduceRules(t);
+    addControlFlowRules(t);
     return t;
   }();
   return table;

@@ -6,7 +6,7 @@
 // transposes its tangent part backwards (transforms/vjp.cc). That is one rule per
 // differentiable op plus one per linear op, instead of MLX's jvp and vjp per op, and the
 // two modes cannot disagree. An op's rules sit next to each other in the file of its
-// family (rules/elementwise.cc, rules/movement.cc, rules/linalg.cc, rules/reduce.cc).
+// family (rules/elementwise.cc, movement.cc, linalg.cc, reduce.cc, control_flow.cc).
 //
 // Tangents and cotangents are values of the primal's type, or null: a symbolic zero,
 // which makes no work. Integer and boolean values always have zero tangents, so their
@@ -20,14 +20,17 @@
 
 namespace kiln::transforms {
 
+class JvpEmitter;
+
 // What a jvp rule sees: the original op (for its attributes and regions), its operands
 // and results as computed in the new program, and the operands' tangents.
 struct JvpArgs {
   Builder& b;
   const Op& op;
   std::vector<Value*> x;  // primal operands
-  std::vector<Value*> y;  // primal results
+  std::vector<Value*> y;  // primal results (a rule may compute them anew: loops)
   std::vector<Value*> t;  // operand tangents (null: zero)
+  JvpEmitter& emitter;    // for the bodies of ops with regions (transforms/jvp_emitter.h)
 };
 // The tangent of each result (null: zero). Emits only ops that are linear in the
 // tangents, each with a transpose rule.
@@ -58,6 +61,7 @@ void addElementwiseRules(OpTable<AdRules>& table);
 void addMovementRules(OpTable<AdRules>& table);
 void addLinalgRules(OpTable<AdRules>& table);
 void addReduceRules(OpTable<AdRules>& table);
+void addControlFlowRules(OpTable<AdRules>& table);
 
 // Helpers the rules share.
 // Whether values of this type have tangents: floating-point and complex ones.

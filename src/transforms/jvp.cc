@@ -23,9 +23,16 @@ void JvpEmitter::emitRegion(const Region& region) {
   }
 }
 
+Value* JvpEmitter::primalOf(Value* original) const {
+  auto it = primal_.find(original);
+  if (it != primal_.end()) return it->second;
+  return parent_ ? parent_->primalOf(original) : original;
+}
+
 Value* JvpEmitter::tangentOf(const Value* v) const {
   auto it = tangents_.find(v);
-  return it == tangents_.end() ? nullptr : it->second;
+  if (it != tangents_.end()) return it->second;
+  return parent_ ? parent_->tangentOf(v) : nullptr;
 }
 
 std::vector<Value*> JvpEmitter::primals(const std::vector<Value*>& values) const {
@@ -49,6 +56,20 @@ void JvpEmitter::emitCall(const Op& call) {
   }
 }
 
+// The values an op's regions use from outside them (StableHLO regions may capture).
+std::vector<Value*> capturedValues(const Op& op) {
+  std::vector<Value*> out;
+  for (size_t r = 0; r < op.numRegions(); ++r)
+    walk(op.region(r), [&](Op& inner) {
+      for (Value* v : inner.operands()) {
+        bool inside = false;
+        for (size_t k = 0; k < op.numRegions(); ++k) inside |= op.region(k).contains(v);
+        if (!inside) out.push_back(v);
+      }
+    });
+  return out;
+}
+
 void JvpEmitter::emitOp(const Op& op) {
   if (op.is(OpCode::FuncCall)) return emitCall(op);
   std::vector<Value*> t;
@@ -56,6 +77,14 @@ void JvpEmitter::emitOp(const Op& op) {
   for (Value* v : op.operands()) {
     t.push_back(tangentOf(v));
     anyTangent |= t.back() != nullptr;
+  }
+  // The copy below looks values up in this emitter's map only: bring in what an
+  // enclosing emitter mapped (operands and captures of a nested region's op).
+  std::vector<Value*> captured = capturedValues(op);
+  for (Value* v : captured) anyTangent |= tangentOf(v) != nullptr;
+  if (parent_) {
+    for (Value* v : op.operands()) primal_.emplace(v, primalOf(v));
+    for (Value* v : captured) primal_.emplace(v, primalOf(v));
   }
   bool differentiableResult = false;
   for (Value* r : op.results()) differentiableResult |= isDifferentiable(r->type());
@@ -85,11 +114,27 @@ void JvpEmitter::emitOp(const Op& op) {
   Op* copy = b_.copy(op, primal_);
   if (!anyTangent || !differentiableResult) return;
   if (!rules.jvp) unsupportedRule(op, "jvp");
-  JvpArgs args{b_, op, primals(op.operands()), copy->results(), t};
+  JvpArgs args{b_, op, primals(op.operands()), copy->results(), t, *this};
   b_.setLocation(op.loc);
   std::vector<Value*> out = rules.jvp(args);
+  // The rule's ops (after the copy, to the end) point at the op's source line too.
+  Region& here = *copy->parentRegion();
+  for (auto it = std::next(here.positionOf(copy)); it != here.ops().end(); ++it)
+    if (!(*it)->pos.known()) (*it)->pos = op.pos;
   for (size_t i = 0; i < op.numResults(); ++i)
     if (i < out.size() && isDifferentiable(op.result(i)->type())) setTangent(op.result(i), out[i]);
+  // A rule that computed the primals anew (a loop carrying both) replaces the copy.
+  bool replaced = false;
+  for (size_t i = 0; i < op.numResults(); ++i)
+    if (args.y[i] != copy->result(i)) {
+      primal_[op.result(i)] = args.y[i];
+      replaced = true;
+    }
+  if (replaced) {
+    bool used = false;
+    for (Value* r : copy->results()) used |= r->hasUses();
+    if (!used) copy->parentRegion()->erase(copy);
+  }
 }
 
 std::unique_ptr<Function> jvpFunction(const Module& module, const Function& f, const std::string& name) {

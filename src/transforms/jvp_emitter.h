@@ -14,6 +14,9 @@ namespace kiln::transforms {
 class JvpEmitter {
  public:
   JvpEmitter(Builder& b, const Module* module) : b_(b), module_(module) {}
+  // An emitter for a nested region built by `b`: values it has not mapped (those the
+  // region captures from outside) are looked up in `parent`.
+  JvpEmitter(Builder& b, const JvpEmitter& parent) : b_(b), module_(parent.module_), parent_(&parent) {}
 
   // Where an original value's primal is in the new program, and its tangent (null: zero).
   void mapPrimal(const Value* original, Value* primal) { primal_[original] = primal; }
@@ -21,10 +24,7 @@ class JvpEmitter {
     if (tangent) tangents_[original] = tangent;
     else tangents_.erase(original);
   }
-  Value* primalOf(Value* original) const {
-    auto it = primal_.find(original);
-    return it == primal_.end() ? original : it->second;
-  }
+  Value* primalOf(Value* original) const;
   Value* tangentOf(const Value* original) const;
   std::vector<Value*> primals(const std::vector<Value*>& originals) const;
 
@@ -37,6 +37,7 @@ class JvpEmitter {
 
   Builder& b_;
   const Module* module_;
+  const JvpEmitter* parent_ = nullptr;
   ValueMap primal_;
   std::unordered_map<const Value*, Value*> tangents_;
 };
