@@ -11,6 +11,7 @@ const OpTable<AdRules>& adRules() {
     addElementwiseRules(t);
     addMovementRules(t);
     addLinalgRules(t);
+    addConvolutionRules(t);
     addReduceRules(t);
     addControlFlowRules(t);
     return t;

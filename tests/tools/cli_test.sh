@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 "$KILN" --version | grep -q '^kiln [0-9]' || { echo "FAIL --version"; fail=1; }
-for cmd in fmt run test compile devices bench; do
+for cmd in fmt run test compile devices bench grad jvp vjp; do
   "$KILN" "$cmd" --help >/dev/null 2>&1; check "$cmd --help" 0 $?
 done
 
@@ -40,6 +40,20 @@ grep -q 'not a valid .npy file' "$tmp/err.txt" || { echo "FAIL run npy message:"
 grep -q 'no function @nope' "$tmp/err.txt" || { echo "FAIL run entry message:"; cat "$tmp/err.txt"; fail=1; }
 "$KILN" run "$dir/add.mlir" --entry twice --input "$tmp/out/result_1.npy" > /dev/null 2> "$tmp/err.txt"; check "run wrong type" 1 $?
 grep -q 'expects tensor<2x3xf32>' "$tmp/err.txt" || { echo "FAIL run type message:"; cat "$tmp/err.txt"; fail=1; }
+
+# kiln grad / jvp / vjp: the derivative programs are StableHLO that kiln runs again.
+"$KILN" grad "$dir/loss.mlir" --wrt 0,1 --with-value -o "$tmp/grad.mlir"; check "grad" 0 $?
+"$KILN" run "$tmp/grad.mlir" --random-inputs 2 --backend interp > "$tmp/grad.txt"; check "run grad" 0 $?
+grep -q '^result 1: tensor<3x2xf32>' "$tmp/grad.txt" && grep -q '^result 2: tensor<4x3xf32>' "$tmp/grad.txt" ||
+  { echo "FAIL grad results:"; cat "$tmp/grad.txt"; fail=1; }
+"$KILN" run "$dir/loss.mlir" --random-inputs 2 --backend interp | sed -n 's/^result 0: //p' > "$tmp/value.txt"
+sed -n 's/^result 0: //p' "$tmp/grad.txt" | cmp -s - "$tmp/value.txt" || { echo "FAIL grad --with-value differs from the value"; fail=1; }
+"$KILN" jvp "$dir/loss.mlir" | "$KILN" run - --random-inputs 1 --no-print; check "jvp" 0 $?
+"$KILN" vjp "$dir/loss.mlir" | "$KILN" run - --random-inputs 1 --no-print; check "vjp" 0 $?
+"$KILN" grad "$dir/loss.mlir" --wrt 4 > /dev/null 2> "$tmp/err.txt"; check "grad --wrt out of range" 2 $?
+grep -q 'no parameter 4 (it has 2)' "$tmp/err.txt" || { echo "FAIL grad wrt message:"; cat "$tmp/err.txt"; fail=1; }
+"$KILN" grad "$dir/add.mlir" > /dev/null 2> "$tmp/err.txt"; check "grad of a non-scalar" 2 $?
+grep -q 'must return one floating-point scalar' "$tmp/err.txt" || { echo "FAIL grad scalar message:"; cat "$tmp/err.txt"; fail=1; }
 
 # kiln test: a failing test is reported with its file and function; exit status 1.
 "$KILN" test "$dir/tests_dir" --report "$tmp/report.json" > "$tmp/test.txt"; check "test with a failure" 1 $?

@@ -264,6 +264,26 @@ TEST(AutodiffTest, Dots) {
     })");
 }
 
+// Convolutions: NCHW with strides, padding (one side negative), lhs and rhs dilation;
+// NHWC depthwise (feature groups); a weight-gradient-like batch group count.
+TEST(AutodiffTest, Convolutions) {
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<2x3x7x6xf64>, %k: tensor<4x3x3x2xf64>) -> tensor<2x4x7x3xf64> {
+      %c = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [2, 1], pad = [[1, 2], [0, -1]], lhs_dilate = [2, 1], rhs_dilate = [1, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x3x7x6xf64>, tensor<4x3x3x2xf64>) -> tensor<2x4x7x3xf64>
+      return %c : tensor<2x4x7x3xf64>
+    })");
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<1x5x5x4xf64>, %k: tensor<3x3x1x8xf64>) -> tensor<1x5x5x8xf64> {
+      %c = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 4 : i64} : (tensor<1x5x5x4xf64>, tensor<3x3x1x8xf64>) -> tensor<1x5x5x8xf64>
+      return %c : tensor<1x5x5x8xf64>
+    })");
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<4x2x5xf64>, %k: tensor<4x2x3xf64>) -> tensor<1x4x3xf64> {
+      %c = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {stride = [1]} {batch_group_count = 4 : i64, feature_group_count = 1 : i64} : (tensor<4x2x5xf64>, tensor<4x2x3xf64>) -> tensor<1x4x3xf64>
+      return %c : tensor<1x4x3xf64>
+    })");
+}
+
 TEST(AutodiffTest, Reductions) {
   checkDerivatives(R"(
     func.func @main(%x: tensor<3x4x5xf64>, %i: tensor<f64>) -> (tensor<4xf64>, tensor<3x5xf64>, tensor<3x5xf64>) {

@@ -180,7 +180,7 @@ TEST(ModelsAutodiffTest, JvpAndVjpOfEveryModel) {
       {"searchless_chess_9m.mlir", "checked"},
       {"searchless_chess_136m.mlir", "checked"},
       {"collatz.mlir", "nothing to differentiate: no floating-point parameters"},
-      {"edge_detection.mlir", "unsupported: jvp of stablehlo.convolution (line 15)"},
+      {"edge_detection.mlir", "checked"},
       {"fragment_000.mlir", "nothing to differentiate: no floating-point parameters"},
       {"fullyconnected.mlir", "checked"},
       {"mnist.mlir", "checked"},
