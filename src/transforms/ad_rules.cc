@@ -10,6 +10,7 @@ const OpTable<AdRules>& adRules() {
     OpTable<AdRules> t;
     addElementwiseRules(t);
     addMovementRules(t);
+    addScatterRules(t);
     addLinalgRules(t);
     addConvolutionRules(t);
     addReduceRules(t);

@@ -6,8 +6,8 @@
 // transposes its tangent part backwards (transforms/vjp.cc). That is one rule per
 // differentiable op plus one per linear op, instead of MLX's jvp and vjp per op, and the
 // two modes cannot disagree. An op's rules sit next to each other in the file of its
-// family (rules/elementwise.cc, movement.cc, linalg.cc, convolution.cc, reduce.cc,
-// control_flow.cc).
+// family (rules/elementwise.cc, movement.cc, scatter.cc, linalg.cc, convolution.cc,
+// reduce.cc, control_flow.cc).
 //
 // Tangents and cotangents are values of the primal's type, or null: a symbolic zero,
 // which makes no work. Integer and boolean values always have zero tangents, so their
@@ -64,6 +64,7 @@ void addLinalgRules(OpTable<AdRules>& table);
 void addReduceRules(OpTable<AdRules>& table);
 void addControlFlowRules(OpTable<AdRules>& table);
 void addConvolutionRules(OpTable<AdRules>& table);
+void addScatterRules(OpTable<AdRules>& table);
 
 // Helpers the rules share.
 // Whether values of this type have tangents: floating-point and complex ones.

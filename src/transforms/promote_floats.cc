@@ -34,15 +34,22 @@ Literal promoted(const Literal& lit) {
   return out;
 }
 
+// Refuses, before anything changes, the ops whose meaning depends on the float width.
+void checkPromotable(const Region& region) {
+  walk(region, [](Op& op) {
+    if (!op.is(OpCode::BitcastConvert) && !op.is(OpCode::CustomCall)) return;
+    bool narrowFloat = false;
+    for (Value* v : op.operands()) narrowFloat |= promoted(v->type()) != v->type();
+    for (Value* r : op.results()) narrowFloat |= promoted(r->type()) != r->type();
+    if (narrowFloat)
+      throw Error(ErrorKind::Unsupported, "unsupported: promoting " + std::string(op.name()) + " to f64" +
+                                              (op.pos.known() ? " (line " + std::to_string(op.pos.line) + ")" : ""));
+  });
+}
+
 void promoteRegion(Region& region) {
   for (size_t i = 0; i < region.numArguments(); ++i) region.argument(i)->setType(promoted(region.argument(i)->type()));
   for (auto& op : region.ops()) {
-    bool narrowFloat = false;
-    for (Value* v : op->operands()) narrowFloat |= promoted(v->type()) != v->type();
-    for (Value* r : op->results()) narrowFloat |= promoted(r->type()) != r->type();
-    if (narrowFloat && (op->is(OpCode::BitcastConvert) || op->is(OpCode::CustomCall)))
-      throw Error(ErrorKind::Unsupported, "unsupported: promoting " + std::string(op->name()) + " to f64" +
-                                              (op->pos.known() ? " (line " + std::to_string(op->pos.line) + ")" : ""));
     for (Value* r : op->results()) r->setType(promoted(r->type()));
     // Constants of every dialect (stablehlo, arith, util) keep their value in `value`.
     if (Attribute v = op->attr("value"); v && v.kind() == Attribute::Kind::Dense)
@@ -54,6 +61,7 @@ void promoteRegion(Region& region) {
 }  // namespace
 
 void promoteFloatsToF64(Module& module) {
+  for (const auto& fn : module.functions()) checkPromotable(fn->body());
   for (const auto& fn : module.functions()) {
     promoteRegion(fn->body());
     TypeList results;

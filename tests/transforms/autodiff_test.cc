@@ -249,6 +249,24 @@ TEST(AutodiffTest, DynamicSlicesAndGather) {
     })");
 }
 
+// Scatters that add and that replace, with a repeated index and one past the end (its
+// update is dropped); the gradient of an embedding lookup is such a scatter-add.
+TEST(AutodiffTest, Scatters) {
+  for (const char* body : {"stablehlo.add %a, %b : tensor<f64>", ""}) {
+    std::string combine = *body ? std::string("%r = ") + body + "\n        stablehlo.return %r : tensor<f64>"
+                                : std::string("stablehlo.return %b : tensor<f64>");
+    checkDerivatives(std::string(R"(
+    func.func @main(%x: tensor<5x3xf64>, %u: tensor<4x3xf64>) -> tensor<5x3xf64> {
+      %ids = stablehlo.constant dense<[[1], [3], [1], [7]]> : tensor<4x1xi32>
+      %s = "stablehlo.scatter"(%x, %ids, %u) ({
+      ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+        )") + combine + R"(
+      }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5x3xf64>, tensor<4x1xi32>, tensor<4x3xf64>) -> tensor<5x3xf64>
+      return %s : tensor<5x3xf64>
+    })");
+  }
+}
+
 TEST(AutodiffTest, Dots) {
   // Batch dimensions in different positions, two contracting dimensions in swapped order,
   // free dimensions on both sides.

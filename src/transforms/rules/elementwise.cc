@@ -301,6 +301,27 @@ std::vector<Value*> convertTranspose(TransposeArgs& a) {
   return {a.b.convert(a.ct[0], a.op.operand(0)->type().dtype())};
 }
 
+// real, imag and complex are linear over the reals. Their transposes keep the pairing
+// <a, b> = Re(a·b) that the other rules' transposes (products by the other factor,
+// without conjugation, as in JAX) keep: real's is complex(ct, 0), imag's complex(0, -ct),
+// complex's (real(ct), -imag(ct)).
+std::vector<Value*> realJvp(JvpArgs& a) { return {a.t[0] ? a.b.unary(O::Real, a.t[0]) : nullptr}; }
+std::vector<Value*> imagJvp(JvpArgs& a) { return {a.t[0] ? a.b.unary(O::Imag, a.t[0]) : nullptr}; }
+std::vector<Value*> complexJvp(JvpArgs& a) {
+  if (!a.t[0] && !a.t[1]) return {nullptr};
+  return {a.b.binary(O::Complex, orZeros(a.b, a.t[0], a.x[0]), orZeros(a.b, a.t[1], a.x[1]))};
+}
+std::vector<Value*> realTranspose(TransposeArgs& a) {
+  return {a.b.binary(O::Complex, a.ct[0], zeros(a.b, a.ct[0]->type()))};
+}
+std::vector<Value*> imagTranspose(TransposeArgs& a) {
+  return {a.b.binary(O::Complex, zeros(a.b, a.ct[0]->type()), a.b.unary(O::Negate, a.ct[0]))};
+}
+std::vector<Value*> complexTranspose(TransposeArgs& a) {
+  return {a.linear[0] ? a.b.unary(O::Real, a.ct[0]) : nullptr,
+          a.linear[1] ? a.b.unary(O::Negate, a.b.unary(O::Imag, a.ct[0])) : nullptr};
+}
+
 // Values that pass through: their tangents pass through too.
 std::vector<Value*> identityJvp(JvpArgs& a) { return a.t; }
 std::vector<Value*> identityTranspose(TransposeArgs& a) { return a.ct; }
@@ -352,6 +373,9 @@ void addElementwiseRules(OpTable<AdRules>& t) {
   t[O::Select] = {&selectJvp, &selectTranspose};
   t[O::Clamp].jvp = &clampJvp;
   t[O::Convert] = {&convertJvp, &convertTranspose};
+  t[O::Real] = {&realJvp, &realTranspose};
+  t[O::Imag] = {&imagJvp, &imagTranspose};
+  t[O::Complex] = {&complexJvp, &complexTranspose};
   t[O::OptimizationBarrier] = {&identityJvp, &identityTranspose};
 }
 

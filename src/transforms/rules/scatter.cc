@@ -1,0 +1,152 @@
+// Autodiff rules of stablehlo.scatter with one input. A scatter that adds is linear:
+// its tangent scatters the updates' tangents into the input's, and its transpose hands
+// the cotangent to the input and gathers it for the updates (zero for updates the
+// scatter drops as out of bounds). A scatter that replaces routes each element's tangent
+// from whichever of input or update it ended up holding; which one is found as JAX does,
+// by scattering the updates' numbers and gathering them back.
+#include "ir/attr_records.h"
+#include "transforms/ad_rules.h"
+
+namespace kiln::transforms {
+namespace {
+
+using O = OpCode;
+using D = ComparisonDirection;
+
+enum class Combiner { Add, Replace, Other };
+
+Combiner combinerOf(const Op& op) {
+  const Region& body = op.region(0);
+  if (body.numArguments() == 2 && body.size() == 1 && body.terminator()->operand(0) == body.argument(1))
+    return Combiner::Replace;
+  const Op* f = binaryBodyOp(body);
+  return f && f->is(O::Add) ? Combiner::Add : Combiner::Other;
+}
+
+ScatterDims scatterDims(const Op& op) { return ScatterDims::fromAttr(op.attr("scatter_dimension_numbers")); }
+
+// The gather that reads, for each update element, the operand element it scatters to.
+Value* gatherBack(Builder& b, Value* from, Value* indices, const ScatterDims& s, const Type& updates) {
+  GatherDims g;
+  g.offsetDims = s.updateWindowDims;
+  g.collapsedSliceDims = s.insertedWindowDims;
+  g.operandBatchingDims = s.inputBatchingDims;
+  g.startIndicesBatchingDims = s.scatterIndicesBatchingDims;
+  g.startIndexMap = s.scatterDimsToOperandDims;
+  g.indexVectorDim = s.indexVectorDim;
+  const Type& operand = from->type();
+  Dims sizes;
+  size_t window = 0;
+  for (int64_t d = 0; d < operand.rank(); ++d) {
+    bool collapsed = std::find(s.insertedWindowDims.begin(), s.insertedWindowDims.end(), d) != s.insertedWindowDims.end() ||
+                     std::find(s.inputBatchingDims.begin(), s.inputBatchingDims.end(), d) != s.inputBatchingDims.end();
+    sizes.push_back(collapsed ? 1 : updates.dim(s.updateWindowDims[window++]));
+  }
+  return b.gather(from, indices, g, sizes);
+}
+
+Value* scatterAdd(Builder& b, Value* into, Value* indices, Value* updates, const ScatterDims& s) {
+  return b.scatter({into}, indices, {updates}, s, [](Builder& c, const std::vector<Value*>& v) {
+    return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
+  })[0];
+}
+
+void requireOneInput(const Op& op, const char* mode) {
+  if (op.numOperands() != 3) unsupportedRule(op, mode, "a scatter of several inputs");
+}
+
+std::vector<Value*> scatterJvp(JvpArgs& a) {
+  requireOneInput(a.op, "jvp");
+  Builder& b = a.b;
+  ScatterDims s = scatterDims(a.op);
+  Value* operand = a.x[0];
+  Value* indices = a.x[1];
+  Value* updates = a.x[2];
+  Value* tOperand = orZeros(b, a.t[0], operand);
+  Value* tUpdates = orZeros(b, a.t[2], updates);
+  switch (combinerOf(a.op)) {
+    case Combiner::Add: return {scatterAdd(b, tOperand, indices, tUpdates, s)};
+    case Combiner::Replace: {
+      // Number the update windows 1, 2, ... (0: no update), scatter the numbers, gather
+      // them back: an update survives where it reads its own number.
+      const Type& ut = updates->type();
+      Shape idShape = ut.shape();
+      for (int64_t d : s.updateWindowDims) idShape[static_cast<size_t>(d)] = 1;
+      int64_t count = 1;
+      for (int64_t n : idShape) count *= n;
+      Type ids = Type::tensor(DType::I64, idShape);
+      Value* numbers = b.binary(O::Add, b.reshape(b.iota(Type::tensor(DType::I64, {count}), 0), idShape),
+                                b.splat(ids, 1));
+      Dims all;  // size-1 window dimensions broadcast to the window: dims map one to one
+      for (int64_t d = 0; d < ut.rank(); ++d) all.push_back(d);
+      Value* updateIds = b.broadcastInDim(numbers, ut.shape(), all);
+      Value* scattered = b.scatter({zeros(b, Type::tensor(DType::I64, operand->type().shape()))}, indices, {updateIds}, s,
+                                   [](Builder&, const std::vector<Value*>& v) { return std::vector<Value*>{v[1]}; })[0];
+      Value* survived = b.compare(updateIds, gatherBack(b, scattered, indices, s, ut), D::EQ);
+      Value* untouched = b.compare(scattered, zeros(b, scattered->type()), D::EQ);
+      Value* keptOperand = b.select(untouched, tOperand, zeros(b, operand->type()));
+      Value* keptUpdates = b.select(survived, tUpdates, zeros(b, ut));
+      return {scatterAdd(b, keptOperand, indices, keptUpdates, s)};
+    }
+    case Combiner::Other: break;
+  }
+  unsupportedRule(a.op, "jvp", "a scatter that neither adds nor replaces");
+}
+
+// Whether each update element lands inside the operand (scatter drops those that do
+// not): its window's start, along every dimension it indexes, within [0, size - window].
+Value* inBounds(Builder& b, Value* indices, const ScatterDims& s, const Type& operand, const Type& updates) {
+  const Type& it = indices->type();
+  const bool implicitVector = s.indexVectorDim == it.rank();
+  Literal upper(Type::tensor(it.dtype(), {static_cast<int64_t>(s.scatterDimsToOperandDims.size())}));
+  // The window size along each operand dimension.
+  Dims window(static_cast<size_t>(operand.rank()), 1);
+  size_t w = 0;
+  for (int64_t d = 0; d < operand.rank(); ++d) {
+    bool collapsed = std::find(s.insertedWindowDims.begin(), s.insertedWindowDims.end(), d) != s.insertedWindowDims.end() ||
+                     std::find(s.inputBatchingDims.begin(), s.inputBatchingDims.end(), d) != s.inputBatchingDims.end();
+    if (!collapsed) window[static_cast<size_t>(d)] = updates.dim(s.updateWindowDims[w++]);
+  }
+  for (size_t k = 0; k < s.scatterDimsToOperandDims.size(); ++k) {
+    int64_t d = s.scatterDimsToOperandDims[k];
+    upper.setInt(static_cast<int64_t>(k), operand.dim(d) - window[static_cast<size_t>(d)]);
+  }
+  Value* bound = b.constant(upper);
+  bound = implicitVector ? b.broadcastInDim(b.reshape(bound, {}), it.shape(), {})
+                         : b.broadcastInDim(bound, it.shape(), {s.indexVectorDim});
+  Value* ok = b.binary(O::And, b.compare(indices, zeros(b, it), D::GE), b.compare(indices, bound, D::LE));
+  if (!implicitVector) {
+    Value* yes = b.splat(Type::scalar(DType::I1), 1);
+    ok = b.reduce({ok}, {yes}, {s.indexVectorDim}, [](Builder& c, const std::vector<Value*>& v) {
+      return std::vector<Value*>{c.binary(O::And, v[0], v[1])};
+    })[0];
+  }
+  // The scatter dimensions of the updates follow the indices' batch dimensions in order.
+  Dims scatterDimsOfUpdates;
+  for (int64_t d = 0; d < updates.rank(); ++d)
+    if (std::find(s.updateWindowDims.begin(), s.updateWindowDims.end(), d) == s.updateWindowDims.end())
+      scatterDimsOfUpdates.push_back(d);
+  return b.broadcastInDim(ok, updates.shape(), scatterDimsOfUpdates);
+}
+
+std::vector<Value*> scatterTranspose(TransposeArgs& a) {
+  requireOneInput(a.op, "transpose");
+  if (combinerOf(a.op) != Combiner::Add) unsupportedRule(a.op, "transpose", "a scatter that does not add");
+  Builder& b = a.b;
+  ScatterDims s = scatterDims(a.op);
+  Value* indices = a.x[1];
+  const Type& operand = a.op.operand(0)->type();
+  const Type& updates = a.op.operand(2)->type();
+  Value* ctUpdates = nullptr;
+  if (a.linear[2]) {
+    Value* gathered = gatherBack(b, a.ct[0], indices, s, updates);
+    ctUpdates = b.select(inBounds(b, indices, s, operand, updates), gathered, zeros(b, updates));
+  }
+  return {a.linear[0] ? a.ct[0] : nullptr, nullptr, ctUpdates};
+}
+
+}  // namespace
+
+void addScatterRules(OpTable<AdRules>& t) { t[O::Scatter] = {&scatterJvp, &scatterTranspose}; }
+
+}  // namespace kiln::transforms
