@@ -14,6 +14,7 @@ const OpTable<AdRules>& adRules() {
     addLinalgRules(t);
     addConvolutionRules(t);
     addReduceRules(t);
+    addWindowRules(t);
     addControlFlowRules(t);
     return t;
   }();
@@ -33,6 +34,14 @@ Value* addTangents(Builder& b, Value* a, Value* c) {
 Value* zeros(Builder& b, const Type& type) { return b.splat(type, 0); }
 
 Value* orZeros(Builder& b, Value* t, Value* like) { return t ? t : zeros(b, like->type()); }
+
+std::pair<int64_t, int64_t> transposedPadding(int64_t in, int64_t window, int64_t stride, int64_t out, int64_t low,
+                                              int64_t baseDilation, int64_t windowDilation) {
+  auto dilated = [](int64_t size, int64_t dilation) { return size == 0 ? 0 : 1 + dilation * (size - 1); };
+  int64_t before = dilated(window, windowDilation) - low - 1;
+  int64_t after = dilated(in, baseDilation) + dilated(window, windowDilation) - 1 - dilated(out, stride) - before;
+  return {before, after};
+}
 
 void unsupportedRule(const Op& op, const std::string& what, const std::string& detail) {
   std::string where = op.pos.known() ? "line " + std::to_string(op.pos.line) : "";

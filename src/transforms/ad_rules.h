@@ -7,7 +7,7 @@
 // differentiable op plus one per linear op, instead of MLX's jvp and vjp per op, and the
 // two modes cannot disagree. An op's rules sit next to each other in the file of its
 // family (rules/elementwise.cc, movement.cc, scatter.cc, linalg.cc, convolution.cc,
-// reduce.cc, control_flow.cc).
+// reduce.cc, windows.cc, control_flow.cc).
 //
 // Tangents and cotangents are values of the primal's type, or null: a symbolic zero,
 // which makes no work. Integer and boolean values always have zero tangents, so their
@@ -65,6 +65,7 @@ void addReduceRules(OpTable<AdRules>& table);
 void addControlFlowRules(OpTable<AdRules>& table);
 void addConvolutionRules(OpTable<AdRules>& table);
 void addScatterRules(OpTable<AdRules>& table);
+void addWindowRules(OpTable<AdRules>& table);
 
 // Helpers the rules share.
 // Whether values of this type have tangents: floating-point and complex ones.
@@ -75,6 +76,12 @@ Value* addTangents(Builder& b, Value* a, Value* c);
 Value* zeros(Builder& b, const Type& type);
 // `t`, or zeros of `like`'s type when `t` is a symbolic zero.
 Value* orZeros(Builder& b, Value* t, Value* like);
+// Per dimension of a windowed op (convolution, reduce_window) of input size `in`, window
+// `window`, stride, result size `out`, low padding and dilations: the (low, high)
+// padding under which the same window, strided by the base dilation, maps the result's
+// cotangent back onto the input (JAX's _conv_general_vjp_lhs_padding).
+std::pair<int64_t, int64_t> transposedPadding(int64_t in, int64_t window, int64_t stride, int64_t out, int64_t low,
+                                              int64_t baseDilation, int64_t windowDilation);
 // "unsupported: <what> of <op> (line N)", kind Unsupported.
 [[noreturn]] void unsupportedRule(const Op& op, const std::string& what, const std::string& detail = {});
 

@@ -302,6 +302,48 @@ TEST(AutodiffTest, Convolutions) {
     })");
 }
 
+// Sum pooling with strides, padding and dilations; max and min pooling (ties are
+// improbable at random points); select_and_scatter, the gradient of max pooling.
+TEST(AutodiffTest, WindowedReductions) {
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<2x7x6xf64>) -> tensor<2x4x4xf64> {
+      %zero = stablehlo.constant dense<0.0> : tensor<f64>
+      %s = "stablehlo.reduce_window"(%x, %zero) ({
+      ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+        %r = stablehlo.add %a, %b : tensor<f64>
+        stablehlo.return %r : tensor<f64>
+      }) {window_dimensions = array<i64: 1, 3, 2>, window_strides = array<i64: 1, 2, 1>, base_dilations = array<i64: 1, 1, 2>, window_dilations = array<i64: 1, 1, 2>, padding = dense<[[0, 0], [1, 1], [0, -5]]> : tensor<3x2xi64>} : (tensor<2x7x6xf64>, tensor<f64>) -> tensor<2x4x4xf64>
+      return %s : tensor<2x4x4xf64>
+    })");
+  for (const char* op : {"stablehlo.maximum", "stablehlo.minimum"}) {
+    std::string init = std::string(op) == "stablehlo.maximum" ? "0xFFF0000000000000" : "0x7FF0000000000000";
+    checkDerivatives(std::string(R"(
+    func.func @main(%x: tensor<1x6x6x2xf64>) -> tensor<1x3x3x2xf64> {
+      %init = stablehlo.constant dense<)") + init + R"(> : tensor<f64>
+      %s = "stablehlo.reduce_window"(%x, %init) ({
+      ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+        %r = )" + op + R"( %a, %b : tensor<f64>
+        stablehlo.return %r : tensor<f64>
+      }) {window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>, padding = dense<[[0, 0], [1, 0], [1, 0], [0, 0]]> : tensor<4x2xi64>} : (tensor<1x6x6x2xf64>, tensor<f64>) -> tensor<1x3x3x2xf64>
+      return %s : tensor<1x3x3x2xf64>
+    })");
+  }
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<4x6xf64>, %g: tensor<2x3xf64>) -> tensor<4x6xf64> {
+      %zero = stablehlo.constant dense<0.0> : tensor<f64>
+      %s = "stablehlo.select_and_scatter"(%x, %g, %zero) ({
+      ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+        %c = stablehlo.compare GE, %a, %b : (tensor<f64>, tensor<f64>) -> tensor<i1>
+        stablehlo.return %c : tensor<i1>
+      }, {
+      ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+        %r = stablehlo.add %a, %b : tensor<f64>
+        stablehlo.return %r : tensor<f64>
+      }) {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>} : (tensor<4x6xf64>, tensor<2x3xf64>, tensor<f64>) -> tensor<4x6xf64>
+      return %s : tensor<4x6xf64>
+    })");
+}
+
 TEST(AutodiffTest, Reductions) {
   checkDerivatives(R"(
     func.func @main(%x: tensor<3x4x5xf64>, %i: tensor<f64>) -> (tensor<4xf64>, tensor<3x5xf64>, tensor<3x5xf64>) {

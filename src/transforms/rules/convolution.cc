@@ -101,12 +101,9 @@ std::vector<Value*> convolutionTranspose(TransposeArgs& a) {
     t.window.baseDilations = w.strides;
     t.window.windowDilations = w.windowDilations;
     t.window.reversal.assign(n, false);
-    for (size_t i = 0; i < n; ++i) {
-      int64_t before = dilated(window[i], w.windowDilations[i]) - w.padding[i].first - 1;
-      int64_t after = dilated(in[i], w.baseDilations[i]) + dilated(window[i], w.windowDilations[i]) - 1 -
-                      dilated(out[i], w.strides[i]) - before;
-      t.window.padding.emplace_back(before, after);
-    }
+    for (size_t i = 0; i < n; ++i)
+      t.window.padding.push_back(transposedPadding(in[i], window[i], w.strides[i], out[i], w.padding[i].first,
+                                                   w.baseDilations[i], w.windowDilations[i]));
     Value* kernel = b.reverse(a.x[1], d.kernelSpatial);
     if (groups > 1) {
       // The groups leave the output features and join the input features.

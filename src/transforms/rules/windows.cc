@@ -1,0 +1,167 @@
+// Autodiff rules of the windowed reductions, as XLA and JAX build them:
+// - reduce_window that sums is linear; its transpose pads the cotangent (strides as
+//   interior padding) and sums it over the same window, strided by the base dilation.
+// - reduce_window that takes the max (min) routes each window's tangent from the element
+//   it picks: a reduce_window over (value, tangent) pairs keeping the first largest pair.
+//   That pair form is linear in the tangents; its transpose is select_and_scatter, which
+//   adds each window's cotangent onto the element the same comparison picks.
+// - select_and_scatter is linear in its source, and its transpose is that pair form.
+#include <limits>
+#include <optional>
+
+#include "ir/attr_records.h"
+#include "transforms/ad_rules.h"
+
+namespace kiln::transforms {
+namespace {
+
+using O = OpCode;
+using D = ComparisonDirection;
+
+Window windowOf(const Op& op) { return Window::ofReduceWindow(op, op.operand(0)->type().rank()); }
+
+Value* reduceWindowSum(Builder& b, Value* x, const Window& w) {
+  Value* zero = zeros(b, Type::scalar(x->type().dtype()));
+  return b.reduceWindow({x}, {zero}, w, [](Builder& c, const std::vector<Value*>& v) {
+    return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
+  })[0];
+}
+
+// The pair form: each window's (value, tangent) with the first value that `keeps`
+// (GE: the max, LE: the min) against every later one.
+Value* pickedTangents(Builder& b, Value* x, Value* init, Value* t, const Window& w, D keeps) {
+  std::vector<Value*> out = b.reduceWindow(
+      {x, t}, {init, zeros(b, Type::scalar(t->type().dtype()))}, w, [keeps](Builder& c, const std::vector<Value*>& v) {
+        Value* first = c.compare(v[0], v[2], keeps);
+        return std::vector<Value*>{c.select(first, v[0], v[2]), c.select(first, v[1], v[3])};
+      });
+  return out[1];
+}
+
+// The comparison a pair form or a select_and_scatter's select region keeps with.
+std::optional<D> keepingComparison(const Region& body) {
+  for (const auto& op : body.ops())
+    if (op->is(O::Compare)) {
+      D dir = comparisonDirectionOf(op->attr("comparison_direction"));
+      if (dir == D::GE || dir == D::GT) return D::GE;
+      if (dir == D::LE || dir == D::LT) return D::LE;
+    }
+  return std::nullopt;
+}
+
+bool noDilation(const Window& w) {
+  for (size_t i = 0; i < w.baseDilations.size(); ++i)
+    if (w.baseDilations[i] != 1 || w.windowDilations[i] != 1) return false;
+  return true;
+}
+
+// select_and_scatter adding `source` onto the elements of `x` its windows pick.
+Value* selectAndScatterAdd(Builder& b, Value* x, Value* source, const Window& w, ComparisonDirection keeps) {
+  NamedAttrList attrs;
+  setReduceWindowAttrs(attrs, w);
+  const Type scalar = Type::scalar(x->type().dtype());
+  std::vector<std::unique_ptr<Region>> regions;
+  regions.push_back(b.buildRegion({scalar, scalar}, [keeps](Builder& c, const std::vector<Value*>& v) {
+    return std::vector<Value*>{c.compare(v[0], v[1], keeps)};
+  }));
+  const Type sourceScalar = Type::scalar(source->type().dtype());
+  regions.push_back(b.buildRegion({sourceScalar, sourceScalar}, [](Builder& c, const std::vector<Value*>& v) {
+    return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
+  }));
+  return b.create(O::SelectAndScatter, {x, source, zeros(b, sourceScalar)}, std::move(attrs), std::move(regions))
+      ->result();
+}
+
+std::vector<Value*> reduceWindowJvp(JvpArgs& a) {
+  if (a.op.numOperands() != 2) unsupportedRule(a.op, "jvp", "a reduce_window of several inputs");
+  const Op* f = binaryBodyOp(a.op.region(0));
+  Window w = windowOf(a.op);
+  Builder& b = a.b;
+  if (f && f->is(O::Add)) {
+    Value* t = reduceWindowSum(b, orZeros(b, a.t[0], a.x[0]), w);
+    if (a.t[1]) t = b.binary(O::Add, t, b.broadcastInDim(a.t[1], t->type().shape(), {}));
+    return {t};
+  }
+  if (f && (f->is(O::Maximum) || f->is(O::Minimum))) {
+    if (a.t[1]) unsupportedRule(a.op, "jvp", "a max/min pooling whose init has a tangent");
+    if (!a.t[0]) return {nullptr};
+    return {pickedTangents(b, a.x[0], a.x[1], a.t[0], w, f->is(O::Maximum) ? D::GE : D::LE)};
+  }
+  unsupportedRule(a.op, "jvp", "a reduce_window that is not a sum, max or min");
+}
+
+std::vector<Value*> reduceWindowTranspose(TransposeArgs& a) {
+  Builder& b = a.b;
+  Window w = windowOf(a.op);
+  if (a.op.numOperands() == 2) {  // a sum
+    if (a.linear[1]) unsupportedRule(a.op, "transpose", "a windowed sum whose init is a tangent");
+    const Shape& in = a.op.operand(0)->type().shape();
+    const Shape& out = a.ct[0]->type().shape();
+    Dims low, high, interior;
+    for (size_t i = 0; i < in.size(); ++i) {
+      auto [lo, hi] = transposedPadding(in[i], w.dimensions[i], w.strides[i], out[i], w.padding[i].first,
+                                        w.baseDilations[i], w.windowDilations[i]);
+      low.push_back(lo);
+      high.push_back(hi);
+      interior.push_back(w.strides[i] - 1);
+    }
+    Value* padded = b.pad(a.ct[0], zeros(b, Type::scalar(a.ct[0]->type().dtype())), low, high, interior);
+    Window back;
+    back.dimensions = w.dimensions;
+    back.strides = w.baseDilations;
+    back.baseDilations.assign(in.size(), 1);
+    back.windowDilations = w.windowDilations;
+    back.padding.assign(in.size(), {0, 0});
+    back.reversal.assign(in.size(), false);
+    return {reduceWindowSum(b, padded, back), nullptr};
+  }
+  // The pair form (value, tangent): scatter each window's cotangent onto its pick.
+  std::optional<D> keeps = keepingComparison(a.op.region(0));
+  if (a.op.numOperands() != 4 || a.linear[0] || !a.linear[1] || !keeps || !noDilation(w))
+    unsupportedRule(a.op, "transpose", "a reduce_window that is neither a sum nor a pooling's tangent");
+  if (!a.ct[1]) return {nullptr, nullptr, nullptr, nullptr};
+  return {nullptr, selectAndScatterAdd(b, a.x[0], a.ct[1], w, *keeps), nullptr, nullptr};
+}
+
+std::vector<Value*> selectAndScatterJvp(JvpArgs& a) {
+  const Op* f = binaryBodyOp(a.op.region(1));
+  if (!f || !f->is(O::Add)) unsupportedRule(a.op, "jvp", "a select_and_scatter that does not add");
+  std::optional<D> keeps = keepingComparison(a.op.region(0));
+  if (!keeps) unsupportedRule(a.op, "jvp", "a select region that is not one comparison");
+  Builder& b = a.b;
+  Window w = windowOf(a.op);
+  Value* t = a.t[1] ? selectAndScatterAdd(b, a.x[0], a.t[1], w, *keeps) : nullptr;
+  if (a.t[2]) t = addTangents(b, t, b.broadcastInDim(a.t[2], a.y[0]->type().shape(), {}));
+  return {t};
+}
+
+// Linear in the source: each element's cotangent is read back from the element its
+// window picked.
+std::vector<Value*> selectAndScatterTranspose(TransposeArgs& a) {
+  if (a.linear[0]) unsupportedRule(a.op, "transpose", "the operand is a tangent");
+  std::optional<D> keeps = keepingComparison(a.op.region(0));
+  Builder& b = a.b;
+  Window w = windowOf(a.op);
+  Value* init = b.splat(Type::scalar(a.x[0]->type().dtype()),
+                        *keeps == D::GE ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity());
+  Value* ctSource = a.linear[1] ? pickedTangents(b, a.x[0], init, a.ct[0], w, *keeps) : nullptr;
+  Value* ctInit = nullptr;
+  if (a.linear[2]) {
+    Dims all;
+    for (int64_t d = 0; d < a.ct[0]->type().rank(); ++d) all.push_back(d);
+    ctInit = b.reduce({a.ct[0]}, {zeros(b, Type::scalar(a.ct[0]->type().dtype()))}, all,
+                      [](Builder& c, const std::vector<Value*>& v) {
+                        return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
+                      })[0];
+  }
+  return {nullptr, ctSource, ctInit};
+}
+
+}  // namespace
+
+void addWindowRules(OpTable<AdRules>& t) {
+  t[O::ReduceWindow] = {&reduceWindowJvp, &reduceWindowTranspose};
+  t[O::SelectAndScatter] = {&selectAndScatterJvp, &selectAndScatterTranspose};
+}
+
+}  // namespace kiln::transforms
