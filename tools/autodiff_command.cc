@@ -28,6 +28,7 @@ struct AutodiffOptions {
   std::string output;
   bool withValue = false;
   bool noCleanup = false;
+  int64_t loopBound = 0;
 };
 
 std::vector<size_t> parseIndexList(const std::string& text) {
@@ -62,11 +63,12 @@ int runAutodiff(Mode mode, const AutodiffOptions& o) {
       transforms::GradOptions g;
       g.wrt = parseIndexList(o.wrt);
       g.withValue = o.withValue;
+      g.vjp.loopBound = o.loopBound;
       d = &transforms::grad(*module, *f, g, name);
       break;
     }
     case Mode::Jvp: d = &transforms::jvp(*module, *f, name); break;
-    case Mode::Vjp: d = &transforms::vjp(*module, *f, name); break;
+    case Mode::Vjp: d = &transforms::vjp(*module, *f, name, {o.loopBound}); break;
   }
   // The derivative becomes @main; everything else is private, so inlining drops it.
   for (const auto& fn : module->functions()) fn->visibility = Visibility::Private;
@@ -98,6 +100,11 @@ std::function<int()> addMode(CLI::App& app, Mode mode, const char* name, const c
     cmd->add_option("--wrt", o->wrt, "Parameters to differentiate with respect to, e.g. 0,2")->default_val("0");
     cmd->add_flag("--with-value", o->withValue, "Return the value before the gradients (value_and_grad)");
   }
+  if (mode != Mode::Jvp)
+    cmd->add_option("--loop-bound", o->loopBound,
+                    "Reverse a while loop whose trip count is only known at run time by storing up to this many "
+                    "iterations (a run that iterates more fails)")
+        ->check(CLI::PositiveNumber);
   cmd->add_option("-o,--output", o->output, "Write to this file instead of standard output");
   cmd->add_flag("--no-cleanup", o->noCleanup, "Print the derivative as built, without inline/simplify/CSE/DCE");
   return [o, mode] { return runAutodiff(mode, *o); };

@@ -1,6 +1,8 @@
 // The autodiff rule table, assembled from the rule families, and the helpers they share.
 #include "transforms/ad_rules.h"
 
+#include <algorithm>
+
 #include "support/error.h"
 
 namespace kiln::transforms {
@@ -23,6 +25,19 @@ const OpTable<AdRules>& adRules() {
 
 bool isDifferentiable(const Type& type) {
   return type.isTensor() && (isFloat(type.dtype()) || isComplex(type.dtype()));
+}
+
+std::vector<Value*> capturedValues(const Op& op) {
+  std::vector<Value*> out;
+  for (size_t r = 0; r < op.numRegions(); ++r)
+    walk(op.region(r), [&](Op& inner) {
+      for (Value* v : inner.operands()) {
+        bool inside = false;
+        for (size_t k = 0; k < op.numRegions(); ++k) inside |= op.region(k).contains(v);
+        if (!inside && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+      }
+    });
+  return out;
 }
 
 Value* addTangents(Builder& b, Value* a, Value* c) {

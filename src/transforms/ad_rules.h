@@ -22,6 +22,7 @@
 namespace kiln::transforms {
 
 class JvpEmitter;
+class Transposer;
 
 // What a jvp rule sees: the original op (for its attributes and regions), its operands
 // and results as computed in the new program, and the operands' tangents.
@@ -46,13 +47,27 @@ struct TransposeArgs {
   std::vector<Value*> x;
   std::vector<bool> linear;
   std::vector<Value*> ct;
+  Transposer& transposer;  // for loop bodies and residuals (transforms/transposer.h)
 };
 // The cotangent of each linear operand (null: zero, and ignored for the others).
 using TransposeRule = std::vector<Value*> (*)(TransposeArgs&);
 
+// Reverse mode of an op whose results are partly primal (the loops jvp builds carry
+// primals and tangents together): in vjp's forward phase the split rule emits the primal
+// part, maps the primal results (Transposer::mapPrimal), keeps what the transpose rule
+// needs (Transposer::setResiduals), and says which results are linear.
+struct SplitArgs {
+  Builder& b;
+  const Op& op;
+  std::vector<bool> linear;  // of the operands
+  Transposer& transposer;
+};
+using SplitRule = std::vector<bool> (*)(SplitArgs&);
+
 struct AdRules {
   JvpRule jvp = nullptr;
   TransposeRule transpose = nullptr;
+  SplitRule split = nullptr;
 };
 
 const OpTable<AdRules>& adRules();
@@ -68,6 +83,8 @@ void addScatterRules(OpTable<AdRules>& table);
 void addWindowRules(OpTable<AdRules>& table);
 
 // Helpers the rules share.
+// The values an op's regions use from outside them (StableHLO regions may capture).
+std::vector<Value*> capturedValues(const Op& op);
 // Whether values of this type have tangents: floating-point and complex ones.
 bool isDifferentiable(const Type& type);
 // `a + b` where either may be a symbolic zero.

@@ -23,15 +23,24 @@ namespace kiln::transforms {
 //   (results..., tangents of the differentiable results...)
 Function& jvp(Module& module, const Function& f, const std::string& name);
 
+struct VjpOptions {
+  // Reverse mode stores a loop's carries for every iteration. A loop whose trip count is
+  // not known when the program is built (JAX refuses these) is reversed when this bounds
+  // it: its carries go into buffers of this many iterations, and a run that iterates more
+  // fails (JAX's shape_assertion) rather than answer wrongly. 0: no bound.
+  int64_t loopBound = 0;
+};
+
 // @name(primals..., cotangents of the differentiable results...) ->
 //   (results..., cotangents of the differentiable params...)
 // Built from the jvp: its primal part is kept, its tangent part (linear in the
 // tangents) is transposed backwards.
-Function& vjp(Module& module, const Function& f, const std::string& name);
+Function& vjp(Module& module, const Function& f, const std::string& name, const VjpOptions& options = {});
 
 struct GradOptions {
   std::vector<size_t> wrt = {0};  // which parameters (each differentiable)
   bool withValue = false;         // return the value first, as value_and_grad
+  VjpOptions vjp;
 };
 // @name(params...) -> ([value,] gradients w.r.t. wrt...): f returns one float scalar.
 Function& grad(Module& module, const Function& f, const GradOptions& options, const std::string& name);

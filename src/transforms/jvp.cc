@@ -56,20 +56,6 @@ void JvpEmitter::emitCall(const Op& call) {
   }
 }
 
-// The values an op's regions use from outside them (StableHLO regions may capture).
-std::vector<Value*> capturedValues(const Op& op) {
-  std::vector<Value*> out;
-  for (size_t r = 0; r < op.numRegions(); ++r)
-    walk(op.region(r), [&](Op& inner) {
-      for (Value* v : inner.operands()) {
-        bool inside = false;
-        for (size_t k = 0; k < op.numRegions(); ++k) inside |= op.region(k).contains(v);
-        if (!inside) out.push_back(v);
-      }
-    });
-  return out;
-}
-
 void JvpEmitter::emitOp(const Op& op) {
   if (op.is(OpCode::FuncCall)) return emitCall(op);
   std::vector<Value*> t;

@@ -4,8 +4,7 @@
 // linear part backwards, turning each op's result cotangents into its linear operands'
 // cotangents. The primal values the transposes read are the residuals; DCE later drops
 // every primal op nothing reads.
-#include <unordered_map>
-#include <unordered_set>
+#include "transforms/transposer.h"
 
 #include "support/error.h"
 #include "transforms/ad_rules.h"
@@ -13,30 +12,102 @@
 #include "transforms/jvp_emitter.h"
 
 namespace kiln::transforms {
-namespace {
 
-// Accumulated cotangents of the linear values of the jvp program.
-class Cotangents {
- public:
-  explicit Cotangents(Builder& b) : b_(b) {}
-  void add(const Value* v, Value* ct) {
-    if (!ct) return;
-    auto [it, fresh] = ct_.emplace(v, ct);
-    if (!fresh) it->second = b_.binary(OpCode::Add, it->second, ct);
+void Transposer::forward(const Region& region, const std::vector<Value*>& args, const std::vector<bool>& linearArg) {
+  for (size_t i = 0; i < region.numArguments(); ++i) {
+    if (linearArg[i]) linear_.insert(region.argument(i));
+    else primal_[region.argument(i)] = args[i];
   }
-  Value* of(const Value* v) const {
-    auto it = ct_.find(v);
-    return it == ct_.end() ? nullptr : it->second;
+  for (const auto& op : region.ops()) {
+    if (op->info().isTerminator()) break;
+    forwardOp(*op);
   }
+}
 
- private:
-  Builder& b_;
-  std::unordered_map<const Value*, Value*> ct_;
-};
+void Transposer::forwardOp(const Op& op) {
+  std::vector<Value*> captured = capturedValues(op);
+  std::vector<bool> linearOperand;
+  bool isLinearOp = false;
+  for (Value* v : op.operands()) {
+    linearOperand.push_back(isLinear(v));
+    isLinearOp |= linearOperand.back();
+  }
+  for (Value* v : captured) isLinearOp |= isLinear(v);
+  if (!isLinearOp) {
+    // The copy looks values up in this map only: bring in what enclosing ones mapped.
+    for (Value* v : op.operands()) primal_.emplace(v, primalOf(v));
+    for (Value* v : captured) primal_.emplace(v, primalOf(v));
+    b_.copy(op, primal_);
+    return;
+  }
+  const AdRules& rules = adRules()[op.code()];
+  if (!rules.transpose) unsupportedRule(op, "vjp", "reverse mode through it is not written yet; jvp works");
+  if (rules.split) {
+    b_.setLocation(op.loc);
+    SplitArgs args{b_, op, linearOperand, *this};
+    std::vector<bool> linearResult = rules.split(args);
+    for (size_t i = 0; i < op.numResults(); ++i)
+      if (linearResult[i]) linear_.insert(op.result(i));
+  } else {
+    for (Value* r : op.results()) linear_.insert(r);
+  }
+  linearOps_.push_back(&op);
+}
 
-}  // namespace
+void Transposer::addCotangent(const Value* v, Value* ct) {
+  if (!ct) return;
+  auto [it, fresh] = ct_.emplace(v, ct);
+  if (!fresh) it->second = b_.binary(OpCode::Add, it->second, ct);
+}
 
-Function& vjp(Module& module, const Function& f, const std::string& name) {
+void Transposer::backward() {
+  for (auto it = linearOps_.rbegin(); it != linearOps_.rend(); ++it) {
+    const Op& op = **it;
+    std::vector<Value*> results;
+    bool any = false;
+    for (Value* r : op.results()) {
+      results.push_back(isLinear(r) ? cotangentOf(r) : nullptr);
+      any |= results.back() != nullptr;
+    }
+    if (!any) continue;
+    TransposeArgs args{b_, op, {}, {}, results, *this};
+    for (Value* v : op.operands()) {
+      bool lin = isLinear(v);
+      args.linear.push_back(lin);
+      args.x.push_back(lin ? nullptr : primalOf(v));
+    }
+    b_.setLocation(op.loc);
+    std::vector<Value*> out = adRules()[op.code()].transpose(args);
+    for (size_t i = 0; i < op.numOperands() && i < out.size(); ++i)
+      if (args.linear[i]) addCotangent(op.operand(i), out[i]);
+  }
+}
+
+Value* Transposer::cotangentOf(const Value* v) const {
+  auto it = ct_.find(v);
+  return it == ct_.end() ? nullptr : it->second;
+}
+
+Value* Transposer::primalOf(Value* v) const {
+  auto it = primal_.find(v);
+  if (it != primal_.end()) return it->second;
+  if (parent_) return parent_->primalOf(v);
+  throw Error(ErrorKind::Internal, "vjp: a primal value of the jvp program (" + v->type().str() + ", defined by " +
+                                       (v->definingOp() ? std::string(v->definingOp()->name()) : "an argument") +
+                                       ") was never computed in the reverse program");
+}
+
+bool Transposer::isLinear(const Value* v) const {
+  return linear_.count(v) > 0 || (parent_ && parent_->isLinear(v));
+}
+
+const std::vector<Value*>& Transposer::residuals(const Op* op) const {
+  auto it = residuals_.find(op);
+  if (it == residuals_.end()) throw Error(ErrorKind::Internal, "no residuals kept for " + std::string(op->name()));
+  return it->second;
+}
+
+Function& vjp(Module& module, const Function& f, const std::string& name, const VjpOptions& options) {
   std::unique_ptr<Function> j = jvpFunction(module, f, name + ".jvp");
   const size_t numParams = f.numParams();
   const size_t numResults = f.resultTypes().size();
@@ -46,65 +117,28 @@ Function& vjp(Module& module, const Function& f, const std::string& name) {
     if (isDifferentiable(t)) params.push_back(t);
   auto fn = std::make_unique<Function>(name, params, TypeList{});
   Builder b(fn->body(), &module);
-
-  // The linear values: the tangent parameters and everything computed from them.
-  std::unordered_set<const Value*> linear;
-  for (size_t i = numParams; i < j->numParams(); ++i) linear.insert(j->param(i));
-  ValueMap primal;
-  for (size_t i = 0; i < numParams; ++i) primal[j->param(i)] = fn->param(i);
-  std::vector<const Op*> linearOps;
-  const Op* ret = j->body().terminator();
-  for (const auto& op : j->body().ops()) {
-    if (op.get() == ret) break;
-    bool isLinear = false;
-    for (Value* v : op->operands()) isLinear |= linear.count(v) > 0;
-    if (!isLinear) {
-      b.copy(*op, primal);
-      continue;
-    }
-    if (!adRules()[op->code()].transpose)
-      unsupportedRule(*op, "vjp", "reverse mode through it is not written yet; jvp works");
-    for (Value* r : op->results()) linear.insert(r);
-    linearOps.push_back(op.get());
+  Transposer t(b, &module, nullptr, options.loopBound);
+  // The jvp's tangent parameters are the linear values it starts from.
+  std::vector<Value*> args(j->numParams(), nullptr);
+  std::vector<bool> linear(j->numParams(), true);
+  for (size_t i = 0; i < numParams; ++i) {
+    args[i] = fn->param(i);
+    linear[i] = false;
   }
-  auto mapped = [&](Value* v) {
-    auto it = primal.find(v);
-    return it == primal.end() ? v : it->second;
-  };
-
-  // Seed: the cotangent parameters flow into the tangent results.
-  Cotangents ct(b);
+  t.forward(j->body(), args, linear);
+  // The cotangent parameters flow into the tangent results.
+  const Op* ret = j->body().terminator();
   size_t next = numParams;
   for (size_t i = numResults; i < ret->numOperands(); ++i) {
     Value* seed = fn->param(next++);
-    if (linear.count(ret->operand(i))) ct.add(ret->operand(i), seed);
+    if (t.isLinear(ret->operand(i))) t.addCotangent(ret->operand(i), seed);
   }
-  for (auto it = linearOps.rbegin(); it != linearOps.rend(); ++it) {
-    const Op& op = **it;
-    std::vector<Value*> results;
-    bool any = false;
-    for (Value* r : op.results()) {
-      results.push_back(ct.of(r));
-      any |= results.back() != nullptr;
-    }
-    if (!any) continue;
-    const AdRules& rules = adRules()[op.code()];
-    TransposeArgs args{b, op, {}, {}, results};
-    for (Value* v : op.operands()) {
-      bool isLinear = linear.count(v) > 0;
-      args.linear.push_back(isLinear);
-      args.x.push_back(isLinear ? nullptr : mapped(v));
-    }
-    b.setLocation(op.loc);
-    std::vector<Value*> out = op.numResults() ? rules.transpose(args) : std::vector<Value*>{};
-    for (size_t i = 0; i < op.numOperands() && i < out.size(); ++i)
-      if (args.linear[i]) ct.add(op.operand(i), out[i]);
-  }
+  t.backward();
 
   std::vector<Value*> results;
-  for (size_t i = 0; i < numResults; ++i) results.push_back(mapped(ret->operand(i)));
+  for (size_t i = 0; i < numResults; ++i) results.push_back(t.primalOf(ret->operand(i)));
   for (size_t i = numParams; i < j->numParams(); ++i) {
-    Value* c = ct.of(j->param(i));
+    Value* c = t.cotangentOf(j->param(i));
     results.push_back(c ? c : zeros(b, j->param(i)->type()));
   }
   TypeList types;
@@ -136,7 +170,7 @@ Function& grad(Module& module, const Function& f, const GradOptions& options, co
       throw Error(ErrorKind::Usage, "grad of @" + f.name() + ": parameter " + std::to_string(w) + " is " +
                                         f.param(w)->type().str() + ", which has no gradient");
   }
-  Function& back = vjp(module, f, name + ".vjp");
+  Function& back = vjp(module, f, name + ".vjp", options.vjp);
   auto fn = std::make_unique<Function>(name, f.paramTypes(), TypeList{});
   Builder b(fn->body(), &module);
   std::vector<Value*> args = fn->body().arguments();

@@ -101,6 +101,15 @@ void checkDerivatives(const std::string& text, Domain domain = {}, int points = 
   }
 }
 
+std::string errorOf(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    return std::string(errorKindName(e.kind())) + ": " + e.message();
+  }
+  return "no error";
+}
+
 std::string unaryProgram(const std::string& op, const std::string& type = "tensor<6xf64>") {
   return "func.func @main(%x: " + type + ") -> " + type + " {\n  %0 = \"" + op + "\"(%x) : (" + type + ") -> " +
          type + "\n  return %0 : " + type + "\n}\n";
@@ -357,8 +366,9 @@ TEST(AutodiffTest, Reductions) {
                    {0.1, 2});
 }
 
-// Loops carry tangents (also of values their bodies capture), conditionals yield them.
-TEST(AutodiffTest, ControlFlowForwardMode) {
+// Loops carry tangents (also of values their bodies capture), conditionals yield them;
+// counted loops are reversed through their stored carries.
+TEST(AutodiffTest, ControlFlow) {
   // y = x·a^5 by a counted loop whose body captures a.
   checkDerivatives(R"(
     func.func @main(%x: tensor<3xf64>, %a: tensor<3xf64>) -> tensor<3xf64> {
@@ -376,8 +386,33 @@ TEST(AutodiffTest, ControlFlowForwardMode) {
         stablehlo.return %n, %s : tensor<i64>, tensor<3xf64>
       }
       return %r#1 : tensor<3xf64>
-    })",
-                   {}, 3, Modes::ForwardOnly);
+    })");
+  // A scan: a recurrence h = tanh(w·h + x[t]) over 4 steps whose states are written into
+  // an output buffer, the bound a carry, the weights captured.
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<4x3xf64>, %w: tensor<3x3xf64>, %h0: tensor<3xf64>) -> (tensor<4x3xf64>, tensor<3xf64>) {
+      %zero = stablehlo.constant dense<0> : tensor<i64>
+      %four = stablehlo.constant dense<4> : tensor<i64>
+      %one = stablehlo.constant dense<1> : tensor<i64>
+      %buffer = stablehlo.constant dense<0.0> : tensor<4x3xf64>
+      %r:4 = stablehlo.while(%i = %zero, %n = %four, %h = %h0, %out = %buffer) : tensor<i64>, tensor<i64>, tensor<3xf64>, tensor<4x3xf64>
+      cond {
+        %c = stablehlo.compare LT, %i, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
+        stablehlo.return %c : tensor<i1>
+      } do {
+        %z = stablehlo.constant dense<0> : tensor<i64>
+        %row = stablehlo.dynamic_slice %x, %i, %z, sizes = [1, 3] : (tensor<4x3xf64>, tensor<i64>, tensor<i64>) -> tensor<1x3xf64>
+        %xt = stablehlo.reshape %row : (tensor<1x3xf64>) -> tensor<3xf64>
+        %wh = stablehlo.dot_general %w, %h, contracting_dims = [1] x [0] : (tensor<3x3xf64>, tensor<3xf64>) -> tensor<3xf64>
+        %s = stablehlo.add %wh, %xt : tensor<3xf64>
+        %hn = stablehlo.tanh %s : tensor<3xf64>
+        %hr = stablehlo.reshape %hn : (tensor<3xf64>) -> tensor<1x3xf64>
+        %o = stablehlo.dynamic_update_slice %out, %hr, %i, %z : (tensor<4x3xf64>, tensor<1x3xf64>, tensor<i64>, tensor<i64>) -> tensor<4x3xf64>
+        %next = stablehlo.add %i, %one : tensor<i64>
+        stablehlo.return %next, %n, %hn, %o : tensor<i64>, tensor<i64>, tensor<3xf64>, tensor<4x3xf64>
+      }
+      return %r#3, %r#2 : tensor<4x3xf64>, tensor<3xf64>
+    })");
   checkDerivatives(R"(
     func.func @main(%x: tensor<f64>, %y: tensor<f64>) -> tensor<f64> {
       %p = stablehlo.compare GT, %x, %y : (tensor<f64>, tensor<f64>) -> tensor<i1>
@@ -390,7 +425,7 @@ TEST(AutodiffTest, ControlFlowForwardMode) {
       }) : (tensor<i1>) -> tensor<f64>
       return %r : tensor<f64>
     })",
-                   {}, 6, Modes::ForwardOnly);
+                   {}, 6);
   checkDerivatives(R"(
     func.func @main(%x: tensor<2xf64>) -> tensor<2xf64> {
       %k = stablehlo.constant dense<1> : tensor<i32>
@@ -401,8 +436,48 @@ TEST(AutodiffTest, ControlFlowForwardMode) {
         stablehlo.return %t : tensor<2xf64>
       }) : (tensor<i32>) -> tensor<2xf64>
       return %r : tensor<2xf64>
-    })",
-                   {}, 3, Modes::ForwardOnly);
+    })");
+}
+
+// A loop that runs until its value passes a threshold (a trip count known only at run
+// time): reversed under a bound, and a run past the bound fails instead of answering.
+TEST(AutodiffTest, DataDependentLoopUnderABound) {
+  const char* text = R"(
+    func.func @main(%x: tensor<f64>, %a: tensor<f64>) -> tensor<f64> {
+      %r:2 = stablehlo.while(%y = %x, %k = %a) : tensor<f64>, tensor<f64>
+      cond {
+        %ten = stablehlo.constant dense<10.0> : tensor<f64>
+        %c = stablehlo.compare LT, %y, %ten : (tensor<f64>, tensor<f64>) -> tensor<i1>
+        stablehlo.return %c : tensor<i1>
+      } do {
+        %m = stablehlo.multiply %y, %k : tensor<f64>
+        %s = stablehlo.sine %k : tensor<f64>
+        %n = stablehlo.add %m, %s : tensor<f64>
+        stablehlo.return %n, %k : tensor<f64>, tensor<f64>
+      }
+      return %r#0 : tensor<f64>
+    })";
+  auto m = stablehlo::parseModule(text);
+  Function& f = *m->lookup("main");
+  Function& j = jvp(*m, f, "j");
+  Function& v = vjp(*m, f, "v", {8});
+  ASSERT_NO_THROW(verifyModule(*m));
+  interp::Interpreter in(*m);
+  // x = 1.5, a = 1.7: y grows past 10 in a few steps (fewer than 8).
+  HostValues x = {f64(1.5), f64(1.7)};
+  for (auto [dx, da] : {std::pair{1.0, 0.0}, std::pair{0.0, 1.0}}) {
+    double tangent = in.call(j.name(), HostValues{x[0], x[1], f64(dx), f64(da)})[1].tensor().floatAt(0);
+    HostValues g = in.call(v.name(), HostValues{x[0], x[1], f64(1.0)});
+    double reverse = dx * g[1].tensor().floatAt(0) + da * g[2].tensor().floatAt(0);
+    EXPECT_NEAR(tangent, reverse, 1e-12 * std::abs(tangent));
+    double h = 1e-6;
+    double up = in.call("main", HostValues{f64(1.5 + h * dx), f64(1.7 + h * da)})[0].tensor().floatAt(0);
+    double down = in.call("main", HostValues{f64(1.5 - h * dx), f64(1.7 - h * da)})[0].tensor().floatAt(0);
+    EXPECT_NEAR(tangent, (up - down) / (2 * h), 1e-5 * std::abs(tangent));
+  }
+  // From x = 0.01 with a = 1.05 it takes 10 steps.
+  EXPECT_EQ(errorOf([&] { in.call(v.name(), HostValues{f64(0.01), f64(1.05), f64(1.0)}); }).substr(0, 40),
+            "runtime: stablehlo.custom_call: shape as");
 }
 
 // Ties of max share the tangent evenly, as JAX does: d/dx max(x, x) = 1.
@@ -505,15 +580,6 @@ TEST(AutodiffTest, IntegersHaveNoTangents) {
   EXPECT_EQ(v.resultTypes().size(), 3u);   // n, p, cotangent of x
 }
 
-std::string errorOf(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return std::string(errorKindName(e.kind())) + ": " + e.message();
-  }
-  return "no error";
-}
-
 TEST(AutodiffTest, ClearErrors) {
   auto m = stablehlo::parseModule(R"(
     func.func @main(%x: tensor<3xf64>, %n: tensor<i32>) -> tensor<3xf64> {
@@ -526,6 +592,7 @@ TEST(AutodiffTest, ClearErrors) {
     })");
   Function& f = *m->lookup("main");
   EXPECT_EQ(errorOf([&] { jvp(*m, f, "j"); }), "unsupported: unsupported: jvp of stablehlo.sort (line 3)");
+  // A loop whose trip count depends on the data is reversed only under a bound.
   auto loop = stablehlo::parseModule(R"(
     func.func @main(%x: tensor<f64>) -> tensor<f64> {
       %r = stablehlo.while(%y = %x) : tensor<f64>
@@ -538,7 +605,9 @@ TEST(AutodiffTest, ClearErrors) {
       return %r : tensor<f64>
     })");
   EXPECT_EQ(errorOf([&] { vjp(*loop, *loop->lookup("main"), "v"); }),
-            "unsupported: unsupported: vjp of stablehlo.while (reverse mode through it is not written yet; jvp works, line 3)");
+            "unsupported: unsupported: vjp of stablehlo.while (a while loop whose trip count is not known when the "
+            "program is built (the counted loops of fori_loop and scan are); give a bound on its iterations "
+            "(--loop-bound), line 3)");
   EXPECT_EQ(errorOf([&] { grad(*m, f, {}, "g"); }),
             "usage: grad of @main: the function must return one floating-point scalar, not (tensor<3xf64>)");
   auto s = stablehlo::parseModule(R"(
