@@ -26,6 +26,7 @@ std::function<int()> addFmtCommand(CLI::App& app);
 std::function<int()> addGradCommand(CLI::App& app);
 std::function<int()> addJvpCommand(CLI::App& app);
 std::function<int()> addVjpCommand(CLI::App& app);
+std::function<int()> addVmapCommand(CLI::App& app);
 std::function<int()> addRunCommand(CLI::App& app);
 std::function<int()> addTestCommand(CLI::App& app);
 

@@ -1,5 +1,5 @@
 // Forward mode: the jvp program computes each op as the original does, and right after
-// it the op's tangent by its jvp rule (transforms/ad_rules.h). Tangents that are zero
+// it the op's tangent by its jvp rule (transforms/op_rules.h). Tangents that are zero
 // stay symbolic (absent), so ops on integers or on values that do not depend on the
 // differentiated parameters make no tangent work. Calls are differentiated through
 // their callees' bodies (inlined); an op without a rule but with a decomposition (the
@@ -8,7 +8,7 @@
 #include <unordered_map>
 
 #include "support/error.h"
-#include "transforms/ad_rules.h"
+#include "transforms/op_rules.h"
 #include "transforms/autodiff.h"
 #include "transforms/jvp_emitter.h"
 
@@ -74,7 +74,7 @@ void JvpEmitter::emitOp(const Op& op) {
   }
   bool differentiableResult = false;
   for (Value* r : op.results()) differentiableResult |= isDifferentiable(r->type());
-  const AdRules& rules = adRules()[op.code()];
+  const OpRules& rules = opRules()[op.code()];
   if (anyTangent && differentiableResult && !rules.jvp && op.info().decompose) {
     // Differentiate the decomposition: built aside (on the original values), then
     // emitted op by op like the rest of the program.

@@ -7,7 +7,7 @@
 #include "transforms/transposer.h"
 
 #include "support/error.h"
-#include "transforms/ad_rules.h"
+#include "transforms/op_rules.h"
 #include "transforms/autodiff.h"
 #include "transforms/jvp_emitter.h"
 
@@ -40,7 +40,7 @@ void Transposer::forwardOp(const Op& op) {
     b_.copy(op, primal_);
     return;
   }
-  const AdRules& rules = adRules()[op.code()];
+  const OpRules& rules = opRules()[op.code()];
   if (!rules.transpose) unsupportedRule(op, "vjp", "reverse mode through it is not written yet; jvp works");
   if (rules.split) {
     b_.setLocation(op.loc);
@@ -77,7 +77,7 @@ void Transposer::backward() {
       args.x.push_back(lin ? nullptr : primalOf(v));
     }
     b_.setLocation(op.loc);
-    std::vector<Value*> out = adRules()[op.code()].transpose(args);
+    std::vector<Value*> out = opRules()[op.code()].transpose(args);
     for (size_t i = 0; i < op.numOperands() && i < out.size(); ++i)
       if (args.linear[i]) addCotangent(op.operand(i), out[i]);
   }

@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 "$KILN" --version | grep -q '^kiln [0-9]' || { echo "FAIL --version"; fail=1; }
-for cmd in fmt run test compile devices bench grad jvp vjp; do
+for cmd in fmt run test compile devices bench grad jvp vjp vmap; do
   "$KILN" "$cmd" --help >/dev/null 2>&1; check "$cmd --help" 0 $?
 done
 
@@ -50,6 +50,10 @@ grep -q '^result 1: tensor<3x2xf32>' "$tmp/grad.txt" && grep -q '^result 2: tens
 sed -n 's/^result 0: //p' "$tmp/grad.txt" | cmp -s - "$tmp/value.txt" || { echo "FAIL grad --with-value differs from the value"; fail=1; }
 "$KILN" jvp "$dir/loss.mlir" | "$KILN" run - --random-inputs 1 --no-print; check "jvp" 0 $?
 "$KILN" vjp "$dir/loss.mlir" | "$KILN" run - --random-inputs 1 --no-print; check "vjp" 0 $?
+"$KILN" vmap "$dir/loss.mlir" --in-axes none,0 --batch 8 | "$KILN" run - --random-inputs 1 > "$tmp/vmap.txt"; check "vmap" 0 $?
+grep -q '^result 0: tensor<8xf32>' "$tmp/vmap.txt" || { echo "FAIL vmap results:"; cat "$tmp/vmap.txt"; fail=1; }
+"$KILN" vmap "$dir/loss.mlir" --in-axes 0,7 --batch 8 > /dev/null 2> "$tmp/err.txt"; check "vmap bad axis" 2 $?
+grep -q 'in_axes 7 does not fit parameter 1' "$tmp/err.txt" || { echo "FAIL vmap axis message:"; cat "$tmp/err.txt"; fail=1; }
 "$KILN" grad "$dir/loss.mlir" --wrt 4 > /dev/null 2> "$tmp/err.txt"; check "grad --wrt out of range" 2 $?
 grep -q 'no parameter 4 (it has 2)' "$tmp/err.txt" || { echo "FAIL grad wrt message:"; cat "$tmp/err.txt"; fail=1; }
 "$KILN" grad "$dir/add.mlir" > /dev/null 2> "$tmp/err.txt"; check "grad of a non-scalar" 2 $?

@@ -19,7 +19,7 @@
 #include <optional>
 #include <unordered_set>
 
-#include "transforms/ad_rules.h"
+#include "transforms/op_rules.h"
 #include "transforms/jvp_emitter.h"
 #include "transforms/transposer.h"
 
@@ -410,7 +410,7 @@ std::vector<Value*> branchesTranspose(TransposeArgs& a) {
 
 }  // namespace
 
-void addControlFlowRules(OpTable<AdRules>& t) {
+void addControlFlowRules(OpTable<OpRules>& t) {
   t[O::While] = {&whileJvp, &whileTranspose, &whileSplit};
   t[O::If] = {&branchesJvp, &branchesTranspose, &branchesSplit};
   t[O::Case] = {&branchesJvp, &branchesTranspose, &branchesSplit};

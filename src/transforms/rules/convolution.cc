@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "ir/attr_records.h"
-#include "transforms/ad_rules.h"
+#include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 namespace {
@@ -138,6 +138,6 @@ std::vector<Value*> convolutionTranspose(TransposeArgs& a) {
 
 }  // namespace
 
-void addConvolutionRules(OpTable<AdRules>& t) { t[O::Convolution] = {&convolutionJvp, &convolutionTranspose}; }
+void addConvolutionRules(OpTable<OpRules>& t) { t[O::Convolution] = {&convolutionJvp, &convolutionTranspose}; }
 
 }  // namespace kiln::transforms

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "transforms/ad_rules.h"
+#include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 namespace {
@@ -322,13 +322,38 @@ std::vector<Value*> complexTranspose(TransposeArgs& a) {
           a.linear[1] ? a.b.unary(O::Negate, a.b.unary(O::Imag, a.ct[0])) : nullptr};
 }
 
+// ---- batching ----
+
+// Every elementwise op batches the same way: each operand brought to the batched result
+// shape (a shared one broadcast; a per-slice scalar of select or clamp broadcast over the
+// slice), then the op on the batched operands. A shared scalar of select or clamp stays.
+std::vector<Value*> elementwiseBatch(BatchArgs& a) {
+  const Shape& slice = a.op.result(0)->type().shape();
+  Shape full = batchedShape(a.size, slice);
+  std::vector<Value*> operands;
+  for (size_t i = 0; i < a.x.size(); ++i) {
+    Value* v = a.x[i];
+    const bool scalar = a.op.operand(i)->type().rank() == 0 && !slice.empty();
+    if (scalar && !a.batched[i]) {
+      operands.push_back(v);  // select's predicate, clamp's bounds: shared scalars
+      continue;
+    }
+    v = batchedValue(a.b, v, a.batched[i], a.size);
+    if (scalar) v = a.b.broadcastInDim(v, full, {0});
+    operands.push_back(v);
+  }
+  TypeList types;
+  for (Value* r : a.op.results()) types.push_back(Type::tensor(r->type().dtype(), full));
+  return a.b.create(a.op.code(), operands, a.op.attrs(), {}, types)->results();
+}
+
 // Values that pass through: their tangents pass through too.
 std::vector<Value*> identityJvp(JvpArgs& a) { return a.t; }
 std::vector<Value*> identityTranspose(TransposeArgs& a) { return a.ct; }
 
 }  // namespace
 
-void addElementwiseRules(OpTable<AdRules>& t) {
+void addElementwiseRules(OpTable<OpRules>& t) {
   for (O code : {O::Sign, O::Floor, O::Ceil, O::RoundNearestAfz, O::RoundNearestEven, O::ChloNextAfter})
     t[code].jvp = &zeroJvp;
   t[O::Negate] = {&negateJvp, &negateTranspose};
@@ -377,6 +402,12 @@ void addElementwiseRules(OpTable<AdRules>& t) {
   t[O::Imag] = {&imagJvp, &imagTranspose};
   t[O::Complex] = {&complexJvp, &complexTranspose};
   t[O::OptimizationBarrier] = {&identityJvp, &identityTranspose};
+
+  // (The broadcasting composites batch through their decompositions, not here.)
+  for (const OpInfo& info : allOps())
+    if (info.has(kElementwise) && info.category != OpCategory::Composite) t[info.code].batch = &elementwiseBatch;
+  t[O::Select].batch = &elementwiseBatch;  // elementwise but for their scalar operands
+  t[O::Clamp].batch = &elementwiseBatch;
 }
 
 }  // namespace kiln::transforms

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "ir/attr_records.h"
-#include "transforms/ad_rules.h"
+#include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 namespace {
@@ -88,11 +88,36 @@ std::vector<Value*> dotTranspose(TransposeArgs& a) {
                                     d.lhsBatch, d.lhsContracting, lf)};
 }
 
+// Both batched: the batch is one more batch dimension of the dot, first in the result.
+// One batched: it is a free dimension of that operand, moved to the front afterwards.
+std::vector<Value*> dotBatch(BatchArgs& a) {
+  DotDims d = DotDims::of(a.op);
+  DType out = a.op.result(0)->type().dtype();
+  const int64_t nb = static_cast<int64_t>(d.lhsBatch.size());
+  DotDims e;
+  e.lhsBatch = pastBatch(d.lhsBatch, a.batched[0] && a.batched[1]);
+  e.rhsBatch = a.batched[1] ? pastBatch(d.rhsBatch, a.batched[0]) : d.rhsBatch;
+  e.lhsContracting = a.batched[0] ? pastBatch(d.lhsContracting) : d.lhsContracting;
+  e.rhsContracting = a.batched[1] ? pastBatch(d.rhsContracting) : d.rhsContracting;
+  if (!a.batched[0]) e.lhsBatch = d.lhsBatch;
+  Value* r = a.b.dotGeneral(a.x[0], a.x[1], e, out);
+  if (a.batched[0] && a.batched[1]) return {r};
+  // Where the batch dimension landed: the first free dimension of lhs (after the dot's
+  // batch dimensions), or the first of rhs (after lhs's free ones).
+  int64_t at = nb;
+  if (!a.batched[0]) at += static_cast<int64_t>(d.lhsFree(a.op.operand(0)->type().rank()).size());
+  if (at == 0) return {r};
+  Dims perm = {at};
+  for (int64_t i = 0; i < r->type().rank(); ++i)
+    if (i != at) perm.push_back(i);
+  return {a.b.transpose(r, perm)};
+}
+
 }  // namespace
 
-void addLinalgRules(OpTable<AdRules>& t) {
-  t[O::DotGeneral] = {&dotJvp, &dotTranspose};
-  t[O::Dot] = {&dotJvp, &dotTranspose};
+void addLinalgRules(OpTable<OpRules>& t) {
+  t[O::DotGeneral] = {&dotJvp, &dotTranspose, nullptr, &dotBatch};
+  t[O::Dot] = {&dotJvp, &dotTranspose, nullptr, &dotBatch};
 }
 
 }  // namespace kiln::transforms

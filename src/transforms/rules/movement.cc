@@ -4,7 +4,7 @@
 // pad slices, a gather scatter-adds.
 #include <algorithm>
 
-#include "transforms/ad_rules.h"
+#include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 namespace {
@@ -201,9 +201,69 @@ std::vector<Value*> gatherTranspose(TransposeArgs& a) {
   return {ct, nullptr};
 }
 
+// ---- batching: the batch dimension in front, every dimension number past it ----
+
+std::vector<Value*> broadcastBatch(BatchArgs& a) {
+  Shape out = batchedShape(a.size, a.op.result(0)->type().shape());
+  return {a.b.broadcastInDim(a.x[0], out, pastBatch(attrDims(a.op, "broadcast_dimensions"), true))};
+}
+
+std::vector<Value*> reshapeBatch(BatchArgs& a) {
+  return {a.b.reshape(a.x[0], batchedShape(a.size, a.op.result(0)->type().shape()))};
+}
+
+std::vector<Value*> transposeBatch(BatchArgs& a) {
+  return {a.b.transpose(a.x[0], pastBatch(attrDims(a.op, "permutation"), true))};
+}
+
+std::vector<Value*> reverseBatch(BatchArgs& a) { return {a.b.reverse(a.x[0], pastBatch(attrDims(a.op, "dimensions")))}; }
+
+std::vector<Value*> sliceBatch(BatchArgs& a) {
+  Dims start = attrDims(a.op, "start_indices"), limit = attrDims(a.op, "limit_indices"),
+       strides = attrDims(a.op, "strides");
+  start.insert(start.begin(), 0);
+  limit.insert(limit.begin(), a.size);
+  strides.insert(strides.begin(), 1);
+  return {a.b.slice(a.x[0], start, limit, strides)};
+}
+
+std::vector<Value*> concatenateBatch(BatchArgs& a) {
+  std::vector<Value*> inputs;
+  for (size_t i = 0; i < a.x.size(); ++i) inputs.push_back(batchedValue(a.b, a.x[i], a.batched[i], a.size));
+  return {a.b.concatenate(inputs, a.op.attr("dimension").asInt() + 1)};
+}
+
+std::vector<Value*> padBatch(BatchArgs& a) {
+  if (a.batched[1]) unsupportedRule(a.op, "vmap", "a batched padding value");
+  Dims low = attrDims(a.op, "edge_padding_low"), high = attrDims(a.op, "edge_padding_high"),
+       interior = attrDims(a.op, "interior_padding");
+  low.insert(low.begin(), 0);
+  high.insert(high.begin(), 0);
+  interior.insert(interior.begin(), 0);
+  return {a.b.pad(a.x[0], a.x[1], low, high, interior)};
+}
+
+// With shared starts the batch dimension is sliced whole (a start of 0, the full size).
+std::vector<Value*> dynamicSliceBatch(BatchArgs& a) {
+  for (size_t i = 1; i < a.x.size(); ++i)
+    if (a.batched[i]) unsupportedRule(a.op, "vmap", "batched start indices");
+  std::vector<Value*> starts(a.x.begin() + 1, a.x.end());
+  starts.insert(starts.begin(), zeros(a.b, a.x[1]->type()));
+  return {a.b.dynamicSlice(a.x[0], starts, batchedShape(a.size, attrDims(a.op, "slice_sizes")))};
+}
+
+std::vector<Value*> dynamicUpdateSliceBatch(BatchArgs& a) {
+  for (size_t i = 2; i < a.x.size(); ++i)
+    if (a.batched[i]) unsupportedRule(a.op, "vmap", "batched start indices");
+  std::vector<Value*> starts(a.x.begin() + 2, a.x.end());
+  starts.insert(starts.begin(), zeros(a.b, a.x[2]->type()));
+  return {a.b.dynamicUpdateSlice(batchedValue(a.b, a.x[0], a.batched[0], a.size),
+                                 batchedValue(a.b, a.x[1], a.batched[1], a.size), starts)};
+}
+
 }  // namespace
 
-void addMovementRules(OpTable<AdRules>& t) {
+void addMovementRules(OpTable<OpRules>& t) {
   t[O::BroadcastInDim] = {&linearJvp, &broadcastTranspose};
   t[O::Reshape] = {&linearJvp, &reshapeTranspose};
   t[O::Transpose] = {&linearJvp, &transposeTranspose};
@@ -214,6 +274,15 @@ void addMovementRules(OpTable<AdRules>& t) {
   t[O::DynamicSlice] = {&linearJvp, &dynamicSliceTranspose};
   t[O::DynamicUpdateSlice] = {&linearJvp, &dynamicUpdateSliceTranspose};
   t[O::Gather] = {&linearJvp, &gatherTranspose};
+  t[O::BroadcastInDim].batch = &broadcastBatch;
+  t[O::Reshape].batch = &reshapeBatch;
+  t[O::Transpose].batch = &transposeBatch;
+  t[O::Reverse].batch = &reverseBatch;
+  t[O::Slice].batch = &sliceBatch;
+  t[O::Concatenate].batch = &concatenateBatch;
+  t[O::Pad].batch = &padBatch;
+  t[O::DynamicSlice].batch = &dynamicSliceBatch;
+  t[O::DynamicUpdateSlice].batch = &dynamicUpdateSliceBatch;
 }
 
 }  // namespace kiln::transforms

@@ -1,7 +1,7 @@
 // Autodiff rules of stablehlo.reduce with one input and a one-op body: a sum is linear
 // (its transpose broadcasts the cotangent back); max and min route the tangents of the
 // elements that attain the result, ties sharing evenly as in JAX.
-#include "transforms/ad_rules.h"
+#include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 namespace {
@@ -84,8 +84,29 @@ std::vector<Value*> reduceTranspose(TransposeArgs& a) {
   return {ctInput, ctInit};
 }
 
+// The inputs batched (shared ones broadcast), the reduced dimensions past the batch; the
+// inits must be shared.
+std::vector<Value*> reduceBatch(BatchArgs& a) {
+  const size_t n = a.op.numOperands() / 2;
+  std::vector<Value*> inputs, inits;
+  for (size_t i = 0; i < n; ++i) inputs.push_back(batchedValue(a.b, a.x[i], a.batched[i], a.size));
+  for (size_t i = n; i < 2 * n; ++i) {
+    if (a.batched[i]) unsupportedRule(a.op, "vmap", "a batched init value");
+    inits.push_back(a.x[i]);
+  }
+  std::vector<std::unique_ptr<Region>> regions;
+  regions.push_back(std::make_unique<Region>());
+  ValueMap map;
+  a.op.region(0).cloneInto(*regions.back(), map);
+  NamedAttrList attrs = a.op.attrs();
+  setAttr(attrs, "dimensions", Attribute::i64Array(pastBatch(a.op.attr("dimensions").asInts())));
+  std::vector<Value*> operands = inputs;
+  operands.insert(operands.end(), inits.begin(), inits.end());
+  return a.b.create(O::Reduce, operands, attrs, std::move(regions))->results();
+}
+
 }  // namespace
 
-void addReduceRules(OpTable<AdRules>& t) { t[O::Reduce] = {&reduceJvp, &reduceTranspose}; }
+void addReduceRules(OpTable<OpRules>& t) { t[O::Reduce] = {&reduceJvp, &reduceTranspose, nullptr, &reduceBatch}; }
 
 }  // namespace kiln::transforms

@@ -5,7 +5,7 @@
 // from whichever of input or update it ended up holding; which one is found as JAX does,
 // by scattering the updates' numbers and gathering them back.
 #include "ir/attr_records.h"
-#include "transforms/ad_rules.h"
+#include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 namespace {
@@ -147,6 +147,6 @@ std::vector<Value*> scatterTranspose(TransposeArgs& a) {
 
 }  // namespace
 
-void addScatterRules(OpTable<AdRules>& t) { t[O::Scatter] = {&scatterJvp, &scatterTranspose}; }
+void addScatterRules(OpTable<OpRules>& t) { t[O::Scatter] = {&scatterJvp, &scatterTranspose}; }
 
 }  // namespace kiln::transforms

@@ -10,7 +10,7 @@
 #include <optional>
 
 #include "ir/attr_records.h"
-#include "transforms/ad_rules.h"
+#include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 namespace {
@@ -159,7 +159,7 @@ std::vector<Value*> selectAndScatterTranspose(TransposeArgs& a) {
 
 }  // namespace
 
-void addWindowRules(OpTable<AdRules>& t) {
+void addWindowRules(OpTable<OpRules>& t) {
   t[O::ReduceWindow] = {&reduceWindowJvp, &reduceWindowTranspose};
   t[O::SelectAndScatter] = {&selectAndScatterJvp, &selectAndScatterTranspose};
 }

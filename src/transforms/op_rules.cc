@@ -1,5 +1,5 @@
-// The autodiff rule table, assembled from the rule families, and the helpers they share.
-#include "transforms/ad_rules.h"
+// The rule table, assembled from the rule families, and the helpers they share.
+#include "transforms/op_rules.h"
 
 #include <algorithm>
 
@@ -7,9 +7,9 @@
 
 namespace kiln::transforms {
 
-const OpTable<AdRules>& adRules() {
-  static const OpTable<AdRules> table = [] {
-    OpTable<AdRules> t;
+const OpTable<OpRules>& opRules() {
+  static const OpTable<OpRules> table = [] {
+    OpTable<OpRules> t;
     addElementwiseRules(t);
     addMovementRules(t);
     addScatterRules(t);
@@ -56,6 +56,26 @@ std::pair<int64_t, int64_t> transposedPadding(int64_t in, int64_t window, int64_
   int64_t before = dilated(window, windowDilation) - low - 1;
   int64_t after = dilated(in, baseDilation) + dilated(window, windowDilation) - 1 - dilated(out, stride) - before;
   return {before, after};
+}
+
+Value* batchedValue(Builder& b, Value* x, bool batched, int64_t size) {
+  if (batched) return x;
+  Dims dims;
+  for (int64_t d = 0; d < x->type().rank(); ++d) dims.push_back(d + 1);
+  return b.broadcastInDim(x, batchedShape(size, x->type().shape()), dims);
+}
+
+Dims pastBatch(const Dims& dims, bool withBatch) {
+  Dims out;
+  if (withBatch) out.push_back(0);
+  for (int64_t d : dims) out.push_back(d + 1);
+  return out;
+}
+
+Shape batchedShape(int64_t size, const Shape& shape) {
+  Shape out = shape;
+  out.insert(out.begin(), size);
+  return out;
 }
 
 void unsupportedRule(const Op& op, const std::string& what, const std::string& detail) {

@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "transforms/ad_rules.h"
+#include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 namespace {
@@ -76,14 +76,14 @@ const std::set<std::string_view> kNotYet = {
     "stablehlo.tuple",            "stablehlo.collective_reduce",
 };
 
-TEST(AdRulesTest, EveryOpHasARuleOrAReason) {
+TEST(OpRulesTest, EveryOpHasARuleOrAReason) {
   int differentiable = 0, covered = 0, throughDecomposition = 0;
   std::vector<std::string> missing;
   for (const OpInfo& info : allOps()) {
     std::string why;
     if (notDifferentiable(info, why)) continue;
     ++differentiable;
-    const AdRules& rules = adRules()[info.code];
+    const OpRules& rules = opRules()[info.code];
     if (rules.jvp || info.code == OpCode::FuncCall) {  // calls: through their callees
       ++covered;
       EXPECT_FALSE(kNotYet.count(info.name)) << info.name << " has rules now: take it off the list";
@@ -96,6 +96,19 @@ TEST(AdRulesTest, EveryOpHasARuleOrAReason) {
   for (const std::string& name : missing) ADD_FAILURE() << name << " has no jvp rule and is in no list";
   std::printf("[ measured ] %d of %d differentiable ops have jvp rules, %d more through their decompositions\n",
               covered, differentiable, throughDecomposition);
+}
+
+// Batching rules: counted over the ops that compute on arrays (not terminators, checks,
+// or ops without operands).
+TEST(OpRulesTest, BatchingCoverage) {
+  int ops = 0, batched = 0;
+  for (const OpInfo& info : allOps()) {
+    if (info.isTerminator() || info.category == OpCategory::Check || info.operands.max == 0) continue;
+    ++ops;
+    if (opRules()[info.code].batch || info.code == OpCode::FuncCall) ++batched;
+  }
+  std::printf("[ measured ] %d of %d ops with operands have batching rules\n", batched, ops);
+  EXPECT_GE(batched, 77);  // a floor: raise it as rules land
 }
 
 }  // namespace

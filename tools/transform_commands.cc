@@ -1,10 +1,11 @@
-// `kiln grad`, `kiln jvp`, `kiln vjp`: differentiate a function of a StableHLO file and
-// print the result as a module whose @main is the derivative program (plain StableHLO:
-// `kiln run`, `kiln fmt` and other tools read it). The program is cleaned up by the
-// optimizer's target-independent passes (inline, simplify, CSE, DCE) unless
+// `kiln grad`, `kiln jvp`, `kiln vjp`, `kiln vmap`: transform a function of a StableHLO
+// file and print the result as a module whose @main is the transformed program (plain
+// StableHLO: `kiln run`, `kiln fmt` and other tools read it). The program is cleaned up
+// by the optimizer's target-independent passes (inline, simplify, CSE, DCE) unless
 // --no-cleanup.
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "commands.h"
@@ -15,11 +16,12 @@
 #include "stablehlo/printer.h"
 #include "support/error.h"
 #include "transforms/autodiff.h"
+#include "transforms/vmap.h"
 
 namespace kiln::tool {
 namespace {
 
-enum class Mode { Grad, Jvp, Vjp };
+enum class Mode { Grad, Jvp, Vjp, Vmap };
 
 struct AutodiffOptions {
   std::string file;
@@ -29,7 +31,35 @@ struct AutodiffOptions {
   bool withValue = false;
   bool noCleanup = false;
   int64_t loopBound = 0;
+  std::string inAxes, outAxes;
+  int64_t batch = 0;
 };
+
+// "0,none,2" -> {0, nullopt, 2}; empty -> {}.
+std::vector<std::optional<int64_t>> parseAxes(const std::string& text, const char* flag) {
+  std::vector<std::optional<int64_t>> out;
+  if (text.empty()) return out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (item == "none" || item == "None") {
+      out.push_back(std::nullopt);
+      continue;
+    }
+    size_t used = 0;
+    long long v = -1;
+    try {
+      v = std::stoll(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || v < 0)
+      throw Error(ErrorKind::Usage, std::string(flag) + " takes dimensions or 'none' separated by commas (e.g. 0,none), got '" +
+                                        text + "'");
+    out.push_back(v);
+  }
+  return out;
+}
 
 std::vector<size_t> parseIndexList(const std::string& text) {
   std::vector<size_t> out;
@@ -56,7 +86,8 @@ int runAutodiff(Mode mode, const AutodiffOptions& o) {
   verifyModule(*module);
   Function* f = module->lookup(o.entry);
   if (!f) throw Error(ErrorKind::Usage, "no function @" + o.entry + " in " + o.file);
-  const std::string name = o.entry + "." + (mode == Mode::Grad ? "grad" : mode == Mode::Jvp ? "jvp" : "vjp");
+  const char* suffix[] = {"grad", "jvp", "vjp", "vmap"};
+  const std::string name = o.entry + "." + suffix[static_cast<int>(mode)];
   Function* d = nullptr;
   switch (mode) {
     case Mode::Grad: {
@@ -69,6 +100,17 @@ int runAutodiff(Mode mode, const AutodiffOptions& o) {
     }
     case Mode::Jvp: d = &transforms::jvp(*module, *f, name); break;
     case Mode::Vjp: d = &transforms::vjp(*module, *f, name, {o.loopBound}); break;
+    case Mode::Vmap: {
+      transforms::VmapOptions v;
+      v.inAxes = parseAxes(o.inAxes, "--in-axes");
+      for (const auto& axis : parseAxes(o.outAxes, "--out-axes")) {
+        if (!axis) throw Error(ErrorKind::Usage, "--out-axes takes dimensions only");
+        v.outAxes.push_back(*axis);
+      }
+      v.size = o.batch;
+      d = &transforms::vmap(*module, *f, v, name);
+      break;
+    }
   }
   // The derivative becomes @main; everything else is private, so inlining drops it.
   for (const auto& fn : module->functions()) fn->visibility = Visibility::Private;
@@ -100,7 +142,12 @@ std::function<int()> addMode(CLI::App& app, Mode mode, const char* name, const c
     cmd->add_option("--wrt", o->wrt, "Parameters to differentiate with respect to, e.g. 0,2")->default_val("0");
     cmd->add_flag("--with-value", o->withValue, "Return the value before the gradients (value_and_grad)");
   }
-  if (mode != Mode::Jvp)
+  if (mode == Mode::Vmap) {
+    cmd->add_option("--in-axes", o->inAxes, "Per parameter: its batch dimension, or none (default: 0 for all)");
+    cmd->add_option("--out-axes", o->outAxes, "Per result: where its batch dimension goes (default: 0 for all)");
+    cmd->add_option("--batch", o->batch, "The batch size")->required()->check(CLI::PositiveNumber);
+  }
+  if (mode == Mode::Grad || mode == Mode::Vjp)
     cmd->add_option("--loop-bound", o->loopBound,
                     "Reverse a while loop whose trip count is only known at run time by storing up to this many "
                     "iterations (a run that iterates more fails)")
@@ -121,6 +168,11 @@ std::function<int()> addJvpCommand(CLI::App& app) {
   return addMode(app, Mode::Jvp, "jvp",
                  "Print the forward-mode program: @main(primals..., tangents of the float parameters...) -> "
                  "(results..., tangents of the float results...)");
+}
+std::function<int()> addVmapCommand(CLI::App& app) {
+  return addMode(app, Mode::Vmap, "vmap",
+                 "Print the batched program: @main takes the parameters with a batch dimension at their "
+                 "--in-axes (none: shared) and returns the results with it at their --out-axes");
 }
 std::function<int()> addVjpCommand(CLI::App& app) {
   return addMode(app, Mode::Vjp, "vjp",

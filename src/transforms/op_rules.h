@@ -1,4 +1,5 @@
-// The autodiff rules of the ops, one table indexed by opcode (ir/op_table.h).
+// The transformation rules of the ops, one table indexed by opcode (ir/op_table.h):
+// autodiff (jvp, transpose, split) and batching (vmap).
 //
 // The structure is JAX's: every differentiable op has a jvp rule (forward mode), and the
 // few linear ops those rules emit on tangents have a transpose rule. Reverse mode is
@@ -12,6 +13,10 @@
 // Tangents and cotangents are values of the primal's type, or null: a symbolic zero,
 // which makes no work. Integer and boolean values always have zero tangents, so their
 // ops need no rules.
+//
+// Batching (transforms/vmap.cc) keeps one convention: a batched value has the batch
+// dimension in front. A batching rule sees which operands are batched and returns the
+// op's results batched, so that rules never track where the batch dimension went.
 #pragma once
 
 #include <vector>
@@ -64,23 +69,36 @@ struct SplitArgs {
 };
 using SplitRule = std::vector<bool> (*)(SplitArgs&);
 
-struct AdRules {
+// What a batching rule sees: the op, its operands in the new program (a batched one
+// with the batch dimension in front), which are batched (at least one), and the size.
+struct BatchArgs {
+  Builder& b;
+  const Op& op;
+  std::vector<Value*> x;
+  std::vector<bool> batched;
+  int64_t size;
+};
+// The op's results, each batched (batch dimension in front).
+using BatchRule = std::vector<Value*> (*)(BatchArgs&);
+
+struct OpRules {
   JvpRule jvp = nullptr;
   TransposeRule transpose = nullptr;
   SplitRule split = nullptr;
+  BatchRule batch = nullptr;
 };
 
-const OpTable<AdRules>& adRules();
+const OpTable<OpRules>& opRules();
 
 // The rule families, each adding its ops' entries.
-void addElementwiseRules(OpTable<AdRules>& table);
-void addMovementRules(OpTable<AdRules>& table);
-void addLinalgRules(OpTable<AdRules>& table);
-void addReduceRules(OpTable<AdRules>& table);
-void addControlFlowRules(OpTable<AdRules>& table);
-void addConvolutionRules(OpTable<AdRules>& table);
-void addScatterRules(OpTable<AdRules>& table);
-void addWindowRules(OpTable<AdRules>& table);
+void addElementwiseRules(OpTable<OpRules>& table);
+void addMovementRules(OpTable<OpRules>& table);
+void addLinalgRules(OpTable<OpRules>& table);
+void addReduceRules(OpTable<OpRules>& table);
+void addControlFlowRules(OpTable<OpRules>& table);
+void addConvolutionRules(OpTable<OpRules>& table);
+void addScatterRules(OpTable<OpRules>& table);
+void addWindowRules(OpTable<OpRules>& table);
 
 // Helpers the rules share.
 // The values an op's regions use from outside them (StableHLO regions may capture).
@@ -99,6 +117,12 @@ Value* orZeros(Builder& b, Value* t, Value* like);
 // cotangent back onto the input (JAX's _conv_general_vjp_lhs_padding).
 std::pair<int64_t, int64_t> transposedPadding(int64_t in, int64_t window, int64_t stride, int64_t out, int64_t low,
                                               int64_t baseDilation, int64_t windowDilation);
+// `x` with a batch dimension of `size` in front: itself when batched, else broadcast.
+Value* batchedValue(Builder& b, Value* x, bool batched, int64_t size);
+// `dims` shifted past the batch dimension, with it (0) in front when `withBatch`.
+Dims pastBatch(const Dims& dims, bool withBatch = false);
+// `shape` with the batch dimension in front.
+Shape batchedShape(int64_t size, const Shape& shape);
 // "unsupported: <what> of <op> (line N)", kind Unsupported.
 [[noreturn]] void unsupportedRule(const Op& op, const std::string& what, const std::string& detail = {});
 

@@ -1,0 +1,218 @@
+// vmap against a loop over the batch calling the unbatched function, bit for bit: each
+// slice of the batched results equals the function's results on the slices of the
+// batched arguments (shared arguments as they are). Then vmap of grad (per-example
+// gradients) and the errors.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "interp/interpreter.h"
+#include "ir/verifier.h"
+#include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
+#include "support/error.h"
+#include "transforms/autodiff.h"
+#include "transforms/vmap.h"
+
+namespace kiln::transforms {
+namespace {
+
+using interp::HostValues;
+
+Literal randomLiteral(const Type& type, std::mt19937_64& rng) {
+  Literal lit(type);
+  std::uniform_real_distribution<double> u(-2, 2);
+  for (int64_t i = 0; i < lit.numElements(); ++i) {
+    if (isFloat(type.dtype())) lit.setFloat(i, u(rng));
+    else lit.setInt(i, static_cast<int64_t>(rng() % 3));
+  }
+  return lit;
+}
+
+// Slice `index` of `lit` along `axis`.
+Literal sliceAt(const Literal& lit, int64_t axis, int64_t index) {
+  Shape shape = lit.shape();
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= shape[static_cast<size_t>(d)];
+  for (size_t d = static_cast<size_t>(axis) + 1; d < shape.size(); ++d) inner *= shape[d];
+  const int64_t n = shape[static_cast<size_t>(axis)];
+  shape.erase(shape.begin() + axis);
+  Literal out(Type::tensor(lit.dtype(), shape));
+  const size_t width = static_cast<size_t>(storageBytes(lit.dtype()));
+  Literal full = lit;
+  const uint8_t* src = full.mutableStorage();
+  uint8_t* dst = out.mutableStorage();
+  for (int64_t o = 0; o < outer; ++o)
+    std::memcpy(dst + static_cast<size_t>(o * inner) * width, src + static_cast<size_t>((o * n + index) * inner) * width,
+                static_cast<size_t>(inner) * width);
+  return out;
+}
+
+void expectSameBits(const Literal& a, const Literal& b, const std::string& what) {
+  ASSERT_EQ(a.type(), b.type()) << what;
+  const size_t bytes = static_cast<size_t>(a.numElements() * storageBytes(a.dtype()));
+  Literal x = a, y = b;
+  EXPECT_EQ(std::memcmp(x.mutableStorage(), y.mutableStorage(), bytes), 0) << what;
+}
+
+// vmap(@main) against a loop of @main over the batch.
+void checkVmap(const std::string& text, const VmapOptions& options, const std::string& entry = "main") {
+  SCOPED_TRACE(text);
+  auto m = stablehlo::parseModule(text);
+  Function* f = m->lookup(entry);
+  ASSERT_NE(f, nullptr);
+  Function& v = vmap(*m, *f, options, "batched");
+  ASSERT_NO_THROW(verifyModule(*m));
+  interp::Interpreter in(*m);
+  std::mt19937_64 rng(9);
+  HostValues args;
+  for (size_t i = 0; i < v.numParams(); ++i) args.push_back(randomLiteral(v.param(i)->type(), rng));
+  HostValues batched = in.call("batched", args);
+  std::vector<int64_t> outAxes = options.outAxes;
+  if (outAxes.empty()) outAxes.assign(batched.size(), 0);
+  for (int64_t b = 0; b < options.size; ++b) {
+    HostValues slice;
+    for (size_t i = 0; i < args.size(); ++i) {
+      std::optional<int64_t> axis = options.inAxes.empty() ? std::optional<int64_t>(0) : options.inAxes[i];
+      slice.push_back(axis ? sliceAt(args[i].tensor(), *axis, b) : args[i].tensor());
+    }
+    HostValues one = in.call(entry, slice);
+    for (size_t r = 0; r < one.size(); ++r)
+      expectSameBits(sliceAt(batched[r].tensor(), outAxes[r], b), one[r].tensor(),
+                     "result " + std::to_string(r) + " slice " + std::to_string(b));
+  }
+}
+
+VmapOptions axes(std::vector<std::optional<int64_t>> in, std::vector<int64_t> out, int64_t size) {
+  VmapOptions o;
+  o.inAxes = std::move(in);
+  o.outAxes = std::move(out);
+  o.size = size;
+  return o;
+}
+
+TEST(VmapTest, ElementwiseWithSharedAndBatchedOperands) {
+  checkVmap(R"(
+    func.func @main(%x: tensor<3xf32>, %y: tensor<3xf32>, %p: tensor<f32>) -> (tensor<3xf32>, tensor<3xi1>) {
+      %a = stablehlo.multiply %x, %y : tensor<3xf32>
+      %t = stablehlo.tanh %a : tensor<3xf32>
+      %c = stablehlo.compare GT, %t, %y : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+      %s = stablehlo.select %c, %t, %x : tensor<3xi1>, tensor<3xf32>
+      %e = chlo.erf %s : tensor<3xf32> -> tensor<3xf32>
+      %k = stablehlo.clamp %p, %e, %p : (tensor<f32>, tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+      %m = stablehlo.maximum %k, %e : tensor<3xf32>
+      return %m, %c : tensor<3xf32>, tensor<3xi1>
+    })",
+            axes({0, std::nullopt, std::nullopt}, {0, 0}, 4));
+  // A batched scalar against shared tensors, batch axes other than 0.
+  checkVmap(R"(
+    func.func @main(%x: tensor<2x3xf32>, %p: tensor<f32>) -> tensor<2x3xf32> {
+      %c = stablehlo.clamp %p, %x, %x : (tensor<f32>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+      %b = stablehlo.broadcast_in_dim %p, dims = [] : (tensor<f32>) -> tensor<2x3xf32>
+      %s = stablehlo.add %c, %b : tensor<2x3xf32>
+      return %s : tensor<2x3xf32>
+    })",
+            axes({std::nullopt, 0}, {2}, 5));
+  checkVmap(R"(
+    func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+      %e = stablehlo.exponential %x : tensor<2x3xf32>
+      return %e : tensor<2x3xf32>
+    })",
+            axes({1}, {1}, 4));
+}
+
+TEST(VmapTest, DataMovement) {
+  checkVmap(R"(
+    func.func @main(%x: tensor<4x6xf32>, %y: tensor<2x6xf32>, %v: tensor<f32>) -> (tensor<6x4xf32>, tensor<2x3xf32>, tensor<6x6xf32>, tensor<7x10xf32>, tensor<3x2x4xf32>, tensor<24xf32>) {
+      %t = stablehlo.transpose %x, dims = [1, 0] : (tensor<4x6xf32>) -> tensor<6x4xf32>
+      %s = stablehlo.slice %x [1:4:2, 0:6:2] : (tensor<4x6xf32>) -> tensor<2x3xf32>
+      %c = stablehlo.concatenate %x, %y, dim = 0 : (tensor<4x6xf32>, tensor<2x6xf32>) -> tensor<6x6xf32>
+      %p = stablehlo.pad %x, %v, low = [1, 0], high = [2, -1], interior = [0, 1] : (tensor<4x6xf32>, tensor<f32>) -> tensor<7x10xf32>
+      %b = stablehlo.broadcast_in_dim %y, dims = [1, 0] : (tensor<2x6xf32>) -> tensor<6x2x4xf32>
+      %bs = stablehlo.slice %b [0:3, 0:2, 0:4] : (tensor<6x2x4xf32>) -> tensor<3x2x4xf32>
+      %r = stablehlo.reshape %x : (tensor<4x6xf32>) -> tensor<24xf32>
+      %v2 = stablehlo.reverse %r, dims = [0] : tensor<24xf32>
+      return %t, %s, %c, %p, %bs, %v2 : tensor<6x4xf32>, tensor<2x3xf32>, tensor<6x6xf32>, tensor<7x10xf32>, tensor<3x2x4xf32>, tensor<24xf32>
+    })",
+            axes({0, std::nullopt, std::nullopt}, {0, 1, 2, 0, 1, 0}, 3));
+  // Shared starts (one past the end, clamped) into batched operands.
+  checkVmap(R"(
+    func.func @main(%x: tensor<5x4xf32>, %u: tensor<2x2xf32>) -> (tensor<2x3xf32>, tensor<5x4xf32>) {
+      %i = stablehlo.constant dense<4> : tensor<i64>
+      %j = stablehlo.constant dense<1> : tensor<i64>
+      %s = stablehlo.dynamic_slice %x, %i, %j, sizes = [2, 3] : (tensor<5x4xf32>, tensor<i64>, tensor<i64>) -> tensor<2x3xf32>
+      %d = stablehlo.dynamic_update_slice %x, %u, %j, %i : (tensor<5x4xf32>, tensor<2x2xf32>, tensor<i64>, tensor<i64>) -> tensor<5x4xf32>
+      return %s, %d : tensor<2x3xf32>, tensor<5x4xf32>
+    })",
+            axes({0, std::nullopt}, {0, 0}, 3));
+}
+
+TEST(VmapTest, DotsAndReductions) {
+  const char* text = R"(
+    func.func @main(%x: tensor<2x3x4xf32>, %y: tensor<2x4x5xf32>) -> (tensor<2x3x5xf32>, tensor<3xf32>, tensor<2x4xf32>) {
+      %d = stablehlo.dot_general %x, %y, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+      %zero = stablehlo.constant dense<0.0> : tensor<f32>
+      %s = stablehlo.reduce(%d init: %zero) applies stablehlo.add across dimensions = [0, 2] : (tensor<2x3x5xf32>, tensor<f32>) -> tensor<3xf32>
+      %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+      %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<2x3x4xf32>, tensor<f32>) -> tensor<2x4xf32>
+      return %d, %s, %m : tensor<2x3x5xf32>, tensor<3xf32>, tensor<2x4xf32>
+    })";
+  checkVmap(text, axes({0, 0}, {}, 3));               // both batched
+  checkVmap(text, axes({2, std::nullopt}, {1, 0, 2}, 3));  // lhs only
+  checkVmap(text, axes({std::nullopt, 1}, {3, 1, 0}, 3));  // rhs only
+  checkVmap(R"(
+    func.func @main(%x: tensor<3x4xf32>, %y: tensor<4xf32>) -> tensor<3xf32> {
+      %d = stablehlo.dot %x, %y : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3xf32>
+      return %d : tensor<3xf32>
+    })",
+            axes({std::nullopt, 0}, {}, 2));
+}
+
+// Per-example gradients: vmap of grad over the examples, the weights shared.
+TEST(VmapTest, PerExampleGradients) {
+  const char* text = R"(
+    func.func @loss(%w: tensor<3x2xf32>, %x: tensor<3xf32>) -> tensor<f32> {
+      %h = stablehlo.dot_general %x, %w, contracting_dims = [0] x [0] : (tensor<3xf32>, tensor<3x2xf32>) -> tensor<2xf32>
+      %t = stablehlo.tanh %h : tensor<2xf32>
+      %s = stablehlo.multiply %t, %t : tensor<2xf32>
+      %zero = stablehlo.constant dense<0.0> : tensor<f32>
+      %l = stablehlo.reduce(%s init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<2xf32>, tensor<f32>) -> tensor<f32>
+      return %l : tensor<f32>
+    })";
+  auto m = stablehlo::parseModule(text);
+  grad(*m, *m->lookup("loss"), {}, "main");
+  std::string withGrad = stablehlo::printModule(*m);
+  checkVmap(withGrad, axes({std::nullopt, 0}, {}, 4));
+}
+
+std::string errorOf(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    return std::string(errorKindName(e.kind())) + ": " + e.message();
+  }
+  return "no error";
+}
+
+TEST(VmapTest, ClearErrors) {
+  auto m = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+      %s = "stablehlo.sort"(%x) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %c = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+        stablehlo.return %c : tensor<i1>
+      }) {dimension = 0 : i64} : (tensor<3xf32>) -> tensor<3xf32>
+      return %s : tensor<3xf32>
+    })");
+  Function& f = *m->lookup("main");
+  EXPECT_EQ(errorOf([&] { vmap(*m, f, axes({0}, {}, 2), "v"); }), "unsupported: unsupported: vmap of stablehlo.sort (line 3)");
+  EXPECT_EQ(errorOf([&] { vmap(*m, f, axes({2}, {}, 2), "v"); }),
+            "usage: vmap of @main: in_axes 2 does not fit parameter 0 (tensor<3xf32>)");
+  EXPECT_EQ(errorOf([&] { vmap(*m, f, axes({0, 0}, {}, 2), "v"); }),
+            "usage: vmap of @main: in_axes has 2 entries for 1 parameters");
+  EXPECT_EQ(errorOf([&] { vmap(*m, f, axes({0}, {}, 0), "v"); }), "usage: vmap of @main: the batch size must be positive, got 0");
+}
+
+}  // namespace
+}  // namespace kiln::transforms
