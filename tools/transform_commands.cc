@@ -23,7 +23,7 @@ namespace {
 
 enum class Mode { Grad, Jvp, Vjp, Vmap };
 
-struct AutodiffOptions {
+struct TransformOptions {
   std::string file;
   std::string entry = "main";
   std::string wrt = "0";
@@ -61,27 +61,18 @@ std::vector<std::optional<int64_t>> parseAxes(const std::string& text, const cha
   return out;
 }
 
+// "0,2" -> {0, 2}: parameter numbers.
 std::vector<size_t> parseIndexList(const std::string& text) {
   std::vector<size_t> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    size_t used = 0;
-    long long v = -1;
-    try {
-      v = std::stoll(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != item.size() || v < 0)
-      throw Error(ErrorKind::Usage, "--wrt takes parameter numbers separated by commas (e.g. 0,2), got '" + text + "'");
-    out.push_back(static_cast<size_t>(v));
+  for (const auto& index : parseAxes(text, "--wrt")) {
+    if (!index) throw Error(ErrorKind::Usage, "--wrt takes parameter numbers separated by commas (e.g. 0,2)");
+    out.push_back(static_cast<size_t>(*index));
   }
   if (out.empty()) throw Error(ErrorKind::Usage, "--wrt names no parameter");
   return out;
 }
 
-int runAutodiff(Mode mode, const AutodiffOptions& o) {
+int runTransform(Mode mode, const TransformOptions& o) {
   std::unique_ptr<Module> module = stablehlo::parseModule(readInput(o.file));
   verifyModule(*module);
   Function* f = module->lookup(o.entry);
@@ -112,7 +103,7 @@ int runAutodiff(Mode mode, const AutodiffOptions& o) {
       break;
     }
   }
-  // The derivative becomes @main; everything else is private, so inlining drops it.
+  // The new program becomes @main; everything else is private, so inlining drops it.
   for (const auto& fn : module->functions()) fn->visibility = Visibility::Private;
   if (Function* old = module->lookup("main")) old->setName(o.entry == "main" ? "main.primal" : "main.original");
   d->setName("main");
@@ -134,7 +125,7 @@ int runAutodiff(Mode mode, const AutodiffOptions& o) {
 }
 
 std::function<int()> addMode(CLI::App& app, Mode mode, const char* name, const char* help) {
-  auto o = std::make_shared<AutodiffOptions>();
+  auto o = std::make_shared<TransformOptions>();
   CLI::App* cmd = app.add_subcommand(name, help);
   cmd->add_option("file", o->file, "Input .mlir file, or - for standard input")->required();
   cmd->add_option("--entry", o->entry, "The function to differentiate")->default_val("main");
@@ -153,8 +144,8 @@ std::function<int()> addMode(CLI::App& app, Mode mode, const char* name, const c
                     "iterations (a run that iterates more fails)")
         ->check(CLI::PositiveNumber);
   cmd->add_option("-o,--output", o->output, "Write to this file instead of standard output");
-  cmd->add_flag("--no-cleanup", o->noCleanup, "Print the derivative as built, without inline/simplify/CSE/DCE");
-  return [o, mode] { return runAutodiff(mode, *o); };
+  cmd->add_flag("--no-cleanup", o->noCleanup, "Print the program as built, without inline/simplify/CSE/DCE");
+  return [o, mode] { return runTransform(mode, *o); };
 }
 
 }  // namespace

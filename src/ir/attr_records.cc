@@ -242,6 +242,39 @@ Dims freeOf(int64_t rank, const Dims& batch, const Dims& contracting) {
   return out;
 }
 }  // namespace
+ScatterDims GatherDims::asScatter() const {
+  ScatterDims s;
+  s.updateWindowDims = offsetDims;
+  s.insertedWindowDims = collapsedSliceDims;
+  s.inputBatchingDims = operandBatchingDims;
+  s.scatterIndicesBatchingDims = startIndicesBatchingDims;
+  s.scatterDimsToOperandDims = startIndexMap;
+  s.indexVectorDim = indexVectorDim;
+  return s;
+}
+
+GatherDims ScatterDims::asGather() const {
+  GatherDims g;
+  g.offsetDims = updateWindowDims;
+  g.collapsedSliceDims = insertedWindowDims;
+  g.operandBatchingDims = inputBatchingDims;
+  g.startIndicesBatchingDims = scatterIndicesBatchingDims;
+  g.startIndexMap = scatterDimsToOperandDims;
+  g.indexVectorDim = indexVectorDim;
+  return g;
+}
+
+Dims ScatterDims::windowSizes(const Shape& operand, const Shape& updates) const {
+  auto has = [](const Dims& dims, int64_t d) { return std::find(dims.begin(), dims.end(), d) != dims.end(); };
+  Dims sizes;
+  size_t window = 0;
+  for (int64_t d = 0; d < static_cast<int64_t>(operand.size()); ++d) {
+    bool collapsed = has(insertedWindowDims, d) || has(inputBatchingDims, d);
+    sizes.push_back(collapsed ? 1 : updates[static_cast<size_t>(updateWindowDims[window++])]);
+  }
+  return sizes;
+}
+
 Dims DotDims::lhsFree(int64_t rank) const { return freeOf(rank, lhsBatch, lhsContracting); }
 Dims DotDims::rhsFree(int64_t rank) const { return freeOf(rank, rhsBatch, rhsContracting); }
 

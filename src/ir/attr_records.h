@@ -56,12 +56,16 @@ struct ConvDims {
 };
 
 // #stablehlo.gather<...>.
+struct ScatterDims;
 struct GatherDims {
   Dims offsetDims, collapsedSliceDims, operandBatchingDims, startIndicesBatchingDims,
       startIndexMap;
   int64_t indexVectorDim = 0;
   static GatherDims fromAttr(const Attribute& record);
   Attribute toAttr() const;
+  // The scatter that writes where this gather reads (each offset dimension an update
+  // window dimension, each collapsed one inserted, the same index mapping).
+  ScatterDims asScatter() const;
   bool operator==(const GatherDims&) const = default;
 };
 
@@ -72,6 +76,11 @@ struct ScatterDims {
   int64_t indexVectorDim = 0;
   static ScatterDims fromAttr(const Attribute& record);
   Attribute toAttr() const;
+  // The gather that reads where this scatter writes.
+  GatherDims asGather() const;
+  // The window an update writes, per operand dimension: 1 where inserted or batching,
+  // else the size of the matching update window dimension.
+  Dims windowSizes(const Shape& operand, const Shape& updates) const;
   bool operator==(const ScatterDims&) const = default;
 };
 

@@ -58,6 +58,18 @@ std::pair<int64_t, int64_t> transposedPadding(int64_t in, int64_t window, int64_
   return {before, after};
 }
 
+Value* largestStarts(Builder& b, const Type& indices, int64_t indexVectorDim, const Dims& operandDims,
+                     const Shape& operand, const Dims& window) {
+  Literal bounds(Type::tensor(indices.dtype(), {static_cast<int64_t>(operandDims.size())}));
+  for (size_t k = 0; k < operandDims.size(); ++k) {
+    size_t d = static_cast<size_t>(operandDims[k]);
+    bounds.setInt(static_cast<int64_t>(k), operand[d] - window[d]);
+  }
+  Value* upper = b.constant(bounds);
+  if (indexVectorDim < indices.rank()) return b.broadcastInDim(upper, indices.shape(), {indexVectorDim});
+  return b.broadcastInDim(b.reshape(upper, {}), indices.shape(), {});  // one component, implicit
+}
+
 Value* batchedValue(Builder& b, Value* x, bool batched, int64_t size) {
   if (batched) return x;
   Dims dims;

@@ -117,6 +117,11 @@ Value* orZeros(Builder& b, Value* t, Value* like);
 // cotangent back onto the input (JAX's _conv_general_vjp_lhs_padding).
 std::pair<int64_t, int64_t> transposedPadding(int64_t in, int64_t window, int64_t stride, int64_t out, int64_t low,
                                               int64_t baseDilation, int64_t windowDilation);
+// For gathers and scatters: the largest start each component of `indices`' index vectors
+// may take so that a window of `window` (per operand dimension) fits in `operand`
+// (components address `operandDims`), broadcast to the shape of `indices`.
+Value* largestStarts(Builder& b, const Type& indices, int64_t indexVectorDim, const Dims& operandDims,
+                     const Shape& operand, const Dims& window);
 // `x` with a batch dimension of `size` in front: itself when batched, else broadcast.
 Value* batchedValue(Builder& b, Value* x, bool batched, int64_t size);
 // `dims` shifted past the batch dimension, with it (0) in front when `withBatch`.

@@ -13,11 +13,13 @@
 #include "stablehlo/parser.h"
 #include "support/error.h"
 #include "transforms/autodiff.h"
+#include "transforms/transform_test_util.h"
 
 namespace kiln::transforms {
 namespace {
 
 using interp::HostValues;
+using test_util::errorOf;
 
 Literal f64(double v) {
   Literal lit(Type::scalar(DType::F64));
@@ -101,14 +103,6 @@ void checkDerivatives(const std::string& text, Domain domain = {}, int points = 
   }
 }
 
-std::string errorOf(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return std::string(errorKindName(e.kind())) + ": " + e.message();
-  }
-  return "no error";
-}
 
 std::string unaryProgram(const std::string& op, const std::string& type = "tensor<6xf64>") {
   return "func.func @main(%x: " + type + ") -> " + type + " {\n  %0 = \"" + op + "\"(%x) : (" + type + ") -> " +

@@ -13,12 +13,14 @@
 #include "stablehlo/printer.h"
 #include "support/error.h"
 #include "transforms/autodiff.h"
+#include "transforms/transform_test_util.h"
 #include "transforms/vmap.h"
 
 namespace kiln::transforms {
 namespace {
 
 using interp::HostValues;
+using test_util::errorOf;
 
 Literal randomLiteral(const Type& type, std::mt19937_64& rng) {
   Literal lit(type);
@@ -186,14 +188,6 @@ TEST(VmapTest, PerExampleGradients) {
   checkVmap(withGrad, axes({std::nullopt, 0}, {}, 4));
 }
 
-std::string errorOf(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return std::string(errorKindName(e.kind())) + ": " + e.message();
-  }
-  return "no error";
-}
 
 TEST(VmapTest, ClearErrors) {
   auto m = stablehlo::parseModule(R"(

@@ -177,23 +177,9 @@ std::vector<Value*> gatherTranspose(TransposeArgs& a) {
   const Type& operand = a.op.operand(0)->type();
   Value* indices = a.x[1];
   const Type& it = indices->type();
-  // The largest start along each dimension the index vector addresses.
-  Literal bounds(Type::tensor(it.dtype(), {static_cast<int64_t>(g.startIndexMap.size())}));
-  for (size_t k = 0; k < g.startIndexMap.size(); ++k) {
-    size_t d = static_cast<size_t>(g.startIndexMap[k]);
-    bounds.setInt(static_cast<int64_t>(k), operand.dim(static_cast<int64_t>(d)) - sizes[d]);
-  }
-  Value* upper = b.constant(bounds);
-  upper = g.indexVectorDim < it.rank() ? b.broadcastInDim(upper, it.shape(), {g.indexVectorDim})
-                                       : b.broadcastInDim(b.reshape(upper, {}), it.shape(), {});
+  Value* upper = largestStarts(b, it, g.indexVectorDim, g.startIndexMap, operand.shape(), sizes);
   Value* clamped = b.clamp(zeros(b, it), indices, upper);
-  ScatterDims s;
-  s.updateWindowDims = g.offsetDims;
-  s.insertedWindowDims = g.collapsedSliceDims;
-  s.inputBatchingDims = g.operandBatchingDims;
-  s.scatterIndicesBatchingDims = g.startIndicesBatchingDims;
-  s.scatterDimsToOperandDims = g.startIndexMap;
-  s.indexVectorDim = g.indexVectorDim;
+  ScatterDims s = g.asScatter();
   Value* ct = b.scatter({zeros(b, operand)}, clamped, {a.ct[0]}, s,
                         [](Builder& c, const std::vector<Value*>& v) {
                           return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};

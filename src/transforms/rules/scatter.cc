@@ -27,22 +27,7 @@ ScatterDims scatterDims(const Op& op) { return ScatterDims::fromAttr(op.attr("sc
 
 // The gather that reads, for each update element, the operand element it scatters to.
 Value* gatherBack(Builder& b, Value* from, Value* indices, const ScatterDims& s, const Type& updates) {
-  GatherDims g;
-  g.offsetDims = s.updateWindowDims;
-  g.collapsedSliceDims = s.insertedWindowDims;
-  g.operandBatchingDims = s.inputBatchingDims;
-  g.startIndicesBatchingDims = s.scatterIndicesBatchingDims;
-  g.startIndexMap = s.scatterDimsToOperandDims;
-  g.indexVectorDim = s.indexVectorDim;
-  const Type& operand = from->type();
-  Dims sizes;
-  size_t window = 0;
-  for (int64_t d = 0; d < operand.rank(); ++d) {
-    bool collapsed = std::find(s.insertedWindowDims.begin(), s.insertedWindowDims.end(), d) != s.insertedWindowDims.end() ||
-                     std::find(s.inputBatchingDims.begin(), s.inputBatchingDims.end(), d) != s.inputBatchingDims.end();
-    sizes.push_back(collapsed ? 1 : updates.dim(s.updateWindowDims[window++]));
-  }
-  return b.gather(from, indices, g, sizes);
+  return b.gather(from, indices, s.asGather(), s.windowSizes(from->type().shape(), updates.shape()));
 }
 
 Value* scatterAdd(Builder& b, Value* into, Value* indices, Value* updates, const ScatterDims& s) {
@@ -98,22 +83,8 @@ std::vector<Value*> scatterJvp(JvpArgs& a) {
 Value* inBounds(Builder& b, Value* indices, const ScatterDims& s, const Type& operand, const Type& updates) {
   const Type& it = indices->type();
   const bool implicitVector = s.indexVectorDim == it.rank();
-  Literal upper(Type::tensor(it.dtype(), {static_cast<int64_t>(s.scatterDimsToOperandDims.size())}));
-  // The window size along each operand dimension.
-  Dims window(static_cast<size_t>(operand.rank()), 1);
-  size_t w = 0;
-  for (int64_t d = 0; d < operand.rank(); ++d) {
-    bool collapsed = std::find(s.insertedWindowDims.begin(), s.insertedWindowDims.end(), d) != s.insertedWindowDims.end() ||
-                     std::find(s.inputBatchingDims.begin(), s.inputBatchingDims.end(), d) != s.inputBatchingDims.end();
-    if (!collapsed) window[static_cast<size_t>(d)] = updates.dim(s.updateWindowDims[w++]);
-  }
-  for (size_t k = 0; k < s.scatterDimsToOperandDims.size(); ++k) {
-    int64_t d = s.scatterDimsToOperandDims[k];
-    upper.setInt(static_cast<int64_t>(k), operand.dim(d) - window[static_cast<size_t>(d)]);
-  }
-  Value* bound = b.constant(upper);
-  bound = implicitVector ? b.broadcastInDim(b.reshape(bound, {}), it.shape(), {})
-                         : b.broadcastInDim(bound, it.shape(), {s.indexVectorDim});
+  Value* bound = largestStarts(b, it, s.indexVectorDim, s.scatterDimsToOperandDims, operand.shape(),
+                               s.windowSizes(operand.shape(), updates.shape()));
   Value* ok = b.binary(O::And, b.compare(indices, zeros(b, it), D::GE), b.compare(indices, bound, D::LE));
   if (!implicitVector) {
     Value* yes = b.splat(Type::scalar(DType::I1), 1);
