@@ -53,6 +53,10 @@ OpInfo broadcasting(std::string_view name, std::span<const OpInfo> primitives) {
   return info;
 }
 
+// kiln.stop_gradient: the operand itself to every executor; autodiff gives it a zero
+// tangent (JAX's lax.stop_gradient; StableHLO has no such op, so kiln defines one).
+std::vector<Value*> itself(Builder&, const Op& op) { return {op.operand(0)}; }
+
 }  // namespace
 
 std::vector<OpInfo> compositeOps(std::span<const OpInfo> p) {
@@ -74,6 +78,8 @@ std::vector<OpInfo> compositeOps(std::span<const OpInfo> p) {
       broadcasting<O::ShiftRightLogical>("chlo.broadcast_shift_right_logical", p),
       broadcasting<O::Subtract>("chlo.broadcast_subtract", p),
       broadcasting<O::Xor>("chlo.broadcast_xor", p),
+      composite("kiln.stop_gradient", 1, kElementwise, ElementClass::Any,
+                "the operand itself (its tangent is zero)", &itself),
   };
 }
 

@@ -14,6 +14,7 @@
 #include "support/error.h"
 #include "transforms/autodiff.h"
 #include "transforms/transform_test_util.h"
+#include "transforms/vmap.h"
 
 namespace kiln::transforms {
 namespace {
@@ -556,6 +557,26 @@ TEST(AutodiffTest, GradOfGradIsTheSecondDerivative) {
     double expected = 6 * x * std::sin(x) + 6 * x * x * std::cos(x) - x * x * x * std::sin(x);
     EXPECT_NEAR(in.call(h.name(), HostValues{f64(x)})[0].tensor().floatAt(0), expected, 1e-12) << x;
   }
+}
+
+// stop_gradient: d/dx (x · stop_gradient(x)) = x, not 2x; it runs as the identity and
+// lowers away; vmap passes it through.
+TEST(AutodiffTest, StopGradient) {
+  auto m = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<f64>) -> tensor<f64> {
+      %s = "kiln.stop_gradient"(%x) : (tensor<f64>) -> tensor<f64>
+      %p = stablehlo.multiply %x, %s : tensor<f64>
+      return %p : tensor<f64>
+    })");
+  Function& g = grad(*m, *m->lookup("main"), {}, "g");
+  Function& v = vmap(*m, *m->lookup("main"), {{0}, {0}, 3}, "v");
+  ASSERT_NO_THROW(verifyModule(*m));
+  interp::Interpreter in(*m);
+  EXPECT_EQ(in.call("main", HostValues{f64(3.0)})[0].tensor().floatAt(0), 9.0);
+  EXPECT_EQ(in.call(g.name(), HostValues{f64(3.0)})[0].tensor().floatAt(0), 3.0);
+  Literal xs(Type::tensor(DType::F64, {3}));
+  for (int64_t i = 0; i < 3; ++i) xs.setFloat(i, static_cast<double>(i + 1));
+  EXPECT_EQ(in.call(v.name(), HostValues{xs})[0].tensor().floatAt(2), 9.0);
 }
 
 // Only float values carry tangents: integer parameters and results are left out.

@@ -347,6 +347,8 @@ std::vector<Value*> elementwiseBatch(BatchArgs& a) {
   return a.b.create(a.op.code(), operands, a.op.attrs(), {}, types)->results();
 }
 
+std::vector<Value*> itselfBatch(BatchArgs& a) { return {a.x[0]}; }
+
 // Values that pass through: their tangents pass through too.
 std::vector<Value*> identityJvp(JvpArgs& a) { return a.t; }
 std::vector<Value*> identityTranspose(TransposeArgs& a) { return a.ct; }
@@ -406,6 +408,8 @@ void addElementwiseRules(OpTable<OpRules>& t) {
   // (The broadcasting composites batch through their decompositions, not here.)
   for (const OpInfo& info : allOps())
     if (info.has(kElementwise) && info.category != OpCategory::Composite) t[info.code].batch = &elementwiseBatch;
+  // kiln.stop_gradient (a composite: found by name) passes values through, not tangents.
+  if (std::optional<OpCode> stop = lookupOp("kiln.stop_gradient")) t[*stop] = {&zeroJvp, nullptr, nullptr, &itselfBatch};
   t[O::Select].batch = &elementwiseBatch;  // elementwise but for their scalar operands
   t[O::Clamp].batch = &elementwiseBatch;
 }
