@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Forward vs reverse-mode (kiln vjp) cost: ops after cleanup, peak live bytes, interpreter
-# run time. The machine's speed drifts: compare the vjp/fwd ratios, not absolute times.
+# Forward vs reverse-mode (kiln vjp, with --remat none, dots and all) cost: ops after
+# cleanup, peak live bytes, interpreter run time. The machine's speed drifts: compare the
+# vjp/fwd ratios, not absolute times.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 KILN=${KILN:-build/tools/kiln}
@@ -30,15 +31,20 @@ measure() {
     printf "%s %s %.3f %.3f\n", ops, peak, md, mean }' <<<"$b"
 }
 
-printf '%-26s %-5s %6s %12s %11s %11s %4s\n' program kind ops peak_bytes median_ms mean_ms runs
+printf '%-26s %-10s %6s %12s %11s %11s %4s\n' program kind ops peak_bytes median_ms mean_ms runs
 for entry in "${PROGRAMS[@]}"; do
   read -r f runs <<<"$entry"; name=$(basename "$f" .mlir)
   if [[ ! -f $f ]]; then echo "skip $name: $f not found (no ../shared?)"; continue; fi
-  v="$TMP/$name.vjp.mlir"
-  if ! "$KILN" vjp "$f" -o "$v"; then echo "$name: kiln vjp failed"; continue; fi
-  if ! F=$(measure "$f" "$runs") || ! V=$(measure "$v" "$runs"); then echo "$name: kiln compile/bench failed"; continue; fi
-  read -r fo fp fm fa <<<"$F"; read -r vo vp vm va <<<"$V"
-  printf '%-26s %-5s %6s %12s %11s %11s %4s\n' "$name" fwd "$fo" "$fp" "$fm" "$fa" "$runs" "$name" vjp "$vo" "$vp" "$vm" "$va" "$runs"
-  awk -v a="$fo $fp $fm $fa" -v b="$vo $vp $vm $va" -v n="$name" 'BEGIN { split(a, x); split(b, y)
-    printf "%-26s %-5s %5.2fx %11.2fx %10.2fx %10.2fx\n", n, "ratio", y[1]/x[1], y[2]/x[2], y[3]/x[3], y[4]/x[4] }'
+  if ! F=$(measure "$f" "$runs"); then echo "$name: kiln compile/bench failed"; continue; fi
+  read -r fo fp fm fa <<<"$F"
+  printf '%-26s %-10s %6s %12s %11s %11s %4s\n' "$name" fwd "$fo" "$fp" "$fm" "$fa" "$runs"
+  for remat in none dots all; do
+    v="$TMP/$name.vjp.$remat.mlir"
+    if ! "$KILN" vjp "$f" --remat "$remat" -o "$v"; then echo "$name: kiln vjp --remat $remat failed"; continue; fi
+    if ! V=$(measure "$v" "$runs"); then echo "$name: kiln compile/bench failed"; continue; fi
+    read -r vo vp vm va <<<"$V"
+    printf '%-26s %-10s %6s %12s %11s %11s %4s\n' "$name" "vjp/$remat" "$vo" "$vp" "$vm" "$va" "$runs"
+    awk -v a="$fo $fp $fm $fa" -v b="$vo $vp $vm $va" -v n="$name" -v k="ratio/$remat" 'BEGIN { split(a, x); split(b, y)
+      printf "%-26s %-10s %5.2fx %11.2fx %10.2fx %10.2fx\n", n, k, y[1]/x[1], y[2]/x[2], y[3]/x[3], y[4]/x[4] }'
+  done
 done

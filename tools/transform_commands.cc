@@ -31,6 +31,7 @@ struct TransformOptions {
   bool withValue = false;
   bool noCleanup = false;
   int64_t loopBound = 0;
+  std::string remat = "none";
   std::string inAxes, outAxes;
   int64_t batch = 0;
 };
@@ -72,6 +73,16 @@ std::vector<size_t> parseIndexList(const std::string& text) {
   return out;
 }
 
+transforms::VjpOptions vjpOptions(const TransformOptions& o) {
+  transforms::VjpOptions v;
+  v.loopBound = o.loopBound;
+  if (o.remat == "none") v.remat = transforms::Remat::None;
+  else if (o.remat == "all") v.remat = transforms::Remat::All;
+  else if (o.remat == "dots") v.remat = transforms::Remat::Dots;
+  else throw Error(ErrorKind::Usage, "--remat takes none, all or dots, got '" + o.remat + "'");
+  return v;
+}
+
 int runTransform(Mode mode, const TransformOptions& o) {
   std::unique_ptr<Module> module = stablehlo::parseModule(readInput(o.file));
   verifyModule(*module);
@@ -85,12 +96,12 @@ int runTransform(Mode mode, const TransformOptions& o) {
       transforms::GradOptions g;
       g.wrt = parseIndexList(o.wrt);
       g.withValue = o.withValue;
-      g.vjp.loopBound = o.loopBound;
+      g.vjp = vjpOptions(o);
       d = &transforms::grad(*module, *f, g, name);
       break;
     }
     case Mode::Jvp: d = &transforms::jvp(*module, *f, name); break;
-    case Mode::Vjp: d = &transforms::vjp(*module, *f, name, {o.loopBound}); break;
+    case Mode::Vjp: d = &transforms::vjp(*module, *f, name, vjpOptions(o)); break;
     case Mode::Vmap: {
       transforms::VmapOptions v;
       v.inAxes = parseAxes(o.inAxes, "--in-axes");
@@ -138,6 +149,10 @@ std::function<int()> addMode(CLI::App& app, Mode mode, const char* name, const c
     cmd->add_option("--out-axes", o->outAxes, "Per result: where its batch dimension goes (default: 0 for all)");
     cmd->add_option("--batch", o->batch, "The batch size")->required()->check(CLI::PositiveNumber);
   }
+  if (mode == Mode::Grad || mode == Mode::Vjp)
+    cmd->add_option("--remat", o->remat,
+                    "What the backward computation keeps: none (everything it needs, the default), all "
+                    "(only the parameters: recompute the rest) or dots (parameters and dot/convolution outputs)");
   if (mode == Mode::Grad || mode == Mode::Vjp)
     cmd->add_option("--loop-bound", o->loopBound,
                     "Reverse a while loop whose trip count is only known at run time by storing up to this many "

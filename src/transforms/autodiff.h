@@ -23,12 +23,20 @@ namespace kiln::transforms {
 //   (results..., tangents of the differentiable results...)
 Function& jvp(Module& module, const Function& f, const std::string& name);
 
+// What reverse mode keeps from the forward computation for the backward one (the
+// meaning of jax.checkpoint's policies): everything it needs (None), only the
+// parameters (All: recompute the rest), or the parameters and the outputs of dots and
+// convolutions (Dots). Recomputed values start from an optimization_barrier, so that
+// CSE cannot merge them back into the forward computation.
+enum class Remat { None, All, Dots };
+
 struct VjpOptions {
   // Reverse mode stores a loop's carries for every iteration. A loop whose trip count is
   // not known when the program is built (JAX refuses these) is reversed when this bounds
   // it: its carries go into buffers of this many iterations, and a run that iterates more
   // fails (JAX's shape_assertion) rather than answer wrongly. 0: no bound.
   int64_t loopBound = 0;
+  Remat remat = Remat::None;
 };
 
 // @name(primals..., cotangents of the differentiable results...) ->

@@ -14,18 +14,19 @@
 
 #include "ir/builder.h"
 #include "ir/module.h"
+#include "transforms/autodiff.h"
 
 namespace kiln::transforms {
 
 class Transposer {
  public:
-  Transposer(Builder& b, const Module* module, Transposer* parent = nullptr, int64_t loopBound = 0)
-      : b_(b), module_(module), parent_(parent), loopBound_(parent ? parent->loopBound_ : loopBound) {}
+  Transposer(Builder& b, const Module* module, Transposer* parent = nullptr, const VjpOptions& options = {})
+      : b_(b), module_(module), parent_(parent), options_(parent ? parent->options_ : options) {}
 
   Builder& builder() { return b_; }
   const Module* module() const { return module_; }
   // VjpOptions::loopBound (0: none).
-  int64_t loopBound() const { return loopBound_; }
+  int64_t loopBound() const { return options_.loopBound; }
 
   // Copies the primal ops of `region` (its arguments: `args[i]`, or linear where
   // `linearArg[i]`) and collects its linear ops.
@@ -37,6 +38,9 @@ class Transposer {
 
   Value* cotangentOf(const Value* v) const;
   Value* primalOf(Value* v) const;
+  // A primal value as the backward phase reads it: primalOf, or under a remat policy
+  // recomputed there from what the policy keeps.
+  Value* residual(Value* v);
   bool isLinear(const Value* v) const;
   void mapPrimal(const Value* original, Value* primal) { primal_[original] = primal; }
   void markLinear(const Value* v) { linear_.insert(v); }
@@ -47,12 +51,15 @@ class Transposer {
 
  private:
   void forwardOp(const Op& op);
+  bool kept(const Value* v) const;
 
   Builder& b_;
   const Module* module_;
   Transposer* parent_;
-  int64_t loopBound_;
+  VjpOptions options_;
   ValueMap primal_;
+  ValueMap recomputed_;  // the backward phase's copies (remat)
+  std::unordered_set<const Op*> copied_;  // the ops forward() copied (remat may redo them)
   std::unordered_set<const Value*> linear_;
   std::unordered_map<const Value*, Value*> ct_;
   std::unordered_map<const Op*, std::vector<Value*>> residuals_;

@@ -38,6 +38,7 @@ void Transposer::forwardOp(const Op& op) {
     for (Value* v : op.operands()) primal_.emplace(v, primalOf(v));
     for (Value* v : captured) primal_.emplace(v, primalOf(v));
     b_.copy(op, primal_);
+    copied_.insert(&op);
     return;
   }
   const OpRules& rules = opRules()[op.code()];
@@ -74,7 +75,7 @@ void Transposer::backward() {
     for (Value* v : op.operands()) {
       bool lin = isLinear(v);
       args.linear.push_back(lin);
-      args.x.push_back(lin ? nullptr : primalOf(v));
+      args.x.push_back(lin ? nullptr : residual(v));
     }
     b_.setLocation(op.loc);
     std::vector<Value*> out = opRules()[op.code()].transpose(args);
@@ -101,6 +102,36 @@ bool Transposer::isLinear(const Value* v) const {
   return linear_.count(v) > 0 || (parent_ && parent_->isLinear(v));
 }
 
+// What the remat policy keeps: parameters, and under Dots the outputs of dots and
+// convolutions; values of enclosing regions and of ops forward() did not copy (the
+// primal parts of loops) are always kept.
+bool Transposer::kept(const Value* v) const {
+  const Op* def = v->definingOp();
+  if (options_.remat == Remat::None || !def || !copied_.count(def)) return true;
+  if (options_.remat == Remat::Dots)
+    return def->is(OpCode::DotGeneral) || def->is(OpCode::Dot) || def->is(OpCode::Convolution);
+  return false;
+}
+
+Value* Transposer::residual(Value* v) {
+  if (options_.remat == Remat::None) return primalOf(v);
+  if (auto it = recomputed_.find(v); it != recomputed_.end()) return it->second;
+  if (kept(v)) {
+    // Read through a barrier (once), so that CSE cannot merge what is recomputed from it
+    // with the forward computation.
+    Value* barrier = b_.create(OpCode::OptimizationBarrier, {primalOf(v)})->result();
+    recomputed_[v] = barrier;
+    return barrier;
+  }
+  const Op& def = *v->definingOp();
+  ValueMap map;
+  for (Value* operand : def.operands()) map[operand] = residual(operand);
+  for (Value* c : capturedValues(def)) map.emplace(c, primalOf(c));
+  Op* copy = b_.copy(def, map);
+  for (size_t i = 0; i < def.numResults(); ++i) recomputed_[def.result(i)] = copy->result(i);
+  return recomputed_.at(v);
+}
+
 const std::vector<Value*>& Transposer::residuals(const Op* op) const {
   auto it = residuals_.find(op);
   if (it == residuals_.end()) throw Error(ErrorKind::Internal, "no residuals kept for " + std::string(op->name()));
@@ -117,7 +148,7 @@ Function& vjp(Module& module, const Function& f, const std::string& name, const 
     if (isDifferentiable(t)) params.push_back(t);
   auto fn = std::make_unique<Function>(name, params, TypeList{});
   Builder b(fn->body(), &module);
-  Transposer t(b, &module, nullptr, options.loopBound);
+  Transposer t(b, &module, nullptr, options);
   // The jvp's tangent parameters are the linear values it starts from.
   std::vector<Value*> args(j->numParams(), nullptr);
   std::vector<bool> linear(j->numParams(), true);

@@ -539,6 +539,42 @@ TEST(AutodiffTest, GradOfAnMlpLossThroughACall) {
   }
 }
 
+// The remat policies give the same gradients, bit for bit, and recompute more the less
+// they keep; the recomputation survives the cleanup (CSE cannot merge it back).
+TEST(AutodiffTest, RematPoliciesRecomputeWhatTheyDoNotKeep) {
+  const char* text = R"(
+    func.func @main(%x: tensor<4x3xf64>, %w: tensor<3x5xf64>) -> tensor<f64> {
+      %d = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<4x3xf64>, tensor<3x5xf64>) -> tensor<4x5xf64>
+      %t = stablehlo.tanh %d : tensor<4x5xf64>
+      %e = stablehlo.exponential %t : tensor<4x5xf64>
+      %zero = stablehlo.constant dense<0.0> : tensor<f64>
+      %l = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [0, 1] : (tensor<4x5xf64>, tensor<f64>) -> tensor<f64>
+      return %l : tensor<f64>
+    })";
+  std::vector<HostValues> grads;
+  std::vector<int> recomputed;
+  for (Remat policy : {Remat::None, Remat::Dots, Remat::All}) {
+    auto m = stablehlo::parseModule(text);
+    GradOptions o;
+    o.wrt = {0, 1};
+    o.vjp.remat = policy;
+    Function& g = grad(*m, *m->lookup("main"), o, "g");
+    ASSERT_NO_THROW(verifyModule(*m));
+    int count = 0;
+    walk(g.body(), [&](Op& op) { count += op.is(OpCode::Tanh) + op.is(OpCode::DotGeneral); });
+    recomputed.push_back(count);
+    std::mt19937_64 rng(1);
+    HostValues x = {randomLiteral(m->lookup("main")->param(0)->type(), rng, {-1, 1}),
+                    randomLiteral(m->lookup("main")->param(1)->type(), rng, {-1, 1})};
+    grads.push_back(interp::Interpreter(*m).call("g", x));
+  }
+  for (size_t k = 1; k < grads.size(); ++k)
+    for (size_t r = 0; r < 2; ++r) EXPECT_EQ(grads[k][r].tensor(), grads[0][r].tensor()) << k << " " << r;
+  // tanh once in the forward pass, again when recomputed; the dot again only under All.
+  EXPECT_LT(recomputed[0], recomputed[1]);
+  EXPECT_LT(recomputed[1], recomputed[2]);
+}
+
 // grad of grad: f(x) = x³·sin(x) → f'' = 6x·sin x + 6x²·cos x - x³·sin x.
 TEST(AutodiffTest, GradOfGradIsTheSecondDerivative) {
   auto m = stablehlo::parseModule(R"(
