@@ -150,6 +150,24 @@ TEST(VmapTest, DataMovement) {
             axes({0, std::nullopt}, {0, 0}, 3));
 }
 
+// Embedding lookups and their gradients: gather and scatter with a batched table, batched
+// indices, or both.
+TEST(VmapTest, GatherAndScatter) {
+  const char* text = R"(
+    func.func @main(%table: tensor<5x3xf32>, %ids: tensor<4x1xi32>, %u: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<5x3xf32>) {
+      %g = "stablehlo.gather"(%table, %ids) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>} : (tensor<5x3xf32>, tensor<4x1xi32>) -> tensor<4x3xf32>
+      %s = "stablehlo.scatter"(%table, %ids, %u) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %r = stablehlo.add %a, %b : tensor<f32>
+        stablehlo.return %r : tensor<f32>
+      }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5x3xf32>, tensor<4x1xi32>, tensor<4x3xf32>) -> tensor<5x3xf32>
+      return %g, %s : tensor<4x3xf32>, tensor<5x3xf32>
+    })";
+  checkVmap(text, axes({0, std::nullopt, std::nullopt}, {}, 3));
+  checkVmap(text, axes({std::nullopt, 1, 0}, {1, 2}, 3));
+  checkVmap(text, axes({2, 0, 1}, {0, 1}, 2));
+}
+
 TEST(VmapTest, DotsAndReductions) {
   const char* text = R"(
     func.func @main(%x: tensor<2x3x4xf32>, %y: tensor<2x4x5xf32>) -> (tensor<2x3x5xf32>, tensor<3xf32>, tensor<2x4xf32>) {

@@ -247,6 +247,26 @@ std::vector<Value*> dynamicUpdateSliceBatch(BatchArgs& a) {
                                  batchedValue(a.b, a.x[1], a.batched[1], a.size), starts)};
 }
 
+// gather with the batch as one more batching dimension of operand and indices (the
+// shared one broadcast): dimension 0 of both, in front of the result too.
+std::vector<Value*> gatherBatch(BatchArgs& a) {
+  GatherDims g = GatherDims::fromAttr(a.op.attr("dimension_numbers"));
+  const bool implicit = g.indexVectorDim == a.op.operand(1)->type().rank();
+  Value* operand = batchedValue(a.b, a.x[0], a.batched[0], a.size);
+  Value* indices = batchedValue(a.b, a.x[1], a.batched[1], a.size);
+  GatherDims e;
+  e.offsetDims = pastBatch(g.offsetDims);
+  e.collapsedSliceDims = pastBatch(g.collapsedSliceDims);
+  e.operandBatchingDims = pastBatch(g.operandBatchingDims, true);
+  e.startIndicesBatchingDims = pastBatch(g.startIndicesBatchingDims, true);
+  e.startIndexMap = pastBatch(g.startIndexMap);
+  e.indexVectorDim = implicit ? indices->type().rank() : g.indexVectorDim + 1;
+  Dims sizes = attrDims(a.op, "slice_sizes");
+  sizes.insert(sizes.begin(), 1);
+  Attribute sorted = a.op.attr("indices_are_sorted");
+  return {a.b.gather(operand, indices, e, sizes, sorted && sorted.asBool() && !a.batched[1])};
+}
+
 }  // namespace
 
 void addMovementRules(OpTable<OpRules>& t) {
@@ -269,6 +289,7 @@ void addMovementRules(OpTable<OpRules>& t) {
   t[O::Pad].batch = &padBatch;
   t[O::DynamicSlice].batch = &dynamicSliceBatch;
   t[O::DynamicUpdateSlice].batch = &dynamicUpdateSliceBatch;
+  t[O::Gather].batch = &gatherBatch;
 }
 
 }  // namespace kiln::transforms

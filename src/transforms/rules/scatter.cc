@@ -116,8 +116,37 @@ std::vector<Value*> scatterTranspose(TransposeArgs& a) {
   return {a.linear[0] ? a.ct[0] : nullptr, nullptr, ctUpdates};
 }
 
+// scatter with the batch as one more batching dimension of inputs, indices and updates
+// (the shared ones broadcast).
+std::vector<Value*> scatterBatch(BatchArgs& a) {
+  const size_t n = (a.op.numOperands() - 1) / 2;
+  ScatterDims s = scatterDims(a.op);
+  const bool implicit = s.indexVectorDim == a.op.operand(n)->type().rank();
+  std::vector<Value*> inputs, updates;
+  for (size_t i = 0; i < n; ++i) inputs.push_back(batchedValue(a.b, a.x[i], a.batched[i], a.size));
+  Value* indices = batchedValue(a.b, a.x[n], a.batched[n], a.size);
+  for (size_t i = n + 1; i < a.x.size(); ++i) updates.push_back(batchedValue(a.b, a.x[i], a.batched[i], a.size));
+  ScatterDims e;
+  e.updateWindowDims = pastBatch(s.updateWindowDims);
+  e.insertedWindowDims = pastBatch(s.insertedWindowDims);
+  e.inputBatchingDims = pastBatch(s.inputBatchingDims, true);
+  e.scatterIndicesBatchingDims = pastBatch(s.scatterIndicesBatchingDims, true);
+  e.scatterDimsToOperandDims = pastBatch(s.scatterDimsToOperandDims);
+  e.indexVectorDim = implicit ? indices->type().rank() : s.indexVectorDim + 1;
+  NamedAttrList attrs = a.op.attrs();
+  setAttr(attrs, "scatter_dimension_numbers", e.toAttr());
+  std::vector<Value*> operands = inputs;
+  operands.push_back(indices);
+  operands.insert(operands.end(), updates.begin(), updates.end());
+  std::vector<std::unique_ptr<Region>> regions;
+  regions.push_back(std::make_unique<Region>());
+  ValueMap map;
+  a.op.region(0).cloneInto(*regions.back(), map);
+  return a.b.create(O::Scatter, operands, attrs, std::move(regions))->results();
+}
+
 }  // namespace
 
-void addScatterRules(OpTable<OpRules>& t) { t[O::Scatter] = {&scatterJvp, &scatterTranspose}; }
+void addScatterRules(OpTable<OpRules>& t) { t[O::Scatter] = {&scatterJvp, &scatterTranspose, nullptr, &scatterBatch}; }
 
 }  // namespace kiln::transforms
