@@ -26,6 +26,7 @@
 
 namespace kiln::transforms {
 
+class BatchEmitter;
 class JvpEmitter;
 class Transposer;
 
@@ -77,6 +78,7 @@ struct BatchArgs {
   std::vector<Value*> x;
   std::vector<bool> batched;
   int64_t size;
+  BatchEmitter& emitter;  // for the bodies of ops with regions (transforms/batch_emitter.h)
 };
 // The op's results, each batched (batch dimension in front).
 using BatchRule = std::vector<Value*> (*)(BatchArgs&);
@@ -86,6 +88,8 @@ struct OpRules {
   TransposeRule transpose = nullptr;
   SplitRule split = nullptr;
   BatchRule batch = nullptr;
+  // The batching rule handles batched values its regions capture (loops, conditionals).
+  bool batchesRegions = false;
 };
 
 const OpTable<OpRules>& opRules();

@@ -1,83 +1,77 @@
-// vmap's engine: copies the function op by op, each op that sees a batched value
-// replaced by its batching rule (transforms/op_rules.h: batched values carry the batch
-// dimension in front), the others copied as they are. Calls are batched through their
-// callees' bodies (inlined).
+// vmap over a function, and the batching engine (transforms/batch_emitter.h). Calls are
+// batched through their callees' bodies (inlined).
 #include "transforms/vmap.h"
 
-#include <unordered_set>
+#include "transforms/batch_emitter.h"
 
 #include "support/error.h"
 #include "transforms/op_rules.h"
 
 namespace kiln::transforms {
+
+void BatchEmitter::map(const Value* original, Value* value, bool batched) {
+  values_[original] = value;
+  if (batched) batched_.insert(original);
+  else batched_.erase(original);
+}
+
+Value* BatchEmitter::valueOf(Value* v) const {
+  auto it = values_.find(v);
+  if (it != values_.end()) return it->second;
+  return parent_ ? parent_->valueOf(v) : v;
+}
+
+bool BatchEmitter::isBatched(const Value* v) const {
+  if (values_.count(v)) return batched_.count(v) > 0;
+  return parent_ && parent_->isBatched(v);
+}
+
+void BatchEmitter::emitRegion(const Region& region) {
+  for (const auto& op : region.ops()) {
+    if (op->info().isTerminator()) break;
+    emitOp(*op);
+  }
+}
+
+void BatchEmitter::emitCall(const Op& call) {
+  const Function* callee = module_ ? module_->lookup(call.attr("callee").asString()) : nullptr;
+  if (!callee) unsupportedRule(call, "vmap", "callee @" + call.attr("callee").asString() + " not found");
+  for (size_t i = 0; i < call.numOperands(); ++i)
+    map(callee->param(i), valueOf(call.operand(i)), isBatched(call.operand(i)));
+  emitRegion(callee->body());
+  const Op* ret = callee->body().terminator();
+  for (size_t i = 0; i < call.numResults(); ++i)
+    map(call.result(i), valueOf(ret->operand(i)), isBatched(ret->operand(i)));
+}
+
+void BatchEmitter::emitOp(const Op& op) {
+  if (op.is(OpCode::FuncCall)) return emitCall(op);
+  BatchArgs args{b_, op, {}, {}, size_, *this};
+  bool any = false;
+  for (Value* v : op.operands()) {
+    args.x.push_back(valueOf(v));
+    args.batched.push_back(isBatched(v));
+    any |= args.batched.back();
+  }
+  std::vector<Value*> captured = capturedValues(op);
+  bool capturesBatched = false;
+  for (Value* v : captured) capturesBatched |= isBatched(v);
+  const OpRules& rules = opRules()[op.code()];
+  if (!any && !capturesBatched) {
+    for (Value* v : op.operands()) values_.emplace(v, valueOf(v));
+    for (Value* v : captured) values_.emplace(v, valueOf(v));
+    b_.copy(op, values_);
+    return;
+  }
+  // Ops with regions see batched captures through the emitter; others may not have any.
+  if (!rules.batch || (capturesBatched && op.numRegions() && !rules.batchesRegions))
+    unsupportedRule(op, "vmap", capturesBatched && rules.batch ? "a region that uses a batched value from outside" : "");
+  b_.setLocation(op.loc);
+  std::vector<Value*> out = rules.batch(args);
+  for (size_t i = 0; i < op.numResults(); ++i) map(op.result(i), out[i], true);
+}
+
 namespace {
-
-class BatchEmitter {
- public:
-  BatchEmitter(Builder& b, const Module* module, int64_t size) : b_(b), module_(module), size_(size) {}
-
-  void map(const Value* original, Value* value, bool batched) {
-    values_[original] = value;
-    if (batched) batched_.insert(original);
-    else batched_.erase(original);
-  }
-  Value* valueOf(Value* v) const {
-    auto it = values_.find(v);
-    return it == values_.end() ? v : it->second;
-  }
-  bool isBatched(const Value* v) const { return batched_.count(v) > 0; }
-
-  void emitRegion(const Region& region) {
-    for (const auto& op : region.ops()) {
-      if (op->info().isTerminator()) break;
-      emitOp(*op);
-    }
-  }
-
- private:
-  void emitCall(const Op& call) {
-    const Function* callee = module_ ? module_->lookup(call.attr("callee").asString()) : nullptr;
-    if (!callee) unsupportedRule(call, "vmap", "callee @" + call.attr("callee").asString() + " not found");
-    for (size_t i = 0; i < call.numOperands(); ++i)
-      map(callee->param(i), valueOf(call.operand(i)), isBatched(call.operand(i)));
-    emitRegion(callee->body());
-    const Op* ret = callee->body().terminator();
-    for (size_t i = 0; i < call.numResults(); ++i)
-      map(call.result(i), valueOf(ret->operand(i)), isBatched(ret->operand(i)));
-  }
-
-  void emitOp(const Op& op) {
-    if (op.is(OpCode::FuncCall)) return emitCall(op);
-    BatchArgs args{b_, op, {}, {}, size_};
-    bool any = false;
-    for (Value* v : op.operands()) {
-      args.x.push_back(valueOf(v));
-      args.batched.push_back(isBatched(v));
-      any |= args.batched.back();
-    }
-    std::vector<Value*> captured = capturedValues(op);
-    bool capturesBatched = false;
-    for (Value* v : captured) capturesBatched |= isBatched(v);
-    if (!any && !capturesBatched) {
-      for (Value* v : op.operands()) values_.emplace(v, valueOf(v));
-      for (Value* v : captured) values_.emplace(v, valueOf(v));
-      b_.copy(op, values_);
-      return;
-    }
-    const BatchRule rule = opRules()[op.code()].batch;
-    if (!rule || capturesBatched)
-      unsupportedRule(op, "vmap", capturesBatched ? "a region that uses a batched value from outside" : "");
-    b_.setLocation(op.loc);
-    std::vector<Value*> out = rule(args);
-    for (size_t i = 0; i < op.numResults(); ++i) map(op.result(i), out[i], true);
-  }
-
-  Builder& b_;
-  const Module* module_;
-  int64_t size_;
-  ValueMap values_;
-  std::unordered_set<const Value*> batched_;
-};
 
 // The permutation moving dimension `from` of a rank-`rank` value to `to`.
 Dims moving(int64_t rank, int64_t from, int64_t to) {

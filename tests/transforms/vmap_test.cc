@@ -189,6 +189,63 @@ TEST(VmapTest, DotsAndReductions) {
             axes({std::nullopt, 0}, {}, 2));
 }
 
+// Loops with a shared trip count run as they are; a loop whose condition differs per
+// slice runs until every slice is done, finished slices holding their carries. A batched
+// predicate or index runs every branch and selects per slice.
+TEST(VmapTest, ControlFlow) {
+  const char* loops = R"(
+    func.func @main(%x: tensor<2xf32>, %a: tensor<f32>) -> (tensor<2xf32>, tensor<f32>, tensor<i64>) {
+      %zero = stablehlo.constant dense<0> : tensor<i64>
+      %one = stablehlo.constant dense<1> : tensor<i64>
+      %r:2 = stablehlo.while(%i = %zero, %y = %x) : tensor<i64>, tensor<2xf32>
+      cond {
+        %three = stablehlo.constant dense<3> : tensor<i64>
+        %c = stablehlo.compare LT, %i, %three : (tensor<i64>, tensor<i64>) -> tensor<i1>
+        stablehlo.return %c : tensor<i1>
+      } do {
+        %n = stablehlo.add %i, %one : tensor<i64>
+        %b = stablehlo.broadcast_in_dim %a, dims = [] : (tensor<f32>) -> tensor<2xf32>
+        %m = stablehlo.multiply %y, %b : tensor<2xf32>
+        %s = stablehlo.sine %m : tensor<2xf32>
+        stablehlo.return %n, %s : tensor<i64>, tensor<2xf32>
+      }
+      %q:2 = stablehlo.while(%v = %a, %k = %zero) : tensor<f32>, tensor<i64>
+      cond {
+        %ten = stablehlo.constant dense<10.0> : tensor<f32>
+        %c = stablehlo.compare LT, %v, %ten : (tensor<f32>, tensor<f32>) -> tensor<i1>
+        stablehlo.return %c : tensor<i1>
+      } do {
+        %t = stablehlo.constant dense<1.5> : tensor<f32>
+        %w = stablehlo.multiply %v, %t : tensor<f32>
+        %p = stablehlo.add %w, %t : tensor<f32>
+        %n = stablehlo.add %k, %one : tensor<i64>
+        stablehlo.return %p, %n : tensor<f32>, tensor<i64>
+      }
+      return %r#1, %q#0, %q#1 : tensor<2xf32>, tensor<f32>, tensor<i64>
+    })";
+  checkVmap(loops, axes({0, std::nullopt}, {}, 3));  // the second loop is shared
+  checkVmap(loops, axes({std::nullopt, 0}, {}, 4));  // per-slice trip counts
+  const char* branches = R"(
+    func.func @main(%x: tensor<2xf32>, %p: tensor<i1>, %k: tensor<i32>) -> (tensor<2xf32>, tensor<2xf32>) {
+      %r = "stablehlo.if"(%p) ({
+        %e = stablehlo.exponential %x : tensor<2xf32>
+        stablehlo.return %e : tensor<2xf32>
+      }, {
+        %n = stablehlo.negate %x : tensor<2xf32>
+        stablehlo.return %n : tensor<2xf32>
+      }) : (tensor<i1>) -> tensor<2xf32>
+      %c = "stablehlo.case"(%k) ({
+        stablehlo.return %x : tensor<2xf32>
+      }, {
+        %t = stablehlo.tanh %x : tensor<2xf32>
+        stablehlo.return %t : tensor<2xf32>
+      }) : (tensor<i32>) -> tensor<2xf32>
+      return %r, %c : tensor<2xf32>, tensor<2xf32>
+    })";
+  checkVmap(branches, axes({0, std::nullopt, std::nullopt}, {}, 3));  // shared selectors
+  checkVmap(branches, axes({0, 0, 0}, {}, 5));                        // indices 0..2: 2 is past the end
+}
+
 // Per-example gradients: vmap of grad over the examples, the weights shared.
 TEST(VmapTest, PerExampleGradients) {
   const char* text = R"(

@@ -20,6 +20,7 @@
 #include <unordered_set>
 
 #include "transforms/op_rules.h"
+#include "transforms/batch_emitter.h"
 #include "transforms/jvp_emitter.h"
 #include "transforms/transposer.h"
 
@@ -136,65 +137,56 @@ std::optional<int64_t> tripCount(const Op& loop) {
 std::vector<bool> partlyLinearResults(const Op& op, const std::vector<bool>& linearOperand,
                                       const std::function<bool(const Value*)>& outside);
 
-// Which carries are linear: those whose initial value is, and (to a fixpoint) those the
-// body computes from linear carries or from linear values it captures (`outside` says
-// which values outside the loop are). A loop nested in the body is itself partly
-// linear: only its linear carries make its results linear.
+// Which values `region` yields depend on tainted values: its arguments where
+// `taintedArg`, and values outside it where `outside` says so. A loop or conditional in
+// the region taints only the results that depend on what is tainted.
+std::vector<bool> taintedYields(const Region& region, const std::vector<bool>& taintedArg,
+                                const std::function<bool(const Value*)>& outside) {
+  std::unordered_set<const Value*> tainted;
+  for (size_t i = 0; i < taintedArg.size(); ++i)
+    if (taintedArg[i]) tainted.insert(region.argument(i));
+  auto isTainted = [&](const Value* v) { return tainted.count(v) > 0 || (!region.contains(v) && outside(v)); };
+  for (const auto& op : region.ops()) {
+    std::vector<bool> operands;
+    bool any = false;
+    for (Value* v : op->operands()) {
+      operands.push_back(isTainted(v));
+      any |= operands.back();
+    }
+    for (Value* v : capturedValues(*op)) any |= isTainted(v);
+    std::vector<bool> results = op->is(O::While) || op->is(O::If) || op->is(O::Case)
+                                    ? partlyLinearResults(*op, operands, isTainted)
+                                    : std::vector<bool>(op->numResults(), any);
+    for (size_t i = 0; i < results.size(); ++i)
+      if (results[i]) tainted.insert(op->result(i));
+  }
+  std::vector<bool> out;
+  for (Value* v : region.terminator()->operands()) out.push_back(isTainted(v));
+  return out;
+}
+
+// Which carries of a loop are tainted: those whose initial value is, and (to a fixpoint)
+// those the body computes from tainted carries or from tainted values it captures. (Used
+// for linear values in reverse mode and for batched ones in vmap.)
 std::vector<bool> linearCarries(const Op& loop, const std::vector<bool>& linearOperand,
                                 const std::function<bool(const Value*)>& outside) {
-  const Region& body = loop.region(1);
   std::vector<bool> linear = linearOperand;
   for (bool changed = true; changed;) {
     changed = false;
-    std::unordered_set<const Value*> tainted;
+    std::vector<bool> yields = taintedYields(loop.region(1), linear, outside);
     for (size_t i = 0; i < linear.size(); ++i)
-      if (linear[i]) tainted.insert(body.argument(i));
-    auto isLinear = [&](const Value* v) { return tainted.count(v) > 0 || (!body.contains(v) && outside(v)); };
-    for (const auto& op : body.ops()) {
-      std::vector<bool> operands;
-      bool any = false;
-      for (Value* v : op->operands()) {
-        operands.push_back(isLinear(v));
-        any |= operands.back();
-      }
-      for (Value* v : capturedValues(*op)) any |= isLinear(v);
-      if (op->is(O::While) || op->is(O::If) || op->is(O::Case)) {
-        std::vector<bool> results = partlyLinearResults(*op, operands, isLinear);
-        for (size_t i = 0; i < results.size(); ++i)
-          if (results[i]) tainted.insert(op->result(i));
-      } else if (any) {
-        for (Value* r : op->results()) tainted.insert(r);
-      }
-    }
-    for (size_t i = 0; i < linear.size(); ++i)
-      if (!linear[i] && isLinear(body.terminator()->operand(i))) linear[i] = changed = true;
+      if (!linear[i] && yields[i]) linear[i] = changed = true;
   }
   return linear;
 }
 
-// Which results of an if or case are linear: those some branch computes from linear
+// Which results of an if or case are tainted: those some branch computes from tainted
 // values it captures.
 std::vector<bool> linearYields(const Op& op, const std::function<bool(const Value*)>& outside) {
   std::vector<bool> linear(op.numResults(), false);
   for (size_t r = 0; r < op.numRegions(); ++r) {
-    const Region& branch = op.region(r);
-    std::unordered_set<const Value*> tainted;
-    auto isLinear = [&](const Value* v) { return tainted.count(v) > 0 || (!branch.contains(v) && outside(v)); };
-    for (const auto& inner : branch.ops()) {
-      std::vector<bool> operands;
-      bool any = false;
-      for (Value* v : inner->operands()) {
-        operands.push_back(isLinear(v));
-        any |= operands.back();
-      }
-      for (Value* v : capturedValues(*inner)) any |= isLinear(v);
-      std::vector<bool> results = inner->is(O::While) || inner->is(O::If) || inner->is(O::Case)
-                                      ? partlyLinearResults(*inner, operands, isLinear)
-                                      : std::vector<bool>(inner->numResults(), any);
-      for (size_t i = 0; i < results.size(); ++i)
-        if (results[i]) tainted.insert(inner->result(i));
-    }
-    for (size_t i = 0; i < linear.size(); ++i) linear[i] = linear[i] || isLinear(branch.terminator()->operand(i));
+    std::vector<bool> yields = taintedYields(op.region(r), {}, outside);
+    for (size_t i = 0; i < linear.size(); ++i) linear[i] = linear[i] || yields[i];
   }
   return linear;
 }
@@ -408,12 +400,100 @@ std::vector<Value*> branchesTranspose(TransposeArgs& a) {
   return none;
 }
 
+// ---- batching ----
+
+// Emits `region` batched (its arguments `args`, batched where `batched`) through `c`;
+// yields its values, each batched where `want` says (a shared one broadcast).
+std::vector<Value*> batchBody(BatchEmitter& parent, Builder& c, const Region& region, const std::vector<Value*>& args,
+                              const std::vector<bool>& batched, const std::vector<bool>& want) {
+  BatchEmitter e(c, parent.module(), parent.size(), &parent);
+  for (size_t i = 0; i < region.numArguments(); ++i) e.map(region.argument(i), args[i], batched[i]);
+  e.emitRegion(region);
+  std::vector<Value*> out;
+  const Op* ret = region.terminator();
+  for (size_t i = 0; i < ret->numOperands(); ++i) {
+    Value* v = e.valueOf(ret->operand(i));
+    bool b = e.isBatched(ret->operand(i));
+    out.push_back(want[i] ? batchedValue(c, v, b, parent.size()) : v);
+  }
+  return out;
+}
+
+// A loop whose condition stays shared runs as it is with its batched carries. One whose
+// condition is batched runs while any slice's condition holds, and a slice whose
+// condition fails keeps its carries (a select per carry), as JAX runs it.
+std::vector<Value*> whileBatch(BatchArgs& a) {
+  const Op& loop = a.op;
+  const size_t n = loop.numOperands();
+  auto outside = [&](const Value* v) { return a.emitter.isBatched(v); };
+  std::vector<bool> batched = linearCarries(loop, a.batched, outside);
+  const bool batchedCondition = taintedYields(loop.region(0), batched, outside)[0];
+  if (batchedCondition) batched.assign(n, true);
+  std::vector<Value*> carries;
+  for (size_t i = 0; i < n; ++i) carries.push_back(batched[i] ? batchedValue(a.b, a.x[i], a.batched[i], a.size) : a.x[i]);
+  const int64_t size = a.size;
+  auto condition = [&](Builder& c, const std::vector<Value*>& args) {
+    return batchBody(a.emitter, c, loop.region(0), args, batched, {batchedCondition})[0];
+  };
+  std::vector<Value*> out = a.b.while_(
+      carries,
+      [&](Builder& c, const std::vector<Value*>& args) {
+        Value* p = condition(c, args);
+        if (!batchedCondition) return std::vector<Value*>{p};
+        Value* no = c.splat(Type::scalar(DType::I1), 0);
+        return c.reduce({p}, {no}, {0}, [](Builder& r, const std::vector<Value*>& v) {
+          return std::vector<Value*>{r.binary(O::Or, v[0], v[1])};
+        });
+      },
+      [&](Builder& c, const std::vector<Value*>& args) {
+        std::vector<Value*> next = batchBody(a.emitter, c, loop.region(1), args, batched, batched);
+        if (!batchedCondition) return next;
+        Value* active = condition(c, args);
+        for (size_t i = 0; i < n; ++i) {
+          Value* lanes = c.broadcastInDim(active, next[i]->type().shape(), {0});
+          next[i] = c.select(lanes, next[i], args[i]);
+        }
+        return next;
+      });
+  for (size_t i = 0; i < n; ++i) out[i] = batchedValue(a.b, out[i], batched[i], size);
+  return out;
+}
+
+// A conditional whose selector is shared stays one, each branch yielding batched
+// values; a batched selector runs every branch and selects per slice.
+std::vector<Value*> branchesBatch(BatchArgs& a) {
+  const Op& op = a.op;
+  const size_t n = op.numResults();
+  std::vector<bool> all(n, true);
+  std::vector<BodyFn> branches;
+  for (size_t r = 0; r < op.numRegions(); ++r)
+    branches.push_back([&, r](Builder& c, const std::vector<Value*>&) {
+      return batchBody(a.emitter, c, op.region(r), {}, {}, all);
+    });
+  if (!a.batched[0]) return op.is(O::If) ? a.b.if_(a.x[0], branches[0], branches[1]) : a.b.case_(a.x[0], branches);
+  std::vector<std::vector<Value*>> results;
+  for (size_t r = 0; r < op.numRegions(); ++r) results.push_back(batchBody(a.emitter, a.b, op.region(r), {}, {}, all));
+  std::vector<Value*> out = results.back();
+  if (op.is(O::If)) {
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a.b.select(a.b.broadcastInDim(a.x[0], out[i]->type().shape(), {0}), results[0][i], results[1][i]);
+    return out;
+  }
+  // case: an index outside the branches runs the last one, as the spec says.
+  for (size_t r = results.size() - 1; r-- > 0;) {
+    Value* pick = a.b.compare(a.x[0], a.b.splat(a.x[0]->type(), static_cast<double>(r)), ComparisonDirection::EQ);
+    for (size_t i = 0; i < n; ++i)
+      out[i] = a.b.select(a.b.broadcastInDim(pick, out[i]->type().shape(), {0}), results[r][i], out[i]);
+  }
+  return out;
+}
+
 }  // namespace
 
 void addControlFlowRules(OpTable<OpRules>& t) {
-  t[O::While] = {&whileJvp, &whileTranspose, &whileSplit};
-  t[O::If] = {&branchesJvp, &branchesTranspose, &branchesSplit};
-  t[O::Case] = {&branchesJvp, &branchesTranspose, &branchesSplit};
+  t[O::While] = {&whileJvp, &whileTranspose, &whileSplit, &whileBatch, true};
+  t[O::If] = {&branchesJvp, &branchesTranspose, &branchesSplit, &branchesBatch, true};
+  t[O::Case] = {&branchesJvp, &branchesTranspose, &branchesSplit, &branchesBatch, true};
 }
 
 }  // namespace kiln::transforms
