@@ -246,6 +246,37 @@ TEST(VmapTest, ControlFlow) {
   checkVmap(branches, axes({0, 0, 0}, {}, 5));                        // indices 0..2: 2 is past the end
 }
 
+// Pooling, its gradient (select_and_scatter) and sort.
+TEST(VmapTest, WindowsAndSort) {
+  checkVmap(R"(
+    func.func @main(%x: tensor<4x6xf32>, %g: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xi32>) {
+      %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+      %m = "stablehlo.reduce_window"(%x, %ninf) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %r = stablehlo.maximum %a, %b : tensor<f32>
+        stablehlo.return %r : tensor<f32>
+      }) {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>} : (tensor<4x6xf32>, tensor<f32>) -> tensor<2x3xf32>
+      %zero = stablehlo.constant dense<0.0> : tensor<f32>
+      %s = "stablehlo.select_and_scatter"(%x, %g, %zero) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %c = stablehlo.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+        stablehlo.return %c : tensor<i1>
+      }, {
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %r = stablehlo.add %a, %b : tensor<f32>
+        stablehlo.return %r : tensor<f32>
+      }) {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>} : (tensor<4x6xf32>, tensor<2x3xf32>, tensor<f32>) -> tensor<4x6xf32>
+      %i = stablehlo.iota dim = 1 : tensor<4x6xi32>
+      %o:2 = "stablehlo.sort"(%x, %i) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+        %t = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+        stablehlo.return %t : tensor<i1>
+      }) {dimension = 1 : i64, is_stable = true} : (tensor<4x6xf32>, tensor<4x6xi32>) -> (tensor<4x6xf32>, tensor<4x6xi32>)
+      return %m, %s, %o#0, %o#1 : tensor<2x3xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xi32>
+    })",
+            axes({1, std::nullopt}, {2, 0, 1, 0}, 3));
+}
+
 // Per-example gradients: vmap of grad over the examples, the weights shared.
 TEST(VmapTest, PerExampleGradients) {
   const char* text = R"(
@@ -275,7 +306,13 @@ TEST(VmapTest, ClearErrors) {
       return %s : tensor<3xf32>
     })");
   Function& f = *m->lookup("main");
-  EXPECT_EQ(errorOf([&] { vmap(*m, f, axes({0}, {}, 2), "v"); }), "unsupported: unsupported: vmap of stablehlo.sort (line 3)");
+  auto fft = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+      %f = stablehlo.fft %x, type = FFT, length = [4] : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+      return %f : tensor<4xcomplex<f32>>
+    })");
+  EXPECT_EQ(errorOf([&] { vmap(*fft, *fft->lookup("main"), axes({0}, {}, 2), "v"); }),
+            "unsupported: unsupported: vmap of stablehlo.fft (line 3)");
   EXPECT_EQ(errorOf([&] { vmap(*m, f, axes({2}, {}, 2), "v"); }),
             "usage: vmap of @main: in_axes 2 does not fit parameter 0 (tensor<3xf32>)");
   EXPECT_EQ(errorOf([&] { vmap(*m, f, axes({0, 0}, {}, 2), "v"); }),

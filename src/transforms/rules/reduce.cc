@@ -1,6 +1,7 @@
-// Autodiff rules of stablehlo.reduce with one input and a one-op body: a sum is linear
-// (its transpose broadcasts the cotangent back); max and min route the tangents of the
-// elements that attain the result, ties sharing evenly as in JAX.
+// Rules of stablehlo.reduce and sort. Autodiff of reduce with one input and a one-op
+// body: a sum is linear (its transpose broadcasts the cotangent back); max and min route
+// the tangents of the elements that attain the result, ties sharing evenly as in JAX.
+// Batching: the reduced or sorted dimensions move past the batch.
 #include "transforms/op_rules.h"
 
 namespace kiln::transforms {
@@ -105,8 +106,24 @@ std::vector<Value*> reduceBatch(BatchArgs& a) {
   return a.b.create(O::Reduce, operands, attrs, std::move(regions))->results();
 }
 
+// sort along its dimension past the batch, every operand batched.
+std::vector<Value*> sortBatch(BatchArgs& a) {
+  std::vector<Value*> operands;
+  for (size_t i = 0; i < a.x.size(); ++i) operands.push_back(batchedValue(a.b, a.x[i], a.batched[i], a.size));
+  NamedAttrList attrs = a.op.attrs();
+  setAttr(attrs, "dimension", Attribute::integer(a.op.attr("dimension").asInt() + 1));
+  std::vector<std::unique_ptr<Region>> regions;
+  regions.push_back(std::make_unique<Region>());
+  ValueMap map;
+  a.op.region(0).cloneInto(*regions.back(), map);
+  return a.b.create(O::Sort, operands, attrs, std::move(regions))->results();
+}
+
 }  // namespace
 
-void addReduceRules(OpTable<OpRules>& t) { t[O::Reduce] = {&reduceJvp, &reduceTranspose, nullptr, &reduceBatch}; }
+void addReduceRules(OpTable<OpRules>& t) {
+  t[O::Sort].batch = &sortBatch;
+  t[O::Reduce] = {&reduceJvp, &reduceTranspose, nullptr, &reduceBatch};
+}
 
 }  // namespace kiln::transforms

@@ -157,11 +157,55 @@ std::vector<Value*> selectAndScatterTranspose(TransposeArgs& a) {
   return {nullptr, ctSource, ctInit};
 }
 
+// ---- batching: a window of 1 along the batch dimension ----
+
+Window withBatch(Window w) {
+  w.dimensions.insert(w.dimensions.begin(), 1);
+  w.strides.insert(w.strides.begin(), 1);
+  w.baseDilations.insert(w.baseDilations.begin(), 1);
+  w.windowDilations.insert(w.windowDilations.begin(), 1);
+  w.padding.insert(w.padding.begin(), {0, 0});
+  w.reversal.insert(w.reversal.begin(), false);
+  return w;
+}
+
+std::vector<Value*> reduceWindowBatch(BatchArgs& a) {
+  const size_t n = a.op.numOperands() / 2;
+  std::vector<Value*> operands;
+  for (size_t i = 0; i < n; ++i) operands.push_back(batchedValue(a.b, a.x[i], a.batched[i], a.size));
+  for (size_t i = n; i < 2 * n; ++i) {
+    if (a.batched[i]) unsupportedRule(a.op, "vmap", "a batched init value");
+    operands.push_back(a.x[i]);
+  }
+  NamedAttrList attrs = a.op.attrs();
+  setReduceWindowAttrs(attrs, withBatch(windowOf(a.op)));
+  std::vector<std::unique_ptr<Region>> regions;
+  regions.push_back(std::make_unique<Region>());
+  ValueMap map;
+  a.op.region(0).cloneInto(*regions.back(), map);
+  return a.b.create(O::ReduceWindow, operands, attrs, std::move(regions))->results();
+}
+
+std::vector<Value*> selectAndScatterBatch(BatchArgs& a) {
+  if (a.batched[2]) unsupportedRule(a.op, "vmap", "a batched init value");
+  NamedAttrList attrs = a.op.attrs();
+  setReduceWindowAttrs(attrs, withBatch(windowOf(a.op)));
+  std::vector<std::unique_ptr<Region>> regions;
+  ValueMap map;
+  for (size_t r = 0; r < 2; ++r) {
+    regions.push_back(std::make_unique<Region>());
+    a.op.region(r).cloneInto(*regions.back(), map);
+  }
+  std::vector<Value*> operands = {batchedValue(a.b, a.x[0], a.batched[0], a.size),
+                                  batchedValue(a.b, a.x[1], a.batched[1], a.size), a.x[2]};
+  return a.b.create(O::SelectAndScatter, operands, attrs, std::move(regions))->results();
+}
+
 }  // namespace
 
 void addWindowRules(OpTable<OpRules>& t) {
-  t[O::ReduceWindow] = {&reduceWindowJvp, &reduceWindowTranspose};
-  t[O::SelectAndScatter] = {&selectAndScatterJvp, &selectAndScatterTranspose};
+  t[O::ReduceWindow] = {&reduceWindowJvp, &reduceWindowTranspose, nullptr, &reduceWindowBatch};
+  t[O::SelectAndScatter] = {&selectAndScatterJvp, &selectAndScatterTranspose, nullptr, &selectAndScatterBatch};
 }
 
 }  // namespace kiln::transforms
