@@ -357,6 +357,52 @@ TEST(AutodiffTest, Reductions) {
                    {0.1, 2});
 }
 
+// reduce_precision is linear as JAX treats it: at full precision the derivative is the
+// identity's; narrower, the tangent and the cotangent are rounded like the values.
+TEST(AutodiffTest, ReducePrecision) {
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<6xf64>) -> tensor<6xf64> {
+      %r = stablehlo.reduce_precision %x, format = e11m52 : tensor<6xf64>
+      %s = stablehlo.sine %r : tensor<6xf64>
+      return %s : tensor<6xf64>
+    })");
+  auto m = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<f64>) -> tensor<f64> {
+      %r = stablehlo.reduce_precision %x, format = e5m2 : tensor<f64>
+      return %r : tensor<f64>
+    })");
+  jvp(*m, *m->lookup("main"), "main_jvp");
+  vjp(*m, *m->lookup("main"), "main_vjp");
+  interp::Interpreter in(*m);
+  EXPECT_EQ(in.call("main_jvp", HostValues{f64(1.0), f64(1.3)})[1].tensor().floatAt(0), 1.25);
+  EXPECT_EQ(in.call("main_vjp", HostValues{f64(1.0), f64(1.3)})[1].tensor().floatAt(0), 1.25);
+}
+
+// |z| of a complex z: its tangent is t's component along z.
+TEST(AutodiffTest, AbsOfComplex) {
+  const char* text = R"(
+    func.func @main(%x: tensor<6xf64>, %y: tensor<6xf64>) -> tensor<6xf64> {
+      %z = stablehlo.complex %x, %y : tensor<6xcomplex<f64>>
+      %a = stablehlo.abs %z : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+      return %a : tensor<6xf64>
+    })";
+  checkDerivatives(text);
+  // At z = 0, where |z| has no derivative, the tangent and the cotangents are 0, not NaN.
+  auto m = stablehlo::parseModule(text);
+  jvp(*m, *m->lookup("main"), "main_jvp");
+  Function& g = vjp(*m, *m->lookup("main"), "main_vjp");
+  Literal zero(Type::tensor(DType::F64, {6})), one(Type::tensor(DType::F64, {6}));
+  for (int64_t i = 0; i < 6; ++i) {
+    zero.setFloat(i, 0);
+    one.setFloat(i, 1);
+  }
+  interp::Interpreter in(*m);
+  EXPECT_EQ(in.call("main_jvp", HostValues{zero, zero, one, one})[1].tensor().floatAt(0), 0.0);
+  HostValues back = in.call(g.name(), HostValues{zero, zero, one});
+  EXPECT_EQ(back[1].tensor().floatAt(0), 0.0);
+  EXPECT_EQ(back[2].tensor().floatAt(0), 0.0);
+}
+
 // Loops carry tangents (also of values their bodies capture), conditionals yield them.
 TEST(AutodiffTest, ControlFlowForwardMode) {
   // y = x·a^5 by a counted loop whose body captures a.
