@@ -357,6 +357,23 @@ TEST(AutodiffTest, Reductions) {
                    {0.1, 2});
 }
 
+// Sort along either dimension: the float operands' tangents follow the permutation; an
+// integer operand rides along without one.
+TEST(AutodiffTest, Sorts) {
+  for (const char* dim : {"0", "1"}) {
+    checkDerivatives(std::string(R"(
+    func.func @main(%x: tensor<3x5xf64>, %y: tensor<3x5xf64>) -> (tensor<3x5xf64>, tensor<3x5xf64>) {
+      %i = stablehlo.iota dim = 0 : tensor<3x5xi32>
+      %s:3 = "stablehlo.sort"(%x, %i, %y) ({
+      ^bb0(%a: tensor<f64>, %b: tensor<f64>, %c: tensor<i32>, %d: tensor<i32>, %e: tensor<f64>, %f: tensor<f64>):
+        %lt = stablehlo.compare LT, %a, %b : (tensor<f64>, tensor<f64>) -> tensor<i1>
+        stablehlo.return %lt : tensor<i1>
+      }) {dimension = )") + dim + R"( : i64, is_stable = true} : (tensor<3x5xf64>, tensor<3x5xi32>, tensor<3x5xf64>) -> (tensor<3x5xf64>, tensor<3x5xi32>, tensor<3x5xf64>)
+      return %s#0, %s#2 : tensor<3x5xf64>, tensor<3x5xf64>
+    })");
+  }
+}
+
 // reduce_precision is linear as JAX treats it: at full precision the derivative is the
 // identity's; narrower, the tangent and the cotangent are rounded like the values.
 TEST(AutodiffTest, ReducePrecision) {
@@ -563,15 +580,15 @@ std::string errorOf(const std::function<void()>& fn) {
 TEST(AutodiffTest, ClearErrors) {
   auto m = stablehlo::parseModule(R"(
     func.func @main(%x: tensor<3xf64>, %n: tensor<i32>) -> tensor<3xf64> {
-      %s = "stablehlo.sort"(%x) ({
-      ^bb0(%a: tensor<f64>, %b: tensor<f64>):
-        %c = stablehlo.compare LT, %a, %b : (tensor<f64>, tensor<f64>) -> tensor<i1>
-        stablehlo.return %c : tensor<i1>
-      }) {dimension = 0 : i64} : (tensor<3xf64>) -> tensor<3xf64>
+      %s = "stablehlo.map"(%x) ({
+      ^bb0(%a: tensor<f64>):
+        %c = stablehlo.sine %a : tensor<f64>
+        stablehlo.return %c : tensor<f64>
+      }) {dimensions = array<i64: 0>} : (tensor<3xf64>) -> tensor<3xf64>
       return %s : tensor<3xf64>
     })");
   Function& f = *m->lookup("main");
-  EXPECT_EQ(errorOf([&] { jvp(*m, f, "j"); }), "unsupported: unsupported: jvp of stablehlo.sort (line 3)");
+  EXPECT_EQ(errorOf([&] { jvp(*m, f, "j"); }), "unsupported: unsupported: jvp of stablehlo.map (line 3)");
   auto loop = stablehlo::parseModule(R"(
     func.func @main(%x: tensor<f64>) -> tensor<f64> {
       %r = stablehlo.while(%y = %x) : tensor<f64>
