@@ -249,10 +249,12 @@ TEST(AutodiffTest, DynamicSlicesAndGather) {
     })");
 }
 
-// Scatters that add and that replace, with a repeated index and one past the end (its
-// update is dropped); the gradient of an embedding lookup is such a scatter-add.
+// Scatters that add, replace, and keep the max or min, with a repeated index and one
+// past the end (its update is dropped); the gradient of an embedding lookup is such a
+// scatter-add.
 TEST(AutodiffTest, Scatters) {
-  for (const char* body : {"stablehlo.add %a, %b : tensor<f64>", ""}) {
+  for (const char* body : {"stablehlo.add %a, %b : tensor<f64>", "", "stablehlo.maximum %a, %b : tensor<f64>",
+                           "stablehlo.minimum %a, %b : tensor<f64>"}) {
     std::string combine = *body ? std::string("%r = ") + body + "\n        stablehlo.return %r : tensor<f64>"
                                 : std::string("stablehlo.return %b : tensor<f64>");
     checkDerivatives(std::string(R"(
@@ -482,6 +484,24 @@ TEST(AutodiffTest, TiesOfMaxShareTheTangent) {
   HostValues r = interp::Interpreter(*m).call("main_jvp", HostValues{f64(2.0), f64(1.0)});
   EXPECT_EQ(r[2].tensor().floatAt(0), 1.0);
   EXPECT_EQ(r[3].tensor().floatAt(0), 1.0);
+  // A scatter-max whose operand and two updates tie at an element: x's tangent is x's
+  // share of it, 1/3; the element no update reaches keeps all of its own.
+  auto s = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<f64>, %y: tensor<f64>) -> tensor<3xf64> {
+      %o = stablehlo.broadcast_in_dim %x, dims = [] : (tensor<f64>) -> tensor<3xf64>
+      %u = stablehlo.broadcast_in_dim %y, dims = [] : (tensor<f64>) -> tensor<2xf64>
+      %ids = stablehlo.constant dense<[[1], [1]]> : tensor<2x1xi32>
+      %s = "stablehlo.scatter"(%o, %ids, %u) ({
+      ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+        %m = stablehlo.maximum %a, %b : tensor<f64>
+        stablehlo.return %m : tensor<f64>
+      }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<3xf64>, tensor<2x1xi32>, tensor<2xf64>) -> tensor<3xf64>
+      return %s : tensor<3xf64>
+    })");
+  jvp(*s, *s->lookup("main"), "main_jvp");
+  Literal t = interp::Interpreter(*s).call("main_jvp", HostValues{f64(2.0), f64(2.0), f64(1.0), f64(0.0)})[1].tensor();
+  EXPECT_DOUBLE_EQ(t.floatAt(0), 1.0);
+  EXPECT_DOUBLE_EQ(t.floatAt(1), 1.0 / 3);
 }
 
 // A two-layer MLP's loss, through a call: grad against finite differences per weight.
