@@ -359,6 +359,94 @@ TEST(AutodiffTest, Reductions) {
                    {0.1, 2});
 }
 
+// Products (with the init differentiated), argmax and argmin's values (a variadic reduce
+// whose body selects a side), a variadic reduce of independent inputs, and a max written
+// as a select.
+TEST(AutodiffTest, ProductsAndSelectingReductions) {
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<3x4x5xf64>, %i: tensor<f64>) -> (tensor<4xf64>, tensor<3x5xf64>) {
+      %one = stablehlo.constant dense<1.0> : tensor<f64>
+      %p = stablehlo.reduce(%x init: %i) applies stablehlo.multiply across dimensions = [2, 0] : (tensor<3x4x5xf64>, tensor<f64>) -> tensor<4xf64>
+      %q = stablehlo.reduce(%x init: %one) applies stablehlo.multiply across dimensions = [1] : (tensor<3x4x5xf64>, tensor<f64>) -> tensor<3x5xf64>
+      return %p, %q : tensor<4xf64>, tensor<3x5xf64>
+    })",
+                   {0.5, 1.5});
+  for (const char* dir : {"GT", "LT"}) {
+    std::string init = std::string(dir) == "GT" ? "0xFFF0000000000000" : "0x7FF0000000000000";
+    checkDerivatives(std::string(R"(
+    func.func @main(%x: tensor<4x5xf64>) -> tensor<4xf64> {
+      %ninf = stablehlo.constant dense<)") + init + R"(> : tensor<f64>
+      %zero = stablehlo.constant dense<0> : tensor<i32>
+      %iota = stablehlo.iota dim = 1 : tensor<4x5xi32>
+      %r:2 = stablehlo.reduce(%x init: %ninf), (%iota init: %zero) across dimensions = [1] : (tensor<4x5xf64>, tensor<4x5xi32>, tensor<f64>, tensor<i32>) -> (tensor<4xf64>, tensor<4xi32>)
+       reducer(%a: tensor<f64>, %b: tensor<f64>) (%i: tensor<i32>, %j: tensor<i32>)  {
+        %gt = stablehlo.compare )" + dir + R"(, %a, %b,  FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+        %nan = stablehlo.compare  NE, %a, %a,  FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+        %pick = stablehlo.or %gt, %nan : tensor<i1>
+        %eq = stablehlo.compare  EQ, %a, %b,  FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+        %lt = stablehlo.compare  LT, %i, %j,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        %tie = stablehlo.and %eq, %lt : tensor<i1>
+        %first = stablehlo.or %pick, %tie : tensor<i1>
+        %v = stablehlo.select %pick, %a, %b : tensor<i1>, tensor<f64>
+        %k = stablehlo.select %first, %i, %j : tensor<i1>, tensor<i32>
+        stablehlo.return %v, %k : tensor<f64>, tensor<i32>
+      }
+      return %r#0 : tensor<4xf64>
+    })");
+  }
+  // A variadic reduce that reduces each input by its own op (a sum and a max).
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<4x5xf64>, %y: tensor<4x5xf64>) -> (tensor<5xf64>, tensor<5xf64>) {
+      %zero = stablehlo.constant dense<0.0> : tensor<f64>
+      %ninf = stablehlo.constant dense<0xFFF0000000000000> : tensor<f64>
+      %r:2 = stablehlo.reduce(%x init: %zero), (%y init: %ninf) across dimensions = [0] : (tensor<4x5xf64>, tensor<4x5xf64>, tensor<f64>, tensor<f64>) -> (tensor<5xf64>, tensor<5xf64>)
+       reducer(%a: tensor<f64>, %b: tensor<f64>) (%c: tensor<f64>, %d: tensor<f64>)  {
+        %s = stablehlo.add %a, %b : tensor<f64>
+        %m = stablehlo.maximum %d, %c : tensor<f64>
+        stablehlo.return %s, %m : tensor<f64>, tensor<f64>
+      }
+      return %r#0, %r#1 : tensor<5xf64>, tensor<5xf64>
+    })");
+  // Over two dimensions, the selected side second, an init that is differentiated (and
+  // shifted up so that it often wins).
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<3x4x2xf64>, %i: tensor<f64>) -> tensor<4xf64> {
+      %c = stablehlo.constant dense<1.5> : tensor<f64>
+      %init = stablehlo.add %i, %c : tensor<f64>
+      %r = stablehlo.reduce(%x init: %init) across dimensions = [0, 2] : (tensor<3x4x2xf64>, tensor<f64>) -> tensor<4xf64>
+       reducer(%a: tensor<f64>, %b: tensor<f64>)  {
+        %le = stablehlo.compare  LE, %a, %b,  FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+        %v = stablehlo.select %le, %b, %a : tensor<i1>, tensor<f64>
+        stablehlo.return %v : tensor<f64>
+      }
+      return %r : tensor<4xf64>
+    })");
+}
+
+// The product's tangent takes no quotients: at a zero element it is the product of the
+// others, where y/x would be 0/0.
+TEST(AutodiffTest, ProductsAtZero) {
+  auto m = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<3xf64>) -> tensor<f64> {
+      %one = stablehlo.constant dense<1.0> : tensor<f64>
+      %p = stablehlo.reduce(%x init: %one) applies stablehlo.multiply across dimensions = [0] : (tensor<3xf64>, tensor<f64>) -> tensor<f64>
+      return %p : tensor<f64>
+    })");
+  jvp(*m, *m->lookup("main"), "main_jvp");
+  Function& g = grad(*m, *m->lookup("main"), {}, "main_grad");
+  Literal x(Type::tensor(DType::F64, {3})), v(Type::tensor(DType::F64, {3}));
+  for (int64_t i = 0; i < 3; ++i) {
+    x.setFloat(i, i == 0 ? 0.0 : i + 1.0);  // 0, 2, 3
+    v.setFloat(i, i == 0 ? 1.0 : 0.0);
+  }
+  interp::Interpreter in(*m);
+  EXPECT_EQ(in.call("main_jvp", HostValues{x, v})[1].tensor().floatAt(0), 6.0);
+  Literal d = in.call(g.name(), HostValues{x})[0].tensor();
+  EXPECT_EQ(d.floatAt(0), 6.0);
+  EXPECT_EQ(d.floatAt(1), 0.0);
+  EXPECT_EQ(d.floatAt(2), 0.0);
+}
+
 // Sort along either dimension: the float operands' tangents follow the permutation; an
 // integer operand rides along without one.
 TEST(AutodiffTest, Sorts) {
