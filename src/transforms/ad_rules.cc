@@ -12,6 +12,7 @@ const OpTable<AdRules>& adRules() {
     addMovementRules(t);
     addScatterRules(t);
     addLinalgRules(t);
+    addFftRules(t);
     addConvolutionRules(t);
     addReduceRules(t);
     addWindowRules(t);
@@ -34,6 +35,11 @@ Value* addTangents(Builder& b, Value* a, Value* c) {
 Value* zeros(Builder& b, const Type& type) { return b.splat(type, 0); }
 
 Value* orZeros(Builder& b, Value* t, Value* like) { return t ? t : zeros(b, like->type()); }
+
+Value* conjugate(Builder& b, Value* x) {
+  if (!isComplex(x->type().dtype())) return x;
+  return b.binary(OpCode::Complex, b.unary(OpCode::Real, x), b.unary(OpCode::Negate, b.unary(OpCode::Imag, x)));
+}
 
 std::pair<int64_t, int64_t> transposedPadding(int64_t in, int64_t window, int64_t stride, int64_t out, int64_t low,
                                               int64_t baseDilation, int64_t windowDilation) {

@@ -6,8 +6,8 @@
 // transposes its tangent part backwards (transforms/vjp.cc). That is one rule per
 // differentiable op plus one per linear op, instead of MLX's jvp and vjp per op, and the
 // two modes cannot disagree. An op's rules sit next to each other in the file of its
-// family (rules/elementwise.cc, movement.cc, scatter.cc, linalg.cc, convolution.cc,
-// reduce.cc, windows.cc, control_flow.cc).
+// family (rules/elementwise.cc, movement.cc, scatter.cc, linalg.cc, fft.cc,
+// convolution.cc, reduce.cc, windows.cc, control_flow.cc).
 //
 // Tangents and cotangents are values of the primal's type, or null: a symbolic zero,
 // which makes no work. Integer and boolean values always have zero tangents, so their
@@ -66,6 +66,7 @@ void addControlFlowRules(OpTable<AdRules>& table);
 void addConvolutionRules(OpTable<AdRules>& table);
 void addScatterRules(OpTable<AdRules>& table);
 void addWindowRules(OpTable<AdRules>& table);
+void addFftRules(OpTable<AdRules>& table);
 
 // Helpers the rules share.
 // Whether values of this type have tangents: floating-point and complex ones.
@@ -76,6 +77,9 @@ Value* addTangents(Builder& b, Value* a, Value* c);
 Value* zeros(Builder& b, const Type& type);
 // `t`, or zeros of `like`'s type when `t` is a symbolic zero.
 Value* orZeros(Builder& b, Value* t, Value* like);
+// The complex conjugate of x, as complex(real(x), -imag(x)) (ops with transposes); x
+// itself when it is real.
+Value* conjugate(Builder& b, Value* x);
 // Per dimension of a windowed op (convolution, reduce_window) of input size `in`, window
 // `window`, stride, result size `out`, low padding and dilations: the (low, high)
 // padding under which the same window, strided by the base dilation, maps the result's

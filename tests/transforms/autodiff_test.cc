@@ -464,6 +464,46 @@ TEST(AutodiffTest, Sorts) {
   }
 }
 
+// Every fft type, over one and over two dimensions, with even and odd lengths (IRFFT's
+// transpose doubles all but the first coefficient and, for even lengths, the last).
+TEST(AutodiffTest, Ffts) {
+  auto complexProgram = [](const std::string& in, const std::string& fft, const std::string& out) {
+    return "func.func @main(%re: " + in + ", %im: " + in + ") -> " + out + " {\n  %z = stablehlo.complex %re, %im : " +
+           in.substr(0, in.size() - 4) + "complex<f64>>\n  " + fft + "\n  return %f : " + out + "\n}\n";
+  };
+  for (const char* type : {"FFT", "IFFT"}) {
+    for (const char* length : {"[6]", "[4, 6]"}) {
+      std::string fft = std::string("%c = stablehlo.fft %z, type = ") + type + ", length = " + length +
+                        " : (tensor<4x6xcomplex<f64>>) -> tensor<4x6xcomplex<f64>>\n  %r = stablehlo.real %c : "
+                        "(tensor<4x6xcomplex<f64>>) -> tensor<4x6xf64>\n  %i = stablehlo.imag %c : "
+                        "(tensor<4x6xcomplex<f64>>) -> tensor<4x6xf64>\n  %f = stablehlo.add %r, %i : tensor<4x6xf64>";
+      SCOPED_TRACE(std::string(type) + " " + length);
+      checkDerivatives(complexProgram("tensor<4x6xf64>", fft, "tensor<4x6xf64>"));
+    }
+  }
+  struct Real {
+    const char* length;
+    const char* real;     // the real signal's type
+    const char* complex;  // its half spectrum's
+  };
+  for (const Real& c : std::vector<Real>{{"[6]", "tensor<4x6xf64>", "tensor<4x4xcomplex<f64>>"},
+                                         {"[5]", "tensor<4x5xf64>", "tensor<4x3xcomplex<f64>>"},
+                                         {"[4, 5]", "tensor<4x5xf64>", "tensor<4x3xcomplex<f64>>"},
+                                         {"[4, 6]", "tensor<4x6xf64>", "tensor<4x4xcomplex<f64>>"}}) {
+    SCOPED_TRACE(c.length);
+    std::string half = std::string(c.complex);
+    std::string halfReal = half.substr(0, half.find("complex")) + "f64>";
+    checkDerivatives("func.func @main(%x: " + std::string(c.real) + ") -> (" + halfReal + ", " + halfReal +
+                     ") {\n  %c = stablehlo.fft %x, type = RFFT, length = " + c.length + " : (" + c.real + ") -> " +
+                     half + "\n  %r = stablehlo.real %c : (" + half + ") -> " + halfReal +
+                     "\n  %i = stablehlo.imag %c : (" + half + ") -> " + halfReal + "\n  return %r, %i : " + halfReal +
+                     ", " + halfReal + "\n}\n");
+    std::string irfft = "%f = stablehlo.fft %z, type = IRFFT, length = " + std::string(c.length) + " : (" + half +
+                        ") -> " + c.real;
+    checkDerivatives(complexProgram(halfReal, irfft, c.real));
+  }
+}
+
 // reduce_precision is linear as JAX treats it: at full precision the derivative is the
 // identity's; narrower, the tangent and the cotangent are rounded like the values.
 TEST(AutodiffTest, ReducePrecision) {
