@@ -464,6 +464,75 @@ TEST(AutodiffTest, Sorts) {
   }
 }
 
+// Linear algebra solves: triangular_solve on either side, from either triangle, with
+// every transpose kind and a unit diagonal, in b and in a (a kept well conditioned by a
+// large diagonal; the triangle it does not read still gets random values); cholesky of
+// matrices whose read triangle stands for a positive definite one, lower and upper, real
+// and complex.
+TEST(AutodiffTest, TriangularSolveAndCholesky) {
+  struct Case {
+    bool left, lower, unit;
+    const char* transpose;
+  };
+  for (const Case& c : std::vector<Case>{{true, true, false, "NO_TRANSPOSE"},
+                                         {true, false, false, "TRANSPOSE"},
+                                         {false, true, false, "ADJOINT"},
+                                         {false, false, true, "NO_TRANSPOSE"},
+                                         {true, false, true, "ADJOINT"},
+                                         {false, true, false, "TRANSPOSE"}}) {
+    std::string b = c.left ? "tensor<2x4x3xf64>" : "tensor<2x3x4xf64>";
+    checkDerivatives(std::string(R"(
+    func.func @main(%m: tensor<2x4x4xf64>, %b: )") + b + ") -> " + b + R"( {
+      %d = stablehlo.constant dense<[[4.0, 0.0, 0.0, 0.0], [0.0, 4.0, 0.0, 0.0], [0.0, 0.0, 4.0, 0.0], [0.0, 0.0, 0.0, 4.0]]> : tensor<4x4xf64>
+      %db = stablehlo.broadcast_in_dim %d, dims = [1, 2] : (tensor<4x4xf64>) -> tensor<2x4x4xf64>
+      %a = stablehlo.add %m, %db : tensor<2x4x4xf64>
+      %x = "stablehlo.triangular_solve"(%a, %b) {left_side = )" + (c.left ? "true" : "false") +
+                         ", lower = " + (c.lower ? "true" : "false") + ", unit_diagonal = " +
+                         (c.unit ? "true" : "false") + ", transpose_a = #stablehlo<transpose " + c.transpose +
+                         ">} : (tensor<2x4x4xf64>, " + b + ") -> " + b + R"(
+      return %x : )" + b + R"(
+    })",
+                     {-1, 1});
+  }
+  // Complex: ADJOINT conjugates a, in the tangent of a and in the transpose.
+  for (const char* transpose : {"ADJOINT", "TRANSPOSE"}) {
+    checkDerivatives(std::string(R"(
+    func.func @main(%m: tensor<3x3xf64>, %n: tensor<3x3xf64>, %p: tensor<3x2xf64>, %q: tensor<3x2xf64>) -> (tensor<3x2xf64>, tensor<3x2xf64>) {
+      %d = stablehlo.constant dense<[[4.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 4.0]]> : tensor<3x3xf64>
+      %r = stablehlo.add %m, %d : tensor<3x3xf64>
+      %a = stablehlo.complex %r, %n : tensor<3x3xcomplex<f64>>
+      %b = stablehlo.complex %p, %q : tensor<3x2xcomplex<f64>>
+      %x = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose )") +
+                     transpose + R"(>} : (tensor<3x3xcomplex<f64>>, tensor<3x2xcomplex<f64>>) -> tensor<3x2xcomplex<f64>>
+      %xr = stablehlo.real %x : (tensor<3x2xcomplex<f64>>) -> tensor<3x2xf64>
+      %xi = stablehlo.imag %x : (tensor<3x2xcomplex<f64>>) -> tensor<3x2xf64>
+      return %xr, %xi : tensor<3x2xf64>, tensor<3x2xf64>
+    })",
+                     {-1, 1});
+  }
+  for (const char* lower : {"true", "false"}) {
+    checkDerivatives(std::string(R"(
+    func.func @main(%m: tensor<3x3xf64>) -> tensor<3x3xf64> {
+      %d = stablehlo.constant dense<[[6.0, 0.0, 0.0], [0.0, 6.0, 0.0], [0.0, 0.0, 6.0]]> : tensor<3x3xf64>
+      %a = stablehlo.add %m, %d : tensor<3x3xf64>
+      %l = stablehlo.cholesky %a, lower = )") + lower + R"( : tensor<3x3xf64>
+      return %l : tensor<3x3xf64>
+    })",
+                     {-1, 1});
+    checkDerivatives(std::string(R"(
+    func.func @main(%p: tensor<3x3xf64>, %q: tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3x3xf64>) {
+      %d = stablehlo.constant dense<[[6.0, 0.0, 0.0], [0.0, 6.0, 0.0], [0.0, 0.0, 6.0]]> : tensor<3x3xf64>
+      %r = stablehlo.add %p, %d : tensor<3x3xf64>
+      %a = stablehlo.complex %r, %q : tensor<3x3xcomplex<f64>>
+      %l = stablehlo.cholesky %a, lower = )") + lower + R"( : tensor<3x3xcomplex<f64>>
+      %lr = stablehlo.real %l : (tensor<3x3xcomplex<f64>>) -> tensor<3x3xf64>
+      %li = stablehlo.imag %l : (tensor<3x3xcomplex<f64>>) -> tensor<3x3xf64>
+      return %lr, %li : tensor<3x3xf64>, tensor<3x3xf64>
+    })",
+                     {-1, 1});
+  }
+}
+
 // Every fft type, over one and over two dimensions, with even and odd lengths (IRFFT's
 // transpose doubles all but the first coefficient and, for even lengths, the last).
 TEST(AutodiffTest, Ffts) {
