@@ -1,6 +1,8 @@
 // The autodiff rule table, assembled from the rule families, and the helpers they share.
 #include "transforms/ad_rules.h"
 
+#include <algorithm>
+
 #include "support/error.h"
 
 namespace kiln::transforms {
@@ -23,16 +25,33 @@ const OpTable<AdRules>& adRules() {
 }
 
 bool isDifferentiable(const Type& type) {
+  if (type.isTuple())
+    return std::any_of(type.elements().begin(), type.elements().end(), [](const Type& t) { return isDifferentiable(t); });
   return type.isTensor() && (isFloat(type.dtype()) || isComplex(type.dtype()));
 }
 
+// Tuples add element by element (integer elements too: their tangents are zeros).
 Value* addTangents(Builder& b, Value* a, Value* c) {
   if (!a) return c;
   if (!c) return a;
-  return b.binary(OpCode::Add, a, c);
+  const Type& type = a->type();
+  if (!type.isTuple()) return b.binary(OpCode::Add, a, c);
+  std::vector<Value*> sums;
+  for (size_t i = 0; i < type.elements().size(); ++i) {
+    const int64_t k = static_cast<int64_t>(i);
+    Value* x = b.getTupleElement(a, k);
+    sums.push_back(type.elements()[i].isToken() ? x : addTangents(b, x, b.getTupleElement(c, k)));
+  }
+  return b.tuple(sums);
 }
 
-Value* zeros(Builder& b, const Type& type) { return b.splat(type, 0); }
+Value* zeros(Builder& b, const Type& type) {
+  if (type.isToken()) return b.create1(OpCode::AfterAll, {});
+  if (!type.isTuple()) return b.splat(type, 0);
+  std::vector<Value*> elements;
+  for (const Type& t : type.elements()) elements.push_back(zeros(b, t));
+  return b.tuple(elements);
+}
 
 Value* orZeros(Builder& b, Value* t, Value* like) { return t ? t : zeros(b, like->type()); }
 

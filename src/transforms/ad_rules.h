@@ -11,7 +11,8 @@
 //
 // Tangents and cotangents are values of the primal's type, or null: a symbolic zero,
 // which makes no work. Integer and boolean values always have zero tangents, so their
-// ops need no rules.
+// ops need no rules. A tuple holding a float value has a tuple tangent: its elements'
+// tangents, zeros where those are zero (integer elements included).
 #pragma once
 
 #include <vector>
@@ -69,11 +70,12 @@ void addWindowRules(OpTable<AdRules>& table);
 void addFftRules(OpTable<AdRules>& table);
 
 // Helpers the rules share.
-// Whether values of this type have tangents: floating-point and complex ones.
+// Whether values of this type have tangents: floating-point and complex tensors, and
+// tuples holding one.
 bool isDifferentiable(const Type& type);
-// `a + b` where either may be a symbolic zero.
+// `a + b` where either may be a symbolic zero (tuples: element by element).
 Value* addTangents(Builder& b, Value* a, Value* c);
-// A zero of `type`.
+// A zero of `type` (tuples: of each element).
 Value* zeros(Builder& b, const Type& type);
 // `t`, or zeros of `like`'s type when `t` is a symbolic zero.
 Value* orZeros(Builder& b, Value* t, Value* like);

@@ -22,7 +22,7 @@ class Cotangents {
   void add(const Value* v, Value* ct) {
     if (!ct) return;
     auto [it, fresh] = ct_.emplace(v, ct);
-    if (!fresh) it->second = b_.binary(OpCode::Add, it->second, ct);
+    if (!fresh) it->second = addTangents(b_, it->second, ct);
   }
   Value* of(const Value* v) const {
     auto it = ct_.find(v);

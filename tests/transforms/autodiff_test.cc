@@ -619,6 +619,63 @@ TEST(AutodiffTest, AbsOfComplex) {
   EXPECT_EQ(back[2].tensor().floatAt(0), 0.0);
 }
 
+// Tuples carry their elements' tangents: nested, with an integer element, taken apart
+// more than once (the cotangents of a tuple add element by element), and through a loop
+// that carries a tuple.
+TEST(AutodiffTest, Tuples) {
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<3xf64>, %y: tensor<2xf64>) -> (tensor<3xf64>, tensor<2xf64>) {
+      %n = stablehlo.constant dense<1> : tensor<i32>
+      %t = stablehlo.tuple %x, %n, %y : tuple<tensor<3xf64>, tensor<i32>, tensor<2xf64>>
+      %u = stablehlo.tuple %t, %x : tuple<tuple<tensor<3xf64>, tensor<i32>, tensor<2xf64>>, tensor<3xf64>>
+      %a = stablehlo.get_tuple_element %u[0] : (tuple<tuple<tensor<3xf64>, tensor<i32>, tensor<2xf64>>, tensor<3xf64>>) -> tuple<tensor<3xf64>, tensor<i32>, tensor<2xf64>>
+      %b = stablehlo.get_tuple_element %a[0] : (tuple<tensor<3xf64>, tensor<i32>, tensor<2xf64>>) -> tensor<3xf64>
+      %c = stablehlo.get_tuple_element %a[2] : (tuple<tensor<3xf64>, tensor<i32>, tensor<2xf64>>) -> tensor<2xf64>
+      %d = stablehlo.get_tuple_element %u[1] : (tuple<tuple<tensor<3xf64>, tensor<i32>, tensor<2xf64>>, tensor<3xf64>>) -> tensor<3xf64>
+      %m = stablehlo.multiply %b, %d : tensor<3xf64>
+      %s = stablehlo.sine %c : tensor<2xf64>
+      return %m, %s : tensor<3xf64>, tensor<2xf64>
+    })");
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<2xf64>) -> tensor<2xf64> {
+      %zero = stablehlo.constant dense<0> : tensor<i64>
+      %three = stablehlo.constant dense<3> : tensor<i64>
+      %one = stablehlo.constant dense<1> : tensor<i64>
+      %t = stablehlo.tuple %x, %x : tuple<tensor<2xf64>, tensor<2xf64>>
+      %r:2 = stablehlo.while(%i = %zero, %p = %t) : tensor<i64>, tuple<tensor<2xf64>, tensor<2xf64>>
+      cond {
+        %c = stablehlo.compare LT, %i, %three : (tensor<i64>, tensor<i64>) -> tensor<i1>
+        stablehlo.return %c : tensor<i1>
+      } do {
+        %n = stablehlo.add %i, %one : tensor<i64>
+        %a = stablehlo.get_tuple_element %p[0] : (tuple<tensor<2xf64>, tensor<2xf64>>) -> tensor<2xf64>
+        %b = stablehlo.get_tuple_element %p[1] : (tuple<tensor<2xf64>, tensor<2xf64>>) -> tensor<2xf64>
+        %m = stablehlo.multiply %a, %b : tensor<2xf64>
+        %s = stablehlo.sine %m : tensor<2xf64>
+        %q = stablehlo.tuple %s, %a : tuple<tensor<2xf64>, tensor<2xf64>>
+        stablehlo.return %n, %q : tensor<i64>, tuple<tensor<2xf64>, tensor<2xf64>>
+      }
+      %y = stablehlo.get_tuple_element %r#1[0] : (tuple<tensor<2xf64>, tensor<2xf64>>) -> tensor<2xf64>
+      return %y : tensor<2xf64>
+    })",
+                   {}, 3, Modes::ForwardOnly);
+  // A tuple parameter or result has a tuple tangent and cotangent.
+  auto m = stablehlo::parseModule(R"(
+    func.func @main(%t: tuple<tensor<2xf64>, tensor<i32>>) -> tuple<tensor<2xf64>, tensor<i32>> {
+      %a = stablehlo.get_tuple_element %t[0] : (tuple<tensor<2xf64>, tensor<i32>>) -> tensor<2xf64>
+      %n = stablehlo.get_tuple_element %t[1] : (tuple<tensor<2xf64>, tensor<i32>>) -> tensor<i32>
+      %s = stablehlo.sine %a : tensor<2xf64>
+      %r = stablehlo.tuple %s, %n : tuple<tensor<2xf64>, tensor<i32>>
+      return %r : tuple<tensor<2xf64>, tensor<i32>>
+    })");
+  Function& j = jvp(*m, *m->lookup("main"), "j");
+  Function& v = vjp(*m, *m->lookup("main"), "v");
+  ASSERT_NO_THROW(verifyModule(*m));
+  EXPECT_EQ(j.paramTypes()[1], j.paramTypes()[0]);
+  EXPECT_EQ(j.resultTypes().size(), 2u);
+  EXPECT_EQ(v.resultTypes()[1], v.paramTypes()[0]);
+}
+
 // Loops carry tangents (also of values their bodies capture), conditionals yield them.
 TEST(AutodiffTest, ControlFlowForwardMode) {
   // y = x·a^5 by a counted loop whose body captures a.

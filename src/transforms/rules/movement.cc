@@ -1,8 +1,9 @@
 // Autodiff rules of the data-movement ops. Each is linear in its data operands (indices
 // and sizes are primal), so one jvp rule serves them all: the same op applied to the
 // tangents. Their transposes move cotangents back: a broadcast sums, a slice pads, a
-// pad slices, a gather scatter-adds. sort is not linear, but its tangents move as its
-// elements do: a gather along the permutation it applies.
+// pad slices, a gather scatter-adds; tuples are taken apart and put together. sort is
+// not linear, but its tangents move as its elements do: a gather along the permutation
+// it applies.
 #include <algorithm>
 
 #include "ir/attr_records.h"
@@ -256,6 +257,37 @@ std::vector<Value*> sortJvp(JvpArgs& a) {
   return out;
 }
 
+// A tuple's tangent is the tuple of its elements' tangents (zeros where they are zero);
+// get_tuple_element takes its element's. Their transposes take the cotangent apart and
+// put it together again, zeros for the other elements.
+std::vector<Value*> tupleJvp(JvpArgs& a) {
+  bool any = false;
+  for (Value* t : a.t) any |= t != nullptr;
+  if (!any) return {nullptr};
+  std::vector<Value*> elements;
+  for (size_t i = 0; i < a.t.size(); ++i) elements.push_back(orZeros(a.b, a.t[i], a.x[i]));
+  return {a.b.tuple(elements)};
+}
+std::vector<Value*> tupleTranspose(TransposeArgs& a) {
+  std::vector<Value*> cts;
+  for (size_t i = 0; i < a.op.numOperands(); ++i)
+    cts.push_back(a.linear[i] ? a.b.getTupleElement(a.ct[0], static_cast<int64_t>(i)) : nullptr);
+  return cts;
+}
+
+int64_t tupleIndex(const Op& op) { return op.attr("index").asInt(); }
+
+std::vector<Value*> getTupleElementJvp(JvpArgs& a) {
+  return {a.t[0] ? a.b.getTupleElement(a.t[0], tupleIndex(a.op)) : nullptr};
+}
+std::vector<Value*> getTupleElementTranspose(TransposeArgs& a) {
+  const Type& tuple = a.op.operand(0)->type();
+  std::vector<Value*> elements;
+  for (size_t i = 0; i < tuple.elements().size(); ++i)
+    elements.push_back(static_cast<int64_t>(i) == tupleIndex(a.op) ? a.ct[0] : zeros(a.b, tuple.elements()[i]));
+  return {a.b.tuple(elements)};
+}
+
 }  // namespace
 
 void addMovementRules(OpTable<AdRules>& t) {
@@ -270,6 +302,8 @@ void addMovementRules(OpTable<AdRules>& t) {
   t[O::DynamicUpdateSlice] = {&linearJvp, &dynamicUpdateSliceTranspose};
   t[O::Gather] = {&linearJvp, &gatherTranspose};
   t[O::Sort].jvp = &sortJvp;
+  t[O::Tuple] = {&tupleJvp, &tupleTranspose};
+  t[O::GetTupleElement] = {&getTupleElementJvp, &getTupleElementTranspose};
 }
 
 }  // namespace kiln::transforms
