@@ -2,8 +2,9 @@
 // grad, each building a new function in the same module, so they compose (grad of grad,
 // jvp of vjp) and apply alike to traced and imported programs.
 //
-// Only floating-point and complex parameters and results have tangents; integer and
-// boolean ones are left out of the tangent lists (JAX gives them float0 tangents).
+// Only floating-point and complex parameters and results (and tuples holding one) have
+// tangents; integer and boolean ones are left out of the tangent lists (JAX gives them
+// float0 tangents).
 // Calls are inlined as they are differentiated; the result is a plain StableHLO
 // function that the optimizer cleans up (DCE drops what the gradient does not need).
 //
@@ -53,7 +54,8 @@ struct GradOptions {
 // @name(params...) -> ([value,] gradients w.r.t. wrt...): f returns one float scalar.
 Function& grad(Module& module, const Function& f, const GradOptions& options, const std::string& name);
 
-// Whether values of this type have tangents (floating-point and complex tensors).
+// Whether values of this type have tangents (floating-point and complex tensors, and
+// tuples holding one).
 bool hasTangent(const Type& type);
 
 }  // namespace kiln::transforms

@@ -14,6 +14,7 @@ const OpTable<OpRules>& opRules() {
     addMovementRules(t);
     addScatterRules(t);
     addLinalgRules(t);
+    addFftRules(t);
     addConvolutionRules(t);
     addReduceRules(t);
     addWindowRules(t);
@@ -24,6 +25,8 @@ const OpTable<OpRules>& opRules() {
 }
 
 bool isDifferentiable(const Type& type) {
+  if (type.isTuple())
+    return std::any_of(type.elements().begin(), type.elements().end(), [](const Type& t) { return isDifferentiable(t); });
   return type.isTensor() && (isFloat(type.dtype()) || isComplex(type.dtype()));
 }
 
@@ -40,15 +43,35 @@ std::vector<Value*> capturedValues(const Op& op) {
   return out;
 }
 
+// Tuples add element by element (integer elements too: their tangents are zeros).
 Value* addTangents(Builder& b, Value* a, Value* c) {
   if (!a) return c;
   if (!c) return a;
-  return b.binary(OpCode::Add, a, c);
+  const Type& type = a->type();
+  if (!type.isTuple()) return b.binary(OpCode::Add, a, c);
+  std::vector<Value*> sums;
+  for (size_t i = 0; i < type.elements().size(); ++i) {
+    const int64_t k = static_cast<int64_t>(i);
+    Value* x = b.getTupleElement(a, k);
+    sums.push_back(type.elements()[i].isToken() ? x : addTangents(b, x, b.getTupleElement(c, k)));
+  }
+  return b.tuple(sums);
 }
 
-Value* zeros(Builder& b, const Type& type) { return b.splat(type, 0); }
+Value* zeros(Builder& b, const Type& type) {
+  if (type.isToken()) return b.create1(OpCode::AfterAll, {});
+  if (!type.isTuple()) return b.splat(type, 0);
+  std::vector<Value*> elements;
+  for (const Type& t : type.elements()) elements.push_back(zeros(b, t));
+  return b.tuple(elements);
+}
 
 Value* orZeros(Builder& b, Value* t, Value* like) { return t ? t : zeros(b, like->type()); }
+
+Value* conjugate(Builder& b, Value* x) {
+  if (!isComplex(x->type().dtype())) return x;
+  return b.binary(OpCode::Complex, b.unary(OpCode::Real, x), b.unary(OpCode::Negate, b.unary(OpCode::Imag, x)));
+}
 
 std::pair<int64_t, int64_t> transposedPadding(int64_t in, int64_t window, int64_t stride, int64_t out, int64_t low,
                                               int64_t baseDilation, int64_t windowDilation) {

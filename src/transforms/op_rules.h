@@ -7,12 +7,13 @@
 // transposes its tangent part backwards (transforms/vjp.cc). That is one rule per
 // differentiable op plus one per linear op, instead of MLX's jvp and vjp per op, and the
 // two modes cannot disagree. An op's rules sit next to each other in the file of its
-// family (rules/elementwise.cc, movement.cc, scatter.cc, linalg.cc, convolution.cc,
-// reduce.cc, windows.cc, control_flow.cc).
+// family (rules/elementwise.cc, movement.cc, scatter.cc, linalg.cc, fft.cc,
+// convolution.cc, reduce.cc, windows.cc, control_flow.cc).
 //
 // Tangents and cotangents are values of the primal's type, or null: a symbolic zero,
 // which makes no work. Integer and boolean values always have zero tangents, so their
-// ops need no rules.
+// ops need no rules. A tuple holding a float value has a tuple tangent: its elements'
+// tangents, zeros where those are zero (integer elements included).
 //
 // Batching (transforms/vmap.cc) keeps one convention: a batched value has the batch
 // dimension in front. A batching rule sees which operands are batched and returns the
@@ -103,18 +104,23 @@ void addControlFlowRules(OpTable<OpRules>& table);
 void addConvolutionRules(OpTable<OpRules>& table);
 void addScatterRules(OpTable<OpRules>& table);
 void addWindowRules(OpTable<OpRules>& table);
+void addFftRules(OpTable<OpRules>& table);
 
 // Helpers the rules share.
 // The values an op's regions use from outside them (StableHLO regions may capture).
 std::vector<Value*> capturedValues(const Op& op);
-// Whether values of this type have tangents: floating-point and complex ones.
+// Whether values of this type have tangents: floating-point and complex tensors, and
+// tuples holding one.
 bool isDifferentiable(const Type& type);
-// `a + b` where either may be a symbolic zero.
+// `a + b` where either may be a symbolic zero (tuples: element by element).
 Value* addTangents(Builder& b, Value* a, Value* c);
-// A zero of `type`.
+// A zero of `type` (tuples: of each element).
 Value* zeros(Builder& b, const Type& type);
 // `t`, or zeros of `like`'s type when `t` is a symbolic zero.
 Value* orZeros(Builder& b, Value* t, Value* like);
+// The complex conjugate of x, as complex(real(x), -imag(x)) (ops with transposes); x
+// itself when it is real.
+Value* conjugate(Builder& b, Value* x);
 // Per dimension of a windowed op (convolution, reduce_window) of input size `in`, window
 // `window`, stride, result size `out`, low padding and dilations: the (low, high)
 // padding under which the same window, strided by the base dilation, maps the result's

@@ -58,7 +58,7 @@ void Transposer::forwardOp(const Op& op) {
 void Transposer::addCotangent(const Value* v, Value* ct) {
   if (!ct) return;
   auto [it, fresh] = ct_.emplace(v, ct);
-  if (!fresh) it->second = b_.binary(OpCode::Add, it->second, ct);
+  if (!fresh) it->second = addTangents(b_, it->second, ct);
 }
 
 void Transposer::backward() {

@@ -361,6 +361,323 @@ TEST(AutodiffTest, Reductions) {
                    {0.1, 2});
 }
 
+// Products (with the init differentiated), argmax and argmin's values (a variadic reduce
+// whose body selects a side), a variadic reduce of independent inputs, and a max written
+// as a select.
+TEST(AutodiffTest, ProductsAndSelectingReductions) {
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<3x4x5xf64>, %i: tensor<f64>) -> (tensor<4xf64>, tensor<3x5xf64>) {
+      %one = stablehlo.constant dense<1.0> : tensor<f64>
+      %p = stablehlo.reduce(%x init: %i) applies stablehlo.multiply across dimensions = [2, 0] : (tensor<3x4x5xf64>, tensor<f64>) -> tensor<4xf64>
+      %q = stablehlo.reduce(%x init: %one) applies stablehlo.multiply across dimensions = [1] : (tensor<3x4x5xf64>, tensor<f64>) -> tensor<3x5xf64>
+      return %p, %q : tensor<4xf64>, tensor<3x5xf64>
+    })",
+                   {0.5, 1.5});
+  for (const char* dir : {"GT", "LT"}) {
+    std::string init = std::string(dir) == "GT" ? "0xFFF0000000000000" : "0x7FF0000000000000";
+    checkDerivatives(std::string(R"(
+    func.func @main(%x: tensor<4x5xf64>) -> tensor<4xf64> {
+      %ninf = stablehlo.constant dense<)") + init + R"(> : tensor<f64>
+      %zero = stablehlo.constant dense<0> : tensor<i32>
+      %iota = stablehlo.iota dim = 1 : tensor<4x5xi32>
+      %r:2 = stablehlo.reduce(%x init: %ninf), (%iota init: %zero) across dimensions = [1] : (tensor<4x5xf64>, tensor<4x5xi32>, tensor<f64>, tensor<i32>) -> (tensor<4xf64>, tensor<4xi32>)
+       reducer(%a: tensor<f64>, %b: tensor<f64>) (%i: tensor<i32>, %j: tensor<i32>)  {
+        %gt = stablehlo.compare )" + dir + R"(, %a, %b,  FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+        %nan = stablehlo.compare  NE, %a, %a,  FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+        %pick = stablehlo.or %gt, %nan : tensor<i1>
+        %eq = stablehlo.compare  EQ, %a, %b,  FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+        %lt = stablehlo.compare  LT, %i, %j,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        %tie = stablehlo.and %eq, %lt : tensor<i1>
+        %first = stablehlo.or %pick, %tie : tensor<i1>
+        %v = stablehlo.select %pick, %a, %b : tensor<i1>, tensor<f64>
+        %k = stablehlo.select %first, %i, %j : tensor<i1>, tensor<i32>
+        stablehlo.return %v, %k : tensor<f64>, tensor<i32>
+      }
+      return %r#0 : tensor<4xf64>
+    })");
+  }
+  // A variadic reduce that reduces each input by its own op (a sum and a max).
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<4x5xf64>, %y: tensor<4x5xf64>) -> (tensor<5xf64>, tensor<5xf64>) {
+      %zero = stablehlo.constant dense<0.0> : tensor<f64>
+      %ninf = stablehlo.constant dense<0xFFF0000000000000> : tensor<f64>
+      %r:2 = stablehlo.reduce(%x init: %zero), (%y init: %ninf) across dimensions = [0] : (tensor<4x5xf64>, tensor<4x5xf64>, tensor<f64>, tensor<f64>) -> (tensor<5xf64>, tensor<5xf64>)
+       reducer(%a: tensor<f64>, %b: tensor<f64>) (%c: tensor<f64>, %d: tensor<f64>)  {
+        %s = stablehlo.add %a, %b : tensor<f64>
+        %m = stablehlo.maximum %d, %c : tensor<f64>
+        stablehlo.return %s, %m : tensor<f64>, tensor<f64>
+      }
+      return %r#0, %r#1 : tensor<5xf64>, tensor<5xf64>
+    })");
+  // Over two dimensions, the selected side second, an init that is differentiated (and
+  // shifted up so that it often wins).
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<3x4x2xf64>, %i: tensor<f64>) -> tensor<4xf64> {
+      %c = stablehlo.constant dense<1.5> : tensor<f64>
+      %init = stablehlo.add %i, %c : tensor<f64>
+      %r = stablehlo.reduce(%x init: %init) across dimensions = [0, 2] : (tensor<3x4x2xf64>, tensor<f64>) -> tensor<4xf64>
+       reducer(%a: tensor<f64>, %b: tensor<f64>)  {
+        %le = stablehlo.compare  LE, %a, %b,  FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>
+        %v = stablehlo.select %le, %b, %a : tensor<i1>, tensor<f64>
+        stablehlo.return %v : tensor<f64>
+      }
+      return %r : tensor<4xf64>
+    })");
+}
+
+// The product's tangent takes no quotients: at a zero element it is the product of the
+// others, where y/x would be 0/0.
+TEST(AutodiffTest, ProductsAtZero) {
+  auto m = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<3xf64>) -> tensor<f64> {
+      %one = stablehlo.constant dense<1.0> : tensor<f64>
+      %p = stablehlo.reduce(%x init: %one) applies stablehlo.multiply across dimensions = [0] : (tensor<3xf64>, tensor<f64>) -> tensor<f64>
+      return %p : tensor<f64>
+    })");
+  jvp(*m, *m->lookup("main"), "main_jvp");
+  Function& g = grad(*m, *m->lookup("main"), {}, "main_grad");
+  Literal x(Type::tensor(DType::F64, {3})), v(Type::tensor(DType::F64, {3}));
+  for (int64_t i = 0; i < 3; ++i) {
+    x.setFloat(i, i == 0 ? 0.0 : i + 1.0);  // 0, 2, 3
+    v.setFloat(i, i == 0 ? 1.0 : 0.0);
+  }
+  interp::Interpreter in(*m);
+  EXPECT_EQ(in.call("main_jvp", HostValues{x, v})[1].tensor().floatAt(0), 6.0);
+  Literal d = in.call(g.name(), HostValues{x})[0].tensor();
+  EXPECT_EQ(d.floatAt(0), 6.0);
+  EXPECT_EQ(d.floatAt(1), 0.0);
+  EXPECT_EQ(d.floatAt(2), 0.0);
+}
+
+// Sort along either dimension: the float operands' tangents follow the permutation; an
+// integer operand rides along without one.
+TEST(AutodiffTest, Sorts) {
+  for (const char* dim : {"0", "1"}) {
+    checkDerivatives(std::string(R"(
+    func.func @main(%x: tensor<3x5xf64>, %y: tensor<3x5xf64>) -> (tensor<3x5xf64>, tensor<3x5xf64>) {
+      %i = stablehlo.iota dim = 0 : tensor<3x5xi32>
+      %s:3 = "stablehlo.sort"(%x, %i, %y) ({
+      ^bb0(%a: tensor<f64>, %b: tensor<f64>, %c: tensor<i32>, %d: tensor<i32>, %e: tensor<f64>, %f: tensor<f64>):
+        %lt = stablehlo.compare LT, %a, %b : (tensor<f64>, tensor<f64>) -> tensor<i1>
+        stablehlo.return %lt : tensor<i1>
+      }) {dimension = )") + dim + R"( : i64, is_stable = true} : (tensor<3x5xf64>, tensor<3x5xi32>, tensor<3x5xf64>) -> (tensor<3x5xf64>, tensor<3x5xi32>, tensor<3x5xf64>)
+      return %s#0, %s#2 : tensor<3x5xf64>, tensor<3x5xf64>
+    })");
+  }
+}
+
+// Linear algebra solves: triangular_solve on either side, from either triangle, with
+// every transpose kind and a unit diagonal, in b and in a (a kept well conditioned by a
+// large diagonal; the triangle it does not read still gets random values); cholesky of
+// matrices whose read triangle stands for a positive definite one, lower and upper, real
+// and complex.
+TEST(AutodiffTest, TriangularSolveAndCholesky) {
+  struct Case {
+    bool left, lower, unit;
+    const char* transpose;
+  };
+  for (const Case& c : std::vector<Case>{{true, true, false, "NO_TRANSPOSE"},
+                                         {true, false, false, "TRANSPOSE"},
+                                         {false, true, false, "ADJOINT"},
+                                         {false, false, true, "NO_TRANSPOSE"},
+                                         {true, false, true, "ADJOINT"},
+                                         {false, true, false, "TRANSPOSE"}}) {
+    std::string b = c.left ? "tensor<2x4x3xf64>" : "tensor<2x3x4xf64>";
+    checkDerivatives(std::string(R"(
+    func.func @main(%m: tensor<2x4x4xf64>, %b: )") + b + ") -> " + b + R"( {
+      %d = stablehlo.constant dense<[[4.0, 0.0, 0.0, 0.0], [0.0, 4.0, 0.0, 0.0], [0.0, 0.0, 4.0, 0.0], [0.0, 0.0, 0.0, 4.0]]> : tensor<4x4xf64>
+      %db = stablehlo.broadcast_in_dim %d, dims = [1, 2] : (tensor<4x4xf64>) -> tensor<2x4x4xf64>
+      %a = stablehlo.add %m, %db : tensor<2x4x4xf64>
+      %x = "stablehlo.triangular_solve"(%a, %b) {left_side = )" + (c.left ? "true" : "false") +
+                         ", lower = " + (c.lower ? "true" : "false") + ", unit_diagonal = " +
+                         (c.unit ? "true" : "false") + ", transpose_a = #stablehlo<transpose " + c.transpose +
+                         ">} : (tensor<2x4x4xf64>, " + b + ") -> " + b + R"(
+      return %x : )" + b + R"(
+    })",
+                     {-1, 1});
+  }
+  // Complex: ADJOINT conjugates a, in the tangent of a and in the transpose.
+  for (const char* transpose : {"ADJOINT", "TRANSPOSE"}) {
+    checkDerivatives(std::string(R"(
+    func.func @main(%m: tensor<3x3xf64>, %n: tensor<3x3xf64>, %p: tensor<3x2xf64>, %q: tensor<3x2xf64>) -> (tensor<3x2xf64>, tensor<3x2xf64>) {
+      %d = stablehlo.constant dense<[[4.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 4.0]]> : tensor<3x3xf64>
+      %r = stablehlo.add %m, %d : tensor<3x3xf64>
+      %a = stablehlo.complex %r, %n : tensor<3x3xcomplex<f64>>
+      %b = stablehlo.complex %p, %q : tensor<3x2xcomplex<f64>>
+      %x = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose )") +
+                     transpose + R"(>} : (tensor<3x3xcomplex<f64>>, tensor<3x2xcomplex<f64>>) -> tensor<3x2xcomplex<f64>>
+      %xr = stablehlo.real %x : (tensor<3x2xcomplex<f64>>) -> tensor<3x2xf64>
+      %xi = stablehlo.imag %x : (tensor<3x2xcomplex<f64>>) -> tensor<3x2xf64>
+      return %xr, %xi : tensor<3x2xf64>, tensor<3x2xf64>
+    })",
+                     {-1, 1});
+  }
+  for (const char* lower : {"true", "false"}) {
+    checkDerivatives(std::string(R"(
+    func.func @main(%m: tensor<3x3xf64>) -> tensor<3x3xf64> {
+      %d = stablehlo.constant dense<[[6.0, 0.0, 0.0], [0.0, 6.0, 0.0], [0.0, 0.0, 6.0]]> : tensor<3x3xf64>
+      %a = stablehlo.add %m, %d : tensor<3x3xf64>
+      %l = stablehlo.cholesky %a, lower = )") + lower + R"( : tensor<3x3xf64>
+      return %l : tensor<3x3xf64>
+    })",
+                     {-1, 1});
+    checkDerivatives(std::string(R"(
+    func.func @main(%p: tensor<3x3xf64>, %q: tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3x3xf64>) {
+      %d = stablehlo.constant dense<[[6.0, 0.0, 0.0], [0.0, 6.0, 0.0], [0.0, 0.0, 6.0]]> : tensor<3x3xf64>
+      %r = stablehlo.add %p, %d : tensor<3x3xf64>
+      %a = stablehlo.complex %r, %q : tensor<3x3xcomplex<f64>>
+      %l = stablehlo.cholesky %a, lower = )") + lower + R"( : tensor<3x3xcomplex<f64>>
+      %lr = stablehlo.real %l : (tensor<3x3xcomplex<f64>>) -> tensor<3x3xf64>
+      %li = stablehlo.imag %l : (tensor<3x3xcomplex<f64>>) -> tensor<3x3xf64>
+      return %lr, %li : tensor<3x3xf64>, tensor<3x3xf64>
+    })",
+                     {-1, 1});
+  }
+}
+
+// Every fft type, over one and over two dimensions, with even and odd lengths (IRFFT's
+// transpose doubles all but the first coefficient and, for even lengths, the last).
+TEST(AutodiffTest, Ffts) {
+  auto complexProgram = [](const std::string& in, const std::string& fft, const std::string& out) {
+    return "func.func @main(%re: " + in + ", %im: " + in + ") -> " + out + " {\n  %z = stablehlo.complex %re, %im : " +
+           in.substr(0, in.size() - 4) + "complex<f64>>\n  " + fft + "\n  return %f : " + out + "\n}\n";
+  };
+  for (const char* type : {"FFT", "IFFT"}) {
+    for (const char* length : {"[6]", "[4, 6]"}) {
+      std::string fft = std::string("%c = stablehlo.fft %z, type = ") + type + ", length = " + length +
+                        " : (tensor<4x6xcomplex<f64>>) -> tensor<4x6xcomplex<f64>>\n  %r = stablehlo.real %c : "
+                        "(tensor<4x6xcomplex<f64>>) -> tensor<4x6xf64>\n  %i = stablehlo.imag %c : "
+                        "(tensor<4x6xcomplex<f64>>) -> tensor<4x6xf64>\n  %f = stablehlo.add %r, %i : tensor<4x6xf64>";
+      SCOPED_TRACE(std::string(type) + " " + length);
+      checkDerivatives(complexProgram("tensor<4x6xf64>", fft, "tensor<4x6xf64>"));
+    }
+  }
+  struct Real {
+    const char* length;
+    const char* real;     // the real signal's type
+    const char* complex;  // its half spectrum's
+  };
+  for (const Real& c : std::vector<Real>{{"[6]", "tensor<4x6xf64>", "tensor<4x4xcomplex<f64>>"},
+                                         {"[5]", "tensor<4x5xf64>", "tensor<4x3xcomplex<f64>>"},
+                                         {"[4, 5]", "tensor<4x5xf64>", "tensor<4x3xcomplex<f64>>"},
+                                         {"[4, 6]", "tensor<4x6xf64>", "tensor<4x4xcomplex<f64>>"}}) {
+    SCOPED_TRACE(c.length);
+    std::string half = std::string(c.complex);
+    std::string halfReal = half.substr(0, half.find("complex")) + "f64>";
+    checkDerivatives("func.func @main(%x: " + std::string(c.real) + ") -> (" + halfReal + ", " + halfReal +
+                     ") {\n  %c = stablehlo.fft %x, type = RFFT, length = " + c.length + " : (" + c.real + ") -> " +
+                     half + "\n  %r = stablehlo.real %c : (" + half + ") -> " + halfReal +
+                     "\n  %i = stablehlo.imag %c : (" + half + ") -> " + halfReal + "\n  return %r, %i : " + halfReal +
+                     ", " + halfReal + "\n}\n");
+    std::string irfft = "%f = stablehlo.fft %z, type = IRFFT, length = " + std::string(c.length) + " : (" + half +
+                        ") -> " + c.real;
+    checkDerivatives(complexProgram(halfReal, irfft, c.real));
+  }
+}
+
+// reduce_precision is linear as JAX treats it: at full precision the derivative is the
+// identity's; narrower, the tangent and the cotangent are rounded like the values.
+TEST(AutodiffTest, ReducePrecision) {
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<6xf64>) -> tensor<6xf64> {
+      %r = stablehlo.reduce_precision %x, format = e11m52 : tensor<6xf64>
+      %s = stablehlo.sine %r : tensor<6xf64>
+      return %s : tensor<6xf64>
+    })");
+  auto m = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<f64>) -> tensor<f64> {
+      %r = stablehlo.reduce_precision %x, format = e5m2 : tensor<f64>
+      return %r : tensor<f64>
+    })");
+  jvp(*m, *m->lookup("main"), "main_jvp");
+  vjp(*m, *m->lookup("main"), "main_vjp");
+  interp::Interpreter in(*m);
+  EXPECT_EQ(in.call("main_jvp", HostValues{f64(1.0), f64(1.3)})[1].tensor().floatAt(0), 1.25);
+  EXPECT_EQ(in.call("main_vjp", HostValues{f64(1.0), f64(1.3)})[1].tensor().floatAt(0), 1.25);
+}
+
+// |z| of a complex z: its tangent is t's component along z.
+TEST(AutodiffTest, AbsOfComplex) {
+  const char* text = R"(
+    func.func @main(%x: tensor<6xf64>, %y: tensor<6xf64>) -> tensor<6xf64> {
+      %z = stablehlo.complex %x, %y : tensor<6xcomplex<f64>>
+      %a = stablehlo.abs %z : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+      return %a : tensor<6xf64>
+    })";
+  checkDerivatives(text);
+  // At z = 0, where |z| has no derivative, the tangent and the cotangents are 0, not NaN.
+  auto m = stablehlo::parseModule(text);
+  jvp(*m, *m->lookup("main"), "main_jvp");
+  Function& g = vjp(*m, *m->lookup("main"), "main_vjp");
+  Literal zero(Type::tensor(DType::F64, {6})), one(Type::tensor(DType::F64, {6}));
+  for (int64_t i = 0; i < 6; ++i) {
+    zero.setFloat(i, 0);
+    one.setFloat(i, 1);
+  }
+  interp::Interpreter in(*m);
+  EXPECT_EQ(in.call("main_jvp", HostValues{zero, zero, one, one})[1].tensor().floatAt(0), 0.0);
+  HostValues back = in.call(g.name(), HostValues{zero, zero, one});
+  EXPECT_EQ(back[1].tensor().floatAt(0), 0.0);
+  EXPECT_EQ(back[2].tensor().floatAt(0), 0.0);
+}
+
+// Tuples carry their elements' tangents: nested, with an integer element, taken apart
+// more than once (the cotangents of a tuple add element by element), and through a loop
+// that carries a tuple.
+TEST(AutodiffTest, Tuples) {
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<3xf64>, %y: tensor<2xf64>) -> (tensor<3xf64>, tensor<2xf64>) {
+      %n = stablehlo.constant dense<1> : tensor<i32>
+      %t = stablehlo.tuple %x, %n, %y : tuple<tensor<3xf64>, tensor<i32>, tensor<2xf64>>
+      %u = stablehlo.tuple %t, %x : tuple<tuple<tensor<3xf64>, tensor<i32>, tensor<2xf64>>, tensor<3xf64>>
+      %a = stablehlo.get_tuple_element %u[0] : (tuple<tuple<tensor<3xf64>, tensor<i32>, tensor<2xf64>>, tensor<3xf64>>) -> tuple<tensor<3xf64>, tensor<i32>, tensor<2xf64>>
+      %b = stablehlo.get_tuple_element %a[0] : (tuple<tensor<3xf64>, tensor<i32>, tensor<2xf64>>) -> tensor<3xf64>
+      %c = stablehlo.get_tuple_element %a[2] : (tuple<tensor<3xf64>, tensor<i32>, tensor<2xf64>>) -> tensor<2xf64>
+      %d = stablehlo.get_tuple_element %u[1] : (tuple<tuple<tensor<3xf64>, tensor<i32>, tensor<2xf64>>, tensor<3xf64>>) -> tensor<3xf64>
+      %m = stablehlo.multiply %b, %d : tensor<3xf64>
+      %s = stablehlo.sine %c : tensor<2xf64>
+      return %m, %s : tensor<3xf64>, tensor<2xf64>
+    })");
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<2xf64>) -> tensor<2xf64> {
+      %zero = stablehlo.constant dense<0> : tensor<i64>
+      %three = stablehlo.constant dense<3> : tensor<i64>
+      %one = stablehlo.constant dense<1> : tensor<i64>
+      %t = stablehlo.tuple %x, %x : tuple<tensor<2xf64>, tensor<2xf64>>
+      %r:2 = stablehlo.while(%i = %zero, %p = %t) : tensor<i64>, tuple<tensor<2xf64>, tensor<2xf64>>
+      cond {
+        %c = stablehlo.compare LT, %i, %three : (tensor<i64>, tensor<i64>) -> tensor<i1>
+        stablehlo.return %c : tensor<i1>
+      } do {
+        %n = stablehlo.add %i, %one : tensor<i64>
+        %a = stablehlo.get_tuple_element %p[0] : (tuple<tensor<2xf64>, tensor<2xf64>>) -> tensor<2xf64>
+        %b = stablehlo.get_tuple_element %p[1] : (tuple<tensor<2xf64>, tensor<2xf64>>) -> tensor<2xf64>
+        %m = stablehlo.multiply %a, %b : tensor<2xf64>
+        %s = stablehlo.sine %m : tensor<2xf64>
+        %q = stablehlo.tuple %s, %a : tuple<tensor<2xf64>, tensor<2xf64>>
+        stablehlo.return %n, %q : tensor<i64>, tuple<tensor<2xf64>, tensor<2xf64>>
+      }
+      %y = stablehlo.get_tuple_element %r#1[0] : (tuple<tensor<2xf64>, tensor<2xf64>>) -> tensor<2xf64>
+      return %y : tensor<2xf64>
+    })",
+                   {}, 3, Modes::ForwardOnly);
+  // A tuple parameter or result has a tuple tangent and cotangent.
+  auto m = stablehlo::parseModule(R"(
+    func.func @main(%t: tuple<tensor<2xf64>, tensor<i32>>) -> tuple<tensor<2xf64>, tensor<i32>> {
+      %a = stablehlo.get_tuple_element %t[0] : (tuple<tensor<2xf64>, tensor<i32>>) -> tensor<2xf64>
+      %n = stablehlo.get_tuple_element %t[1] : (tuple<tensor<2xf64>, tensor<i32>>) -> tensor<i32>
+      %s = stablehlo.sine %a : tensor<2xf64>
+      %r = stablehlo.tuple %s, %n : tuple<tensor<2xf64>, tensor<i32>>
+      return %r : tuple<tensor<2xf64>, tensor<i32>>
+    })");
+  Function& j = jvp(*m, *m->lookup("main"), "j");
+  Function& v = vjp(*m, *m->lookup("main"), "v");
+  ASSERT_NO_THROW(verifyModule(*m));
+  EXPECT_EQ(j.paramTypes()[1], j.paramTypes()[0]);
+  EXPECT_EQ(j.resultTypes().size(), 2u);
+  EXPECT_EQ(v.resultTypes()[1], v.paramTypes()[0]);
+}
+
 // Loops carry tangents (also of values their bodies capture), conditionals yield them;
 // counted loops are reversed through their stored carries.
 TEST(AutodiffTest, ControlFlow) {
@@ -634,15 +951,15 @@ TEST(AutodiffTest, IntegersHaveNoTangents) {
 TEST(AutodiffTest, ClearErrors) {
   auto m = stablehlo::parseModule(R"(
     func.func @main(%x: tensor<3xf64>, %n: tensor<i32>) -> tensor<3xf64> {
-      %s = "stablehlo.sort"(%x) ({
-      ^bb0(%a: tensor<f64>, %b: tensor<f64>):
-        %c = stablehlo.compare LT, %a, %b : (tensor<f64>, tensor<f64>) -> tensor<i1>
-        stablehlo.return %c : tensor<i1>
-      }) {dimension = 0 : i64} : (tensor<3xf64>) -> tensor<3xf64>
+      %s = "stablehlo.map"(%x) ({
+      ^bb0(%a: tensor<f64>):
+        %c = stablehlo.sine %a : tensor<f64>
+        stablehlo.return %c : tensor<f64>
+      }) {dimensions = array<i64: 0>} : (tensor<3xf64>) -> tensor<3xf64>
       return %s : tensor<3xf64>
     })");
   Function& f = *m->lookup("main");
-  EXPECT_EQ(errorOf([&] { jvp(*m, f, "j"); }), "unsupported: unsupported: jvp of stablehlo.sort (line 3)");
+  EXPECT_EQ(errorOf([&] { jvp(*m, f, "j"); }), "unsupported: unsupported: jvp of stablehlo.map (line 3)");
   // A loop whose trip count depends on the data is reversed only under a bound.
   auto loop = stablehlo::parseModule(R"(
     func.func @main(%x: tensor<f64>) -> tensor<f64> {

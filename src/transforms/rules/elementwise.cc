@@ -1,8 +1,9 @@
 // Autodiff rules of the elementwise ops: each op's jvp rule (its derivative, written with
 // the primal operands x and results y), and beside it the transpose rule of the ones
 // that are linear (add, subtract, negate, multiply and divide by a primal, select,
-// convert). Math functions whose derivative has no closed form here run through their
-// decompositions instead (the driver falls back to them).
+// convert, real/imag/complex, and reduce_precision as JAX treats it). Math functions
+// whose derivative has no closed form here run through their decompositions instead (the
+// driver falls back to them).
 #include <cmath>
 #include <numbers>
 
@@ -45,9 +46,20 @@ std::vector<Value*> zeroJvp(JvpArgs& a) { return std::vector<Value*>(a.op.numRes
 std::vector<Value*> negateJvp(JvpArgs& a) { return {a.t[0] ? a.b.unary(O::Negate, a.t[0]) : nullptr}; }
 std::vector<Value*> negateTranspose(TransposeArgs& a) { return {a.b.unary(O::Negate, a.ct[0])}; }
 
+// |x|' = sign(x). For complex z, |z| is real and its tangent is the component of t
+// along z: (re z·re t + im z·im t) / |z|, taken as 0 at z = 0, where |z| has no
+// derivative (JAX takes re t there). Written with real, imag, multiply, add, divide and
+// select, the tangent keeps to ops that have transposes.
 std::vector<Value*> absJvp(JvpArgs& a) {
-  if (isComplex(a.x[0]->type().dtype())) unsupportedRule(a.op, "jvp", "complex operand");
-  return chain(a, [](Ops& o, Value* x, Value*) { return o.fn(O::Sign, x); });
+  if (!isComplex(a.x[0]->type().dtype()))
+    return chain(a, [](Ops& o, Value* x, Value*) { return o.fn(O::Sign, x); });
+  if (!a.t[0]) return {nullptr};
+  Ops o{a.b};
+  Value* z = a.x[0];
+  Value* y = a.y[0];
+  Value* along = o.add(o.mul(o.fn(O::Real, a.t[0]), o.fn(O::Real, z)), o.mul(o.fn(O::Imag, a.t[0]), o.fn(O::Imag, z)));
+  Value* zero = o.cmp(y, D::EQ, o.c(y, 0));
+  return {o.where(zero, o.c(y, 0), o.div(along, o.where(zero, o.c(y, 1), y)))};
 }
 std::vector<Value*> expJvp(JvpArgs& a) {
   return chain(a, [](Ops&, Value*, Value* y) { return y; });
@@ -322,6 +334,17 @@ std::vector<Value*> complexTranspose(TransposeArgs& a) {
           a.linear[1] ? a.b.unary(O::Negate, a.b.unary(O::Imag, a.ct[0])) : nullptr};
 }
 
+// reduce_precision rounds, but JAX treats it as linear (its tangent and cotangent are
+// rounded the same way), so that a program that rounds its activations still has the
+// derivative of the unrounded one, at the precision the program asks for.
+std::vector<Value*> reducePrecisionJvp(JvpArgs& a) {
+  if (!a.t[0]) return {nullptr};
+  return {a.b.create1(O::ReducePrecision, {a.t[0]}, a.op.attrs())};
+}
+std::vector<Value*> reducePrecisionTranspose(TransposeArgs& a) {
+  return {a.b.create1(O::ReducePrecision, {a.ct[0]}, a.op.attrs())};
+}
+
 // ---- batching ----
 
 // Every elementwise op batches the same way: each operand brought to the batched result
@@ -403,6 +426,7 @@ void addElementwiseRules(OpTable<OpRules>& t) {
   t[O::Real] = {&realJvp, &realTranspose};
   t[O::Imag] = {&imagJvp, &imagTranspose};
   t[O::Complex] = {&complexJvp, &complexTranspose};
+  t[O::ReducePrecision] = {&reducePrecisionJvp, &reducePrecisionTranspose};
   t[O::OptimizationBarrier] = {&identityJvp, &identityTranspose};
 
   // (The broadcasting composites batch through their decompositions, not here.)

@@ -1,6 +1,12 @@
-// Autodiff rules of dot_general and dot: the product rule, and the transposes that turn
-// a cotangent of the result into cotangents of lhs and rhs (each a dot_general of the
-// cotangent with the other operand, transposed into the operand's layout).
+// Rules of the linear algebra ops (autodiff; batching of the dots):
+// - dot_general and dot: the product rule, and the transposes that turn a cotangent of
+//   the result into cotangents of lhs and rhs (each a dot_general of the cotangent with
+//   the other operand, transposed into the operand's layout);
+// - triangular_solve: linear in b (transposed by the solve with op(a) transposed), and
+//   in a as JAX differentiates it: d(op(a)⁻¹) = -op(a)⁻¹·op(da)·op(a)⁻¹;
+// - cholesky: JAX's rule (Murray, arXiv:1602.07527), dL = L·Φ(L⁻¹·dA·L⁻ᴴ) where Φ keeps
+//   the lower triangle and halves the diagonal.
+// Matrices are the last two dimensions; the leading ones are batch dimensions.
 #include <algorithm>
 
 #include "ir/attr_records.h"
@@ -88,6 +94,121 @@ std::vector<Value*> dotTranspose(TransposeArgs& a) {
                                     d.lhsBatch, d.lhsContracting, lf)};
 }
 
+// ---- triangular_solve and cholesky ----
+
+// The permutation that swaps the last two dimensions of a rank-`rank` tensor.
+Dims swappedLastTwo(int64_t rank) {
+  Dims perm = range(0, rank);
+  std::swap(perm[static_cast<size_t>(rank - 2)], perm[static_cast<size_t>(rank - 1)]);
+  return perm;
+}
+Value* matrixTranspose(Builder& b, Value* x) { return b.transpose(x, swappedLastTwo(x->type().rank())); }
+Value* adjoint(Builder& b, Value* x) { return conjugate(b, matrixTranspose(b, x)); }
+
+// x·y for batches of matrices.
+Value* matmul(Builder& b, Value* x, Value* y) {
+  const int64_t rank = x->type().rank();
+  DotDims d;
+  d.lhsBatch = d.rhsBatch = range(0, rank - 2);
+  d.lhsContracting = {rank - 1};
+  d.rhsContracting = {rank - 2};
+  return b.dotGeneral(x, y, d, x->type().dtype());
+}
+
+// Whether each element of a tensor of `shape` lies in the lower (upper) triangle from
+// diagonal `k` on: column - row <= k (>= k).
+Value* inTriangle(Builder& b, const Shape& shape, bool lower, int64_t k) {
+  const Type ids = Type::tensor(DType::I64, shape);
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  Value* offset = b.binary(O::Subtract, b.iota(ids, rank - 1), b.iota(ids, rank - 2));
+  return b.compare(offset, b.splat(ids, static_cast<double>(k)), lower ? ComparisonDirection::LE : ComparisonDirection::GE);
+}
+
+// x's lower (upper) triangle from diagonal k on, zeros elsewhere.
+Value* triangle(Builder& b, Value* x, bool lower, int64_t k) {
+  return b.select(inTriangle(b, x->type().shape(), lower, k), x, zeros(b, x->type()));
+}
+
+// Ones in the strict lower (upper) triangle, halves on the diagonal, zeros elsewhere, of
+// `like`'s type: x times it is Φ(x) (lower), and S = it·t makes S + Sᴴ the Hermitian
+// matrix t's triangle stands for.
+Value* halvedTriangle(Builder& b, Value* like, bool lower) {
+  const Type& type = like->type();
+  Value* strict = inTriangle(b, type.shape(), lower, lower ? -1 : 1);
+  Value* diagonal = b.binary(O::And, inTriangle(b, type.shape(), true, 0), inTriangle(b, type.shape(), false, 0));
+  return b.select(strict, b.splat(type, 1), b.select(diagonal, b.splat(type, 0.5), zeros(b, type)));
+}
+
+struct Solve {
+  bool leftSide, lower, unitDiagonal;
+  TransposeKind transpose;
+  static Solve of(const Op& op) {
+    return {op.attr("left_side").asBool(), op.attr("lower").asBool(), op.attr("unit_diagonal").asBool(),
+            transposeKindOf(op.attr("transpose_a"))};
+  }
+  // op(a)⁻¹·rhs (left side) or rhs·op(a)⁻¹.
+  Value* apply(Builder& b, Value* a, Value* rhs) const {
+    NamedAttrList attrs = {{"left_side", Attribute::boolean(leftSide)},
+                           {"lower", Attribute::boolean(lower)},
+                           {"transpose_a", toAttr(transpose)},
+                           {"unit_diagonal", Attribute::boolean(unitDiagonal)}};
+    return b.create1(O::TriangularSolve, {a, rhs}, std::move(attrs));
+  }
+};
+
+// Left side, op(a)·x = b: dx = op(a)⁻¹·(db - op(da)·x); right side, x·op(a) = b:
+// dx = (db - x·op(da))·op(a)⁻¹. da counts only in the triangle the solve reads (without
+// the diagonal when it is a unit one). One solve serves both tangents.
+std::vector<Value*> triangularSolveJvp(JvpArgs& a) {
+  Builder& b = a.b;
+  Solve s = Solve::of(a.op);
+  Value* rhs = a.t[1];
+  if (a.t[0]) {
+    Value* da = triangle(b, a.t[0], s.lower, s.unitDiagonal ? (s.lower ? -1 : 1) : 0);
+    if (s.transpose != TransposeKind::NoTranspose) da = matrixTranspose(b, da);
+    if (s.transpose == TransposeKind::Adjoint) da = conjugate(b, da);
+    Value* x = a.y[0];
+    Value* change = b.unary(O::Negate, s.leftSide ? matmul(b, da, x) : matmul(b, x, da));
+    rhs = addTangents(b, rhs, change);
+  }
+  return {rhs ? s.apply(b, a.x[0], rhs) : nullptr};
+}
+
+// Linear in b: op(a)⁻¹ transposes to (op(a)ᵀ)⁻¹ on the same side. op(a)ᵀ is a's
+// transpose for NO_TRANSPOSE, a for TRANSPOSE, and conj(a) for ADJOINT.
+std::vector<Value*> triangularSolveTranspose(TransposeArgs& a) {
+  if (a.linear[0]) unsupportedRule(a.op, "transpose", "the matrix a is a tangent");
+  Solve s = Solve::of(a.op);
+  Value* matrix = a.x[0];
+  switch (s.transpose) {
+    case TransposeKind::NoTranspose: s.transpose = TransposeKind::Transpose; break;
+    case TransposeKind::Adjoint: matrix = conjugate(a.b, matrix); [[fallthrough]];
+    default: s.transpose = TransposeKind::NoTranspose; break;
+  }
+  return {nullptr, s.apply(a.b, matrix, a.ct[0])};
+}
+
+// A = L·Lᴴ: dL = L·Φ(L⁻¹·dA·L⁻ᴴ). The op reads only one triangle of A (and the real part
+// of its diagonal), as the Hermitian matrix it stands for, so dA is that triangle's: S + Sᴴ
+// with S the triangle of the tangent, its diagonal halved. An upper factor U = Lᴴ is
+// differentiated through L. The factor's other triangle is masked to zeros: the spec
+// leaves it to the implementation.
+std::vector<Value*> choleskyJvp(JvpArgs& a) {
+  if (!a.t[0]) return {nullptr};
+  Builder& b = a.b;
+  const bool lower = a.op.attrOrDefault("lower").asBool();
+  Value* half = b.binary(O::Multiply, a.t[0], halvedTriangle(b, a.x[0], lower));
+  Value* dA = b.binary(O::Add, half, adjoint(b, half));
+  Value* factor = triangle(b, a.y[0], lower, 0);
+  Value* L = lower ? factor : adjoint(b, factor);
+  Solve right{false, true, false, TransposeKind::Adjoint};   // x·Lᴴ = rhs
+  Solve left{true, true, false, TransposeKind::NoTranspose};  // L·x = rhs
+  Value* inner = left.apply(b, L, right.apply(b, L, dA));
+  Value* dL = matmul(b, L, b.binary(O::Multiply, inner, halvedTriangle(b, a.x[0], true)));
+  return {lower ? dL : adjoint(b, dL)};
+}
+
+
 // Both batched: the batch is one more batch dimension of the dot, first in the result.
 // One batched: it is a free dimension of that operand, moved to the front afterwards.
 std::vector<Value*> dotBatch(BatchArgs& a) {
@@ -118,6 +239,8 @@ std::vector<Value*> dotBatch(BatchArgs& a) {
 void addLinalgRules(OpTable<OpRules>& t) {
   t[O::DotGeneral] = {&dotJvp, &dotTranspose, nullptr, &dotBatch};
   t[O::Dot] = {&dotJvp, &dotTranspose, nullptr, &dotBatch};
+  t[O::TriangularSolve] = {&triangularSolveJvp, &triangularSolveTranspose};
+  t[O::Cholesky].jvp = &choleskyJvp;
 }
 
 }  // namespace kiln::transforms

@@ -1,9 +1,12 @@
 // Autodiff rules of the data-movement ops. Each is linear in its data operands (indices
 // and sizes are primal), so one jvp rule serves them all: the same op applied to the
 // tangents. Their transposes move cotangents back: a broadcast sums, a slice pads, a
-// pad slices, a gather scatter-adds.
+// pad slices, a gather scatter-adds; tuples are taken apart and put together. sort is
+// not linear, but its tangents move as its elements do: a gather along the permutation
+// it applies.
 #include <algorithm>
 
+#include "ir/attr_records.h"
 #include "transforms/op_rules.h"
 
 namespace kiln::transforms {
@@ -187,6 +190,91 @@ std::vector<Value*> gatherTranspose(TransposeArgs& a) {
   return {ct, nullptr};
 }
 
+// The indices of take_along_axis along `dim`: for each element, the index vector (the
+// trailing dimension) of the element `positions` names along `dim`, the others its own.
+Value* takeAlongIndices(Builder& b, Value* positions, int64_t dim) {
+  Shape shape = positions->type().shape();
+  Shape column = shape;
+  column.push_back(1);
+  const Type ids = Type::tensor(positions->type().dtype(), column);
+  std::vector<Value*> parts;
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+    parts.push_back(d == dim ? b.reshape(positions, column) : b.iota(ids, d));
+  return b.concatenate(parts, static_cast<int64_t>(shape.size()));
+}
+
+// x's elements taken one by one at `indices` (takeAlongIndices): a gather of 1-element
+// slices, linear in x (its transpose scatter-adds).
+Value* takeAlong(Builder& b, Value* x, Value* indices) {
+  const int64_t rank = x->type().rank();
+  GatherDims g;
+  for (int64_t d = 0; d < rank; ++d) {
+    g.collapsedSliceDims.push_back(d);
+    g.startIndexMap.push_back(d);
+  }
+  g.indexVectorDim = rank;
+  return b.gather(x, indices, g, Dims(static_cast<size_t>(rank), 1));
+}
+
+// sort moves each element to where the comparator puts it, so a tangent moves with its
+// element. As JAX does, the sort runs with an iota along its dimension as one more
+// operand (the comparator takes its two elements and ignores them): the sorted iota is
+// the permutation, each output's source position. Each float output's tangent is its
+// operand's tangent taken along it. The new sort replaces the original.
+std::vector<Value*> sortJvp(JvpArgs& a) {
+  Builder& b = a.b;
+  const Op& original = *a.y[0]->definingOp();  // the copy, its comparator's captures mapped
+  const Type& type = a.x[0]->type();
+  int64_t dim = a.op.attrOrDefault("dimension").asInt();
+  if (dim < 0) dim += type.rank();
+  const bool stable = a.op.attrOrDefault("is_stable").asBool();
+  std::vector<Value*> inputs = a.x;
+  inputs.push_back(b.iota(Type::tensor(DType::I64, type.shape()), dim));
+  const Region& comparator = original.region(0);
+  std::vector<Value*> sorted = b.sort(inputs, dim, stable, [&](Builder& c, const std::vector<Value*>& args) {
+    return c.inlineRegion(comparator, std::vector<Value*>(args.begin(), args.end() - 2));
+  });
+  Value* indices = takeAlongIndices(b, sorted.back(), dim);
+  std::vector<Value*> out;
+  for (size_t i = 0; i < a.t.size(); ++i) {
+    a.y[i] = sorted[i];
+    out.push_back(a.t[i] ? takeAlong(b, a.t[i], indices) : nullptr);
+  }
+  return out;
+}
+
+// A tuple's tangent is the tuple of its elements' tangents (zeros where they are zero);
+// get_tuple_element takes its element's. Their transposes take the cotangent apart and
+// put it together again, zeros for the other elements.
+std::vector<Value*> tupleJvp(JvpArgs& a) {
+  bool any = false;
+  for (Value* t : a.t) any |= t != nullptr;
+  if (!any) return {nullptr};
+  std::vector<Value*> elements;
+  for (size_t i = 0; i < a.t.size(); ++i) elements.push_back(orZeros(a.b, a.t[i], a.x[i]));
+  return {a.b.tuple(elements)};
+}
+std::vector<Value*> tupleTranspose(TransposeArgs& a) {
+  std::vector<Value*> cts;
+  for (size_t i = 0; i < a.op.numOperands(); ++i)
+    cts.push_back(a.linear[i] ? a.b.getTupleElement(a.ct[0], static_cast<int64_t>(i)) : nullptr);
+  return cts;
+}
+
+int64_t tupleIndex(const Op& op) { return op.attr("index").asInt(); }
+
+std::vector<Value*> getTupleElementJvp(JvpArgs& a) {
+  return {a.t[0] ? a.b.getTupleElement(a.t[0], tupleIndex(a.op)) : nullptr};
+}
+std::vector<Value*> getTupleElementTranspose(TransposeArgs& a) {
+  const Type& tuple = a.op.operand(0)->type();
+  std::vector<Value*> elements;
+  for (size_t i = 0; i < tuple.elements().size(); ++i)
+    elements.push_back(static_cast<int64_t>(i) == tupleIndex(a.op) ? a.ct[0] : zeros(a.b, tuple.elements()[i]));
+  return {a.b.tuple(elements)};
+}
+
+
 // ---- batching: the batch dimension in front, every dimension number past it ----
 
 std::vector<Value*> broadcastBatch(BatchArgs& a) {
@@ -280,6 +368,9 @@ void addMovementRules(OpTable<OpRules>& t) {
   t[O::DynamicSlice] = {&linearJvp, &dynamicSliceTranspose};
   t[O::DynamicUpdateSlice] = {&linearJvp, &dynamicUpdateSliceTranspose};
   t[O::Gather] = {&linearJvp, &gatherTranspose};
+  t[O::Sort].jvp = &sortJvp;
+  t[O::Tuple] = {&tupleJvp, &tupleTranspose};
+  t[O::GetTupleElement] = {&getTupleElementJvp, &getTupleElementTranspose};
   t[O::BroadcastInDim].batch = &broadcastBatch;
   t[O::Reshape].batch = &reshapeBatch;
   t[O::Transpose].batch = &transposeBatch;

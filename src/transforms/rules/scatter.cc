@@ -3,7 +3,9 @@
 // the cotangent to the input and gathers it for the updates (zero for updates the
 // scatter drops as out of bounds). A scatter that replaces routes each element's tangent
 // from whichever of input or update it ended up holding; which one is found as JAX does,
-// by scattering the updates' numbers and gathering them back.
+// by scattering the updates' numbers and gathering them back. A scatter that keeps the
+// max (min) routes it from whichever of them attain the result, ties sharing evenly, as
+// JAX's _scatter_extremal_jvp does.
 #include "ir/attr_records.h"
 #include "transforms/op_rules.h"
 
@@ -13,14 +15,16 @@ namespace {
 using O = OpCode;
 using D = ComparisonDirection;
 
-enum class Combiner { Add, Replace, Other };
+enum class Combiner { Add, Replace, Extremal, Other };
 
 Combiner combinerOf(const Op& op) {
   const Region& body = op.region(0);
   if (body.numArguments() == 2 && body.size() == 1 && body.terminator()->operand(0) == body.argument(1))
     return Combiner::Replace;
   const Op* f = binaryBodyOp(body);
-  return f && f->is(O::Add) ? Combiner::Add : Combiner::Other;
+  if (f && f->is(O::Add)) return Combiner::Add;
+  if (f && (f->is(O::Maximum) || f->is(O::Minimum))) return Combiner::Extremal;
+  return Combiner::Other;
 }
 
 ScatterDims scatterDims(const Op& op) { return ScatterDims::fromAttr(op.attr("scatter_dimension_numbers")); }
@@ -34,6 +38,37 @@ Value* scatterAdd(Builder& b, Value* into, Value* indices, Value* updates, const
   return b.scatter({into}, indices, {updates}, s, [](Builder& c, const std::vector<Value*>& v) {
     return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
   })[0];
+}
+
+// The tangent of a scatter that keeps the max (min) of `operand` and the `updates` that
+// land on each element (`result`). Per update element, gathered back from where it
+// lands: whether it attains the result (it won), whether the operand's value does (it
+// was kept), how many updates won there and how many landed there (scatter-adds of
+// ones). The winners and a kept operand share the element's tangent evenly; the operand
+// gives up the rest, each landing update taking away an equal part of what it gives up,
+// so that one scatter-add of every update's part onto the operand's tangent does it all.
+// Counts are 0 only for updates the scatter drops (out of bounds), whose parts it drops
+// too; their denominators are made 1 so that no infinity meets a zero cotangent.
+Value* extremalTangent(Builder& b, Value* operand, Value* indices, Value* updates, Value* result, Value* tOperand,
+                       Value* tUpdates, const ScatterDims& s) {
+  const Type& ut = updates->type();
+  Value* one = b.splat(ut, 1);
+  Value* zero = zeros(b, ut);
+  auto nonzero = [&](Value* count) { return b.select(b.compare(count, zero, D::EQ), one, count); };
+  auto countAt = [&](Value* perUpdate) {
+    return gatherBack(b, scatterAdd(b, zeros(b, operand->type()), indices, perUpdate, s), indices, s, ut);
+  };
+  Value* final = gatherBack(b, result, indices, s, ut);
+  Value* won = b.compare(updates, final, D::EQ);
+  Value* kept = b.compare(gatherBack(b, operand, indices, s, ut), final, D::EQ);
+  Value* winners = countAt(b.select(won, one, zero));
+  Value* landed = nonzero(countAt(one));
+  Value* share = b.binary(O::Divide, one, nonzero(b.binary(O::Add, winners, b.select(kept, one, zero))));
+  Value* updateCoefficient = b.select(won, share, zero);
+  Value* operandCoefficient = b.binary(O::Divide, b.binary(O::Subtract, b.select(kept, share, zero), one), landed);
+  Value* parts = b.binary(O::Add, b.binary(O::Multiply, gatherBack(b, tOperand, indices, s, ut), operandCoefficient),
+                          b.binary(O::Multiply, tUpdates, updateCoefficient));
+  return scatterAdd(b, tOperand, indices, parts, s);
 }
 
 void requireOneInput(const Op& op, const char* mode) {
@@ -73,9 +108,12 @@ std::vector<Value*> scatterJvp(JvpArgs& a) {
       Value* keptUpdates = b.select(survived, tUpdates, zeros(b, ut));
       return {scatterAdd(b, keptOperand, indices, keptUpdates, s)};
     }
+    case Combiner::Extremal:
+      if (isComplex(operand->type().dtype())) unsupportedRule(a.op, "jvp", "complex max/min");
+      return {extremalTangent(b, operand, indices, updates, a.y[0], tOperand, tUpdates, s)};
     case Combiner::Other: break;
   }
-  unsupportedRule(a.op, "jvp", "a scatter that neither adds nor replaces");
+  unsupportedRule(a.op, "jvp", "a scatter that neither adds, replaces, nor keeps the max or min");
 }
 
 // Whether each update element lands inside the operand (scatter drops those that do
