@@ -2,7 +2,7 @@
 // inputs where every output is finite and not constant, the jvp agrees with central
 // finite differences along a random direction, and <u, J·v> = <Jᵀ·u, v>. The large
 // models (BERT: 31 s, searchless_chess_9m: 72 s, 136M: longer, all on the f64
-// interpreter) run only with KILN_SLOW_MODELS=1, as the benchmark run does; the models
+// interpreter) run only with KILN_SLOW_MODELS=1 (KILN_MODEL=file picks one); the models
 // that use ops without rules yet are listed with the error they give, so the list
 // shrinks as rules land.
 #include <gtest/gtest.h>
@@ -192,6 +192,7 @@ TEST(ModelsAutodiffTest, JvpAndVjpOfEveryModel) {
     std::string file = entry.path().filename().string();
     bool slow = file == "pt_bert.mlir" || file.starts_with("searchless_chess");
     if (slow && !std::getenv("KILN_SLOW_MODELS")) continue;
+    if (const char* only = std::getenv("KILN_MODEL"); only && file != only) continue;  // one model
     SCOPED_TRACE(file);
     auto want = expected.find(file);
     ASSERT_NE(want, expected.end()) << "a new model: add it to the list";
