@@ -93,6 +93,17 @@ Value* largestStarts(Builder& b, const Type& indices, int64_t indexVectorDim, co
   return b.broadcastInDim(b.reshape(upper, {}), indices.shape(), {});  // one component, implicit
 }
 
+std::vector<Value*> rebuilt(Builder& b, const Op& op, const std::vector<Value*>& operands, NamedAttrList attrs,
+                            const TypeList& given) {
+  std::vector<std::unique_ptr<Region>> regions;
+  ValueMap map;
+  for (size_t r = 0; r < op.numRegions(); ++r) {
+    regions.push_back(std::make_unique<Region>());
+    op.region(r).cloneInto(*regions.back(), map);
+  }
+  return b.create(op.code(), operands, std::move(attrs), std::move(regions), given)->results();
+}
+
 Value* batchedValue(Builder& b, Value* x, bool batched, int64_t size) {
   if (batched) return x;
   Dims dims;

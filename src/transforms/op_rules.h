@@ -132,6 +132,11 @@ std::pair<int64_t, int64_t> transposedPadding(int64_t in, int64_t window, int64_
 // (components address `operandDims`), broadcast to the shape of `indices`.
 Value* largestStarts(Builder& b, const Type& indices, int64_t indexVectorDim, const Dims& operandDims,
                      const Shape& operand, const Dims& window);
+// `op` again on `operands` with `attrs` (its regions copied): the results of the same op
+// on other values, for the rules that rebuild an op (`given`: result types, for the ops
+// whose result type is a parameter).
+std::vector<Value*> rebuilt(Builder& b, const Op& op, const std::vector<Value*>& operands, NamedAttrList attrs,
+                            const TypeList& given = {});
 // `x` with a batch dimension of `size` in front: itself when batched, else broadcast.
 Value* batchedValue(Builder& b, Value* x, bool batched, int64_t size);
 // `dims` shifted past the batch dimension, with it (0) in front when `withBatch`.

@@ -367,7 +367,7 @@ std::vector<Value*> elementwiseBatch(BatchArgs& a) {
   }
   TypeList types;
   for (Value* r : a.op.results()) types.push_back(Type::tensor(r->type().dtype(), full));
-  return a.b.create(a.op.code(), operands, a.op.attrs(), {}, types)->results();
+  return rebuilt(a.b, a.op, operands, a.op.attrs(), types);
 }
 
 std::vector<Value*> itselfBatch(BatchArgs& a) { return {a.x[0]}; }

@@ -215,14 +215,16 @@ std::vector<Value*> dotBatch(BatchArgs& a) {
   DotDims d = DotDims::of(a.op);
   DType out = a.op.result(0)->type().dtype();
   const int64_t nb = static_cast<int64_t>(d.lhsBatch.size());
+  const bool both = a.batched[0] && a.batched[1];
+  // A batched operand's dimensions move past its batch dimension.
+  auto past = [&](const Dims& dims, bool batched) { return batched ? pastBatch(dims, both) : dims; };
   DotDims e;
-  e.lhsBatch = pastBatch(d.lhsBatch, a.batched[0] && a.batched[1]);
-  e.rhsBatch = a.batched[1] ? pastBatch(d.rhsBatch, a.batched[0]) : d.rhsBatch;
+  e.lhsBatch = past(d.lhsBatch, a.batched[0]);
+  e.rhsBatch = past(d.rhsBatch, a.batched[1]);
   e.lhsContracting = a.batched[0] ? pastBatch(d.lhsContracting) : d.lhsContracting;
   e.rhsContracting = a.batched[1] ? pastBatch(d.rhsContracting) : d.rhsContracting;
-  if (!a.batched[0]) e.lhsBatch = d.lhsBatch;
   Value* r = a.b.dotGeneral(a.x[0], a.x[1], e, out);
-  if (a.batched[0] && a.batched[1]) return {r};
+  if (both) return {r};
   // Where the batch dimension landed: the first free dimension of lhs (after the dot's
   // batch dimensions), or the first of rhs (after lhs's free ones).
   int64_t at = nb;

@@ -29,13 +29,7 @@ size_t dataOperands(const Op& op) {
 std::vector<Value*> linearJvp(JvpArgs& a) {
   std::vector<Value*> operands = a.x;
   for (size_t i = 0; i < dataOperands(a.op); ++i) operands[i] = orZeros(a.b, a.t[i], a.x[i]);
-  std::vector<std::unique_ptr<Region>> regions;
-  ValueMap map;
-  for (size_t r = 0; r < a.op.numRegions(); ++r) {
-    regions.push_back(std::make_unique<Region>());
-    a.op.region(r).cloneInto(*regions.back(), map);
-  }
-  return a.b.create(a.op.code(), operands, a.op.attrs(), std::move(regions), a.op.resultTypes())->results();
+  return rebuilt(a.b, a.op, operands, a.op.attrs(), a.op.resultTypes());
 }
 
 const Shape& operandShape(const TransposeArgs& a, size_t i) { return a.op.operand(i)->type().shape(); }

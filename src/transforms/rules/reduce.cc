@@ -299,15 +299,11 @@ std::vector<Value*> reduceBatch(BatchArgs& a) {
     if (a.batched[i]) unsupportedRule(a.op, "vmap", "a batched init value");
     inits.push_back(a.x[i]);
   }
-  std::vector<std::unique_ptr<Region>> regions;
-  regions.push_back(std::make_unique<Region>());
-  ValueMap map;
-  a.op.region(0).cloneInto(*regions.back(), map);
   NamedAttrList attrs = a.op.attrs();
   setAttr(attrs, "dimensions", Attribute::i64Array(pastBatch(a.op.attr("dimensions").asInts())));
   std::vector<Value*> operands = inputs;
   operands.insert(operands.end(), inits.begin(), inits.end());
-  return a.b.create(O::Reduce, operands, attrs, std::move(regions))->results();
+  return rebuilt(a.b, a.op, operands, attrs);
 }
 
 // sort along its dimension past the batch, every operand batched.
@@ -316,11 +312,7 @@ std::vector<Value*> sortBatch(BatchArgs& a) {
   for (size_t i = 0; i < a.x.size(); ++i) operands.push_back(batchedValue(a.b, a.x[i], a.batched[i], a.size));
   NamedAttrList attrs = a.op.attrs();
   setAttr(attrs, "dimension", Attribute::integer(a.op.attr("dimension").asInt() + 1));
-  std::vector<std::unique_ptr<Region>> regions;
-  regions.push_back(std::make_unique<Region>());
-  ValueMap map;
-  a.op.region(0).cloneInto(*regions.back(), map);
-  return a.b.create(O::Sort, operands, attrs, std::move(regions))->results();
+  return rebuilt(a.b, a.op, operands, attrs);
 }
 
 }  // namespace

@@ -176,11 +176,7 @@ std::vector<Value*> scatterBatch(BatchArgs& a) {
   std::vector<Value*> operands = inputs;
   operands.push_back(indices);
   operands.insert(operands.end(), updates.begin(), updates.end());
-  std::vector<std::unique_ptr<Region>> regions;
-  regions.push_back(std::make_unique<Region>());
-  ValueMap map;
-  a.op.region(0).cloneInto(*regions.back(), map);
-  return a.b.create(O::Scatter, operands, attrs, std::move(regions))->results();
+  return rebuilt(a.b, a.op, operands, attrs);
 }
 
 }  // namespace

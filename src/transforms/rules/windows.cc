@@ -179,26 +179,16 @@ std::vector<Value*> reduceWindowBatch(BatchArgs& a) {
   }
   NamedAttrList attrs = a.op.attrs();
   setReduceWindowAttrs(attrs, withBatch(windowOf(a.op)));
-  std::vector<std::unique_ptr<Region>> regions;
-  regions.push_back(std::make_unique<Region>());
-  ValueMap map;
-  a.op.region(0).cloneInto(*regions.back(), map);
-  return a.b.create(O::ReduceWindow, operands, attrs, std::move(regions))->results();
+  return rebuilt(a.b, a.op, operands, attrs);
 }
 
 std::vector<Value*> selectAndScatterBatch(BatchArgs& a) {
   if (a.batched[2]) unsupportedRule(a.op, "vmap", "a batched init value");
   NamedAttrList attrs = a.op.attrs();
   setReduceWindowAttrs(attrs, withBatch(windowOf(a.op)));
-  std::vector<std::unique_ptr<Region>> regions;
-  ValueMap map;
-  for (size_t r = 0; r < 2; ++r) {
-    regions.push_back(std::make_unique<Region>());
-    a.op.region(r).cloneInto(*regions.back(), map);
-  }
   std::vector<Value*> operands = {batchedValue(a.b, a.x[0], a.batched[0], a.size),
                                   batchedValue(a.b, a.x[1], a.batched[1], a.size), a.x[2]};
-  return a.b.create(O::SelectAndScatter, operands, attrs, std::move(regions))->results();
+  return rebuilt(a.b, a.op, operands, attrs);
 }
 
 }  // namespace
