@@ -1,6 +1,7 @@
 // `kiln compile FILE`: run the optimization pipeline (or the passes named by --passes)
 // and print the optimized module; --report summarizes what each pass did, the fusion
-// decisions and the buffer figures; --dump-dir keeps every intermediate module.
+// decisions and the buffer figures; --dump-dir keeps every intermediate module (and,
+// with --backend cpu, the kernels' LLVM IR and assembly).
 #include <fstream>
 #include <iostream>
 
@@ -55,9 +56,13 @@ int runCompileCommand(const CompileCommandOptions& o) {
     out << stablehlo::printModule(*module);
     if (!out) throw Error(ErrorKind::Io, "cannot write '" + o.output + "'");
   }
+  // The cpu backend compiles the kernels when asked for their report or their dumps.
+  std::unique_ptr<cpu::Executable> executable;
+  if (o.backend == "cpu" && (o.report || !o.dumpDir.empty()))
+    executable = std::make_unique<cpu::Executable>(*module, cpu::CompileOptions{o.dumpDir});
   if (o.report) {
     std::cout << passes::pipelineReport(result, context);
-    if (o.backend == "cpu") std::cout << cpu::Executable(*module).report();
+    if (executable) std::cout << executable->report();
   } else if (o.output.empty()) {
     std::cout << stablehlo::printModule(*module);
   }
@@ -78,7 +83,8 @@ std::function<int()> addCompileCommand(CLI::App& app) {
                   "Comma-separated passes to run instead of the full pipeline (" + known +
                       "; fixpoint(a,b,...) repeats a group until nothing changes)");
   cmd->add_option("--dump-dir", o->dumpDir,
-                  "Write the module after every pass (NN-pass.mlir), the fusion plan and the buffer assignment here");
+                  "Write the module after every pass (NN-pass.mlir), the fusion plan and the buffer assignment here; "
+                  "with --backend cpu also the kernels' LLVM IR before and after optimization and their assembly");
   cmd->add_option("-o,--output", o->output, "Write the optimized module to this file");
   cmd->add_flag("--report", o->report, "Print a summary (passes, times, op counts, fusion decisions, buffers) "
                                        "instead of the module");

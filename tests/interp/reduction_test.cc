@@ -1,4 +1,4 @@
-// The region-based reduction kernels: fold order and per-step rounding (the typed fast
+// The region-based reduction kernels: fold order (ir/reduction_order.h) and per-step rounding (the typed fast
 // path must match running the body), padding and dilation of windows, ties in
 // select_and_scatter, and chlo.scan's multi-carry and reverse forms.
 #include <gtest/gtest.h>
@@ -41,6 +41,39 @@ TEST(ReductionTest, FastPathRoundsEveryStepLikeTheRegion) {
       return %r : tensor<f16>
     })");
   EXPECT_EQ(floats(slow[0]), std::vector<double>{2048.0});
+}
+
+// The order of ir/reduction_order.h, pinned: 2^24 and then ones. A left fold never moves
+// from 2^24 (2^24 + 1 rounds back to it in f32). In lanes, the ones of lanes 1..15 add up
+// among themselves first: 17 elements give 2^24 + 14 (lane 0 still drops its one), and
+// 4097 elements give 2^24 + 3840 from the first chunk (lane 0 drops 255 ones, the other
+// lanes hold 256 each) plus the second chunk's one, which rounds away.
+TEST(ReductionTest, SumsFoldInLanesAndChunks) {
+  auto sumOfOnesAfter2To24 = [](int ones, bool recognized) {
+    std::string n = std::to_string(ones + 1);
+    std::string body = recognized ? "applies stablehlo.add across dimensions = [0]"
+                                  : "across dimensions = [0]";
+    std::string region = recognized ? "" : R"(
+        reducer(%a: tensor<f32>, %b: tensor<f32>) {
+          %s = stablehlo.add %a, %b : tensor<f32>
+          %t = stablehlo.add %s, %z : tensor<f32>
+          stablehlo.return %t : tensor<f32>
+        })";
+    return floats(run("func.func @main() -> tensor<f32> {\n"
+                      "  %i = stablehlo.iota dim = 0 : tensor<" + n + "xi32>\n"
+                      "  %zero = stablehlo.constant dense<0> : tensor<" + n + "xi32>\n"
+                      "  %first = stablehlo.compare EQ, %i, %zero : (tensor<" + n + "xi32>, tensor<" + n + "xi32>) -> tensor<" + n + "xi1>\n"
+                      "  %big = stablehlo.constant dense<16777216.0> : tensor<" + n + "xf32>\n"
+                      "  %one = stablehlo.constant dense<1.0> : tensor<" + n + "xf32>\n"
+                      "  %x = stablehlo.select %first, %big, %one : tensor<" + n + "xi1>, tensor<" + n + "xf32>\n"
+                      "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+                      "  %r = stablehlo.reduce(%x init: %z) " + body + " : (tensor<" + n + "xf32>, tensor<f32>) -> tensor<f32>" +
+                      region + "\n  return %r : tensor<f32>\n}\n")[0])[0];
+  };
+  EXPECT_EQ(sumOfOnesAfter2To24(16, true), 16777216.0 + 14);
+  EXPECT_EQ(sumOfOnesAfter2To24(4096, true), 16777216.0 + 3840);
+  // A body that is not one op runs as a region, folded left to right.
+  EXPECT_EQ(sumOfOnesAfter2To24(16, false), 16777216.0);
 }
 
 TEST(ReductionTest, MaxPropagatesNaNAndOrdersSignedZeros) {

@@ -62,7 +62,7 @@ const Op* blasDotOf(const Op& fusion) {
 
 }  // namespace
 
-Executable::Executable(const Module& module) : module_(module) {
+Executable::Executable(const Module& module, const CompileOptions& options) : module_(module) {
   std::vector<KernelRequest> kernels;
   for (const Op* op : kernelOps(module)) {
     if (!blasDeclines(*op)) {
@@ -73,7 +73,7 @@ Executable::Executable(const Module& module) : module_(module) {
       kernels.push_back({op, {}});
     }
   }
-  native_ = compileKernels(kernels);
+  native_ = compileKernels(kernels, options);
   // Only the fusions whose kernel compiled run their dot on BLAS.
   for (const KernelRequest& r : kernels)
     if (!r.precomputed.empty() && native_.kernels.count(r.op)) epilogueDots_[r.op] = r.precomputed[0]->definingOp();

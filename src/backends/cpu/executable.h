@@ -27,7 +27,7 @@ class Executable : public interp::NativeOps {
  public:
   // Compiles the kernels of `module`, which has gone through cpuPipeline() and must
   // outlive the executable.
-  explicit Executable(const Module& module);
+  explicit Executable(const Module& module, const CompileOptions& options = {});
 
   // Runs `fn` on `args`; `options` as for the interpreter (its `native` is set here).
   interp::HostValues call(const Function& fn, const interp::HostValues& args, interp::InterpOptions options = {}) const;

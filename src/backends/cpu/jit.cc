@@ -8,12 +8,15 @@
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 
 #include <mutex>
 
@@ -71,6 +74,25 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine) {
   builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(module, mam);
 }
 
+// Writes `module` as text to dir/name (IR), or its machine code as assembly.
+void dump(const llvm::Module& module, llvm::TargetMachine& machine, const std::string& dir, const std::string& name,
+          bool assembly) {
+  std::string path = dir + "/" + name;
+  std::error_code error;
+  llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_Text);
+  if (error) throw Error(ErrorKind::Io, "cannot write '" + path + "': " + error.message());
+  if (!assembly) {
+    module.print(out, nullptr);
+    return;
+  }
+  // Code generation changes the IR it runs on: it runs on a copy.
+  std::unique_ptr<llvm::Module> copy = llvm::CloneModule(module);
+  llvm::legacy::PassManager codegen;
+  if (machine.addPassesToEmitFile(codegen, out, nullptr, llvm::CodeGenFileType::AssemblyFile))
+    throw Error(ErrorKind::Internal, "LLVM cannot emit assembly for this target");
+  codegen.run(*copy);
+}
+
 }  // namespace
 
 Jit::Jit() : state_(std::make_unique<State>()) {
@@ -92,12 +114,17 @@ void Jit::prepare(llvm::Module& module) const {
 }
 
 std::vector<void*> Jit::add(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> context,
-                            const std::vector<std::string>& names) {
+                            const std::vector<std::string>& names, const std::string& dumpDir) {
   std::string problems;
   llvm::raw_string_ostream os(problems);
   if (llvm::verifyModule(*module, &os)) throw Error(ErrorKind::Internal, "kernel IR does not verify: " + os.str());
   std::lock_guard<std::mutex> lock(state_->mutex);
+  if (!dumpDir.empty()) dump(*module, *state_->machine, dumpDir, "cpu_kernels.ll", false);
   optimize(*module, *state_->machine);
+  if (!dumpDir.empty()) {
+    dump(*module, *state_->machine, dumpDir, "cpu_kernels.opt.ll", false);
+    dump(*module, *state_->machine, dumpDir, "cpu_kernels.s", true);
+  }
   orThrow(state_->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(context))),
           "adding kernels to the JIT");
   std::vector<void*> addresses;

@@ -28,9 +28,10 @@ class Jit {
   // Sets the host's data layout and triple on a module about to be filled.
   void prepare(llvm::Module& module) const;
   // Optimizes `module` (verified first), compiles it, and returns the address of each of
-  // `names`, in order.
+  // `names`, in order. With a `dumpDir`, writes there the IR before and after
+  // optimization (cpu_kernels.ll, cpu_kernels.opt.ll) and the assembly (cpu_kernels.s).
   std::vector<void*> add(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> context,
-                         const std::vector<std::string>& names);
+                         const std::vector<std::string>& names, const std::string& dumpDir = {});
 
  private:
   struct State;

@@ -7,31 +7,35 @@
 // concatenate, pad, iota) by asking their operand at the mapped index, so no intermediate
 // tensor is ever stored. Column reductions run with their loops exchanged so that the
 // inner loop is contiguous. What each computed value is comes from scalar_ir.h (the
-// interpreter's arithmetic op by op); reductions fold left to right in row-major order as
-// the interpreter does, so native results equal the interpreter's bit for bit, except
+// interpreter's arithmetic op by op); reductions fold in the order of
+// ir/reduction_order.h as the interpreter does, so native results equal the
+// interpreter's bit for bit, except
 // exp, tanh and logistic of f32 (and f16/bf16): inline polynomials (vector_math.h)
 // within 1-2 ulp of glibc.
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cstring>
 #include <map>
+#include <optional>
 
 #include "backends/cpu/jit.h"
 #include "backends/cpu/native_kernels.h"
 #include "backends/cpu/scalar_ir.h"
 #include "ir/attr_records.h"
+#include "ir/op_registry.h"
+#include "ir/reduction_order.h"
 #include "support/error.h"
 
 namespace kiln::cpu {
 namespace {
-
-// Rows of a reduction up to this many elements are staged on the stack (reduceAt).
-constexpr int64_t kStageLimit = 16384;
 
 bool supported(DType t) {
   return isBool(t) || t == DType::F32 || t == DType::F64 || isNarrowFloat(t) || (isInteger(t) && bitWidth(t) >= 8);
@@ -101,16 +105,19 @@ class KernelEmitter {
     std::vector<llvm::Value*> outPtrs;
     for (size_t i = 0; i < outputs.size(); ++i) outPtrs.push_back(loadPointer(buffers, slot++));
     // The parts follow each other in the iteration space: [0, n0) the first, then the next.
-    int64_t offset = 0, work = 1;
+    int64_t offset = 0, work = 1, minGrain = 1;
     for (const Part& part : parts) {
       emitPart(part, offset, begin, end, outputs, outPtrs);
       offset += numElements(part.shape);
       if (!part.reduces.empty())
         work = std::max(work, numElements(part.reduces[0]->operand(0)->type().shape()) /
                                   std::max<int64_t>(1, numElements(part.shape)));
+      // A column reduction streams every row of its range: a chunk narrower than this
+      // reads rows in pieces too short for the prefetchers.
+      if (foldsLeadingDims(part, outputs)) minGrain = std::min<int64_t>(numElements(part.shape), 1024);
     }
     b_.CreateRetVoid();
-    return {offset, std::max<int64_t>(1, (int64_t{1} << 16) / work)};
+    return {offset, std::max<int64_t>(minGrain, (int64_t{1} << 16) / work)};
   }
 
  private:
@@ -252,6 +259,13 @@ class KernelEmitter {
       values.push_back(outputs[o]);
       ptrs.push_back(outPtrs[o]);
     }
+    if (part.reduces.empty() && part.shape.size() >= 2) {
+      forRows(part.shape, b_.CreateSub(lo, first), b_.CreateSub(hi, first), [&](Index& at) {
+        for (size_t k = 0; k < values.size(); ++k)
+          store(valueAt(values[k], at), values[k]->type().dtype(), ptrs[k], linearOf(at));
+      });
+      return;
+    }
     forRange(lo, hi, [&](llvm::Value* i) {
       Index at = newIndex(part.shape);
       at.linear = offset == 0 ? i : b_.CreateSub(i, first);
@@ -261,6 +275,36 @@ class KernelEmitter {
       } else {
         reduceAt(part.reduces, values, ptrs, at);
       }
+    });
+  }
+
+  // The elements [lo, hi) of `shape` (row-major), visited row by row: the outer loop
+  // over the rows (the leading dimensions), the inner one along the last dimension, so
+  // that the inner loop knows every coordinate without dividing (broadcasts and other
+  // index maps then read contiguously or not at all, and the loop vectorizes).
+  template <class F>
+  void forRows(const Shape& shape, llvm::Value* lo, llvm::Value* hi, F&& body) {
+    const int64_t width = shape.back();
+    Shape rowShape(shape.begin(), shape.end() - 1);
+    llvm::Value* w = b_.getInt64(width);
+    llvm::Value* firstRow = b_.CreateUDiv(lo, w);
+    llvm::Value* lastRow = b_.CreateUDiv(b_.CreateAdd(hi, b_.getInt64(width - 1)), w);
+    forRange(firstRow, lastRow, [&](llvm::Value* row) {
+      llvm::Value* base = b_.CreateMul(row, w, "", true, true);
+      llvm::Value* from = b_.CreateSub(lo, base);
+      llvm::Value* to = b_.CreateSub(hi, base);
+      from = b_.CreateSelect(b_.CreateICmpSGT(from, b_.getInt64(0)), from, b_.getInt64(0));
+      to = b_.CreateSelect(b_.CreateICmpSLT(to, w), to, w);
+      Index rowIndex = newIndex(rowShape);
+      rowIndex.linear = row;
+      std::vector<llvm::Value*> rowDims = dimsOf(rowIndex);
+      forRange(from, to, [&](llvm::Value* j) {
+        std::vector<llvm::Value*> dims = rowDims;
+        dims.push_back(j);
+        Index at = withDims(shape, std::move(dims));
+        at.linear = b_.CreateAdd(base, j, "", true, true);
+        body(at);
+      });
     });
   }
 
@@ -282,6 +326,88 @@ class KernelEmitter {
   }
 
   // ---- reductions ----
+  // Each reduce folds in the order of ir/reduction_order.h, as the interpreter does, so
+  // float sums round the same way: in chunks of kReduceChunk elements, each spread over
+  // kReduceLanes lanes that start at the body's identity and combine by halving, the
+  // chunks then folded from the init value. The lanes are independent accumulators, so
+  // the loops over them vectorize. A body without an identity for its type folds left to
+  // right (`identity` null), in the same loops.
+  struct Fold {
+    const Op* reduce;
+    const Op* op;  // the body's one binary op
+    DType t;
+    llvm::Value* identity;
+    llvm::Value* acc = nullptr;    // the running result (an alloca)
+    llvm::Value* lanes = nullptr;  // kReduceLanes accumulators (times a tile, in columns)
+    llvm::Value* stage = nullptr;  // a chunk's elements, computed ahead of the fold
+  };
+
+  std::vector<Fold> foldsOf(const std::vector<const Op*>& reduces) {
+    std::vector<Fold> folds;
+    for (const Op* r : reduces) {
+      const Op& op = bodyOp(*r);
+      DType t = r->operand(0)->type().dtype();
+      if (r->region(0).argument(0)->type().dtype() != t)
+        decline("unsupported: a reducer body on a promoted element type");
+      // Integer and boolean folds give the same bits in every order (their ops are
+      // associative and commutative): they fold left to right, which LLVM vectorizes
+      // on its own.
+      std::optional<Literal> e = isFloat(t) ? reducerIdentity(op.code(), t) : std::nullopt;
+      llvm::Value* identity = nullptr;
+      if (e) {
+        uint64_t bits = 0;
+        std::memcpy(&bits, e->storage(), static_cast<size_t>(storageBytes(t)));
+        identity = s_.constant(t, bits);
+      }
+      folds.push_back({r, &op, t, identity});
+    }
+    return folds;
+  }
+
+  // body(acc, x) of a reduce, rounded to its format.
+  llvm::Value* applyBody(const Fold& f, llvm::Value* acc, llvm::Value* x) {
+    const Region& body = f.reduce->region(0);
+    auto arg = [&](size_t i) { return f.op->operand(i) == body.argument(0) ? acc : x; };
+    return s_.roundToFormat(s_.elementwise(*f.op, f.t, {arg(0), arg(1)}), f.t);
+  }
+
+  // The lanes' values combined by halving (ir/reduction_order.h); null lanes are empty
+  // (they hold the identity, which changes nothing, so no op is emitted for them).
+  llvm::Value* laneTree(const Fold& f, std::vector<llvm::Value*> lanes) {
+    lanes.resize(static_cast<size_t>(kReduceLanes), nullptr);
+    for (size_t w = lanes.size() / 2; w >= 1; w /= 2)
+      for (size_t i = 0; i < w; ++i) {
+        if (lanes[i] && lanes[i + w]) lanes[i] = applyBody(f, lanes[i], lanes[i + w]);
+        else if (!lanes[i]) lanes[i] = lanes[i + w];
+      }
+    return lanes[0];
+  }
+
+  llvm::Value* entryAlloca(llvm::Type* type, int64_t n) {
+    llvm::IRBuilder<> entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+    return entry.CreateAlloca(type, entry.getInt64(n));
+  }
+  llvm::Value* loadAt(llvm::Type* type, llvm::Value* base, llvm::Value* i) {
+    return b_.CreateLoad(type, b_.CreateInBoundsGEP(type, base, i));
+  }
+  void storeAt(llvm::Value* v, llvm::Value* base, llvm::Value* i) {
+    b_.CreateStore(v, b_.CreateInBoundsGEP(v->getType(), base, i));
+  }
+  llvm::Value* mulAdd(llvm::Value* a, int64_t m, llvm::Value* c) {
+    return b_.CreateAdd(b_.CreateMul(a, b_.getInt64(m), "", true, true), c, "", true, true);
+  }
+
+  // Runs chunk(start, length) over the chunks of `count` elements: the full ones in a
+  // loop, then the last, shorter one (lengths are static, so each emission knows how many
+  // lanes it fills).
+  template <class F>
+  void forChunks(int64_t count, F&& chunk) {
+    int64_t full = count / kReduceChunk, last = count % kReduceChunk;
+    if (full > 0)
+      forRange(b_.getInt64(0), b_.getInt64(full), [&](llvm::Value* c) { chunk(mulAdd(c, kReduceChunk, b_.getInt64(0)), kReduceChunk); });
+    if (last > 0) chunk(b_.getInt64(full * kReduceChunk), last);
+  }
+
   // Whether a part folds only leading dimensions (column reductions: the kept dimensions
   // are the trailing, contiguous ones) and has no epilogue, so emitColumnPart applies.
   static bool foldsLeadingDims(const Part& part, const std::vector<const Value*>& outputs) {
@@ -297,16 +423,18 @@ class KernelEmitter {
     return true;
   }
 
-  // Column reductions with the loops exchanged: for each row r of the folded dimensions
-  // (outer), every output element j of the range (inner, contiguous) folds its element of
-  // row r into its accumulator, kept in the output buffer. Each output element still folds
-  // its inputs in row-major order, so the results are those of the row-by-row form bit
-  // for bit, and the inner loop vectorizes: its lanes are different accumulators.
+  // Column reductions with the loops exchanged: the output range [lo, hi) is cut into
+  // tiles, and for each row r of the folded dimensions (outer), every output element j
+  // of the tile (inner, contiguous) folds its element of row r into its accumulator: lane
+  // r mod kReduceLanes of j. Each output element folds its inputs in the order of
+  // ir/reduction_order.h, as the row form does, and the inner loop vectorizes: its
+  // iterations are different accumulators.
   void emitColumnPart(const Part& part, llvm::Value* lo, llvm::Value* hi, const std::vector<const Value*>& outputs,
                       const std::vector<llvm::Value*>& outPtrs) {
     const Op& first = *part.reduces[0];
-    int64_t kept = numElements(part.shape);
-    int64_t rows = numElements(first.operand(0)->type().shape()) / kept;
+    const int64_t kept = numElements(part.shape);
+    const int64_t rows = numElements(first.operand(0)->type().shape()) / kept;
+    std::vector<Fold> folds = foldsOf(part.reduces);
     auto ptrOf = [&](const Op* r) {
       for (size_t o : part.outputs)
         if (outputs[o] == r->result()) return outPtrs[o];
@@ -319,24 +447,58 @@ class KernelEmitter {
       }
     });
     if (rows == 0) return;
-    forRange(b_.getInt64(0), b_.getInt64(rows), [&](llvm::Value* row) {
-      llvm::Value* base = b_.CreateMul(row, b_.getInt64(kept), "", true, true);
-      forRange(lo, hi, [&](llvm::Value* j) {
-        Index element = newIndex(first.operand(0)->type().shape());
-        element.linear = b_.CreateAdd(base, j, "", true, true);
-        for (const Op* r : part.reduces) {
-          const Op& op = bodyOp(*r);
-          const Region& body = r->region(0);
-          DType t = r->operand(0)->type().dtype();
-          llvm::Value* acc = load(t, ptrOf(r), j);
-          llvm::Value* x = valueAt(r->operand(0), element);
-          // Argument 0 is the accumulator, argument 1 the element.
-          auto arg = [&](size_t i) { return op.operand(i) == body.argument(0) ? acc : x; };
-          store(s_.roundToFormat(s_.elementwise(op, t, {arg(0), arg(1)}), t), t, ptrOf(r), j);
+    // A tile's lanes take up to 512 KiB on the stack (L2 holds them): the rows of a tile
+    // must be long for the input to stream at full speed, so tiles are wide.
+    int64_t widest = 0;
+    for (const Fold& f : folds) widest = std::max<int64_t>(widest, f.identity ? storageBytes(f.t) : 0);
+    const int64_t kTile = widest == 0 ? kept : std::min(kept, (int64_t{512} << 10) / (kReduceLanes * widest * static_cast<int64_t>(folds.size())));
+    for (Fold& f : folds)
+      if (f.identity) f.lanes = entryAlloca(s_.registerType(f.t), kReduceLanes * kTile);
+    llvm::Value* tiles = b_.CreateUDiv(b_.CreateAdd(b_.CreateSub(hi, lo), b_.getInt64(kTile - 1)), b_.getInt64(kTile));
+    forRange(b_.getInt64(0), tiles, [&](llvm::Value* tile) {
+      llvm::Value* ts = mulAdd(tile, kTile, lo);
+      llvm::Value* te = b_.CreateAdd(ts, b_.getInt64(kTile));
+      te = b_.CreateSelect(b_.CreateICmpSLT(te, hi), te, hi);
+      llvm::Value* width = b_.CreateSub(te, ts);
+      auto lane = [&](const Fold& f, llvm::Value* l) {
+        return b_.CreateInBoundsGEP(s_.registerType(f.t), f.lanes, b_.CreateMul(l, b_.getInt64(kTile)));
+      };
+      auto overTile = [&](auto&& body) { forRange(b_.getInt64(0), width, body); };
+      forChunks(rows, [&](llvm::Value* start, int64_t length) {
+        const int64_t filled = std::min(length, kReduceLanes);
+        for (const Fold& f : folds)
+          if (f.identity)
+            forRange(b_.getInt64(0), b_.getInt64(filled * kTile), [&](llvm::Value* i) { storeAt(f.identity, f.lanes, i); });
+        forRange(b_.getInt64(0), b_.getInt64(length), [&](llvm::Value* r) {
+          llvm::Value* row = b_.CreateAdd(start, r, "", true, true);
+          llvm::Value* l = b_.CreateAnd(r, b_.getInt64(kReduceLanes - 1));
+          std::vector<llvm::Value*> lanePtrs;
+          for (const Fold& f : folds) lanePtrs.push_back(f.identity ? lane(f, l) : nullptr);
+          overTile([&](llvm::Value* jj) {
+            llvm::Value* j = b_.CreateAdd(ts, jj, "", true, true);
+            Index element = newIndex(first.operand(0)->type().shape());
+            element.linear = mulAdd(row, kept, j);
+            for (size_t k = 0; k < folds.size(); ++k) {
+              const Fold& f = folds[k];
+              llvm::Value* x = valueAt(f.reduce->operand(0), element);
+              if (f.identity) storeAt(applyBody(f, loadAt(s_.registerType(f.t), lanePtrs[k], jj), x), lanePtrs[k], jj);
+              else store(applyBody(f, load(f.t, ptrOf(f.reduce), j), x), f.t, ptrOf(f.reduce), j);
+            }
+            for (size_t o : part.outputs)
+              if (isSideOutput(outputs[o], first))
+                store(valueAt(outputs[o], element), outputs[o]->type().dtype(), outPtrs[o], element.linear);
+          });
+        });
+        for (const Fold& f : folds) {
+          if (!f.identity) continue;
+          llvm::Type* rt = s_.registerType(f.t);
+          overTile([&](llvm::Value* jj) {
+            std::vector<llvm::Value*> values;
+            for (int64_t l = 0; l < filled; ++l) values.push_back(loadAt(rt, lane(f, b_.getInt64(l)), jj));
+            llvm::Value* j = b_.CreateAdd(ts, jj, "", true, true);
+            store(applyBody(f, load(f.t, ptrOf(f.reduce), j), laneTree(f, values)), f.t, ptrOf(f.reduce), j);
+          });
         }
-        for (size_t o : part.outputs)
-          if (isSideOutput(outputs[o], first))
-            store(valueAt(outputs[o], element), outputs[o]->type().dtype(), outPtrs[o], element.linear);
       });
     });
   }
@@ -353,9 +515,12 @@ class KernelEmitter {
     return op;
   }
 
-  // For output element `at`: the accumulators start at the inits and fold, left to right,
-  // every element of the reduced dimensions in row-major order, as the interpreter folds
-  // (so float sums round the same way); side outputs are stored on the way.
+  // For output element `at`: each reduce folds the elements of the reduced dimensions
+  // (row-major) from its init value, in the order of ir/reduction_order.h; side outputs
+  // are stored on the way. Up to kReduceLanes elements fold as straight-line code; longer
+  // lists go chunk by chunk, each chunk's elements computed into a stage on the stack
+  // first (a loop that vectorizes exp, tanh, ... over the row), unless they are read
+  // directly from a contiguous input row.
   void reduceAt(const std::vector<const Op*>& reduces, const std::vector<const Value*>& outputs,
                 const std::vector<llvm::Value*>& outPtrs, Index& at) {
     const Op& first = *reduces[0];
@@ -365,13 +530,18 @@ class KernelEmitter {
     Shape reducedShape;
     for (size_t d = 0; d < input.size(); ++d)
       if (reduced[d]) reducedShape.push_back(input[d]);
+    // Reducing the trailing dimensions: element k of this output is at at*count + k.
+    bool trailing = std::is_partitioned(reduced.begin(), reduced.end(), [](bool r) { return !r; });
+    std::vector<Fold> folds = foldsOf(reduces);
     std::vector<llvm::Value*> acc;
     for (const Op* r : reduces) {
       Index scalar = scalarIndex();
       acc.push_back(valueAt(r->operand(1), scalar));
     }
-    int64_t count = numElements(reducedShape);
-    // The input element k of this output element, and its multi-index.
+    const int64_t count = numElements(reducedShape);
+    // Input element k of this output element.
+    // (Both forms of the index are given where they are cheap: divisions to recover one
+    // from the other keep loops from vectorizing.)
     auto elementAt = [&](llvm::Value* k) {
       Index r = newIndex(reducedShape);
       r.linear = k;
@@ -379,63 +549,98 @@ class KernelEmitter {
       size_t keptAt = 0, reducedAt = 0;
       for (size_t d = 0; d < input.size(); ++d)
         dims.push_back(reduced[d] ? dimsOf(r)[reducedAt++] : dimsOf(at)[keptAt++]);
-      return withDims(input, std::move(dims));
+      Index e = withDims(input, std::move(dims));
+      if (trailing) e.linear = mulAdd(linearOf(at), count, k);
+      return e;
     };
-    // Staged: a first loop computes the elements (and side outputs) into a buffer on the
-    // stack, where it vectorizes (exp, tanh, ... over the row), and the fold reads them
-    // back in order. Direct reads of an input need no stage.
-    bool staged = count > 1 && count <= kStageLimit;
-    for (const Op* r : reduces) staged = staged && !buffer_.count(r->operand(0));
-    std::vector<llvm::Value*> stage;
-    if (staged) {
-      llvm::IRBuilder<> entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
-      for (const Op* r : reduces)
-        stage.push_back(entry.CreateAlloca(s_.registerType(r->operand(0)->type().dtype()), entry.getInt64(count)));
-      forRange(b_.getInt64(0), b_.getInt64(count), [&](llvm::Value* k) {
-        Index element = elementAt(k);
-        for (size_t j = 0; j < reduces.size(); ++j) {
-          llvm::Value* x = valueAt(reduces[j]->operand(0), element);
-          b_.CreateStore(x, b_.CreateInBoundsGEP(x->getType(), stage[j], k));
+    auto storeSideOutputs = [&](Index& element) {
+      for (size_t o = 0; o < outputs.size(); ++o)
+        if (isSideOutput(outputs[o], first))
+          store(valueAt(outputs[o], element), outputs[o]->type().dtype(), outPtrs[o], linearOf(element));
+    };
+    if (count <= kReduceLanes) {
+      std::vector<std::vector<llvm::Value*>> xs(folds.size());
+      for (int64_t k = 0; k < count; ++k) {
+        Index element = elementAt(b_.getInt64(k));
+        for (size_t j = 0; j < folds.size(); ++j) xs[j].push_back(valueAt(folds[j].reduce->operand(0), element));
+        storeSideOutputs(element);
+      }
+      for (size_t j = 0; j < folds.size(); ++j) {
+        if (folds[j].identity) {
+          if (count > 0) acc[j] = applyBody(folds[j], acc[j], laneTree(folds[j], xs[j]));
+        } else {
+          for (llvm::Value* x : xs[j]) acc[j] = applyBody(folds[j], acc[j], x);
         }
-        for (size_t o = 0; o < outputs.size(); ++o)
-          if (isSideOutput(outputs[o], first))
-            store(valueAt(outputs[o], element), outputs[o]->type().dtype(), outPtrs[o], linearOf(element));
+      }
+    } else {
+      bool sideOutputs = false;
+      for (const Value* v : outputs) sideOutputs = sideOutputs || isSideOutput(v, first);
+      for (size_t j = 0; j < folds.size(); ++j) {
+        Fold& f = folds[j];
+        llvm::Type* rt = s_.registerType(f.t);
+        f.acc = entryAlloca(rt, 1);
+        b_.CreateStore(acc[j], f.acc);
+        if (f.identity) f.lanes = entryAlloca(rt, kReduceLanes);
+        // f16 and bf16 are staged: they are widened to f32 on the way.
+        if (!(trailing && buffer_.count(f.reduce->operand(0)) && !isNarrowFloat(f.t)))
+          f.stage = entryAlloca(rt, std::min(count, kReduceChunk));
+      }
+      forChunks(count, [&](llvm::Value* start, int64_t length) {
+        bool staging = sideOutputs;
+        for (const Fold& f : folds) staging = staging || f.stage;
+        if (staging) {
+          forRange(b_.getInt64(0), b_.getInt64(length), [&](llvm::Value* k) {
+            Index element = elementAt(b_.CreateAdd(start, k, "", true, true));
+            for (const Fold& f : folds)
+              if (f.stage) storeAt(valueAt(f.reduce->operand(0), element), f.stage, k);
+            storeSideOutputs(element);
+          });
+        }
+        // Element k of the chunk.
+        auto element = [&](const Fold& f, llvm::Value* k) {
+          if (f.stage) return loadAt(s_.registerType(f.t), f.stage, k);
+          Index e = elementAt(b_.CreateAdd(start, k, "", true, true));
+          return load(f.t, buffer_.at(f.reduce->operand(0)), linearOf(e));
+        };
+        for (const Fold& f : folds) {
+          llvm::Type* rt = s_.registerType(f.t);
+          if (!f.identity) {
+            forRange(b_.getInt64(0), b_.getInt64(length), [&](llvm::Value* k) {
+              b_.CreateStore(applyBody(f, b_.CreateLoad(rt, f.acc), element(f, k)), f.acc);
+            });
+            continue;
+          }
+          const int64_t filled = std::min(length, kReduceLanes), blocks = length / kReduceLanes;
+          for (int64_t l = 0; l < filled; ++l) storeAt(f.identity, f.lanes, b_.getInt64(l));
+          auto foldInto = [&](llvm::Value* l, llvm::Value* k) {
+            storeAt(applyBody(f, loadAt(rt, f.lanes, l), element(f, k)), f.lanes, l);
+          };
+          // Whole blocks of lanes as vector operations (the elements of a block are
+          // consecutive, in the stage or in the input row).
+          if (blocks > 0) {
+            llvm::Type* vt = llvm::FixedVectorType::get(rt, static_cast<unsigned>(kReduceLanes));
+            forRange(b_.getInt64(0), b_.getInt64(blocks), [&](llvm::Value* block) {
+              llvm::Value* k = b_.CreateMul(block, b_.getInt64(kReduceLanes), "", true, true);
+              llvm::Value* from;
+              if (f.stage) {
+                from = b_.CreateInBoundsGEP(rt, f.stage, k);
+              } else {
+                Index e = elementAt(b_.CreateAdd(start, k, "", true, true));
+                from = b_.CreateInBoundsGEP(rt, buffer_.at(f.reduce->operand(0)), linearOf(e));
+              }
+              llvm::Value* x = b_.CreateAlignedLoad(vt, from, llvm::MaybeAlign(rt->getScalarSizeInBits() / 8));
+              llvm::Value* v = b_.CreateAlignedLoad(vt, f.lanes, llvm::MaybeAlign(rt->getScalarSizeInBits() / 8));
+              b_.CreateAlignedStore(applyBody(f, v, x), f.lanes, llvm::MaybeAlign(rt->getScalarSizeInBits() / 8));
+            });
+          }
+          for (int64_t l = 0; l < length % kReduceLanes; ++l)
+            foldInto(b_.getInt64(l), b_.getInt64(blocks * kReduceLanes + l));
+          std::vector<llvm::Value*> values;
+          for (int64_t l = 0; l < filled; ++l) values.push_back(loadAt(rt, f.lanes, b_.getInt64(l)));
+          b_.CreateStore(applyBody(f, b_.CreateLoad(rt, f.acc), laneTree(f, values)), f.acc);
+        }
       });
-    }
-    if (count > 0) {
-      llvm::BasicBlock* pre = b_.GetInsertBlock();
-      auto* inner = llvm::BasicBlock::Create(ctx_, "fold", fn_);
-      auto* after = llvm::BasicBlock::Create(ctx_, "folded", fn_);
-      b_.CreateBr(inner);
-      b_.SetInsertPoint(inner);
-      llvm::PHINode* k = b_.CreatePHI(b_.getInt64Ty(), 2, "k");
-      k->addIncoming(b_.getInt64(0), pre);
-      std::vector<llvm::PHINode*> phis;
-      for (llvm::Value* a : acc) {
-        phis.push_back(b_.CreatePHI(a->getType(), 2));
-        phis.back()->addIncoming(a, pre);
-      }
-      Index element = elementAt(k);
-      for (size_t j = 0; j < reduces.size(); ++j) {
-        const Op& op = bodyOp(*reduces[j]);
-        const Region& body = reduces[j]->region(0);
-        DType et = reduces[j]->operand(0)->type().dtype();
-        llvm::Value* x = staged ? b_.CreateLoad(s_.registerType(et), b_.CreateInBoundsGEP(s_.registerType(et), stage[j], k))
-                                : valueAt(reduces[j]->operand(0), element);
-        // Argument 0 is the accumulator, argument 1 the element.
-        auto arg = [&](size_t i) { return op.operand(i) == body.argument(0) ? static_cast<llvm::Value*>(phis[j]) : x; };
-        DType t = reduces[j]->operand(0)->type().dtype();
-        acc[j] = s_.roundToFormat(s_.elementwise(op, t, {arg(0), arg(1)}), t);
-      }
-      for (size_t o = 0; o < outputs.size(); ++o) {
-        if (staged || !isSideOutput(outputs[o], first)) continue;
-        store(valueAt(outputs[o], element), outputs[o]->type().dtype(), outPtrs[o], linearOf(element));
-      }
-      llvm::Value* next = b_.CreateAdd(k, b_.getInt64(1), "", true, true);
-      k->addIncoming(next, b_.GetInsertBlock());
-      for (size_t j = 0; j < phis.size(); ++j) phis[j]->addIncoming(acc[j], b_.GetInsertBlock());
-      b_.CreateCondBr(b_.CreateICmpEQ(next, b_.getInt64(count)), after, inner);
-      b_.SetInsertPoint(after);
+      for (size_t j = 0; j < folds.size(); ++j) acc[j] = b_.CreateLoad(s_.registerType(folds[j].t), folds[j].acc);
     }
     // The folded values stand for the reduces at this output element, for the epilogue.
     for (size_t j = 0; j < reduces.size(); ++j) memo_[{reduces[j]->result(), at.id}] = acc[j];
@@ -639,7 +844,18 @@ class KernelEmitter {
 
 }  // namespace
 
-NativeKernels compileKernels(const std::vector<KernelRequest>& requests) {
+// A kernel's symbol: its number, then its op and line, so that dumps and profiles say
+// what each one computes ("kernel3_fusion_input_line12").
+std::string kernelName(size_t index, const Op& op) {
+  std::string name = "kernel" + std::to_string(index) + "_";
+  std::string opName(op.name());
+  if (op.is(OpCode::Fusion)) opName += "_" + op.attr("kind").asString();
+  for (char c : opName.substr(opName.find('.') + 1)) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (op.pos.known()) name += "_line" + std::to_string(op.pos.line);
+  return name;
+}
+
+NativeKernels compileKernels(const std::vector<KernelRequest>& requests, const CompileOptions& options) {
   auto start = std::chrono::steady_clock::now();
   NativeKernels out;
   out.jit = std::make_shared<Jit>();
@@ -651,7 +867,7 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& requests) {
   std::vector<std::pair<int64_t, int64_t>> iterations;
   for (const KernelRequest& request : requests) {
     const Op* op = request.op;
-    std::string name = "kernel" + std::to_string(names.size());
+    std::string name = kernelName(names.size(), *op);
     try {
       iterations.push_back(KernelEmitter(*module, request, name).emit());
       names.push_back(name);
@@ -663,7 +879,7 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& requests) {
     }
   }
   if (!names.empty()) {
-    std::vector<void*> addresses = out.jit->add(std::move(module), std::move(context), names);
+    std::vector<void*> addresses = out.jit->add(std::move(module), std::move(context), names, options.dumpDir);
     for (size_t i = 0; i < compiled.size(); ++i)
       out.kernels[compiled[i]] = {reinterpret_cast<KernelFn>(addresses[i]), iterations[i].first, iterations[i].second};
   }

@@ -46,8 +46,15 @@ struct NativeKernels {
   double seconds = 0;  // emission, optimization and machine code, in all
 };
 
+struct CompileOptions {
+  // Where the kernels' LLVM IR (before and after optimization) and assembly are written
+  // (`kiln compile --backend cpu --dump-dir`); empty: nowhere.
+  std::string dumpDir;
+};
+
 // Emits one kernel per request into one LLVM module, optimizes it at O2 for the host CPU
-// and compiles it. Throws kiln::Error (Internal) when LLVM itself fails.
-NativeKernels compileKernels(const std::vector<KernelRequest>& requests);
+// and compiles it. Each kernel's function is named after its op and source line. Throws
+// kiln::Error (Internal) when LLVM itself fails, Io when a dump cannot be written.
+NativeKernels compileKernels(const std::vector<KernelRequest>& requests, const CompileOptions& options = {});
 
 }  // namespace kiln::cpu

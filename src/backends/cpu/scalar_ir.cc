@@ -29,19 +29,24 @@ llvm::Type* ScalarIR::storageType(DType t) {
 
 // An f32 computed for an f16/bf16 value, rounded to nearest even in that format (kept
 // in f32); NaN becomes the format's one quiet NaN, as the interpreter encodes it.
+// (Written for scalars and for vectors alike: the lane folds of reductions call it on
+// vectors of f32.)
 llvm::Value* ScalarIR::roundToFormat(llvm::Value* x, DType t) {
   if (!isNarrowFloat(t)) return x;
+  llvm::Type* f32 = x->getType();
+  llvm::Type* i32 = f32->getWithNewType(b_.getInt32Ty());
+  auto i32Const = [&](uint32_t v) { return llvm::ConstantInt::get(i32, v); };
   llvm::Value* rounded;
   if (t == DType::F16) {
-    rounded = b_.CreateFPExt(b_.CreateFPTrunc(x, b_.getHalfTy()), b_.getFloatTy());
+    rounded = b_.CreateFPExt(b_.CreateFPTrunc(x, f32->getWithNewType(b_.getHalfTy())), f32);
   } else {
-    llvm::Value* bits = b_.CreateBitCast(x, b_.getInt32Ty());
-    llvm::Value* odd = b_.CreateAnd(b_.CreateLShr(bits, 16), b_.getInt32(1));
-    llvm::Value* up = b_.CreateAdd(bits, b_.CreateAdd(b_.getInt32(0x7FFF), odd));
-    rounded = b_.CreateBitCast(b_.CreateAnd(up, b_.getInt32(0xFFFF0000u)), b_.getFloatTy());
+    llvm::Value* bits = b_.CreateBitCast(x, i32);
+    llvm::Value* odd = b_.CreateAnd(b_.CreateLShr(bits, 16), i32Const(1));
+    llvm::Value* up = b_.CreateAdd(bits, b_.CreateAdd(i32Const(0x7FFF), odd));
+    rounded = b_.CreateBitCast(b_.CreateAnd(up, i32Const(0xFFFF0000u)), f32);
   }
   uint32_t nan = 0x7FC00000u;  // f16 0x7E00 and bf16 0x7FC0, both widened to f32
-  llvm::Value* canonical = llvm::ConstantFP::get(b_.getFloatTy(), llvm::APFloat(llvm::APFloat::IEEEsingle(), llvm::APInt(32, nan)));
+  llvm::Value* canonical = llvm::ConstantFP::get(f32, llvm::APFloat(llvm::APFloat::IEEEsingle(), llvm::APInt(32, nan)));
   return b_.CreateSelect(b_.CreateFCmpUNO(x, x), canonical, rounded);
 }
 
@@ -115,8 +120,9 @@ llvm::Value* ScalarIR::extremum(bool max, llvm::Value* a, llvm::Value* c, DType 
     llvm::Value* less = s ? b_.CreateICmpSLT(a, c) : b_.CreateICmpULT(a, c);
     return max ? b_.CreateSelect(less, c, a) : b_.CreateSelect(less, a, c);
   }
-  llvm::Value* negA = b_.CreateICmpSLT(b_.CreateBitCast(a, b_.getIntNTy(a->getType()->getPrimitiveSizeInBits())),
-                                       llvm::ConstantInt::get(b_.getIntNTy(a->getType()->getPrimitiveSizeInBits()), 0));
+  // (Scalars or vectors: reductions fold lanes of floats as vectors.)
+  llvm::Type* bitsType = a->getType()->getWithNewType(b_.getIntNTy(a->getType()->getScalarSizeInBits()));
+  llvm::Value* negA = b_.CreateICmpSLT(b_.CreateBitCast(a, bitsType), llvm::Constant::getNullValue(bitsType));
   llvm::Value* equal = b_.CreateFCmpOEQ(a, c);
   llvm::Value* tie = max ? b_.CreateSelect(negA, c, a) : b_.CreateSelect(negA, a, c);
   llvm::Value* pick = max ? b_.CreateSelect(b_.CreateFCmpOGT(a, c), a, c) : b_.CreateSelect(b_.CreateFCmpOLT(a, c), a, c);

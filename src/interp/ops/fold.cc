@@ -1,9 +1,15 @@
-// The shared engine of the region-based reductions: a left fold per result element,
-// through a typed loop when the body is one binary elementwise op, else by running the
-// body region once per element.
+// The shared engine of the region-based reductions: a fold per result element, through
+// a typed loop when the body is one binary elementwise op (in the lane order of
+// ir/reduction_order.h for reduce), else by running the body region once per element,
+// left to right.
 #include "interp/ops/fold.h"
 
+#include <algorithm>
+#include <optional>
+
 #include "interp/elementwise.h"
+#include "ir/op_registry.h"
+#include "ir/reduction_order.h"
 
 namespace kiln::interp {
 
@@ -53,25 +59,47 @@ Literal promoteTo(const Literal& a, DType to) {
 
 namespace {
 
-// The typed loop: one input, a body that is `kind` of (acc, x).
-HostValues foldFast(FoldKind kind, const Literal& input, const Literal& init, const Type& resultType,
-                    const WindowFn& window, EvalContext& ctx) {
+// The typed loop: one input, a body that is `kind` of (acc, x), or of (x, acc) when
+// `swapped`. `laned`: the order of ir/reduction_order.h (stablehlo.reduce), else a left
+// fold from the init value.
+HostValues foldFast(FoldKind kind, bool swapped, bool laned, const Region& body, const Literal& input,
+                    const Literal& init, const Type& resultType, const WindowFn& window, EvalContext& ctx) {
   Literal out(resultType);
   const DType dtype = resultType.dtype();
   const int64_t n = out.numElements();
+  std::optional<Literal> identity = laned ? reducerIdentity(body.front()->code(), dtype) : std::nullopt;
   visitTypedFold(dtype, kind, [&](auto tag, auto k) {
     using T = typename decltype(tag)::type;
     constexpr FoldKind K = decltype(k)::value;
     Reader<T> in(input);
     const T initValue = Reader<T>(init)[0];
+    auto apply = [&](T acc, T x) { return roundToStorage(swapped ? combine<K>(x, acc) : combine<K>(acc, x), dtype); };
     Writer<T> w(out);
     std::vector<int64_t> indices;
+    T lanes[kReduceLanes];
     for (int64_t o = 0; o < n; ++o) {
       if ((o & 1023) == 1023) ctx.checkTime();
       indices.clear();
       window(o, indices);
       T acc = initValue;
-      for (int64_t i : indices) acc = roundToStorage(combine<K>(acc, i < 0 ? initValue : in[i]), dtype);
+      if (!identity) {
+        for (int64_t i : indices) acc = apply(acc, i < 0 ? initValue : in[i]);
+        w.set(o, acc);
+        continue;
+      }
+      const T e = Reader<T>(*identity)[0];
+      const size_t count = indices.size();
+      for (size_t c = 0; c < count; c += kReduceChunk) {
+        std::fill(std::begin(lanes), std::end(lanes), e);
+        const size_t end = std::min(count, c + static_cast<size_t>(kReduceChunk));
+        for (size_t j = c; j < end; ++j) {
+          T& lane = lanes[j % kReduceLanes];
+          lane = apply(lane, indices[j] < 0 ? initValue : in[indices[j]]);
+        }
+        for (int64_t width = kReduceLanes / 2; width >= 1; width /= 2)
+          for (int64_t i = 0; i < width; ++i) lanes[i] = apply(lanes[i], lanes[i + width]);
+        acc = apply(acc, lanes[0]);
+      }
       w.set(o, acc);
     }
   });
@@ -81,7 +109,7 @@ HostValues foldFast(FoldKind kind, const Literal& input, const Literal& init, co
 }  // namespace
 
 HostValues foldWindows(const Op& op, EvalContext& ctx, const HostValues& inputsIn,
-                       const HostValues& initsIn, const WindowFn& window) {
+                       const HostValues& initsIn, const WindowFn& window, FoldOrder order) {
   const Region& body = op.region(op.numRegions() - 1);
   const size_t n = inputsIn.size();
   // Promote to the body's argument types (accumulators first, then elements).
@@ -92,11 +120,9 @@ HostValues foldWindows(const Op& op, EvalContext& ctx, const HostValues& inputsI
   }
   bool swapped = false;
   FoldKind kind = n == 1 ? simpleBinaryBody(body, swapped) : FoldKind::None;
-  // Swapped operands give the same bits for integers; for floats the NaN a max or an
-  // add returns depends on the order, so those run the region.
-  if (swapped && !isInteger(inputs[0].dtype()) && !isBool(inputs[0].dtype())) kind = FoldKind::None;
   if (kind != FoldKind::None && op.result(0)->type().dtype() == inputs[0].dtype())
-    return foldFast(kind, inputs[0], inits[0], op.result(0)->type(), window, ctx);
+    return foldFast(kind, swapped, order == FoldOrder::Lanes, body, inputs[0], inits[0], op.result(0)->type(), window,
+                    ctx);
 
   HostValues results;
   for (size_t k = 0; k < n; ++k) results.emplace_back(Literal(op.result(k)->type()));

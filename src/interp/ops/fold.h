@@ -1,6 +1,6 @@
 // Region-based reductions (reduce, reduce_window, select_and_scatter, ...): a body that
 // is a single binary elementwise op of its two arguments is recognized and folded with
-// a typed loop that gives bit-identical results to running the region per element.
+// a typed loop that gives the results of running the region per element, bit for bit.
 #pragma once
 
 #include <functional>
@@ -96,11 +96,16 @@ T roundToStorage(T v, DType t) {
 // for an init value (reduce_window's padding).
 using WindowFn = std::function<void(int64_t out, std::vector<int64_t>& indices)>;
 
+// Sequential: a left fold from the init value. Lanes: the order of ir/reduction_order.h
+// where it applies (a one-op body with an identity), else sequential.
+enum class FoldOrder { Sequential, Lanes };
+
 // results[k][o] = body(...body(body(inits, x0), x1)..., xn) over the elements of
-// inputs[k] that window(o) lists: a left-to-right fold starting from the inits. Inputs
-// and inits are promoted to the body's argument types; results have the op's types.
+// inputs[k] that window(o) lists, folded in `order`. Inputs and inits are promoted to
+// the body's argument types; results have the op's types.
 HostValues foldWindows(const Op& op, EvalContext& ctx, const HostValues& inputs,
-                       const HostValues& inits, const WindowFn& window);
+                       const HostValues& inits, const WindowFn& window,
+                       FoldOrder order = FoldOrder::Sequential);
 
 // Converts a tensor to another dtype of the same kind (the promotion reduce bodies allow).
 Literal promoteTo(const Literal& a, DType to);

@@ -1,6 +1,7 @@
 // Kernels: the region-based reductions reduce, reduce_window and select_and_scatter,
-// plus map and chlo.scan. The spec leaves the order of a reduction open; kiln folds
-// left to right from the init value over the elements in row-major order (fold.h).
+// plus map and chlo.scan. The spec leaves the order of a reduction open; kiln's is that
+// of ir/reduction_order.h for reduce, and a left fold over each window in row-major
+// order for the others (fold.h).
 #include <cstring>
 
 #include "interp/ops/fold.h"
@@ -37,7 +38,7 @@ HostValues reduce(const Op& op, const HostValues& v, EvalContext& ctx) {
     unravel(out, keptShape, kept);
     int64_t base = ravel(kept, keptStrides);
     for (int64_t off : offsets) indices.push_back(base + off);
-  });
+  }, FoldOrder::Lanes);
 }
 
 // For each dimension, the input coordinate that (result coordinate, window coordinate)

@@ -266,18 +266,21 @@ TEST(CpuKernelsTest, DotEpilogueRunsTheDotOnBlasAndTheRestAsAKernel) {
 // Reductions fold left to right in row-major order, as the interpreter does, so even
 // float sums over special values agree bit for bit: rows, columns, everything, nothing,
 // several reduces in one input fusion, side outputs, and a body with its arguments swapped.
+// A reduce of `fused`(x) (its elements are computed, then folded) or, with no `fused`,
+// of x itself (read from the input buffer).
 std::string reduceProgram(const std::string& e, const std::string& in, const std::string& out,
-                          const std::string& dims, const std::string& body, const std::string& init) {
+                          const std::string& dims, const std::string& body, const std::string& init,
+                          const std::string& fused = "stablehlo.exponential %x") {
   std::string x = "tensor<" + in + e + ">", r = "tensor<" + out + e + ">", s = "tensor<" + e + ">";
   return function("%x: " + x, r,
-                  "  %z = stablehlo.constant dense<" + init + "> : " + s + "\n"
-                  "  %e = stablehlo.exponential %x : " + x + "\n"
-                  "  %r = stablehlo.reduce(%e init: %z) across dimensions = [" + dims + "] : (" + x + ", " + s +
-                      ") -> " + r + "\n"
-                  "   reducer(%a: " + s + ", %b: " + s + ") {\n"
-                  "    %t = " + body + " : " + s + "\n"
-                  "    stablehlo.return %t : " + s + "\n"
-                  "  }\n");
+                  "  %z = stablehlo.constant dense<" + init + "> : " + s + "\n" +
+                      (fused.empty() ? std::string() : "  %e = " + fused + " : " + x + "\n") +
+                      "  %r = stablehlo.reduce(" + (fused.empty() ? "%x" : "%e") + " init: %z) across dimensions = [" + dims +
+                      "] : (" + x + ", " + s + ") -> " + r + "\n"
+                      "   reducer(%a: " + s + ", %b: " + s + ") {\n"
+                      "    %t = " + body + " : " + s + "\n"
+                      "    stablehlo.return %t : " + s + "\n"
+                      "  }\n");
 }
 
 TEST(CpuKernelsTest, ReductionsFoldInTheInterpretersOrder) {
@@ -294,6 +297,35 @@ TEST(CpuKernelsTest, ReductionsFoldInTheInterpretersOrder) {
                            "  %z = stablehlo.constant dense<0> : tensor<i32>\n"
                            "  %r = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1]"
                            " : (tensor<7x9xi32>, tensor<i32>) -> tensor<7xi32>\n"));
+}
+
+// Long reductions fold in lanes and chunks (ir/reduction_order.h), which round float
+// sums differently from a left fold: rows and columns whose lengths leave partial lane
+// blocks and partial chunks (the last one shorter than the lanes, too), reductions over
+// middle and several dimensions, inputs read directly or computed first, tiles of
+// columns with a short last tile, and a body without an identity (a left fold). (The
+// inputs are squared, not exponentiated: f32 exp is a polynomial, not glibc's.)
+TEST(CpuKernelsTest, LongReductionsFoldInLanesAndChunksAsTheInterpreterDoes) {
+  struct Case {
+    const char* in;
+    const char* out;
+    const char* dims;
+  };
+  const Case cases[] = {{"3x40x", "3x", "1"},         {"2x5000x", "2x", "1"},   {"2x4100x", "2x", "1"},
+                        {"2x8192x", "2x", "1"},       {"40x300x", "300x", "0"}, {"4100x20x", "20x", "0"},
+                        {"8200x3x", "3x", "0"},       {"3x40x5x", "3x5x", "1"}, {"4x5x6x7x", "4x6x", "1, 3"},
+                        {"17x2x3x", "3x", "0, 1"}};
+  for (const char* e : {"f32", "f64", "bf16"})
+    for (const Case& c : cases)
+      for (const char* fused : {"stablehlo.multiply %x, %x", ""})
+        for (const char* body : {"stablehlo.add %a, %b", "stablehlo.add %b, %a", "stablehlo.maximum %a, %b"})
+          // The swapped and max bodies in f32 only (the sum is the one whose order shows).
+          if (std::string(e) == "f32" || std::string(body) == "stablehlo.add %a, %b")
+            expectSameOnCpu(reduceProgram(e, c.in, c.out, c.dims, body, "0.5", fused), 1, false);
+  // No identity: subtraction folds left to right from the init, in the same loops.
+  for (const Case& c : {cases[0], cases[2], cases[4], cases[7]})
+    expectSameOnCpu(reduceProgram("f32", c.in, c.out, c.dims, "stablehlo.subtract %a, %b", "0.5", "stablehlo.multiply %x, %x"),
+                    1, false);
 }
 
 // Layer norm's statistics: two reduces of one input fusion, the shifted input stored as
