@@ -4,7 +4,6 @@
 // gradients) and the errors.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <random>
 
 #include "interp/interpreter.h"
@@ -21,6 +20,8 @@ namespace {
 
 using interp::HostValues;
 using test_util::errorOf;
+using test_util::expectSameBits;
+using test_util::sliceAt;
 
 Literal randomLiteral(const Type& type, std::mt19937_64& rng) {
   Literal lit(type);
@@ -30,32 +31,6 @@ Literal randomLiteral(const Type& type, std::mt19937_64& rng) {
     else lit.setInt(i, static_cast<int64_t>(rng() % 3));
   }
   return lit;
-}
-
-// Slice `index` of `lit` along `axis`.
-Literal sliceAt(const Literal& lit, int64_t axis, int64_t index) {
-  Shape shape = lit.shape();
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < axis; ++d) outer *= shape[static_cast<size_t>(d)];
-  for (size_t d = static_cast<size_t>(axis) + 1; d < shape.size(); ++d) inner *= shape[d];
-  const int64_t n = shape[static_cast<size_t>(axis)];
-  shape.erase(shape.begin() + axis);
-  Literal out(Type::tensor(lit.dtype(), shape));
-  const size_t width = static_cast<size_t>(storageBytes(lit.dtype()));
-  Literal full = lit;
-  const uint8_t* src = full.mutableStorage();
-  uint8_t* dst = out.mutableStorage();
-  for (int64_t o = 0; o < outer; ++o)
-    std::memcpy(dst + static_cast<size_t>(o * inner) * width, src + static_cast<size_t>((o * n + index) * inner) * width,
-                static_cast<size_t>(inner) * width);
-  return out;
-}
-
-void expectSameBits(const Literal& a, const Literal& b, const std::string& what) {
-  ASSERT_EQ(a.type(), b.type()) << what;
-  const size_t bytes = static_cast<size_t>(a.numElements() * storageBytes(a.dtype()));
-  Literal x = a, y = b;
-  EXPECT_EQ(std::memcmp(x.mutableStorage(), y.mutableStorage(), bytes), 0) << what;
 }
 
 // vmap(@main) against a loop of @main over the batch.
