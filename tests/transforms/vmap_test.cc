@@ -295,5 +295,39 @@ TEST(VmapTest, ClearErrors) {
   EXPECT_EQ(errorOf([&] { vmap(*m, f, axes({0}, {}, 0), "v"); }), "usage: vmap of @main: the batch size must be positive, got 0");
 }
 
+// Convolutions with the lhs batched (the batch folds into the convolution's batch), the
+// kernel batched (into its output features) and both (into feature groups, or batch
+// groups where the batch is grouped already), each under dimension numbers other than
+// the default, without groups, with feature groups and with batch groups.
+TEST(VmapTest, Convolution) {
+  const char* plain = R"(
+    func.func @main(%x: tensor<3x6x2x5xf32>, %k: tensor<2x4x3x3xf32>) -> tensor<3x2x4x4xf32> {
+      %c = stablehlo.convolution(%x, %k) dim_numbers = [f, 0, b, 1]x[1, o, 0, i]->[0, b, 1, f], window = {stride = [2, 1], pad = [[1, 0], [0, 1]], rhs_dilate = [1, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<3x6x2x5xf32>, tensor<2x4x3x3xf32>) -> tensor<3x2x4x4xf32>
+      return %c : tensor<3x2x4x4xf32>
+    })";
+  const char* featureGroups = R"(
+    func.func @main(%x: tensor<2x5x4xf32>, %k: tensor<2x3x6xf32>) -> tensor<6x5x2xf32> {
+      %c = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[i, 0, o]->[f, 0, b], window = {pad = [[1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<2x5x4xf32>, tensor<2x3x6xf32>) -> tensor<6x5x2xf32>
+      return %c : tensor<6x5x2xf32>
+    })";
+  const char* batchGroups = R"(
+    func.func @main(%x: tensor<3x4x5xf32>, %k: tensor<2x4x3xf32>) -> tensor<2x4x4xf32> {
+      %c = stablehlo.convolution(%x, %k) dim_numbers = [f, b, 0]x[0, o, i]->[b, f, 0], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<3x4x5xf32>, tensor<2x4x3xf32>) -> tensor<2x4x4xf32>
+      return %c : tensor<2x4x4xf32>
+    })";
+  for (const char* text : {plain, featureGroups, batchGroups}) {
+    checkVmap(text, axes({1, std::nullopt}, {}, 3));  // lhs only
+    checkVmap(text, axes({std::nullopt, 2}, {}, 3));  // kernel only
+    checkVmap(text, axes({0, 3}, {1}, 2));             // both
+  }
+  // A depthwise convolution (a group per feature) of a batched image and kernel.
+  checkVmap(R"(
+    func.func @main(%x: tensor<1x3x4x4xf32>, %k: tensor<3x1x2x2xf32>) -> tensor<1x3x3x3xf32> {
+      %c = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {} {batch_group_count = 1 : i64, feature_group_count = 3 : i64} : (tensor<1x3x4x4xf32>, tensor<3x1x2x2xf32>) -> tensor<1x3x3x3xf32>
+      return %c : tensor<1x3x3x3xf32>
+    })",
+            axes({0, 0}, {}, 4));
+}
+
 }  // namespace
 }  // namespace kiln::transforms
