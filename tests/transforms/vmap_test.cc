@@ -28,6 +28,7 @@ Literal randomLiteral(const Type& type, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> u(-2, 2);
   for (int64_t i = 0; i < lit.numElements(); ++i) {
     if (isFloat(type.dtype())) lit.setFloat(i, u(rng));
+    else if (isComplex(type.dtype())) lit.setComplex(i, {u(rng), u(rng)});
     else lit.setInt(i, static_cast<int64_t>(rng() % 3));
   }
   return lit;
@@ -281,13 +282,13 @@ TEST(VmapTest, ClearErrors) {
       return %s : tensor<3xf32>
     })");
   Function& f = *m->lookup("main");
-  auto fft = stablehlo::parseModule(R"(
-    func.func @main(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
-      %f = stablehlo.fft %x, type = FFT, length = [4] : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
-      return %f : tensor<4xcomplex<f32>>
+  auto cholesky = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<3x3xf32>) -> tensor<3x3xf32> {
+      %c = stablehlo.cholesky %x, lower = true : tensor<3x3xf32>
+      return %c : tensor<3x3xf32>
     })");
-  EXPECT_EQ(errorOf([&] { vmap(*fft, *fft->lookup("main"), axes({0}, {}, 2), "v"); }),
-            "unsupported: unsupported: vmap of stablehlo.fft (line 3)");
+  EXPECT_EQ(errorOf([&] { vmap(*cholesky, *cholesky->lookup("main"), axes({0}, {}, 2), "v"); }),
+            "unsupported: unsupported: vmap of stablehlo.cholesky (line 3)");
   EXPECT_EQ(errorOf([&] { vmap(*m, f, axes({2}, {}, 2), "v"); }),
             "usage: vmap of @main: in_axes 2 does not fit parameter 0 (tensor<3xf32>)");
   EXPECT_EQ(errorOf([&] { vmap(*m, f, axes({0, 0}, {}, 2), "v"); }),
@@ -327,6 +328,20 @@ TEST(VmapTest, Convolution) {
       return %c : tensor<1x3x3x3xf32>
     })",
             axes({0, 0}, {}, 4));
+}
+
+// fft transforms the trailing dimensions, so the batch in front passes through: every
+// fft type, one and more transformed dimensions, batch axes inside the operand.
+TEST(VmapTest, Fft) {
+  checkVmap(R"(
+    func.func @main(%x: tensor<3x4xcomplex<f32>>, %y: tensor<2x8xf32>, %z: tensor<3x5xcomplex<f32>>) -> (tensor<3x4xcomplex<f32>>, tensor<3x4xcomplex<f32>>, tensor<2x5xcomplex<f32>>, tensor<3x8xf32>) {
+      %f = stablehlo.fft %x, type = FFT, length = [4] : (tensor<3x4xcomplex<f32>>) -> tensor<3x4xcomplex<f32>>
+      %i = stablehlo.fft %x, type = IFFT, length = [3, 4] : (tensor<3x4xcomplex<f32>>) -> tensor<3x4xcomplex<f32>>
+      %r = stablehlo.fft %y, type = RFFT, length = [2, 8] : (tensor<2x8xf32>) -> tensor<2x5xcomplex<f32>>
+      %b = stablehlo.fft %z, type = IRFFT, length = [8] : (tensor<3x5xcomplex<f32>>) -> tensor<3x8xf32>
+      return %f, %i, %r, %b : tensor<3x4xcomplex<f32>>, tensor<3x4xcomplex<f32>>, tensor<2x5xcomplex<f32>>, tensor<3x8xf32>
+    })",
+            axes({1, 0, 2}, {0, 2, 1, 0}, 3));
 }
 
 }  // namespace
