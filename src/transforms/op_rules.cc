@@ -19,6 +19,7 @@ const OpTable<OpRules>& opRules() {
     addReduceRules(t);
     addWindowRules(t);
     addControlFlowRules(t);
+    addCollectiveRules(t);
     return t;
   }();
   return table;

@@ -8,7 +8,7 @@
 // differentiable op plus one per linear op, instead of MLX's jvp and vjp per op, and the
 // two modes cannot disagree. An op's rules sit next to each other in the file of its
 // family (rules/elementwise.cc, movement.cc, scatter.cc, linalg.cc, fft.cc,
-// convolution.cc, reduce.cc, windows.cc, control_flow.cc).
+// convolution.cc, reduce.cc, windows.cc, control_flow.cc, collectives.cc).
 //
 // Tangents and cotangents are values of the primal's type, or null: a symbolic zero,
 // which makes no work. Integer and boolean values always have zero tangents, so their
@@ -105,6 +105,7 @@ void addConvolutionRules(OpTable<OpRules>& table);
 void addScatterRules(OpTable<OpRules>& table);
 void addWindowRules(OpTable<OpRules>& table);
 void addFftRules(OpTable<OpRules>& table);
+void addCollectiveRules(OpTable<OpRules>& table);
 
 // Helpers the rules share.
 // The values an op's regions use from outside them (StableHLO regions may capture).

@@ -4,7 +4,6 @@
 // gradients) and the errors.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <random>
 
 #include "interp/interpreter.h"
@@ -21,41 +20,18 @@ namespace {
 
 using interp::HostValues;
 using test_util::errorOf;
+using test_util::expectSameBits;
+using test_util::sliceAt;
 
 Literal randomLiteral(const Type& type, std::mt19937_64& rng) {
   Literal lit(type);
   std::uniform_real_distribution<double> u(-2, 2);
   for (int64_t i = 0; i < lit.numElements(); ++i) {
     if (isFloat(type.dtype())) lit.setFloat(i, u(rng));
+    else if (isComplex(type.dtype())) lit.setComplex(i, {u(rng), u(rng)});
     else lit.setInt(i, static_cast<int64_t>(rng() % 3));
   }
   return lit;
-}
-
-// Slice `index` of `lit` along `axis`.
-Literal sliceAt(const Literal& lit, int64_t axis, int64_t index) {
-  Shape shape = lit.shape();
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < axis; ++d) outer *= shape[static_cast<size_t>(d)];
-  for (size_t d = static_cast<size_t>(axis) + 1; d < shape.size(); ++d) inner *= shape[d];
-  const int64_t n = shape[static_cast<size_t>(axis)];
-  shape.erase(shape.begin() + axis);
-  Literal out(Type::tensor(lit.dtype(), shape));
-  const size_t width = static_cast<size_t>(storageBytes(lit.dtype()));
-  Literal full = lit;
-  const uint8_t* src = full.mutableStorage();
-  uint8_t* dst = out.mutableStorage();
-  for (int64_t o = 0; o < outer; ++o)
-    std::memcpy(dst + static_cast<size_t>(o * inner) * width, src + static_cast<size_t>((o * n + index) * inner) * width,
-                static_cast<size_t>(inner) * width);
-  return out;
-}
-
-void expectSameBits(const Literal& a, const Literal& b, const std::string& what) {
-  ASSERT_EQ(a.type(), b.type()) << what;
-  const size_t bytes = static_cast<size_t>(a.numElements() * storageBytes(a.dtype()));
-  Literal x = a, y = b;
-  EXPECT_EQ(std::memcmp(x.mutableStorage(), y.mutableStorage(), bytes), 0) << what;
 }
 
 // vmap(@main) against a loop of @main over the batch.
@@ -306,18 +282,66 @@ TEST(VmapTest, ClearErrors) {
       return %s : tensor<3xf32>
     })");
   Function& f = *m->lookup("main");
-  auto fft = stablehlo::parseModule(R"(
-    func.func @main(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
-      %f = stablehlo.fft %x, type = FFT, length = [4] : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
-      return %f : tensor<4xcomplex<f32>>
+  auto cholesky = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<3x3xf32>) -> tensor<3x3xf32> {
+      %c = stablehlo.cholesky %x, lower = true : tensor<3x3xf32>
+      return %c : tensor<3x3xf32>
     })");
-  EXPECT_EQ(errorOf([&] { vmap(*fft, *fft->lookup("main"), axes({0}, {}, 2), "v"); }),
-            "unsupported: unsupported: vmap of stablehlo.fft (line 3)");
+  EXPECT_EQ(errorOf([&] { vmap(*cholesky, *cholesky->lookup("main"), axes({0}, {}, 2), "v"); }),
+            "unsupported: unsupported: vmap of stablehlo.cholesky (line 3)");
   EXPECT_EQ(errorOf([&] { vmap(*m, f, axes({2}, {}, 2), "v"); }),
             "usage: vmap of @main: in_axes 2 does not fit parameter 0 (tensor<3xf32>)");
   EXPECT_EQ(errorOf([&] { vmap(*m, f, axes({0, 0}, {}, 2), "v"); }),
             "usage: vmap of @main: in_axes has 2 entries for 1 parameters");
   EXPECT_EQ(errorOf([&] { vmap(*m, f, axes({0}, {}, 0), "v"); }), "usage: vmap of @main: the batch size must be positive, got 0");
+}
+
+// Convolutions with the lhs batched (the batch folds into the convolution's batch), the
+// kernel batched (into its output features) and both (into feature groups, or batch
+// groups where the batch is grouped already), each under dimension numbers other than
+// the default, without groups, with feature groups and with batch groups.
+TEST(VmapTest, Convolution) {
+  const char* plain = R"(
+    func.func @main(%x: tensor<3x6x2x5xf32>, %k: tensor<2x4x3x3xf32>) -> tensor<3x2x4x4xf32> {
+      %c = stablehlo.convolution(%x, %k) dim_numbers = [f, 0, b, 1]x[1, o, 0, i]->[0, b, 1, f], window = {stride = [2, 1], pad = [[1, 0], [0, 1]], rhs_dilate = [1, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<3x6x2x5xf32>, tensor<2x4x3x3xf32>) -> tensor<3x2x4x4xf32>
+      return %c : tensor<3x2x4x4xf32>
+    })";
+  const char* featureGroups = R"(
+    func.func @main(%x: tensor<2x5x4xf32>, %k: tensor<2x3x6xf32>) -> tensor<6x5x2xf32> {
+      %c = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[i, 0, o]->[f, 0, b], window = {pad = [[1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<2x5x4xf32>, tensor<2x3x6xf32>) -> tensor<6x5x2xf32>
+      return %c : tensor<6x5x2xf32>
+    })";
+  const char* batchGroups = R"(
+    func.func @main(%x: tensor<3x4x5xf32>, %k: tensor<2x4x3xf32>) -> tensor<2x4x4xf32> {
+      %c = stablehlo.convolution(%x, %k) dim_numbers = [f, b, 0]x[0, o, i]->[b, f, 0], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<3x4x5xf32>, tensor<2x4x3xf32>) -> tensor<2x4x4xf32>
+      return %c : tensor<2x4x4xf32>
+    })";
+  for (const char* text : {plain, featureGroups, batchGroups}) {
+    checkVmap(text, axes({1, std::nullopt}, {}, 3));  // lhs only
+    checkVmap(text, axes({std::nullopt, 2}, {}, 3));  // kernel only
+    checkVmap(text, axes({0, 3}, {1}, 2));             // both
+  }
+  // A depthwise convolution (a group per feature) of a batched image and kernel.
+  checkVmap(R"(
+    func.func @main(%x: tensor<1x3x4x4xf32>, %k: tensor<3x1x2x2xf32>) -> tensor<1x3x3x3xf32> {
+      %c = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {} {batch_group_count = 1 : i64, feature_group_count = 3 : i64} : (tensor<1x3x4x4xf32>, tensor<3x1x2x2xf32>) -> tensor<1x3x3x3xf32>
+      return %c : tensor<1x3x3x3xf32>
+    })",
+            axes({0, 0}, {}, 4));
+}
+
+// fft transforms the trailing dimensions, so the batch in front passes through: every
+// fft type, one and more transformed dimensions, batch axes inside the operand.
+TEST(VmapTest, Fft) {
+  checkVmap(R"(
+    func.func @main(%x: tensor<3x4xcomplex<f32>>, %y: tensor<2x8xf32>, %z: tensor<3x5xcomplex<f32>>) -> (tensor<3x4xcomplex<f32>>, tensor<3x4xcomplex<f32>>, tensor<2x5xcomplex<f32>>, tensor<3x8xf32>) {
+      %f = stablehlo.fft %x, type = FFT, length = [4] : (tensor<3x4xcomplex<f32>>) -> tensor<3x4xcomplex<f32>>
+      %i = stablehlo.fft %x, type = IFFT, length = [3, 4] : (tensor<3x4xcomplex<f32>>) -> tensor<3x4xcomplex<f32>>
+      %r = stablehlo.fft %y, type = RFFT, length = [2, 8] : (tensor<2x8xf32>) -> tensor<2x5xcomplex<f32>>
+      %b = stablehlo.fft %z, type = IRFFT, length = [8] : (tensor<3x5xcomplex<f32>>) -> tensor<3x8xf32>
+      return %f, %i, %r, %b : tensor<3x4xcomplex<f32>>, tensor<3x4xcomplex<f32>>, tensor<2x5xcomplex<f32>>, tensor<3x8xf32>
+    })",
+            axes({1, 0, 2}, {0, 2, 1, 0}, 3));
 }
 
 }  // namespace

@@ -4,6 +4,11 @@
 // features swapped, strides and lhs dilation trading places; the kernel's cotangent
 // convolves lhs with the result's cotangent, batch and feature roles swapped, with the
 // groups carried as batch groups (and back).
+//
+// Batching folds the vmap batch into a dimension the convolution already keeps apart, as
+// JAX does: a batched lhs into its batch dimension, a batched kernel into its output
+// features, both into feature groups (each slice convolves only with its own kernel);
+// the result's batch comes back out of the output batch or feature dimension.
 #include <algorithm>
 
 #include "ir/attr_records.h"
@@ -136,8 +141,88 @@ std::vector<Value*> convolutionTranspose(TransposeArgs& a) {
   return {nullptr, convolve(b, a.x[0], ct, t, rt.dtype())};
 }
 
+// ---- batching ----
+
+// Merges dimension `d` of `x` with the one after it.
+Value* mergeWithNext(Builder& b, Value* x, int64_t d) {
+  Shape s = x->type().shape();
+  s[static_cast<size_t>(d)] *= s[static_cast<size_t>(d) + 1];
+  s.erase(s.begin() + d + 1);
+  return b.reshape(x, s);
+}
+
+// Moves dimension `d` of `x` to the front.
+Value* toFront(Builder& b, Value* x, int64_t d) {
+  if (d == 0) return x;
+  Dims perm = {d};
+  for (int64_t i = 0; i < x->type().rank(); ++i)
+    if (i != d) perm.push_back(i);
+  return b.transpose(x, perm);
+}
+
+// `x` (batched: the batch in front) with the batch folded into dimension `into` (of the
+// unbatched numbering). The dimension's `groups` stay outermost, as the convolution
+// splits them, so each group takes the batch inside it: (groups, batch, size / groups).
+Value* foldBatch(Builder& b, Value* x, int64_t into, int64_t groups) {
+  if (groups == 1) return mergeDimension(b, x, 0, into);
+  Value* split = splitDimension(b, x, into + 1, groups);
+  return mergeWithNext(b, mergeDimension(b, split, 0, into + 1), into);
+}
+
+// The inverse on the result: dimension `from` of `y` holds (groups, batch, rest); returns
+// `y` with the batch in front and (groups, rest) merged again.
+Value* unfoldBatch(Builder& b, Value* y, int64_t from, int64_t groups, int64_t size) {
+  if (groups == 1) return toFront(b, splitDimension(b, y, from, size), from);
+  Value* split = splitDimension(b, splitDimension(b, y, from, groups), from + 1, size);
+  return mergeWithNext(b, toFront(b, split, from + 1), from + 1);
+}
+
+std::vector<Value*> convolutionBatch(BatchArgs& a) {
+  Conv c = convOf(a.op);
+  if (c.featureGroups > 1 && c.batchGroups > 1) unsupportedRule(a.op, "vmap", "both group counts above 1");
+  const ConvDims& d = c.dims;
+  Builder& b = a.b;
+  Value* lhs = a.x[0];
+  Value* rhs = a.x[1];
+  int64_t featureGroups = c.featureGroups, batchGroups = c.batchGroups;
+  int64_t out, outGroups = 1;  // where the result's batch is, and its groups around it
+  if (a.batched[0] && a.batched[1]) {
+    // Slice k's kernel makes output features k·O..(k+1)·O from its own lhs only: the
+    // slices become groups, of the batch when the lhs batch is grouped already (a
+    // kernel's gradient), else of the features (the existing feature groups nest inside).
+    rhs = foldBatch(b, rhs, d.kernelOutputFeature, 1);
+    if (batchGroups > 1) {
+      lhs = foldBatch(b, lhs, d.inputBatch, 1);
+      batchGroups *= a.size;
+    } else {
+      lhs = foldBatch(b, lhs, d.inputFeature, 1);
+      featureGroups *= a.size;
+    }
+    out = d.outputFeature;
+  } else if (a.batched[0]) {
+    // More examples of one batch; batch groups split the batch, so it goes inside them.
+    lhs = foldBatch(b, lhs, d.inputBatch, batchGroups);
+    out = d.outputBatch;
+  } else {
+    // More kernels: more output features, inside the groups that split them.
+    outGroups = std::max(featureGroups, batchGroups);
+    rhs = foldBatch(b, rhs, d.kernelOutputFeature, outGroups);
+    out = d.outputFeature;
+  }
+  NamedAttrList attrs = a.op.attrs();
+  setAttr(attrs, "feature_group_count", Attribute::integer(featureGroups));
+  setAttr(attrs, "batch_group_count", Attribute::integer(batchGroups));
+  // The result's shape is inferred; its element type is a parameter.
+  const Type& result = a.op.result(0)->type();
+  Type given = Type::tensor(result.dtype(), Shape(static_cast<size_t>(result.rank()), 1));
+  Value* y = rebuilt(b, a.op, {lhs, rhs}, attrs, {given})[0];
+  return {unfoldBatch(b, y, out, outGroups, a.size)};
+}
+
 }  // namespace
 
-void addConvolutionRules(OpTable<OpRules>& t) { t[O::Convolution] = {&convolutionJvp, &convolutionTranspose}; }
+void addConvolutionRules(OpTable<OpRules>& t) {
+  t[O::Convolution] = {&convolutionJvp, &convolutionTranspose, nullptr, &convolutionBatch};
+}
 
 }  // namespace kiln::transforms

@@ -11,6 +11,8 @@
 //   through the conjugate mirror, takes the real part and scales by 1/Π lengths, so its
 //   transpose is the conjugate of the RFFT of the cotangent, scaled so and doubled at
 //   those coefficients (JAX's _irfft_transpose).
+// Batching: fft transforms its trailing dimensions only, so the batch in front is one
+// more leading dimension it leaves alone.
 #include "ir/attr_records.h"
 #include "transforms/op_rules.h"
 
@@ -64,8 +66,10 @@ std::vector<Value*> fftTranspose(TransposeArgs& a) {
   unsupportedRule(a.op, "transpose", "an unknown fft_type");
 }
 
+std::vector<Value*> fftBatch(BatchArgs& a) { return {a.b.fft(a.x[0], typeOf(a.op), lengthsOf(a.op))}; }
+
 }  // namespace
 
-void addFftRules(OpTable<OpRules>& t) { t[O::Fft] = {&fftJvp, &fftTranspose}; }
+void addFftRules(OpTable<OpRules>& t) { t[O::Fft] = {&fftJvp, &fftTranspose, nullptr, &fftBatch}; }
 
 }  // namespace kiln::transforms

@@ -1,0 +1,160 @@
+// Rules of the collectives that move or sum values across processes: all_reduce and
+// reduce_scatter with a summing body, all_gather, all_to_all and collective_permute.
+// Each is linear in its operands, so its tangent is the same collective of the operands'
+// tangents. Its transpose is again a collective, under the pairing summed over every
+// process (the transposes of JAX's psum, all_gather, psum_scatter, all_to_all, ppermute):
+// - all_reduce (sum): every member gets the sum of its group's operands, so each operand's
+//   cotangent is the sum of the group's result cotangents: the same all_reduce;
+// - all_gather lays the group's operands side by side along a dimension on every member,
+//   so a member's operand collects, from every member's result cotangent, the part at its
+//   own place in the group: a summing reduce_scatter over the same groups and dimension;
+//   and the transpose of reduce_scatter is the all_gather back;
+// - all_to_all sends part j of member i's split dimension to member j, as part i of its
+//   concat dimension; the transpose sends every part back: the two dimensions swapped;
+// - collective_permute sends the source's operand to the target; the transpose sends the
+//   target's cotangent back to the source: every pair reversed (a process that sends to
+//   no one gets a zero cotangent, as one that receives from no one gets a zero result).
+// The groups, the channel and use_global_device_ids stay as they are, so a transposed
+// collective meets the same processes as the original. Every process runs the same
+// program, so a symbolic zero that skips a collective skips it on every process alike.
+// A body that is not a sum (max, min, a product) is not linear: its tangent would follow
+// the process whose value wins, which is not written; those are refused.
+//
+// Batching: the batch dimension in front is one more dimension the collective does not
+// touch, so the dimension attributes move past it and every member's batch stays its own.
+#include "ir/attr_records.h"
+#include "transforms/op_rules.h"
+
+namespace kiln::transforms {
+namespace {
+
+using O = OpCode;
+
+// Refuses a reduction body that is not a sum: only then is the collective linear.
+void requireSum(const Op& op, const char* what) {
+  const Op* f = binaryBodyOp(op.region(0));
+  if (f && f->is(O::Add)) return;
+  if (f && (f->is(O::Maximum) || f->is(O::Minimum)))
+    unsupportedRule(op, what,
+                    "a " + std::string(f->name()) +
+                        " body is not linear: its tangent would be that of the process whose value wins");
+  unsupportedRule(op, what, "a body other than a sum is not linear");
+}
+
+// The same collective of the tangents; a variadic one moves all its operands together,
+// so a zero tangent travels as zeros.
+std::vector<Value*> collectiveJvp(JvpArgs& a) {
+  if (a.op.numRegions()) requireSum(a.op, "jvp");
+  std::vector<Value*> operands;
+  for (size_t i = 0; i < a.x.size(); ++i) operands.push_back(orZeros(a.b, a.t[i], a.x[i]));
+  return rebuilt(a.b, a.op, operands, a.op.attrs(), a.op.resultTypes());
+}
+
+// The result cotangents, zeros for the symbolic ones (for the variadic collectives).
+std::vector<Value*> resultCotangents(TransposeArgs& a) {
+  std::vector<Value*> cts;
+  for (size_t i = 0; i < a.op.numResults(); ++i)
+    cts.push_back(a.ct[i] ? a.ct[i] : zeros(a.b, a.op.result(i)->type()));
+  return cts;
+}
+
+// `cts` as the cotangents of the linear operands: in each operand's element type (a
+// summing body may accumulate in a wider one; the transpose of that widening narrows).
+std::vector<Value*> forOperands(TransposeArgs& a, std::vector<Value*> cts) {
+  for (size_t i = 0; i < cts.size(); ++i) {
+    DType want = a.op.operand(i)->type().dtype();
+    if (!a.linear[i]) cts[i] = nullptr;
+    else if (cts[i] && cts[i]->type().dtype() != want) cts[i] = a.b.convert(cts[i], want);
+  }
+  return cts;
+}
+
+// `type`'s shape in element type `dtype`.
+Type withDType(const Type& type, DType dtype) { return Type::tensor(dtype, type.shape()); }
+
+// The op's attributes with `from` renamed `to` (all_gather_dim <-> scatter_dimension).
+NamedAttrList renamed(const Op& op, const char* from, const char* to) {
+  NamedAttrList attrs = op.attrs();
+  Attribute value = findAttr(attrs, from);
+  removeAttr(attrs, from);
+  setAttr(attrs, to, value);
+  return attrs;
+}
+
+std::vector<Value*> allReduceTranspose(TransposeArgs& a) {
+  requireSum(a.op, "transpose");
+  return forOperands(a, rebuilt(a.b, a.op, resultCotangents(a), a.op.attrs()));
+}
+
+// One summing reduce_scatter per gathered operand (reduce_scatter takes one operand).
+std::vector<Value*> allGatherTranspose(TransposeArgs& a) {
+  NamedAttrList attrs = renamed(a.op, "all_gather_dim", "scatter_dimension");
+  std::vector<Value*> cts(a.op.numOperands(), nullptr);
+  for (size_t i = 0; i < cts.size(); ++i) {
+    if (!a.linear[i] || !a.ct[i]) continue;
+    Type e = Type::scalar(a.ct[i]->type().dtype());
+    std::vector<std::unique_ptr<Region>> body;
+    body.push_back(a.b.buildRegion({e, e}, [](Builder& c, const std::vector<Value*>& v) {
+      return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
+    }));
+    cts[i] = a.b.create(O::ReduceScatter, {a.ct[i]}, attrs, std::move(body), {a.op.operand(i)->type()})->result();
+  }
+  return cts;
+}
+
+std::vector<Value*> reduceScatterTranspose(TransposeArgs& a) {
+  requireSum(a.op, "transpose");
+  NamedAttrList attrs = renamed(a.op, "scatter_dimension", "all_gather_dim");
+  // The gathered size is given: with a channel and no global ids the group spans every
+  // partition, a size only the run knows.
+  Type gathered = withDType(a.op.operand(0)->type(), a.ct[0]->type().dtype());
+  return forOperands(a, {a.b.create(O::AllGather, {a.ct[0]}, attrs, {}, {gathered})->result()});
+}
+
+std::vector<Value*> allToAllTranspose(TransposeArgs& a) {
+  NamedAttrList attrs = a.op.attrs();
+  setAttr(attrs, "split_dimension", a.op.attr("concat_dimension"));
+  setAttr(attrs, "concat_dimension", a.op.attr("split_dimension"));
+  TypeList types;
+  for (size_t i = 0; i < a.op.numOperands(); ++i) types.push_back(a.op.operand(i)->type());
+  return forOperands(a, a.b.create(O::AllToAll, resultCotangents(a), attrs, {}, types)->results());
+}
+
+std::vector<Value*> collectivePermuteTranspose(TransposeArgs& a) {
+  const Literal& pairs = a.op.attr("source_target_pairs").asDense();
+  Literal reversed(pairs.type());
+  for (int64_t k = 0; k + 1 < pairs.numElements(); k += 2) {
+    reversed.setInt(k, pairs.intAt(k + 1));
+    reversed.setInt(k + 1, pairs.intAt(k));
+  }
+  NamedAttrList attrs = a.op.attrs();
+  setAttr(attrs, "source_target_pairs", Attribute::dense(reversed));
+  return {a.b.create(O::CollectivePermute, {a.ct[0]}, attrs, {}, {a.op.operand(0)->type()})->result()};
+}
+
+// ---- batching ----
+
+// Every operand batched (a shared one broadcast: a variadic collective moves its
+// operands alike), the dimension attributes past the batch.
+std::vector<Value*> collectiveBatch(BatchArgs& a) {
+  std::vector<Value*> operands;
+  for (size_t i = 0; i < a.x.size(); ++i) operands.push_back(batchedValue(a.b, a.x[i], a.batched[i], a.size));
+  NamedAttrList attrs = a.op.attrs();
+  for (const char* name : {"all_gather_dim", "scatter_dimension", "split_dimension", "concat_dimension"})
+    if (Attribute d = findAttr(attrs, name)) setAttr(attrs, name, Attribute::integer(d.asInt() + 1));
+  TypeList types;
+  for (Value* r : a.op.results()) types.push_back(Type::tensor(r->type().dtype(), batchedShape(a.size, r->type().shape())));
+  return rebuilt(a.b, a.op, operands, attrs, types);
+}
+
+}  // namespace
+
+void addCollectiveRules(OpTable<OpRules>& t) {
+  t[O::AllReduce] = {&collectiveJvp, &allReduceTranspose, nullptr, &collectiveBatch};
+  t[O::AllGather] = {&collectiveJvp, &allGatherTranspose, nullptr, &collectiveBatch};
+  t[O::ReduceScatter] = {&collectiveJvp, &reduceScatterTranspose, nullptr, &collectiveBatch};
+  t[O::AllToAll] = {&collectiveJvp, &allToAllTranspose, nullptr, &collectiveBatch};
+  t[O::CollectivePermute] = {&collectiveJvp, &collectivePermuteTranspose, nullptr, &collectiveBatch};
+}
+
+}  // namespace kiln::transforms
