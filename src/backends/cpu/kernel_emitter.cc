@@ -88,22 +88,17 @@ class KernelEmitter {
     if (outputs.empty()) decline("unsupported: " + std::string(root_.name()) + " (no native code yet)");
     for (const Value* v : inputs) requireSupported(v->type());
     for (const Value* v : outputs) requireSupported(v->type());
+    if (root_.is(OpCode::Scatter)) {
+      std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
+      emitScatter(outPtrs[0]);
+      b_.CreateRetVoid();
+      return {1, 1};  // one iteration: updates to one element apply in order
+    }
     std::vector<Part> parts = reduction ? reductionParts(outputs) : loopParts(outputs);
 
-    llvm::Type* ptr = b_.getPtrTy();
-    auto* type = llvm::FunctionType::get(b_.getVoidTy(), {ptr, b_.getInt64Ty(), b_.getInt64Ty()}, false);
-    fn_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name_, module_);
-    fn_->addFnAttr(llvm::Attribute::NoUnwind);
-    llvm::Value* buffers = fn_->getArg(0);
+    std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
     llvm::Value* begin = fn_->getArg(1);
     llvm::Value* end = fn_->getArg(2);
-
-    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
-    // The buffer pointers, loaded once before the loops.
-    size_t slot = 0;
-    for (const Value* v : inputs) buffer_[v] = loadPointer(buffers, slot++);
-    std::vector<llvm::Value*> outPtrs;
-    for (size_t i = 0; i < outputs.size(); ++i) outPtrs.push_back(loadPointer(buffers, slot++));
     // The parts follow each other in the iteration space: [0, n0) the first, then the next.
     int64_t offset = 0, work = 1, minGrain = 1;
     for (const Part& part : parts) {
@@ -121,6 +116,23 @@ class KernelEmitter {
   }
 
  private:
+  // Creates the kernel's function and its entry block, loads the buffer pointers (once,
+  // before the loops) and returns the outputs'.
+  std::vector<llvm::Value*> beginFunction(const std::vector<const Value*>& inputs,
+                                          const std::vector<const Value*>& outputs) {
+    llvm::Type* ptr = b_.getPtrTy();
+    auto* type = llvm::FunctionType::get(b_.getVoidTy(), {ptr, b_.getInt64Ty(), b_.getInt64Ty()}, false);
+    fn_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name_, module_);
+    fn_->addFnAttr(llvm::Attribute::NoUnwind);
+    llvm::Value* buffers = fn_->getArg(0);
+    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));
+    size_t slot = 0;
+    for (const Value* v : inputs) buffer_[v] = loadPointer(buffers, slot++);
+    std::vector<llvm::Value*> outPtrs;
+    for (size_t i = 0; i < outputs.size(); ++i) outPtrs.push_back(loadPointer(buffers, slot++));
+    return outPtrs;
+  }
+
   // ---- types, loads and stores ----
   llvm::Value* loadPointer(llvm::Value* buffers, size_t slot) {
     llvm::Value* at = b_.CreateConstInBoundsGEP1_64(b_.getPtrTy(), buffers, slot);
@@ -742,6 +754,9 @@ class KernelEmitter {
       }
       case O::Concatenate: return concatenateAt(op, at);
       case O::Pad: return padAt(op, at);
+      case O::Gather: return gatherAt(op, at);
+      case O::DynamicSlice: return dynamicSliceAt(op, at);
+      case O::DynamicUpdateSlice: return dynamicUpdateSliceAt(op, at);
       case O::Convert: return s_.convert(operandAt(op, 0, at), op.operand(0)->type().dtype(), out);
       case O::BitcastConvert: {
         DType from = op.operand(0)->type().dtype();
@@ -804,6 +819,175 @@ class KernelEmitter {
   llvm::Value* clampIndex(llvm::Value* i, int64_t size) {
     llvm::Value* lo = b_.CreateSelect(b_.CreateICmpSLT(i, b_.getInt64(0)), b_.getInt64(0), i);
     return b_.CreateSelect(b_.CreateICmpSGT(lo, b_.getInt64(size - 1)), b_.getInt64(size - 1), lo);
+  }
+
+  // ---- scatter ----
+  // The result starts as a copy of the operand; then, in the interpreter's order (update
+  // scatter indices row-major, each one's window row-major), each update element whose
+  // result index lies inside is combined into it by the body: one binary op of (current,
+  // update), or the update itself for a body that returns it. Out-of-bounds elements
+  // are skipped, as the spec says.
+  void emitScatter(llvm::Value* result) {
+    const Op& op = root_;
+    if (op.numOperands() != 3) decline("unsupported: stablehlo.scatter of several inputs");
+    const ScatterDims dn = ScatterDims::fromAttr(op.attr("scatter_dimension_numbers"));
+    const Shape& shape = op.operand(0)->type().shape();
+    const Type& indices = op.operand(1)->type();
+    const Shape& updates = op.operand(2)->type().shape();
+    const DType t = op.result()->type().dtype();
+    const Region& body = op.region(0);
+    if (op.operand(2)->type().dtype() != t || body.argument(0)->type().dtype() != t)
+      decline("unsupported: stablehlo.scatter with promoted element types");
+    const Op* combine = nullptr;  // null: the body returns the update
+    if (!(body.size() == 1 && body.terminator()->operand(0) == body.argument(1))) combine = &bodyOp(op);
+    auto has = [](const std::vector<int64_t>& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+
+    forRange(b_.getInt64(0), b_.getInt64(numElements(shape)), [&](llvm::Value* i) {
+      Index at = newIndex(shape);
+      at.linear = i;
+      store(valueAt(op.operand(0), at), t, result, i);
+    });
+    if (numElements(updates) == 0 || numElements(shape) == 0) return;
+    Shape scatterShape, windowShape;
+    for (size_t d = 0; d < updates.size(); ++d)
+      (has(dn.updateWindowDims, static_cast<int64_t>(d)) ? windowShape : scatterShape).push_back(updates[d]);
+    forRange(b_.getInt64(0), b_.getInt64(numElements(scatterShape)), [&](llvm::Value* sLinear) {
+      Index si = newIndex(scatterShape);
+      si.linear = sLinear;
+      const std::vector<llvm::Value*> sc = dimsOf(si);
+      auto batchOf = [&](int64_t d) { return sc[static_cast<size_t>(d < dn.indexVectorDim ? d : d - 1)]; };
+      std::vector<llvm::Value*> start(shape.size(), b_.getInt64(0));
+      for (size_t k = 0; k < dn.scatterDimsToOperandDims.size(); ++k) {
+        std::vector<llvm::Value*> dims;
+        for (int64_t d = 0; d < indices.rank(); ++d)
+          dims.push_back(d == dn.indexVectorDim ? b_.getInt64(static_cast<int64_t>(k)) : batchOf(d));
+        Index ii = withDims(indices.shape(), std::move(dims));
+        start[static_cast<size_t>(dn.scatterDimsToOperandDims[k])] = indexValue(valueAt(op.operand(1), ii), indices.dtype());
+      }
+      for (size_t i = 0; i < dn.inputBatchingDims.size(); ++i)
+        start[static_cast<size_t>(dn.inputBatchingDims[i])] = batchOf(dn.scatterIndicesBatchingDims[i]);
+      forRange(b_.getInt64(0), b_.getInt64(numElements(windowShape)), [&](llvm::Value* wLinear) {
+        Index wi = newIndex(windowShape);
+        wi.linear = wLinear;
+        const std::vector<llvm::Value*> wc = dimsOf(wi);
+        std::vector<llvm::Value*> target = start;
+        size_t window = 0;
+        for (size_t d = 0; d < shape.size(); ++d) {
+          int64_t dim = static_cast<int64_t>(d);
+          if (!has(dn.insertedWindowDims, dim) && !has(dn.inputBatchingDims, dim))
+            target[d] = b_.CreateAdd(target[d], wc[window++]);
+        }
+        llvm::Value* inside = b_.getTrue();
+        for (size_t d = 0; d < shape.size(); ++d)
+          inside = b_.CreateAnd(inside, b_.CreateICmpULT(target[d], b_.getInt64(shape[d])));
+        std::vector<llvm::Value*> udims;
+        size_t si2 = 0, wi2 = 0;
+        for (size_t d = 0; d < updates.size(); ++d)
+          udims.push_back(has(dn.updateWindowDims, static_cast<int64_t>(d)) ? wc[wi2++] : sc[si2++]);
+        auto* apply = llvm::BasicBlock::Create(ctx_, "apply", fn_);
+        auto* next = llvm::BasicBlock::Create(ctx_, "next", fn_);
+        b_.CreateCondBr(inside, apply, next);
+        b_.SetInsertPoint(apply);
+        Index ui = withDims(updates, std::move(udims));
+        Index ri = withDims(shape, std::move(target));
+        llvm::Value* x = valueAt(op.operand(2), ui);
+        llvm::Value* r = linearOf(ri);
+        if (combine) {
+          auto arg = [&](size_t i) { return combine->operand(i) == body.argument(0) ? load(t, result, r) : x; };
+          x = s_.roundToFormat(s_.elementwise(*combine, t, {arg(0), arg(1)}), t);
+        }
+        store(x, t, result, r);
+        b_.CreateBr(next);
+        b_.SetInsertPoint(next);
+      });
+    });
+  }
+
+  // ---- index maps that read their indices from tensors ----
+  // An index element as i64, as the interpreter reads it: unsigned values past INT64_MAX
+  // become INT64_MAX (they are clamped anyway).
+  llvm::Value* indexValue(llvm::Value* v, DType t) {
+    if (isBool(t) || !isInteger(t)) decline("unsupported: indices of type " + std::string(name(t)));
+    if (bitWidth(t) < 64) return isSignedInt(t) ? b_.CreateSExt(v, b_.getInt64Ty()) : b_.CreateZExt(v, b_.getInt64Ty());
+    if (isSignedInt(t)) return v;
+    return b_.CreateSelect(b_.CreateICmpSLT(v, b_.getInt64(0)), b_.getInt64(INT64_MAX), v);
+  }
+  // The start of a slice of `slice` elements along a dimension of `size`, clamped so that
+  // the slice lies inside (the spec's clamp of dynamic starts).
+  llvm::Value* clampStart(llvm::Value* start, int64_t size, int64_t slice) {
+    return clampIndex(start, std::max<int64_t>(size - slice, 0) + 1);
+  }
+  // Start operand `i` of a dynamic slice (a rank-0 tensor).
+  llvm::Value* startOperand(const Op& op, size_t i) {
+    Index scalar = scalarIndex();
+    return indexValue(valueAt(op.operand(i), scalar), op.operand(i)->type().dtype());
+  }
+
+  llvm::Value* dynamicSliceAt(const Op& op, Index& at) {
+    const Shape& shape = op.operand(0)->type().shape();
+    const std::vector<int64_t>& sizes = op.attr("slice_sizes").asInts();
+    std::vector<llvm::Value*> dims;
+    for (size_t d = 0; d < shape.size(); ++d)
+      dims.push_back(b_.CreateAdd(clampStart(startOperand(op, 1 + d), shape[d], sizes[d]), dimsOf(at)[d]));
+    Index inner = withDims(shape, std::move(dims));
+    return valueAt(op.operand(0), inner);
+  }
+
+  // The update where the index falls inside it, else the operand (as a kernel over the
+  // whole result: not yet in place).
+  llvm::Value* dynamicUpdateSliceAt(const Op& op, Index& at) {
+    const Shape& shape = op.operand(0)->type().shape();
+    const Shape& update = op.operand(1)->type().shape();
+    llvm::Value* old = valueAt(op.operand(0), at);
+    if (numElements(update) == 0) return old;
+    llvm::Value* inside = b_.getTrue();
+    std::vector<llvm::Value*> dims;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      llvm::Value* rel = b_.CreateSub(dimsOf(at)[d], clampStart(startOperand(op, 2 + d), shape[d], update[d]));
+      inside = b_.CreateAnd(inside, b_.CreateICmpULT(rel, b_.getInt64(update[d])));
+      dims.push_back(clampIndex(rel, update[d]));
+    }
+    Index inner = withDims(update, std::move(dims));
+    return b_.CreateSelect(inside, valueAt(op.operand(1), inner), old);
+  }
+
+  // Result element `at` of a gather: its batch coordinates (the result dimensions that are
+  // not offset dimensions) pick an index vector of start_indices; the operand index is
+  // that start (clamped so the slice fits), plus the window offset along the dimensions
+  // that are not collapsed, plus the batch coordinate along operand batching dimensions.
+  llvm::Value* gatherAt(const Op& op, Index& at) {
+    const GatherDims dn = GatherDims::fromAttr(op.attr("dimension_numbers"));
+    const Shape& operand = op.operand(0)->type().shape();
+    const Type& indices = op.operand(1)->type();
+    const std::vector<int64_t>& sliceSizes = op.attr("slice_sizes").asInts();
+    auto has = [](const std::vector<int64_t>& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+    std::vector<llvm::Value*> batch;  // the result's batch coordinates, in order
+    for (size_t d = 0; d < at.shape.size(); ++d)
+      if (!has(dn.offsetDims, static_cast<int64_t>(d))) batch.push_back(dimsOf(at)[d]);
+    // Index tensor dimension d (not the index vector dimension) is batch coordinate
+    // d or d - 1.
+    auto batchOf = [&](int64_t d) { return batch[static_cast<size_t>(d < dn.indexVectorDim ? d : d - 1)]; };
+    auto component = [&](int64_t k) {
+      std::vector<llvm::Value*> dims;
+      for (int64_t d = 0; d < indices.rank(); ++d) dims.push_back(d == dn.indexVectorDim ? b_.getInt64(k) : batchOf(d));
+      Index i = withDims(indices.shape(), std::move(dims));
+      return indexValue(valueAt(op.operand(1), i), indices.dtype());
+    };
+    std::vector<llvm::Value*> dims(operand.size(), b_.getInt64(0));
+    for (size_t k = 0; k < dn.startIndexMap.size(); ++k) {
+      size_t d = static_cast<size_t>(dn.startIndexMap[k]);
+      dims[d] = clampStart(component(static_cast<int64_t>(k)), operand[d], sliceSizes[d]);
+    }
+    size_t window = 0;
+    for (size_t d = 0; d < operand.size(); ++d) {
+      int64_t dim = static_cast<int64_t>(d);
+      if (has(dn.collapsedSliceDims, dim) || has(dn.operandBatchingDims, dim)) continue;
+      dims[d] = b_.CreateAdd(dims[d], dimsOf(at)[static_cast<size_t>(dn.offsetDims[window++])]);
+    }
+    for (size_t i = 0; i < dn.operandBatchingDims.size(); ++i)
+      dims[static_cast<size_t>(dn.operandBatchingDims[i])] = batchOf(dn.startIndicesBatchingDims[i]);
+    Index inner = withDims(operand, std::move(dims));
+    return valueAt(op.operand(0), inner);
   }
 
   llvm::Value* padAt(const Op& op, Index& at) {

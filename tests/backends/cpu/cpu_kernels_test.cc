@@ -423,6 +423,74 @@ TEST(CpuKernelsTest, ResultBuffersAreReusedOnlyWhenFree) {
   EXPECT_EQ(third[0].tensor().floatAt(5), 2 * one.floatAt(5));
 }
 
+// Gathers and dynamic slices read indices from tensors: embedding rows, a gather with
+// batching dimensions, starts out of range (clamped, as the spec says, for signed and
+// unsigned index types), and an update placed by clamped starts.
+TEST(CpuKernelsTest, GathersAndDynamicSlicesClampTheirStarts) {
+  expectSameOnCpu(function("%x: tensor<10x4xf32>", "tensor<5x4xf32>",
+                           "  %i = stablehlo.constant dense<[3, 0, 9, -2, 12]> : tensor<5xi32>\n"
+                           "  %r = \"stablehlo.gather\"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1],"
+                           " collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>,"
+                           " slice_sizes = array<i64: 1, 4>} : (tensor<10x4xf32>, tensor<5xi32>) -> tensor<5x4xf32>\n"));
+  // Windows of 2x2 at (row, column) pairs along index_vector_dim 0, some past the edge.
+  expectSameOnCpu(function("%x: tensor<5x6xbf16>", "tensor<3x2x2xbf16>",
+                           "  %i = stablehlo.constant dense<[[0, 4, 9], [1, 5, 2]]> : tensor<2x3xui64>\n"
+                           "  %r = \"stablehlo.gather\"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1, 2],"
+                           " start_index_map = [0, 1], index_vector_dim = 0>,"
+                           " slice_sizes = array<i64: 2, 2>} : (tensor<5x6xbf16>, tensor<2x3xui64>) -> tensor<3x2x2xbf16>\n"));
+  // Batching: row b of the result gathers from batch b of the operand.
+  expectSameOnCpu(function("%x: tensor<3x7xi16>", "tensor<3x2xi16>",
+                           "  %i = stablehlo.constant dense<[[6, 0], [2, 3], [-1, 8]]> : tensor<3x2xi64>\n"
+                           "  %r = \"stablehlo.gather\"(%x, %i) {dimension_numbers = #stablehlo.gather<"
+                           "operand_batching_dims = [0], start_indices_batching_dims = [0], collapsed_slice_dims = [1],"
+                           " start_index_map = [1], index_vector_dim = 2>,"
+                           " slice_sizes = array<i64: 1, 1>} : (tensor<3x7xi16>, tensor<3x2xi64>) -> tensor<3x2xi16>\n"));
+  expectSameOnCpu(function("%x: tensor<6x5xf64>, %s: tensor<i32>", "tensor<3x2xf64>",
+                           "  %c = stablehlo.constant dense<7> : tensor<i32>\n"
+                           "  %r = stablehlo.dynamic_slice %x, %s, %c, sizes = [3, 2] : (tensor<6x5xf64>, tensor<i32>,"
+                           " tensor<i32>) -> tensor<3x2xf64>\n"));
+  expectSameOnCpu(function("%x: tensor<6x5xf32>, %u: tensor<2x3xf32>", "tensor<6x5xf32>",
+                           "  %a = stablehlo.constant dense<-3> : tensor<i64>\n"
+                           "  %b = stablehlo.constant dense<4> : tensor<i64>\n"
+                           "  %r = stablehlo.dynamic_update_slice %x, %u, %a, %b : (tensor<6x5xf32>, tensor<2x3xf32>,"
+                           " tensor<i64>, tensor<i64>) -> tensor<6x5xf32>\n"));
+}
+
+// Scatter: updates to one element apply in the interpreter's order (a float sum of
+// repeated indices shows it), a "set" body keeps the last update, windows that run past
+// the edge are skipped element by element, and batching dimensions pick the operand's
+// batch.
+TEST(CpuKernelsTest, ScattersApplyUpdatesInOrderAndSkipOutOfBounds) {
+  auto scatter = [](const std::string& type, const std::string& body, const std::string& indices,
+                    const std::string& dims, const std::string& operand, const std::string& updates) {
+    std::string s = "tensor<" + type + ">";
+    return function("%x: tensor<" + operand + type + ">, %u: tensor<" + updates + type + ">",
+                    "tensor<" + operand + type + ">",
+                    "  %i = stablehlo.constant " + indices + "\n"
+                    "  %r = \"stablehlo.scatter\"(%x, %i, %u) ({\n"
+                    "  ^bb0(%a: " + s + ", %b: " + s + "):\n" + body +
+                    "  }) {scatter_dimension_numbers = #stablehlo.scatter<" + dims + ">} : (tensor<" + operand + type +
+                    ">, " + indices.substr(indices.rfind(": ") + 2) + ", tensor<" + updates + type + ">) -> tensor<" +
+                    operand + type + ">\n");
+  };
+  const std::string add = "    %t = stablehlo.add %a, %b : tensor<f32>\n    stablehlo.return %t : tensor<f32>\n";
+  const std::string set = "    stablehlo.return %b : tensor<f32>\n";
+  const std::string rows = "dense<[[1], [1], [4], [1], [-1], [7]]> : tensor<6x1xi32>";
+  const std::string rowDims = "update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], "
+                              "index_vector_dim = 1";
+  expectSameOnCpu(scatter("f32", add, rows, rowDims, "5x3x", "6x3x"), 1, false);
+  expectSameOnCpu(scatter("f32", set, rows, rowDims, "5x3x", "6x3x"), 1, false);
+  // 2x2 windows at (row, column) starts; those past the edge keep their inside part.
+  expectSameOnCpu(scatter("f32", add, "dense<[[0, 0], [3, 4], [4, 1], [1, -1]]> : tensor<4x2xi64>",
+                          "update_window_dims = [1, 2], scatter_dims_to_operand_dims = [0, 1], index_vector_dim = 1",
+                          "5x5x", "4x2x2x"), 1, false);
+  const std::string imax = "    %t = stablehlo.maximum %b, %a : tensor<i32>\n    stablehlo.return %t : tensor<i32>\n";
+  expectSameOnCpu(scatter("i32", imax, "dense<[[2, 0], [1, 1], [2, 2]]> : tensor<3x2xui32>",
+                          "update_window_dims = [], inserted_window_dims = [1], input_batching_dims = [0], "
+                          "scatter_indices_batching_dims = [0], scatter_dims_to_operand_dims = [1], index_vector_dim = 2",
+                          "3x4x", "3x2x"));
+}
+
 TEST(CpuKernelsTest, DeclinedOpsSayWhyAndStillRun) {
   std::string text = function("%x: tensor<8xf32>", "tensor<8xf32>",
                               "  %r = \"stablehlo.sort\"(%x) ({\n"
