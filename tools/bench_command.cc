@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include "backends/cpu/executable.h"
 #include "backends/cpu/threads.h"
@@ -61,9 +62,16 @@ int runBench(const BenchOptions& o) {
   for (int i = 0; i < o.runs; ++i) times.push_back(once());
   std::sort(times.begin(), times.end());
   double median = times[times.size() / 2];
-  std::printf("%s on %s, %d threads: compile %.1f ms; run median %.3f ms, min %.3f ms, max %.3f ms (%d runs)\n",
-              o.file.c_str(), o.backend.c_str(), cpu::threadCount(), compile * 1e3, median * 1e3,
-              times.front() * 1e3, times.back() * 1e3, o.runs);
+  // Times under a millisecond in microseconds, so that tiny programs show their cost.
+  auto time = [](double s) {
+    char buf[32];
+    if (s < 1e-3) std::snprintf(buf, sizeof buf, "%.2f us", s * 1e6);
+    else std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
+    return std::string(buf);
+  };
+  std::printf("%s on %s, %d threads: compile %.1f ms; run median %s, min %s, max %s (%d runs)\n", o.file.c_str(),
+              o.backend.c_str(), cpu::threadCount(), compile * 1e3, time(median).c_str(), time(times.front()).c_str(),
+              time(times.back()).c_str(), o.runs);
   std::printf("  %.2f GB/s (%.1f MB moved), %.2f GFLOP/s (%.3f GFLOP)\n", cost.bytes / median / 1e9,
               cost.bytes / 1e6, cost.flops / median / 1e9, cost.flops / 1e9);
   return 0;

@@ -214,7 +214,7 @@ const std::vector<std::vector<const Value*>>& Interpreter::deadAfter(const Regio
   return it->second;
 }
 
-HostValues Interpreter::call(const Function& fn, const HostValues& args) {
+void checkArguments(const Function& fn, const HostValues& args) {
   if (args.size() != fn.numParams())
     throw Error(ErrorKind::Type, "@" + fn.name() + " takes " + std::to_string(fn.numParams()) +
                                      " arguments, got " + std::to_string(args.size()));
@@ -225,6 +225,10 @@ HostValues Interpreter::call(const Function& fn, const HostValues& args) {
       throw Error(ErrorKind::Type, "argument " + std::to_string(i) + " of @" + fn.name() + " must be " +
                                        expected.str() + ", got " + got.str());
   }
+}
+
+HostValues Interpreter::call(const Function& fn, const HostValues& args) {
+  checkArguments(fn, args);
   Frame frame(*this, nullptr, 0);
   return frame.runFunction(fn, args);
 }

@@ -90,6 +90,10 @@ class Interpreter {
   std::unordered_map<const Op*, std::unique_ptr<Region>> decompositions_;
 };
 
+// Throws a Type error unless `args` fit the parameters of `fn` (count and types); every
+// executor checks its arguments with it.
+void checkArguments(const Function& fn, const HostValues& args);
+
 // Whether the interpreter has a kernel for `code`; when not, the reason it gives
 // ("unsupported: ..."), or null when the op has neither (a completeness test fails then).
 bool hasKernel(OpCode code);

@@ -33,16 +33,15 @@ bool isIdentity(const Dims& order) {
 
 // The elements of `lit` with its dimensions permuted: result dimension i is dimension
 // order[i] of `lit`.
-std::vector<uint8_t> permuted(const Literal& lit, const Dims& order) {
-  const Shape& shape = lit.shape();
-  const size_t bytes = static_cast<size_t>(storageBytes(lit.dtype()));
+std::vector<uint8_t> permuted(const uint8_t* src, const Type& type, const Dims& order) {
+  const Shape& shape = type.shape();
+  const size_t bytes = static_cast<size_t>(storageBytes(type.dtype()));
   std::vector<int64_t> strides(shape.size(), 1);
   for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
-  std::vector<uint8_t> out(static_cast<size_t>(lit.numElements()) * bytes);
+  std::vector<uint8_t> out(static_cast<size_t>(type.numElements()) * bytes);
   if (out.empty()) return out;
   std::vector<int64_t> index(order.size(), 0);  // over the permuted shape
-  const uint8_t* src = lit.storage();
-  for (size_t linear = 0, n = static_cast<size_t>(lit.numElements()); linear < n; ++linear) {
+  for (size_t linear = 0, n = static_cast<size_t>(type.numElements()); linear < n; ++linear) {
     int64_t from = 0;
     for (size_t i = 0; i < order.size(); ++i) from += index[i] * strides[static_cast<size_t>(order[i])];
     std::memcpy(out.data() + linear * bytes, src + static_cast<size_t>(from) * bytes, bytes);
@@ -64,15 +63,15 @@ struct Matrix {
 
 // `order` is the GEMM order of the operand's dimensions; `swapped` the same order with
 // the last two groups exchanged, which GEMM reads through its transpose flag.
-Matrix asMatrix(const Literal& lit, const Dims& order, const Dims& swapped) {
+Matrix asMatrix(const uint8_t* data, const Type& type, const Dims& order, const Dims& swapped) {
   Matrix m;
   if (isIdentity(order)) {
-    m.data = lit.storage();
+    m.data = data;
   } else if (isIdentity(swapped)) {
-    m.data = lit.storage();
+    m.data = data;
     m.transposed = true;
   } else {
-    m.copy = permuted(lit, order);
+    m.copy = permuted(data, type, order);
     m.data = m.copy.data();
   }
   return m;
@@ -112,28 +111,37 @@ std::optional<std::string> blasDeclines(const Op& op) {
   return std::nullopt;
 }
 
-interp::HostValues blasDot(const Op& op, const interp::HostValues& operands) {
+void blasDotInto(const Op& op, const void* lhsData, const void* rhsData, void* outData) {
   threadCount();  // OpenBLAS gets the backend's thread count before its first call
   DotDims dims = DotDims::of(op);
-  Literal lhs = operands[0].tensor(), rhs = operands[1].tensor();
-  if (lhs.isSplat()) lhs.mutableStorage();  // GEMM reads every element
-  if (rhs.isSplat()) rhs.mutableStorage();
-  const Shape& ls = lhs.shape();
-  const Shape& rs = rhs.shape();
-  Dims lhsFree = dims.lhsFree(lhs.type().rank());
-  Dims rhsFree = dims.rhsFree(rhs.type().rank());
-  int64_t batch = product(ls, dims.lhsBatch);
-  int64_t m = product(ls, lhsFree), k = product(ls, dims.lhsContracting), n = product(rs, rhsFree);
-  Literal out(op.result()->type());
-  uint8_t* c = out.mutableStorage();
-  if (batch * m * n == 0) return {std::move(out)};
-  if (k == 0) return {std::move(out)};  // an empty sum: zeros
-  Matrix a = asMatrix(lhs, concat(dims.lhsBatch, lhsFree, dims.lhsContracting),
+  const Type& lt = op.operand(0)->type();
+  const Type& rt = op.operand(1)->type();
+  const Type& ot = op.result()->type();
+  Dims lhsFree = dims.lhsFree(lt.rank());
+  Dims rhsFree = dims.rhsFree(rt.rank());
+  int64_t batch = product(lt.shape(), dims.lhsBatch);
+  int64_t m = product(lt.shape(), lhsFree), k = product(lt.shape(), dims.lhsContracting);
+  int64_t n = product(rt.shape(), rhsFree);
+  if (batch * m * n == 0) return;
+  if (k == 0) {  // an empty sum: zeros
+    std::memset(outData, 0, static_cast<size_t>(ot.numElements() * storageBytes(ot.dtype())));
+    return;
+  }
+  Matrix a = asMatrix(static_cast<const uint8_t*>(lhsData), lt, concat(dims.lhsBatch, lhsFree, dims.lhsContracting),
                       concat(dims.lhsBatch, dims.lhsContracting, lhsFree));
-  Matrix b = asMatrix(rhs, concat(dims.rhsBatch, dims.rhsContracting, rhsFree),
+  Matrix b = asMatrix(static_cast<const uint8_t*>(rhsData), rt, concat(dims.rhsBatch, dims.rhsContracting, rhsFree),
                       concat(dims.rhsBatch, rhsFree, dims.rhsContracting));
-  if (out.dtype() == DType::F32) batchedGemm<float>(a, b, reinterpret_cast<float*>(c), batch, m, n, k);
-  else batchedGemm<double>(a, b, reinterpret_cast<double*>(c), batch, m, n, k);
+  if (ot.dtype() == DType::F32) batchedGemm<float>(a, b, static_cast<float*>(outData), batch, m, n, k);
+  else batchedGemm<double>(a, b, static_cast<double*>(outData), batch, m, n, k);
+}
+
+interp::HostValues blasDot(const Op& op, const interp::HostValues& operands) {
+  Literal lhs = operands[0].tensor(), rhs = operands[1].tensor();
+  Literal out(op.result()->type());
+  // GEMM reads every element: splats are expanded (on these copies; others are read
+  // where they are).
+  auto dense = [](Literal& l) -> const void* { return l.isSplat() ? l.mutableStorage() : l.storage(); };
+  blasDotInto(op, dense(lhs), dense(rhs), out.mutableStorage());
   return {std::move(out)};
 }
 

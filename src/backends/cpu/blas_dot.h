@@ -18,5 +18,7 @@ std::optional<std::string> blasDeclines(const Op& op);
 
 // Runs a dot_general that blasDeclines accepted.
 interp::HostValues blasDot(const Op& op, const interp::HostValues& operands);
+// The same over dense row-major buffers of the operands' and the result's types.
+void blasDotInto(const Op& op, const void* lhs, const void* rhs, void* out);
 
 }  // namespace kiln::cpu

@@ -2,8 +2,6 @@
 // the interpreter's values.
 #include "backends/cpu/executable.h"
 
-#include <tbb/parallel_for.h>
-
 #include "backends/cpu/blas_dot.h"
 #include "backends/cpu/threads.h"
 
@@ -77,10 +75,17 @@ Executable::Executable(const Module& module, const CompileOptions& options) : mo
   // Only the fusions whose kernel compiled run their dot on BLAS.
   for (const KernelRequest& r : kernels)
     if (!r.precomputed.empty() && native_.kernels.count(r.op)) epilogueDots_[r.op] = r.precomputed[0]->definingOp();
+  CompiledOps natives{native_, blas_, epilogueDots_};
+  for (const auto& fn : module.functions()) {
+    std::string whyNot;
+    if (auto program = StepProgram::build(*fn, natives, whyNot)) programs_[fn.get()] = std::move(program);
+    else interpreted_[fn->name()] = whyNot;
+  }
 }
 
 interp::HostValues Executable::call(const Function& fn, const interp::HostValues& args,
                                     interp::InterpOptions options) const {
+  if (auto it = programs_.find(&fn); it != programs_.end()) return it->second->run(args, runs_);
   options.native = this;
   interp::Interpreter interpreter(module_, std::move(options));
   return interpreter.call(fn, args);
@@ -111,46 +116,16 @@ bool Executable::run(const Op& op, const interp::HostValues& operands, interp::H
   results.clear();
   std::vector<Literal> outputs;
   for (size_t i = 0; i < op.numResults(); ++i) {
-    outputs.push_back(resultBuffer(op, i));
+    outputs.push_back(results_.take(op, i));
     buffers.push_back(outputs.back().mutableStorage());
   }
-  int64_t n = it->second.iterations, grain = it->second.grain;
-  KernelFn kernel = it->second.fn;
-  if (n > grain && threadCount() > 1) {
-    inKernelPool([&] {
-      tbb::parallel_for(tbb::blocked_range<int64_t>(0, n, grain),
-                        [&](const tbb::blocked_range<int64_t>& r) { kernel(buffers.data(), r.begin(), r.end()); });
-    });
-  } else if (n > 0) {
-    kernel(buffers.data(), 0, n);
-  }
+  runKernel(it->second, buffers.data());
   for (size_t i = 0; i < outputs.size(); ++i) {
-    keepForReuse(op, i, outputs[i]);
+    results_.keep(op, i, outputs[i]);
     results.push_back(std::move(outputs[i]));
   }
   runs_.fetch_add(1, std::memory_order_relaxed);
   return true;
-}
-
-Literal Executable::resultBuffer(const Op& op, size_t result) const {
-  {
-    std::lock_guard<std::mutex> lock(poolMutex_);
-    std::vector<Literal>& kept = pool_[{&op, result}];
-    for (auto it = kept.begin(); it != kept.end(); ++it) {
-      if (!it->ownsStorageAlone()) continue;  // an earlier result still in use
-      Literal buffer = std::move(*it);
-      kept.erase(it);
-      return buffer;
-    }
-  }
-  return Literal(op.result(result)->type());
-}
-
-void Executable::keepForReuse(const Op& op, size_t result, const Literal& buffer) const {
-  constexpr size_t kPerResult = 4;
-  std::lock_guard<std::mutex> lock(poolMutex_);
-  std::vector<Literal>& kept = pool_[{&op, result}];
-  if (kept.size() < kPerResult) kept.push_back(buffer);
 }
 
 std::string Executable::report() const {
@@ -177,6 +152,13 @@ std::string Executable::report() const {
   for (const Op* op : kernelOps(module_)) {
     if (blas_.count(op)) out += "  BLAS: " + where(*op) + "\n";
     if (epilogueDots_.count(op)) out += "  BLAS, then kernel: " + where(*op) + "\n";
+  }
+  for (const auto& fn : module_.functions()) {
+    if (auto it = programs_.find(fn.get()); it != programs_.end())
+      out += "@" + fn->name() + ": " + std::to_string(it->second->numSteps()) + " steps over an arena of " +
+             std::to_string(it->second->arenaBytes()) + " bytes\n";
+    else
+      out += "@" + fn->name() + ": through the interpreter (" + interpreted_.at(fn->name()) + ")\n";
   }
   out += "interpreter fallbacks: " + std::to_string(native_.declined.size()) + "\n";
   for (const auto& [op, reason] : native_.declined) out += "  " + where(*op) + ": " + reason + "\n";

@@ -1,8 +1,10 @@
-// A module compiled for the CPU. This first form runs the program through the
-// interpreter and hands it every op that has native code: loop fusions and elementwise
-// or index-map ops become LLVM kernels (native_kernels.h), f32/f64 dot_general runs on
-// OpenBLAS (blas_dot.h); reductions, control flow and everything else still run on the
-// interpreter's kernels, and the statistics say how much ran natively.
+// A module compiled for the CPU: fusions and elementwise, index-map, reduce, gather and
+// scatter ops become LLVM kernels (native_kernels.h), f32/f64 dot_general runs on
+// OpenBLAS (blas_dot.h). A function whose ops all run natively runs as a step program
+// over one arena (step_program.h); the others run through the interpreter, which hands
+// each op with native code back to this executable (control flow, and the ops the
+// emitter declined, stay with the interpreter), and the statistics say how much ran
+// natively.
 #pragma once
 
 #include <atomic>
@@ -14,6 +16,8 @@
 #include <unordered_set>
 
 #include "backends/cpu/native_kernels.h"
+#include "backends/cpu/result_pool.h"
+#include "backends/cpu/step_program.h"
 #include "interp/interpreter.h"
 
 namespace kiln::cpu {
@@ -55,13 +59,10 @@ class Executable : public interp::NativeOps {
   // dot_epilogue fusions: the dot each one runs on BLAS before its kernel.
   std::unordered_map<const Op*, const Op*> epilogueDots_;
   mutable std::atomic<uint64_t> runs_{0};
-  // Result buffers kept for reuse: a kernel's result storage, once nobody else holds it,
-  // serves the next execution of that op (fresh pages cost as much as the kernel itself
-  // on this machine). A few per op and result, so concurrent executions each find one.
-  Literal resultBuffer(const Op& op, size_t result) const;
-  void keepForReuse(const Op& op, size_t result, const Literal& buffer) const;
-  mutable std::mutex poolMutex_;
-  mutable std::map<std::pair<const Op*, size_t>, std::vector<Literal>> pool_;
+  ResultPool results_;
+  // The functions that run as step programs, and why the others do not.
+  std::unordered_map<const Function*, std::unique_ptr<StepProgram>> programs_;
+  std::map<std::string, std::string> interpreted_;  // function name -> reason
 };
 
 }  // namespace kiln::cpu

@@ -3,6 +3,7 @@
 
 #include <cblas.h>
 #include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "backends/cpu/native_kernels.h"
 #include "support/error.h"
 
 namespace kiln::cpu {
@@ -60,5 +62,18 @@ void setThreadCount(int n) {
 int threadCount() { return pool().threads; }
 
 void inKernelPool(const std::function<void()>& work) { pool().arena->execute(work); }
+
+void runKernel(const Kernel& kernel, void* const* buffers) {
+  const int64_t n = kernel.iterations, grain = kernel.grain;
+  KernelFn fn = kernel.fn;
+  if (n > grain && threadCount() > 1) {
+    inKernelPool([&] {
+      tbb::parallel_for(tbb::blocked_range<int64_t>(0, n, grain),
+                        [&](const tbb::blocked_range<int64_t>& r) { fn(buffers, r.begin(), r.end()); });
+    });
+  } else if (n > 0) {
+    fn(buffers, 0, n);
+  }
+}
 
 }  // namespace kiln::cpu

@@ -16,4 +16,9 @@ int threadCount();
 // Runs `work` inside the backend's thread pool (its parallel loops use that many threads).
 void inKernelPool(const std::function<void()>& work);
 
+struct Kernel;
+// Runs a compiled kernel over its whole iteration range, in chunks on the pool when it
+// is worth more than a chunk and more than one thread runs.
+void runKernel(const Kernel& kernel, void* const* buffers);
+
 }  // namespace kiln::cpu

@@ -1,0 +1,161 @@
+// Step programs: functions whose ops all run natively execute as steps over one arena
+// from the buffer assignment. Checked against the interpreter bit for bit, with values
+// that share arena bytes (so a wrong offset or a missed in-place hazard changes results),
+// returned parameters, constants and duplicates, splat arguments, executions from several
+// threads at once, and the interpreter path for what has no native step.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "backends/cpu/executable.h"
+#include "interp/interpreter.h"
+#include "passes/pass_manager.h"
+#include "passes/pass_test_util.h"
+#include "stablehlo/parser.h"
+
+namespace kiln::cpu {
+namespace {
+
+using passes::test_util::ordinaryValues;
+
+// A chain of kernels whose intermediates die early (the arena reuses their bytes, in
+// place where an op reads its dying operand elementwise), a GEMM, a reduction, and
+// results that are a parameter, a constant, a value returned twice and a fused result.
+// The inputs are multiples of 1/8 and every op exact on them, so BLAS's sums agree with
+// the interpreter's bit for bit.
+constexpr const char* kProgram = R"(
+func.func @main(%x: tensor<64x32xf32>, %w: tensor<32x16xf32>) -> (tensor<64x16xf32>, tensor<64xf32>,
+    tensor<64x32xf32>, tensor<3xf32>, tensor<64xf32>) {
+  %c = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %half = stablehlo.constant dense<0.5> : tensor<64x32xf32>
+  %a = stablehlo.multiply %x, %half : tensor<64x32xf32>
+  %t = stablehlo.transpose %a, dims = [1, 0] : (tensor<64x32xf32>) -> tensor<32x64xf32>
+  %b = stablehlo.abs %t : tensor<32x64xf32>
+  %u = stablehlo.transpose %b, dims = [1, 0] : (tensor<32x64xf32>) -> tensor<64x32xf32>
+  %s = stablehlo.subtract %u, %x : tensor<64x32xf32>
+  %ha = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0] : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
+  %hs = stablehlo.dot_general %s, %w, contracting_dims = [1] x [0] : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
+  %h = stablehlo.subtract %ha, %hs : tensor<64x16xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = stablehlo.reduce(%s init: %z) applies stablehlo.add across dimensions = [1] : (tensor<64x32xf32>, tensor<f32>) -> tensor<64xf32>
+  return %h, %r, %x, %c, %r : tensor<64x16xf32>, tensor<64xf32>, tensor<64x32xf32>, tensor<3xf32>, tensor<64xf32>
+})";
+
+struct Compiled {
+  std::unique_ptr<Module> reference, module;
+  std::unique_ptr<Executable> exe;
+};
+
+Compiled compile(const std::string& text) {
+  Compiled c{stablehlo::parseModule(text), stablehlo::parseModule(text), nullptr};
+  passes::PassContext context;
+  passes::runPipeline(*c.module, cpuPipeline(), context);
+  c.exe = std::make_unique<Executable>(*c.module);
+  return c;
+}
+
+void expectSameBits(const interp::HostValues& a, const interp::HostValues& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t r = 0; r < a.size(); ++r) {
+    const Literal& x = a[r].tensor();
+    const Literal& y = b[r].tensor();
+    ASSERT_EQ(x.type(), y.type()) << "result " << r;
+    for (int64_t i = 0; i < x.numElements(); ++i) ASSERT_EQ(x.bitsAt(i), y.bitsAt(i)) << "result " << r << " element " << i;
+  }
+}
+
+interp::HostValues argsFor(const Function& fn, int seed) {
+  interp::HostValues args;
+  for (size_t i = 0; i < fn.numParams(); ++i)
+    args.push_back(ordinaryValues(fn.param(i)->type(), static_cast<int>(i) + seed));
+  return args;
+}
+
+TEST(StepProgramTest, StraightLineFunctionsRunAsStepsOverOneArena) {
+  Compiled c = compile(kProgram);
+  const std::string report = c.exe->report();
+  EXPECT_NE(report.find("@main: "), std::string::npos) << report;
+  EXPECT_NE(report.find(" steps over an arena of "), std::string::npos) << report;
+  const Function& fn = *c.module->lookup("main");
+  for (int seed : {0, 7, 0}) {  // again after another input: the arena comes back dirty
+    interp::HostValues args = argsFor(fn, seed);
+    interp::HostValues expected = interp::Interpreter(*c.reference).call("main", args);
+    uint64_t before = c.exe->nativeRuns();
+    interp::HostValues got = c.exe->call(fn, args);
+    expectSameBits(expected, got);
+    EXPECT_GE(c.exe->nativeRuns() - before, 2u);  // kernels and the GEMM ran natively
+    // The returned parameter is the caller's own buffer, not a copy.
+    EXPECT_EQ(got[2].tensor().storage(), args[0].tensor().storage());
+  }
+}
+
+TEST(StepProgramTest, ResultsHandedOutStayTheCallersAndSplatArgumentsWork) {
+  Compiled c = compile(kProgram);
+  const Function& fn = *c.module->lookup("main");
+  interp::HostValues first = c.exe->call(fn, argsFor(fn, 1));
+  interp::HostValues kept = first;  // shares the result buffers
+  auto splatOf = [](Shape shape, float v) {
+    return Literal::splat(Type::tensor(DType::F32, std::move(shape)), reinterpret_cast<const uint8_t*>(&v));
+  };
+  interp::HostValues splat = {splatOf({64, 32}, 0.25f), splatOf({32, 16}, -1.5f)};
+  ASSERT_TRUE(splat[0].tensor().isSplat());
+  interp::HostValues second = c.exe->call(fn, splat);
+  expectSameBits(interp::Interpreter(*c.reference).call("main", splat), second);
+  expectSameBits(interp::Interpreter(*c.reference).call("main", argsFor(fn, 1)), kept);
+}
+
+TEST(StepProgramTest, ConcurrentExecutionsEachGetTheirOwnArena) {
+  Compiled c = compile(kProgram);
+  const Function& fn = *c.module->lookup("main");
+  std::vector<interp::HostValues> expected;
+  for (int t = 0; t < 4; ++t) expected.push_back(interp::Interpreter(*c.reference).call("main", argsFor(fn, t)));
+  std::vector<std::thread> threads;
+  std::vector<int> mismatches(4, 0);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      interp::HostValues args = argsFor(fn, t);
+      for (int i = 0; i < 25; ++i) {
+        interp::HostValues got = c.exe->call(fn, args);
+        for (size_t r = 0; r < got.size(); ++r)
+          for (int64_t e = 0; e < got[r].tensor().numElements(); ++e)
+            mismatches[static_cast<size_t>(t)] += got[r].tensor().bitsAt(e) != expected[static_cast<size_t>(t)][r].tensor().bitsAt(e);
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(mismatches[static_cast<size_t>(t)], 0) << "thread " << t;
+}
+
+TEST(StepProgramTest, ControlFlowRunsThroughTheInterpreterAndArgumentsAreChecked) {
+  Compiled c = compile(R"(
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %three = stablehlo.constant dense<3> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %zero, %v = %x) : tensor<i32>, tensor<4xf32>
+    cond {
+      %lt = stablehlo.compare LT, %i, %three : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    } do {
+      %n = stablehlo.add %i, %one : tensor<i32>
+      %d = stablehlo.add %v, %v : tensor<4xf32>
+      stablehlo.return %n, %d : tensor<i32>, tensor<4xf32>
+    }
+  return %r#1 : tensor<4xf32>
+})");
+  EXPECT_NE(c.exe->report().find("@main: through the interpreter (stablehlo.while"), std::string::npos)
+      << c.exe->report();
+  const Function& fn = *c.module->lookup("main");
+  interp::HostValues args = argsFor(fn, 3);
+  expectSameBits(interp::Interpreter(*c.reference).call("main", args), c.exe->call(fn, args));
+  // Step programs check their arguments as the interpreter does.
+  Compiled s = compile(kProgram);
+  try {
+    s.exe->call(*s.module->lookup("main"), {ordinaryValues(Type::tensor(DType::F32, {64, 32}), 0)});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "@main takes 2 arguments, got 1");
+  }
+}
+
+}  // namespace
+}  // namespace kiln::cpu
