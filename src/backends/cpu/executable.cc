@@ -85,7 +85,7 @@ Executable::Executable(const Module& module, const CompileOptions& options) : mo
 
 interp::HostValues Executable::call(const Function& fn, const interp::HostValues& args,
                                     interp::InterpOptions options) const {
-  if (auto it = programs_.find(&fn); it != programs_.end()) return it->second->run(args, runs_);
+  if (auto it = programs_.find(&fn); it != programs_.end()) return it->second->run(args, runs_, options);
   options.native = this;
   interp::Interpreter interpreter(module_, std::move(options));
   return interpreter.call(fn, args);

@@ -2,12 +2,12 @@
 // assignment, run over a pooled arena.
 #include "backends/cpu/step_program.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
 #include "backends/cpu/blas_dot.h"
 #include "backends/cpu/threads.h"
-#include "interp/interpreter.h"
 #include "passes/buffer_assignment.h"
 #include "support/error.h"
 
@@ -16,23 +16,131 @@ namespace {
 
 constexpr int64_t kArenaAlignment = 64;
 
+int64_t aligned(int64_t n) { return (n + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment; }
+
 std::string where(const Op& op) {
   std::string s(op.name());
   if (op.pos.known()) s += " at line " + std::to_string(op.pos.line);
   return s;
 }
 
+// Thrown while building: the function runs through the interpreter, for this reason.
+struct NoStep {
+  std::string why;
+};
+
 }  // namespace
+
+// Turns regions into blocks of steps. Values of the function body sit where the buffer
+// assignment put them; past its arena come the slot that dot_epilogue products share,
+// then a slot of its own for everything else (values inside regions, a loop's carries
+// and staging, results nobody reads).
+class StepProgram::Builder {
+ public:
+  Builder(StepProgram& p, const CompiledOps& natives, int64_t extraBase)
+      : p_(p), natives_(natives), end_(extraBase) {
+    // One slot serves every dot_epilogue's product: each is read by its kernel at once.
+    int64_t productBytes = 0;
+    for (const auto& [fusion, dot] : natives.epilogueDots)
+      productBytes = std::max(productBytes, passes::valueBytes(dot->result()->type()));
+    product_ = {Place::In::Arena, 0, end_};
+    end_ += aligned(productBytes);
+  }
+
+  std::unordered_map<const Value*, Place> places;
+
+  Place slot(const Type& type) {
+    Place at{Place::In::Arena, 0, end_};
+    end_ += aligned(passes::valueBytes(type));
+    return at;
+  }
+  int64_t end() const { return end_; }
+
+  // The steps of `region`, whose arguments already have places.
+  void block(const Region& region, Block& out) {
+    for (const auto& op : region.ops()) {
+      if (op->info().isTerminator()) {
+        for (const Value* v : op->operands()) out.yields.push_back(placeOf(v, *op));
+        continue;
+      }
+      if (op->info().category == OpCategory::Constant && op->numResults() == 1 && op->result()->type().isTensor() &&
+          op->attr("value").is(Attribute::Kind::Dense)) {
+        Literal dense = op->attr("value").asDense();
+        dense.mutableStorage();  // kernels and GEMMs read every element
+        places[op->result()] = {Place::In::Constant, p_.constants_.size(), 0};
+        p_.constants_.push_back(std::move(dense));
+        continue;
+      }
+      out.steps.push_back(step(*op));
+    }
+  }
+
+ private:
+  Place placeOf(const Value* v, const Op& user) {
+    auto it = places.find(v);
+    if (it == places.end()) throw NoStep{"an operand of " + where(user) + " has no buffer"};
+    return it->second;
+  }
+
+  Step step(const Op& op) {
+    Step s;
+    s.op = &op;
+    for (const Value* v : op.operands()) {
+      if (!v->type().isTensor()) throw NoStep{where(op) + " takes a " + v->type().str()};
+      s.operands.push_back(placeOf(v, op));
+    }
+    for (const Value* v : op.results()) {
+      if (!v->type().isTensor()) throw NoStep{where(op) + " gives a " + v->type().str()};
+      if (!places.count(v)) places[v] = slot(v->type());
+      s.results.push_back(places[v]);
+    }
+    if (natives_.blas.count(&op)) {
+      s.kind = Step::Kind::Gemm;
+      s.dot = &op;
+    } else if (auto k = natives_.kernels.kernels.find(&op); k != natives_.kernels.kernels.end()) {
+      s.kernel = &k->second;
+      if (auto d = natives_.epilogueDots.find(&op); d != natives_.epilogueDots.end()) {
+        s.dot = d->second;
+        s.product = product_;
+      }
+    } else if (op.is(OpCode::While)) {
+      s.kind = Step::Kind::While;
+      // The carries: one slot each, the arguments of both regions.
+      std::vector<Place> carries;
+      for (const Value* v : op.results()) carries.push_back(slot(v->type()));
+      for (size_t r = 0; r < 2; ++r) {
+        Block b;
+        const Region& region = op.region(r);
+        for (size_t i = 0; i < region.numArguments(); ++i) places[region.argument(i)] = carries[i];
+        b.args = carries;
+        block(region, b);
+        s.regions.push_back(std::move(b));
+      }
+      for (const Value* v : op.results()) s.staging.push_back(slot(v->type()));
+    } else if (op.is(OpCode::If) || op.is(OpCode::Case)) {
+      s.kind = op.is(OpCode::If) ? Step::Kind::If : Step::Kind::Case;
+      for (size_t r = 0; r < op.numRegions(); ++r) {
+        Block b;
+        block(op.region(r), b);
+        s.regions.push_back(std::move(b));
+      }
+    } else {
+      throw NoStep{where(op) + " has no native step"};
+    }
+    return s;
+  }
+
+  StepProgram& p_;
+  const CompiledOps& natives_;
+  int64_t end_;
+  Place product_;
+};
 
 std::unique_ptr<StepProgram> StepProgram::build(const Function& fn, const CompiledOps& natives, std::string& whyNot) {
   std::unique_ptr<StepProgram> p(new StepProgram(fn));
-  for (size_t i = 0; i < fn.numParams(); ++i)
-    if (!fn.param(i)->type().isTensor()) {
-      whyNot = "parameter " + std::to_string(i) + " is not a tensor";
-      return nullptr;
-    }
   const passes::BufferAssignment assignment = passes::assignBuffers(fn);
-  std::unordered_map<const Value*, Place> places;
+  Builder builder(*p, natives, aligned(assignment.arenaBytes));
+  auto& places = builder.places;
   for (size_t i = 0; i < fn.numParams(); ++i) places[fn.param(i)] = {Place::In::Parameter, i, 0};
   for (const passes::BufferedValue& v : assignment.values)
     if (v.kind == passes::BufferedValue::Kind::Temporary && v.offset >= 0)
@@ -43,76 +151,21 @@ std::unique_ptr<StepProgram> StepProgram::build(const Function& fn, const Compil
   for (size_t r = 0; r < ret.numOperands(); ++r) {
     const Value* v = ret.operand(r);
     const Op* def = v->definingOp();
-    if (def && def->info().category != OpCategory::Constant && (!places.count(v) || places[v].in == Place::In::Arena)) {
-      bool first = true;
-      for (size_t q = 0; q < r; ++q) first = first && ret.operand(q) != v;
-      if (first) {
-        places[v] = {Place::In::Result, p->resultOps_.size(), 0};
-        p->resultOps_.push_back(def);
-        p->resultIndex_.push_back(v->index());
-      }
-    }
+    if (!def || def->info().category == OpCategory::Constant) continue;
+    if (places.count(v) && places[v].in != Place::In::Arena) continue;
+    places[v] = {Place::In::Result, p->resultOps_.size(), 0};
+    p->resultOps_.push_back(def);
+    p->resultIndex_.push_back(v->index());
   }
-  // Past the assignment's arena: where epilogue GEMMs write their product, then a sink
-  // for results nobody reads (the assignment gives them no bytes).
-  int64_t dotBytes = 0, sinkBytes = 0;
-  const Place sink{Place::In::Arena, 0, -2};
-  for (const auto& op : fn.body().ops()) {
-    if (op->info().isTerminator()) continue;
-    if (op->info().category == OpCategory::Constant && op->numResults() == 1 && op->result()->type().isTensor() &&
-        op->attr("value").is(Attribute::Kind::Dense)) {
-      Literal dense = op->attr("value").asDense();
-      dense.mutableStorage();  // kernels and GEMMs read every element
-      places[op->result()] = {Place::In::Constant, p->constants_.size(), 0};
-      p->constants_.push_back(std::move(dense));
-      continue;
-    }
-    Step step;
-    step.op = op.get();
-    if (natives.blas.count(op.get())) {
-      step.dot = op.get();
-    } else if (auto k = natives.kernels.kernels.find(op.get()); k != natives.kernels.kernels.end()) {
-      step.kernel = &k->second;
-      if (auto d = natives.epilogueDots.find(op.get()); d != natives.epilogueDots.end()) {
-        step.dot = d->second;
-        dotBytes = std::max(dotBytes, passes::valueBytes(step.dot->result()->type()));
-      }
-    } else {
-      whyNot = where(*op) + " has no native step";
-      return nullptr;
-    }
-    for (const Value* v : op->operands()) {
-      auto it = places.find(v);
-      if (it == places.end()) {
-        whyNot = "an operand of " + where(*op) + " has no buffer";
-        return nullptr;
-      }
-      step.operands.push_back(it->second);
-    }
-    for (const Value* v : op->results()) {
-      if (!places.count(v)) {
-        places[v] = sink;
-        sinkBytes = std::max(sinkBytes, passes::valueBytes(v->type()));
-      }
-      step.results.push_back(places[v]);
-    }
-    p->steps_.push_back(std::move(step));
+  try {
+    for (size_t i = 0; i < fn.numParams(); ++i)
+      if (!fn.param(i)->type().isTensor()) throw NoStep{"parameter " + std::to_string(i) + " is not a tensor"};
+    builder.block(fn.body(), p->body_);
+  } catch (const NoStep& e) {
+    whyNot = e.why;
+    return nullptr;
   }
-  for (const Value* v : ret.operands()) {
-    auto it = places.find(v);
-    if (it == places.end()) {
-      whyNot = "a result of @" + fn.name() + " has no buffer";
-      return nullptr;
-    }
-    p->returned_.push_back(it->second);
-  }
-  auto aligned = [](int64_t n) { return (n + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment; };
-  p->scratchOffset_ = aligned(assignment.arenaBytes);
-  const int64_t sinkOffset = p->scratchOffset_ + aligned(dotBytes);
-  for (Step& s : p->steps_)
-    for (Place& r : s.results)
-      if (r.in == Place::In::Arena && r.offset == sink.offset) r.offset = sinkOffset;
-  p->arenaBytes_ = sinkOffset + sinkBytes;
+  p->arenaBytes_ = builder.end();
   return p;
 }
 
@@ -125,10 +178,9 @@ StepProgram::Arena StepProgram::takeArena() const {
       return a;
     }
   }
-  size_t bytes = static_cast<size_t>((arenaBytes_ + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment);
+  size_t bytes = static_cast<size_t>(std::max<int64_t>(aligned(arenaBytes_), kArenaAlignment));
   Arena a;
-  a.bytes = {static_cast<uint8_t*>(std::aligned_alloc(kArenaAlignment, std::max<size_t>(bytes, kArenaAlignment))),
-             [](uint8_t* b) { std::free(b); }};
+  a.bytes = {static_cast<uint8_t*>(std::aligned_alloc(kArenaAlignment, bytes)), [](uint8_t* b) { std::free(b); }};
   if (!a.bytes) throw Error(ErrorKind::Runtime, "out of memory: an arena of " + std::to_string(bytes) + " bytes");
   return a;
 }
@@ -138,7 +190,116 @@ void StepProgram::giveBack(Arena arena) const {
   arenas_.push_back(std::move(arena));
 }
 
-interp::HostValues StepProgram::run(const interp::HostValues& args, std::atomic<uint64_t>& runs) const {
+// One execution: the places resolved against this call's arena, parameters and results.
+class StepProgram::Runner {
+ public:
+  Runner(const StepProgram& p, uint8_t* arena, std::vector<Literal>& params, std::vector<Literal>& results,
+         std::atomic<uint64_t>& runs, const interp::InterpOptions& options)
+      : p_(p), arena_(arena), params_(params), results_(results), runs_(runs), options_(options) {}
+
+  void block(const Block& b) {
+    for (const Step& s : b.steps) step(s);
+  }
+
+ private:
+  void* address(const Place& p) {
+    switch (p.in) {
+      case Place::In::Parameter: return const_cast<uint8_t*>(params_[p.index].storage());
+      case Place::In::Constant: return const_cast<uint8_t*>(p_.constants_[p.index].storage());
+      case Place::In::Result: return results_[p.index].mutableStorage();
+      case Place::In::Arena: break;
+    }
+    return arena_ + p.offset;
+  }
+  void copy(const Place& to, const Place& from, const Type& type) {
+    void* dst = address(to);
+    const void* src = address(from);
+    if (dst != src) std::memcpy(dst, src, static_cast<size_t>(passes::valueBytes(type)));
+  }
+  void copyAll(const std::vector<Place>& to, const std::vector<Place>& from, const Op& op) {
+    for (size_t i = 0; i < to.size(); ++i) copy(to[i], from[i], op.result(i)->type());
+  }
+  // A rank-0 boolean or integer operand's value.
+  int64_t scalar(const Place& p, DType t) {
+    const uint8_t* at = static_cast<const uint8_t*>(address(p));
+    if (isBool(t)) return *at != 0;
+    uint64_t bits = 0;
+    std::memcpy(&bits, at, static_cast<size_t>(storageBytes(t)));
+    const int width = bitWidth(t);
+    if (width < 64 && isSignedInt(t) && (bits >> (width - 1)) & 1) bits |= ~uint64_t{0} << width;  // sign-extend
+    if (width == 64 && !isSignedInt(t) && bits > static_cast<uint64_t>(INT64_MAX)) return INT64_MAX;
+    return static_cast<int64_t>(bits);
+  }
+  void checkTime() {
+    if (options_.cancel && options_.cancel->load(std::memory_order_relaxed))
+      throw Error(ErrorKind::Runtime, "cancelled");
+    if (options_.deadline && std::chrono::steady_clock::now() > *options_.deadline)
+      throw Error(ErrorKind::Runtime, "time limit exceeded");
+  }
+
+  void step(const Step& s) {
+    switch (s.kind) {
+      case Step::Kind::Gemm:
+        blasDotInto(*s.dot, address(s.operands[0]), address(s.operands[1]), address(s.results[0]));
+        break;
+      case Step::Kind::Kernel: {
+        std::vector<void*> buffers;
+        for (const Place& p : s.operands) buffers.push_back(address(p));
+        if (s.dot) {
+          // The epilogue's dot, from the fusion operands its region arguments stand for.
+          void* product = address(s.product);
+          blasDotInto(*s.dot, buffers[s.dot->operand(0)->index()], buffers[s.dot->operand(1)->index()], product);
+          buffers.push_back(product);
+        }
+        for (const Place& p : s.results) buffers.push_back(address(p));
+        runKernel(*s.kernel, buffers.data());
+        break;
+      }
+      case Step::Kind::While: {
+        const Block& cond = s.regions[0];
+        const Block& body = s.regions[1];
+        copyAll(cond.args, s.operands, *s.op);
+        for (;;) {
+          checkTime();
+          block(cond);
+          if (!scalar(cond.yields[0], DType::I1)) break;
+          block(body);
+          // Through the staging slots: a body may yield its carries in another order.
+          copyAll(s.staging, body.yields, *s.op);
+          copyAll(body.args, s.staging, *s.op);
+        }
+        copyAll(s.results, cond.args, *s.op);
+        break;
+      }
+      case Step::Kind::If:
+      case Step::Kind::Case: {
+        int64_t n = static_cast<int64_t>(s.regions.size());
+        int64_t k;
+        if (s.kind == Step::Kind::If) {
+          k = scalar(s.operands[0], DType::I1) ? 0 : 1;
+        } else {
+          k = scalar(s.operands[0], s.op->operand(0)->type().dtype());
+          if (k < 0 || k >= n) k = n - 1;  // out of range: the last branch, as the spec says
+        }
+        const Block& branch = s.regions[static_cast<size_t>(k)];
+        block(branch);
+        copyAll(s.results, branch.yields, *s.op);
+        break;
+      }
+    }
+    runs_.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  const StepProgram& p_;
+  uint8_t* arena_;
+  std::vector<Literal>& params_;
+  std::vector<Literal>& results_;
+  std::atomic<uint64_t>& runs_;
+  const interp::InterpOptions& options_;
+};
+
+interp::HostValues StepProgram::run(const interp::HostValues& args, std::atomic<uint64_t>& runs,
+                                    const interp::InterpOptions& options) const {
   interp::checkArguments(fn_, args);
   // Kernels read dense buffers: a splat argument is expanded into a copy.
   std::vector<Literal> params;
@@ -151,44 +312,17 @@ interp::HostValues StepProgram::run(const interp::HostValues& args, std::atomic<
   results.reserve(resultOps_.size());
   for (size_t r = 0; r < resultOps_.size(); ++r) results.push_back(results_.take(*resultOps_[r], resultIndex_[r]));
   Arena arena = takeArena();
-  auto address = [&](const Place& p) -> void* {
-    switch (p.in) {
-      case Place::In::Parameter: return const_cast<uint8_t*>(params[p.index].storage());
-      case Place::In::Constant: return const_cast<uint8_t*>(constants_[p.index].storage());
-      case Place::In::Result: return results[p.index].mutableStorage();
-      case Place::In::Arena: break;
-    }
-    return arena.bytes.get() + p.offset;
-  };
-  std::vector<void*> buffers;
   try {
-    for (const Step& s : steps_) {
-      buffers.clear();
-      for (const Place& p : s.operands) buffers.push_back(address(p));
-      if (s.dot && !s.kernel) {
-        blasDotInto(*s.dot, buffers[0], buffers[1], address(s.results[0]));
-      } else {
-        if (s.dot) {
-          // The epilogue's dot, from the fusion operands its region arguments stand for.
-          void* product = arena.bytes.get() + scratchOffset_;
-          blasDotInto(*s.dot, buffers[s.dot->operand(0)->index()], buffers[s.dot->operand(1)->index()], product);
-          buffers.push_back(product);
-        }
-        for (const Place& p : s.results) buffers.push_back(address(p));
-        runKernel(*s.kernel, buffers.data());
-      }
-      runs.fetch_add(1, std::memory_order_relaxed);
-    }
+    Runner(*this, arena.bytes.get(), params, results, runs, options).block(body_);
   } catch (...) {
     giveBack(std::move(arena));
     throw;
   }
   giveBack(std::move(arena));
   interp::HostValues out;
-  out.reserve(returned_.size());
+  out.reserve(body_.yields.size());
   std::vector<bool> handedOut(results.size(), false);
-  for (size_t r = 0; r < returned_.size(); ++r) {
-    const Place& p = returned_[r];
+  for (const Place& p : body_.yields) {
     if (p.in == Place::In::Parameter) {
       out.emplace_back(args[p.index].tensor());
     } else if (p.in == Place::In::Constant) {

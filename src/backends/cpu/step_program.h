@@ -1,14 +1,16 @@
 // A function whose every op runs natively, as an ordered list of steps (a kernel, a GEMM
-// on BLAS, or a GEMM then its epilogue kernel) over one arena that the buffer
-// assignment lays out: each value of the body has its bytes at a fixed offset, and values
-// whose lifetimes do not overlap share them (in place, where an op reads a dying operand
-// only at the index it writes). Nothing is allocated while it runs except the function's
+// on BLAS, a GEMM then its epilogue kernel, or while / if / case with nested step lists)
+// over one arena that the buffer assignment lays out: each value of the body has its
+// bytes at a fixed offset, and values whose lifetimes do not overlap share them (in
+// place, where an op reads a dying operand only at the index it writes). The values
+// inside control-flow regions, which the assignment leaves to their op, get slots of
+// their own after it. Nothing is allocated while it runs except the function's
 // results, which come from a pool of buffers kept across executions; arenas are kept
 // too, one per concurrent execution. Parameters are read where the caller holds them;
 // constants live in the program.
 //
-// A function with an op that has no native step (control flow, an op the emitter
-// declined, checks, tuples) has no step program: the executable runs it through the
+// A function with an op that has no native step (an op the emitter declined, calls,
+// checks, tuples or tokens) has no step program: the executable runs it through the
 // interpreter, which hands it the native ops one by one.
 #pragma once
 
@@ -23,6 +25,7 @@
 #include "backends/cpu/native_kernels.h"
 #include "backends/cpu/result_pool.h"
 #include "interp/host_value.h"
+#include "interp/interpreter.h"
 
 namespace kiln::cpu {
 
@@ -41,9 +44,12 @@ class StepProgram {
   static std::unique_ptr<StepProgram> build(const Function& fn, const CompiledOps& natives, std::string& whyNot);
 
   // Runs the function on `args` (of its parameter types); `runs` counts native steps.
-  interp::HostValues run(const interp::HostValues& args, std::atomic<uint64_t>& runs) const;
+  // Loops stop with a Runtime error once `options.deadline` passes or `options.cancel`
+  // is set, as the interpreter's do.
+  interp::HostValues run(const interp::HostValues& args, std::atomic<uint64_t>& runs,
+                         const interp::InterpOptions& options = {}) const;
 
-  size_t numSteps() const { return steps_.size(); }
+  size_t numSteps() const { return body_.steps.size(); }
   int64_t arenaBytes() const { return arenaBytes_; }
 
  private:
@@ -53,29 +59,40 @@ class StepProgram {
     size_t index = 0;     // parameter, constant or function result number
     int64_t offset = 0;   // in the arena
   };
+  struct Block;
   struct Step {
+    enum class Kind { Kernel, Gemm, While, If, Case } kind = Kind::Kernel;
     const Op* op = nullptr;
-    const Kernel* kernel = nullptr;  // null: a GEMM alone
-    const Op* dot = nullptr;         // the GEMM (the op itself, or a dot_epilogue's dot)
+    const Kernel* kernel = nullptr;
+    const Op* dot = nullptr;  // Gemm: the op itself; Kernel: a dot_epilogue's dot, run first
     std::vector<Place> operands;
     std::vector<Place> results;
+    Place product;                // where a dot_epilogue's dot writes
+    std::vector<Block> regions;   // While: cond, body; If: then, else; Case: the branches
+    std::vector<Place> staging;   // While: where the body's results wait before they become the carries
+  };
+  // A region: its steps, where its arguments live and what its terminator yields.
+  struct Block {
+    std::vector<Step> steps;
+    std::vector<Place> args;
+    std::vector<Place> yields;
   };
   struct Arena {
     std::unique_ptr<uint8_t[], void (*)(uint8_t*)> bytes{nullptr, nullptr};
   };
+  class Builder;
+  class Runner;
 
   explicit StepProgram(const Function& fn) : fn_(fn) {}
   Arena takeArena() const;
   void giveBack(Arena arena) const;
 
   const Function& fn_;
-  std::vector<Step> steps_;
+  Block body_;
   std::vector<Literal> constants_;     // dense
-  std::vector<Place> returned_;        // what the function returns, in order
   std::vector<const Op*> resultOps_;   // the op (and result number) behind each Result place
   std::vector<size_t> resultIndex_;
   int64_t arenaBytes_ = 0;
-  int64_t scratchOffset_ = 0;          // where epilogue GEMMs write, past the assignment's arena
   ResultPool results_;
   mutable std::mutex arenasMutex_;
   mutable std::vector<Arena> arenas_;

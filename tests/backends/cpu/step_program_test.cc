@@ -2,9 +2,11 @@
 // from the buffer assignment. Checked against the interpreter bit for bit, with values
 // that share arena bytes (so a wrong offset or a missed in-place hazard changes results),
 // returned parameters, constants and duplicates, splat arguments, executions from several
-// threads at once, and the interpreter path for what has no native step.
+// threads at once, while / if / case as nested steps, deadlines, and the interpreter path
+// for what has no native step.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <thread>
 
 #include "backends/cpu/executable.h"
@@ -125,24 +127,97 @@ TEST(StepProgramTest, ConcurrentExecutionsEachGetTheirOwnArena) {
   for (int t = 0; t < 4; ++t) EXPECT_EQ(mismatches[static_cast<size_t>(t)], 0) << "thread " << t;
 }
 
-TEST(StepProgramTest, ControlFlowRunsThroughTheInterpreterAndArgumentsAreChecked) {
-  Compiled c = compile(R"(
-func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+// while, if and case as steps with nested step lists: a loop whose body swaps two of
+// its carries (they pass through staging slots), reads a value from outside, and holds
+// an if and a case; the case index out of range picks the last branch.
+constexpr const char* kControlFlow = R"(
+func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>, %k: tensor<i32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<i32>) {
   %zero = stablehlo.constant dense<0> : tensor<i32>
-  %three = stablehlo.constant dense<3> : tensor<i32>
+  %five = stablehlo.constant dense<5> : tensor<i32>
   %one = stablehlo.constant dense<1> : tensor<i32>
-  %r:2 = stablehlo.while(%i = %zero, %v = %x) : tensor<i32>, tensor<4xf32>
+  %two = stablehlo.constant dense<2> : tensor<i32>
+  %scale = stablehlo.constant dense<0.5> : tensor<4xf32>
+  %r:3 = stablehlo.while(%i = %zero, %a = %x, %b = %y) : tensor<i32>, tensor<4xf32>, tensor<4xf32>
     cond {
-      %lt = stablehlo.compare LT, %i, %three : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %lt = stablehlo.compare LT, %i, %five : (tensor<i32>, tensor<i32>) -> tensor<i1>
       stablehlo.return %lt : tensor<i1>
     } do {
       %n = stablehlo.add %i, %one : tensor<i32>
-      %d = stablehlo.add %v, %v : tensor<4xf32>
-      stablehlo.return %n, %d : tensor<i32>, tensor<4xf32>
+      %m = stablehlo.remainder %i, %two : (tensor<i32>, tensor<i32>) -> tensor<i32>
+      %even = stablehlo.compare EQ, %m, %zero : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %c = "stablehlo.if"(%even) ({
+        %s = stablehlo.multiply %a, %scale : tensor<4xf32>
+        stablehlo.return %s : tensor<4xf32>
+      }, {
+        %s = stablehlo.add %a, %b : tensor<4xf32>
+        stablehlo.return %s : tensor<4xf32>
+      }) : (tensor<i1>) -> tensor<4xf32>
+      %sel = stablehlo.add %i, %k : tensor<i32>
+      %d = "stablehlo.case"(%sel) ({
+        stablehlo.return %c : tensor<4xf32>
+      }, {
+        %s = stablehlo.negate %c : tensor<4xf32>
+        stablehlo.return %s : tensor<4xf32>
+      }, {
+        %s = stablehlo.subtract %c, %scale : tensor<4xf32>
+        stablehlo.return %s : tensor<4xf32>
+      }) : (tensor<i32>) -> tensor<4xf32>
+      stablehlo.return %n, %b, %d : tensor<i32>, tensor<4xf32>, tensor<4xf32>
     }
-  return %r#1 : tensor<4xf32>
+  return %r#1, %r#2, %r#0 : tensor<4xf32>, tensor<4xf32>, tensor<i32>
+})";
+
+TEST(StepProgramTest, WhileIfAndCaseRunAsNestedSteps) {
+  Compiled c = compile(kControlFlow);
+  EXPECT_NE(c.exe->report().find("@main: "), std::string::npos);
+  EXPECT_EQ(c.exe->report().find("through the interpreter"), std::string::npos) << c.exe->report();
+  const Function& fn = *c.module->lookup("main");
+  for (int32_t k : {-7, 0, 1, 2, 40}) {
+    interp::HostValues args = argsFor(fn, 2);
+    args[2] = Literal::fromStorage(Type::tensor(DType::I32, {}),
+                                   std::vector<uint8_t>(reinterpret_cast<uint8_t*>(&k), reinterpret_cast<uint8_t*>(&k) + 4));
+    SCOPED_TRACE("k = " + std::to_string(k));
+    expectSameBits(interp::Interpreter(*c.reference).call("main", args), c.exe->call(fn, args));
+  }
+}
+
+TEST(StepProgramTest, LoopsStopAtTheDeadline) {
+  Compiled c = compile(R"(
+func.func @main(%x: tensor<f32>) -> tensor<f32> {
+  %r = stablehlo.while(%v = %x) : tensor<f32>
+    cond {
+      %t = stablehlo.compare EQ, %v, %v : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      stablehlo.return %t : tensor<i1>
+    } do {
+      stablehlo.return %v : tensor<f32>
+    }
+  return %r : tensor<f32>
 })");
-  EXPECT_NE(c.exe->report().find("@main: through the interpreter (stablehlo.while"), std::string::npos)
+  interp::InterpOptions options;
+  options.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+  float one = 1;
+  Literal x = Literal::fromStorage(Type::tensor(DType::F32, {}),
+                                   std::vector<uint8_t>(reinterpret_cast<uint8_t*>(&one), reinterpret_cast<uint8_t*>(&one) + 4));
+  try {
+    c.exe->call(*c.module->lookup("main"), {x}, options);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "time limit exceeded");
+  }
+}
+
+TEST(StepProgramTest, OpsWithoutANativeStepRunThroughTheInterpreterAndArgumentsAreChecked) {
+  Compiled c = compile(R"(
+func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %r = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64} : (tensor<8xf32>) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+})");
+  EXPECT_NE(c.exe->report().find("@main: through the interpreter (stablehlo.sort at line 3 has no native step)"),
+            std::string::npos)
       << c.exe->report();
   const Function& fn = *c.module->lookup("main");
   interp::HostValues args = argsFor(fn, 3);
