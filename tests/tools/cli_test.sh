@@ -82,6 +82,15 @@ for f in 00-input.mlir 01-inline.mlir 06-fusion.mlir fusion-plan.txt buffer-assi
   [ -s "$tmp/dump/$f" ] || { echo "FAIL --dump-dir wrote no $f"; fail=1; }
 done
 "$KILN" fmt "$tmp/dump/06-fusion.mlir" > /dev/null; check "dumped module parses" 0 $?
+# With --backend cpu the dump has the kernels' IR before and after optimization and their
+# assembly, each kernel a function named after its op and line; --report says how @main runs.
+"$KILN" compile "$softmax" --backend cpu --dump-dir "$tmp/cpudump" --report > "$tmp/cpureport.txt"; check "compile --backend cpu --dump-dir" 0 $?
+for f in cpu_kernels.ll cpu_kernels.opt.ll cpu_kernels.s; do
+  [ -s "$tmp/cpudump/$f" ] || { echo "FAIL --backend cpu --dump-dir wrote no $f"; fail=1; }
+done
+grep -q '^define void @kernel1_fusion_input_line[0-9]' "$tmp/cpudump/cpu_kernels.opt.ll" || { echo "FAIL no named kernel in the optimized IR"; fail=1; }
+grep -q 'kernel1_fusion_input_line[0-9]' "$tmp/cpudump/cpu_kernels.s" || { echo "FAIL no kernel in the assembly"; fail=1; }
+grep -q '^@main: [0-9]* steps over an arena of [0-9]* bytes' "$tmp/cpureport.txt" || { echo "FAIL cpu report has no steps:"; cat "$tmp/cpureport.txt"; fail=1; }
 "$KILN" compile "$dir/add.mlir" --entry twice > "$tmp/twice.mlir"; check "compile --entry" 0 $?
 grep -q '@main' "$tmp/twice.mlir" && { echo "FAIL --entry kept other functions"; fail=1; }
 "$KILN" compile "$softmax" --passes inline,bogus > /dev/null 2> "$tmp/err.txt"; check "compile unknown pass" 2 $?

@@ -145,8 +145,10 @@ std::string Executable::report() const {
   std::vector<const Op*> compiled;
   for (const Op* op : kernelOps(module_))
     if (native_.kernels.count(op)) compiled.push_back(op);
-  std::string out = "cpu: " + std::to_string(compiled.size()) + " LLVM kernels, compiled in " +
-                    std::to_string(static_cast<int>(native_.seconds * 1000)) + " ms\n";
+  auto ms = [](double s) { return std::to_string(static_cast<int>(s * 1000 + 0.5)) + " ms"; };
+  std::string out = "cpu: " + std::to_string(compiled.size()) + " LLVM kernels, compiled in " + ms(native_.seconds) +
+                    " (IR emission " + ms(native_.emitSeconds) + ", LLVM optimization " + ms(native_.optimizeSeconds) +
+                    ", machine code " + ms(native_.codegenSeconds) + ")\n";
   for (size_t i = 0; i < compiled.size(); ++i)
     out += "  kernel " + std::to_string(i) + ": " + where(*compiled[i]) + "\n";
   for (const Op* op : kernelOps(module_)) {

@@ -18,6 +18,7 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
+#include <chrono>
 #include <mutex>
 
 #include "support/error.h"
@@ -114,22 +115,31 @@ void Jit::prepare(llvm::Module& module) const {
 }
 
 std::vector<void*> Jit::add(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> context,
-                            const std::vector<std::string>& names, const std::string& dumpDir) {
+                            const std::vector<std::string>& names, const std::string& dumpDir,
+                            double& optimizeSeconds, double& codegenSeconds) {
   std::string problems;
   llvm::raw_string_ostream os(problems);
   if (llvm::verifyModule(*module, &os)) throw Error(ErrorKind::Internal, "kernel IR does not verify: " + os.str());
   std::lock_guard<std::mutex> lock(state_->mutex);
   if (!dumpDir.empty()) dump(*module, *state_->machine, dumpDir, "cpu_kernels.ll", false);
+  auto since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
+  auto start = std::chrono::steady_clock::now();
   optimize(*module, *state_->machine);
+  optimizeSeconds = since(start);
   if (!dumpDir.empty()) {
     dump(*module, *state_->machine, dumpDir, "cpu_kernels.opt.ll", false);
     dump(*module, *state_->machine, dumpDir, "cpu_kernels.s", true);
   }
+  // Machine code is generated when the first symbol is looked up.
+  start = std::chrono::steady_clock::now();
   orThrow(state_->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(context))),
           "adding kernels to the JIT");
   std::vector<void*> addresses;
   for (const std::string& name : names)
     addresses.push_back(orThrow(state_->jit->lookup(name), "compiling " + name).toPtr<void*>());
+  codegenSeconds = since(start);
   return addresses;
 }
 

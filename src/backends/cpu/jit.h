@@ -30,8 +30,11 @@ class Jit {
   // Optimizes `module` (verified first), compiles it, and returns the address of each of
   // `names`, in order. With a `dumpDir`, writes there the IR before and after
   // optimization (cpu_kernels.ll, cpu_kernels.opt.ll) and the assembly (cpu_kernels.s).
+  // `optimizeSeconds` and `codegenSeconds` receive the time LLVM's passes and its machine
+  // code generation took.
   std::vector<void*> add(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> context,
-                         const std::vector<std::string>& names, const std::string& dumpDir = {});
+                         const std::vector<std::string>& names, const std::string& dumpDir, double& optimizeSeconds,
+                         double& codegenSeconds);
 
  private:
   struct State;

@@ -1035,7 +1035,11 @@ std::string kernelName(size_t index, const Op& op) {
   std::string opName(op.name());
   if (op.is(OpCode::Fusion)) opName += "_" + op.attr("kind").asString();
   for (char c : opName.substr(opName.find('.') + 1)) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  if (op.pos.known()) name += "_line" + std::to_string(op.pos.line);
+  SourcePos pos = op.pos;
+  // A fusion has no line of its own: its root's (the op of its first result).
+  if (op.is(OpCode::Fusion))
+    if (const Op* root = op.region(0).terminator()->operand(0)->definingOp()) pos = root->pos;
+  if (pos.known()) name += "_line" + std::to_string(pos.line);
   return name;
 }
 
@@ -1062,8 +1066,10 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& requests, const C
       out.declined.emplace_back(op, d.reason);
     }
   }
+  out.emitSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!names.empty()) {
-    std::vector<void*> addresses = out.jit->add(std::move(module), std::move(context), names, options.dumpDir);
+    std::vector<void*> addresses = out.jit->add(std::move(module), std::move(context), names, options.dumpDir,
+                                                out.optimizeSeconds, out.codegenSeconds);
     for (size_t i = 0; i < compiled.size(); ++i)
       out.kernels[compiled[i]] = {reinterpret_cast<KernelFn>(addresses[i]), iterations[i].first, iterations[i].second};
   }

@@ -43,7 +43,10 @@ struct NativeKernels {
   // The ops asked for that the emitter left to the interpreter, with the reason
   // ("unsupported: stablehlo.reduce in a fusion").
   std::vector<std::pair<const Op*, std::string>> declined;
-  double seconds = 0;  // emission, optimization and machine code, in all
+  double seconds = 0;          // emission, optimization and machine code, in all
+  double emitSeconds = 0;      // building the LLVM IR
+  double optimizeSeconds = 0;  // LLVM's O2 passes
+  double codegenSeconds = 0;   // machine code
 };
 
 struct CompileOptions {

@@ -23,17 +23,7 @@ using passes::test_util::specialValues;
 // register (both GCC and LLVM treat addition as commutative), so the sign and payload of
 // such a NaN are not the program's to fix.
 void expectSameBits(const interp::HostValues& a, const interp::HostValues& b) {
-  ASSERT_EQ(a.size(), b.size());
-  for (size_t r = 0; r < a.size(); ++r) {
-    const Literal& x = a[r].tensor();
-    const Literal& y = b[r].tensor();
-    ASSERT_EQ(x.type(), y.type()) << "result " << r;
-    for (int64_t i = 0; i < x.numElements(); ++i) {
-      if (isFloat(x.dtype()) && std::isnan(x.floatAt(i)) && std::isnan(y.floatAt(i))) continue;
-      ASSERT_EQ(x.bitsAt(i), y.bitsAt(i)) << "result " << r << " element " << i << ": " << a[r].summary(16)
-                                         << " vs " << b[r].summary(16);
-    }
-  }
+  passes::test_util::expectBitIdentical(a, b, "", passes::test_util::NaNs::AnyPayload);
 }
 
 // Runs @main of `text` on the interpreter and on the cpu executable; the results must

@@ -57,13 +57,7 @@ Compiled compile(const std::string& text) {
 }
 
 void expectSameBits(const interp::HostValues& a, const interp::HostValues& b) {
-  ASSERT_EQ(a.size(), b.size());
-  for (size_t r = 0; r < a.size(); ++r) {
-    const Literal& x = a[r].tensor();
-    const Literal& y = b[r].tensor();
-    ASSERT_EQ(x.type(), y.type()) << "result " << r;
-    for (int64_t i = 0; i < x.numElements(); ++i) ASSERT_EQ(x.bitsAt(i), y.bitsAt(i)) << "result " << r << " element " << i;
-  }
+  passes::test_util::expectBitIdentical(a, b, "");
 }
 
 interp::HostValues argsFor(const Function& fn, int seed) {
