@@ -88,6 +88,14 @@ class KernelEmitter {
     if (outputs.empty()) decline("unsupported: " + std::string(root_.name()) + " (no native code yet)");
     for (const Value* v : inputs) requireSupported(v->type());
     for (const Value* v : outputs) requireSupported(v->type());
+    if (root_.is(OpCode::ReduceWindow)) {
+      std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
+      emitReduceWindow(fn_->getArg(1), fn_->getArg(2), outPtrs[0]);
+      b_.CreateRetVoid();
+      const int64_t window = numElements(Window::ofReduceWindow(root_, root_.operand(0)->type().rank()).dimensions);
+      const int64_t n = numElements(root_.result()->type().shape());
+      return {n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(window, 1))};
+    }
     if (root_.is(OpCode::Scatter)) {
       std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
       emitScatter(outPtrs[0]);
@@ -819,6 +827,55 @@ class KernelEmitter {
   llvm::Value* clampIndex(llvm::Value* i, int64_t size) {
     llvm::Value* lo = b_.CreateSelect(b_.CreateICmpSLT(i, b_.getInt64(0)), b_.getInt64(0), i);
     return b_.CreateSelect(b_.CreateICmpSGT(lo, b_.getInt64(size - 1)), b_.getInt64(size - 1), lo);
+  }
+
+  // ---- reduce_window ----
+  // Result elements [lo, hi): each folds its window left to right in row-major order
+  // from the init value, as the interpreter does; window positions over the padding or
+  // between base-dilated elements fold the init value in their place.
+  void emitReduceWindow(llvm::Value* lo, llvm::Value* hi, llvm::Value* result) {
+    const Op& op = root_;
+    if (op.numOperands() != 2) decline("unsupported: stablehlo.reduce_window of several inputs");
+    const Shape& input = op.operand(0)->type().shape();
+    const Shape& out = op.result()->type().shape();
+    const DType t = op.result()->type().dtype();
+    if (op.operand(0)->type().dtype() != t || op.region(0).argument(0)->type().dtype() != t)
+      decline("unsupported: stablehlo.reduce_window with promoted element types");
+    Fold f{&op, &bodyOp(op), t, nullptr};
+    const Window w = Window::ofReduceWindow(op, static_cast<int64_t>(input.size()));
+    forRange(lo, hi, [&](llvm::Value* o) {
+      Index at = newIndex(out);
+      at.linear = o;
+      Index scalar = scalarIndex();
+      llvm::Value* init = valueAt(op.operand(1), scalar);
+      llvm::Value* acc = entryAlloca(s_.registerType(t), 1);
+      b_.CreateStore(init, acc);
+      forRange(b_.getInt64(0), b_.getInt64(numElements(w.dimensions)), [&](llvm::Value* k) {
+        Index wi = newIndex(w.dimensions);
+        wi.linear = k;
+        llvm::Value* inside = b_.getTrue();
+        std::vector<llvm::Value*> dims;
+        for (size_t d = 0; d < input.size(); ++d) {
+          // q: the position in the padded, base-dilated input.
+          llvm::Value* q = b_.CreateSub(
+              b_.CreateAdd(b_.CreateMul(dimsOf(at)[d], b_.getInt64(w.strides[d])),
+                           b_.CreateMul(dimsOf(wi)[d], b_.getInt64(w.windowDilations[d]))),
+              b_.getInt64(w.padding[d].first));
+          const int64_t dilated = input[d] == 0 ? 0 : (input[d] - 1) * w.baseDilations[d] + 1;
+          inside = b_.CreateAnd(inside, b_.CreateICmpULT(q, b_.getInt64(dilated)));
+          llvm::Value* base = b_.getInt64(w.baseDilations[d]);
+          if (w.baseDilations[d] > 1) inside = b_.CreateAnd(inside, b_.CreateICmpEQ(b_.CreateURem(q, base), b_.getInt64(0)));
+          dims.push_back(clampIndex(w.baseDilations[d] > 1 ? b_.CreateUDiv(q, base) : q, std::max<int64_t>(input[d], 1)));
+        }
+        llvm::Value* x = init;
+        if (numElements(input) > 0) {
+          Index element = withDims(input, std::move(dims));
+          x = b_.CreateSelect(inside, valueAt(op.operand(0), element), init);
+        }
+        b_.CreateStore(applyBody(f, b_.CreateLoad(s_.registerType(t), acc), x), acc);
+      });
+      store(b_.CreateLoad(s_.registerType(t), acc), t, result, o);
+    });
   }
 
   // ---- scatter ----

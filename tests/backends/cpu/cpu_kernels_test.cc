@@ -446,6 +446,36 @@ TEST(CpuKernelsTest, GathersAndDynamicSlicesClampTheirStarts) {
                            " tensor<i64>, tensor<i64>) -> tensor<6x5xf32>\n"));
 }
 
+// reduce_window: max pooling with strides and padding (the padding folds the init),
+// a sum with base and window dilation, and a cumulative sum (a window as long as the
+// row, padded in front: what jnp.cumsum lowers to).
+TEST(CpuKernelsTest, ReduceWindowsFoldEachWindowInOrder) {
+  auto window = [](const std::string& e, const std::string& in, const std::string& out, const std::string& op,
+                   const std::string& init, const std::string& attrs) {
+    std::string x = "tensor<" + in + e + ">", r = "tensor<" + out + e + ">", s = "tensor<" + e + ">";
+    return function("%x: " + x, r,
+                    "  %z = stablehlo.constant dense<" + init + "> : " + s + "\n"
+                    "  %r = \"stablehlo.reduce_window\"(%x, %z) ({\n"
+                    "  ^bb0(%a: " + s + ", %b: " + s + "):\n"
+                    "    %t = " + op + " %a, %b : " + s + "\n"
+                    "    stablehlo.return %t : " + s + "\n"
+                    "  }) {" + attrs + "} : (" + x + ", " + s + ") -> " + r + "\n");
+  };
+  for (const char* e : {"f32", "bf16", "i32"}) {
+    expectSameOnCpu(window(e, "2x7x6x", "2x4x3x", "stablehlo.maximum", "-3",
+                           "window_dimensions = array<i64: 1, 3, 2>, window_strides = array<i64: 1, 2, 2>, "
+                           "padding = dense<[[0, 0], [1, 1], [0, 0]]> : tensor<3x2xi64>"),
+                    1, false);
+    expectSameOnCpu(window(e, "5x4x", "9x3x", "stablehlo.add", "0",
+                           "window_dimensions = array<i64: 2, 2>, base_dilations = array<i64: 2, 1>, "
+                           "window_dilations = array<i64: 1, 2>, padding = dense<[[1, 0], [0, 1]]> : tensor<2x2xi64>"),
+                    1, false);
+  }
+  expectSameOnCpu(window("f32", "3x50x", "3x50x", "stablehlo.add", "0.0",
+                         "window_dimensions = array<i64: 1, 50>, padding = dense<[[0, 0], [49, 0]]> : tensor<2x2xi64>"),
+                  1, false);
+}
+
 // Scatter: updates to one element apply in the interpreter's order (a float sum of
 // repeated indices shows it), a "set" body keeps the last update, windows that run past
 // the edge are skipped element by element, and batching dimensions pick the operand's
