@@ -96,6 +96,12 @@ class KernelEmitter {
       const int64_t n = numElements(root_.result()->type().shape());
       return {n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(window, 1))};
     }
+    if (root_.is(OpCode::SelectAndScatter)) {
+      std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
+      emitSelectAndScatter(outPtrs[0]);
+      b_.CreateRetVoid();
+      return {1, 1};  // one iteration: sources that pick one element add to it in order
+    }
     if (root_.is(OpCode::Scatter)) {
       std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
       emitScatter(outPtrs[0]);
@@ -875,6 +881,115 @@ class KernelEmitter {
         b_.CreateStore(applyBody(f, b_.CreateLoad(s_.registerType(t), acc), x), acc);
       });
       store(b_.CreateLoad(s_.registerType(t), acc), t, result, o);
+    });
+  }
+
+  // A region of rank-0 values (a comparator, a selector) as scalar code: each op computed
+  // as the interpreter computes it; what its terminator yields.
+  std::vector<llvm::Value*> scalarRegion(const Region& region, const std::vector<llvm::Value*>& args) {
+    std::unordered_map<const Value*, llvm::Value*> values;
+    for (size_t i = 0; i < region.numArguments(); ++i) values[region.argument(i)] = args[i];
+    auto get = [&](const Value* v) {
+      auto it = values.find(v);
+      if (it == values.end()) decline("unsupported: a region reading a value from outside");
+      return it->second;
+    };
+    for (const auto& op : region.ops()) {
+      if (op->info().isTerminator()) {
+        std::vector<llvm::Value*> out;
+        for (const Value* v : op->operands()) out.push_back(get(v));
+        return out;
+      }
+      if (op->numResults() != 1 || op->result()->type().rank() != 0)
+        decline("unsupported: " + std::string(op->name()) + " in a region compiled to scalar code");
+      DType t = op->result()->type().dtype();
+      requireSupported(op->result()->type());
+      llvm::Value* v;
+      if (op->is(OpCode::Constant)) {
+        v = s_.constant(t, op->attr("value").asDense().bitsAt(0));
+      } else if (op->is(OpCode::Compare)) {
+        v = s_.compare(*op, get(op->operand(0)), get(op->operand(1)));
+      } else if (op->is(OpCode::Select)) {
+        v = b_.CreateSelect(get(op->operand(0)), get(op->operand(1)), get(op->operand(2)));
+      } else if (op->info().has(kElementwise)) {
+        std::vector<llvm::Value*> xs;
+        for (const Value* x : op->operands()) xs.push_back(get(x));
+        v = s_.roundToFormat(s_.elementwise(*op, op->operand(0)->type().dtype(), xs), t);
+      } else {
+        decline("unsupported: " + std::string(op->name()) + " in a region compiled to scalar code");
+      }
+      values[op->result()] = v;
+    }
+    decline("internal: a region without a terminator");
+  }
+
+  // ---- select_and_scatter ----
+  // The result starts at the init value; then each source element, in row-major order,
+  // picks the operand element of its window that the select body prefers (a candidate
+  // replaces the current pick when select(pick, candidate) is false; padding is never
+  // picked) and is combined into the result there by the scatter body, as the
+  // interpreter does.
+  void emitSelectAndScatter(llvm::Value* result) {
+    const Op& op = root_;
+    const Shape& shape = op.operand(0)->type().shape();
+    const Shape& source = op.operand(1)->type().shape();
+    const DType t = op.result()->type().dtype();
+    const DType ot = op.operand(0)->type().dtype();
+    if (op.operand(1)->type().dtype() != t || op.region(1).argument(0)->type().dtype() != t ||
+        op.region(0).argument(0)->type().dtype() != ot)
+      decline("unsupported: stablehlo.select_and_scatter with promoted element types");
+    const Window w = Window::ofReduceWindow(op, static_cast<int64_t>(shape.size()));
+    const Op& combine = [&]() -> const Op& {
+      const Region& body = op.region(1);
+      if (body.size() != 2) decline("unsupported: a scatter body of " + std::to_string(body.size() - 1) + " ops");
+      return *body.front();
+    }();
+    if (!combine.info().has(kElementwise) || combine.numOperands() != 2)
+      decline("unsupported: a scatter body that is not one binary op of its arguments");
+    Index scalar = scalarIndex();
+    llvm::Value* init = valueAt(op.operand(2), scalar);
+    forRange(b_.getInt64(0), b_.getInt64(numElements(shape)), [&](llvm::Value* i) { store(init, t, result, i); });
+    if (numElements(source) == 0 || numElements(shape) == 0) return;
+    llvm::Type* it = b_.getInt64Ty();
+    llvm::Value* pickAt = entryAlloca(it, 1);  // linear index of the pick, -1: none yet
+    llvm::Value* pickValue = entryAlloca(s_.registerType(ot), 1);
+    forRange(b_.getInt64(0), b_.getInt64(numElements(source)), [&](llvm::Value* sLinear) {
+      Index si = newIndex(source);
+      si.linear = sLinear;
+      b_.CreateStore(b_.getInt64(-1), pickAt);
+      b_.CreateStore(llvm::Constant::getNullValue(s_.registerType(ot)), pickValue);
+      forRange(b_.getInt64(0), b_.getInt64(numElements(w.dimensions)), [&](llvm::Value* k) {
+        Index wi = newIndex(w.dimensions);
+        wi.linear = k;
+        llvm::Value* inside = b_.getTrue();
+        std::vector<llvm::Value*> dims;
+        for (size_t d = 0; d < shape.size(); ++d) {
+          llvm::Value* q = b_.CreateSub(b_.CreateAdd(b_.CreateMul(dimsOf(si)[d], b_.getInt64(w.strides[d])), dimsOf(wi)[d]),
+                                        b_.getInt64(w.padding[d].first));
+          inside = b_.CreateAnd(inside, b_.CreateICmpULT(q, b_.getInt64(shape[d])));
+          dims.push_back(clampIndex(q, shape[d]));
+        }
+        Index element = withDims(shape, std::move(dims));
+        llvm::Value* x = valueAt(op.operand(0), element);
+        llvm::Value* at = b_.CreateLoad(it, pickAt);
+        llvm::Value* none = b_.CreateICmpSLT(at, b_.getInt64(0));
+        llvm::Value* keep = scalarRegion(op.region(0), {b_.CreateLoad(s_.registerType(ot), pickValue), x}).at(0);
+        // Take the candidate when nothing is picked yet or the pick does not win.
+        llvm::Value* take = b_.CreateAnd(inside, b_.CreateOr(none, b_.CreateNot(keep)));
+        b_.CreateStore(b_.CreateSelect(take, linearOf(element), at), pickAt);
+        b_.CreateStore(b_.CreateSelect(take, x, b_.CreateLoad(s_.registerType(ot), pickValue)), pickValue);
+      });
+      llvm::Value* at = b_.CreateLoad(it, pickAt);
+      auto* apply = llvm::BasicBlock::Create(ctx_, "apply", fn_);
+      auto* next = llvm::BasicBlock::Create(ctx_, "next", fn_);
+      b_.CreateCondBr(b_.CreateICmpSGE(at, b_.getInt64(0)), apply, next);
+      b_.SetInsertPoint(apply);
+      llvm::Value* x = valueAt(op.operand(1), si);
+      const Region& body = op.region(1);
+      auto arg = [&](size_t i) { return combine.operand(i) == body.argument(0) ? load(t, result, at) : x; };
+      store(s_.roundToFormat(s_.elementwise(combine, t, {arg(0), arg(1)}), t), t, result, at);
+      b_.CreateBr(next);
+      b_.SetInsertPoint(next);
     });
   }
 

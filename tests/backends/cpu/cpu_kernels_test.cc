@@ -476,6 +476,32 @@ TEST(CpuKernelsTest, ReduceWindowsFoldEachWindowInOrder) {
                   1, false);
 }
 
+// select_and_scatter, max pooling's gradient: overlapping windows whose picks coincide
+// add up there, ties keep the first element (GE), padding is never picked; and a min
+// selection over integers.
+TEST(CpuKernelsTest, SelectAndScatterPicksAsTheInterpreterDoes) {
+  auto program = [](const std::string& e, const std::string& dir, const std::string& in, const std::string& src,
+                    const std::string& attrs) {
+    std::string x = "tensor<" + in + e + ">", y = "tensor<" + src + e + ">", s = "tensor<" + e + ">";
+    return function("%x: " + x + ", %g: " + y, x,
+                    "  %z = stablehlo.constant dense<0> : " + s + "\n"
+                    "  %r = \"stablehlo.select_and_scatter\"(%x, %g, %z) ({\n"
+                    "  ^bb0(%a: " + s + ", %b: " + s + "):\n"
+                    "    %c = stablehlo.compare " + dir + ", %a, %b : (" + s + ", " + s + ") -> tensor<i1>\n"
+                    "    stablehlo.return %c : tensor<i1>\n"
+                    "  }, {\n"
+                    "  ^bb0(%a: " + s + ", %b: " + s + "):\n"
+                    "    %t = stablehlo.add %a, %b : " + s + "\n"
+                    "    stablehlo.return %t : " + s + "\n"
+                    "  }) {" + attrs + "} : (" + x + ", " + y + ", " + s + ") -> " + x + "\n");
+  };
+  const std::string overlapping = "window_dimensions = array<i64: 3, 3>, window_strides = array<i64: 1, 2>, "
+                                  "padding = dense<[[1, 1], [0, 1]]> : tensor<2x2xi64>";
+  expectSameOnCpu(program("f32", "GE", "6x7x", "6x3x", overlapping), 1, false);
+  expectSameOnCpu(program("bf16", "GE", "6x7x", "6x3x", overlapping), 1, true);
+  expectSameOnCpu(program("i32", "LE", "6x7x", "6x3x", overlapping), 1, false);
+}
+
 // Scatter: updates to one element apply in the interpreter's order (a float sum of
 // repeated indices shows it), a "set" body keeps the last update, windows that run past
 // the edge are skipped element by element, and batching dimensions pick the operand's
