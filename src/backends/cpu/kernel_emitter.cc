@@ -245,8 +245,6 @@ class KernelEmitter {
     for (size_t o = 0; o < outputs.size(); ++o) {
       const Op* r = outputs[o]->definingOp();
       if (!r || !r->is(OpCode::Reduce)) continue;
-      if (r->numOperands() != 2) decline("unsupported: stablehlo.reduce of several inputs");
-      bodyOp(*r);
       auto it = std::find_if(parts.begin(), parts.end(), [&](const Part& p) {
         return inputShape(p) == r->operand(0)->type().shape() &&
                p.reduces[0]->attr("dimensions").asInts() == r->attr("dimensions").asInts();
@@ -358,43 +356,75 @@ class KernelEmitter {
   // chunks then folded from the init value. The lanes are independent accumulators, so
   // the loops over them vectorize. A body without an identity for its type folds left to
   // right (`identity` null), in the same loops.
+  // One input of a reduce. A reduce of n inputs (argmax: values and indices) is n folds,
+  // a group: `member` is this one's input, `group` the index of the group's first fold,
+  // which updates every member at once through the body.
   struct Fold {
     const Op* reduce;
-    const Op* op;  // the body's one binary op
+    const Op* op;  // the body's one binary op, or null: the body as scalar code
     DType t;
     llvm::Value* identity;
+    size_t member = 0, group = 0, members = 1;
     llvm::Value* acc = nullptr;    // the running result (an alloca)
     llvm::Value* lanes = nullptr;  // kReduceLanes accumulators (times a tile, in columns)
     llvm::Value* stage = nullptr;  // a chunk's elements, computed ahead of the fold
+    const Value* input() const { return reduce->operand(member); }
+    const Value* init() const { return reduce->operand(members + member); }
+    bool leads() const { return member == 0; }
   };
+
+  // A one-op body of two arguments, or null.
+  static const Op* oneOpBody(const Op& reduce) {
+    const Region& body = reduce.region(0);
+    if (body.numArguments() != 2 || body.size() != 2) return nullptr;
+    const Op& op = *body.front();
+    bool args = op.numOperands() == 2 && op.operand(0)->isArgument() && op.operand(1)->isArgument() &&
+                op.operand(0)->ownerRegion() == &body && op.operand(1)->ownerRegion() == &body &&
+                op.operand(0) != op.operand(1);
+    if (!args || !op.info().has(kElementwise) || body.terminator()->operand(0) != op.result()) return nullptr;
+    return &op;
+  }
 
   std::vector<Fold> foldsOf(const std::vector<const Op*>& reduces) {
     std::vector<Fold> folds;
     for (const Op* r : reduces) {
-      const Op& op = bodyOp(*r);
-      DType t = r->operand(0)->type().dtype();
-      if (r->region(0).argument(0)->type().dtype() != t)
-        decline("unsupported: a reducer body on a promoted element type");
-      // Integer and boolean folds give the same bits in every order (their ops are
-      // associative and commutative): they fold left to right, which LLVM vectorizes
-      // on its own.
-      std::optional<Literal> e = isFloat(t) ? reducerIdentity(op.code(), t) : std::nullopt;
-      llvm::Value* identity = nullptr;
-      if (e) {
-        uint64_t bits = 0;
-        std::memcpy(&bits, e->storage(), static_cast<size_t>(storageBytes(t)));
-        identity = s_.constant(t, bits);
+      const size_t n = r->numOperands() / 2;
+      const Op* op = n == 1 ? oneOpBody(*r) : nullptr;
+      const size_t group = folds.size();
+      for (size_t j = 0; j < n; ++j) {
+        DType t = r->operand(j)->type().dtype();
+        if (r->region(0).argument(j)->type().dtype() != t)
+          decline("unsupported: a reducer body on a promoted element type");
+        // Integer and boolean folds give the same bits in every order (their ops are
+        // associative and commutative): they fold left to right, which LLVM vectorizes
+        // on its own.
+        std::optional<Literal> e = op && isFloat(t) ? reducerIdentity(op->code(), t) : std::nullopt;
+        llvm::Value* identity = nullptr;
+        if (e) {
+          uint64_t bits = 0;
+          std::memcpy(&bits, e->storage(), static_cast<size_t>(storageBytes(t)));
+          identity = s_.constant(t, bits);
+        }
+        folds.push_back({r, op, t, identity, j, group, n});
       }
-      folds.push_back({r, &op, t, identity});
     }
     return folds;
   }
 
-  // body(acc, x) of a reduce, rounded to its format.
+  // body(acc, x) of a single-input reduce, rounded to its format.
   llvm::Value* applyBody(const Fold& f, llvm::Value* acc, llvm::Value* x) {
+    if (!f.op) return scalarRegion(f.reduce->region(0), {acc, x}).at(0);
     const Region& body = f.reduce->region(0);
     auto arg = [&](size_t i) { return f.op->operand(i) == body.argument(0) ? acc : x; };
     return s_.roundToFormat(s_.elementwise(*f.op, f.t, {arg(0), arg(1)}), f.t);
+  }
+  // The body of a group's reduce on its members' accumulators and elements.
+  std::vector<llvm::Value*> applyGroup(const std::vector<Fold>& folds, size_t group, const std::vector<llvm::Value*>& accs,
+                                       const std::vector<llvm::Value*>& xs) {
+    if (folds[group].members == 1) return {applyBody(folds[group], accs[0], xs[0])};
+    std::vector<llvm::Value*> args = accs;
+    args.insert(args.end(), xs.begin(), xs.end());
+    return scalarRegion(folds[group].reduce->region(0), args);
   }
 
   // The lanes' values combined by halving (ir/reduction_order.h); null lanes are empty
@@ -438,6 +468,8 @@ class KernelEmitter {
   // are the trailing, contiguous ones) and has no epilogue, so emitColumnPart applies.
   static bool foldsLeadingDims(const Part& part, const std::vector<const Value*>& outputs) {
     if (part.reduces.empty() || numElements(part.shape) <= 1) return false;
+    for (const Op* r : part.reduces)
+      if (r->numOperands() != 2 || !oneOpBody(*r)) return false;  // those fold row by row
     std::vector<int64_t> dims = part.reduces[0]->attr("dimensions").asInts();
     std::sort(dims.begin(), dims.end());
     for (size_t i = 0; i < dims.size(); ++i)
@@ -506,7 +538,7 @@ class KernelEmitter {
             element.linear = mulAdd(row, kept, j);
             for (size_t k = 0; k < folds.size(); ++k) {
               const Fold& f = folds[k];
-              llvm::Value* x = valueAt(f.reduce->operand(0), element);
+              llvm::Value* x = valueAt(f.input(), element);
               if (f.identity) storeAt(applyBody(f, loadAt(s_.registerType(f.t), lanePtrs[k], jj), x), lanePtrs[k], jj);
               else store(applyBody(f, load(f.t, ptrOf(f.reduce), j), x), f.t, ptrOf(f.reduce), j);
             }
@@ -560,10 +592,18 @@ class KernelEmitter {
     bool trailing = std::is_partitioned(reduced.begin(), reduced.end(), [](bool r) { return !r; });
     std::vector<Fold> folds = foldsOf(reduces);
     std::vector<llvm::Value*> acc;
-    for (const Op* r : reduces) {
+    for (const Fold& f : folds) {
       Index scalar = scalarIndex();
-      acc.push_back(valueAt(r->operand(1), scalar));
+      acc.push_back(valueAt(f.init(), scalar));
     }
+    // The members' slice of `v` for the group led by folds[g].
+    auto ofGroup = [&](const std::vector<llvm::Value*>& v, size_t g) {
+      return std::vector<llvm::Value*>(v.begin() + static_cast<ptrdiff_t>(g),
+                                       v.begin() + static_cast<ptrdiff_t>(g + folds[g].members));
+    };
+    auto setGroup = [&](std::vector<llvm::Value*>& v, size_t g, const std::vector<llvm::Value*>& values) {
+      for (size_t i = 0; i < values.size(); ++i) v[g + i] = values[i];
+    };
     const int64_t count = numElements(reducedShape);
     // Input element k of this output element.
     // (Both forms of the index are given where they are cheap: divisions to recover one
@@ -588,14 +628,18 @@ class KernelEmitter {
       std::vector<std::vector<llvm::Value*>> xs(folds.size());
       for (int64_t k = 0; k < count; ++k) {
         Index element = elementAt(b_.getInt64(k));
-        for (size_t j = 0; j < folds.size(); ++j) xs[j].push_back(valueAt(folds[j].reduce->operand(0), element));
+        for (size_t j = 0; j < folds.size(); ++j) xs[j].push_back(valueAt(folds[j].input(), element));
         storeSideOutputs(element);
       }
       for (size_t j = 0; j < folds.size(); ++j) {
         if (folds[j].identity) {
           if (count > 0) acc[j] = applyBody(folds[j], acc[j], laneTree(folds[j], xs[j]));
-        } else {
-          for (llvm::Value* x : xs[j]) acc[j] = applyBody(folds[j], acc[j], x);
+        } else if (folds[j].leads()) {
+          for (int64_t k = 0; k < count; ++k) {
+            std::vector<llvm::Value*> x;
+            for (size_t i = 0; i < folds[j].members; ++i) x.push_back(xs[j + i][static_cast<size_t>(k)]);
+            setGroup(acc, j, applyGroup(folds, j, ofGroup(acc, j), x));
+          }
         }
       }
     } else {
@@ -608,7 +652,7 @@ class KernelEmitter {
         b_.CreateStore(acc[j], f.acc);
         if (f.identity) f.lanes = entryAlloca(rt, kReduceLanes);
         // f16 and bf16 are staged: they are widened to f32 on the way.
-        if (!(trailing && buffer_.count(f.reduce->operand(0)) && !isNarrowFloat(f.t)))
+        if (!(trailing && buffer_.count(f.input()) && !isNarrowFloat(f.t)))
           f.stage = entryAlloca(rt, std::min(count, kReduceChunk));
       }
       forChunks(count, [&](llvm::Value* start, int64_t length) {
@@ -618,7 +662,7 @@ class KernelEmitter {
           forRange(b_.getInt64(0), b_.getInt64(length), [&](llvm::Value* k) {
             Index element = elementAt(b_.CreateAdd(start, k, "", true, true));
             for (const Fold& f : folds)
-              if (f.stage) storeAt(valueAt(f.reduce->operand(0), element), f.stage, k);
+              if (f.stage) storeAt(valueAt(f.input(), element), f.stage, k);
             storeSideOutputs(element);
           });
         }
@@ -626,13 +670,21 @@ class KernelEmitter {
         auto element = [&](const Fold& f, llvm::Value* k) {
           if (f.stage) return loadAt(s_.registerType(f.t), f.stage, k);
           Index e = elementAt(b_.CreateAdd(start, k, "", true, true));
-          return load(f.t, buffer_.at(f.reduce->operand(0)), linearOf(e));
+          return load(f.t, buffer_.at(f.input()), linearOf(e));
         };
-        for (const Fold& f : folds) {
+        for (size_t g = 0; g < folds.size(); ++g) {
+          const Fold& f = folds[g];
           llvm::Type* rt = s_.registerType(f.t);
           if (!f.identity) {
+            if (!f.leads()) continue;  // the group's first fold updates every member
             forRange(b_.getInt64(0), b_.getInt64(length), [&](llvm::Value* k) {
-              b_.CreateStore(applyBody(f, b_.CreateLoad(rt, f.acc), element(f, k)), f.acc);
+              std::vector<llvm::Value*> accs, xs;
+              for (size_t i = g; i < g + f.members; ++i) {
+                accs.push_back(b_.CreateLoad(s_.registerType(folds[i].t), folds[i].acc));
+                xs.push_back(element(folds[i], k));
+              }
+              std::vector<llvm::Value*> next = applyGroup(folds, g, accs, xs);
+              for (size_t i = 0; i < next.size(); ++i) b_.CreateStore(next[i], folds[g + i].acc);
             });
             continue;
           }
@@ -652,7 +704,7 @@ class KernelEmitter {
                 from = b_.CreateInBoundsGEP(rt, f.stage, k);
               } else {
                 Index e = elementAt(b_.CreateAdd(start, k, "", true, true));
-                from = b_.CreateInBoundsGEP(rt, buffer_.at(f.reduce->operand(0)), linearOf(e));
+                from = b_.CreateInBoundsGEP(rt, buffer_.at(f.input()), linearOf(e));
               }
               llvm::Value* x = b_.CreateAlignedLoad(vt, from, llvm::MaybeAlign(rt->getScalarSizeInBits() / 8));
               llvm::Value* v = b_.CreateAlignedLoad(vt, f.lanes, llvm::MaybeAlign(rt->getScalarSizeInBits() / 8));
@@ -669,7 +721,7 @@ class KernelEmitter {
       for (size_t j = 0; j < folds.size(); ++j) acc[j] = b_.CreateLoad(s_.registerType(folds[j].t), folds[j].acc);
     }
     // The folded values stand for the reduces at this output element, for the epilogue.
-    for (size_t j = 0; j < reduces.size(); ++j) memo_[{reduces[j]->result(), at.id}] = acc[j];
+    for (size_t j = 0; j < folds.size(); ++j) memo_[{folds[j].reduce->result(folds[j].member), at.id}] = acc[j];
     for (size_t o = 0; o < outputs.size(); ++o) {
       if (isSideOutput(outputs[o], first)) continue;
       store(valueAt(outputs[o], at), outputs[o]->type().dtype(), outPtrs[o], linearOf(at));
@@ -847,7 +899,7 @@ class KernelEmitter {
     const DType t = op.result()->type().dtype();
     if (op.operand(0)->type().dtype() != t || op.region(0).argument(0)->type().dtype() != t)
       decline("unsupported: stablehlo.reduce_window with promoted element types");
-    Fold f{&op, &bodyOp(op), t, nullptr};
+    Fold f{&op, oneOpBody(op), t, nullptr};  // other bodies as scalar code
     const Window w = Window::ofReduceWindow(op, static_cast<int64_t>(input.size()));
     forRange(lo, hi, [&](llvm::Value* o) {
       Index at = newIndex(out);

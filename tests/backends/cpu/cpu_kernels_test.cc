@@ -318,6 +318,47 @@ TEST(CpuKernelsTest, LongReductionsFoldInLanesAndChunksAsTheInterpreterDoes) {
                     1, false);
 }
 
+// Reduces of several inputs (argmax: the value and its index, ties to the smaller
+// index) and bodies of several ops fold left to right with the body compiled to scalar
+// code, short rows and long ones (chunks), over trailing and leading dimensions.
+TEST(CpuKernelsTest, ArgmaxAndMultiOpBodiesFoldLeftToRight) {
+  auto argmax = [](const std::string& shape, const std::string& out, int64_t dim) {
+    std::string x = "tensor<" + shape + "f32>", i = "tensor<" + shape + "i32>", r = "tensor<" + out + "f32>",
+                ri = "tensor<" + out + "i32>";
+    return "func.func @main(%x: " + x + ") -> (" + r + ", " + ri + ") {\n"
+           "  %i = stablehlo.iota dim = " + std::to_string(dim) + " : " + i + "\n"
+           "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+           "  %zero = stablehlo.constant dense<0> : tensor<i32>\n"
+           "  %r:2 = stablehlo.reduce(%x init: %ninf), (%i init: %zero) across dimensions = [" + std::to_string(dim) +
+           "] : (" + x + ", " + i + ", tensor<f32>, tensor<i32>) -> (" + r + ", " + ri + ")\n"
+           "   reducer(%a: tensor<f32>, %b: tensor<f32>) (%ai: tensor<i32>, %bi: tensor<i32>) {\n"
+           "    %gt = stablehlo.compare GT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+           "    %eq = stablehlo.compare EQ, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+           "    %lt = stablehlo.compare LT, %ai, %bi : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+           "    %tie = stablehlo.and %eq, %lt : tensor<i1>\n"
+           "    %keep = stablehlo.or %gt, %tie : tensor<i1>\n"
+           "    %v = stablehlo.select %keep, %a, %b : tensor<i1>, tensor<f32>\n"
+           "    %k = stablehlo.select %keep, %ai, %bi : tensor<i1>, tensor<i32>\n"
+           "    stablehlo.return %v, %k : tensor<f32>, tensor<i32>\n"
+           "  }\n"
+           "  return %r#0, %r#1 : " + r + ", " + ri + "\n}\n";
+  };
+  expectSameOnCpu(argmax("5x9x", "5x", 1));
+  expectSameOnCpu(argmax("3x5000x", "3x", 1), 1, false);
+  expectSameOnCpu(argmax("40x6x", "6x", 0), 1, false);
+  // acc + x*x: a sum of squares as one body.
+  expectSameOnCpu(function("%x: tensor<4x300xf32>", "tensor<4xf32>",
+                           "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+                           "  %r = stablehlo.reduce(%x init: %z) across dimensions = [1] : (tensor<4x300xf32>, tensor<f32>)"
+                           " -> tensor<4xf32>\n"
+                           "   reducer(%a: tensor<f32>, %b: tensor<f32>) {\n"
+                           "    %q = stablehlo.multiply %b, %b : tensor<f32>\n"
+                           "    %s = stablehlo.add %a, %q : tensor<f32>\n"
+                           "    stablehlo.return %s : tensor<f32>\n"
+                           "  }\n"),
+                  1, false);
+}
+
 // Layer norm's statistics: two reduces of one input fusion, the shifted input stored as
 // a side output while the rows are folded, and the mean computed from the folded sum.
 TEST(CpuKernelsTest, AnInputFusionWithTwoReducesAndASideOutput) {
