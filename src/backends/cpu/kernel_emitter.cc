@@ -121,9 +121,11 @@ class KernelEmitter {
       if (!part.reduces.empty())
         work = std::max(work, numElements(part.reduces[0]->operand(0)->type().shape()) /
                                   std::max<int64_t>(1, numElements(part.shape)));
-      // A column reduction streams every row of its range: a chunk narrower than this
-      // reads rows in pieces too short for the prefetchers.
-      if (foldsLeadingDims(part, outputs)) minGrain = std::min<int64_t>(numElements(part.shape), 1024);
+      // A column reduction streams every row of its range, so it is one chunk: one
+      // thread streams at nearly the machine's bandwidth, while splitting the columns
+      // makes each thread read its rows in pieces too short for the prefetchers (the
+      // other parts of the kernel, row reductions, run beside it).
+      if (foldsLeadingDims(part, outputs)) minGrain = std::max(minGrain, numElements(part.shape));
     }
     b_.CreateRetVoid();
     return {offset, std::max<int64_t>(minGrain, (int64_t{1} << 16) / work)};
