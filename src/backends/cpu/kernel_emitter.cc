@@ -28,6 +28,7 @@
 
 #include "backends/cpu/jit.h"
 #include "backends/cpu/native_kernels.h"
+#include "backends/cpu/runtime_kernels.h"
 #include "backends/cpu/scalar_ir.h"
 #include "ir/attr_records.h"
 #include "ir/op_registry.h"
@@ -95,6 +96,13 @@ class KernelEmitter {
       const int64_t window = numElements(Window::ofReduceWindow(root_, root_.operand(0)->type().rank()).dimensions);
       const int64_t n = numElements(root_.result()->type().shape());
       return {n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(window, 1))};
+    }
+    if (root_.is(OpCode::Sort)) {
+      std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
+      int64_t lines = emitSort();
+      b_.CreateRetVoid();
+      const int64_t length = lines == 0 ? 1 : numElements(root_.operand(0)->type().shape()) / lines;
+      return {lines, std::max<int64_t>(1, (int64_t{1} << 14) / std::max<int64_t>(length, 1))};
     }
     if (root_.is(OpCode::SelectAndScatter)) {
       std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
@@ -975,6 +983,59 @@ class KernelEmitter {
       values[op->result()] = v;
     }
     decline("internal: a region without a terminator");
+  }
+
+  // ---- sort ----
+  // Each iteration sorts one line along the sort dimension through the runtime kernel
+  // kilnSortLine (runtime_kernels.h), with the comparator region compiled to a function
+  // of its own: (buffers, a, b) -> whether element a goes before element b. Returns the
+  // number of lines.
+  int64_t emitSort() {
+    const Op& op = root_;
+    const size_t n = op.numOperands();
+    const Shape& shape = op.operand(0)->type().shape();
+    const int64_t rank = static_cast<int64_t>(shape.size());
+    int64_t dim = op.attrOrDefault("dimension").asInt();
+    if (dim < 0) dim += rank;
+    const int64_t length = rank == 0 ? 1 : shape[static_cast<size_t>(dim)];
+    int64_t stride = 1;
+    for (int64_t d = dim + 1; d < rank; ++d) stride *= shape[static_cast<size_t>(d)];
+    const int64_t total = numElements(shape);
+    const int64_t lines = length == 0 ? 0 : total / length;
+
+    // The comparator: loads element a and b of every operand, runs the region on them.
+    llvm::Type* ptr = b_.getPtrTy();
+    auto* lessType = llvm::FunctionType::get(b_.getInt32Ty(), {ptr, b_.getInt64Ty(), b_.getInt64Ty()}, false);
+    auto* less = llvm::Function::Create(lessType, llvm::Function::PrivateLinkage, name_ + "_less", module_);
+    less->addFnAttr(llvm::Attribute::NoUnwind);
+    llvm::BasicBlock* kernelBlock = b_.GetInsertBlock();
+    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", less));
+    std::vector<llvm::Value*> args;
+    for (size_t k = 0; k < n; ++k) {
+      DType t = op.operand(k)->type().dtype();
+      llvm::Value* base = loadPointer(less->getArg(0), k);
+      args.push_back(load(t, base, less->getArg(1)));
+      args.push_back(load(t, base, less->getArg(2)));
+    }
+    llvm::Value* first = scalarRegion(op.region(0), args).at(0);
+    b_.CreateRet(b_.CreateZExt(first, b_.getInt32Ty()));
+    b_.SetInsertPoint(kernelBlock);
+
+    std::vector<uint64_t> bytes;
+    for (size_t k = 0; k < n; ++k) bytes.push_back(static_cast<uint64_t>(storageBytes(op.operand(k)->type().dtype())));
+    auto* sizes = new llvm::GlobalVariable(module_, llvm::ArrayType::get(b_.getInt64Ty(), n), true,
+                                           llvm::GlobalValue::PrivateLinkage,
+                                           llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint64_t>(bytes)));
+    auto* lineType = llvm::FunctionType::get(
+        b_.getVoidTy(), {ptr, b_.getInt64Ty(), ptr, b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt64Ty(), ptr}, false);
+    llvm::Value* sortLine = llvm::ConstantExpr::getIntToPtr(
+        b_.getInt64(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&kilnSortLine))), ptr);
+    forRange(fn_->getArg(1), fn_->getArg(2), [&](llvm::Value* line) {
+      b_.CreateCall(lineType, sortLine,
+                    {fn_->getArg(0), line, less, b_.getInt64(static_cast<int64_t>(n)), b_.getInt64(length),
+                     b_.getInt64(stride), sizes});
+    });
+    return lines;
   }
 
   // ---- select_and_scatter ----

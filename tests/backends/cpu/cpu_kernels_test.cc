@@ -580,19 +580,42 @@ TEST(CpuKernelsTest, ScattersApplyUpdatesInOrderAndSkipOutOfBounds) {
 
 TEST(CpuKernelsTest, DeclinedOpsSayWhyAndStillRun) {
   std::string text = function("%x: tensor<8xf32>", "tensor<8xf32>",
-                              "  %r = \"stablehlo.sort\"(%x) ({\n"
-                              "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
-                              "    %c = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
-                              "    stablehlo.return %c : tensor<i1>\n"
-                              "  }) {dimension = 0 : i64} : (tensor<8xf32>) -> tensor<8xf32>\n");
+                              "  %r = stablehlo.reduce_precision %x, format = e5m2 : tensor<8xf32>\n");
+  auto reference = stablehlo::parseModule(text);
   auto module = stablehlo::parseModule(text);
   passes::PassContext context;
   passes::runPipeline(*module, cpuPipeline(), context);
   Executable exe(*module);
   ASSERT_EQ(exe.declinedReasons().size(), 1u);
-  EXPECT_EQ(exe.declinedReasons().begin()->first, "unsupported: stablehlo.sort (no native code yet)");
-  interp::HostValues r = exe.call(*module->lookup("main"), {ordinaryValues(Type::tensor(DType::F32, {8}), 0)});
-  EXPECT_LE(r[0].tensor().floatAt(0), r[0].tensor().floatAt(7));
+  EXPECT_EQ(exe.declinedReasons().begin()->first, "unsupported: stablehlo.reduce_precision (no native code yet)");
+  interp::HostValues args = {ordinaryValues(Type::tensor(DType::F32, {8}), 0)};
+  expectSameBits(interp::Interpreter(*reference).call("main", args), exe.call(*module->lookup("main"), args));
+}
+
+// Sort through the runtime kernel with a compiled comparator: several operands permuted
+// together (values and their indices), along the last and a leading dimension, the
+// total order (NaN and -0 in place), plain LT over NaNs (not a strict weak order: the
+// same stable sort makes the same comparisons), and descending integers.
+TEST(CpuKernelsTest, SortsPermuteEveryOperandAsTheInterpreterDoes) {
+  auto sort = [](const std::string& e, const std::string& shape, int64_t dim, const std::string& dir,
+                 const std::string& type = "") {
+    std::string x = "tensor<" + shape + e + ">", i = "tensor<" + shape + "i32>", s = "tensor<" + e + ">";
+    return "func.func @main(%x: " + x + ") -> (" + x + ", " + i + ") {\n"
+           "  %i = stablehlo.iota dim = " + std::to_string(dim) + " : " + i + "\n"
+           "  %r:2 = \"stablehlo.sort\"(%x, %i) ({\n"
+           "  ^bb0(%a: " + s + ", %b: " + s + ", %ai: tensor<i32>, %bi: tensor<i32>):\n"
+           "    %c = stablehlo.compare " + dir + ", %a, %b" + type + " : (" + s + ", " + s + ") -> tensor<i1>\n"
+           "    stablehlo.return %c : tensor<i1>\n"
+           "  }) {dimension = " + std::to_string(dim) + " : i64, is_stable = true} : (" + x + ", " + i + ") -> (" + x + ", " +
+           i + ")\n"
+           "  return %r#0, %r#1 : " + x + ", " + i + "\n}\n";
+  };
+  for (const char* e : {"f32", "bf16", "f64"}) {
+    expectSameOnCpu(sort(e, "4x37x", 1, "LT", ", TOTALORDER"));
+    expectSameOnCpu(sort(e, "37x3x", 0, "LT", ", TOTALORDER"));
+    expectSameOnCpu(sort(e, "4x37x", 1, "LT"));
+  }
+  expectSameOnCpu(sort("i32", "5x40x", 1, "GT"));
 }
 
 }  // namespace

@@ -1,0 +1,31 @@
+// Runtime kernels (runtime_kernels.h).
+#include "backends/cpu/runtime_kernels.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+namespace kiln::cpu {
+
+extern "C" void kilnSortLine(void* const* buffers, int64_t line, SortLess less, int64_t operands, int64_t length,
+                             int64_t stride, const int64_t* elementBytes) {
+  // Line `line` counts the lines in row-major order of the other dimensions: `stride`
+  // consecutive lines start in each block of length * stride elements.
+  const int64_t base = line / stride * length * stride + line % stride;
+  std::vector<int64_t> perm(static_cast<size_t>(length));
+  std::iota(perm.begin(), perm.end(), 0);
+  std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
+    return less(buffers, base + a * stride, base + b * stride) != 0;
+  });
+  for (int64_t k = 0; k < operands; ++k) {
+    const size_t bytes = static_cast<size_t>(elementBytes[k]);
+    const auto* in = static_cast<const uint8_t*>(buffers[k]);
+    auto* out = static_cast<uint8_t*>(buffers[operands + k]);
+    for (int64_t j = 0; j < length; ++j)
+      std::memcpy(out + static_cast<size_t>(base + j * stride) * bytes,
+                  in + static_cast<size_t>(base + perm[static_cast<size_t>(j)] * stride) * bytes, bytes);
+  }
+}
+
+}  // namespace kiln::cpu

@@ -1,0 +1,23 @@
+// C++ functions that compiled kernels call for the work that is not a loop over elements:
+// sorting a line with a compiled comparator. Kernels reach them through their addresses,
+// which the emitter writes into the IR as constants (no symbol lookup in the JIT).
+#pragma once
+
+#include <cstdint>
+
+namespace kiln::cpu {
+
+// Compares elements `a` and `b` (linear indices into the sort's operands) with the
+// comparator region; nonzero: a goes first.
+using SortLess = int32_t (*)(void* const* buffers, int64_t a, int64_t b);
+
+// The line `line` of a stablehlo.sort over `operands` operands: `buffers` holds the
+// operands then the results (dense, row-major); the line has `length` elements `stride`
+// apart; each operand's elements are `elementBytes[k]` wide. The line's permutation is
+// sorted with std::stable_sort, as the interpreter sorts (so that the same comparisons
+// give the same order even for a comparator that is not a strict weak order), and every
+// operand is permuted into its result.
+extern "C" void kilnSortLine(void* const* buffers, int64_t line, SortLess less, int64_t operands, int64_t length,
+                             int64_t stride, const int64_t* elementBytes);
+
+}  // namespace kiln::cpu
