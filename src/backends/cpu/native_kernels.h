@@ -1,7 +1,8 @@
-// Native kernels: ops of an optimized module (loop fusions, and elementwise or index-map
-// ops outside fusions) compiled to machine code through LLVM. This header is the whole
-// interface to LLVM: no LLVM type appears in it, so only the two files that emit and
-// compile LLVM IR (kernel_emitter.cc, jit.cc) include LLVM's headers.
+// Native kernels: ops of an optimized module (fusions, and elementwise, index-map,
+// reduce and data-dependent ops outside fusions) compiled to machine code through LLVM.
+// This header is the whole interface to LLVM: no LLVM type appears in it, so only the
+// files that emit and compile LLVM IR (the emitter's kernel_emitter.h and its three
+// files, scalar_ir.cc, vector_math.cc, jit.cc) include LLVM's headers.
 #pragma once
 
 #include <cstdint>

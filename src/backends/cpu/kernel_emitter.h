@@ -1,0 +1,363 @@
+// The kernel emitter's class, shared by the files that emit a kernel's parts: the
+// iteration space, values and index maps (kernel_emitter.cc), reductions and windowed
+// folds (reduction_emitter.cc), and the ops whose reads or writes depend on data:
+// gather, dynamic slices, scatter, select_and_scatter, sort (data_dependent_emitter.cc).
+// Included only by those files: it is where LLVM's IR builder meets kiln's ops.
+#pragma once
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "backends/cpu/native_kernels.h"
+#include "backends/cpu/scalar_ir.h"
+#include "ir/reduction_order.h"
+
+namespace kiln::cpu {
+
+inline bool supported(DType t) {
+  return isBool(t) || t == DType::F32 || t == DType::F64 || isNarrowFloat(t) ||
+         (isInteger(t) && bitWidth(t) >= 8);
+}
+
+inline void requireSupported(const Type& t) {
+  if (!t.isTensor()) decline("unsupported: non-tensor value");
+  if (!supported(t.dtype())) decline("unsupported: element type " + std::string(name(t.dtype())));
+}
+
+// Where a value is read: a multi-index into a tensor of `shape`, known as the row-major
+// linear index, the per-dimension indices, or both (each derived from the other on
+// demand). `id` names the index for memoization: values asked at the same index object
+// are computed once.
+struct Index {
+  int id;
+  Shape shape;
+  llvm::Value* linear = nullptr;
+  std::vector<llvm::Value*> dims;
+};
+
+class KernelEmitter {
+ public:
+  KernelEmitter(llvm::Module& module, const KernelRequest& request, const std::string& name)
+      : ctx_(module.getContext()),
+        module_(module),
+        b_(ctx_),
+        s_(b_, module),
+        root_(*request.op),
+        precomputed_(request.precomputed),
+        name_(name) {}
+
+  // Emits the kernel; returns how many iterations its [begin, end) range spans (the
+  // elements of its results, or of its reductions' results) and the chunk size worth a
+  // thread: about 2^16 elements of work.
+  std::pair<int64_t, int64_t> emit();
+
+ private:
+  // Creates the kernel's function and its entry block, loads the buffer pointers (once,
+  // before the loops) and returns the outputs'.
+  std::vector<llvm::Value*> beginFunction(const std::vector<const Value*>& inputs,
+                                          const std::vector<const Value*>& outputs);
+
+  // ---- types, loads and stores ----
+  llvm::Value* loadPointer(llvm::Value* buffers, size_t slot) {
+    llvm::Value* at = b_.CreateConstInBoundsGEP1_64(b_.getPtrTy(), buffers, slot);
+    auto* p = b_.CreateLoad(b_.getPtrTy(), at);
+    p->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(ctx_, {}));
+    return p;
+  }
+
+  llvm::Value* load(DType t, llvm::Value* base, llvm::Value* linear);
+
+  // `v` is already rounded to the format (roundToFormat): narrowing is exact.
+  void store(llvm::Value* v, DType t, llvm::Value* base, llvm::Value* linear);
+
+  // ---- indices ----
+  Index newIndex(const Shape& shape) { return Index{nextId_++, shape, nullptr, {}}; }
+  Index scalarIndex() {
+    Index at = newIndex({});
+    at.linear = b_.getInt64(0);
+    return at;
+  }
+
+  llvm::Value* linearOf(Index& at);
+
+  const std::vector<llvm::Value*>& dimsOf(Index& at);
+
+  Index withDims(const Shape& shape, std::vector<llvm::Value*> dims) {
+    Index at = newIndex(shape);
+    at.dims = std::move(dims);
+    if (shape.empty()) at.linear = b_.getInt64(0);
+    return at;
+  }
+
+  // ---- the iteration space ----
+  // A part of a kernel's iteration space: the outputs it computes (indices into the
+  // kernel's outputs), over the elements of `shape`; for reductions, the reduces it folds
+  // (whose results have that shape).
+  struct Part {
+    Shape shape;
+    std::vector<const Op*> reduces;
+    std::vector<size_t> outputs;
+  };
+
+  // A loop kernel: one part per result shape (siblings of different shapes share the
+  // kernel, each over its own range).
+  static std::vector<Part> loopParts(const std::vector<const Value*>& outputs);
+
+  // An input fusion: one part per group of reduces over inputs of one shape along the same
+  // dimensions (each with one input and a body that is one binary op of its two
+  // arguments). Its other outputs have a part's input shape (side outputs, stored as the
+  // inner loop visits each element) or result shape (an epilogue of the reduces, computed
+  // once they are folded).
+  std::vector<Part> reductionParts(const std::vector<const Value*>& outputs);
+
+  // The loop over this part's iterations, [offset, offset + its size) clipped to
+  // [begin, end).
+  void emitPart(const Part& part, int64_t offset, llvm::Value* begin, llvm::Value* end,
+                const std::vector<const Value*>& outputs, const std::vector<llvm::Value*>& outPtrs);
+
+  // The elements [lo, hi) of `shape` (row-major), visited row by row: the outer loop
+  // over the rows (the leading dimensions), the inner one along the last dimension, so
+  // that the inner loop knows every coordinate without dividing (broadcasts and other
+  // index maps then read contiguously or not at all, and the loop vectorizes).
+  template <class F>
+  void forRows(const Shape& shape, llvm::Value* lo, llvm::Value* hi, F&& body) {
+    const int64_t width = shape.back();
+    Shape rowShape(shape.begin(), shape.end() - 1);
+    llvm::Value* w = b_.getInt64(width);
+    llvm::Value* firstRow = b_.CreateUDiv(lo, w);
+    llvm::Value* lastRow = b_.CreateUDiv(b_.CreateAdd(hi, b_.getInt64(width - 1)), w);
+    forRange(firstRow, lastRow, [&](llvm::Value* row) {
+      llvm::Value* base = b_.CreateMul(row, w, "", true, true);
+      llvm::Value* from = b_.CreateSub(lo, base);
+      llvm::Value* to = b_.CreateSub(hi, base);
+      from = b_.CreateSelect(b_.CreateICmpSGT(from, b_.getInt64(0)), from, b_.getInt64(0));
+      to = b_.CreateSelect(b_.CreateICmpSLT(to, w), to, w);
+      Index rowIndex = newIndex(rowShape);
+      rowIndex.linear = row;
+      std::vector<llvm::Value*> rowDims = dimsOf(rowIndex);
+      forRange(from, to, [&](llvm::Value* j) {
+        std::vector<llvm::Value*> dims = rowDims;
+        dims.push_back(j);
+        Index at = withDims(shape, std::move(dims));
+        at.linear = b_.CreateAdd(base, j, "", true, true);
+        body(at);
+      });
+    });
+  }
+
+  // Emits `for (i = lo; i < hi; ++i) body(i)` and continues after it.
+  template <class F>
+  void forRange(llvm::Value* lo, llvm::Value* hi, F&& body) {
+    llvm::BasicBlock* pre = b_.GetInsertBlock();
+    auto* loop = llvm::BasicBlock::Create(ctx_, "loop", fn_);
+    auto* done = llvm::BasicBlock::Create(ctx_, "done", fn_);
+    b_.CreateCondBr(b_.CreateICmpSLT(lo, hi), loop, done);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* i = b_.CreatePHI(b_.getInt64Ty(), 2, "i");
+    i->addIncoming(lo, pre);
+    body(static_cast<llvm::Value*>(i));
+    llvm::Value* next = b_.CreateAdd(i, b_.getInt64(1), "next", true, true);
+    i->addIncoming(next, b_.GetInsertBlock());
+    b_.CreateCondBr(b_.CreateICmpEQ(next, hi), done, loop);
+    b_.SetInsertPoint(done);
+  }
+
+  // ---- reductions ----
+  // Each reduce folds in the order of ir/reduction_order.h, as the interpreter does, so
+  // float sums round the same way: in chunks of kReduceChunk elements, each spread over
+  // kReduceLanes lanes that start at the body's identity and combine by halving, the
+  // chunks then folded from the init value. The lanes are independent accumulators, so
+  // the loops over them vectorize. A body without an identity for its type folds left to
+  // right (`identity` null), in the same loops.
+  // One input of a reduce. A reduce of n inputs (argmax: values and indices) is n folds,
+  // a group: `member` is this one's input, `group` the index of the group's first fold,
+  // which updates every member at once through the body.
+  struct Fold {
+    const Op* reduce;
+    const Op* op;  // the body's one binary op, or null: the body as scalar code
+    DType t;
+    llvm::Value* identity;
+    size_t member = 0, group = 0, members = 1;
+    llvm::Value* acc = nullptr;    // the running result (an alloca)
+    llvm::Value* lanes = nullptr;  // kReduceLanes accumulators (times a tile, in columns)
+    llvm::Value* stage = nullptr;  // a chunk's elements, computed ahead of the fold
+    const Value* input() const { return reduce->operand(member); }
+    const Value* init() const { return reduce->operand(members + member); }
+    bool leads() const { return member == 0; }
+  };
+
+  // A one-op body of two arguments, or null.
+  static const Op* oneOpBody(const Op& reduce);
+
+  std::vector<Fold> foldsOf(const std::vector<const Op*>& reduces);
+
+  // body(acc, x) of a single-input reduce, rounded to its format.
+  llvm::Value* applyBody(const Fold& f, llvm::Value* acc, llvm::Value* x);
+  // The body of a group's reduce on its members' accumulators and elements.
+  std::vector<llvm::Value*> applyGroup(const std::vector<Fold>& folds, size_t group,
+                                       const std::vector<llvm::Value*>& accs,
+                                       const std::vector<llvm::Value*>& xs);
+
+  // The lanes' values combined by halving (ir/reduction_order.h); null lanes are empty
+  // (they hold the identity, which changes nothing, so no op is emitted for them).
+  llvm::Value* laneTree(const Fold& f, std::vector<llvm::Value*> lanes);
+
+  llvm::Value* entryAlloca(llvm::Type* type, int64_t n) {
+    llvm::IRBuilder<> entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+    return entry.CreateAlloca(type, entry.getInt64(n));
+  }
+  llvm::Value* loadAt(llvm::Type* type, llvm::Value* base, llvm::Value* i) {
+    return b_.CreateLoad(type, b_.CreateInBoundsGEP(type, base, i));
+  }
+  void storeAt(llvm::Value* v, llvm::Value* base, llvm::Value* i) {
+    b_.CreateStore(v, b_.CreateInBoundsGEP(v->getType(), base, i));
+  }
+  llvm::Value* mulAdd(llvm::Value* a, int64_t m, llvm::Value* c) {
+    return b_.CreateAdd(b_.CreateMul(a, b_.getInt64(m), "", true, true), c, "", true, true);
+  }
+
+  // Runs chunk(start, length) over the chunks of `count` elements: the full ones in a
+  // loop, then the last, shorter one (lengths are static, so each emission knows how many
+  // lanes it fills).
+  template <class F>
+  void forChunks(int64_t count, F&& chunk) {
+    int64_t full = count / kReduceChunk, last = count % kReduceChunk;
+    if (full > 0)
+      forRange(b_.getInt64(0), b_.getInt64(full), [&](llvm::Value* c) {
+        chunk(mulAdd(c, kReduceChunk, b_.getInt64(0)), kReduceChunk);
+      });
+    if (last > 0) chunk(b_.getInt64(full * kReduceChunk), last);
+  }
+
+  // Whether a part folds only leading dimensions (column reductions: the kept dimensions
+  // are the trailing, contiguous ones) and has no epilogue, so emitColumnPart applies.
+  static bool foldsLeadingDims(const Part& part, const std::vector<const Value*>& outputs);
+
+  // Column reductions with the loops exchanged: the output range [lo, hi) is cut into
+  // tiles, and for each row r of the folded dimensions (outer), every output element j
+  // of the tile (inner, contiguous) folds its element of row r into its accumulator: lane
+  // r mod kReduceLanes of j. Each output element folds its inputs in the order of
+  // ir/reduction_order.h, as the row form does, and the inner loop vectorizes: its
+  // iterations are different accumulators.
+  void emitColumnPart(const Part& part, llvm::Value* lo, llvm::Value* hi,
+                      const std::vector<const Value*>& outputs,
+                      const std::vector<llvm::Value*>& outPtrs);
+
+  // The one binary op of a reducer body `(acc, x) -> op(acc, x)` (either order).
+  const Op& bodyOp(const Op& reduce);
+
+  // For output element `at`: each reduce folds the elements of the reduced dimensions
+  // (row-major) from its init value, in the order of ir/reduction_order.h; side outputs
+  // are stored on the way. Up to kReduceLanes elements fold as straight-line code; longer
+  // lists go chunk by chunk, each chunk's elements computed into a stage on the stack
+  // first (a loop that vectorizes exp, tanh, ... over the row), unless they are read
+  // directly from a contiguous input row.
+  void reduceAt(const std::vector<const Op*>& reduces, const std::vector<const Value*>& outputs,
+                const std::vector<llvm::Value*>& outPtrs, Index& at);
+
+  // An output of an input fusion stored per input element (not a reduce, and of the
+  // reduced inputs' shape).
+  static bool isSideOutput(const Value* v, const Op& reduce);
+
+  // ---- values ----
+  llvm::Value* valueAt(const Value* v, Index& at);
+
+  // The operand at the same index (elementwise), or at index 0 when it is a scalar
+  // standing for a tensor (select's predicate, clamp's bounds).
+  llvm::Value* operandAt(const Op& op, size_t i, Index& at);
+
+  llvm::Value* opAt(const Op& op, Index& at);
+
+  llvm::Value* constantAt(const Op& op, Index& at);
+
+  // Each operand is read at its own offset, clamped into range so that every read is in
+  // bounds; the selects then keep the one whose range holds the index.
+  llvm::Value* concatenateAt(const Op& op, Index& at);
+
+  llvm::Value* clampIndex(llvm::Value* i, int64_t size) {
+    llvm::Value* lo = b_.CreateSelect(b_.CreateICmpSLT(i, b_.getInt64(0)), b_.getInt64(0), i);
+    return b_.CreateSelect(b_.CreateICmpSGT(lo, b_.getInt64(size - 1)), b_.getInt64(size - 1), lo);
+  }
+
+  // ---- reduce_window ----
+  // Result elements [lo, hi): each folds its window left to right in row-major order
+  // from the init value, as the interpreter does; window positions over the padding or
+  // between base-dilated elements fold the init value in their place.
+  void emitReduceWindow(llvm::Value* lo, llvm::Value* hi, llvm::Value* result);
+
+  // A region of rank-0 values (a comparator, a selector) as scalar code: each op computed
+  // as the interpreter computes it; what its terminator yields.
+  std::vector<llvm::Value*> scalarRegion(const Region& region,
+                                         const std::vector<llvm::Value*>& args);
+
+  // ---- sort ----
+  // Each iteration sorts one line along the sort dimension through the runtime kernel
+  // kilnSortLine (runtime_kernels.h), with the comparator region compiled to a function
+  // of its own: (buffers, a, b) -> whether element a goes before element b. Returns the
+  // number of lines.
+  int64_t emitSort();
+
+  // ---- select_and_scatter ----
+  // The result starts at the init value; then each source element, in row-major order,
+  // picks the operand element of its window that the select body prefers (a candidate
+  // replaces the current pick when select(pick, candidate) is false; padding is never
+  // picked) and is combined into the result there by the scatter body, as the
+  // interpreter does.
+  void emitSelectAndScatter(llvm::Value* result);
+
+  // ---- scatter ----
+  // The result starts as a copy of the operand; then, in the interpreter's order (update
+  // scatter indices row-major, each one's window row-major), each update element whose
+  // result index lies inside is combined into it by the body: one binary op of (current,
+  // update), or the update itself for a body that returns it. Out-of-bounds elements
+  // are skipped, as the spec says.
+  void emitScatter(llvm::Value* result);
+
+  // ---- index maps that read their indices from tensors ----
+  // An index element as i64, as the interpreter reads it: unsigned values past INT64_MAX
+  // become INT64_MAX (they are clamped anyway).
+  llvm::Value* indexValue(llvm::Value* v, DType t);
+  // The start of a slice of `slice` elements along a dimension of `size`, clamped so that
+  // the slice lies inside (the spec's clamp of dynamic starts).
+  llvm::Value* clampStart(llvm::Value* start, int64_t size, int64_t slice);
+  // Start operand `i` of a dynamic slice (a rank-0 tensor).
+  llvm::Value* startOperand(const Op& op, size_t i);
+
+  llvm::Value* dynamicSliceAt(const Op& op, Index& at);
+
+  // The update where the index falls inside it, else the operand (as a kernel over the
+  // whole result: not yet in place).
+  llvm::Value* dynamicUpdateSliceAt(const Op& op, Index& at);
+
+  // Result element `at` of a gather: its batch coordinates (the result dimensions that are
+  // not offset dimensions) pick an index vector of start_indices; the operand index is
+  // that start (clamped so the slice fits), plus the window offset along the dimensions
+  // that are not collapsed, plus the batch coordinate along operand batching dimensions.
+  llvm::Value* gatherAt(const Op& op, Index& at);
+
+  llvm::Value* padAt(const Op& op, Index& at);
+
+  llvm::LLVMContext& ctx_;
+  llvm::Module& module_;
+  llvm::IRBuilder<> b_;
+  ScalarIR s_;
+  const Op& root_;
+  std::vector<const Value*> precomputed_;
+  std::string name_;
+  llvm::Function* fn_ = nullptr;
+  std::unordered_map<const Value*, llvm::Value*> buffer_;
+  std::map<std::pair<const Value*, int>, llvm::Value*> memo_;
+  int nextId_ = 0;
+};
+
+}  // namespace kiln::cpu
