@@ -96,16 +96,8 @@ void KernelEmitter::emitSelectAndScatter(llvm::Value* result) {
     forRange(b_.getInt64(0), b_.getInt64(numElements(w.dimensions)), [&](llvm::Value* k) {
       Index wi = newIndex(w.dimensions);
       wi.linear = k;
-      llvm::Value* inside = b_.getTrue();
-      std::vector<llvm::Value*> dims;
-      for (size_t d = 0; d < shape.size(); ++d) {
-        llvm::Value* q = b_.CreateSub(
-            b_.CreateAdd(b_.CreateMul(dimsOf(si)[d], b_.getInt64(w.strides[d])), dimsOf(wi)[d]),
-            b_.getInt64(w.padding[d].first));
-        inside = b_.CreateAnd(inside, b_.CreateICmpULT(q, b_.getInt64(shape[d])));
-        dims.push_back(clampIndex(q, shape[d]));
-      }
-      Index element = withDims(shape, std::move(dims));
+      llvm::Value* inside = nullptr;
+      Index element = windowElement(w, shape, si, wi, inside);
       llvm::Value* x = valueAt(op.operand(0), element);
       llvm::Value* at = b_.CreateLoad(it, pickAt);
       llvm::Value* none = b_.CreateICmpSLT(at, b_.getInt64(0));

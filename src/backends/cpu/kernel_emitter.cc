@@ -460,6 +460,24 @@ llvm::Value* KernelEmitter::padAt(const Op& op, Index& at) {
   return b_.CreateSelect(inside, valueAt(op.operand(0), inner), fill);
 }
 
+Index KernelEmitter::windowElement(const Window& w, const Shape& input, Index& out, Index& position,
+                                   llvm::Value*& inside) {
+  inside = b_.getTrue();
+  std::vector<llvm::Value*> dims;
+  for (size_t d = 0; d < input.size(); ++d) {
+    // q: the position in the padded, base-dilated input.
+    llvm::Value* q = b_.CreateSub(b_.CreateAdd(b_.CreateMul(dimsOf(out)[d], b_.getInt64(w.strides[d])),
+                                               b_.CreateMul(dimsOf(position)[d], b_.getInt64(w.windowDilations[d]))),
+                                  b_.getInt64(w.padding[d].first));
+    const int64_t dilated = input[d] == 0 ? 0 : (input[d] - 1) * w.baseDilations[d] + 1;
+    inside = b_.CreateAnd(inside, b_.CreateICmpULT(q, b_.getInt64(dilated)));
+    llvm::Value* base = b_.getInt64(w.baseDilations[d]);
+    if (w.baseDilations[d] > 1) inside = b_.CreateAnd(inside, b_.CreateICmpEQ(b_.CreateURem(q, base), b_.getInt64(0)));
+    dims.push_back(clampIndex(w.baseDilations[d] > 1 ? b_.CreateUDiv(q, base) : q, std::max<int64_t>(input[d], 1)));
+  }
+  return withDims(input, std::move(dims));
+}
+
 // A kernel's symbol: its number, then its op and line, so that dumps and profiles say
 // what each one computes ("kernel3_fusion_input_line12").
 std::string kernelName(size_t index, const Op& op) {

@@ -20,6 +20,7 @@
 
 #include "backends/cpu/native_kernels.h"
 #include "backends/cpu/scalar_ir.h"
+#include "ir/attr_records.h"
 #include "ir/reduction_order.h"
 
 namespace kiln::cpu {
@@ -283,6 +284,12 @@ class KernelEmitter {
   // Each operand is read at its own offset, clamped into range so that every read is in
   // bounds; the selects then keep the one whose range holds the index.
   llvm::Value* concatenateAt(const Op& op, Index& at);
+
+  // The input element at window position `position` of result element `out` (strides,
+  // window dilation, padding, base dilation); `inside` is false where that position
+  // falls on the padding or between base-dilated elements (the index is then clamped
+  // into range, to read something harmless).
+  Index windowElement(const Window& w, const Shape& input, Index& out, Index& position, llvm::Value*& inside);
 
   llvm::Value* clampIndex(llvm::Value* i, int64_t size) {
     llvm::Value* lo = b_.CreateSelect(b_.CreateICmpSLT(i, b_.getInt64(0)), b_.getInt64(0), i);

@@ -379,27 +379,9 @@ void KernelEmitter::emitReduceWindow(llvm::Value* lo, llvm::Value* hi, llvm::Val
     forRange(b_.getInt64(0), b_.getInt64(numElements(w.dimensions)), [&](llvm::Value* k) {
       Index wi = newIndex(w.dimensions);
       wi.linear = k;
-      llvm::Value* inside = b_.getTrue();
-      std::vector<llvm::Value*> dims;
-      for (size_t d = 0; d < input.size(); ++d) {
-        // q: the position in the padded, base-dilated input.
-        llvm::Value* q = b_.CreateSub(
-            b_.CreateAdd(b_.CreateMul(dimsOf(at)[d], b_.getInt64(w.strides[d])),
-                         b_.CreateMul(dimsOf(wi)[d], b_.getInt64(w.windowDilations[d]))),
-            b_.getInt64(w.padding[d].first));
-        const int64_t dilated = input[d] == 0 ? 0 : (input[d] - 1) * w.baseDilations[d] + 1;
-        inside = b_.CreateAnd(inside, b_.CreateICmpULT(q, b_.getInt64(dilated)));
-        llvm::Value* base = b_.getInt64(w.baseDilations[d]);
-        if (w.baseDilations[d] > 1)
-          inside = b_.CreateAnd(inside, b_.CreateICmpEQ(b_.CreateURem(q, base), b_.getInt64(0)));
-        dims.push_back(clampIndex(w.baseDilations[d] > 1 ? b_.CreateUDiv(q, base) : q,
-                                  std::max<int64_t>(input[d], 1)));
-      }
-      llvm::Value* x = init;
-      if (numElements(input) > 0) {
-        Index element = withDims(input, std::move(dims));
-        x = b_.CreateSelect(inside, valueAt(op.operand(0), element), init);
-      }
+      llvm::Value* inside = nullptr;
+      Index element = windowElement(w, input, at, wi, inside);
+      llvm::Value* x = numElements(input) > 0 ? b_.CreateSelect(inside, valueAt(op.operand(0), element), init) : init;
       b_.CreateStore(applyBody(f, b_.CreateLoad(s_.registerType(t), acc), x), acc);
     });
     store(b_.CreateLoad(s_.registerType(t), acc), t, result, o);
