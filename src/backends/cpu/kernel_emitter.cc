@@ -114,22 +114,26 @@ std::vector<llvm::Value*> KernelEmitter::beginFunction(const std::vector<const V
   return outPtrs;
 }
 
-llvm::Value* KernelEmitter::load(DType t, llvm::Value* base, llvm::Value* linear) {
-  llvm::Value* v =
-      b_.CreateLoad(s_.storageType(t), b_.CreateInBoundsGEP(s_.storageType(t), base, linear));
+llvm::Value* KernelEmitter::fromStorage(llvm::Value* v, DType t) {
   if (isBool(t)) return b_.CreateICmpNE(v, b_.getInt8(0));
   if (t == DType::F16) return b_.CreateFPExt(b_.CreateBitCast(v, b_.getHalfTy()), b_.getFloatTy());
-  if (t == DType::BF16)
-    return b_.CreateBitCast(b_.CreateShl(b_.CreateZExt(v, b_.getInt32Ty()), 16), b_.getFloatTy());
+  if (t == DType::BF16) return b_.CreateBitCast(b_.CreateShl(b_.CreateZExt(v, b_.getInt32Ty()), 16), b_.getFloatTy());
   return v;
 }
 
+llvm::Value* KernelEmitter::toStorage(llvm::Value* v, DType t) {
+  if (isBool(t)) return b_.CreateZExt(v, b_.getInt8Ty());
+  if (t == DType::F16) return b_.CreateBitCast(b_.CreateFPTrunc(v, b_.getHalfTy()), b_.getInt16Ty());
+  if (t == DType::BF16) return b_.CreateTrunc(b_.CreateLShr(b_.CreateBitCast(v, b_.getInt32Ty()), 16), b_.getInt16Ty());
+  return v;
+}
+
+llvm::Value* KernelEmitter::load(DType t, llvm::Value* base, llvm::Value* linear) {
+  return fromStorage(b_.CreateLoad(s_.storageType(t), b_.CreateInBoundsGEP(s_.storageType(t), base, linear)), t);
+}
+
 void KernelEmitter::store(llvm::Value* v, DType t, llvm::Value* base, llvm::Value* linear) {
-  if (isBool(t)) v = b_.CreateZExt(v, b_.getInt8Ty());
-  if (t == DType::F16) v = b_.CreateBitCast(b_.CreateFPTrunc(v, b_.getHalfTy()), b_.getInt16Ty());
-  if (t == DType::BF16)
-    v = b_.CreateTrunc(b_.CreateLShr(b_.CreateBitCast(v, b_.getInt32Ty()), 16), b_.getInt16Ty());
-  b_.CreateStore(v, b_.CreateInBoundsGEP(s_.storageType(t), base, linear));
+  b_.CreateStore(toStorage(v, t), b_.CreateInBoundsGEP(s_.storageType(t), base, linear));
 }
 
 llvm::Value* KernelEmitter::linearOf(Index& at) {
@@ -339,11 +343,20 @@ llvm::Value* KernelEmitter::opAt(const Op& op, Index& at) {
       return s_.convert(operandAt(op, 0, at), op.operand(0)->type().dtype(), out);
     case O::BitcastConvert: {
       DType from = op.operand(0)->type().dtype();
-      if (bitWidth(from) != bitWidth(out) || isBool(from) || isBool(out))
-        decline("unsupported: bitcast_convert between widths");
-      if (isNarrowFloat(from) || isNarrowFloat(out))
-        decline("unsupported: bitcast_convert of f16 or bf16");
-      return b_.CreateBitCast(operandAt(op, 0, at), s_.registerType(out));
+      if (isBool(from) || isBool(out)) decline("unsupported: bitcast_convert of booleans");
+      if (bitWidth(from) != bitWidth(out)) {
+        // Between widths the result is the operand's bytes read as elements of the
+        // other width (row-major, little-endian): an input buffer read in place.
+        auto it = buffer_.find(op.operand(0));
+        if (it == buffer_.end()) decline("unsupported: bitcast_convert between widths of a computed value");
+        return load(out, it->second, linearOf(at));
+      }
+      // The same bits: through their storage form (f16 and bf16 live as f32 in registers).
+      llvm::Value* bits = toStorage(operandAt(op, 0, at), from);
+      llvm::Type* intType = b_.getIntNTy(static_cast<unsigned>(bitWidth(from)));
+      if (bits->getType() != intType) bits = b_.CreateBitCast(bits, intType);
+      if (isNarrowFloat(out)) return fromStorage(bits, out);
+      return b_.CreateBitCast(bits, s_.registerType(out));
     }
     case O::Compare:
       return s_.compare(op, operandAt(op, 0, at), operandAt(op, 1, at));

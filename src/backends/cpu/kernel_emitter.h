@@ -76,6 +76,11 @@ class KernelEmitter {
     return p;
   }
 
+  // A register value of `t` as memory holds it (booleans a byte, f16/bf16 their 16 bits)
+  // and back.
+  llvm::Value* toStorage(llvm::Value* v, DType t);
+  llvm::Value* fromStorage(llvm::Value* v, DType t);
+
   llvm::Value* load(DType t, llvm::Value* base, llvm::Value* linear);
 
   // `v` is already rounded to the format (roundToFormat): narrowing is exact.

@@ -454,6 +454,22 @@ TEST(CpuKernelsTest, ResultBuffersAreReusedOnlyWhenFree) {
   EXPECT_EQ(third[0].tensor().floatAt(5), 2 * one.floatAt(5));
 }
 
+// bitcast_convert: f16 and bf16 keep their bits through the f32 they are computed in
+// (NaN payloads included), and between widths the operand's bytes are read as elements
+// of the other width.
+TEST(CpuKernelsTest, BitcastsKeepEveryBit) {
+  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"f16", "i16"}, {"i16", "f16"}, {"bf16", "ui16"}, {"ui16", "bf16"}, {"f16", "bf16"}, {"f32", "i32"}})
+    expectSameOnCpu(function("%x: tensor<12x" + from + ">", "tensor<12x" + to + ">",
+                             "  %r = stablehlo.bitcast_convert %x : (tensor<12x" + from + ">) -> tensor<12x" + to + ">\n"));
+  expectSameOnCpu(function("%x: tensor<3xf32>", "tensor<3x4xi8>",
+                           "  %r = stablehlo.bitcast_convert %x : (tensor<3xf32>) -> tensor<3x4xi8>\n"));
+  expectSameOnCpu(function("%x: tensor<3x2xi16>", "tensor<3xf32>",
+                           "  %r = stablehlo.bitcast_convert %x : (tensor<3x2xi16>) -> tensor<3xf32>\n"));
+  expectSameOnCpu(function("%x: tensor<5x2xbf16>", "tensor<5xui32>",
+                           "  %r = stablehlo.bitcast_convert %x : (tensor<5x2xbf16>) -> tensor<5xui32>\n"));
+}
+
 // Gathers and dynamic slices read indices from tensors: embedding rows, a gather with
 // batching dimensions, starts out of range (clamped, as the spec says, for signed and
 // unsigned index types), and an update placed by clamped starts.
