@@ -358,6 +358,8 @@ llvm::Value* KernelEmitter::opAt(const Op& op, Index& at) {
       if (isNarrowFloat(out)) return fromStorage(bits, out);
       return b_.CreateBitCast(bits, s_.registerType(out));
     }
+    case O::ReducePrecision:
+      return reducePrecisionAt(op, at);
     case O::Compare:
       return s_.compare(op, operandAt(op, 0, at), operandAt(op, 1, at));
     case O::Select:
@@ -471,6 +473,49 @@ llvm::Value* KernelEmitter::padAt(const Op& op, Index& at) {
   }
   Index inner = withDims(x.shape(), std::move(dims));
   return b_.CreateSelect(inside, valueAt(op.operand(0), inner), fill);
+}
+
+// The interpreter's reduce_precision (interp/ops/conversion.cc: XLA's) on the bits of
+// the operand's own format: the mantissa rounded to nearest even, then overflow to inf
+// and underflow to zero outside the reduced exponent range; NaN stays NaN (or becomes
+// inf when no mantissa bits are left).
+llvm::Value* KernelEmitter::reducePrecisionAt(const Op& op, Index& at) {
+  const DType t = op.result()->type().dtype();
+  if (!isFloat(t)) decline("unsupported: stablehlo.reduce_precision of " + std::string(name(t)));
+  const FloatFormat& f = info(t).format;
+  const int e = static_cast<int>(op.attr("exponent_bits").asInt());
+  const int m = static_cast<int>(op.attr("mantissa_bits").asInt());
+  const int total = f.totalBits();
+  llvm::Type* it = b_.getIntNTy(static_cast<unsigned>(total));
+  auto c = [&](uint64_t v) { return llvm::ConstantInt::get(it, v); };
+  llvm::Value* original = toStorage(operandAt(op, 0, at), t);
+  if (original->getType() != it) original = b_.CreateBitCast(original, it);
+  const uint64_t signMask = uint64_t{1} << (total - 1);
+  const uint64_t expMask = ((uint64_t{1} << f.exponentBits) - 1) << f.mantissaBits;
+  const uint64_t mantMask = (uint64_t{1} << f.mantissaBits) - 1;
+  llvm::Value* isNan = b_.CreateAnd(b_.CreateICmpEQ(b_.CreateAnd(original, c(expMask)), c(expMask)),
+                                    b_.CreateICmpNE(b_.CreateAnd(original, c(mantMask)), c(0)));
+  llvm::Value* x = original;
+  if (m < f.mantissaBits) {
+    const int drop = f.mantissaBits - m;
+    const uint64_t lastBit = uint64_t{1} << drop;
+    llvm::Value* bias = b_.CreateAdd(c((lastBit >> 1) - 1), b_.CreateLShr(b_.CreateAnd(x, c(lastBit)), c(drop)));
+    x = b_.CreateAnd(b_.CreateAdd(x, bias), c(~(lastBit - 1)));
+  }
+  if (e < f.exponentBits) {
+    const int64_t expBias = (int64_t{1} << (f.exponentBits - 1)) - 1;
+    const int64_t reducedBias = (int64_t{1} << (e - 1)) - 1;
+    const uint64_t maxExp = static_cast<uint64_t>(expBias + reducedBias) << f.mantissaBits;
+    const uint64_t minExp = static_cast<uint64_t>(expBias - reducedBias) << f.mantissaBits;
+    llvm::Value* exp = b_.CreateAnd(x, c(expMask));
+    llvm::Value* sign = b_.CreateAnd(x, c(signMask));
+    x = b_.CreateSelect(b_.CreateICmpUGT(exp, c(maxExp)), b_.CreateOr(sign, c(expMask)),
+                        b_.CreateSelect(b_.CreateICmpULE(exp, c(minExp)), sign, x));
+  }
+  llvm::Value* nan = m > 0 ? original : b_.CreateOr(b_.CreateAnd(original, c(signMask)), c(expMask));
+  x = b_.CreateSelect(isNan, nan, x);
+  if (isNarrowFloat(t)) return fromStorage(x, t);
+  return b_.CreateBitCast(x, s_.registerType(t));
 }
 
 Index KernelEmitter::windowElement(const Window& w, const Shape& input, Index& out, Index& position,

@@ -290,6 +290,8 @@ class KernelEmitter {
   // bounds; the selects then keep the one whose range holds the index.
   llvm::Value* concatenateAt(const Op& op, Index& at);
 
+  llvm::Value* reducePrecisionAt(const Op& op, Index& at);
+
   // The input element at window position `position` of result element `out` (strides,
   // window dilation, padding, base dilation); `inside` is false where that position
   // falls on the padding or between base-dilated elements (the index is then clamped

@@ -470,6 +470,18 @@ TEST(CpuKernelsTest, BitcastsKeepEveryBit) {
                            "  %r = stablehlo.bitcast_convert %x : (tensor<5x2xbf16>) -> tensor<5xui32>\n"));
 }
 
+// reduce_precision on the bits of each format, special values included: rounding to
+// fewer mantissa bits, overflow and underflow of a smaller exponent, NaN kept (or inf
+// with no mantissa bits left).
+TEST(CpuKernelsTest, ReducePrecisionRoundsTheBitsAsTheInterpreterDoes) {
+  for (const char* e : {"f32", "f64", "bf16", "f16"})
+    for (const char* format : {"e5m2", "e8m7", "e4m0", "e11m52", "e2m1"}) {
+      std::string t = "tensor<16x" + std::string(e) + ">";
+      expectSameOnCpu(function("%x: " + t, t, "  %r = stablehlo.reduce_precision %x, format = " + std::string(format) +
+                                                   " : " + t + "\n"));
+    }
+}
+
 // Gathers and dynamic slices read indices from tensors: embedding rows, a gather with
 // batching dimensions, starts out of range (clamped, as the spec says, for signed and
 // unsigned index types), and an update placed by clamped starts.
@@ -595,16 +607,16 @@ TEST(CpuKernelsTest, ScattersApplyUpdatesInOrderAndSkipOutOfBounds) {
 }
 
 TEST(CpuKernelsTest, DeclinedOpsSayWhyAndStillRun) {
-  std::string text = function("%x: tensor<8xf32>", "tensor<8xf32>",
-                              "  %r = stablehlo.reduce_precision %x, format = e5m2 : tensor<8xf32>\n");
+  std::string text = function("%x: tensor<8xcomplex<f32>>", "tensor<8xcomplex<f32>>",
+                              "  %r = stablehlo.add %x, %x : tensor<8xcomplex<f32>>\n");
   auto reference = stablehlo::parseModule(text);
   auto module = stablehlo::parseModule(text);
   passes::PassContext context;
   passes::runPipeline(*module, cpuPipeline(), context);
   Executable exe(*module);
   ASSERT_EQ(exe.declinedReasons().size(), 1u);
-  EXPECT_EQ(exe.declinedReasons().begin()->first, "unsupported: stablehlo.reduce_precision (no native code yet)");
-  interp::HostValues args = {ordinaryValues(Type::tensor(DType::F32, {8}), 0)};
+  EXPECT_EQ(exe.declinedReasons().begin()->first, "unsupported: element type complex<f32>");
+  interp::HostValues args = {ordinaryValues(Type::tensor(DType::C64, {8}), 0)};
   expectSameBits(interp::Interpreter(*reference).call("main", args), exe.call(*module->lookup("main"), args));
 }
 
