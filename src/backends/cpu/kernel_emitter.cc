@@ -30,7 +30,8 @@ std::pair<int64_t, int64_t> KernelEmitter::emit() {
   bool reduction = root_.is(OpCode::Reduce);
   if (body) {
     std::string kind = root_.attr("kind").asString();
-    bool epilogue = kind == "dot_epilogue" && !precomputed_.empty();
+    // A dot_epilogue whose dot BLAS cannot run computes the dot in the kernel (dotAt).
+    bool epilogue = kind == "dot_epilogue";
     reduction = kind == "input";
     // multi_output is a loop fusion with several results (siblings, or a producer also
     // read outside): one loop when they share a shape.
@@ -360,6 +361,9 @@ llvm::Value* KernelEmitter::opAt(const Op& op, Index& at) {
     }
     case O::ReducePrecision:
       return reducePrecisionAt(op, at);
+    case O::DotGeneral:
+    case O::Dot:
+      return dotAt(op, at);
     case O::Compare:
       return s_.compare(op, operandAt(op, 0, at), operandAt(op, 1, at));
     case O::Select:
@@ -473,6 +477,52 @@ llvm::Value* KernelEmitter::padAt(const Op& op, Index& at) {
   }
   Index inner = withDims(x.shape(), std::move(dims));
   return b_.CreateSelect(inside, valueAt(op.operand(0), inner), fill);
+}
+
+// A dot BLAS does not run (integers, booleans, f16/bf16, mixed types), as the
+// interpreter computes it (interp/ops/linalg.cc): both operands converted to the
+// result's compute type (f32 for f16/bf16), each sum over the contracting dimensions in
+// row-major order from zero with acc + a * b in that type (no fused multiply-add), then
+// rounded to the result's format once.
+llvm::Value* KernelEmitter::dotAt(const Op& op, Index& at) {
+  const DotDims d = DotDims::of(op);
+  const Type& lt = op.operand(0)->type();
+  const Type& rt = op.operand(1)->type();
+  const DType t = op.result()->type().dtype();
+  const Dims lhsFree = d.lhsFree(lt.rank()), rhsFree = d.rhsFree(rt.rank());
+  Shape contracting;
+  for (int64_t c : d.lhsContracting) contracting.push_back(lt.dim(c));
+  // The result's dimensions: batch, then lhs's free, then rhs's free.
+  const std::vector<llvm::Value*> outDims = dimsOf(at);
+  llvm::Type* acc = s_.registerType(t);
+  llvm::Value* sum = entryAlloca(acc, 1);
+  b_.CreateStore(s_.constant(t, 0), sum);
+  const bool f = isFloat(t);
+  forRange(b_.getInt64(0), b_.getInt64(numElements(contracting)), [&](llvm::Value* k) {
+    Index ki = newIndex(contracting);
+    ki.linear = k;
+    std::vector<llvm::Value*> l(static_cast<size_t>(lt.rank())), r(static_cast<size_t>(rt.rank()));
+    size_t o = 0;
+    for (size_t i = 0; i < d.lhsBatch.size(); ++i, ++o) {
+      l[static_cast<size_t>(d.lhsBatch[i])] = outDims[o];
+      r[static_cast<size_t>(d.rhsBatch[i])] = outDims[o];
+    }
+    for (int64_t x : lhsFree) l[static_cast<size_t>(x)] = outDims[o++];
+    for (int64_t x : rhsFree) r[static_cast<size_t>(x)] = outDims[o++];
+    for (size_t i = 0; i < d.lhsContracting.size(); ++i) {
+      l[static_cast<size_t>(d.lhsContracting[i])] = dimsOf(ki)[i];
+      r[static_cast<size_t>(d.rhsContracting[i])] = dimsOf(ki)[i];
+    }
+    Index li = withDims(lt.shape(), std::move(l)), ri = withDims(rt.shape(), std::move(r));
+    llvm::Value* a = s_.convert(valueAt(op.operand(0), li), lt.dtype(), t);
+    llvm::Value* c = s_.convert(valueAt(op.operand(1), ri), rt.dtype(), t);
+    llvm::Value* s = b_.CreateLoad(acc, sum);
+    llvm::Value* next = isBool(t) ? b_.CreateOr(s, b_.CreateAnd(a, c))
+                        : f        ? b_.CreateFAdd(s, b_.CreateFMul(a, c))
+                                   : b_.CreateAdd(s, b_.CreateMul(a, c));
+    b_.CreateStore(next, sum);
+  });
+  return b_.CreateLoad(acc, sum);  // valueAt rounds it to the result's format
 }
 
 // The interpreter's reduce_precision (interp/ops/conversion.cc: XLA's) on the bits of

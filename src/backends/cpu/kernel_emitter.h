@@ -291,6 +291,7 @@ class KernelEmitter {
   llvm::Value* concatenateAt(const Op& op, Index& at);
 
   llvm::Value* reducePrecisionAt(const Op& op, Index& at);
+  llvm::Value* dotAt(const Op& op, Index& at);
 
   // The input element at window position `position` of result element `out` (strides,
   // window dilation, padding, base dilation); `inside` is false where that position

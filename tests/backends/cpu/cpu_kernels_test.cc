@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <tuple>
 
 #include "backends/cpu/executable.h"
 #include "backends/cpu/threads.h"
@@ -256,6 +257,51 @@ TEST(CpuKernelsTest, DotEpilogueRunsTheDotOnBlasAndTheRestAsAKernel) {
 // Reductions fold left to right in row-major order, as the interpreter does, so even
 // float sums over special values agree bit for bit: rows, columns, everything, nothing,
 // several reduces in one input fusion, side outputs, and a body with its arguments swapped.
+// Dots BLAS does not run, as kernels computing the interpreter's sums: integers that
+// wrap (i8 x i8 -> i32 widens first), booleans, f16/bf16 accumulated in f32 and rounded
+// once, mixed float types; with batch dimensions, two contracting dimensions, and a
+// dot_epilogue whose dot stays in the kernel.
+TEST(CpuKernelsTest, DotsOfOtherTypesSumAsTheInterpreterDoes) {
+  struct Case {
+    std::string lhs, rhs, out, dims;
+  };
+  const std::vector<Case> shapes = {{"7x5", "5x3", "7x3", "contracting_dims = [1] x [0]"},
+                                    {"2x7x5", "5x3x2", "2x7x3", "batching_dims = [0] x [2], contracting_dims = [2] x [0]"},
+                                    {"4x7x5", "5x4x3", "7x3", "contracting_dims = [0, 2] x [1, 0]"}};
+  for (auto [l, r, o] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"i8", "i8", "i32"}, {"i32", "i32", "i32"}, {"ui16", "ui16", "ui16"}, {"i1", "i1", "i1"},
+           {"bf16", "bf16", "f32"}, {"bf16", "bf16", "bf16"}, {"f16", "f32", "f32"}}) {
+    for (const Case& c : shapes) {
+      std::string lt = "tensor<" + c.lhs + "x" + l + ">", rt = "tensor<" + c.rhs + "x" + r + ">",
+                  ot = "tensor<" + c.out + "x" + o + ">";
+      expectSameOnCpu(function("%x: " + lt + ", %y: " + rt, ot,
+                               "  %r = stablehlo.dot_general %x, %y, " + c.dims + " : (" + lt + ", " + rt + ") -> " + ot +
+                                   "\n"),
+                      1, false);
+      // Special values too: sums that must round to bf16 (and NaN, inf, extremes).
+      if (o == "bf16")
+        expectSameOnCpu(function("%x: " + lt + ", %y: " + rt, ot,
+                                 "  %r = stablehlo.dot_general %x, %y, " + c.dims + " : (" + lt + ", " + rt + ") -> " +
+                                     ot + "\n"));
+    }
+  }
+  // The sum stays in f32 until the end: 1 + 4 * 2^-9 is 1 + 2^-7 in bf16, while adding
+  // each 2^-9 to a bf16 total would round it away every time.
+  expectSameOnCpu(function("%y: tensor<5x1xbf16>", "tensor<1x1xbf16>",
+                           "  %x = stablehlo.constant dense<[[1.0, 0.001953125, 0.001953125, 0.001953125, 0.001953125]]>"
+                           " : tensor<1x5xbf16>\n"
+                           "  %one = stablehlo.constant dense<1.0> : tensor<5x1xbf16>\n"
+                           "  %r = stablehlo.dot_general %x, %one, contracting_dims = [1] x [0] : (tensor<1x5xbf16>, "
+                           "tensor<5x1xbf16>) -> tensor<1x1xbf16>\n"),
+                  1, false);
+  // bf16 GEMM and a bias: the dot_epilogue kernel computes the dot itself.
+  expectSameOnCpu(function("%x: tensor<6x5xbf16>, %w: tensor<5x4xbf16>, %b: tensor<6x4xbf16>", "tensor<6x4xbf16>",
+                           "  %h = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<6x5xbf16>, "
+                           "tensor<5x4xbf16>) -> tensor<6x4xbf16>\n"
+                           "  %r = stablehlo.add %h, %b : tensor<6x4xbf16>\n"),
+                  1, false);
+}
+
 // A reduce of `fused`(x) (its elements are computed, then folded) or, with no `fused`,
 // of x itself (read from the input buffer).
 std::string reduceProgram(const std::string& e, const std::string& in, const std::string& out,
