@@ -111,13 +111,7 @@ class Frame : public EvalContext {
     return callee.runFunction(*fn, args);
   }
 
-  void checkTime() override {
-    const InterpOptions& o = interp_.options();
-    if (o.cancel && o.cancel->load(std::memory_order_relaxed))
-      throw Error(ErrorKind::Runtime, "cancelled");
-    if (o.deadline && std::chrono::steady_clock::now() > *o.deadline)
-      throw Error(ErrorKind::Runtime, "time limit exceeded");
-  }
+  void checkTime() override { checkDeadline(interp_.options()); }
 
   const Interpreter& interpreter() const override { return interp_; }
   ProcessContext* process() override { return process_; }
@@ -212,6 +206,12 @@ const std::vector<std::vector<const Value*>>& Interpreter::deadAfter(const Regio
   auto it = deadAfter_.find(&region);
   if (it == deadAfter_.end()) throw Error(ErrorKind::Internal, "region of another module");
   return it->second;
+}
+
+void checkDeadline(const InterpOptions& o) {
+  if (o.cancel && o.cancel->load(std::memory_order_relaxed)) throw Error(ErrorKind::Runtime, "cancelled");
+  if (o.deadline && std::chrono::steady_clock::now() > *o.deadline)
+    throw Error(ErrorKind::Runtime, "time limit exceeded");
 }
 
 void checkArguments(const Function& fn, const HostValues& args) {

@@ -90,6 +90,10 @@ class Interpreter {
   std::unordered_map<const Op*, std::unique_ptr<Region>> decompositions_;
 };
 
+// Throws a Runtime error ("cancelled", "time limit exceeded") when `options` say the
+// run must stop; every executor's loops call it.
+void checkDeadline(const InterpOptions& options);
+
 // Throws a Type error unless `args` fit the parameters of `fn` (count and types); every
 // executor checks its arguments with it.
 void checkArguments(const Function& fn, const HostValues& args);

@@ -72,14 +72,7 @@ void KernelEmitter::emitSelectAndScatter(llvm::Value* result) {
       op.region(0).argument(0)->type().dtype() != ot)
     decline("unsupported: stablehlo.select_and_scatter with promoted element types");
   const Window w = Window::ofReduceWindow(op, static_cast<int64_t>(shape.size()));
-  const Op& combine = [&]() -> const Op& {
-    const Region& body = op.region(1);
-    if (body.size() != 2)
-      decline("unsupported: a scatter body of " + std::to_string(body.size() - 1) + " ops");
-    return *body.front();
-  }();
-  if (!combine.info().has(kElementwise) || combine.numOperands() != 2)
-    decline("unsupported: a scatter body that is not one binary op of its arguments");
+  const Op& combine = bodyOp(op.region(1));
   Index scalar = scalarIndex();
   llvm::Value* init = valueAt(op.operand(2), scalar);
   forRange(b_.getInt64(0), b_.getInt64(numElements(shape)),
@@ -138,7 +131,7 @@ void KernelEmitter::emitScatter(llvm::Value* result) {
     decline("unsupported: stablehlo.scatter with promoted element types");
   const Op* combine = nullptr;  // null: the body returns the update
   if (!(body.size() == 1 && body.terminator()->operand(0) == body.argument(1)))
-    combine = &bodyOp(op);
+    combine = &bodyOp(op.region(0));
   auto has = [](const std::vector<int64_t>& v, int64_t x) {
     return std::find(v.begin(), v.end(), x) != v.end();
   };

@@ -101,9 +101,8 @@ bool Executable::run(const Op& op, const interp::HostValues& operands, interp::H
   if (it == native_.kernels.end()) return false;
   // Kernels read dense buffers: a splat operand is expanded first.
   std::vector<Literal> inputs;
-  inputs.reserve(operands.size());
-  std::vector<void*> buffers;
   inputs.reserve(operands.size() + 1);
+  std::vector<void*> buffers;
   for (const interp::HostValue& v : operands) inputs.push_back(v.tensor());
   if (auto dot = epilogueDots_.find(&op); dot != epilogueDots_.end()) {
     // The dot first, on BLAS, from the fusion operands its region arguments stand for.
@@ -129,18 +128,6 @@ bool Executable::run(const Op& op, const interp::HostValues& operands, interp::H
 }
 
 std::string Executable::report() const {
-  auto where = [](const Op& op) {
-    std::string s(op.name());
-    SourcePos pos = op.pos;
-    if (op.is(OpCode::Fusion)) {
-      s += " (" + op.attr("kind").asString() + ")";
-      // A fusion has no line of its own: its root's (the op of its first result).
-      const Op* root = op.region(0).terminator()->operand(0)->definingOp();
-      if (root) pos = root->pos;
-    }
-    if (pos.known()) s += " at line " + std::to_string(pos.line);
-    return s;
-  };
   // In program order: the kernels were compiled in that order; the map is not.
   std::vector<const Op*> compiled;
   for (const Op* op : kernelOps(module_))
@@ -150,10 +137,10 @@ std::string Executable::report() const {
                     " (IR emission " + ms(native_.emitSeconds) + ", LLVM optimization " + ms(native_.optimizeSeconds) +
                     ", machine code " + ms(native_.codegenSeconds) + ")\n";
   for (size_t i = 0; i < compiled.size(); ++i)
-    out += "  kernel " + std::to_string(i) + ": " + where(*compiled[i]) + "\n";
+    out += "  kernel " + std::to_string(i) + ": " + describeOp(*compiled[i]) + "\n";
   for (const Op* op : kernelOps(module_)) {
-    if (blas_.count(op)) out += "  BLAS: " + where(*op) + "\n";
-    if (epilogueDots_.count(op)) out += "  BLAS, then kernel: " + where(*op) + "\n";
+    if (blas_.count(op)) out += "  BLAS: " + describeOp(*op) + "\n";
+    if (epilogueDots_.count(op)) out += "  BLAS, then kernel: " + describeOp(*op) + "\n";
   }
   for (const auto& fn : module_.functions()) {
     if (auto it = programs_.find(fn.get()); it != programs_.end())
@@ -163,7 +150,7 @@ std::string Executable::report() const {
       out += "@" + fn->name() + ": through the interpreter (" + interpreted_.at(fn->name()) + ")\n";
   }
   out += "interpreter fallbacks: " + std::to_string(native_.declined.size()) + "\n";
-  for (const auto& [op, reason] : native_.declined) out += "  " + where(*op) + ": " + reason + "\n";
+  for (const auto& [op, reason] : native_.declined) out += "  " + describeOp(*op) + ": " + reason + "\n";
   return out;
 }
 

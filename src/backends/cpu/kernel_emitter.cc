@@ -586,6 +586,19 @@ Index KernelEmitter::windowElement(const Window& w, const Shape& input, Index& o
   return withDims(input, std::move(dims));
 }
 
+SourcePos sourceLine(const Op& op) {
+  if (op.is(OpCode::Fusion))
+    if (const Op* root = op.region(0).terminator()->operand(0)->definingOp()) return root->pos;
+  return op.pos;
+}
+
+std::string describeOp(const Op& op) {
+  std::string s(op.name());
+  if (op.is(OpCode::Fusion)) s += " (" + op.attr("kind").asString() + ")";
+  if (SourcePos pos = sourceLine(op); pos.known()) s += " at line " + std::to_string(pos.line);
+  return s;
+}
+
 // A kernel's symbol: its number, then its op and line, so that dumps and profiles say
 // what each one computes ("kernel3_fusion_input_line12").
 std::string kernelName(size_t index, const Op& op) {
@@ -594,11 +607,7 @@ std::string kernelName(size_t index, const Op& op) {
   if (op.is(OpCode::Fusion)) opName += "_" + op.attr("kind").asString();
   for (char c : opName.substr(opName.find('.') + 1))
     name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  SourcePos pos = op.pos;
-  // A fusion has no line of its own: its root's (the op of its first result).
-  if (op.is(OpCode::Fusion))
-    if (const Op* root = op.region(0).terminator()->operand(0)->definingOp()) pos = root->pos;
-  if (pos.known()) name += "_line" + std::to_string(pos.line);
+  if (SourcePos pos = sourceLine(op); pos.known()) name += "_line" + std::to_string(pos.line);
   return name;
 }
 

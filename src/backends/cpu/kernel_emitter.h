@@ -203,7 +203,7 @@ class KernelEmitter {
   };
 
   // A one-op body of two arguments, or null.
-  static const Op* oneOpBody(const Op& reduce);
+  static const Op* oneOpBody(const Region& body);
 
   std::vector<Fold> foldsOf(const std::vector<const Op*>& reduces);
 
@@ -259,8 +259,9 @@ class KernelEmitter {
                       const std::vector<const Value*>& outputs,
                       const std::vector<llvm::Value*>& outPtrs);
 
-  // The one binary op of a reducer body `(acc, x) -> op(acc, x)` (either order).
-  const Op& bodyOp(const Op& reduce);
+  // oneOpBody, or a decline (a reducer or scatter body the caller cannot compile as
+  // scalar code).
+  const Op& bodyOp(const Region& body);
 
   // For output element `at`: each reduce folds the elements of the reduced dimensions
   // (row-major) from its init value, in the order of ir/reduction_order.h; side outputs

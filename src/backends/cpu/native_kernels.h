@@ -50,6 +50,11 @@ struct NativeKernels {
   double codegenSeconds = 0;   // machine code
 };
 
+// How reports and errors name an op: "kiln.fusion (input) at line 12". A fusion has no
+// line of its own and takes its root's (the op of its first result).
+SourcePos sourceLine(const Op& op);
+std::string describeOp(const Op& op);
+
 struct CompileOptions {
   // Where the kernels' LLVM IR (before and after optimization) and assembly are written
   // (`kiln compile --backend cpu --dump-dir`); empty: nowhere.

@@ -13,15 +13,13 @@
 
 namespace kiln::cpu {
 
-const Op* KernelEmitter::oneOpBody(const Op& reduce) {
-  const Region& body = reduce.region(0);
+const Op* KernelEmitter::oneOpBody(const Region& body) {
   if (body.numArguments() != 2 || body.size() != 2) return nullptr;
   const Op& op = *body.front();
   bool args = op.numOperands() == 2 && op.operand(0)->isArgument() && op.operand(1)->isArgument() &&
               op.operand(0)->ownerRegion() == &body && op.operand(1)->ownerRegion() == &body &&
               op.operand(0) != op.operand(1);
-  if (!args || !op.info().has(kElementwise) || body.terminator()->operand(0) != op.result())
-    return nullptr;
+  if (!args || !op.info().has(kElementwise) || body.terminator()->operand(0) != op.result()) return nullptr;
   return &op;
 }
 
@@ -29,7 +27,7 @@ std::vector<KernelEmitter::Fold> KernelEmitter::foldsOf(const std::vector<const 
   std::vector<Fold> folds;
   for (const Op* r : reduces) {
     const size_t n = r->numOperands() / 2;
-    const Op* op = n == 1 ? oneOpBody(*r) : nullptr;
+    const Op* op = n == 1 ? oneOpBody(r->region(0)) : nullptr;
     const size_t group = folds.size();
     for (size_t j = 0; j < n; ++j) {
       DType t = r->operand(j)->type().dtype();
@@ -82,7 +80,7 @@ llvm::Value* KernelEmitter::laneTree(const Fold& f, std::vector<llvm::Value*> la
 bool KernelEmitter::foldsLeadingDims(const Part& part, const std::vector<const Value*>& outputs) {
   if (part.reduces.empty() || numElements(part.shape) <= 1) return false;
   for (const Op* r : part.reduces)
-    if (r->numOperands() != 2 || !oneOpBody(*r)) return false;  // those fold row by row
+    if (r->numOperands() != 2 || !oneOpBody(r->region(0))) return false;  // those fold row by row
   std::vector<int64_t> dims = part.reduces[0]->attr("dimensions").asInts();
   std::sort(dims.begin(), dims.end());
   for (size_t i = 0; i < dims.size(); ++i)
@@ -183,17 +181,10 @@ void KernelEmitter::emitColumnPart(const Part& part, llvm::Value* lo, llvm::Valu
   });
 }
 
-const Op& KernelEmitter::bodyOp(const Op& reduce) {
-  const Region& body = reduce.region(0);
-  if (body.size() != 2)
-    decline("unsupported: a reducer body of " + std::to_string(body.size() - 1) + " ops");
-  const Op& op = *body.front();
-  bool args = op.numOperands() == 2 && op.operand(0)->ownerRegion() == &body &&
-              op.operand(1)->ownerRegion() == &body && op.operand(0)->isArgument() &&
-              op.operand(1)->isArgument() && op.operand(0) != op.operand(1);
-  if (!args || !op.info().has(kElementwise) || body.terminator()->operand(0) != op.result())
-    decline("unsupported: a reducer body that is not one binary op of its arguments");
-  return op;
+const Op& KernelEmitter::bodyOp(const Region& body) {
+  const Op* op = oneOpBody(body);
+  if (!op) decline("unsupported: a body that is not one binary op of its arguments");
+  return *op;
 }
 
 void KernelEmitter::reduceAt(const std::vector<const Op*>& reduces,
@@ -367,7 +358,7 @@ void KernelEmitter::emitReduceWindow(llvm::Value* lo, llvm::Value* hi, llvm::Val
   const DType t = op.result()->type().dtype();
   if (op.operand(0)->type().dtype() != t || op.region(0).argument(0)->type().dtype() != t)
     decline("unsupported: stablehlo.reduce_window with promoted element types");
-  Fold f{&op, oneOpBody(op), t, nullptr};  // other bodies as scalar code
+  Fold f{&op, oneOpBody(op.region(0)), t, nullptr};  // other bodies as scalar code
   const Window w = Window::ofReduceWindow(op, static_cast<int64_t>(input.size()));
   forRange(lo, hi, [&](llvm::Value* o) {
     Index at = newIndex(out);

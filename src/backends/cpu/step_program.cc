@@ -2,7 +2,6 @@
 // assignment, run over a pooled arena.
 #include "backends/cpu/step_program.h"
 
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -17,12 +16,6 @@ namespace {
 constexpr int64_t kArenaAlignment = 64;
 
 int64_t aligned(int64_t n) { return (n + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment; }
-
-std::string where(const Op& op) {
-  std::string s(op.name());
-  if (op.pos.known()) s += " at line " + std::to_string(op.pos.line);
-  return s;
-}
 
 // Thrown while building: the function runs through the interpreter, for this reason.
 struct NoStep {
@@ -78,7 +71,7 @@ class StepProgram::Builder {
  private:
   Place placeOf(const Value* v, const Op& user) {
     auto it = places.find(v);
-    if (it == places.end()) throw NoStep{"an operand of " + where(user) + " has no buffer"};
+    if (it == places.end()) throw NoStep{"an operand of " + describeOp(user) + " has no buffer"};
     return it->second;
   }
 
@@ -86,11 +79,11 @@ class StepProgram::Builder {
     Step s;
     s.op = &op;
     for (const Value* v : op.operands()) {
-      if (!v->type().isTensor()) throw NoStep{where(op) + " takes a " + v->type().str()};
+      if (!v->type().isTensor()) throw NoStep{describeOp(op) + " takes a " + v->type().str()};
       s.operands.push_back(placeOf(v, op));
     }
     for (const Value* v : op.results()) {
-      if (!v->type().isTensor()) throw NoStep{where(op) + " gives a " + v->type().str()};
+      if (!v->type().isTensor()) throw NoStep{describeOp(op) + " gives a " + v->type().str()};
       if (!places.count(v)) places[v] = slot(v->type());
       s.results.push_back(places[v]);
     }
@@ -125,7 +118,7 @@ class StepProgram::Builder {
         s.regions.push_back(std::move(b));
       }
     } else {
-      throw NoStep{where(op) + " has no native step"};
+      throw NoStep{describeOp(op) + " has no native step"};
     }
     return s;
   }
@@ -230,12 +223,6 @@ class StepProgram::Runner {
     if (width == 64 && !isSignedInt(t) && bits > static_cast<uint64_t>(INT64_MAX)) return INT64_MAX;
     return static_cast<int64_t>(bits);
   }
-  void checkTime() {
-    if (options_.cancel && options_.cancel->load(std::memory_order_relaxed))
-      throw Error(ErrorKind::Runtime, "cancelled");
-    if (options_.deadline && std::chrono::steady_clock::now() > *options_.deadline)
-      throw Error(ErrorKind::Runtime, "time limit exceeded");
-  }
 
   void step(const Step& s) {
     switch (s.kind) {
@@ -260,7 +247,7 @@ class StepProgram::Runner {
         const Block& body = s.regions[1];
         copyAll(cond.args, s.operands, *s.op);
         for (;;) {
-          checkTime();
+          interp::checkDeadline(options_);
           block(cond);
           if (!scalar(cond.yields[0], DType::I1)) break;
           block(body);
