@@ -254,9 +254,9 @@ llvm::Value* ScalarIR::elementwise(const Op& op, DType t, const std::vector<llvm
     case O::RoundNearestAfz: floatOnly(); return intrinsic(llvm::Intrinsic::round, x[0]);
     case O::RoundNearestEven: floatOnly(); return intrinsic(llvm::Intrinsic::roundeven, x[0]);
     case O::Exponential: floatOnly(); return exp(t, x[0]);
-    case O::ExponentialMinusOne: floatOnly(); return libm("expm1", t, {x[0]});
-    case O::Log: floatOnly(); return libm("log", t, {x[0]});
-    case O::LogPlusOne: floatOnly(); return libm("log1p", t, {x[0]});
+    case O::ExponentialMinusOne: floatOnly(); return t == DType::F64 ? libm("expm1", t, {x[0]}) : emitExpm1F32(b_, x[0]);
+    case O::Log: floatOnly(); return t == DType::F64 ? libm("log", t, {x[0]}) : emitLogF32(b_, x[0]);
+    case O::LogPlusOne: floatOnly(); return t == DType::F64 ? libm("log1p", t, {x[0]}) : emitLog1pF32(b_, x[0]);
     case O::Sine: floatOnly(); return libm("sin", t, {x[0]});
     case O::Cosine: floatOnly(); return libm("cos", t, {x[0]});
     case O::Tan: floatOnly(); return libm("tan", t, {x[0]});
@@ -265,10 +265,10 @@ llvm::Value* ScalarIR::elementwise(const Op& op, DType t, const std::vector<llvm
     case O::Logistic: {
       // 1 / (1 + e^-x) for x >= 0, e^x / (1 + e^x) below, as the interpreter.
       floatOnly();
-      llvm::Value* up = b_.CreateFDiv(fpConst(1), b_.CreateFAdd(fpConst(1), exp(t, b_.CreateFNeg(x[0]))));
-      llvm::Value* e = exp(t, x[0]);
-      llvm::Value* down = b_.CreateFDiv(e, b_.CreateFAdd(fpConst(1), e));
-      return b_.CreateSelect(b_.CreateFCmpOGE(x[0], fpConst(0)), up, down);
+      if (t != DType::F64) return emitLogisticF32(b_, x[0]);
+      llvm::Value* e = exp(t, b_.CreateFNeg(intrinsic(llvm::Intrinsic::fabs, x[0])));
+      llvm::Value* numerator = b_.CreateSelect(b_.CreateFCmpOGE(x[0], fpConst(0)), fpConst(1), e);
+      return b_.CreateFDiv(numerator, b_.CreateFAdd(fpConst(1), e));
     }
     default: decline("unsupported: " + std::string(op.name()) + " (no native code yet)");
   }
