@@ -143,10 +143,11 @@ std::string Executable::report() const {
     if (epilogueDots_.count(op)) out += "  BLAS, then kernel: " + describeOp(*op) + "\n";
   }
   for (const auto& fn : module_.functions()) {
-    if (auto it = programs_.find(fn.get()); it != programs_.end())
+    if (auto it = programs_.find(fn.get()); it != programs_.end()) {
       out += "@" + fn->name() + ": " + std::to_string(it->second->numSteps()) + " steps over an arena of " +
              std::to_string(it->second->arenaBytes()) + " bytes\n";
-    else
+      for (const std::string& group : it->second->rowGroups()) out += "  row group: " + group + "\n";
+    } else
       out += "@" + fn->name() + ": through the interpreter (" + interpreted_.at(fn->name()) + ")\n";
   }
   out += "interpreter fallbacks: " + std::to_string(native_.declined.size()) + "\n";

@@ -24,7 +24,7 @@
 
 namespace kiln::cpu {
 
-std::pair<int64_t, int64_t> KernelEmitter::emit() {
+Kernel KernelEmitter::emit() {
   const Region* body = root_.is(OpCode::Fusion) ? &root_.region(0) : nullptr;
   std::vector<const Value*> inputs, outputs;
   bool reduction = root_.is(OpCode::Reduce);
@@ -55,26 +55,26 @@ std::pair<int64_t, int64_t> KernelEmitter::emit() {
     const int64_t window =
         numElements(Window::ofReduceWindow(root_, root_.operand(0)->type().rank()).dimensions);
     const int64_t n = numElements(root_.result()->type().shape());
-    return {n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(window, 1))};
+    return {nullptr, n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(window, 1)), {}};
   }
   if (root_.is(OpCode::Sort)) {
     std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
     int64_t lines = emitSort();
     b_.CreateRetVoid();
     const int64_t length = lines == 0 ? 1 : numElements(root_.operand(0)->type().shape()) / lines;
-    return {lines, std::max<int64_t>(1, (int64_t{1} << 14) / std::max<int64_t>(length, 1))};
+    return {nullptr, lines, std::max<int64_t>(1, (int64_t{1} << 14) / std::max<int64_t>(length, 1)), {}};
   }
   if (root_.is(OpCode::SelectAndScatter)) {
     std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
     emitSelectAndScatter(outPtrs[0]);
     b_.CreateRetVoid();
-    return {1, 1};  // one iteration: sources that pick one element add to it in order
+    return {nullptr, 1, 1, {}};  // one iteration: sources that pick one element add to it in order
   }
   if (root_.is(OpCode::Scatter)) {
     std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
     emitScatter(outPtrs[0]);
     b_.CreateRetVoid();
-    return {1, 1};  // one iteration: updates to one element apply in order
+    return {nullptr, 1, 1, {}};  // one iteration: updates to one element apply in order
   }
   std::vector<Part> parts = reduction ? reductionParts(outputs) : loopParts(outputs);
 
@@ -96,7 +96,8 @@ std::pair<int64_t, int64_t> KernelEmitter::emit() {
     if (foldsLeadingDims(part, outputs)) minGrain = std::max(minGrain, numElements(part.shape));
   }
   b_.CreateRetVoid();
-  return {offset, std::max<int64_t>(minGrain, (int64_t{1} << 16) / work)};
+  return {nullptr, offset, std::max<int64_t>(minGrain, (int64_t{1} << 16) / work),
+          parts.size() == 1 ? parts[0].shape : Shape{}};
 }
 
 std::vector<llvm::Value*> KernelEmitter::beginFunction(const std::vector<const Value*>& inputs,
@@ -621,12 +622,12 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& requests,
   out.jit->prepare(*module);
   std::vector<std::string> names;
   std::vector<const Op*> compiled;
-  std::vector<std::pair<int64_t, int64_t>> iterations;
+  std::vector<Kernel> emitted;
   for (const KernelRequest& request : requests) {
     const Op* op = request.op;
     std::string name = kernelName(names.size(), *op);
     try {
-      iterations.push_back(KernelEmitter(*module, request, name).emit());
+      emitted.push_back(KernelEmitter(*module, request, name).emit());
       names.push_back(name);
       compiled.push_back(op);
     } catch (const Declined& d) {
@@ -640,9 +641,10 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& requests,
     std::vector<void*> addresses =
         out.jit->add(std::move(module), std::move(context), names, options.dumpDir,
                      out.optimizeSeconds, out.codegenSeconds);
-    for (size_t i = 0; i < compiled.size(); ++i)
-      out.kernels[compiled[i]] = {reinterpret_cast<KernelFn>(addresses[i]), iterations[i].first,
-                                  iterations[i].second};
+    for (size_t i = 0; i < compiled.size(); ++i) {
+      emitted[i].fn = reinterpret_cast<KernelFn>(addresses[i]);
+      out.kernels[compiled[i]] = std::move(emitted[i]);
+    }
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

@@ -60,7 +60,7 @@ class KernelEmitter {
   // Emits the kernel; returns how many iterations its [begin, end) range spans (the
   // elements of its results, or of its reductions' results) and the chunk size worth a
   // thread: about 2^16 elements of work.
-  std::pair<int64_t, int64_t> emit();
+  Kernel emit();
 
  private:
   // Creates the kernel's function and its entry block, loads the buffer pointers (once,

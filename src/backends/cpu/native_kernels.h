@@ -26,6 +26,9 @@ struct Kernel {
   KernelFn fn = nullptr;
   int64_t iterations = 0;  // the whole range: [0, iterations)
   int64_t grain = 1;       // iterations worth a thread's chunk (fewer when each folds many inputs)
+  // When the iterations are the elements of one shape in row-major order (a loop over
+  // one result shape, or one group of reduces), that shape; else empty.
+  Shape space;
 };
 
 // An op to compile. `precomputed` are values inside a fusion that something else computes

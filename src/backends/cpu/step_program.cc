@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "backends/cpu/blas_dot.h"
+#include "backends/cpu/row_groups.h"
 #include "backends/cpu/threads.h"
 #include "passes/buffer_assignment.h"
 #include "support/error.h"
@@ -66,6 +67,7 @@ class StepProgram::Builder {
       }
       out.steps.push_back(step(*op));
     }
+    formRowGroups(out.steps);
   }
 
  private:
@@ -123,6 +125,125 @@ class StepProgram::Builder {
     return s;
   }
 
+  // A kernel step that may start or join a row group of `rows` rows, given what the
+  // group's earlier members produce.
+  static bool rowWise(const Step& s, int64_t rows, const std::unordered_set<const Value*>& produced) {
+    if (s.kind != Step::Kind::Kernel || s.dot || s.kernel->space.empty() || s.kernel->space[0] != rows)
+      return false;
+    return readsRowByRow(*s.op, rows, [&](const Value* v) { return produced.count(v) > 0; });
+  }
+
+  // Whether the arena bytes of the group's members stay apart: a value that takes over
+  // another's bytes (their lifetimes end and begin inside the group) must take exactly
+  // them, row for row, or a block could overwrite rows a later block still reads.
+  static bool arenaApart(const std::vector<const Step*>& members, int64_t rows) {
+    struct Span {
+      int64_t offset, bytes;
+      bool rowWise;
+    };
+    std::vector<Span> spans;
+    for (const Step* m : members) {
+      auto add = [&](const Place& p, const Value* v) {
+        if (p.in == Place::In::Arena)
+          spans.push_back({p.offset, passes::valueBytes(v->type()), v->type().rank() >= 1 && v->type().dim(0) == rows});
+      };
+      for (size_t i = 0; i < m->operands.size(); ++i) add(m->operands[i], m->op->operand(i));
+      for (size_t i = 0; i < m->results.size(); ++i) add(m->results[i], m->op->result(i));
+    }
+    for (size_t i = 0; i < spans.size(); ++i)
+      for (size_t j = i + 1; j < spans.size(); ++j) {
+        const Span &a = spans[i], &b = spans[j];
+        bool overlap = a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes;
+        bool same = a.offset == b.offset && a.bytes == b.bytes && a.rowWise && b.rowWise;
+        if (overlap && !same) return false;
+      }
+    return true;
+  }
+
+  // Runs of two or more kernel steps that read row by row become row groups.
+  void formRowGroups(std::vector<Step>& steps) {
+    std::vector<Step> out;
+    std::vector<Step> run;
+    std::unordered_set<const Value*> produced;
+    int64_t rows = 0;
+    auto close = [&] {
+      if (run.size() >= 2) {
+        out.push_back(rowGroup(std::move(run), rows));
+      } else {
+        for (Step& s : run) out.push_back(std::move(s));
+      }
+      run.clear();
+      produced.clear();
+    };
+    for (Step& s : steps) {
+      bool joins = !run.empty() && rowWise(s, rows, produced);
+      if (joins) {
+        std::vector<const Step*> members;
+        for (const Step& m : run) members.push_back(&m);
+        members.push_back(&s);
+        joins = arenaApart(members, rows);
+      }
+      if (!joins) {
+        close();
+        bool starts = s.kind == Step::Kind::Kernel && !s.kernel->space.empty() && s.kernel->space[0] >= 2 &&
+                      rowWise(s, s.kernel->space[0], produced);
+        if (!starts) {
+          out.push_back(std::move(s));
+          continue;
+        }
+        rows = s.kernel->space[0];
+      }
+      for (const Value* v : s.op->results()) produced.insert(v);
+      run.push_back(std::move(s));
+    }
+    close();
+    steps = std::move(out);
+  }
+
+  // The group of `members`: the values only its members read move to the block scratch.
+  static Step rowGroup(std::vector<Step> members, int64_t rows) {
+    Step g;
+    g.kind = Step::Kind::Rows;
+    g.op = members.front().op;
+    g.rows = rows;
+    std::unordered_set<const Op*> ops;
+    for (const Step& m : members) ops.insert(m.op);
+    auto onlyInside = [&](const Value* v) {
+      if (!v->hasUses()) return false;
+      for (const Use& u : v->uses())
+        if (!ops.count(u.user)) return false;
+      return true;
+    };
+    // The block holds every row-shaped value the group touches (each counted once).
+    std::unordered_set<const Value*> touched;
+    int64_t bytesPerRow = 0;
+    auto touch = [&](const Value* v) {
+      if (v->type().rank() >= 1 && v->type().dim(0) == rows && touched.insert(v).second)
+        bytesPerRow += passes::valueBytes(v->type()) / rows;
+    };
+    for (const Step& m : members) {
+      for (const Value* v : m.op->operands()) touch(v);
+      for (const Value* v : m.op->results()) touch(v);
+    }
+    g.blockRows = std::min(rows, rowsPerBlock(bytesPerRow));
+    std::unordered_map<const Value*, Place> scratch;
+    for (const Step& m : members)
+      for (const Value* v : m.op->results())
+        if (onlyInside(v)) {
+          const int64_t rowBytes = passes::valueBytes(v->type()) / rows;
+          scratch[v] = {Place::In::Scratch, 0, g.scratchBytes, rowBytes};
+          g.scratchBytes += aligned(rowBytes * g.blockRows);
+        }
+    for (Step& m : members) {
+      for (size_t i = 0; i < m.operands.size(); ++i)
+        if (auto it = scratch.find(m.op->operand(i)); it != scratch.end()) m.operands[i] = it->second;
+      for (size_t i = 0; i < m.results.size(); ++i)
+        if (auto it = scratch.find(m.op->result(i)); it != scratch.end()) m.results[i] = it->second;
+    }
+    g.members = std::move(members);
+    return g;
+  }
+
   StepProgram& p_;
   const CompiledOps& natives_;
   int64_t end_;
@@ -162,6 +283,18 @@ std::unique_ptr<StepProgram> StepProgram::build(const Function& fn, const Compil
   return p;
 }
 
+namespace {
+
+std::unique_ptr<uint8_t[], void (*)(uint8_t*)> allocate(size_t bytes) {
+  bytes = static_cast<size_t>(aligned(static_cast<int64_t>(bytes)));
+  std::unique_ptr<uint8_t[], void (*)(uint8_t*)> p{static_cast<uint8_t*>(std::aligned_alloc(kArenaAlignment, bytes)),
+                                                   [](uint8_t* b) { std::free(b); }};
+  if (!p) throw Error(ErrorKind::Runtime, "out of memory: an arena of " + std::to_string(bytes) + " bytes");
+  return p;
+}
+
+}  // namespace
+
 StepProgram::Arena StepProgram::takeArena() const {
   {
     std::lock_guard<std::mutex> lock(arenasMutex_);
@@ -171,10 +304,8 @@ StepProgram::Arena StepProgram::takeArena() const {
       return a;
     }
   }
-  size_t bytes = static_cast<size_t>(std::max<int64_t>(aligned(arenaBytes_), kArenaAlignment));
   Arena a;
-  a.bytes = {static_cast<uint8_t*>(std::aligned_alloc(kArenaAlignment, bytes)), [](uint8_t* b) { std::free(b); }};
-  if (!a.bytes) throw Error(ErrorKind::Runtime, "out of memory: an arena of " + std::to_string(bytes) + " bytes");
+  a.bytes = allocate(static_cast<size_t>(std::max<int64_t>(arenaBytes_, kArenaAlignment)));
   return a;
 }
 
@@ -186,9 +317,10 @@ void StepProgram::giveBack(Arena arena) const {
 // One execution: the places resolved against this call's arena, parameters and results.
 class StepProgram::Runner {
  public:
-  Runner(const StepProgram& p, uint8_t* arena, std::vector<Literal>& params, std::vector<Literal>& results,
+  Runner(const StepProgram& p, Arena& arena, std::vector<Literal>& params, std::vector<Literal>& results,
          std::atomic<uint64_t>& runs, const interp::InterpOptions& options)
-      : p_(p), arena_(arena), params_(params), results_(results), runs_(runs), options_(options) {}
+      : p_(p), arenaOwner_(arena), arena_(arena.bytes.get()), params_(params), results_(results), runs_(runs),
+        options_(options) {}
 
   void block(const Block& b) {
     for (const Step& s : b.steps) step(s);
@@ -200,9 +332,53 @@ class StepProgram::Runner {
       case Place::In::Parameter: return const_cast<uint8_t*>(params_[p.index].storage());
       case Place::In::Constant: return const_cast<uint8_t*>(p_.constants_[p.index].storage());
       case Place::In::Result: return results_[p.index].mutableStorage();
-      case Place::In::Arena: break;
+      case Place::In::Arena:
+      case Place::In::Scratch: break;
     }
     return arena_ + p.offset;
+  }
+
+  // A row group: its blocks in `parts` runs of consecutive blocks, one per thread, each
+  // with its own block scratch. A scratch value's pointer is placed so that row r of the
+  // block is where the kernel looks for row r of the value: `r0` rows before the scratch.
+  void rowGroup(const Step& g) {
+    const int64_t blocks = (g.rows + g.blockRows - 1) / g.blockRows;
+    const int64_t parts = std::min<int64_t>(threadCount(), blocks);
+    if (arenaOwner_.scratchBytes < g.scratchBytes || static_cast<int64_t>(arenaOwner_.scratch.size()) < parts) {
+      arenaOwner_.scratchBytes = std::max(arenaOwner_.scratchBytes, g.scratchBytes);
+      arenaOwner_.scratch.clear();
+      for (int64_t t = 0; t < std::max<int64_t>(parts, threadCount()); ++t)
+        arenaOwner_.scratch.push_back(allocate(static_cast<size_t>(std::max<int64_t>(arenaOwner_.scratchBytes, 1))));
+    }
+    // Every other address is resolved here, on the calling thread.
+    std::vector<std::vector<void*>> fixed;
+    for (const Step& m : g.members) {
+      std::vector<void*>& buffers = fixed.emplace_back();
+      for (const Place& p : m.operands) buffers.push_back(p.in == Place::In::Scratch ? nullptr : address(p));
+      for (const Place& p : m.results) buffers.push_back(p.in == Place::In::Scratch ? nullptr : address(p));
+    }
+    runParts(parts, [&](int64_t t) {
+      const uintptr_t scratch = reinterpret_cast<uintptr_t>(arenaOwner_.scratch[static_cast<size_t>(t)].get());
+      std::vector<void*> buffers;
+      for (int64_t b = t * blocks / parts; b < (t + 1) * blocks / parts; ++b) {
+        const int64_t r0 = b * g.blockRows, r1 = std::min(g.rows, r0 + g.blockRows);
+        for (size_t k = 0; k < g.members.size(); ++k) {
+          const Step& m = g.members[k];
+          buffers = fixed[k];
+          size_t slot = 0;
+          for (const std::vector<Place>* places : {&m.operands, &m.results})
+            for (const Place& p : *places) {
+              if (p.in == Place::In::Scratch)
+                buffers[slot] = reinterpret_cast<void*>(scratch + static_cast<uintptr_t>(p.offset) -
+                                                        static_cast<uintptr_t>(r0 * p.rowBytes));
+              ++slot;
+            }
+          const int64_t perRow = m.kernel->iterations / g.rows;
+          m.kernel->fn(buffers.data(), r0 * perRow, r1 * perRow);
+        }
+      }
+    });
+    runs_.fetch_add(g.members.size() - 1, std::memory_order_relaxed);
   }
   void copy(const Place& to, const Place& from, const Type& type) {
     void* dst = address(to);
@@ -228,6 +404,9 @@ class StepProgram::Runner {
     switch (s.kind) {
       case Step::Kind::Gemm:
         blasDotInto(*s.dot, address(s.operands[0]), address(s.operands[1]), address(s.results[0]));
+        break;
+      case Step::Kind::Rows:
+        rowGroup(s);
         break;
       case Step::Kind::Kernel: {
         std::vector<void*> buffers;
@@ -278,12 +457,27 @@ class StepProgram::Runner {
   }
 
   const StepProgram& p_;
+  Arena& arenaOwner_;
   uint8_t* arena_;
   std::vector<Literal>& params_;
   std::vector<Literal>& results_;
   std::atomic<uint64_t>& runs_;
   const interp::InterpOptions& options_;
 };
+
+std::vector<std::string> StepProgram::rowGroups() const {
+  std::vector<std::string> out;
+  std::function<void(const Block&)> visit = [&](const Block& b) {
+    for (const Step& s : b.steps) {
+      if (s.kind == Step::Kind::Rows)
+        out.push_back(std::to_string(s.members.size()) + " kernels over " + std::to_string(s.rows) +
+                      " rows in blocks of " + std::to_string(s.blockRows) + " (from " + describeOp(*s.op) + ")");
+      for (const Block& r : s.regions) visit(r);
+    }
+  };
+  visit(body_);
+  return out;
+}
 
 interp::HostValues StepProgram::run(const interp::HostValues& args, std::atomic<uint64_t>& runs,
                                     const interp::InterpOptions& options) const {
@@ -300,7 +494,7 @@ interp::HostValues StepProgram::run(const interp::HostValues& args, std::atomic<
   for (size_t r = 0; r < resultOps_.size(); ++r) results.push_back(results_.take(*resultOps_[r], resultIndex_[r]));
   Arena arena = takeArena();
   try {
-    Runner(*this, arena.bytes.get(), params, results, runs, options).block(body_);
+    Runner(*this, arena, params, results, runs, options).block(body_);
   } catch (...) {
     giveBack(std::move(arena));
     throw;

@@ -1,5 +1,6 @@
 // A function whose every op runs natively, as an ordered list of steps (a kernel, a GEMM
-// on BLAS, a GEMM then its epilogue kernel, or while / if / case with nested step lists)
+// on BLAS, a GEMM then its epilogue kernel, a row group of kernels run block by block
+// (row_groups.h), or while / if / case with nested step lists)
 // over one arena that the buffer assignment lays out: each value of the body has its
 // bytes at a fixed offset, and values whose lifetimes do not overlap share them (in
 // place, where an op reads a dying operand only at the index it writes). The values
@@ -50,18 +51,22 @@ class StepProgram {
                          const interp::InterpOptions& options = {}) const;
 
   size_t numSteps() const { return body_.steps.size(); }
+  // The row groups, as "3 kernels over 4096 rows in blocks of 5" each (nested ones too).
+  std::vector<std::string> rowGroups() const;
   int64_t arenaBytes() const { return arenaBytes_; }
 
  private:
   // Where a value's bytes are while the program runs.
   struct Place {
-    enum class In { Parameter, Constant, Arena, Result } in = In::Arena;
+    // Scratch: a value that lives only inside a row group, in its block's scratch.
+    enum class In { Parameter, Constant, Arena, Result, Scratch } in = In::Arena;
     size_t index = 0;     // parameter, constant or function result number
-    int64_t offset = 0;   // in the arena
+    int64_t offset = 0;   // in the arena, or in the block's scratch
+    int64_t rowBytes = 0;  // Scratch: the bytes of one row
   };
   struct Block;
   struct Step {
-    enum class Kind { Kernel, Gemm, While, If, Case } kind = Kind::Kernel;
+    enum class Kind { Kernel, Gemm, Rows, While, If, Case } kind = Kind::Kernel;
     const Op* op = nullptr;
     const Kernel* kernel = nullptr;
     const Op* dot = nullptr;  // Gemm: the op itself; Kernel: a dot_epilogue's dot, run first
@@ -70,6 +75,10 @@ class StepProgram {
     Place product;                // where a dot_epilogue's dot writes
     std::vector<Block> regions;   // While: cond, body; If: then, else; Case: the branches
     std::vector<Place> staging;   // While: where the body's results wait before they become the carries
+    // Rows: the group's kernel steps, its rows, the rows of one block and the bytes of
+    // one block's scratch.
+    std::vector<Step> members;
+    int64_t rows = 0, blockRows = 0, scratchBytes = 0;
   };
   // A region: its steps, where its arguments live and what its terminator yields.
   struct Block {
@@ -79,6 +88,9 @@ class StepProgram {
   };
   struct Arena {
     std::unique_ptr<uint8_t[], void (*)(uint8_t*)> bytes{nullptr, nullptr};
+    // One block scratch per thread that runs a row group (grown on first use).
+    std::vector<std::unique_ptr<uint8_t[], void (*)(uint8_t*)>> scratch;
+    int64_t scratchBytes = 0;
   };
   class Builder;
   class Runner;

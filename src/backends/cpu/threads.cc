@@ -63,6 +63,14 @@ int threadCount() { return pool().threads; }
 
 void inKernelPool(const std::function<void()>& work) { pool().arena->execute(work); }
 
+void runParts(int64_t parts, const std::function<void(int64_t)>& part) {
+  if (parts <= 1) {
+    if (parts == 1) part(0);
+    return;
+  }
+  inKernelPool([&] { tbb::parallel_for(int64_t{0}, parts, [&](int64_t t) { part(t); }); });
+}
+
 void runKernel(const Kernel& kernel, void* const* buffers) {
   const int64_t n = kernel.iterations, grain = kernel.grain;
   KernelFn fn = kernel.fn;

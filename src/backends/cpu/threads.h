@@ -4,6 +4,7 @@
 // element is computed by one thread, in a fixed order).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 
 namespace kiln::cpu {
@@ -15,6 +16,10 @@ int threadCount();
 
 // Runs `work` inside the backend's thread pool (its parallel loops use that many threads).
 void inKernelPool(const std::function<void()>& work);
+
+// Runs part(0), …, part(parts - 1), each on one thread of the pool (the calling thread
+// alone when there is one part).
+void runParts(int64_t parts, const std::function<void(int64_t)>& part);
 
 struct Kernel;
 // Runs a compiled kernel over its whole iteration range, in chunks on the pool when it

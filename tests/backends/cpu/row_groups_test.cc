@@ -1,0 +1,125 @@
+// Row groups (backends/cpu/row_groups.h): kernels that read row by row run together one
+// block of rows at a time, with what passes between them in a block scratch. Checked
+// bit for bit against the interpreter, at 1, 2 and 8 threads, on programs of many
+// blocks (softmax- and layernorm-shaped, with ops exact on their inputs so that the
+// interpreter's bits are the target), with a value both passed inside the group and
+// returned, and kernels that read across rows, which must stay out of a group.
+#include <gtest/gtest.h>
+
+#include "backends/cpu/executable.h"
+#include "backends/cpu/threads.h"
+#include "interp/interpreter.h"
+#include "passes/pass_manager.h"
+#include "passes/pass_test_util.h"
+#include "stablehlo/parser.h"
+
+namespace kiln::cpu {
+namespace {
+
+using passes::test_util::ordinaryValues;
+
+// The rows' maxima, the squared differences from them and their sums, the quotients:
+// softmax's three kernels with exp replaced by a square (exact on the test's inputs).
+// The sums are returned too, so they stay in the arena while the differences live in
+// the scratch.
+constexpr const char* kSoftmaxLike = R"(
+func.func @main(%x: tensor<600x1000xf32>) -> (tensor<600x1000xf32>, tensor<600xf32>) {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1]
+      : (tensor<600x1000xf32>, tensor<f32>) -> tensor<600xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<600xf32>) -> tensor<600x1000xf32>
+  %d = stablehlo.subtract %x, %mb : tensor<600x1000xf32>
+  %e = stablehlo.multiply %d, %d : tensor<600x1000xf32>
+  %s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1]
+      : (tensor<600x1000xf32>, tensor<f32>) -> tensor<600xf32>
+  %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<600xf32>) -> tensor<600x1000xf32>
+  %y = stablehlo.divide %e, %sb : tensor<600x1000xf32>
+  return %y, %s : tensor<600x1000xf32>, tensor<600xf32>
+})";
+
+// Layer normalization over rows of a 3-d batch (rows of 20x100): means, then the
+// centred values scaled by per-column factors and divided by the rows' square sums.
+constexpr const char* kLayerNormLike = R"(
+func.func @main(%x: tensor<300x20x100xf32>, %g: tensor<100xf32>) -> tensor<300x20x100xf32> {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %n = stablehlo.constant dense<0.5> : tensor<300xf32>
+  %sum = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1, 2]
+      : (tensor<300x20x100xf32>, tensor<f32>) -> tensor<300xf32>
+  %mean = stablehlo.multiply %sum, %n : tensor<300xf32>
+  %mb = stablehlo.broadcast_in_dim %mean, dims = [0] : (tensor<300xf32>) -> tensor<300x20x100xf32>
+  %c = stablehlo.subtract %x, %mb : tensor<300x20x100xf32>
+  %sq = stablehlo.multiply %c, %c : tensor<300x20x100xf32>
+  %ss = stablehlo.reduce(%sq init: %zero) applies stablehlo.add across dimensions = [2]
+      : (tensor<300x20x100xf32>, tensor<f32>) -> tensor<300x20xf32>
+  %sb = stablehlo.broadcast_in_dim %ss, dims = [0, 1] : (tensor<300x20xf32>) -> tensor<300x20x100xf32>
+  %gb = stablehlo.broadcast_in_dim %g, dims = [2] : (tensor<100xf32>) -> tensor<300x20x100xf32>
+  %s = stablehlo.multiply %c, %gb : tensor<300x20x100xf32>
+  %y = stablehlo.divide %s, %sb : tensor<300x20x100xf32>
+  return %y : tensor<300x20x100xf32>
+})";
+
+// The maxima read back to front: row i of the result needs row 599 - i of them.
+constexpr const char* kAcrossRows = R"(
+func.func @main(%x: tensor<600x1000xf32>) -> tensor<600x1000xf32> {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1]
+      : (tensor<600x1000xf32>, tensor<f32>) -> tensor<600xf32>
+  %r = stablehlo.reverse %m, dims = [0] : tensor<600xf32>
+  %mb = stablehlo.broadcast_in_dim %r, dims = [0] : (tensor<600xf32>) -> tensor<600x1000xf32>
+  %y = stablehlo.subtract %x, %mb : tensor<600x1000xf32>
+  return %y : tensor<600x1000xf32>
+})";
+
+struct Compiled {
+  std::unique_ptr<Module> reference, module;
+  std::unique_ptr<Executable> exe;
+};
+
+Compiled compile(const std::string& text) {
+  Compiled c{stablehlo::parseModule(text), stablehlo::parseModule(text), nullptr};
+  passes::PassContext context;
+  passes::runPipeline(*c.module, cpuPipeline(), context);
+  c.exe = std::make_unique<Executable>(*c.module);
+  return c;
+}
+
+// Runs @main at 1, 2 and 8 threads, each time bit for bit against the interpreter.
+void expectSameAtEveryThreadCount(Compiled& c) {
+  const Function& fn = *c.module->lookup("main");
+  interp::HostValues args;
+  for (size_t i = 0; i < fn.numParams(); ++i) args.push_back(ordinaryValues(fn.param(i)->type(), static_cast<int>(i)));
+  interp::HostValues expected = interp::Interpreter(*c.reference).call("main", args);
+  for (int threads : {1, 2, 8}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    setThreadCount(threads);
+    passes::test_util::expectBitIdentical(expected, c.exe->call(fn, args), "");
+  }
+  setThreadCount(0);
+}
+
+TEST(RowGroupsTest, SoftmaxShapedKernelsRunBlockByBlock) {
+  Compiled c = compile(kSoftmaxLike);
+  const std::string report = c.exe->report();
+  // 600 rows of three 4000-byte values: blocks of 43 rows, 14 of them.
+  EXPECT_NE(report.find("row group: 3 kernels over 600 rows in blocks of 43"), std::string::npos) << report;
+  expectSameAtEveryThreadCount(c);
+}
+
+TEST(RowGroupsTest, RowsOfSeveralDimensionsAndReducesOverPartsOfARow) {
+  Compiled c = compile(kLayerNormLike);
+  const std::string report = c.exe->report();
+  EXPECT_NE(report.find("row group: "), std::string::npos) << report;
+  EXPECT_NE(report.find(" over 300 rows in blocks of "), std::string::npos) << report;
+  expectSameAtEveryThreadCount(c);
+}
+
+TEST(RowGroupsTest, KernelsThatReadAcrossRowsStayOutOfGroups) {
+  Compiled c = compile(kAcrossRows);
+  const std::string report = c.exe->report();
+  EXPECT_EQ(report.find("row group: "), std::string::npos) << report;
+  expectSameAtEveryThreadCount(c);
+}
+
+}  // namespace
+}  // namespace kiln::cpu
