@@ -134,8 +134,9 @@ std::string Executable::report() const {
     if (native_.kernels.count(op)) compiled.push_back(op);
   auto ms = [](double s) { return std::to_string(static_cast<int>(s * 1000 + 0.5)) + " ms"; };
   std::string out = "cpu: " + std::to_string(compiled.size()) + " LLVM kernels, compiled in " + ms(native_.seconds) +
+                    " on " + std::to_string(native_.threads) + " thread" + (native_.threads == 1 ? "" : "s") +
                     " (IR emission " + ms(native_.emitSeconds) + ", LLVM optimization " + ms(native_.optimizeSeconds) +
-                    ", machine code " + ms(native_.codegenSeconds) + ")\n";
+                    ", machine code " + ms(native_.codegenSeconds) + ", summed over the threads)\n";
   for (size_t i = 0; i < compiled.size(); ++i)
     out += "  kernel " + std::to_string(i) + ": " + describeOp(*compiled[i]) + "\n";
   for (const Op* op : kernelOps(module_)) {

@@ -1,11 +1,14 @@
 // The JIT session: LLVM ORC's LLJIT for the host CPU, and the O2 pipeline of LLVM's new
-// pass manager (what ../shared/notes/orcjit-probe.md measured). Included only by the
-// files that build LLVM IR.
+// pass manager (what ../shared/notes/orcjit-probe.md measured). Modules are optimized and
+// compiled to object code apart (on several threads), then loaded into the session
+// together. Included only by the files that build LLVM IR.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <llvm/Support/MemoryBuffer.h>
 
 namespace llvm {
 class LLVMContext;
@@ -25,16 +28,23 @@ class Jit {
   Jit(const Jit&) = delete;
   Jit& operator=(const Jit&) = delete;
 
+  // Machine code for one module, not yet loaded.
+  struct Object {
+    std::unique_ptr<llvm::MemoryBuffer> bytes;
+    double optimizeSeconds = 0;  // LLVM's passes
+    double codegenSeconds = 0;   // machine code generation
+  };
+
   // Sets the host's data layout and triple on a module about to be filled.
   void prepare(llvm::Module& module) const;
-  // Optimizes `module` (verified first), compiles it, and returns the address of each of
-  // `names`, in order. With a `dumpDir`, writes there the IR before and after
-  // optimization (cpu_kernels.ll, cpu_kernels.opt.ll) and the assembly (cpu_kernels.s).
-  // `optimizeSeconds` and `codegenSeconds` receive the time LLVM's passes and its machine
-  // code generation took.
-  std::vector<void*> add(std::unique_ptr<llvm::Module> module, std::unique_ptr<llvm::LLVMContext> context,
-                         const std::vector<std::string>& names, const std::string& dumpDir, double& optimizeSeconds,
-                         double& codegenSeconds);
+  // Verifies and optimizes `module` and generates its machine code, with a target machine
+  // of its own: modules in contexts of their own compile on several threads at once.
+  // With a `dumpDir`, writes there the IR before and after optimization
+  // (cpu_kernels.ll, cpu_kernels.opt.ll) and the assembly (cpu_kernels.s).
+  Object compile(llvm::Module& module, const std::string& dumpDir) const;
+  // Loads compiled objects into the session (one caller at a time) and returns the
+  // address of each of `names`, in order.
+  std::vector<void*> load(std::vector<Object> objects, const std::vector<std::string>& names);
 
  private:
   struct State;

@@ -47,10 +47,13 @@ struct NativeKernels {
   // The ops asked for that the emitter left to the interpreter, with the reason
   // ("unsupported: stablehlo.reduce in a fusion").
   std::vector<std::pair<const Op*, std::string>> declined;
-  double seconds = 0;          // emission, optimization and machine code, in all
+  double seconds = 0;          // emission, optimization and machine code, in all (wall clock)
+  // Summed over the modules compiled side by side (so together more than `seconds`
+  // when several threads compiled):
   double emitSeconds = 0;      // building the LLVM IR
   double optimizeSeconds = 0;  // LLVM's O2 passes
   double codegenSeconds = 0;   // machine code
+  int threads = 1;             // modules compiled side by side
 };
 
 // How reports and errors name an op: "kiln.fusion (input) at line 12". A fusion has no
@@ -64,8 +67,9 @@ struct CompileOptions {
   std::string dumpDir;
 };
 
-// Emits one kernel per request into one LLVM module, optimizes it at O2 for the host CPU
-// and compiles it. Each kernel's function is named after its op and source line. Throws
+// Emits one kernel per request into LLVM modules (one per thread of the backend, compiled
+// side by side; one in all with a dump dir), optimizes them at O2 for the host CPU and
+// compiles them. Each kernel's function is named after its op and source line. Throws
 // kiln::Error (Internal) when LLVM itself fails, Io when a dump cannot be written.
 NativeKernels compileKernels(const std::vector<KernelRequest>& requests, const CompileOptions& options = {});
 
