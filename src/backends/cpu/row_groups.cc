@@ -11,36 +11,41 @@ namespace {
 // them (Outside), only their row i (Aligned), or anything else (Mixed).
 enum class Rows { Outside, Aligned, Mixed };
 
-bool leads(const Value* v, int64_t rows) { return v->type().rank() >= 1 && v->type().dim(0) == rows; }
+// The row dimension of a shape: its first dimension that is not 1 (dimensions of 1
+// before it do not change where a row's elements are), or -1.
+int64_t rowDim(const Shape& shape) {
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] != 1) return static_cast<int64_t>(d);
+  return -1;
+}
+
+int64_t rowDim(const Value* v) { return rowDim(v->type().shape()); }
 
 bool contains(const std::vector<int64_t>& xs, int64_t x) { return std::find(xs.begin(), xs.end(), x) != xs.end(); }
 
-// Whether `op` keeps dimension 0 as it is: row i of its result reads only row i of its
+// Whether `op` keeps the rows as they are: row i of its result reads only row i of its
 // operands that have `rows` leading (the others are read whole, so they must be Outside).
 bool keepsRows(const Op& op, int64_t rows) {
   using O = OpCode;
-  if (!leads(op.result(0), rows)) return false;
+  if (!leadsRows(op.result(0), rows)) return false;
   if (op.info().has(kElementwise)) return true;
-  const int64_t r = op.operand(0)->type().rank();
+  // Where the rows run in the (first) operand and in the result.
+  const int64_t in = rowDim(op.operand(0)), out = rowDim(op.result(0));
+  auto at = [&](const char* name, int64_t d) { return op.attr(name).asInts()[static_cast<size_t>(d)]; };
   switch (op.code()) {
-    case O::BroadcastInDim: {
-      const std::vector<int64_t>& map = op.attr("broadcast_dimensions").asInts();
-      return r >= 1 && map[0] == 0 && op.operand(0)->type().dim(0) == rows;
-    }
-    case O::Reshape: return leads(op.operand(0), rows);
-    case O::Transpose: return op.attr("permutation").asInts()[0] == 0;
+    case O::BroadcastInDim: return leadsRows(op.operand(0), rows) && at("broadcast_dimensions", in) == out;
+    case O::Reshape: return leadsRows(op.operand(0), rows);
+    case O::Transpose: return at("permutation", out) == in;
     case O::Reduce:
       for (size_t i = 0; i < op.numResults(); ++i)
-        if (!leads(op.result(i), rows)) return false;
-      return !contains(op.attr("dimensions").asInts(), 0);
-    case O::Reverse: return !contains(op.attr("dimensions").asInts(), 0);
-    case O::Concatenate: return op.attr("dimension").asInt() != 0;
+        if (!leadsRows(op.result(i), rows)) return false;
+      return !contains(op.attr("dimensions").asInts(), in);
+    case O::Reverse: return !contains(op.attr("dimensions").asInts(), in);
+    case O::Concatenate: return op.attr("dimension").asInt() != in;
     case O::Slice:
-      return op.attr("start_indices").asInts()[0] == 0 && op.attr("strides").asInts()[0] == 1 &&
-             op.attr("limit_indices").asInts()[0] == rows;
+      return at("start_indices", in) == 0 && at("strides", in) == 1 && at("limit_indices", in) == rows;
     case O::Pad:
-      return op.attr("edge_padding_low").asInts()[0] == 0 && op.attr("edge_padding_high").asInts()[0] == 0 &&
-             op.attr("interior_padding").asInts()[0] == 0;
+      return at("edge_padding_low", in) == 0 && at("edge_padding_high", in) == 0 && at("interior_padding", in) == 0;
     default: return false;
   }
 }
@@ -51,7 +56,7 @@ Rows rowsOf(const Op& op, const std::vector<Rows>& operands, int64_t rows) {
     if (operands[i] == Rows::Mixed) return Rows::Mixed;
     if (operands[i] == Rows::Aligned) {
       // A rank-0 or otherwise shaped operand is read whole, which needs all its rows.
-      if (!leads(op.operand(i), rows)) return Rows::Mixed;
+      if (!leadsRows(op.operand(i), rows)) return Rows::Mixed;
       aligned = true;
     }
   }
@@ -61,12 +66,14 @@ Rows rowsOf(const Op& op, const std::vector<Rows>& operands, int64_t rows) {
 
 }  // namespace
 
+bool leadsRows(const Value* v, int64_t rows) { return rowDim(v) >= 0 && v->type().dim(rowDim(v)) == rows; }
+
 bool readsRowByRow(const Op& kernel, int64_t rows, const std::function<bool(const Value*)>& fromGroup) {
   for (size_t i = 0; i < kernel.numResults(); ++i)
-    if (!leads(kernel.result(i), rows)) return false;
+    if (!leadsRows(kernel.result(i), rows)) return false;
   std::vector<Rows> operands;
   for (const Value* v : kernel.operands())
-    operands.push_back(!fromGroup(v) ? Rows::Outside : leads(v, rows) ? Rows::Aligned : Rows::Mixed);
+    operands.push_back(!fromGroup(v) ? Rows::Outside : leadsRows(v, rows) ? Rows::Aligned : Rows::Mixed);
   if (!kernel.is(OpCode::Fusion)) return rowsOf(kernel, operands, rows) != Rows::Mixed;
   // A fusion: through its body, from the arguments that stand for its operands.
   const Region& body = kernel.region(0);
@@ -89,6 +96,11 @@ bool readsRowByRow(const Op& kernel, int64_t rows, const std::function<bool(cons
     for (size_t i = 0; i < op->numResults(); ++i) of[op->result(i)] = r;
   }
   return true;
+}
+
+int64_t rowsOfSpace(const Shape& space) {
+  const int64_t d = rowDim(space);
+  return d < 0 ? 0 : space[static_cast<size_t>(d)];
 }
 
 int64_t rowsPerBlock(int64_t bytesPerRow) {

@@ -9,7 +9,8 @@
 //
 // A kernel can join a group of `rows` rows when its iterations are the elements of a
 // shape with `rows` leading and each of its results' row i reads, of what the group's
-// earlier kernels produce, nothing but their row i. This file holds that test and the
+// earlier kernels produce, nothing but their row i. A shape's rows run along its first
+// dimension that is not 1 (a [1, 128, 768] batch of one has 128 rows). This file holds that test and the
 // block size; the step program (step_program.cc) forms and runs the groups.
 #pragma once
 
@@ -19,6 +20,12 @@
 #include "ir/module.h"
 
 namespace kiln::cpu {
+
+// Whether `v`'s rows number `rows`.
+bool leadsRows(const Value* v, int64_t rows);
+
+// The rows of a kernel's iteration space (0 when it has none).
+int64_t rowsOfSpace(const Shape& space);
 
 // Whether `kernel` (a fusion, or the one op of a one-op kernel) reads row by row: every
 // result has `rows` as its leading dimension, and row i of each depends, among the

@@ -16,6 +16,9 @@ namespace {
 
 constexpr int64_t kArenaAlignment = 64;
 
+// The fewest rows a row group takes (rows are what its threads share out).
+constexpr int64_t kMinRows = 16;
+
 int64_t aligned(int64_t n) { return (n + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment; }
 
 // Thrown while building: the function runs through the interpreter, for this reason.
@@ -128,8 +131,7 @@ class StepProgram::Builder {
   // A kernel step that may start or join a row group of `rows` rows, given what the
   // group's earlier members produce.
   static bool rowWise(const Step& s, int64_t rows, const std::unordered_set<const Value*>& produced) {
-    if (s.kind != Step::Kind::Kernel || s.dot || s.kernel->space.empty() || s.kernel->space[0] != rows)
-      return false;
+    if (s.kind != Step::Kind::Kernel || s.dot || rowsOfSpace(s.kernel->space) != rows) return false;
     return readsRowByRow(*s.op, rows, [&](const Value* v) { return produced.count(v) > 0; });
   }
 
@@ -145,7 +147,7 @@ class StepProgram::Builder {
     for (const Step* m : members) {
       auto add = [&](const Place& p, const Value* v) {
         if (p.in == Place::In::Arena)
-          spans.push_back({p.offset, passes::valueBytes(v->type()), v->type().rank() >= 1 && v->type().dim(0) == rows});
+          spans.push_back({p.offset, passes::valueBytes(v->type()), leadsRows(v, rows)});
       };
       for (size_t i = 0; i < m->operands.size(); ++i) add(m->operands[i], m->op->operand(i));
       for (size_t i = 0; i < m->results.size(); ++i) add(m->results[i], m->op->result(i));
@@ -185,13 +187,13 @@ class StepProgram::Builder {
       }
       if (!joins) {
         close();
-        bool starts = s.kind == Step::Kind::Kernel && !s.kernel->space.empty() && s.kernel->space[0] >= 2 &&
-                      rowWise(s, s.kernel->space[0], produced);
-        if (!starts) {
+        // Fewer rows than kMinRows would leave threads without blocks.
+        const int64_t r = s.kind == Step::Kind::Kernel ? rowsOfSpace(s.kernel->space) : 0;
+        if (r < kMinRows || !rowWise(s, r, produced)) {
           out.push_back(std::move(s));
           continue;
         }
-        rows = s.kernel->space[0];
+        rows = r;
       }
       for (const Value* v : s.op->results()) produced.insert(v);
       run.push_back(std::move(s));
@@ -218,7 +220,7 @@ class StepProgram::Builder {
     std::unordered_set<const Value*> touched;
     int64_t bytesPerRow = 0;
     auto touch = [&](const Value* v) {
-      if (v->type().rank() >= 1 && v->type().dim(0) == rows && touched.insert(v).second)
+      if (leadsRows(v, rows) && touched.insert(v).second)
         bytesPerRow += passes::valueBytes(v->type()) / rows;
     };
     for (const Step& m : members) {
@@ -342,7 +344,9 @@ class StepProgram::Runner {
   // with its own block scratch. A scratch value's pointer is placed so that row r of the
   // block is where the kernel looks for row r of the value: `r0` rows before the scratch.
   void rowGroup(const Step& g) {
-    const int64_t blocks = (g.rows + g.blockRows - 1) / g.blockRows;
+    // Blocks as the group was built for, smaller when there would be fewer than threads.
+    const int64_t blockRows = std::min(g.blockRows, (g.rows + threadCount() - 1) / threadCount());
+    const int64_t blocks = (g.rows + blockRows - 1) / blockRows;
     const int64_t parts = std::min<int64_t>(threadCount(), blocks);
     if (arenaOwner_.scratchBytes < g.scratchBytes || static_cast<int64_t>(arenaOwner_.scratch.size()) < parts) {
       arenaOwner_.scratchBytes = std::max(arenaOwner_.scratchBytes, g.scratchBytes);
@@ -361,7 +365,7 @@ class StepProgram::Runner {
       const uintptr_t scratch = reinterpret_cast<uintptr_t>(arenaOwner_.scratch[static_cast<size_t>(t)].get());
       std::vector<void*> buffers;
       for (int64_t b = t * blocks / parts; b < (t + 1) * blocks / parts; ++b) {
-        const int64_t r0 = b * g.blockRows, r1 = std::min(g.rows, r0 + g.blockRows);
+        const int64_t r0 = b * blockRows, r1 = std::min(g.rows, r0 + blockRows);
         for (size_t k = 0; k < g.members.size(); ++k) {
           const Step& m = g.members[k];
           buffers = fixed[k];

@@ -59,6 +59,24 @@ func.func @main(%x: tensor<300x20x100xf32>, %g: tensor<100xf32>) -> tensor<300x2
   return %y : tensor<300x20x100xf32>
 })";
 
+// The same over a batch of one: the rows run along the first dimension that is not 1.
+constexpr const char* kBatchOfOne = R"(
+func.func @main(%x: tensor<1x600x1000xf32>) -> tensor<1x600x1000xf32> {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [2]
+      : (tensor<1x600x1000xf32>, tensor<f32>) -> tensor<1x600xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0, 1] : (tensor<1x600xf32>) -> tensor<1x600x1000xf32>
+  %d = stablehlo.subtract %x, %mb : tensor<1x600x1000xf32>
+  %e = stablehlo.multiply %d, %d : tensor<1x600x1000xf32>
+  %s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [2]
+      : (tensor<1x600x1000xf32>, tensor<f32>) -> tensor<1x600xf32>
+  %t = stablehlo.reshape %s : (tensor<1x600xf32>) -> tensor<600x1xf32>
+  %sb = stablehlo.broadcast_in_dim %t, dims = [1, 2] : (tensor<600x1xf32>) -> tensor<1x600x1000xf32>
+  %y = stablehlo.divide %e, %sb : tensor<1x600x1000xf32>
+  return %y : tensor<1x600x1000xf32>
+})";
+
 // The maxima read back to front: row i of the result needs row 599 - i of them.
 constexpr const char* kAcrossRows = R"(
 func.func @main(%x: tensor<600x1000xf32>) -> tensor<600x1000xf32> {
@@ -111,6 +129,13 @@ TEST(RowGroupsTest, RowsOfSeveralDimensionsAndReducesOverPartsOfARow) {
   const std::string report = c.exe->report();
   EXPECT_NE(report.find("row group: "), std::string::npos) << report;
   EXPECT_NE(report.find(" over 300 rows in blocks of "), std::string::npos) << report;
+  expectSameAtEveryThreadCount(c);
+}
+
+TEST(RowGroupsTest, LeadingDimensionsOfOneAreNotTheRows) {
+  Compiled c = compile(kBatchOfOne);
+  const std::string report = c.exe->report();
+  EXPECT_NE(report.find("row group: 3 kernels over 600 rows in blocks of "), std::string::npos) << report;
   expectSameAtEveryThreadCount(c);
 }
 
