@@ -6,6 +6,7 @@
 // returned, and kernels that read across rows, which must stay out of a group.
 #include <gtest/gtest.h>
 
+#include "backends/cpu/cpu_test_util.h"
 #include "backends/cpu/executable.h"
 #include "backends/cpu/threads.h"
 #include "interp/interpreter.h"
@@ -89,18 +90,8 @@ func.func @main(%x: tensor<600x1000xf32>) -> tensor<600x1000xf32> {
   return %y : tensor<600x1000xf32>
 })";
 
-struct Compiled {
-  std::unique_ptr<Module> reference, module;
-  std::unique_ptr<Executable> exe;
-};
-
-Compiled compile(const std::string& text) {
-  Compiled c{stablehlo::parseModule(text), stablehlo::parseModule(text), nullptr};
-  passes::PassContext context;
-  passes::runPipeline(*c.module, cpuPipeline(), context);
-  c.exe = std::make_unique<Executable>(*c.module);
-  return c;
-}
+using test_util::Compiled;
+using test_util::compile;
 
 // Runs @main at 1, 2 and 8 threads, each time bit for bit against the interpreter.
 void expectSameAtEveryThreadCount(Compiled& c) {

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <thread>
 
+#include "backends/cpu/cpu_test_util.h"
 #include "backends/cpu/executable.h"
 #include "interp/interpreter.h"
 #include "passes/pass_manager.h"
@@ -43,18 +44,8 @@ func.func @main(%x: tensor<64x32xf32>, %w: tensor<32x16xf32>) -> (tensor<64x16xf
   return %h, %r, %x, %c, %r : tensor<64x16xf32>, tensor<64xf32>, tensor<64x32xf32>, tensor<3xf32>, tensor<64xf32>
 })";
 
-struct Compiled {
-  std::unique_ptr<Module> reference, module;
-  std::unique_ptr<Executable> exe;
-};
-
-Compiled compile(const std::string& text) {
-  Compiled c{stablehlo::parseModule(text), stablehlo::parseModule(text), nullptr};
-  passes::PassContext context;
-  passes::runPipeline(*c.module, cpuPipeline(), context);
-  c.exe = std::make_unique<Executable>(*c.module);
-  return c;
-}
+using test_util::Compiled;
+using test_util::compile;
 
 void expectSameBits(const interp::HostValues& a, const interp::HostValues& b) {
   passes::test_util::expectBitIdentical(a, b, "");
