@@ -6,6 +6,7 @@
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
 
 #include <cmath>
 #include <initializer_list>
@@ -175,6 +176,89 @@ llvm::Value* emitExpm1F32(llvm::IRBuilder<>& b, llvm::Value* x) {
   result = select(b, b.CreateFCmpOLT(x, loX), f32(b, -1.0), result);
   // ±0 (and NaN) are their own expm1.
   return select(b, b.CreateFCmpUEQ(x, f32(b, 0.0)), x, result);
+}
+
+// sin and cos of f32, computed in f64 and rounded once: x = k · π/2 + r with |r| ≤ π/4,
+// then sin r or cos r by Taylor polynomials (degree 11 and 12: 2^-29 of the result at
+// most) chosen and signed by k mod 4. Below 2^19 the reduction is Cody and Waite's in
+// three FMAs with π/2 split into three doubles; from 2^19 on (every f32 up to the
+// largest), Payne and Hanek's: x = m · 2^s with m the 24-bit significand, and x · 2/π
+// mod 4 is m times the 96 bits of 2/π that start at bit s - 1 (four words gathered from
+// a table, shifted together), taken modulo 2^96: an exact integer product, so even the
+// inputs closest to a multiple of π/2 keep every bit of their r.
+llvm::Value* emitSinCosF32(llvm::IRBuilder<>& b, llvm::Value* x, bool cosine) {
+  llvm::Type* f64 = b.getDoubleTy();
+  llvm::Type* i32 = b.getInt32Ty();
+  llvm::Type* i64 = b.getInt64Ty();
+  auto d = [&](double v) { return llvm::ConstantFP::get(f64, v); };
+  auto poly = [&](llvm::Value* z, std::initializer_list<double> c) {
+    auto it = c.begin();
+    llvm::Value* p = d(*it++);
+    for (; it != c.end(); ++it) p = fma(b, p, z, d(*it));
+    return p;
+  };
+  llvm::Value* bits = b.CreateAnd(b.CreateBitCast(x, i32), b.getInt32(0x7FFFFFFF));
+  llvm::Value* a = b.CreateFPExt(b.CreateBitCast(bits, b.getFloatTy()), f64);
+  // Below 2^19: k = round(a · 2/π) by the 1.5 · 2^52 trick, r by three FMAs.
+  llvm::Value* magic = d(6755399441055744.0);
+  llvm::Value* k = b.CreateFSub(fma(b, a, d(0.6366197723675814), magic), magic);
+  llvm::Value* r = fma(b, b.CreateFNeg(k), d(1.5707963267948966), a);
+  r = fma(b, b.CreateFNeg(k), d(6.123233995736766e-17), r);
+  r = fma(b, b.CreateFNeg(k), d(-1.4973849048591698e-33), r);
+  llvm::Value* finite = b.CreateICmpULT(bits, b.getInt32(0x7F800000));
+  llvm::Value* nSmall = b.CreateTrunc(b.CreateFPToSI(select(b, finite, k, d(0.0)), i64), i32);
+  // From 2^19: the window of 2/π's bits at bit s - 1, s = exponent - 150 (clamped so that
+  // smaller inputs, whose result is not taken, read inside the table).
+  static const uint32_t kTwoOverPi[] = {0x0,        0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0, 0xdb629599,
+                                        0x3c439041, 0xfe5163ab, 0xdebbc561, 0xb7246e3a, 0x424dd2e0};
+  llvm::Module& module = *b.GetInsertBlock()->getModule();
+  llvm::GlobalVariable* table = module.getGlobalVariable("kiln_two_over_pi", true);
+  if (!table) {
+    std::vector<llvm::Constant*> words;
+    for (uint32_t w : kTwoOverPi) words.push_back(b.getInt32(w));
+    auto* type = llvm::ArrayType::get(i32, words.size());
+    table = new llvm::GlobalVariable(module, type, true, llvm::GlobalValue::PrivateLinkage,
+                                     llvm::ConstantArray::get(type, words), "kiln_two_over_pi");
+  }
+  llvm::Value* exponent = b.CreateLShr(bits, 23);
+  llvm::Value* position = b.CreateSub(exponent, b.getInt32(127 + 23 + 2 - 32));  // (s - 1) - 1 + 32
+  position = select(b, b.CreateICmpSLT(position, b.getInt32(0)), b.getInt32(0), position);
+  llvm::Value* q = b.CreateLShr(position, 5);
+  llvm::Value* o = b.CreateAnd(position, b.getInt32(31));
+  auto word = [&](int i) {
+    llvm::Value* at = b.CreateZExt(b.CreateAdd(q, b.getInt32(i)), i64);
+    return b.CreateLoad(i32, b.CreateInBoundsGEP(i32, table, at));
+  };
+  llvm::Value* u[4] = {word(0), word(1), word(2), word(3)};
+  auto window = [&](int i) {
+    return b.CreateZExt(b.CreateIntrinsic(llvm::Intrinsic::fshl, {i32}, {u[i], u[i + 1], o}), i64);
+  };
+  llvm::Value* m = b.CreateZExt(b.CreateOr(b.CreateAnd(bits, b.getInt32(0x7FFFFF)), b.getInt32(0x800000)), i64);
+  // Q = (m · W mod 2^96) / 2^32: x · 2/π mod 4 in units of 2^-62.
+  llvm::Value* product = b.CreateAdd(b.CreateShl(b.CreateMul(m, window(0)), 32), b.CreateMul(m, window(1)));
+  product = b.CreateAdd(product, b.CreateLShr(b.CreateMul(m, window(2)), 32));
+  llvm::Value* nLarge = b.CreateLShr(b.CreateAdd(product, b.getInt64(uint64_t{1} << 61)), 62);
+  llvm::Value* fraction = b.CreateSub(product, b.CreateShl(nLarge, 62));  // in [-2^61, 2^61)
+  llvm::Value* rLarge = b.CreateFMul(b.CreateSIToFP(fraction, f64), d(3.4061215800865545e-19));  // π/2 · 2^-62
+  llvm::Value* large = b.CreateICmpUGE(bits, b.getInt32(0x49000000));  // 2^19
+  r = select(b, large, rLarge, r);
+  llvm::Value* n = select(b, large, b.CreateTrunc(nLarge, i32), nSmall);
+  if (cosine) n = b.CreateAdd(n, b.getInt32(1));  // cos x = sin(x + π/2)
+  llvm::Value* z = b.CreateFMul(r, r);
+  llvm::Value* sinR = fma(b, b.CreateFMul(z, r),
+                          poly(z, {-2.505210838544172e-08, 2.7557319223985893e-06, -0.0001984126984126984,
+                                   0.008333333333333333, -0.16666666666666666}),
+                          r);
+  llvm::Value* cosR = poly(z, {2.08767569878681e-09, -2.755731922398589e-07, 2.48015873015873e-05,
+                               -0.001388888888888889, 0.041666666666666664, -0.5, 1.0});
+  llvm::Value* odd = b.CreateICmpNE(b.CreateAnd(n, b.getInt32(1)), b.getInt32(0));
+  llvm::Value* negative = b.CreateICmpNE(b.CreateAnd(n, b.getInt32(2)), b.getInt32(0));
+  llvm::Value* v = select(b, odd, cosR, sinR);
+  v = select(b, negative, b.CreateFNeg(v), v);
+  if (!cosine) v = select(b, b.CreateICmpSLT(b.CreateBitCast(x, i32), b.getInt32(0)), b.CreateFNeg(v), v);  // odd
+  llvm::Value* result = b.CreateFPTrunc(v, b.getFloatTy());
+  result = select(b, finite, result, f32(b, NAN));
+  return select(b, isNaN(b, x), x, result);
 }
 
 }  // namespace kiln::cpu
