@@ -257,9 +257,9 @@ llvm::Value* ScalarIR::elementwise(const Op& op, DType t, const std::vector<llvm
     case O::ExponentialMinusOne: floatOnly(); return t == DType::F64 ? libm("expm1", t, {x[0]}) : emitExpm1F32(b_, x[0]);
     case O::Log: floatOnly(); return t == DType::F64 ? libm("log", t, {x[0]}) : emitLogF32(b_, x[0]);
     case O::LogPlusOne: floatOnly(); return t == DType::F64 ? libm("log1p", t, {x[0]}) : emitLog1pF32(b_, x[0]);
-    case O::Sine: floatOnly(); return t == DType::F64 ? libm("sin", t, {x[0]}) : emitSinCosF32(b_, x[0], false);
-    case O::Cosine: floatOnly(); return t == DType::F64 ? libm("cos", t, {x[0]}) : emitSinCosF32(b_, x[0], true);
-    case O::Tan: floatOnly(); return libm("tan", t, {x[0]});
+    case O::Sine: floatOnly(); return t == DType::F64 ? libm("sin", t, {x[0]}) : emitTrigF32(b_, x[0], Trig::Sin);
+    case O::Cosine: floatOnly(); return t == DType::F64 ? libm("cos", t, {x[0]}) : emitTrigF32(b_, x[0], Trig::Cos);
+    case O::Tan: floatOnly(); return t == DType::F64 ? libm("tan", t, {x[0]}) : emitTrigF32(b_, x[0], Trig::Tan);
     case O::Tanh: floatOnly(); return t == DType::F64 ? libm("tanh", t, {x[0]}) : emitTanhF32(b_, x[0]);
     case O::Cbrt: floatOnly(); return libm("cbrt", t, {x[0]});
     case O::Logistic: {

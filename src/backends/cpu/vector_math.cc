@@ -178,15 +178,16 @@ llvm::Value* emitExpm1F32(llvm::IRBuilder<>& b, llvm::Value* x) {
   return select(b, b.CreateFCmpUEQ(x, f32(b, 0.0)), x, result);
 }
 
-// sin and cos of f32, computed in f64 and rounded once: x = k · π/2 + r with |r| ≤ π/4,
-// then sin r or cos r by Taylor polynomials (degree 11 and 12: 2^-29 of the result at
-// most) chosen and signed by k mod 4. Below 2^19 the reduction is Cody and Waite's in
+// sin, cos and tan of f32, computed in f64 and rounded once: x = k · π/2 + r with
+// |r| ≤ π/4, then sin r and cos r by Taylor polynomials (degree 11 and 12: 2^-29 of the
+// result at most), chosen and signed by k mod 4 (tan: their quotient). Below 2^19 the reduction is Cody and Waite's in
 // three FMAs with π/2 split into three doubles; from 2^19 on (every f32 up to the
 // largest), Payne and Hanek's: x = m · 2^s with m the 24-bit significand, and x · 2/π
 // mod 4 is m times the 96 bits of 2/π that start at bit s - 1 (four words gathered from
 // a table, shifted together), taken modulo 2^96: an exact integer product, so even the
 // inputs closest to a multiple of π/2 keep every bit of their r.
-llvm::Value* emitSinCosF32(llvm::IRBuilder<>& b, llvm::Value* x, bool cosine) {
+llvm::Value* emitTrigF32(llvm::IRBuilder<>& b, llvm::Value* x, Trig f) {
+  const bool cosine = f == Trig::Cos;
   llvm::Type* f64 = b.getDoubleTy();
   llvm::Type* i32 = b.getInt32Ty();
   llvm::Type* i64 = b.getInt64Ty();
@@ -252,9 +253,15 @@ llvm::Value* emitSinCosF32(llvm::IRBuilder<>& b, llvm::Value* x, bool cosine) {
   llvm::Value* cosR = poly(z, {2.08767569878681e-09, -2.755731922398589e-07, 2.48015873015873e-05,
                                -0.001388888888888889, 0.041666666666666664, -0.5, 1.0});
   llvm::Value* odd = b.CreateICmpNE(b.CreateAnd(n, b.getInt32(1)), b.getInt32(0));
-  llvm::Value* negative = b.CreateICmpNE(b.CreateAnd(n, b.getInt32(2)), b.getInt32(0));
-  llvm::Value* v = select(b, odd, cosR, sinR);
-  v = select(b, negative, b.CreateFNeg(v), v);
+  llvm::Value* v;
+  if (f == Trig::Tan) {
+    // tan x = sin r / cos r in even quadrants, -cos r / sin r in odd ones.
+    v = select(b, odd, b.CreateFDiv(b.CreateFNeg(cosR), sinR), b.CreateFDiv(sinR, cosR));
+  } else {
+    llvm::Value* negative = b.CreateICmpNE(b.CreateAnd(n, b.getInt32(2)), b.getInt32(0));
+    v = select(b, odd, cosR, sinR);
+    v = select(b, negative, b.CreateFNeg(v), v);
+  }
   if (!cosine) v = select(b, b.CreateICmpSLT(b.CreateBitCast(x, i32), b.getInt32(0)), b.CreateFNeg(v), v);  // odd
   llvm::Value* result = b.CreateFPTrunc(v, b.getFloatTy());
   result = select(b, finite, result, f32(b, NAN));

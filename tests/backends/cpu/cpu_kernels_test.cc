@@ -102,7 +102,7 @@ DType dtypeOf(const std::string& t) { return *parseDType(t); }
 bool inlineMath(OpCode code, const std::string& type) {
   return type != "f64" && (code == OpCode::Exponential || code == OpCode::Tanh || code == OpCode::Logistic ||
                            code == OpCode::Log || code == OpCode::LogPlusOne || code == OpCode::ExponentialMinusOne ||
-                           code == OpCode::Sine || code == OpCode::Cosine);
+                           code == OpCode::Sine || code == OpCode::Cosine || code == OpCode::Tan);
 }
 
 bool notNativeYet(OpCode code) {
@@ -197,7 +197,7 @@ TEST(CpuKernelsTest, VectorMathIsWithinItsUlpBounds) {
   }
   for (auto [op, bound] : {std::pair{"stablehlo.exponential", 1}, {"stablehlo.tanh", 2}, {"stablehlo.logistic", 2},
                            {"stablehlo.log", 2}, {"stablehlo.log_plus_one", 2}, {"stablehlo.exponential_minus_one", 2},
-                           {"stablehlo.sine", 1}, {"stablehlo.cosine", 1}}) {
+                           {"stablehlo.sine", 1}, {"stablehlo.cosine", 1}, {"stablehlo.tan", 1}}) {
     std::string type = "tensor<" + std::to_string(n) + "xf32>";
     std::string text = function("%x: " + type, type, "  %r = " + std::string(op) + " %x : " + type + "\n");
     auto module = stablehlo::parseModule(text);
@@ -218,10 +218,10 @@ TEST(CpuKernelsTest, VectorMathIsWithinItsUlpBounds) {
   }
 }
 
-// sin and cos reduce every f32 exactly: random bit patterns over the whole finite range,
+// sin, cos and tan reduce every f32 exactly: random bit patterns over the whole finite range,
 // and the floats nearest to multiples of π/2 (where x - k·π/2 cancels the most), small
 // ones through Cody and Waite's reduction and large ones through Payne and Hanek's.
-TEST(CpuKernelsTest, SinAndCosReduceEveryFloatExactly) {
+TEST(CpuKernelsTest, SinCosAndTanReduceEveryFloatExactly) {
   const int64_t n = 1 << 17;
   Literal x(Type::tensor(DType::F32, {n}));
   uint64_t state = 12345;
@@ -238,7 +238,7 @@ TEST(CpuKernelsTest, SinAndCosReduceEveryFloatExactly) {
     }
     x.setFloat(i, i % 3 ? v : -v);
   }
-  for (const char* op : {"stablehlo.sine", "stablehlo.cosine"}) {
+  for (const char* op : {"stablehlo.sine", "stablehlo.cosine", "stablehlo.tan"}) {
     std::string type = "tensor<" + std::to_string(n) + "xf32>";
     std::string text = function("%x: " + type, type, "  %r = " + std::string(op) + " %x : " + type + "\n");
     auto module = stablehlo::parseModule(text);
