@@ -11,6 +11,7 @@
 namespace kiln::cpu {
 
 int64_t KernelEmitter::emitSort() {
+  for (const Value* v : root_.operands()) requireReal(v->type(), "sort");
   const Op& op = root_;
   const size_t n = op.numOperands();
   const Shape& shape = op.operand(0)->type().shape();
@@ -63,6 +64,7 @@ int64_t KernelEmitter::emitSort() {
 }
 
 void KernelEmitter::emitSelectAndScatter(llvm::Value* result) {
+  for (const Value* v : root_.operands()) requireReal(v->type(), "select_and_scatter");
   const Op& op = root_;
   const Shape& shape = op.operand(0)->type().shape();
   const Shape& source = op.operand(1)->type().shape();
@@ -119,6 +121,7 @@ void KernelEmitter::emitSelectAndScatter(llvm::Value* result) {
 }
 
 void KernelEmitter::emitScatter(llvm::Value* result) {
+  for (const Value* v : root_.operands()) requireReal(v->type(), "scatter");
   const Op& op = root_;
   if (op.numOperands() != 3) decline("unsupported: stablehlo.scatter of several inputs");
   const ScatterDims dn = ScatterDims::fromAttr(op.attr("scatter_dimension_numbers"));

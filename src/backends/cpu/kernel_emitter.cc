@@ -280,6 +280,7 @@ llvm::Value* KernelEmitter::opAt(const Op& op, Index& at) {
     case O::Constant:
       return constantAt(op, at);
     case O::Iota: {
+      requireReal(op.result()->type(), "iota");
       llvm::Value* k = dimsOf(at)[static_cast<size_t>(op.attr("iota_dimension").asInt())];
       return isFloat(out) ? b_.CreateUIToFP(k, s_.registerType(out))
                           : b_.CreateTrunc(k, s_.registerType(out));
@@ -346,6 +347,8 @@ llvm::Value* KernelEmitter::opAt(const Op& op, Index& at) {
     case O::Convert:
       return s_.convert(operandAt(op, 0, at), op.operand(0)->type().dtype(), out);
     case O::BitcastConvert: {
+      requireReal(op.operand(0)->type(), "bitcast_convert");
+      requireReal(op.result()->type(), "bitcast_convert");
       DType from = op.operand(0)->type().dtype();
       if (isBool(from) || isBool(out)) decline("unsupported: bitcast_convert of booleans");
       if (bitWidth(from) != bitWidth(out)) {
@@ -372,6 +375,7 @@ llvm::Value* KernelEmitter::opAt(const Op& op, Index& at) {
     case O::Select:
       return b_.CreateSelect(operandAt(op, 0, at), operandAt(op, 1, at), operandAt(op, 2, at));
     case O::Clamp: {
+      requireReal(op.result()->type(), "clamp");
       llvm::Value* lo = operandAt(op, 0, at);
       llvm::Value* x = operandAt(op, 1, at);
       llvm::Value* hi = operandAt(op, 2, at);
@@ -391,11 +395,13 @@ llvm::Value* KernelEmitter::opAt(const Op& op, Index& at) {
 llvm::Value* KernelEmitter::constantAt(const Op& op, Index& at) {
   const Literal& lit = op.attr("value").asDense();
   DType t = lit.dtype();
-  if (lit.isSplat() || lit.numElements() == 1) return s_.constant(t, lit.bitsAt(0));
-  // A dense constant: a private global array in storage layout.
+  if (lit.isSplat() || lit.numElements() == 1) return s_.constantOf(lit, 0);
+  // A dense constant: a private global array in storage layout (complex numbers as
+  // their parts, real then imaginary).
+  llvm::Type* element = isComplex(t) ? s_.storageType(t)->getStructElementType(0) : s_.storageType(t);
   llvm::Constant* data = llvm::ConstantDataArray::getRaw(
       llvm::StringRef(reinterpret_cast<const char*>(lit.storage()), lit.storageSize()),
-      static_cast<uint64_t>(lit.numElements()), s_.storageType(t));
+      static_cast<uint64_t>(lit.numElements() * (isComplex(t) ? 2 : 1)), element);
   auto* global = new llvm::GlobalVariable(module_, data->getType(), true,
                                           llvm::GlobalValue::PrivateLinkage, data);
   global->setAlignment(llvm::Align(64));
@@ -440,6 +446,8 @@ std::vector<llvm::Value*> KernelEmitter::scalarRegion(const Region& region,
       decline("unsupported: " + std::string(op->name()) + " in a region compiled to scalar code");
     DType t = op->result()->type().dtype();
     requireSupported(op->result()->type());
+    for (const Value* operand : op->operands()) requireReal(operand->type(), "a region");
+    requireReal(op->result()->type(), "a region");
     llvm::Value* v;
     if (op->is(OpCode::Constant)) {
       v = s_.constant(t, op->attr("value").asDense().bitsAt(0));
@@ -488,6 +496,7 @@ llvm::Value* KernelEmitter::padAt(const Op& op, Index& at) {
 // row-major order from zero with acc + a * b in that type (no fused multiply-add), then
 // rounded to the result's format once.
 llvm::Value* KernelEmitter::dotAt(const Op& op, Index& at) {
+  requireReal(op.result()->type(), "a dot");
   const DotDims d = DotDims::of(op);
   const Type& lt = op.operand(0)->type();
   const Type& rt = op.operand(1)->type();

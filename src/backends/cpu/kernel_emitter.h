@@ -26,8 +26,15 @@
 namespace kiln::cpu {
 
 inline bool supported(DType t) {
-  return isBool(t) || t == DType::F32 || t == DType::F64 || isNarrowFloat(t) ||
+  return isBool(t) || t == DType::F32 || t == DType::F64 || isNarrowFloat(t) || isComplex(t) ||
          (isInteger(t) && bitWidth(t) >= 8);
+}
+
+// Complex values are computed elementwise and moved by index maps; folds, dots, sorts
+// and scatters of them stay with the interpreter.
+inline void requireReal(const Type& t, const char* where) {
+  if (t.isTensor() && isComplex(t.dtype()))
+    decline(std::string("unsupported: ") + where + " of " + std::string(name(t.dtype())));
 }
 
 inline void requireSupported(const Type& t) {

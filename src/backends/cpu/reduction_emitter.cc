@@ -24,6 +24,8 @@ const Op* KernelEmitter::oneOpBody(const Region& body) {
 }
 
 std::vector<KernelEmitter::Fold> KernelEmitter::foldsOf(const std::vector<const Op*>& reduces) {
+  for (const Op* r : reduces)
+    for (const Value* v : r->operands()) requireReal(v->type(), "a reduction");
   std::vector<Fold> folds;
   for (const Op* r : reduces) {
     const size_t n = r->numOperands() / 2;
@@ -351,6 +353,7 @@ bool KernelEmitter::isSideOutput(const Value* v, const Op& reduce) {
 }
 
 void KernelEmitter::emitReduceWindow(llvm::Value* lo, llvm::Value* hi, llvm::Value* result) {
+  for (const Value* v : root_.operands()) requireReal(v->type(), "reduce_window");
   const Op& op = root_;
   if (op.numOperands() != 2) decline("unsupported: stablehlo.reduce_window of several inputs");
   const Shape& input = op.operand(0)->type().shape();

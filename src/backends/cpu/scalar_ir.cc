@@ -7,6 +7,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include <cmath>
+#include <complex>
 
 #include "backends/cpu/vector_math.h"
 #include "ir/attr_records.h"
@@ -16,6 +17,10 @@ namespace kiln::cpu {
 
 llvm::Type* ScalarIR::registerType(DType t) {
   if (isBool(t)) return b_.getInt1Ty();
+  if (isComplex(t)) {
+    llvm::Type* part = t == DType::C64 ? b_.getFloatTy() : b_.getDoubleTy();
+    return llvm::StructType::get(part, part);
+  }
   if (t == DType::F32 || isNarrowFloat(t)) return b_.getFloatTy();
   if (t == DType::F64) return b_.getDoubleTy();
   return b_.getIntNTy(static_cast<unsigned>(bitWidth(t)));
@@ -61,9 +66,33 @@ llvm::Value* ScalarIR::constant(DType t, uint64_t bits) {
   return llvm::ConstantInt::get(type, bits);
 }
 
+llvm::Value* ScalarIR::constantOf(const Literal& lit, int64_t i) {
+  DType t = lit.dtype();
+  if (!isComplex(t)) return constant(t, lit.bitsAt(i));
+  std::complex<double> z = lit.complexAt(i);  // exact: the parts of a complex<f32> widened
+  llvm::Type* part = registerType(t)->getStructElementType(0);
+  return complexOf(t, llvm::ConstantFP::get(part, z.real()), llvm::ConstantFP::get(part, z.imag()));
+}
+
+llvm::Value* ScalarIR::complexOf(DType t, llvm::Value* re, llvm::Value* im) {
+  llvm::Value* z = llvm::UndefValue::get(registerType(t));
+  return b_.CreateInsertValue(b_.CreateInsertValue(z, re, 0), im, 1);
+}
+
 llvm::Value* ScalarIR::convert(llvm::Value* x, DType from, DType to) {
   llvm::Type* type = registerType(to);
   if (from == to) return x;
+  // As the interpreter: complex to complex by parts, real to complex with a zero
+  // imaginary part, complex to real from the real part.
+  if (isComplex(to)) {
+    DType part = to == DType::C64 ? DType::F32 : DType::F64;
+    if (isComplex(from)) {
+      DType fromPart = from == DType::C64 ? DType::F32 : DType::F64;
+      return complexOf(to, convert(re(x), fromPart, part), convert(im(x), fromPart, part));
+    }
+    return complexOf(to, convert(x, from, part), llvm::ConstantFP::get(type->getStructElementType(0), 0.0));
+  }
+  if (isComplex(from)) return convert(re(x), from == DType::C64 ? DType::F32 : DType::F64, to);
   if (isBool(to)) return isFloat(from) ? b_.CreateFCmpUNE(x, llvm::ConstantFP::get(x->getType(), 0.0))
                                        : b_.CreateICmpNE(x, llvm::ConstantInt::get(x->getType(), 0));
   bool fromSigned = isSignedInt(from);
@@ -81,6 +110,7 @@ llvm::Value* ScalarIR::convert(llvm::Value* x, DType from, DType to) {
 
 llvm::Value* ScalarIR::compare(const Op& op, llvm::Value* a, llvm::Value* c) {
   DType t = op.operand(0)->type().dtype();
+  if (isComplex(t)) return complexCompare(op, a, c);
   ComparisonDirection dir = comparisonDirectionOf(op.attr("comparison_direction"));
   using D = ComparisonDirection;
   using P = llvm::CmpInst::Predicate;
@@ -172,8 +202,61 @@ llvm::Value* ScalarIR::exp(DType t, llvm::Value* x) { return t == DType::F64 ? l
 
 llvm::Value* ScalarIR::intrinsic(llvm::Intrinsic::ID id, llvm::Value* x) { return b_.CreateUnaryIntrinsic(id, x); }
 
+// Complex comparisons as the interpreter's: EQ and NE on both parts, the others
+// lexicographic on (real, imag).
+llvm::Value* ScalarIR::complexCompare(const Op& op, llvm::Value* a, llvm::Value* c) {
+  using D = ComparisonDirection;
+  using P = llvm::CmpInst::Predicate;
+  D dir = comparisonDirectionOf(op.attr("comparison_direction"));
+  if (dir == D::EQ) return b_.CreateAnd(b_.CreateFCmpOEQ(re(a), re(c)), b_.CreateFCmpOEQ(im(a), im(c)));
+  if (dir == D::NE) return b_.CreateOr(b_.CreateFCmpUNE(re(a), re(c)), b_.CreateFCmpUNE(im(a), im(c)));
+  P p = dir == D::LT ? P::FCMP_OLT : dir == D::LE ? P::FCMP_OLE : dir == D::GT ? P::FCMP_OGT : P::FCMP_OGE;
+  return b_.CreateSelect(b_.CreateFCmpUNE(re(a), re(c)), b_.CreateFCmp(p, re(a), re(c)), b_.CreateFCmp(p, im(a), im(c)));
+}
+
+// Complex arithmetic as the interpreter's std::complex computes it: sums by parts, and
+// products and quotients through libgcc's __mulsc3/__divsc3 (…dc3 for complex<f64>),
+// which g++ calls for them (the product's plain formula, which it tries first, is what
+// __mulsc3 computes when no NaN comes out).
+llvm::Value* ScalarIR::complexElementwise(const Op& op, DType t, const std::vector<llvm::Value*>& x) {
+  using O = OpCode;
+  const bool f64 = t == DType::C128;
+  llvm::Type* part = f64 ? b_.getDoubleTy() : b_.getFloatTy();
+  auto libgcc = [&](const char* f32Name, const char* f64Name) {
+    // complex float comes back packed in one register (<2 x float>), complex double in two.
+    llvm::Type* ret = f64 ? static_cast<llvm::Type*>(llvm::StructType::get(part, part))
+                          : llvm::FixedVectorType::get(part, 2);
+    llvm::FunctionCallee callee = module_.getOrInsertFunction(
+        f64 ? f64Name : f32Name, llvm::FunctionType::get(ret, {part, part, part, part}, false));
+    if (auto* fn = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+      fn->setDoesNotAccessMemory();
+      fn->setDoesNotThrow();
+    }
+    llvm::Value* r = b_.CreateCall(callee, {re(x[0]), im(x[0]), re(x[1]), im(x[1])});
+    if (f64) return complexOf(t, b_.CreateExtractValue(r, 0), b_.CreateExtractValue(r, 1));
+    return complexOf(t, b_.CreateExtractElement(r, uint64_t{0}), b_.CreateExtractElement(r, uint64_t{1}));
+  };
+  switch (op.code()) {
+    case O::Add: return complexOf(t, b_.CreateFAdd(re(x[0]), re(x[1])), b_.CreateFAdd(im(x[0]), im(x[1])));
+    case O::Subtract: return complexOf(t, b_.CreateFSub(re(x[0]), re(x[1])), b_.CreateFSub(im(x[0]), im(x[1])));
+    case O::Negate: return complexOf(t, b_.CreateFNeg(re(x[0])), b_.CreateFNeg(im(x[0])));
+    case O::Multiply: return libgcc("__mulsc3", "__muldc3");
+    case O::Divide: return libgcc("__divsc3", "__divdc3");
+    case O::Real: return re(x[0]);
+    case O::Imag: return im(x[0]);
+    case O::Select: return b_.CreateSelect(x[0], x[1], x[2]);
+    default: decline("unsupported: " + std::string(op.name()) + " of " + std::string(name(t)));
+  }
+}
+
 llvm::Value* ScalarIR::elementwise(const Op& op, DType t, const std::vector<llvm::Value*>& x) {
   using O = OpCode;
+  if (op.is(O::Complex)) return complexOf(op.result()->type().dtype(), x[0], x[1]);
+  if (op.is(O::Real) && !isComplex(t)) return x[0];  // a real number's real part is itself
+  if (op.is(O::Imag) && !isComplex(t)) return llvm::Constant::getNullValue(registerType(t));
+  // (select's first operand is its predicate: the values decide.)
+  if (isComplex(t) || (op.is(O::Select) && isComplex(op.operand(1)->type().dtype())))
+    return complexElementwise(op, op.is(O::Select) ? op.operand(1)->type().dtype() : t, x);
   llvm::Type* type = registerType(t);
   bool f = isFloat(t), boolean = isBool(t), s = isSignedInt(t);
   auto zero = [&] { return llvm::Constant::getNullValue(type); };

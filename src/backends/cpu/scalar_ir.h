@@ -39,8 +39,10 @@ class ScalarIR {
   // f32); NaN becomes the format's one quiet NaN, as the interpreter encodes it. Other
   // types pass through.
   llvm::Value* roundToFormat(llvm::Value* x, DType t);
-  // The element with storage bits `bits`, in registers.
+  // The element with storage bits `bits`, in registers (not for complex types).
   llvm::Value* constant(DType t, uint64_t bits);
+  // Element i of `lit`, in registers (any type).
+  llvm::Value* constantOf(const Literal& lit, int64_t i);
   llvm::Value* convert(llvm::Value* x, DType from, DType to);
   // stablehlo.compare `op` of two values of its operands' element type.
   llvm::Value* compare(const Op& op, llvm::Value* a, llvm::Value* c);
@@ -51,6 +53,12 @@ class ScalarIR {
 
  private:
   llvm::Value* totalOrderKey(llvm::Value* x);
+  // Complex values are {real, imag} structs of their part type.
+  llvm::Value* complexOf(DType t, llvm::Value* re, llvm::Value* im);
+  llvm::Value* re(llvm::Value* z) { return b_.CreateExtractValue(z, 0); }
+  llvm::Value* im(llvm::Value* z) { return b_.CreateExtractValue(z, 1); }
+  llvm::Value* complexElementwise(const Op& op, DType t, const std::vector<llvm::Value*>& x);
+  llvm::Value* complexCompare(const Op& op, llvm::Value* a, llvm::Value* c);
   llvm::Value* isNaN(llvm::Value* x);
   llvm::Value* libm(const char* name, DType t, std::vector<llvm::Value*> args);
   llvm::Value* integerPower(llvm::Value* base, llvm::Value* exponent, bool isSigned);
