@@ -6,7 +6,28 @@
 #include <numeric>
 #include <vector>
 
+#include "interp/complex_unary.h"
+
 namespace kiln::cpu {
+namespace {
+
+template <class P>
+void complexUnary(int32_t code, const P* in, P* out) {
+  const std::complex<P> z(in[0], in[1]);
+  const OpCode op = static_cast<OpCode>(code);
+  if (op == OpCode::Abs) {
+    out[0] = std::abs(z);  // as the interpreter's abs
+    return;
+  }
+  const std::complex<P> r = interp::complexUnary(op, z);
+  out[0] = r.real();
+  out[1] = r.imag();
+}
+
+}  // namespace
+
+extern "C" void kilnComplexUnaryC64(int32_t code, const float* in, float* out) { complexUnary(code, in, out); }
+extern "C" void kilnComplexUnaryC128(int32_t code, const double* in, double* out) { complexUnary(code, in, out); }
 
 extern "C" void kilnSortLine(void* const* buffers, int64_t line, SortLess less, int64_t operands, int64_t length,
                              int64_t stride, const int64_t* elementBytes) {

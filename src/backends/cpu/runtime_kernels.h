@@ -1,5 +1,6 @@
 // C++ functions that compiled kernels call for the work that is not a loop over elements:
-// sorting a line with a compiled comparator. Kernels reach them through their addresses,
+// sorting a line with a compiled comparator, and complex math (the interpreter's own
+// algorithms, so that both give the same bits). Kernels reach them through their addresses,
 // which the emitter writes into the IR as constants (no symbol lookup in the JIT).
 #pragma once
 
@@ -19,5 +20,10 @@ using SortLess = int32_t (*)(void* const* buffers, int64_t a, int64_t b);
 // operand is permuted into its result.
 extern "C" void kilnSortLine(void* const* buffers, int64_t line, SortLess less, int64_t operands, int64_t length,
                              int64_t stride, const int64_t* elementBytes);
+
+// The complex math op `code` (an OpCode that interp::hasComplexUnary) at the complex
+// number `in` ({real, imag}), written to `out`; |in| for OpCode::Abs (one part).
+extern "C" void kilnComplexUnaryC64(int32_t code, const float* in, float* out);
+extern "C" void kilnComplexUnaryC128(int32_t code, const double* in, double* out);
 
 }  // namespace kiln::cpu

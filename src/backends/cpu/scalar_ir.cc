@@ -9,7 +9,9 @@
 #include <cmath>
 #include <complex>
 
+#include "backends/cpu/runtime_kernels.h"
 #include "backends/cpu/vector_math.h"
+#include "interp/complex_unary.h"
 #include "ir/attr_records.h"
 #include "ir/float_format.h"
 
@@ -236,6 +238,25 @@ llvm::Value* ScalarIR::complexElementwise(const Op& op, DType t, const std::vect
     if (f64) return complexOf(t, b_.CreateExtractValue(r, 0), b_.CreateExtractValue(r, 1));
     return complexOf(t, b_.CreateExtractElement(r, uint64_t{0}), b_.CreateExtractElement(r, uint64_t{1}));
   };
+  // Math functions through the interpreter's own (runtime_kernels.h), at its address.
+  if (interp::hasComplexUnary(op.code()) || op.is(O::Abs)) {
+    llvm::Function* fn = b_.GetInsertBlock()->getParent();
+    llvm::IRBuilder<> entry(&fn->getEntryBlock(), fn->getEntryBlock().begin());
+    llvm::Value* in = entry.CreateAlloca(part, b_.getInt32(2));
+    llvm::Value* out = entry.CreateAlloca(part, b_.getInt32(2));
+    b_.CreateStore(re(x[0]), in);
+    b_.CreateStore(im(x[0]), b_.CreateConstInBoundsGEP1_32(part, in, 1));
+    void (*callee)(int32_t, const void*, void*) =
+        f64 ? reinterpret_cast<void (*)(int32_t, const void*, void*)>(&kilnComplexUnaryC128)
+            : reinterpret_cast<void (*)(int32_t, const void*, void*)>(&kilnComplexUnaryC64);
+    llvm::Type* ptr = b_.getPtrTy();
+    auto* type = llvm::FunctionType::get(b_.getVoidTy(), {b_.getInt32Ty(), ptr, ptr}, false);
+    b_.CreateCall(type, b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(callee)), ptr),
+                  {b_.getInt32(static_cast<uint32_t>(op.code())), in, out});
+    llvm::Value* r = b_.CreateLoad(part, out);
+    if (op.is(O::Abs)) return r;
+    return complexOf(t, r, b_.CreateLoad(part, b_.CreateConstInBoundsGEP1_32(part, out, 1)));
+  }
   switch (op.code()) {
     case O::Add: return complexOf(t, b_.CreateFAdd(re(x[0]), re(x[1])), b_.CreateFAdd(im(x[0]), im(x[1])));
     case O::Subtract: return complexOf(t, b_.CreateFSub(re(x[0]), re(x[1])), b_.CreateFSub(im(x[0]), im(x[1])));

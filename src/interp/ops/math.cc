@@ -1,10 +1,11 @@
 // Kernels: unary elementwise ops (negation, rounding, bit counts, and the math
 // functions) for every element type they are defined on. Narrow floats are computed in
-// f32 and rounded once when stored; complex exp, log, log1p and sqrt use the accurate
-// algorithms of complex_math.h (complex<float> evaluated in double).
+// f32 and rounded once when stored; the complex forms of the math functions are
+// complex_unary.h's (shared with the cpu backend).
 #include <bit>
 
 #include "interp/complex_math.h"
+#include "interp/complex_unary.h"
 #include "interp/elementwise.h"
 #include "interp/kernels.h"
 #include "interp/scalar_math.h"
@@ -117,19 +118,18 @@ struct NoComplex {};
     return {mathMap(op, in(v), [](auto x) { return realExpr; }, NoComplex{})};            \
   }
 
-KILN_MATH_KERNEL(exponential, std::exp(x), viaDouble(z, accurateExp))
-KILN_MATH_KERNEL(exponentialMinusOne, std::expm1(x), complexExpm1(z))
-KILN_MATH_KERNEL(log, std::log(x), viaDouble(z, accurateLog))
-KILN_MATH_KERNEL(logPlusOne, std::log1p(x), viaDouble(z, accurateLog1p))
-KILN_MATH_KERNEL(logisticK, logistic(x), logistic(z))
-KILN_MATH_KERNEL(sqrt, std::sqrt(x), viaDouble(z, accurateSqrt))
-KILN_MATH_KERNEL(rsqrt, 1 / std::sqrt(x), decltype(z)(1) / std::sqrt(z))
-KILN_MATH_KERNEL(sine, std::sin(x), std::sin(z))
-KILN_MATH_KERNEL(cosine, std::cos(x), std::cos(z))
-KILN_MATH_KERNEL(tan, std::tan(x), std::tan(z))
-KILN_MATH_KERNEL(tanh, std::tanh(x), std::tanh(z))
-// The principal cube root for complex numbers.
-KILN_MATH_KERNEL(cbrt, std::cbrt(x), std::pow(z, decltype(z)(1.0 / 3.0)))
+KILN_MATH_KERNEL(exponential, std::exp(x), complexUnary(OpCode::Exponential, z))
+KILN_MATH_KERNEL(exponentialMinusOne, std::expm1(x), complexUnary(OpCode::ExponentialMinusOne, z))
+KILN_MATH_KERNEL(log, std::log(x), complexUnary(OpCode::Log, z))
+KILN_MATH_KERNEL(logPlusOne, std::log1p(x), complexUnary(OpCode::LogPlusOne, z))
+KILN_MATH_KERNEL(logisticK, logistic(x), complexUnary(OpCode::Logistic, z))
+KILN_MATH_KERNEL(sqrt, std::sqrt(x), complexUnary(OpCode::Sqrt, z))
+KILN_MATH_KERNEL(rsqrt, 1 / std::sqrt(x), complexUnary(OpCode::Rsqrt, z))
+KILN_MATH_KERNEL(sine, std::sin(x), complexUnary(OpCode::Sine, z))
+KILN_MATH_KERNEL(cosine, std::cos(x), complexUnary(OpCode::Cosine, z))
+KILN_MATH_KERNEL(tan, std::tan(x), complexUnary(OpCode::Tan, z))
+KILN_MATH_KERNEL(tanh, std::tanh(x), complexUnary(OpCode::Tanh, z))
+KILN_MATH_KERNEL(cbrt, std::cbrt(x), complexUnary(OpCode::Cbrt, z))
 KILN_REAL_KERNEL(ceil, std::ceil(x))
 KILN_REAL_KERNEL(floor, std::floor(x))
 KILN_REAL_KERNEL(roundNearestAfz, std::round(x))

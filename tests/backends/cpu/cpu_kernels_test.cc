@@ -259,7 +259,8 @@ TEST(CpuKernelsTest, SinCosAndTanReduceEveryFloatExactly) {
 }
 
 // Complex numbers: sums and differences by parts, products and quotients as libgcc's
-// __mulsc3/__divsc3 (what the interpreter's std::complex calls), the parts, comparisons
+// __mulsc3/__divsc3 (what the interpreter's std::complex calls), math functions and abs
+// through the interpreter's own algorithms (interp/complex_unary.h), the parts, comparisons
 // (EQ/NE on both parts, the others lexicographic), select, conversions to and from real
 // types, dense constants and index maps, on special values (NaN, ±inf, ±0 in either part).
 TEST(CpuKernelsTest, ComplexArithmeticComparisonsAndIndexMaps) {
@@ -272,6 +273,11 @@ TEST(CpuKernelsTest, ComplexArithmeticComparisonsAndIndexMaps) {
       expectSameOnCpu(function("%x: " + t + ", %y: " + t, t,
                                "  %r = stablehlo." + std::string(op) + " %x, %y : " + t + "\n"));
     expectSameOnCpu(function("%x: " + t, t, "  %r = stablehlo.negate %x : " + t + "\n"));
+    // The math functions call the interpreter's own complex algorithms.
+    for (const char* op : {"exponential", "exponential_minus_one", "log", "log_plus_one", "logistic", "sqrt", "rsqrt",
+                           "sine", "cosine", "tan", "tanh", "cbrt"})
+      expectSameOnCpu(function("%x: " + t, t, "  %r = stablehlo." + std::string(op) + " %x : " + t + "\n"));
+    expectSameOnCpu(function("%x: " + t, p, "  %r = stablehlo.abs %x : (" + t + ") -> " + p + "\n"));
     expectSameOnCpu(function("%x: " + t + ", %y: " + t, t,
                              "  %a = stablehlo.real %x : (" + t + ") -> " + p + "\n"
                              "  %b = stablehlo.imag %y : (" + t + ") -> " + p + "\n"
@@ -780,14 +786,14 @@ TEST(CpuKernelsTest, ScattersApplyUpdatesInOrderAndSkipOutOfBounds) {
 
 TEST(CpuKernelsTest, DeclinedOpsSayWhyAndStillRun) {
   std::string text = function("%x: tensor<8xcomplex<f32>>", "tensor<8xcomplex<f32>>",
-                              "  %r = stablehlo.exponential %x : tensor<8xcomplex<f32>>\n");
+                              "  %r = stablehlo.sign %x : tensor<8xcomplex<f32>>\n");
   auto reference = stablehlo::parseModule(text);
   auto module = stablehlo::parseModule(text);
   passes::PassContext context;
   passes::runPipeline(*module, cpuPipeline(), context);
   Executable exe(*module);
   ASSERT_EQ(exe.declinedReasons().size(), 1u);
-  EXPECT_EQ(exe.declinedReasons().begin()->first, "unsupported: stablehlo.exponential of complex<f32>");
+  EXPECT_EQ(exe.declinedReasons().begin()->first, "unsupported: stablehlo.sign of complex<f32>");
   interp::HostValues args = {ordinaryValues(Type::tensor(DType::C64, {8}), 0)};
   expectSameBits(interp::Interpreter(*reference).call("main", args), exe.call(*module->lookup("main"), args));
 }
