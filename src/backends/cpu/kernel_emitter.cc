@@ -496,7 +496,6 @@ llvm::Value* KernelEmitter::padAt(const Op& op, Index& at) {
 // row-major order from zero with acc + a * b in that type (no fused multiply-add), then
 // rounded to the result's format once.
 llvm::Value* KernelEmitter::dotAt(const Op& op, Index& at) {
-  requireReal(op.result()->type(), "a dot");
   const DotDims d = DotDims::of(op);
   const Type& lt = op.operand(0)->type();
   const Type& rt = op.operand(1)->type();
@@ -508,7 +507,7 @@ llvm::Value* KernelEmitter::dotAt(const Op& op, Index& at) {
   const std::vector<llvm::Value*> outDims = dimsOf(at);
   llvm::Type* acc = s_.registerType(t);
   llvm::Value* sum = entryAlloca(acc, 1);
-  b_.CreateStore(s_.constant(t, 0), sum);
+  b_.CreateStore(llvm::Constant::getNullValue(acc), sum);  // zero, +0 for floats
   const bool f = isFloat(t);
   forRange(b_.getInt64(0), b_.getInt64(numElements(contracting)), [&](llvm::Value* k) {
     Index ki = newIndex(contracting);
@@ -529,9 +528,10 @@ llvm::Value* KernelEmitter::dotAt(const Op& op, Index& at) {
     llvm::Value* a = s_.convert(valueAt(op.operand(0), li), lt.dtype(), t);
     llvm::Value* c = s_.convert(valueAt(op.operand(1), ri), rt.dtype(), t);
     llvm::Value* s = b_.CreateLoad(acc, sum);
-    llvm::Value* next = isBool(t) ? b_.CreateOr(s, b_.CreateAnd(a, c))
-                        : f        ? b_.CreateFAdd(s, b_.CreateFMul(a, c))
-                                   : b_.CreateAdd(s, b_.CreateMul(a, c));
+    llvm::Value* next = isBool(t)      ? b_.CreateOr(s, b_.CreateAnd(a, c))
+                        : isComplex(t) ? s_.complexSum(t, s, s_.complexProduct(t, a, c))
+                        : f            ? b_.CreateFAdd(s, b_.CreateFMul(a, c))
+                                       : b_.CreateAdd(s, b_.CreateMul(a, c));
     b_.CreateStore(next, sum);
   });
   return b_.CreateLoad(acc, sum);  // valueAt rounds it to the result's format

@@ -216,6 +216,32 @@ llvm::Value* ScalarIR::complexCompare(const Op& op, llvm::Value* a, llvm::Value*
   return b_.CreateSelect(b_.CreateFCmpUNE(re(a), re(c)), b_.CreateFCmp(p, re(a), re(c)), b_.CreateFCmp(p, im(a), im(c)));
 }
 
+// libgcc's complex product or quotient of a and c (g++'s for std::complex).
+llvm::Value* ScalarIR::libgccComplex(const char* function, DType t, llvm::Value* a, llvm::Value* c) {
+  const bool f64 = t == DType::C128;
+  llvm::Type* part = f64 ? b_.getDoubleTy() : b_.getFloatTy();
+  // complex float comes back packed in one register (<2 x float>), complex double in two.
+  llvm::Type* ret = f64 ? static_cast<llvm::Type*>(llvm::StructType::get(part, part))
+                        : llvm::FixedVectorType::get(part, 2);
+  llvm::FunctionCallee callee =
+      module_.getOrInsertFunction(function, llvm::FunctionType::get(ret, {part, part, part, part}, false));
+  if (auto* fn = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+    fn->setDoesNotAccessMemory();
+    fn->setDoesNotThrow();
+  }
+  llvm::Value* r = b_.CreateCall(callee, {re(a), im(a), re(c), im(c)});
+  if (f64) return complexOf(t, b_.CreateExtractValue(r, 0), b_.CreateExtractValue(r, 1));
+  return complexOf(t, b_.CreateExtractElement(r, uint64_t{0}), b_.CreateExtractElement(r, uint64_t{1}));
+}
+
+llvm::Value* ScalarIR::complexProduct(DType t, llvm::Value* a, llvm::Value* c) {
+  return libgccComplex(t == DType::C128 ? "__muldc3" : "__mulsc3", t, a, c);
+}
+
+llvm::Value* ScalarIR::complexSum(DType t, llvm::Value* a, llvm::Value* c) {
+  return complexOf(t, b_.CreateFAdd(re(a), re(c)), b_.CreateFAdd(im(a), im(c)));
+}
+
 // Complex arithmetic as the interpreter's std::complex computes it: sums by parts, and
 // products and quotients through libgcc's __mulsc3/__divsc3 (…dc3 for complex<f64>),
 // which g++ calls for them (the product's plain formula, which it tries first, is what
@@ -224,20 +250,6 @@ llvm::Value* ScalarIR::complexElementwise(const Op& op, DType t, const std::vect
   using O = OpCode;
   const bool f64 = t == DType::C128;
   llvm::Type* part = f64 ? b_.getDoubleTy() : b_.getFloatTy();
-  auto libgcc = [&](const char* f32Name, const char* f64Name) {
-    // complex float comes back packed in one register (<2 x float>), complex double in two.
-    llvm::Type* ret = f64 ? static_cast<llvm::Type*>(llvm::StructType::get(part, part))
-                          : llvm::FixedVectorType::get(part, 2);
-    llvm::FunctionCallee callee = module_.getOrInsertFunction(
-        f64 ? f64Name : f32Name, llvm::FunctionType::get(ret, {part, part, part, part}, false));
-    if (auto* fn = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
-      fn->setDoesNotAccessMemory();
-      fn->setDoesNotThrow();
-    }
-    llvm::Value* r = b_.CreateCall(callee, {re(x[0]), im(x[0]), re(x[1]), im(x[1])});
-    if (f64) return complexOf(t, b_.CreateExtractValue(r, 0), b_.CreateExtractValue(r, 1));
-    return complexOf(t, b_.CreateExtractElement(r, uint64_t{0}), b_.CreateExtractElement(r, uint64_t{1}));
-  };
   // Math functions through the interpreter's own (runtime_kernels.h), at its address.
   if (interp::hasComplexUnary(op.code()) || op.is(O::Abs)) {
     llvm::Function* fn = b_.GetInsertBlock()->getParent();
@@ -258,11 +270,11 @@ llvm::Value* ScalarIR::complexElementwise(const Op& op, DType t, const std::vect
     return complexOf(t, r, b_.CreateLoad(part, b_.CreateConstInBoundsGEP1_32(part, out, 1)));
   }
   switch (op.code()) {
-    case O::Add: return complexOf(t, b_.CreateFAdd(re(x[0]), re(x[1])), b_.CreateFAdd(im(x[0]), im(x[1])));
+    case O::Add: return complexSum(t, x[0], x[1]);
     case O::Subtract: return complexOf(t, b_.CreateFSub(re(x[0]), re(x[1])), b_.CreateFSub(im(x[0]), im(x[1])));
     case O::Negate: return complexOf(t, b_.CreateFNeg(re(x[0])), b_.CreateFNeg(im(x[0])));
-    case O::Multiply: return libgcc("__mulsc3", "__muldc3");
-    case O::Divide: return libgcc("__divsc3", "__divdc3");
+    case O::Multiply: return libgccComplex(f64 ? "__muldc3" : "__mulsc3", t, x[0], x[1]);
+    case O::Divide: return libgccComplex(f64 ? "__divdc3" : "__divsc3", t, x[0], x[1]);
     case O::Real: return re(x[0]);
     case O::Imag: return im(x[0]);
     case O::Select: return b_.CreateSelect(x[0], x[1], x[2]);

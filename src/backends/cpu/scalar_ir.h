@@ -48,6 +48,9 @@ class ScalarIR {
   llvm::Value* compare(const Op& op, llvm::Value* a, llvm::Value* c);
   // maximum (max) or minimum of two values of `t`: IEEE for floats (NaN wins, -0 < +0).
   llvm::Value* extremum(bool max, llvm::Value* a, llvm::Value* c, DType t);
+  // a · c and a + c for complex numbers of type `t`, as std::complex computes them.
+  llvm::Value* complexProduct(DType t, llvm::Value* a, llvm::Value* c);
+  llvm::Value* complexSum(DType t, llvm::Value* a, llvm::Value* c);
   // The elementwise op `op` on operands of element type `t`.
   llvm::Value* elementwise(const Op& op, DType t, const std::vector<llvm::Value*>& x);
 
@@ -59,6 +62,7 @@ class ScalarIR {
   llvm::Value* im(llvm::Value* z) { return b_.CreateExtractValue(z, 1); }
   llvm::Value* complexElementwise(const Op& op, DType t, const std::vector<llvm::Value*>& x);
   llvm::Value* complexCompare(const Op& op, llvm::Value* a, llvm::Value* c);
+  llvm::Value* libgccComplex(const char* function, DType t, llvm::Value* a, llvm::Value* c);
   llvm::Value* isNaN(llvm::Value* x);
   llvm::Value* libm(const char* name, DType t, std::vector<llvm::Value*> args);
   llvm::Value* integerPower(llvm::Value* base, llvm::Value* exponent, bool isSigned);

@@ -258,7 +258,7 @@ TEST(CpuKernelsTest, SinCosAndTanReduceEveryFloatExactly) {
   }
 }
 
-// Complex numbers: sums and differences by parts, products and quotients as libgcc's
+// Complex numbers: sums and differences by parts, products (also in dots) and quotients as libgcc's
 // __mulsc3/__divsc3 (what the interpreter's std::complex calls), math functions and abs
 // through the interpreter's own algorithms (interp/complex_unary.h), the parts, comparisons
 // (EQ/NE on both parts, the others lexicographic), select, conversions to and from real
@@ -293,6 +293,14 @@ TEST(CpuKernelsTest, ComplexArithmeticComparisonsAndIndexMaps) {
   }
   expectSameOnCpu(function("%x: tensor<37xcomplex<f32>>", "tensor<37xcomplex<f64>>",
                            "  %r = stablehlo.convert %x : (tensor<37xcomplex<f32>>) -> tensor<37xcomplex<f64>>\n"));
+  // Dots sum their products from zero in the contracting order, as the interpreter's.
+  for (const char* c : {"complex<f32>", "complex<f64>"}) {
+    const std::string l = std::string("tensor<6x7x") + c + ">", r = std::string("tensor<7x5x") + c + ">",
+                      o = std::string("tensor<6x5x") + c + ">";
+    expectSameOnCpu(function("%x: " + l + ", %y: " + r, o,
+                             "  %r = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : (" + l + ", " + r +
+                                 ") -> " + o + "\n"));
+  }
   // Index maps and dense constants: one loop kernel.
   expectSameOnCpu(function(
       "%x: tensor<2x3xcomplex<f32>>", "tensor<3x4xcomplex<f32>>",
