@@ -6,7 +6,7 @@
 #include <numeric>
 #include <vector>
 
-#include "interp/complex_unary.h"
+#include "interp/complex_ops.h"
 
 namespace kiln::cpu {
 namespace {
@@ -24,7 +24,22 @@ void complexUnary(int32_t code, const P* in, P* out) {
   out[1] = r.imag();
 }
 
+template <class P>
+void complexBinary(int32_t code, const P* a, const P* b, P* out) {
+  const std::complex<P> r =
+      interp::complexBinary(static_cast<OpCode>(code), std::complex<P>(a[0], a[1]), std::complex<P>(b[0], b[1]));
+  out[0] = r.real();
+  out[1] = r.imag();
+}
+
 }  // namespace
+
+extern "C" void kilnComplexBinaryC64(int32_t code, const float* a, const float* b, float* out) {
+  complexBinary(code, a, b, out);
+}
+extern "C" void kilnComplexBinaryC128(int32_t code, const double* a, const double* b, double* out) {
+  complexBinary(code, a, b, out);
+}
 
 extern "C" void kilnComplexUnaryC64(int32_t code, const float* in, float* out) { complexUnary(code, in, out); }
 extern "C" void kilnComplexUnaryC128(int32_t code, const double* in, double* out) { complexUnary(code, in, out); }

@@ -25,5 +25,8 @@ extern "C" void kilnSortLine(void* const* buffers, int64_t line, SortLess less, 
 // number `in` ({real, imag}), written to `out`; |in| for OpCode::Abs (one part).
 extern "C" void kilnComplexUnaryC64(int32_t code, const float* in, float* out);
 extern "C" void kilnComplexUnaryC128(int32_t code, const double* in, double* out);
+// The complex binary op `code` (interp::hasComplexBinary) at `a` and `b`, written to `out`.
+extern "C" void kilnComplexBinaryC64(int32_t code, const float* a, const float* b, float* out);
+extern "C" void kilnComplexBinaryC128(int32_t code, const double* a, const double* b, double* out);
 
 }  // namespace kiln::cpu

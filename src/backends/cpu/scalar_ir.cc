@@ -11,7 +11,7 @@
 
 #include "backends/cpu/runtime_kernels.h"
 #include "backends/cpu/vector_math.h"
-#include "interp/complex_unary.h"
+#include "interp/complex_ops.h"
 #include "ir/attr_records.h"
 #include "ir/float_format.h"
 
@@ -250,21 +250,35 @@ llvm::Value* ScalarIR::complexElementwise(const Op& op, DType t, const std::vect
   using O = OpCode;
   const bool f64 = t == DType::C128;
   llvm::Type* part = f64 ? b_.getDoubleTy() : b_.getFloatTy();
-  // Math functions through the interpreter's own (runtime_kernels.h), at its address.
-  if (interp::hasComplexUnary(op.code()) || op.is(O::Abs)) {
+  // Math functions through the interpreter's own (runtime_kernels.h), at their address:
+  // the operands and the result pass through stack slots of {real, imag}.
+  const bool binary = interp::hasComplexBinary(op.code());
+  if (interp::hasComplexUnary(op.code()) || op.is(O::Abs) || binary) {
     llvm::Function* fn = b_.GetInsertBlock()->getParent();
     llvm::IRBuilder<> entry(&fn->getEntryBlock(), fn->getEntryBlock().begin());
-    llvm::Value* in = entry.CreateAlloca(part, b_.getInt32(2));
-    llvm::Value* out = entry.CreateAlloca(part, b_.getInt32(2));
-    b_.CreateStore(re(x[0]), in);
-    b_.CreateStore(im(x[0]), b_.CreateConstInBoundsGEP1_32(part, in, 1));
-    void (*callee)(int32_t, const void*, void*) =
-        f64 ? reinterpret_cast<void (*)(int32_t, const void*, void*)>(&kilnComplexUnaryC128)
-            : reinterpret_cast<void (*)(int32_t, const void*, void*)>(&kilnComplexUnaryC64);
+    auto slot = [&](llvm::Value* z) {
+      llvm::Value* at = entry.CreateAlloca(part, b_.getInt32(2));
+      if (z) {
+        b_.CreateStore(re(z), at);
+        b_.CreateStore(im(z), b_.CreateConstInBoundsGEP1_32(part, at, 1));
+      }
+      return at;
+    };
     llvm::Type* ptr = b_.getPtrTy();
-    auto* type = llvm::FunctionType::get(b_.getVoidTy(), {b_.getInt32Ty(), ptr, ptr}, false);
-    b_.CreateCall(type, b_.CreateIntToPtr(b_.getInt64(reinterpret_cast<uint64_t>(callee)), ptr),
-                  {b_.getInt32(static_cast<uint32_t>(op.code())), in, out});
+    std::vector<llvm::Value*> args = {b_.getInt32(static_cast<uint32_t>(op.code())), slot(x[0])};
+    std::vector<llvm::Type*> params = {b_.getInt32Ty(), ptr, ptr};
+    uint64_t address;
+    if (binary) {
+      args.push_back(slot(x[1]));
+      params.push_back(ptr);
+      address = f64 ? reinterpret_cast<uint64_t>(&kilnComplexBinaryC128) : reinterpret_cast<uint64_t>(&kilnComplexBinaryC64);
+    } else {
+      address = f64 ? reinterpret_cast<uint64_t>(&kilnComplexUnaryC128) : reinterpret_cast<uint64_t>(&kilnComplexUnaryC64);
+    }
+    llvm::Value* out = slot(nullptr);
+    args.push_back(out);
+    auto* type = llvm::FunctionType::get(b_.getVoidTy(), params, false);
+    b_.CreateCall(type, b_.CreateIntToPtr(b_.getInt64(address), ptr), args);
     llvm::Value* r = b_.CreateLoad(part, out);
     if (op.is(O::Abs)) return r;
     return complexOf(t, r, b_.CreateLoad(part, b_.CreateConstInBoundsGEP1_32(part, out, 1)));

@@ -4,6 +4,7 @@
 // (or the sign for arithmetic right shifts).
 #include <bit>
 
+#include "interp/complex_ops.h"
 #include "interp/elementwise.h"
 #include "interp/kernels.h"
 #include "interp/scalar_math.h"
@@ -125,6 +126,8 @@ HostValues power(const Op& op, const HostValues& v, EvalContext&) {
       return a;
     } else if constexpr (kIsInt<T>) {
       return integerPower(a, b);
+    } else if constexpr (kIsComplex<T>) {
+      return complexBinary(OpCode::Power, a, b);
     } else {
       return T(std::pow(a, b));
     }
@@ -137,7 +140,7 @@ HostValues atan2(const Op& op, const HostValues& v, EvalContext&) {
     if constexpr (std::is_floating_point_v<T>) {
       return std::atan2(a, b);
     } else if constexpr (kIsComplex<T>) {
-      return complexAtan2(a, b);
+      return complexBinary(OpCode::Atan2, a, b);
     } else {
       unsupportedOp(op, "atan2 of integers");
       return a;

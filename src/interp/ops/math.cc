@@ -1,11 +1,11 @@
 // Kernels: unary elementwise ops (negation, rounding, bit counts, and the math
 // functions) for every element type they are defined on. Narrow floats are computed in
 // f32 and rounded once when stored; the complex forms of the math functions are
-// complex_unary.h's (shared with the cpu backend).
+// complex_ops.h's (shared with the cpu backend).
 #include <bit>
 
 #include "interp/complex_math.h"
-#include "interp/complex_unary.h"
+#include "interp/complex_ops.h"
 #include "interp/elementwise.h"
 #include "interp/kernels.h"
 #include "interp/scalar_math.h"
@@ -80,10 +80,7 @@ HostValues sign(const Op&, const HostValues& v, EvalContext&) {
       if (std::isnan(x) || x == 0) return x;  // NaN and ±0 stay as they are
       return T(x < 0 ? -1 : 1);
     } else {
-      using P = typename T::value_type;
-      if (std::isnan(x.real()) || std::isnan(x.imag())) return T(NAN, NAN);
-      if (x == T(0, 0)) return T(0, 0);
-      return T(x / P(std::abs(x)));
+      return complexUnary(OpCode::Sign, x);
     }
   })};
 }

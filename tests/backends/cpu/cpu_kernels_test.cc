@@ -260,7 +260,7 @@ TEST(CpuKernelsTest, SinCosAndTanReduceEveryFloatExactly) {
 
 // Complex numbers: sums and differences by parts, products (also in dots) and quotients as libgcc's
 // __mulsc3/__divsc3 (what the interpreter's std::complex calls), math functions and abs
-// through the interpreter's own algorithms (interp/complex_unary.h), the parts, comparisons
+// through the interpreter's own algorithms (interp/complex_ops.h), the parts, comparisons
 // (EQ/NE on both parts, the others lexicographic), select, conversions to and from real
 // types, dense constants and index maps, on special values (NaN, ±inf, ±0 in either part).
 TEST(CpuKernelsTest, ComplexArithmeticComparisonsAndIndexMaps) {
@@ -269,13 +269,13 @@ TEST(CpuKernelsTest, ComplexArithmeticComparisonsAndIndexMaps) {
     const std::string t = std::string("tensor<37x") + c + ">";
     const std::string part = std::string(c) == "complex<f32>" ? "f32" : "f64";
     const std::string p = "tensor<37x" + part + ">";
-    for (const char* op : {"add", "subtract", "multiply", "divide"})
+    for (const char* op : {"add", "subtract", "multiply", "divide", "power", "atan2"})
       expectSameOnCpu(function("%x: " + t + ", %y: " + t, t,
                                "  %r = stablehlo." + std::string(op) + " %x, %y : " + t + "\n"));
     expectSameOnCpu(function("%x: " + t, t, "  %r = stablehlo.negate %x : " + t + "\n"));
     // The math functions call the interpreter's own complex algorithms.
     for (const char* op : {"exponential", "exponential_minus_one", "log", "log_plus_one", "logistic", "sqrt", "rsqrt",
-                           "sine", "cosine", "tan", "tanh", "cbrt"})
+                           "sine", "cosine", "tan", "tanh", "cbrt", "sign"})
       expectSameOnCpu(function("%x: " + t, t, "  %r = stablehlo." + std::string(op) + " %x : " + t + "\n"));
     expectSameOnCpu(function("%x: " + t, p, "  %r = stablehlo.abs %x : (" + t + ") -> " + p + "\n"));
     expectSameOnCpu(function("%x: " + t + ", %y: " + t, t,
@@ -793,15 +793,17 @@ TEST(CpuKernelsTest, ScattersApplyUpdatesInOrderAndSkipOutOfBounds) {
 }
 
 TEST(CpuKernelsTest, DeclinedOpsSayWhyAndStillRun) {
-  std::string text = function("%x: tensor<8xcomplex<f32>>", "tensor<8xcomplex<f32>>",
-                              "  %r = stablehlo.sign %x : tensor<8xcomplex<f32>>\n");
+  std::string text = function("%x: tensor<8xcomplex<f32>>", "tensor<complex<f32>>",
+                              "  %z = stablehlo.constant dense<(0.0, 0.0)> : tensor<complex<f32>>\n"
+                              "  %r = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0]"
+                              " : (tensor<8xcomplex<f32>>, tensor<complex<f32>>) -> tensor<complex<f32>>\n");
   auto reference = stablehlo::parseModule(text);
   auto module = stablehlo::parseModule(text);
   passes::PassContext context;
   passes::runPipeline(*module, cpuPipeline(), context);
   Executable exe(*module);
   ASSERT_EQ(exe.declinedReasons().size(), 1u);
-  EXPECT_EQ(exe.declinedReasons().begin()->first, "unsupported: stablehlo.sign of complex<f32>");
+  EXPECT_EQ(exe.declinedReasons().begin()->first, "unsupported: a reduction of complex<f32>");
   interp::HostValues args = {ordinaryValues(Type::tensor(DType::C64, {8}), 0)};
   expectSameBits(interp::Interpreter(*reference).call("main", args), exe.call(*module->lookup("main"), args));
 }

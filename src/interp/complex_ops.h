@@ -1,8 +1,9 @@
-// The complex forms of the unary math ops, as the interpreter computes them, in one
-// place: the interpreter's kernels (ops/math.cc) apply them element by element, and the
-// cpu backend's kernels call them for complex math (so both give the same bits).
+// The complex forms of the math ops, as the interpreter computes them, in one place: the
+// interpreter's kernels (ops/math.cc, ops/arithmetic.cc) apply them element by element,
+// and the cpu backend's kernels call them for complex math (so both give the same bits).
 #pragma once
 
+#include <cmath>
 #include <complex>
 
 #include "interp/complex_math.h"
@@ -25,7 +26,8 @@ inline bool hasComplexUnary(OpCode code) {
     case OpCode::Cosine:
     case OpCode::Tan:
     case OpCode::Tanh:
-    case OpCode::Cbrt: return true;
+    case OpCode::Cbrt:
+    case OpCode::Sign: return true;
     default: return false;
   }
 }
@@ -47,8 +49,23 @@ C complexUnary(OpCode code, C z) {
     case OpCode::Tan: return std::tan(z);
     case OpCode::Tanh: return std::tanh(z);
     case OpCode::Cbrt: return std::pow(z, C(1.0 / 3.0));  // the principal cube root
+    case OpCode::Sign: {
+      using P = typename C::value_type;
+      if (std::isnan(z.real()) || std::isnan(z.imag())) return C(NAN, NAN);
+      if (z == C(0, 0)) return C(0, 0);
+      return C(z / P(std::abs(z)));
+    }
     default: return z;
   }
+}
+
+// Whether the binary op `code` has a complex form here, and that form at (a, b).
+inline bool hasComplexBinary(OpCode code) { return code == OpCode::Power || code == OpCode::Atan2; }
+
+template <class C>
+C complexBinary(OpCode code, C a, C b) {
+  if (code == OpCode::Atan2) return complexAtan2(a, b);
+  return C(std::pow(a, b));
 }
 
 }  // namespace kiln::interp
