@@ -10,10 +10,11 @@
 #include <iterator>
 #include <limits>
 
-#include "interp/double_double.h"
+#include "kernels/double_double.h"
 #include "support/special_coefficients.h"
 
 namespace kiln::interp {
+using namespace kernels;  // NOLINT: the shared element functions (kernels/)
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();

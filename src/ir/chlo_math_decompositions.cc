@@ -492,7 +492,7 @@ V hypot(V x, V y) {
 
 // asin and acos of sx + i·sy together, after Hull, Fairgrieve & Tang, "Implementing the
 // complex arcsine and arccosine functions using exception handling" (ACM TOMS 23(3), 1997),
-// in the regions of the kernel (interp/complex_math.cc) and of the functional_algorithms
+// in the regions of the kernel (kernels/complex_math.cc) and of the functional_algorithms
 // project, but in the part type. With a = (|z + 1| + |z - 1|)/2 for z = x + iy in the
 // first quadrant: asin(z) = asin(x/a) + i·log(a + sqrt(a² - 1)), acos(z) = acos(x/a) - i·(the
 // same). The real parts are atan2(x, d) and atan2(d, x) with d = sqrt(a² - x²) written

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "interp/complex_math.h"
+#include "kernels/complex_math.h"
 #include "interp/interpreter.h"
 #include "interp/special_functions.h"
 #include "stablehlo/parser.h"
@@ -19,6 +19,7 @@ namespace kiln::interp {
 namespace {
 
 using namespace kiln::interp::testing;  // NOLINT: run, ints, floats, bits
+using namespace kiln::kernels;          // NOLINT: the accurate complex functions
 
 // The distance in representable doubles (through zero when the signs differ).
 uint64_t ulpDistance(double a, double b) {

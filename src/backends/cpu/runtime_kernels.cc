@@ -6,7 +6,7 @@
 #include <numeric>
 #include <vector>
 
-#include "interp/complex_ops.h"
+#include "kernels/complex_ops.h"
 
 namespace kiln::cpu {
 namespace {
@@ -19,7 +19,7 @@ void complexUnary(int32_t code, const P* in, P* out) {
     out[0] = std::abs(z);  // as the interpreter's abs
     return;
   }
-  const std::complex<P> r = interp::complexUnary(op, z);
+  const std::complex<P> r = kernels::complexUnary(op, z);
   out[0] = r.real();
   out[1] = r.imag();
 }
@@ -27,7 +27,7 @@ void complexUnary(int32_t code, const P* in, P* out) {
 template <class P>
 void complexBinary(int32_t code, const P* a, const P* b, P* out) {
   const std::complex<P> r =
-      interp::complexBinary(static_cast<OpCode>(code), std::complex<P>(a[0], a[1]), std::complex<P>(b[0], b[1]));
+      kernels::complexBinary(static_cast<OpCode>(code), std::complex<P>(a[0], a[1]), std::complex<P>(b[0], b[1]));
   out[0] = r.real();
   out[1] = r.imag();
 }

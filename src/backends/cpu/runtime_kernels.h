@@ -21,11 +21,11 @@ using SortLess = int32_t (*)(void* const* buffers, int64_t a, int64_t b);
 extern "C" void kilnSortLine(void* const* buffers, int64_t line, SortLess less, int64_t operands, int64_t length,
                              int64_t stride, const int64_t* elementBytes);
 
-// The complex math op `code` (an OpCode that interp::hasComplexUnary) at the complex
+// The complex math op `code` (an OpCode that kernels::hasComplexUnary) at the complex
 // number `in` ({real, imag}), written to `out`; |in| for OpCode::Abs (one part).
 extern "C" void kilnComplexUnaryC64(int32_t code, const float* in, float* out);
 extern "C" void kilnComplexUnaryC128(int32_t code, const double* in, double* out);
-// The complex binary op `code` (interp::hasComplexBinary) at `a` and `b`, written to `out`.
+// The complex binary op `code` (kernels::hasComplexBinary) at `a` and `b`, written to `out`.
 extern "C" void kilnComplexBinaryC64(int32_t code, const float* a, const float* b, float* out);
 extern "C" void kilnComplexBinaryC128(int32_t code, const double* a, const double* b, double* out);
 

@@ -11,7 +11,7 @@
 
 #include "backends/cpu/runtime_kernels.h"
 #include "backends/cpu/vector_math.h"
-#include "interp/complex_ops.h"
+#include "kernels/complex_ops.h"
 #include "ir/attr_records.h"
 #include "ir/float_format.h"
 
@@ -252,8 +252,8 @@ llvm::Value* ScalarIR::complexElementwise(const Op& op, DType t, const std::vect
   llvm::Type* part = f64 ? b_.getDoubleTy() : b_.getFloatTy();
   // Math functions through the interpreter's own (runtime_kernels.h), at their address:
   // the operands and the result pass through stack slots of {real, imag}.
-  const bool binary = interp::hasComplexBinary(op.code());
-  if (interp::hasComplexUnary(op.code()) || op.is(O::Abs) || binary) {
+  const bool binary = kernels::hasComplexBinary(op.code());
+  if (kernels::hasComplexUnary(op.code()) || op.is(O::Abs) || binary) {
     llvm::Function* fn = b_.GetInsertBlock()->getParent();
     llvm::IRBuilder<> entry(&fn->getEntryBlock(), fn->getEntryBlock().begin());
     auto slot = [&](llvm::Value* z) {

@@ -4,12 +4,13 @@
 // (or the sign for arithmetic right shifts).
 #include <bit>
 
-#include "interp/complex_ops.h"
+#include "kernels/complex_ops.h"
 #include "interp/elementwise.h"
 #include "interp/kernels.h"
-#include "interp/scalar_math.h"
+#include "kernels/scalar_math.h"
 
 namespace kiln::interp {
+using namespace kernels;  // NOLINT: the shared element functions (kernels/)
 namespace {
 
 template <class T>

@@ -9,14 +9,15 @@
 #include <limits>
 #include <numeric>
 
-#include "interp/complex_math.h"
+#include "kernels/complex_math.h"
 #include "interp/elementwise.h"
 #include "interp/kernels.h"
 #include "interp/real_math.h"
-#include "interp/scalar_math.h"
+#include "kernels/scalar_math.h"
 #include "interp/special_functions.h"
 
 namespace kiln::interp {
+using namespace kernels;  // NOLINT: the shared element functions (kernels/)
 namespace {
 
 const Literal& in(const HostValues& v, size_t i = 0) { return v[i].tensor(); }

@@ -2,9 +2,10 @@
 #include "ir/attr_records.h"
 #include "interp/elementwise.h"
 #include "interp/kernels.h"
-#include "interp/scalar_math.h"
+#include "kernels/scalar_math.h"
 
 namespace kiln::interp {
+using namespace kernels;  // NOLINT: the shared element functions (kernels/)
 namespace {
 
 using Dir = ComparisonDirection;

@@ -7,9 +7,10 @@
 #include <vector>
 
 #include "interp/kernels.h"
-#include "interp/scalar_math.h"
+#include "kernels/scalar_math.h"
 
 namespace kiln::interp {
+using namespace kernels;  // NOLINT: the shared element functions (kernels/)
 
 enum class FoldKind { None, Add, Mul, Max, Min, And, Or, Xor };
 

@@ -4,13 +4,14 @@
 // complex_ops.h's (shared with the cpu backend).
 #include <bit>
 
-#include "interp/complex_math.h"
-#include "interp/complex_ops.h"
+#include "kernels/complex_math.h"
+#include "kernels/complex_ops.h"
 #include "interp/elementwise.h"
 #include "interp/kernels.h"
-#include "interp/scalar_math.h"
+#include "kernels/scalar_math.h"
 
 namespace kiln::interp {
+using namespace kernels;  // NOLINT: the shared element functions (kernels/)
 namespace {
 
 template <class T>

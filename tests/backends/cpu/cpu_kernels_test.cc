@@ -260,7 +260,7 @@ TEST(CpuKernelsTest, SinCosAndTanReduceEveryFloatExactly) {
 
 // Complex numbers: sums and differences by parts, products (also in dots) and quotients as libgcc's
 // __mulsc3/__divsc3 (what the interpreter's std::complex calls), math functions and abs
-// through the interpreter's own algorithms (interp/complex_ops.h), the parts, comparisons
+// through the interpreter's own algorithms (kernels/complex_ops.h), the parts, comparisons
 // (EQ/NE on both parts, the others lexicographic), select, conversions to and from real
 // types, dense constants and index maps, on special values (NaN, ±inf, ±0 in either part).
 TEST(CpuKernelsTest, ComplexArithmeticComparisonsAndIndexMaps) {

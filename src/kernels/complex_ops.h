@@ -6,11 +6,11 @@
 #include <cmath>
 #include <complex>
 
-#include "interp/complex_math.h"
-#include "interp/scalar_math.h"
+#include "kernels/complex_math.h"
+#include "kernels/scalar_math.h"
 #include "ir/op_registry.h"
 
-namespace kiln::interp {
+namespace kiln::kernels {
 
 // Whether `code` has a complex form here.
 inline bool hasComplexUnary(OpCode code) {
@@ -68,4 +68,4 @@ C complexBinary(OpCode code, C a, C b) {
   return C(std::pow(a, b));
 }
 
-}  // namespace kiln::interp
+}  // namespace kiln::kernels

@@ -3,16 +3,16 @@
 // ends of the exponent range; these follow Hull, Fairgrieve & Tang (asin/acos) and Kahan
 // ("Branch cuts for complex elementary functions"), with double-double arithmetic where
 // a difference of nearly equal squares has to be exact.
-#include "interp/complex_math.h"
+#include "kernels/complex_math.h"
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <limits>
 
-#include "interp/double_double.h"
+#include "kernels/double_double.h"
 
-namespace kiln::interp {
+namespace kiln::kernels {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -278,4 +278,4 @@ ComplexD accurateAtan(ComplexD z) {
   return {w.imag(), -w.real()};
 }
 
-}  // namespace kiln::interp
+}  // namespace kiln::kernels

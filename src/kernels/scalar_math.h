@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace kiln::interp {
+namespace kiln::kernels {
 
 // IEEE-754 maximum/minimum: NaN if either is NaN; -0 < +0.
 template <class T>
@@ -64,4 +64,4 @@ T logistic(T x) {
   }
 }
 
-}  // namespace kiln::interp
+}  // namespace kiln::kernels

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-namespace kiln::interp {
+namespace kiln::kernels {
 
 // A value hi + lo with |lo| <= ulp(hi) / 2.
 struct DoubleDouble {
@@ -55,4 +55,4 @@ inline DoubleDouble ddDiv(DoubleDouble a, DoubleDouble b) {
 // x² exactly (barring underflow).
 inline DoubleDouble twoSquare(double x) { return twoProd(x, x); }
 
-}  // namespace kiln::interp
+}  // namespace kiln::kernels

@@ -5,7 +5,7 @@
 
 #include <complex>
 
-namespace kiln::interp {
+namespace kiln::kernels {
 
 using ComplexD = std::complex<double>;
 
@@ -32,4 +32,4 @@ C viaDouble(C z, F f) {
   return C(static_cast<P>(r.real()), static_cast<P>(r.imag()));
 }
 
-}  // namespace kiln::interp
+}  // namespace kiln::kernels
