@@ -19,6 +19,7 @@ std::unique_ptr<Pass> createFusionPass();          // fusion.cc: ops → kiln.fu
 std::unique_ptr<Pass> createSchedulePass();        // schedule.cc: order for low peak memory
 std::unique_ptr<Pass> createBufferAssignmentPass();// buffer_assignment.cc: liveness, reuse
 std::unique_ptr<Pass> createLowerChloPass();       // lower_chlo.cc: CHLO → StableHLO
+std::unique_ptr<Pass> createSplitComplexSumsPass(); // split_complex_sums.cc: complex sums as sums of parts
 
 // A pass by its name ("inline", "simplify", "fold", "cse", "dce", "fusion", "schedule",
 // "buffers"), or a fixpoint group "fixpoint(simplify,fold)" (fixpoint.h; groups nest);

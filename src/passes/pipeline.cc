@@ -18,7 +18,7 @@ const std::map<std::string, std::function<std::unique_ptr<Pass>()>>& registry() 
       {"fold", createConstantFoldPass},  {"cse", createCsePass},
       {"dce", createDcePass},            {"fusion", createFusionPass},
       {"schedule", createSchedulePass},  {"buffers", createBufferAssignmentPass},
-      {"lower-chlo", createLowerChloPass},
+      {"lower-chlo", createLowerChloPass},  {"split-complex-sums", createSplitComplexSumsPass},
   };
   return kPasses;
 }

@@ -8,7 +8,7 @@
 namespace kiln::cpu {
 
 std::vector<std::string> cpuPipeline() {
-  return {"inline", "lower-chlo", "fixpoint(simplify)", "cse", "dce", "fusion"};
+  return {"inline", "lower-chlo", "fixpoint(simplify)", "split-complex-sums", "cse", "dce", "fusion"};
 }
 
 namespace {

@@ -24,7 +24,8 @@ namespace kiln::cpu {
 
 // The passes a module goes through before it is compiled for the CPU: the optimizer's
 // pipeline without constant folding (so kernels, not the folder, compute constant
-// programs), the scheduling and buffer passes (which this executable does not use yet).
+// programs) and with complex sums split into sums of their parts, the scheduling and
+// buffer passes (which this executable does not use yet).
 std::vector<std::string> cpuPipeline();
 
 class Executable : public interp::NativeOps {

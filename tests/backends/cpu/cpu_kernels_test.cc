@@ -795,7 +795,7 @@ TEST(CpuKernelsTest, ScattersApplyUpdatesInOrderAndSkipOutOfBounds) {
 TEST(CpuKernelsTest, DeclinedOpsSayWhyAndStillRun) {
   std::string text = function("%x: tensor<8xcomplex<f32>>", "tensor<complex<f32>>",
                               "  %z = stablehlo.constant dense<(0.0, 0.0)> : tensor<complex<f32>>\n"
-                              "  %r = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0]"
+                              "  %r = stablehlo.reduce(%x init: %z) applies stablehlo.multiply across dimensions = [0]"
                               " : (tensor<8xcomplex<f32>>, tensor<complex<f32>>) -> tensor<complex<f32>>\n");
   auto reference = stablehlo::parseModule(text);
   auto module = stablehlo::parseModule(text);

@@ -195,7 +195,7 @@ TEST(StepProgramTest, OpsWithoutANativeStepRunThroughTheInterpreterAndArgumentsA
   Compiled c = compile(R"(
 func.func @main(%x: tensor<8xcomplex<f32>>) -> tensor<complex<f32>> {
   %z = stablehlo.constant dense<(0.0, 0.0)> : tensor<complex<f32>>
-  %r = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<8xcomplex<f32>>, tensor<complex<f32>>) -> tensor<complex<f32>>
+  %r = stablehlo.reduce(%x init: %z) applies stablehlo.multiply across dimensions = [0] : (tensor<8xcomplex<f32>>, tensor<complex<f32>>) -> tensor<complex<f32>>
   return %r : tensor<complex<f32>>
 })");
   EXPECT_NE(c.exe->report().find("@main: through the interpreter (stablehlo.reduce at line 4 has no native step)"),
