@@ -176,7 +176,20 @@ TEST(CpuKernelsTest, ConversionsBetweenEveryPair) {
                            "  %r = stablehlo.bitcast_convert %x : (tensor<37xf32>) -> tensor<37xi32>\n"));
 }
 
-// exp, tanh, logistic, log, log1p and expm1 of f32 are inline polynomials, not glibc:
+// The one-op program `op` over the f32 vector x, on the interpreter and as one cpu kernel.
+std::pair<Literal, Literal> onInterpreterAndCpu(const std::string& op, const Literal& x) {
+  std::string type = "tensor<" + std::to_string(x.numElements()) + "xf32>";
+  std::string text = function("%x: " + type, type, "  %r = " + op + " %x : " + type + "\n");
+  auto module = stablehlo::parseModule(text);
+  passes::PassContext context;
+  passes::runPipeline(*module, cpuPipeline(), context);
+  Executable exe(*module);
+  EXPECT_EQ(exe.numKernels(), 1u);
+  return {interp::Interpreter(*stablehlo::parseModule(text)).call("main", {x})[0].tensor(),
+          exe.call(*module->lookup("main"), {x})[0].tensor()};
+}
+
+// exp, tanh, logistic, log, log1p, expm1, sin, cos and tan of f32 are inline code, not glibc:
 // within their stated ulps of the interpreter over a dense sweep of their whole range
 // (and exact on NaN, ±inf, overflow and underflow, which the special-value tests above
 // check bit for bit).
@@ -197,15 +210,7 @@ TEST(CpuKernelsTest, VectorMathIsWithinItsUlpBounds) {
   for (auto [op, bound] : {std::pair{"stablehlo.exponential", 1}, {"stablehlo.tanh", 2}, {"stablehlo.logistic", 2},
                            {"stablehlo.log", 2}, {"stablehlo.log_plus_one", 2}, {"stablehlo.exponential_minus_one", 2},
                            {"stablehlo.sine", 1}, {"stablehlo.cosine", 1}, {"stablehlo.tan", 1}}) {
-    std::string type = "tensor<" + std::to_string(n) + "xf32>";
-    std::string text = function("%x: " + type, type, "  %r = " + std::string(op) + " %x : " + type + "\n");
-    auto module = stablehlo::parseModule(text);
-    passes::PassContext context;
-    passes::runPipeline(*module, cpuPipeline(), context);
-    Executable exe(*module);
-    ASSERT_EQ(exe.numKernels(), 1u);
-    Literal want = interp::Interpreter(*stablehlo::parseModule(text)).call("main", {x})[0].tensor();
-    Literal got = exe.call(*module->lookup("main"), {x})[0].tensor();
+    auto [want, got] = onInterpreterAndCpu(op, x);
     int64_t worst = 0;
     for (int64_t i = 0; i < n; ++i) {
       float w = static_cast<float>(want.floatAt(i)), g = static_cast<float>(got.floatAt(i));
@@ -238,14 +243,7 @@ TEST(CpuKernelsTest, SinCosAndTanReduceEveryFloatExactly) {
     x.setFloat(i, i % 3 ? v : -v);
   }
   for (const char* op : {"stablehlo.sine", "stablehlo.cosine", "stablehlo.tan"}) {
-    std::string type = "tensor<" + std::to_string(n) + "xf32>";
-    std::string text = function("%x: " + type, type, "  %r = " + std::string(op) + " %x : " + type + "\n");
-    auto module = stablehlo::parseModule(text);
-    passes::PassContext context;
-    passes::runPipeline(*module, cpuPipeline(), context);
-    Executable exe(*module);
-    Literal want = interp::Interpreter(*stablehlo::parseModule(text)).call("main", {x})[0].tensor();
-    Literal got = exe.call(*module->lookup("main"), {x})[0].tensor();
+    auto [want, got] = onInterpreterAndCpu(op, x);
     int64_t worst = 0, differ = 0;
     for (int64_t i = 0; i < n; ++i) {
       int64_t d = ulpDistance(static_cast<float>(want.floatAt(i)), static_cast<float>(got.floatAt(i)));
