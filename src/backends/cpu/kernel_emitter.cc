@@ -446,11 +446,9 @@ std::vector<llvm::Value*> KernelEmitter::scalarRegion(const Region& region,
       decline("unsupported: " + std::string(op->name()) + " in a region compiled to scalar code");
     DType t = op->result()->type().dtype();
     requireSupported(op->result()->type());
-    for (const Value* operand : op->operands()) requireReal(operand->type(), "a region");
-    requireReal(op->result()->type(), "a region");
     llvm::Value* v;
     if (op->is(OpCode::Constant)) {
-      v = s_.constant(t, op->attr("value").asDense().bitsAt(0));
+      v = s_.constantOf(op->attr("value").asDense(), 0);
     } else if (op->is(OpCode::Compare)) {
       v = s_.compare(*op, get(op->operand(0)), get(op->operand(1)));
     } else if (op->is(OpCode::Select)) {

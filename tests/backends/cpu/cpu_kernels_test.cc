@@ -299,6 +299,46 @@ TEST(CpuKernelsTest, ComplexArithmeticComparisonsAndIndexMaps) {
                              "  %r = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : (" + l + ", " + r +
                                  ") -> " + o + "\n"));
   }
+  // Products fold left to right (complex multiplication has no exact identity), in
+  // reduces, windows and scalar bodies; sorts compare lexicographically.
+  expectSameOnCpu(function(
+      "%x: tensor<5x6xcomplex<f32>>", "tensor<5xcomplex<f32>>",
+      "  %one = stablehlo.constant dense<(1.0, 0.5)> : tensor<complex<f32>>\n"
+      "  %r = stablehlo.reduce(%x init: %one) applies stablehlo.multiply across dimensions = [1]"
+      " : (tensor<5x6xcomplex<f32>>, tensor<complex<f32>>) -> tensor<5xcomplex<f32>>\n"), 1, false);
+  expectSameOnCpu(function(
+      "%x: tensor<6x5xcomplex<f64>>", "tensor<2x4xcomplex<f64>>",
+      "  %one = stablehlo.constant dense<(1.0, 0.0)> : tensor<complex<f64>>\n"
+      "  %r = \"stablehlo.reduce_window\"(%x, %one) ({\n"
+      "    ^bb0(%a: tensor<complex<f64>>, %b: tensor<complex<f64>>):\n"
+      "      %m = stablehlo.multiply %a, %b : tensor<complex<f64>>\n"
+      "      stablehlo.return %m : tensor<complex<f64>>\n"
+      "    }) {window_dimensions = array<i64: 3, 2>, window_strides = array<i64: 3, 1>}"
+      " : (tensor<6x5xcomplex<f64>>, tensor<complex<f64>>) -> tensor<2x4xcomplex<f64>>\n"), 1, false);
+  expectSameOnCpu(function(
+      "%x: tensor<4x9xcomplex<f32>>", "tensor<4x9xcomplex<f32>>",
+      "  %r = \"stablehlo.sort\"(%x) ({\n"
+      "    ^bb0(%a: tensor<complex<f32>>, %b: tensor<complex<f32>>):\n"
+      "      %lt = stablehlo.compare LT, %a, %b : (tensor<complex<f32>>, tensor<complex<f32>>) -> tensor<i1>\n"
+      "      stablehlo.return %lt : tensor<i1>\n"
+      "    }) {dimension = 1 : i64, is_stable = true} : (tensor<4x9xcomplex<f32>>) -> tensor<4x9xcomplex<f32>>\n"));
+  // Ties of the real parts, which the special values never have: the imaginary parts decide.
+  const std::string ties =
+      "  %a = stablehlo.constant dense<[(1.0, 2.0), (1.0, -1.0), (0.0, 5.0), (-0.0, 3.0), (2.0, 1.0), (0.0, -3.0)]>"
+      " : tensor<6xcomplex<f32>>\n"
+      "  %b = stablehlo.constant dense<[(1.0, 1.0), (1.0, 0.0), (0.0, 5.0), (0.0, 4.0), (2.0, -1.0), (-0.0, -4.0)]>"
+      " : tensor<6xcomplex<f32>>\n";
+  for (const char* dir : {"LT", "LE", "GT", "GE"})
+    expectSameOnCpu(function("%x: tensor<6xcomplex<f32>>", "tensor<6xi1>",
+                             ties + "  %r = stablehlo.compare " + dir +
+                                 ", %a, %b : (tensor<6xcomplex<f32>>, tensor<6xcomplex<f32>>) -> tensor<6xi1>\n"));
+  expectSameOnCpu(function(
+      "%x: tensor<6xcomplex<f32>>", "tensor<6xcomplex<f32>>",
+      ties + "  %r = \"stablehlo.sort\"(%a) ({\n"
+             "    ^bb0(%p: tensor<complex<f32>>, %q: tensor<complex<f32>>):\n"
+             "      %lt = stablehlo.compare LT, %p, %q : (tensor<complex<f32>>, tensor<complex<f32>>) -> tensor<i1>\n"
+             "      stablehlo.return %lt : tensor<i1>\n"
+             "    }) {dimension = 0 : i64, is_stable = true} : (tensor<6xcomplex<f32>>) -> tensor<6xcomplex<f32>>\n"));
   // Index maps and dense constants: one loop kernel.
   expectSameOnCpu(function(
       "%x: tensor<2x3xcomplex<f32>>", "tensor<3x4xcomplex<f32>>",
@@ -791,17 +831,16 @@ TEST(CpuKernelsTest, ScattersApplyUpdatesInOrderAndSkipOutOfBounds) {
 }
 
 TEST(CpuKernelsTest, DeclinedOpsSayWhyAndStillRun) {
-  std::string text = function("%x: tensor<8xcomplex<f32>>", "tensor<complex<f32>>",
-                              "  %z = stablehlo.constant dense<(0.0, 0.0)> : tensor<complex<f32>>\n"
-                              "  %r = stablehlo.reduce(%x init: %z) applies stablehlo.multiply across dimensions = [0]"
-                              " : (tensor<8xcomplex<f32>>, tensor<complex<f32>>) -> tensor<complex<f32>>\n");
+  std::string text = function("%x: tensor<8xcomplex<f32>>", "tensor<8xcomplex<f32>>",
+                              "  %r = stablehlo.fft %x, type = FFT, length = [8] : (tensor<8xcomplex<f32>>) -> "
+                              "tensor<8xcomplex<f32>>\n");
   auto reference = stablehlo::parseModule(text);
   auto module = stablehlo::parseModule(text);
   passes::PassContext context;
   passes::runPipeline(*module, cpuPipeline(), context);
   Executable exe(*module);
   ASSERT_EQ(exe.declinedReasons().size(), 1u);
-  EXPECT_EQ(exe.declinedReasons().begin()->first, "unsupported: a reduction of complex<f32>");
+  EXPECT_EQ(exe.declinedReasons().begin()->first, "unsupported: stablehlo.fft (no native code yet)");
   interp::HostValues args = {ordinaryValues(Type::tensor(DType::C64, {8}), 0)};
   expectSameBits(interp::Interpreter(*reference).call("main", args), exe.call(*module->lookup("main"), args));
 }
