@@ -43,7 +43,7 @@ inline Literal specialValues(const Type& t, size_t param) {
     else if (isComplex(d)) lit.setComplex(i, {kFloats[k % kNumFloats], kFloats[(k * 7 + 3) % kNumFloats]});
     else if (isBool(d)) lit.setInt(i, static_cast<int64_t>((k + k / 2) % 2));
     else if (isSignedInt(d)) lit.setInt(i, ints[k % std::size(ints)]);
-    else lit.setBits(i, uints[k % std::size(uints)]);
+    else lit.setBits(i, uints[k % std::size(uints)] & umax);  // as stored: within the width
   }
   return lit;
 }

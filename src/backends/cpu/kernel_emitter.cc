@@ -120,6 +120,7 @@ std::vector<llvm::Value*> KernelEmitter::beginFunction(const std::vector<const V
 
 llvm::Value* KernelEmitter::fromStorage(llvm::Value* v, DType t) {
   if (isBool(t)) return b_.CreateICmpNE(v, b_.getInt8(0));
+  if (isSubByteInt(t)) return b_.CreateTrunc(v, s_.registerType(t));
   if (t == DType::F16) return b_.CreateFPExt(b_.CreateBitCast(v, b_.getHalfTy()), b_.getFloatTy());
   if (t == DType::BF16) return b_.CreateBitCast(b_.CreateShl(b_.CreateZExt(v, b_.getInt32Ty()), 16), b_.getFloatTy());
   return v;
@@ -127,6 +128,7 @@ llvm::Value* KernelEmitter::fromStorage(llvm::Value* v, DType t) {
 
 llvm::Value* KernelEmitter::toStorage(llvm::Value* v, DType t) {
   if (isBool(t)) return b_.CreateZExt(v, b_.getInt8Ty());
+  if (isSubByteInt(t)) return isSignedInt(t) ? b_.CreateSExt(v, b_.getInt8Ty()) : b_.CreateZExt(v, b_.getInt8Ty());
   if (t == DType::F16) return b_.CreateBitCast(b_.CreateFPTrunc(v, b_.getHalfTy()), b_.getInt16Ty());
   if (t == DType::BF16) return b_.CreateTrunc(b_.CreateLShr(b_.CreateBitCast(v, b_.getInt32Ty()), 16), b_.getInt16Ty());
   return v;
@@ -349,6 +351,8 @@ llvm::Value* KernelEmitter::opAt(const Op& op, Index& at) {
     case O::BitcastConvert: {
       requireReal(op.operand(0)->type(), "bitcast_convert");
       requireReal(op.result()->type(), "bitcast_convert");
+      if (isSubByteInt(op.operand(0)->type().dtype()) || isSubByteInt(out))
+        decline("unsupported: bitcast_convert of integers narrower than a byte");
       DType from = op.operand(0)->type().dtype();
       if (isBool(from) || isBool(out)) decline("unsupported: bitcast_convert of booleans");
       if (bitWidth(from) != bitWidth(out)) {

@@ -26,9 +26,12 @@
 namespace kiln::cpu {
 
 inline bool supported(DType t) {
-  return isBool(t) || t == DType::F32 || t == DType::F64 || isNarrowFloat(t) || isComplex(t) ||
-         (isInteger(t) && bitWidth(t) >= 8);
+  return isBool(t) || t == DType::F32 || t == DType::F64 || isNarrowFloat(t) || isComplex(t) || isInteger(t);
 }
+
+// Integers narrower than a byte (i2, i4, ui2, ui4) live in one byte each, sign- or
+// zero-extended as the interpreter keeps them, and compute in their own width.
+inline bool isSubByteInt(DType t) { return isInteger(t) && !isBool(t) && bitWidth(t) < 8; }
 
 // Complex values are computed elementwise and moved by index maps; folds, dots, sorts
 // and scatters of them stay with the interpreter.

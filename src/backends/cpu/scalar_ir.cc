@@ -29,7 +29,7 @@ llvm::Type* ScalarIR::registerType(DType t) {
 }
 // Booleans are one byte in storage; f16 and bf16 their 16 bits.
 llvm::Type* ScalarIR::storageType(DType t) {
-  if (isBool(t)) return b_.getInt8Ty();
+  if (isBool(t) || (isInteger(t) && bitWidth(t) < 8)) return b_.getInt8Ty();
   if (isNarrowFloat(t)) return b_.getInt16Ty();
   return registerType(t);
 }

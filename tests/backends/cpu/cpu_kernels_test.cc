@@ -93,7 +93,8 @@ std::string function(const std::string& params, const std::string& resultType, c
   return "func.func @main(" + params + ") -> " + resultType + " {\n" + body + "  return %r : " + resultType + "\n}\n";
 }
 
-const char* kTypes[] = {"f32", "f64", "f16", "bf16", "i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64"};
+const char* kTypes[] = {"f32", "f64", "f16", "bf16", "i1", "i2", "i4", "i8", "i16", "i32", "i64",
+                        "ui2", "ui4", "ui8", "ui16", "ui32", "ui64"};
 
 DType dtypeOf(const std::string& t) { return *parseDType(t); }
 
