@@ -282,8 +282,11 @@ llvm::Value* KernelEmitter::opAt(const Op& op, Index& at) {
     case O::Constant:
       return constantAt(op, at);
     case O::Iota: {
-      requireReal(op.result()->type(), "iota");
       llvm::Value* k = dimsOf(at)[static_cast<size_t>(op.attr("iota_dimension").asInt())];
+      if (isComplex(out)) {  // k + 0i
+        DType part = out == DType::C64 ? DType::F32 : DType::F64;
+        return s_.convert(b_.CreateUIToFP(k, s_.registerType(part)), part, out);
+      }
       return isFloat(out) ? b_.CreateUIToFP(k, s_.registerType(out))
                           : b_.CreateTrunc(k, s_.registerType(out));
     }

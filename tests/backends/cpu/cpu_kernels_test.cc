@@ -290,6 +290,9 @@ TEST(CpuKernelsTest, ComplexArithmeticComparisonsAndIndexMaps) {
                              "  %r = stablehlo.convert %x : (" + t + ") -> tensor<37xi32>\n"));
     expectSameOnCpu(function("%x: " + p, t, "  %r = stablehlo.convert %x : (" + p + ") -> " + t + "\n"));
   }
+  expectSameOnCpu(function("%x: tensor<37xcomplex<f64>>", "tensor<37xcomplex<f64>>",
+                           "  %i = stablehlo.iota dim = 0 : tensor<37xcomplex<f64>>\n"
+                           "  %r = stablehlo.add %i, %x : tensor<37xcomplex<f64>>\n"));
   expectSameOnCpu(function("%x: tensor<37xcomplex<f32>>", "tensor<37xcomplex<f64>>",
                            "  %r = stablehlo.convert %x : (tensor<37xcomplex<f32>>) -> tensor<37xcomplex<f64>>\n"));
   // Dots sum their products from zero in the contracting order, as the interpreter's.
