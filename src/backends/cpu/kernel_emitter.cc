@@ -7,20 +7,16 @@
 // reshape, transpose, slice, reverse, concatenate, pad, iota) by asking their operand at
 // the mapped index, so no intermediate tensor is ever stored. What each computed value
 // is comes from scalar_ir.h (the interpreter's arithmetic op by op), so native results
-// equal the interpreter's bit for bit, except exp, tanh and logistic of f32 (and
-// f16/bf16): inline polynomials (vector_math.h) within 1-2 ulp of glibc. This file holds
-// the iteration space, the values and index maps, and the compile entry point;
+// equal the interpreter's bit for bit, except the inline math of f32 (and f16/bf16):
+// exp, tanh, logistic, log, log1p, expm1, sin, cos, tan (vector_math.h), within 1-2 ulp
+// of glibc. This file holds
+// the iteration space, the values and index maps (compile_kernels.cc compiles them);
 // reductions are in reduction_emitter.cc, gather/scatter/sort in
 // data_dependent_emitter.cc.
 #include "backends/cpu/kernel_emitter.h"
 
 #include <algorithm>
-#include <cctype>
-#include <chrono>
-#include <exception>
 
-#include "backends/cpu/jit.h"
-#include "backends/cpu/threads.h"
 #include "ir/attr_records.h"
 #include "support/error.h"
 
@@ -614,90 +610,6 @@ std::string describeOp(const Op& op) {
   if (op.is(OpCode::Fusion)) s += " (" + op.attr("kind").asString() + ")";
   if (SourcePos pos = sourceLine(op); pos.known()) s += " at line " + std::to_string(pos.line);
   return s;
-}
-
-// A kernel's symbol: its number, then its op and line, so that dumps and profiles say
-// what each one computes ("kernel3_fusion_input_line12").
-std::string kernelName(size_t index, const Op& op) {
-  std::string name = "kernel" + std::to_string(index) + "_";
-  std::string opName(op.name());
-  if (op.is(OpCode::Fusion)) opName += "_" + op.attr("kind").asString();
-  for (char c : opName.substr(opName.find('.') + 1))
-    name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  if (SourcePos pos = sourceLine(op); pos.known()) name += "_line" + std::to_string(pos.line);
-  return name;
-}
-
-NativeKernels compileKernels(const std::vector<KernelRequest>& requests,
-                             const CompileOptions& options) {
-  auto start = std::chrono::steady_clock::now();
-  NativeKernels out;
-  out.jit = std::make_shared<Jit>();
-  // The kernels go into one module per thread (request i into module i mod parts),
-  // emitted, optimized and compiled side by side; a dump writes one module with all.
-  const size_t parts = options.dumpDir.empty()
-                           ? std::min(requests.size(), static_cast<size_t>(std::max(threadCount(), 1)))
-                           : std::min<size_t>(requests.size(), 1);
-  struct Part {
-    std::vector<size_t> compiled;  // request numbers
-    std::vector<std::string> names;
-    std::vector<Kernel> kernels;
-    std::vector<std::pair<size_t, std::string>> declined;
-    Jit::Object object;
-    double emitSeconds = 0;
-  };
-  std::vector<Part> built(parts);
-  std::vector<std::exception_ptr> failures(parts);
-  runParts(static_cast<int64_t>(parts), [&](int64_t index) {
-    Part& part = built[static_cast<size_t>(index)];
-    try {
-      auto emitStart = std::chrono::steady_clock::now();
-      llvm::LLVMContext context;
-      llvm::Module module("kiln_kernels_" + std::to_string(index), context);
-      out.jit->prepare(module);
-      for (size_t i = static_cast<size_t>(index); i < requests.size(); i += parts) {
-        std::string name = kernelName(i, *requests[i].op);
-        try {
-          part.kernels.push_back(KernelEmitter(module, requests[i], name).emit());
-          part.names.push_back(name);
-          part.compiled.push_back(i);
-        } catch (const Declined& d) {
-          // Drop the half-built function; the op stays with the interpreter.
-          if (llvm::Function* f = module.getFunction(name)) f->eraseFromParent();
-          part.declined.emplace_back(i, d.reason);
-        }
-      }
-      part.emitSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - emitStart).count();
-      if (!part.names.empty()) part.object = out.jit->compile(module, options.dumpDir);
-    } catch (...) {
-      failures[static_cast<size_t>(index)] = std::current_exception();
-    }
-  });
-  for (const std::exception_ptr& failure : failures)
-    if (failure) std::rethrow_exception(failure);
-  std::vector<Jit::Object> objects;
-  std::vector<std::string> names;
-  std::vector<std::pair<size_t, std::string>> declined;
-  for (Part& part : built) {
-    out.emitSeconds += part.emitSeconds;
-    out.optimizeSeconds += part.object.optimizeSeconds;
-    out.codegenSeconds += part.object.codegenSeconds;
-    if (part.object.bytes) objects.push_back(std::move(part.object));
-    names.insert(names.end(), part.names.begin(), part.names.end());
-    declined.insert(declined.end(), part.declined.begin(), part.declined.end());
-  }
-  std::vector<void*> addresses = names.empty() ? std::vector<void*>{} : out.jit->load(std::move(objects), names);
-  size_t next = 0;
-  for (Part& part : built)
-    for (size_t k = 0; k < part.kernels.size(); ++k) {
-      part.kernels[k].fn = reinterpret_cast<KernelFn>(addresses[next++]);
-      out.kernels[requests[part.compiled[k]].op] = std::move(part.kernels[k]);
-    }
-  std::sort(declined.begin(), declined.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [i, reason] : declined) out.declined.emplace_back(requests[i].op, std::move(reason));
-  out.threads = static_cast<int>(parts);
-  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return out;
 }
 
 }  // namespace kiln::cpu

@@ -1,8 +1,8 @@
 // Native kernels: ops of an optimized module (fusions, and elementwise, index-map,
 // reduce and data-dependent ops outside fusions) compiled to machine code through LLVM.
 // This header is the whole interface to LLVM: no LLVM type appears in it, so only the
-// files that emit and compile LLVM IR (the emitter's kernel_emitter.h and its three
-// files, scalar_ir.cc, vector_math.cc, jit.cc) include LLVM's headers.
+// files that emit and compile LLVM IR (the emitter's kernel_emitter.h and the four files
+// that share it, scalar_ir.cc, vector_math.cc, jit.cc) include LLVM's headers.
 #pragma once
 
 #include <cstdint>

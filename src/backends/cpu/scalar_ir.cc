@@ -200,7 +200,9 @@ llvm::Value* ScalarIR::integerPower(llvm::Value* base, llvm::Value* exponent, bo
 }
 
 // e^x: inline vector math for f32 (and the narrow floats computed in it), libm for f64.
-llvm::Value* ScalarIR::exp(DType t, llvm::Value* x) { return t == DType::F64 ? libm("exp", t, {x}) : emitExpF32(b_, x); }
+llvm::Value* ScalarIR::exp(DType t, llvm::Value* x, bool nonPositive) {
+  return t == DType::F64 ? libm("exp", t, {x}) : emitExpF32(b_, x, nonPositive);
+}
 
 llvm::Value* ScalarIR::intrinsic(llvm::Intrinsic::ID id, llvm::Value* x) { return b_.CreateUnaryIntrinsic(id, x); }
 
@@ -291,7 +293,6 @@ llvm::Value* ScalarIR::complexElementwise(const Op& op, DType t, const std::vect
     case O::Divide: return libgccComplex(f64 ? "__divdc3" : "__divsc3", t, x[0], x[1]);
     case O::Real: return re(x[0]);
     case O::Imag: return im(x[0]);
-    case O::Select: return b_.CreateSelect(x[0], x[1], x[2]);
     default: decline("unsupported: " + std::string(op.name()) + " of " + std::string(name(t)));
   }
 }
@@ -301,9 +302,7 @@ llvm::Value* ScalarIR::elementwise(const Op& op, DType t, const std::vector<llvm
   if (op.is(O::Complex)) return complexOf(op.result()->type().dtype(), x[0], x[1]);
   if (op.is(O::Real) && !isComplex(t)) return x[0];  // a real number's real part is itself
   if (op.is(O::Imag) && !isComplex(t)) return llvm::Constant::getNullValue(registerType(t));
-  // (select's first operand is its predicate: the values decide.)
-  if (isComplex(t) || (op.is(O::Select) && isComplex(op.operand(1)->type().dtype())))
-    return complexElementwise(op, op.is(O::Select) ? op.operand(1)->type().dtype() : t, x);
+  if (isComplex(t)) return complexElementwise(op, t, x);
   llvm::Type* type = registerType(t);
   bool f = isFloat(t), boolean = isBool(t), s = isSignedInt(t);
   auto zero = [&] { return llvm::Constant::getNullValue(type); };
@@ -393,10 +392,10 @@ llvm::Value* ScalarIR::elementwise(const Op& op, DType t, const std::vector<llvm
     case O::Tanh: floatOnly(); return t == DType::F64 ? libm("tanh", t, {x[0]}) : emitTanhF32(b_, x[0]);
     case O::Cbrt: floatOnly(); return libm("cbrt", t, {x[0]});
     case O::Logistic: {
-      // 1 / (1 + e^-x) for x >= 0, e^x / (1 + e^x) below, as the interpreter.
+      // 1 / (1 + e^-x) for x >= 0, e^x / (1 + e^x) below, as the interpreter: both from
+      // e = e^-|x| (never an overflow) and one division.
       floatOnly();
-      if (t != DType::F64) return emitLogisticF32(b_, x[0]);
-      llvm::Value* e = exp(t, b_.CreateFNeg(intrinsic(llvm::Intrinsic::fabs, x[0])));
+      llvm::Value* e = exp(t, b_.CreateFNeg(intrinsic(llvm::Intrinsic::fabs, x[0])), /*nonPositive=*/true);
       llvm::Value* numerator = b_.CreateSelect(b_.CreateFCmpOGE(x[0], fpConst(0)), fpConst(1), e);
       return b_.CreateFDiv(numerator, b_.CreateFAdd(fpConst(1), e));
     }

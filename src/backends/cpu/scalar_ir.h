@@ -66,7 +66,8 @@ class ScalarIR {
   llvm::Value* isNaN(llvm::Value* x);
   llvm::Value* libm(const char* name, DType t, std::vector<llvm::Value*> args);
   llvm::Value* integerPower(llvm::Value* base, llvm::Value* exponent, bool isSigned);
-  llvm::Value* exp(DType t, llvm::Value* x);
+  // e^x; `nonPositive` when x ≤ 0 or NaN is known (the f32 code skips its overflow checks).
+  llvm::Value* exp(DType t, llvm::Value* x, bool nonPositive = false);
   llvm::Value* intrinsic(llvm::Intrinsic::ID id, llvm::Value* x);
 
   llvm::IRBuilder<>& b_;

@@ -354,22 +354,23 @@ class StepProgram::Runner {
       for (int64_t t = 0; t < std::max<int64_t>(parts, threadCount()); ++t)
         arenaOwner_.scratch.push_back(allocate(static_cast<size_t>(std::max<int64_t>(arenaOwner_.scratchBytes, 1))));
     }
-    // Every other address is resolved here, on the calling thread.
-    std::vector<std::vector<void*>> fixed;
+    // Every other address is resolved here, on the calling thread: member k's buffers
+    // start at first[k] in one list, which each part copies and fills in per block.
+    std::vector<void*> fixed;
+    std::vector<size_t> first;
     for (const Step& m : g.members) {
-      std::vector<void*>& buffers = fixed.emplace_back();
-      for (const Place& p : m.operands) buffers.push_back(p.in == Place::In::Scratch ? nullptr : address(p));
-      for (const Place& p : m.results) buffers.push_back(p.in == Place::In::Scratch ? nullptr : address(p));
+      first.push_back(fixed.size());
+      for (const std::vector<Place>* places : {&m.operands, &m.results})
+        for (const Place& p : *places) fixed.push_back(p.in == Place::In::Scratch ? nullptr : address(p));
     }
     runParts(parts, [&](int64_t t) {
       const uintptr_t scratch = reinterpret_cast<uintptr_t>(arenaOwner_.scratch[static_cast<size_t>(t)].get());
-      std::vector<void*> buffers;
+      std::vector<void*> buffers = fixed;
       for (int64_t b = t * blocks / parts; b < (t + 1) * blocks / parts; ++b) {
         const int64_t r0 = b * blockRows, r1 = std::min(g.rows, r0 + blockRows);
         for (size_t k = 0; k < g.members.size(); ++k) {
           const Step& m = g.members[k];
-          buffers = fixed[k];
-          size_t slot = 0;
+          size_t slot = first[k];
           for (const std::vector<Place>* places : {&m.operands, &m.results})
             for (const Place& p : *places) {
               if (p.in == Place::In::Scratch)
@@ -378,7 +379,7 @@ class StepProgram::Runner {
               ++slot;
             }
           const int64_t perRow = m.kernel->iterations / g.rows;
-          m.kernel->fn(buffers.data(), r0 * perRow, r1 * perRow);
+          m.kernel->fn(buffers.data() + first[k], r0 * perRow, r1 * perRow);
         }
       }
     });

@@ -121,15 +121,6 @@ llvm::Value* emitTanhF32(llvm::IRBuilder<>& b, llvm::Value* x) {
   return select(b, isNaN(b, x), x, result);
 }
 
-// logistic: 1 / (1 + e) for x ≥ 0 and e / (1 + e) below, with e = e^{-|x|}: the
-// interpreter's two formulas, from one exponential and one division.
-llvm::Value* emitLogisticF32(llvm::IRBuilder<>& b, llvm::Value* x) {
-  llvm::Value* a = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
-  llvm::Value* e = emitExpF32(b, b.CreateFNeg(a), /*nonPositive=*/true);
-  llvm::Value* numerator = select(b, b.CreateFCmpOGE(x, f32(b, 0.0)), f32(b, 1.0), e);
-  return b.CreateFDiv(numerator, b.CreateFAdd(f32(b, 1.0), e));
-}
-
 // log: logOfPositive, with log(±0) = -inf, log(x < 0) = NaN, log(inf) = inf.
 llvm::Value* emitLogF32(llvm::IRBuilder<>& b, llvm::Value* x) {
   llvm::Value* result = logOfPositive(b, x);

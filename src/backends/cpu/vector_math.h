@@ -16,8 +16,6 @@ namespace kiln::cpu {
 llvm::Value* emitExpF32(llvm::IRBuilder<>& b, llvm::Value* x, bool nonPositive = false);
 // tanh(x) for an f32 value.
 llvm::Value* emitTanhF32(llvm::IRBuilder<>& b, llvm::Value* x);
-// logistic(x) = 1 / (1 + e^-x) for an f32 value.
-llvm::Value* emitLogisticF32(llvm::IRBuilder<>& b, llvm::Value* x);
 // log(x), log(1 + x) and e^x - 1 for an f32 value.
 llvm::Value* emitLogF32(llvm::IRBuilder<>& b, llvm::Value* x);
 llvm::Value* emitLog1pF32(llvm::IRBuilder<>& b, llvm::Value* x);

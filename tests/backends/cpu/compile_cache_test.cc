@@ -77,7 +77,14 @@ TEST(CompileCacheTest, ConcurrentRequestsCompileOnceAndFailuresAreNotKept) {
   for (int attempt = 0; attempt < 2; ++attempt)
     EXPECT_THROW(cache.get(stablehlo::parseModule(kProgram), unwritable), Error);
   EXPECT_EQ(cache.size(), 1u);
-  EXPECT_EQ(&CompileCache::process(), &CompileCache::process());
+  // The process's cache is one cache: a second request anywhere finds the first's.
+  CompileCache::process().clear();
+  bool hit = true;
+  auto viaProcess = CompileCache::process().get(stablehlo::parseModule(kProgram), {}, &hit);
+  EXPECT_FALSE(hit);
+  EXPECT_EQ(CompileCache::process().get(stablehlo::parseModule(kRenamed), {}, &hit).get(), viaProcess.get());
+  EXPECT_TRUE(hit);
+  CompileCache::process().clear();
 }
 
 }  // namespace
