@@ -12,6 +12,12 @@
 
 namespace kiln::kernels {
 
+// |z| (stablehlo.abs of a complex number: a real one).
+template <class C>
+typename C::value_type complexAbs(C z) {
+  return std::abs(z);
+}
+
 // Whether `code` has a complex form here.
 inline bool hasComplexUnary(OpCode code) {
   switch (code) {
@@ -53,7 +59,7 @@ C complexUnary(OpCode code, C z) {
       using P = typename C::value_type;
       if (std::isnan(z.real()) || std::isnan(z.imag())) return C(NAN, NAN);
       if (z == C(0, 0)) return C(0, 0);
-      return C(z / P(std::abs(z)));
+      return C(z / P(complexAbs(z)));
     }
     default: return z;
   }

@@ -16,7 +16,7 @@ void complexUnary(int32_t code, const P* in, P* out) {
   const std::complex<P> z(in[0], in[1]);
   const OpCode op = static_cast<OpCode>(code);
   if (op == OpCode::Abs) {
-    out[0] = std::abs(z);  // as the interpreter's abs
+    out[0] = kernels::complexAbs(z);
     return;
   }
   const std::complex<P> r = kernels::complexUnary(op, z);

@@ -32,7 +32,7 @@ HostValues negate(const Op&, const HostValues& v, EvalContext&) {
 
 HostValues abs(const Op&, const HostValues& v, EvalContext&) {
   const Literal& a = in(v);
-  if (isComplex(a.dtype())) return {mapComplexToPart(a, [](auto z) { return std::abs(z); })};
+  if (isComplex(a.dtype())) return {mapComplexToPart(a, [](auto z) { return complexAbs(z); })};
   return {mapUnary(a, [](auto x) {
     using T = decltype(x);
     if constexpr (kIsBool<T>) return x;
