@@ -56,10 +56,12 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& requests,
         try {
           part.kernels.push_back(KernelEmitter(module, requests[i], name).emit());
           part.names.push_back(name);
+          if (part.kernels.back().twoPhase()) part.names.push_back(name + "_combine");
           part.compiled.push_back(i);
         } catch (const Declined& d) {
-          // Drop the half-built function; the op stays with the interpreter.
-          if (llvm::Function* f = module.getFunction(name)) f->eraseFromParent();
+          // Drop the half-built functions; the op stays with the interpreter.
+          for (const std::string& n : {name, name + "_combine"})
+            if (llvm::Function* f = module.getFunction(n)) f->eraseFromParent();
           part.declined.emplace_back(i, d.reason);
         }
       }
@@ -87,6 +89,7 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& requests,
   for (Part& part : built)
     for (size_t k = 0; k < part.kernels.size(); ++k) {
       part.kernels[k].fn = reinterpret_cast<KernelFn>(addresses[next++]);
+      if (part.kernels[k].twoPhase()) part.kernels[k].combine = reinterpret_cast<KernelFn>(addresses[next++]);
       out.kernels[requests[part.compiled[k]].op] = std::move(part.kernels[k]);
     }
   std::sort(declined.begin(), declined.end(), [](const auto& a, const auto& b) { return a.first < b.first; });

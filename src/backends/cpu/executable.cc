@@ -118,6 +118,8 @@ bool Executable::run(const Op& op, const interp::HostValues& operands, interp::H
     outputs.push_back(results_.take(op, i));
     buffers.push_back(outputs.back().mutableStorage());
   }
+  std::vector<uint8_t> scratch(static_cast<size_t>(it->second.scratchBytes));
+  if (it->second.twoPhase()) buffers.push_back(scratch.data());
   runKernel(it->second, buffers.data());
   for (size_t i = 0; i < outputs.size(); ++i) {
     results_.keep(op, i, outputs[i]);
@@ -137,8 +139,12 @@ std::string Executable::report() const {
                     " on " + std::to_string(native_.threads) + " thread" + (native_.threads == 1 ? "" : "s") +
                     " (IR emission " + ms(native_.emitSeconds) + ", LLVM optimization " + ms(native_.optimizeSeconds) +
                     ", machine code " + ms(native_.codegenSeconds) + ", summed over the threads)\n";
-  for (size_t i = 0; i < compiled.size(); ++i)
-    out += "  kernel " + std::to_string(i) + ": " + describeOp(*compiled[i]) + "\n";
+  for (size_t i = 0; i < compiled.size(); ++i) {
+    out += "  kernel " + std::to_string(i) + ": " + describeOp(*compiled[i]);
+    if (const Kernel& k = native_.kernels.at(compiled[i]); k.twoPhase())
+      out += ", its column reduction in " + std::to_string(k.iterations) + " pieces side by side, then combined";
+    out += "\n";
+  }
   for (const Op* op : kernelOps(module_)) {
     if (blas_.count(op)) out += "  BLAS: " + describeOp(*op) + "\n";
     if (epilogueDots_.count(op)) out += "  BLAS, then kernel: " + describeOp(*op) + "\n";

@@ -75,6 +75,8 @@ Kernel KernelEmitter::emit() {
     return {nullptr, 1, 1, {}};  // one iteration: updates to one element apply in order
   }
   std::vector<Part> parts = reduction ? reductionParts(outputs) : loopParts(outputs);
+  if (reduction)
+    if (std::optional<Kernel> split = emitSplitColumns(parts, inputs, outputs)) return *split;
 
   std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
   llvm::Value* begin = fn_->getArg(1);
@@ -99,11 +101,14 @@ Kernel KernelEmitter::emit() {
 }
 
 std::vector<llvm::Value*> KernelEmitter::beginFunction(const std::vector<const Value*>& inputs,
-                                                       const std::vector<const Value*>& outputs) {
+                                                       const std::vector<const Value*>& outputs,
+                                                       const std::string& name) {
   llvm::Type* ptr = b_.getPtrTy();
   auto* type =
       llvm::FunctionType::get(b_.getVoidTy(), {ptr, b_.getInt64Ty(), b_.getInt64Ty()}, false);
-  fn_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name_, module_);
+  buffer_.clear();
+  memo_.clear();
+  fn_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name.empty() ? name_ : name, module_);
   fn_->addFnAttr(llvm::Attribute::NoUnwind);
   llvm::Value* buffers = fn_->getArg(0);
   b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn_));

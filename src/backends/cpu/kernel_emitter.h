@@ -1,6 +1,7 @@
 // The kernel emitter's class, shared by the files that emit a kernel's parts: the
 // iteration space, values and index maps (kernel_emitter.cc), reductions and windowed
-// folds (reduction_emitter.cc), and the ops whose reads or writes depend on data:
+// folds (reduction_emitter.cc), column reductions split into pieces run side by side
+// (split_columns_emitter.cc), and the ops whose reads or writes depend on data:
 // gather, dynamic slices, scatter, select_and_scatter, sort (data_dependent_emitter.cc).
 // Included only by those files: it is where LLVM's IR builder meets kiln's ops.
 #pragma once
@@ -13,6 +14,7 @@
 #include <llvm/IR/Module.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -73,10 +75,12 @@ class KernelEmitter {
   Kernel emit();
 
  private:
-  // Creates the kernel's function and its entry block, loads the buffer pointers (once,
-  // before the loops) and returns the outputs'.
+  // Creates the kernel's function (named `name`, or the kernel's name) and its entry
+  // block, loads the buffer pointers (once, before the loops) and returns the outputs'.
+  // What an earlier function of the kernel computed is forgotten.
   std::vector<llvm::Value*> beginFunction(const std::vector<const Value*>& inputs,
-                                          const std::vector<const Value*>& outputs);
+                                          const std::vector<const Value*>& outputs,
+                                          const std::string& name = "");
 
   // ---- types, loads and stores ----
   llvm::Value* loadPointer(llvm::Value* buffers, size_t slot) {
@@ -268,6 +272,15 @@ class KernelEmitter {
   void emitColumnPart(const Part& part, llvm::Value* lo, llvm::Value* hi,
                       const std::vector<const Value*>& outputs,
                       const std::vector<llvm::Value*>& outPtrs);
+
+  // A kernel whose column reduction (the one part that folds leading dimensions, every
+  // fold with an identity) is split into pieces that run side by side, when it is large
+  // (native_kernels.h: Kernel::combine); else nothing, and the kernel is emitted whole.
+  // Its other parts must be row reductions of the same input (they fold the dimensions
+  // the column part keeps): each row they reduce is the row the pieces fold next, so
+  // the input is read once for both.
+  std::optional<Kernel> emitSplitColumns(const std::vector<Part>& parts, const std::vector<const Value*>& inputs,
+                                         const std::vector<const Value*>& outputs);
 
   // oneOpBody, or a decline (a reducer or scatter body the caller cannot compile as
   // scalar code).

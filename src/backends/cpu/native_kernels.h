@@ -1,7 +1,7 @@
 // Native kernels: ops of an optimized module (fusions, and elementwise, index-map,
 // reduce and data-dependent ops outside fusions) compiled to machine code through LLVM.
 // This header is the whole interface to LLVM: no LLVM type appears in it, so only the
-// files that emit and compile LLVM IR (the emitter's kernel_emitter.h and the four files
+// files that emit and compile LLVM IR (the emitter's kernel_emitter.h and the files
 // that share it, scalar_ir.cc, vector_math.cc, jit.cc) include LLVM's headers.
 #pragma once
 
@@ -29,6 +29,15 @@ struct Kernel {
   // When the iterations are the elements of one shape in row-major order (a loop over
   // one result shape, or one group of reduces), that shape; else empty.
   Shape space;
+  // A kernel in two phases (a large column reduction): `fn`'s iterations are pieces of
+  // the folded rows, each folding its rows into its own accumulators in a scratch
+  // buffer of `scratchBytes` (passed after the results); then `combine`'s iterations,
+  // [0, combineIterations), finish the result elements from those accumulators. Each
+  // accumulator folds its elements in one fixed order, so the results do not depend on
+  // how either range is split. Null for kernels of one phase.
+  KernelFn combine = nullptr;
+  int64_t combineIterations = 0, combineGrain = 1, scratchBytes = 0;
+  bool twoPhase() const { return scratchBytes > 0; }
 };
 
 // An op to compile. `precomputed` are values inside a fusion that something else computes

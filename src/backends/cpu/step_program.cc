@@ -42,6 +42,11 @@ class StepProgram::Builder {
       productBytes = std::max(productBytes, passes::valueBytes(dot->result()->type()));
     product_ = {Place::In::Arena, 0, end_};
     end_ += aligned(productBytes);
+    // And one slot every two-phase kernel's scratch: each is used up by its kernel.
+    int64_t scratchBytes = 0;
+    for (const auto& [op, kernel] : natives.kernels.kernels) scratchBytes = std::max(scratchBytes, kernel.scratchBytes);
+    scratch_ = {Place::In::Arena, 0, end_};
+    end_ += aligned(scratchBytes);
   }
 
   std::unordered_map<const Value*, Place> places;
@@ -97,6 +102,7 @@ class StepProgram::Builder {
       s.dot = &op;
     } else if (auto k = natives_.kernels.kernels.find(&op); k != natives_.kernels.kernels.end()) {
       s.kernel = &k->second;
+      if (s.kernel->twoPhase()) s.scratch = scratch_;
       if (auto d = natives_.epilogueDots.find(&op); d != natives_.epilogueDots.end()) {
         s.dot = d->second;
         s.product = product_;
@@ -250,6 +256,7 @@ class StepProgram::Builder {
   const CompiledOps& natives_;
   int64_t end_;
   Place product_;
+  Place scratch_;
 };
 
 std::unique_ptr<StepProgram> StepProgram::build(const Function& fn, const CompiledOps& natives, std::string& whyNot) {
@@ -423,6 +430,7 @@ class StepProgram::Runner {
           buffers.push_back(product);
         }
         for (const Place& p : s.results) buffers.push_back(address(p));
+        if (s.kernel->twoPhase()) buffers.push_back(address(s.scratch));
         runKernel(*s.kernel, buffers.data());
         break;
       }

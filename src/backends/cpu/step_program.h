@@ -73,6 +73,7 @@ class StepProgram {
     std::vector<Place> operands;
     std::vector<Place> results;
     Place product;                // where a dot_epilogue's dot writes
+    Place scratch;                // a two-phase kernel's scratch (native_kernels.h)
     std::vector<Block> regions;   // While: cond, body; If: then, else; Case: the branches
     std::vector<Place> staging;   // While: where the body's results wait before they become the carries
     // Rows: the group's kernel steps, its rows, the rows of one block and the bytes of

@@ -71,9 +71,9 @@ void runParts(int64_t parts, const std::function<void(int64_t)>& part) {
   inKernelPool([&] { tbb::parallel_for(int64_t{0}, parts, [&](int64_t t) { part(t); }); });
 }
 
-void runKernel(const Kernel& kernel, void* const* buffers) {
-  const int64_t n = kernel.iterations, grain = kernel.grain;
-  KernelFn fn = kernel.fn;
+namespace {
+
+void runRange(KernelFn fn, int64_t n, int64_t grain, void* const* buffers) {
   if (n > grain && threadCount() > 1) {
     inKernelPool([&] {
       tbb::parallel_for(tbb::blocked_range<int64_t>(0, n, grain),
@@ -82,6 +82,13 @@ void runKernel(const Kernel& kernel, void* const* buffers) {
   } else if (n > 0) {
     fn(buffers, 0, n);
   }
+}
+
+}  // namespace
+
+void runKernel(const Kernel& kernel, void* const* buffers) {
+  runRange(kernel.fn, kernel.iterations, kernel.grain, buffers);
+  if (kernel.twoPhase()) runRange(kernel.combine, kernel.combineIterations, kernel.combineGrain, buffers);
 }
 
 }  // namespace kiln::cpu

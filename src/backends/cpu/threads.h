@@ -23,7 +23,8 @@ void runParts(int64_t parts, const std::function<void(int64_t)>& part);
 
 struct Kernel;
 // Runs a compiled kernel over its whole iteration range, in chunks on the pool when it
-// is worth more than a chunk and more than one thread runs.
+// is worth more than a chunk and more than one thread runs (a two-phase kernel: both
+// phases, one after the other; `buffers` then ends with its scratch).
 void runKernel(const Kernel& kernel, void* const* buffers);
 
 }  // namespace kiln::cpu

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "backends/cpu/executable.h"
+#include "backends/cpu/cpu_test_util.h"
 #include "backends/cpu/threads.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_test_util.h"
@@ -544,6 +545,60 @@ TEST(CpuKernelsTest, LongReductionsFoldInLanesAndChunksAsTheInterpreterDoes) {
   for (const Case& c : {cases[0], cases[2], cases[4], cases[7]})
     expectSameOnCpu(reduceProgram("f32", c.in, c.out, c.dims, "stablehlo.subtract %a, %b", "0.5", "stablehlo.multiply %x, %x"),
                     1, false);
+}
+
+// Large column reductions run in pieces side by side (split_columns_emitter.cc), each
+// folding some lanes of one chunk, and are combined after: the bits are still the
+// interpreter's. Full chunks and a last one shorter than the lanes, a single short chunk,
+// a row reduction of the same input in the same pass (W7), two folds and a side output,
+// several folded dimensions, narrow floats.
+TEST(CpuKernelsTest, LargeColumnReductionsSplitIntoPiecesAsTheInterpreterFolds) {
+  auto splits = [](const std::string& text) {
+    test_util::Compiled c = test_util::compile(text);
+    return c.exe->report().find("pieces side by side") != std::string::npos;
+  };
+  struct Case {
+    const char* in;
+    const char* out;
+    const char* dims;
+  };
+  for (const Case& c : {Case{"8192x40x", "40x", "0"}, Case{"4100x80x", "80x", "0"}, Case{"1000x300x", "300x", "0"},
+                        Case{"64x70x80x", "80x", "0, 1"}})
+    for (const char* e : {"f32", "f64", "bf16"}) {
+      std::string text = reduceProgram(e, c.in, c.out, c.dims, "stablehlo.add %a, %b", "0.5", "stablehlo.multiply %x, %x");
+      EXPECT_TRUE(splits(text)) << c.in;
+      expectSameOnCpu(text, 1, false);
+    }
+  // The row and column sums of one matrix.
+  for (const char* shape : {"4100x100", "8192x64"}) {
+    std::string x = std::string("tensor<") + shape + "xf32>", n = shape;
+    std::string rows = n.substr(0, n.find('x')), cols = n.substr(n.find('x') + 1);
+    std::string text =
+        "func.func @main(%x: " + x + ") -> (tensor<" + rows + "xf32>, tensor<" + cols + "xf32>) {\n"
+        "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "  %e = stablehlo.multiply %x, %x : " + x + "\n"
+        "  %r = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [1] : (" + x +
+        ", tensor<f32>) -> tensor<" + rows + "xf32>\n"
+        "  %c = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [0] : (" + x +
+        ", tensor<f32>) -> tensor<" + cols + "xf32>\n"
+        "  return %r, %c : tensor<" + rows + "xf32>, tensor<" + cols + "xf32>\n}\n";
+    EXPECT_TRUE(splits(text)) << shape;
+    expectSameOnCpu(text, 1, false);
+  }
+  // A sum and a maximum of one input, and the input shifted as a side output.
+  std::string text =
+      "func.func @main(%x: tensor<5000x64xf32>) -> (tensor<64xf32>, tensor<64xf32>, tensor<5000x64xf32>) {\n"
+      "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+      "  %c = stablehlo.constant dense<0.25> : tensor<5000x64xf32>\n"
+      "  %s = stablehlo.subtract %x, %c : tensor<5000x64xf32>\n"
+      "  %sum = stablehlo.reduce(%s init: %z) applies stablehlo.add across dimensions = [0]"
+      " : (tensor<5000x64xf32>, tensor<f32>) -> tensor<64xf32>\n"
+      "  %max = stablehlo.reduce(%s init: %ninf) applies stablehlo.maximum across dimensions = [0]"
+      " : (tensor<5000x64xf32>, tensor<f32>) -> tensor<64xf32>\n"
+      "  return %sum, %max, %s : tensor<64xf32>, tensor<64xf32>, tensor<5000x64xf32>\n}\n";
+  EXPECT_TRUE(splits(text));
+  expectSameOnCpu(text, 1, false);
 }
 
 // Reduces of several inputs (argmax: the value and its index, ties to the smaller
