@@ -80,9 +80,11 @@ int runBench(const BenchOptions& o) {
     else std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
     return std::string(buf);
   };
-  std::printf("%s on %s, %d threads: compile %.1f ms (again %.1f ms); run median %s, min %s, max %s (%d runs)\n",
-              o.file.c_str(), o.backend.c_str(), cpu::threadCount(), compile * 1e3, again * 1e3, time(median).c_str(),
-              time(times.front()).c_str(), time(times.back()).c_str(), o.runs);
+  char compiled[64] = "no compile";
+  if (executable) std::snprintf(compiled, sizeof compiled, "compile %.1f ms (again %.1f ms)", compile * 1e3, again * 1e3);
+  std::printf("%s on %s, %d threads: %s; run median %s, min %s, max %s (%d runs)\n", o.file.c_str(),
+              o.backend.c_str(), cpu::threadCount(), compiled, time(median).c_str(), time(times.front()).c_str(),
+              time(times.back()).c_str(), o.runs);
   std::printf("  %.2f GB/s (%.1f MB moved), %.2f GFLOP/s (%.3f GFLOP)\n", cost.bytes / median / 1e9,
               cost.bytes / 1e6, cost.flops / median / 1e9, cost.flops / 1e9);
   return 0;

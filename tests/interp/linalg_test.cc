@@ -77,6 +77,22 @@ TEST(LinalgTest, ConvolutionRhsDilationAndNegativePadding) {
   EXPECT_EQ(ints(r[0]), (std::vector<int64_t>{402, 604}));
 }
 
+// Padding is zeros multiplied by the kernel element of their window position, in every
+// dimension: 0 * inf is NaN even where the position is outside along the first one.
+TEST(LinalgTest, ConvolutionPaddingMultipliesItsOwnKernelElement) {
+  HostValues r = run(R"(
+    func.func @main() -> tensor<1x1x1x1xf32> {
+      %x = stablehlo.constant dense<1.0> : tensor<1x1x1x1xf32>
+      %k = stablehlo.constant dense<[[[[1.0, 0x7F800000], [1.0, 1.0]]]]> : tensor<1x1x2x2xf32>
+      %r = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1],
+        window = {pad = [[1, 0], [1, 0]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+        : (tensor<1x1x1x1xf32>, tensor<1x1x2x2xf32>) -> tensor<1x1x1x1xf32>
+      return %r : tensor<1x1x1x1xf32>
+    })");
+  // Window position (0, 1) is padding in both dimensions and meets the inf.
+  EXPECT_TRUE(std::isnan(floats(r[0])[0]));
+}
+
 TEST(LinalgTest, RfftThenIrfftRoundTripsAnOddLength) {
   HostValues r = run(R"(
     func.func @main() -> (tensor<2x5xf64>, tensor<2x3xcomplex<f64>>) {

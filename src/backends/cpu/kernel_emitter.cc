@@ -82,7 +82,7 @@ Kernel KernelEmitter::emit() {
   llvm::Value* begin = fn_->getArg(1);
   llvm::Value* end = fn_->getArg(2);
   // The parts follow each other in the iteration space: [0, n0) the first, then the next.
-  int64_t offset = 0, work = 1, minGrain = 1;
+  int64_t offset = 0, work = productsPerElement(), minGrain = 1;
   for (const Part& part : parts) {
     emitPart(part, offset, begin, end, outputs, outPtrs);
     offset += numElements(part.shape);
@@ -98,6 +98,30 @@ Kernel KernelEmitter::emit() {
   b_.CreateRetVoid();
   return {nullptr, offset, std::max<int64_t>(minGrain, (int64_t{1} << 16) / work),
           parts.size() == 1 ? parts[0].shape : Shape{}};
+}
+
+int64_t KernelEmitter::productsPerElement() const {
+  std::vector<const Op*> ops{&root_};
+  if (root_.is(OpCode::Fusion)) {
+    ops.clear();
+    for (const auto& op : root_.region(0).ops()) ops.push_back(op.get());
+  }
+  int64_t most = 1;
+  for (const Op* op : ops) {
+    if (op->numResults() != 1 ||
+        std::find(precomputed_.begin(), precomputed_.end(), op->result()) != precomputed_.end())
+      continue;
+    if (op->is(OpCode::Convolution)) {
+      const ConvDims dn = ConvDims::fromAttr(op->attr("dimension_numbers"));
+      const Type& rhs = op->operand(1)->type();
+      most = std::max(most, numElements(rhs.shape()) / std::max<int64_t>(1, rhs.dim(dn.kernelOutputFeature)));
+    } else if (op->is(OpCode::DotGeneral) || op->is(OpCode::Dot)) {
+      int64_t products = 1;
+      for (int64_t c : DotDims::of(*op).lhsContracting) products *= op->operand(0)->type().dim(c);
+      most = std::max(most, products);
+    }
+  }
+  return most;
 }
 
 std::vector<llvm::Value*> KernelEmitter::beginFunction(const std::vector<const Value*>& inputs,
@@ -378,6 +402,8 @@ llvm::Value* KernelEmitter::opAt(const Op& op, Index& at) {
     case O::DotGeneral:
     case O::Dot:
       return dotAt(op, at);
+    case O::Convolution:
+      return convolutionAt(op, at);
     case O::Compare:
       return s_.compare(op, operandAt(op, 0, at), operandAt(op, 1, at));
     case O::Select:
@@ -514,7 +540,6 @@ llvm::Value* KernelEmitter::dotAt(const Op& op, Index& at) {
   llvm::Type* acc = s_.registerType(t);
   llvm::Value* sum = entryAlloca(acc, 1);
   b_.CreateStore(llvm::Constant::getNullValue(acc), sum);  // zero, +0 for floats
-  const bool f = isFloat(t);
   forRange(b_.getInt64(0), b_.getInt64(numElements(contracting)), [&](llvm::Value* k) {
     Index ki = newIndex(contracting);
     ki.linear = k;
@@ -533,14 +558,16 @@ llvm::Value* KernelEmitter::dotAt(const Op& op, Index& at) {
     Index li = withDims(lt.shape(), std::move(l)), ri = withDims(rt.shape(), std::move(r));
     llvm::Value* a = s_.convert(valueAt(op.operand(0), li), lt.dtype(), t);
     llvm::Value* c = s_.convert(valueAt(op.operand(1), ri), rt.dtype(), t);
-    llvm::Value* s = b_.CreateLoad(acc, sum);
-    llvm::Value* next = isBool(t)      ? b_.CreateOr(s, b_.CreateAnd(a, c))
-                        : isComplex(t) ? s_.complexSum(t, s, s_.complexProduct(t, a, c))
-                        : f            ? b_.CreateFAdd(s, b_.CreateFMul(a, c))
-                                       : b_.CreateAdd(s, b_.CreateMul(a, c));
-    b_.CreateStore(next, sum);
+    b_.CreateStore(multiplyAdd(t, b_.CreateLoad(acc, sum), a, c), sum);
   });
   return b_.CreateLoad(acc, sum);  // valueAt rounds it to the result's format
+}
+
+llvm::Value* KernelEmitter::multiplyAdd(DType t, llvm::Value* acc, llvm::Value* a, llvm::Value* c) {
+  if (isBool(t)) return b_.CreateOr(acc, b_.CreateAnd(a, c));
+  if (isComplex(t)) return s_.complexSum(t, acc, s_.complexProduct(t, a, c));
+  if (isFloat(t)) return b_.CreateFAdd(acc, b_.CreateFMul(a, c));
+  return b_.CreateAdd(acc, b_.CreateMul(a, c));
 }
 
 // The interpreter's reduce_precision (interp/ops/conversion.cc: XLA's) on the bits of

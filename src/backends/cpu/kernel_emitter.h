@@ -1,7 +1,8 @@
 // The kernel emitter's class, shared by the files that emit a kernel's parts: the
 // iteration space, values and index maps (kernel_emitter.cc), reductions and windowed
 // folds (reduction_emitter.cc), column reductions split into pieces run side by side
-// (split_columns_emitter.cc), and the ops whose reads or writes depend on data:
+// (split_columns_emitter.cc), convolutions (convolution_emitter.cc), and the ops whose
+// reads or writes depend on data:
 // gather, dynamic slices, scatter, select_and_scatter, sort (data_dependent_emitter.cc).
 // Included only by those files: it is where LLVM's IR builder meets kiln's ops.
 #pragma once
@@ -75,6 +76,10 @@ class KernelEmitter {
   Kernel emit();
 
  private:
+  // The multiply-adds one result element costs where the kernel computes a dot or a
+  // convolution itself (1 where it computes neither): its chunks are that much shorter.
+  int64_t productsPerElement() const;
+
   // Creates the kernel's function (named `name`, or the kernel's name) and its entry
   // block, loads the buffer pointers (once, before the loops) and returns the outputs'.
   // What an earlier function of the kernel computed is forgotten.
@@ -316,6 +321,11 @@ class KernelEmitter {
 
   llvm::Value* reducePrecisionAt(const Op& op, Index& at);
   llvm::Value* dotAt(const Op& op, Index& at);
+  // convolution_emitter.cc: the same sum over a convolution's window and input features.
+  llvm::Value* convolutionAt(const Op& op, Index& at);
+  // acc + a * b in t's arithmetic, as the interpreter's dots and convolutions sum: or of
+  // ands for booleans, wrapping integers, complex parts, floats rounded twice (no FMA).
+  llvm::Value* multiplyAdd(DType t, llvm::Value* acc, llvm::Value* a, llvm::Value* b);
 
   // The input element at window position `position` of result element `out` (strides,
   // window dilation, padding, base dilation); `inside` is false where that position

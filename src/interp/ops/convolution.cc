@@ -95,9 +95,11 @@ std::vector<Store<T>> convolve(const Literal& lhs, const Literal& rhs, const Typ
     for (int64_t w = 0; w < kernelPositions; ++w) {
       unravel(w, kernelSpatial, k);
       int64_t in = 0, kern = 0;
-      for (size_t d = 0; d < S && in >= 0; ++d) {
+      // The kernel element of every window position, inside the input or not: padding
+      // multiplies it too (0 * inf is NaN).
+      for (size_t d = 0; d < S; ++d) {
         int64_t q = inCoord[d][static_cast<size_t>(outIndex[d] * kernelSpatial[d] + k[d])];
-        in = q < 0 ? -1 : in + q * inStrides[d];
+        in = q < 0 || in < 0 ? -1 : in + q * inStrides[d];
         kern += kernelCoord[d][static_cast<size_t>(k[d])] * kernelStrides[d];
       }
       windowIn[static_cast<size_t>(w)] = in;

@@ -642,6 +642,60 @@ TEST(CpuKernelsTest, ArgmaxAndMultiOpBodiesFoldLeftToRight) {
                   1, false);
 }
 
+// Convolutions as the interpreter computes them (the same sums in the same order, so
+// f32 agrees bit for bit, NaN and inf included): every layout, strides, padding
+// (negative too), lhs and rhs dilation, window reversal, feature groups (depthwise
+// too), batch groups, 1-D to 3-D, integer, narrow-float and complex elements, and a
+// convolution with its bias and relu fused after it.
+TEST(CpuKernelsTest, ConvolutionsInEveryFormAsTheInterpreterComputesThem) {
+  struct Case {
+    const char* lhs;
+    const char* rhs;
+    const char* out;
+    const char* attrs;
+  };
+  const Case cases[] = {
+      {"2x3x7x6", "4x3x3x2", "2x4x7x3",
+       "dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [2, 1], pad = [[1, 2], [0, -1]], "
+       "lhs_dilate = [2, 1], rhs_dilate = [1, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64}"},
+      {"1x5x5x4", "3x3x1x8", "1x5x5x8",
+       "dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} "
+       "{batch_group_count = 1 : i64, feature_group_count = 4 : i64}"},
+      {"4x2x5", "4x2x3", "1x4x3",
+       "dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {stride = [1]} "
+       "{batch_group_count = 4 : i64, feature_group_count = 1 : i64}"},
+      {"3x6x2x5", "2x4x3x3", "3x2x4x4",
+       "dim_numbers = [f, 0, b, 1]x[1, o, 0, i]->[0, b, 1, f], window = {stride = [2, 1], pad = [[1, 0], [0, 1]], "
+       "rhs_dilate = [1, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64}"},
+      {"2x5x4", "2x3x6", "6x5x2",
+       "dim_numbers = [b, 0, f]x[i, 0, o]->[f, 0, b], window = {pad = [[1, 1]]} "
+       "{batch_group_count = 1 : i64, feature_group_count = 2 : i64}"},
+      {"1x6x5x2", "3x2x2x3", "1x4x4x3",
+       "dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], reverse = [true, false]} "
+       "{batch_group_count = 1 : i64, feature_group_count = 1 : i64}"},
+      {"1x4x5x6x2", "2x2x3x2x3", "1x3x4x4x3",
+       "dim_numbers = [b, 0, 1, 2, f]x[0, 1, 2, i, o]->[b, 0, 1, 2, f], window = {stride = [1, 1, 1]} "
+       "{batch_group_count = 1 : i64, feature_group_count = 1 : i64}"},
+  };
+  for (const char* e : {"f32", "f64", "f16", "bf16", "i32", "i8", "complex<f32>"})
+    for (const Case& c : cases) {
+      if (std::string(e) == "complex<f32>" && &c - cases > 1) continue;  // complex: two cases
+      auto t = [&](const char* shape) { return "tensor<" + std::string(shape) + "x" + e + ">"; };
+      expectSameOnCpu(function("%x: " + t(c.lhs) + ", %k: " + t(c.rhs), t(c.out),
+                               "  %r = stablehlo.convolution(%x, %k) " + std::string(c.attrs) + " : (" + t(c.lhs) +
+                                   ", " + t(c.rhs) + ") -> " + t(c.out) + "\n"));
+    }
+  expectSameOnCpu(function("%x: tensor<2x9x9x3xf32>, %k: tensor<3x3x3x8xf32>, %b: tensor<8xf32>", "tensor<2x9x9x8xf32>",
+                           "  %c = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], "
+                           "window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, "
+                           "feature_group_count = 1 : i64} : (tensor<2x9x9x3xf32>, tensor<3x3x3x8xf32>) -> tensor<2x9x9x8xf32>\n"
+                           "  %bb = stablehlo.broadcast_in_dim %b, dims = [3] : (tensor<8xf32>) -> tensor<2x9x9x8xf32>\n"
+                           "  %s = stablehlo.add %c, %bb : tensor<2x9x9x8xf32>\n"
+                           "  %z = stablehlo.constant dense<0.0> : tensor<2x9x9x8xf32>\n"
+                           "  %r = stablehlo.maximum %s, %z : tensor<2x9x9x8xf32>\n"),
+                  1, false);
+}
+
 // Layer norm's statistics: two reduces of one input fusion, the shifted input stored as
 // a side output while the rows are folded, and the mean computed from the folded sum.
 TEST(CpuKernelsTest, AnInputFusionWithTwoReducesAndASideOutput) {
