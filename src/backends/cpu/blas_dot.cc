@@ -1,4 +1,4 @@
-// dot_general on OpenBLAS (blas_dot.h).
+// dot_general on OpenBLAS, and the dispatch to convolutions (blas_dot.h).
 #include "backends/cpu/blas_dot.h"
 
 #include <cblas.h>
@@ -7,6 +7,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "backends/cpu/blas_convolution.h"
 #include "backends/cpu/threads.h"
 #include "ir/attr_records.h"
 
@@ -100,6 +101,7 @@ void batchedGemm(const Matrix& a, const Matrix& b, T* c, int64_t batch, int64_t 
 }  // namespace
 
 std::optional<std::string> blasDeclines(const Op& op) {
+  if (op.is(OpCode::Convolution)) return convolutionOffBlas(op);
   if (!op.is(OpCode::DotGeneral) && !op.is(OpCode::Dot)) return "unsupported: " + std::string(op.name()) + " on BLAS";
   DType t = op.result()->type().dtype();
   if (t != DType::F32 && t != DType::F64) return "unsupported: dot_general of " + std::string(name(t)) + " on BLAS";
@@ -111,8 +113,23 @@ std::optional<std::string> blasDeclines(const Op& op) {
   return std::nullopt;
 }
 
-void blasDotInto(const Op& op, const void* lhsData, const void* rhsData, void* outData) {
+void rowMajorGemm(DType t, bool transposeA, bool transposeB, int64_t m, int64_t n, int64_t k, const void* a,
+                  int64_t lda, const void* b, int64_t ldb, void* c) {
+  const CBLAS_TRANSPOSE ta = transposeA ? CblasTrans : CblasNoTrans, tb = transposeB ? CblasTrans : CblasNoTrans;
+  if (t == DType::F32)
+    gemm<float>(ta, tb, m, n, k, static_cast<const float*>(a), lda, static_cast<const float*>(b), ldb,
+                static_cast<float*>(c));
+  else
+    gemm<double>(ta, tb, m, n, k, static_cast<const double*>(a), lda, static_cast<const double*>(b), ldb,
+                 static_cast<double*>(c));
+}
+
+void blasInto(const Op& op, const void* lhsData, const void* rhsData, void* outData) {
   threadCount();  // OpenBLAS gets the backend's thread count before its first call
+  if (op.is(OpCode::Convolution)) {
+    blasConvolutionInto(op, lhsData, rhsData, outData);
+    return;
+  }
   DotDims dims = DotDims::of(op);
   const Type& lt = op.operand(0)->type();
   const Type& rt = op.operand(1)->type();
@@ -135,13 +152,13 @@ void blasDotInto(const Op& op, const void* lhsData, const void* rhsData, void* o
   else batchedGemm<double>(a, b, static_cast<double*>(outData), batch, m, n, k);
 }
 
-interp::HostValues blasDot(const Op& op, const interp::HostValues& operands) {
+interp::HostValues blasRun(const Op& op, const interp::HostValues& operands) {
   Literal lhs = operands[0].tensor(), rhs = operands[1].tensor();
   Literal out(op.result()->type());
   // GEMM reads every element: splats are expanded (on these copies; others are read
   // where they are).
   auto dense = [](Literal& l) -> const void* { return l.isSplat() ? l.mutableStorage() : l.storage(); };
-  blasDotInto(op, dense(lhs), dense(rhs), out.mutableStorage());
+  blasInto(op, dense(lhs), dense(rhs), out.mutableStorage());
   return {std::move(out)};
 }
 

@@ -1,7 +1,9 @@
-// dot_general through OpenBLAS's GEMM: each batch is one sgemm/dgemm call. Operands whose
-// dimensions are already in GEMM order (batch, free, contracting for the left; batch,
-// contracting, free for the right), or in its transpose, are passed as they are, with
-// the transpose folded into the call's flags; others are first copied into that order.
+// dot_general and convolution through OpenBLAS's GEMM. A dot's batches are one
+// sgemm/dgemm call each: operands whose dimensions are already in GEMM order (batch,
+// free, contracting for the left; batch, contracting, free for the right), or in its
+// transpose, are passed as they are, with the transpose folded into the call's flags;
+// others are first copied into that order. A convolution is one GEMM over its windows
+// (blas_convolution.h), where its cost model says that wins.
 #pragma once
 
 #include <optional>
@@ -12,13 +14,18 @@
 
 namespace kiln::cpu {
 
-// Why BLAS cannot run `op` (not a dot_general or dot, or element types GEMM lacks), or
-// nothing when it can.
+// Why BLAS does not run `op` (not a dot_general, dot or convolution, element types GEMM
+// lacks, a convolution the direct kernel does better), or nothing when it does.
 std::optional<std::string> blasDeclines(const Op& op);
 
-// Runs a dot_general that blasDeclines accepted.
-interp::HostValues blasDot(const Op& op, const interp::HostValues& operands);
+// Runs an op that blasDeclines accepted.
+interp::HostValues blasRun(const Op& op, const interp::HostValues& operands);
 // The same over dense row-major buffers of the operands' and the result's types.
-void blasDotInto(const Op& op, const void* lhs, const void* rhs, void* out);
+void blasInto(const Op& op, const void* lhs, const void* rhs, void* out);
+
+// C = A * B (or with A or B transposed) on row-major f32 or f64 matrices: C is m x n
+// with row stride n.
+void rowMajorGemm(DType t, bool transposeA, bool transposeB, int64_t m, int64_t n, int64_t k, const void* a,
+                  int64_t lda, const void* b, int64_t ldb, void* c);
 
 }  // namespace kiln::cpu

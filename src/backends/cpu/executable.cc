@@ -2,6 +2,7 @@
 // the interpreter's values.
 #include "backends/cpu/executable.h"
 
+#include "backends/cpu/blas_convolution.h"
 #include "backends/cpu/blas_dot.h"
 #include "backends/cpu/threads.h"
 
@@ -44,12 +45,12 @@ std::vector<const Op*> kernelOps(const Module& module) {
 }
 
 
-// The dot of a dot_epilogue fusion when BLAS can run it on the fusion's own operands
-// (its operands are arguments of the fusion's region), else null.
+// The dot (or convolution) of a dot_epilogue fusion when BLAS can run it on the fusion's
+// own operands (its operands are arguments of the fusion's region), else null.
 const Op* blasDotOf(const Op& fusion) {
   if (!fusion.is(OpCode::Fusion) || fusion.attr("kind").asString() != "dot_epilogue") return nullptr;
   for (const auto& op : fusion.region(0).ops()) {
-    if (!op->is(OpCode::DotGeneral) && !op->is(OpCode::Dot)) continue;
+    if (!op->is(OpCode::DotGeneral) && !op->is(OpCode::Dot) && !op->is(OpCode::Convolution)) continue;
     if (blasDeclines(*op)) return nullptr;
     for (const Value* v : op->operands())
       if (!v->isArgument() || v->ownerRegion() != &fusion.region(0)) return nullptr;
@@ -93,7 +94,7 @@ interp::HostValues Executable::call(const Function& fn, const interp::HostValues
 
 bool Executable::run(const Op& op, const interp::HostValues& operands, interp::HostValues& results) const {
   if (blas_.count(&op)) {
-    results = blasDot(op, operands);
+    results = blasRun(op, operands);
     runs_.fetch_add(1, std::memory_order_relaxed);
     return true;
   }
@@ -108,7 +109,7 @@ bool Executable::run(const Op& op, const interp::HostValues& operands, interp::H
     // The dot first, on BLAS, from the fusion operands its region arguments stand for.
     interp::HostValues dotOperands;
     for (const Value* v : dot->second->operands()) dotOperands.push_back(operands[v->index()]);
-    inputs.push_back(blasDot(*dot->second, dotOperands)[0].tensor());
+    inputs.push_back(blasRun(*dot->second, dotOperands)[0].tensor());
   }
   for (Literal& in : inputs)
     buffers.push_back(in.isSplat() && in.numElements() > 1 ? in.mutableStorage() : const_cast<uint8_t*>(in.storage()));
@@ -139,15 +140,31 @@ std::string Executable::report() const {
                     " on " + std::to_string(native_.threads) + " thread" + (native_.threads == 1 ? "" : "s") +
                     " (IR emission " + ms(native_.emitSeconds) + ", LLVM optimization " + ms(native_.optimizeSeconds) +
                     ", machine code " + ms(native_.codegenSeconds) + ", summed over the threads)\n";
+  // Which path each convolution took, and why.
+  auto convolutions = [&](const Op& op, bool onBlas) {
+    std::string why;
+    auto note = [&](const Op& c) {
+      if (!c.is(OpCode::Convolution)) return;
+      why += onBlas ? ", convolution " + blasConvolutionPath(c) : ", convolution as a direct loop: " + *blasDeclines(c);
+    };
+    if (op.is(OpCode::Fusion)) {
+      for (const auto& inner : op.region(0).ops())
+        if (!onBlas || inner.get() == epilogueDots_.at(&op)) note(*inner);
+    } else {
+      note(op);
+    }
+    return why;
+  };
   for (size_t i = 0; i < compiled.size(); ++i) {
     out += "  kernel " + std::to_string(i) + ": " + describeOp(*compiled[i]);
     if (const Kernel& k = native_.kernels.at(compiled[i]); k.twoPhase())
       out += ", its column reduction in " + std::to_string(k.iterations) + " pieces side by side, then combined";
+    if (!epilogueDots_.count(compiled[i])) out += convolutions(*compiled[i], false);
     out += "\n";
   }
   for (const Op* op : kernelOps(module_)) {
-    if (blas_.count(op)) out += "  BLAS: " + describeOp(*op) + "\n";
-    if (epilogueDots_.count(op)) out += "  BLAS, then kernel: " + describeOp(*op) + "\n";
+    if (blas_.count(op)) out += "  BLAS: " + describeOp(*op) + convolutions(*op, true) + "\n";
+    if (epilogueDots_.count(op)) out += "  BLAS, then kernel: " + describeOp(*op) + convolutions(*op, true) + "\n";
   }
   for (const auto& fn : module_.functions()) {
     if (auto it = programs_.find(fn.get()); it != programs_.end()) {

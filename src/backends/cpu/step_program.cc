@@ -415,7 +415,7 @@ class StepProgram::Runner {
   void step(const Step& s) {
     switch (s.kind) {
       case Step::Kind::Gemm:
-        blasDotInto(*s.dot, address(s.operands[0]), address(s.operands[1]), address(s.results[0]));
+        blasInto(*s.dot, address(s.operands[0]), address(s.operands[1]), address(s.results[0]));
         break;
       case Step::Kind::Rows:
         rowGroup(s);
@@ -426,7 +426,7 @@ class StepProgram::Runner {
         if (s.dot) {
           // The epilogue's dot, from the fusion operands its region arguments stand for.
           void* product = address(s.product);
-          blasDotInto(*s.dot, buffers[s.dot->operand(0)->index()], buffers[s.dot->operand(1)->index()], product);
+          blasInto(*s.dot, buffers[s.dot->operand(0)->index()], buffers[s.dot->operand(1)->index()], product);
           buffers.push_back(product);
         }
         for (const Place& p : s.results) buffers.push_back(address(p));

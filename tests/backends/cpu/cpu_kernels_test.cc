@@ -642,11 +642,11 @@ TEST(CpuKernelsTest, ArgmaxAndMultiOpBodiesFoldLeftToRight) {
                   1, false);
 }
 
-// Convolutions as the interpreter computes them (the same sums in the same order, so
-// f32 agrees bit for bit, NaN and inf included): every layout, strides, padding
-// (negative too), lhs and rhs dilation, window reversal, feature groups (depthwise
-// too), batch groups, 1-D to 3-D, integer, narrow-float and complex elements, and a
-// convolution with its bias and relu fused after it.
+// Convolutions as the direct kernel computes them, as the interpreter does (the same
+// sums in the same order, so f32 agrees bit for bit, NaN and inf included): every
+// layout, strides, padding (negative too), lhs and rhs dilation, window reversal,
+// feature groups (depthwise too), batch groups, 1-D to 3-D, integer, narrow-float and
+// complex elements.
 TEST(CpuKernelsTest, ConvolutionsInEveryFormAsTheInterpreterComputesThem) {
   struct Case {
     const char* lhs;
@@ -681,11 +681,70 @@ TEST(CpuKernelsTest, ConvolutionsInEveryFormAsTheInterpreterComputesThem) {
     for (const Case& c : cases) {
       if (std::string(e) == "complex<f32>" && &c - cases > 1) continue;  // complex: two cases
       auto t = [&](const char* shape) { return "tensor<" + std::string(shape) + "x" + e + ">"; };
-      expectSameOnCpu(function("%x: " + t(c.lhs) + ", %k: " + t(c.rhs), t(c.out),
-                               "  %r = stablehlo.convolution(%x, %k) " + std::string(c.attrs) + " : (" + t(c.lhs) +
-                                   ", " + t(c.rhs) + ") -> " + t(c.out) + "\n"));
+      std::string text = function("%x: " + t(c.lhs) + ", %k: " + t(c.rhs), t(c.out),
+                                  "  %r = stablehlo.convolution(%x, %k) " + std::string(c.attrs) + " : (" + t(c.lhs) +
+                                      ", " + t(c.rhs) + ") -> " + t(c.out) + "\n");
+      // Those the cost model sends to BLAS are checked in the next test.
+      if (test_util::compile(text).exe->report().find("BLAS: stablehlo.convolution") == std::string::npos)
+        expectSameOnCpu(text);
     }
-  expectSameOnCpu(function("%x: tensor<2x9x9x3xf32>, %k: tensor<3x3x3x8xf32>, %b: tensor<8xf32>", "tensor<2x9x9x8xf32>",
+}
+
+// Convolutions the cost model gives to one GEMM: as the operands are (1x1 over
+// [batch, spatial..., feature]), after im2col (strides, padding, dilation, reversal),
+// with the kernel and the result reordered from other layouts, 1-D to 3-D, and with a
+// bias and relu after the GEMM. BLAS sums in its own order: within 1e-5 (f32) or 1e-12
+// (f64) of the largest output.
+TEST(CpuKernelsTest, ConvolutionsOnBlasAgreeWithTheInterpreter) {
+  struct Case {
+    const char* lhs;
+    const char* rhs;
+    const char* out;
+    const char* attrs;
+    const char* path;
+  };
+  const Case cases[] = {
+      {"2x6x5x16", "1x1x16x8", "2x6x5x8",
+       "dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]}", "1x1: one GEMM"},
+      {"2x9x9x3", "3x3x3x8", "2x5x5x8",
+       "dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[1, 1], [1, 1]]}",
+       "im2col, then one GEMM"},
+      {"2x3x7x6", "8x3x3x2", "2x8x4x8",
+       "dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [2, 1], pad = [[1, 2], [0, -1]], "
+       "lhs_dilate = [1, 2], rhs_dilate = [1, 2], reverse = [true, false]}",
+       "im2col, then one GEMM (kernel reordered) (result reordered)"},
+      {"1x20x4", "5x4x6", "1x16x6", "dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [1]}",
+       "im2col, then one GEMM"},
+      {"1x4x5x6x2", "2x2x3x2x8", "1x3x4x4x8",
+       "dim_numbers = [b, 0, 1, 2, f]x[0, 1, 2, i, o]->[b, 0, 1, 2, f], window = {stride = [1, 1, 1]}",
+       "im2col, then one GEMM"},
+  };
+  auto check = [](const std::string& text, const std::string& path, double tolerance) {
+    SCOPED_TRACE(text);
+    test_util::Compiled c = test_util::compile(text);
+    EXPECT_NE(c.exe->report().find(path), std::string::npos) << c.exe->report();
+    const Function& fn = *c.reference->lookup("main");
+    interp::HostValues args;
+    for (size_t i = 0; i < fn.numParams(); ++i) args.push_back(ordinaryValues(fn.param(i)->type(), i));
+    const Literal want = interp::Interpreter(*c.reference).call("main", args)[0].tensor();
+    const Literal have = c.exe->call(*c.module->lookup("main"), args)[0].tensor();
+    double largest = 0;
+    for (int64_t i = 0; i < want.numElements(); ++i) largest = std::max(largest, std::abs(want.floatAt(i)));
+    ASSERT_GT(largest, 0);
+    for (int64_t i = 0; i < want.numElements(); ++i)
+      ASSERT_NEAR(have.floatAt(i), want.floatAt(i), tolerance * largest) << "element " << i;
+  };
+  for (const char* e : {"f32", "f64"})
+    for (const Case& c : cases) {
+      auto t = [&](const char* shape) { return "tensor<" + std::string(shape) + "x" + e + ">"; };
+      check(function("%x: " + t(c.lhs) + ", %k: " + t(c.rhs), t(c.out),
+                     "  %r = stablehlo.convolution(%x, %k) " + std::string(c.attrs) +
+                         " {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (" + t(c.lhs) + ", " +
+                         t(c.rhs) + ") -> " + t(c.out) + "\n"),
+            std::string("BLAS: stablehlo.convolution at line 2, convolution ") + c.path,
+            std::string(e) == "f32" ? 1e-5 : 1e-12);
+    }
+  check(function("%x: tensor<2x9x9x3xf32>, %k: tensor<3x3x3x8xf32>, %b: tensor<8xf32>", "tensor<2x9x9x8xf32>",
                            "  %c = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], "
                            "window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, "
                            "feature_group_count = 1 : i64} : (tensor<2x9x9x3xf32>, tensor<3x3x3x8xf32>) -> tensor<2x9x9x8xf32>\n"
@@ -693,7 +752,7 @@ TEST(CpuKernelsTest, ConvolutionsInEveryFormAsTheInterpreterComputesThem) {
                            "  %s = stablehlo.add %c, %bb : tensor<2x9x9x8xf32>\n"
                            "  %z = stablehlo.constant dense<0.0> : tensor<2x9x9x8xf32>\n"
                            "  %r = stablehlo.maximum %s, %z : tensor<2x9x9x8xf32>\n"),
-                  1, false);
+        "BLAS, then kernel: kiln.fusion (dot_epilogue) at line 6, convolution im2col", 1e-5);
 }
 
 // Layer norm's statistics: two reduces of one input fusion, the shifted input stored as

@@ -1,0 +1,229 @@
+// Convolutions as one GEMM (blas_convolution.h).
+#include "backends/cpu/blas_convolution.h"
+
+#include <cstring>
+#include <vector>
+
+#include "backends/cpu/blas_dot.h"
+#include "backends/cpu/threads.h"
+#include "ir/attr_records.h"
+
+namespace kiln::cpu {
+namespace {
+
+// Below these a convolution is better off as the direct kernel: GEMM's packing costs
+// more than it saves when an output sums few products or there are few output features.
+constexpr int64_t kMinProducts = 16;
+constexpr int64_t kMinOutputFeatures = 4;
+
+std::vector<int64_t> stridesOf(const Shape& shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) s[d - 1] = s[d] * shape[d];
+  return s;
+}
+
+// Row-major coordinates of `linear` in `shape`.
+void unravel(int64_t linear, const Shape& shape, std::vector<int64_t>& out) {
+  out.assign(shape.size(), 0);
+  for (size_t d = shape.size(); d-- > 0;) {
+    out[d] = shape[d] == 0 ? 0 : linear % shape[d];
+    linear = shape[d] == 0 ? 0 : linear / shape[d];
+  }
+}
+
+bool isSequence(const std::vector<int64_t>& dims, int64_t from) {
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (dims[i] != from + static_cast<int64_t>(i)) return false;
+  return true;
+}
+
+// The convolution's sizes, and whether its operands and result already are GEMM's
+// matrices.
+struct Plan {
+  ConvDims dn;
+  Window w;
+  size_t spatial = 0;
+  Shape inSpatial, kernelSpatial, outSpatial;
+  int64_t batch = 0, inFeatures = 0, outFeatures = 0, outPositions = 0, kernelPositions = 0;
+  bool lhsAsRows = false;   // [batch, spatial..., feature] and a 1x1 window that reads each element once
+  bool rhsAsMatrix = false;  // [spatial..., input, output], nothing reversed
+  bool outAsRows = false;   // [batch, spatial..., feature]
+
+  explicit Plan(const Op& op) : dn(ConvDims::fromAttr(op.attr("dimension_numbers"))) {
+    spatial = dn.inputSpatial.size();
+    w = Window::ofConvolution(op, static_cast<int64_t>(spatial));
+    const Type& lt = op.operand(0)->type();
+    const Type& rt = op.operand(1)->type();
+    const Type& ot = op.result()->type();
+    for (size_t d = 0; d < spatial; ++d) {
+      inSpatial.push_back(lt.dim(dn.inputSpatial[d]));
+      kernelSpatial.push_back(rt.dim(dn.kernelSpatial[d]));
+      outSpatial.push_back(ot.dim(dn.outputSpatial[d]));
+    }
+    batch = ot.dim(dn.outputBatch);
+    inFeatures = rt.dim(dn.kernelInputFeature);
+    outFeatures = rt.dim(dn.kernelOutputFeature);
+    outPositions = numElements(outSpatial);
+    kernelPositions = numElements(kernelSpatial);
+    bool oneByOne = inSpatial == outSpatial;
+    for (size_t d = 0; d < spatial; ++d)
+      oneByOne = oneByOne && kernelSpatial[d] == 1 && w.strides[d] == 1 && w.baseDilations[d] == 1 &&
+                 w.padding[d].first == 0 && w.padding[d].second == 0;
+    lhsAsRows = oneByOne && dn.inputBatch == 0 && isSequence(dn.inputSpatial, 1) &&
+                dn.inputFeature == static_cast<int64_t>(spatial) + 1;
+    bool reversed = false;
+    for (size_t d = 0; d < spatial; ++d) reversed = reversed || (w.reversal[d] && kernelSpatial[d] > 1);
+    rhsAsMatrix = !reversed && isSequence(dn.kernelSpatial, 0) &&
+                  dn.kernelInputFeature == static_cast<int64_t>(spatial) &&
+                  dn.kernelOutputFeature == static_cast<int64_t>(spatial) + 1;
+    outAsRows = dn.outputBatch == 0 && isSequence(dn.outputSpatial, 1) &&
+                dn.outputFeature == static_cast<int64_t>(spatial) + 1;
+  }
+  int64_t rows() const { return batch * outPositions; }
+  int64_t columns() const { return kernelPositions * inFeatures; }
+};
+
+// The lhs's windows as rows: row (b, position), column (window position, input
+// feature); padding and dilation holes are zeros.
+template <class T>
+void im2col(const Plan& p, const Type& lt, const T* lhs, T* out) {
+  const std::vector<int64_t> ls = stridesOf(lt.shape());
+  const int64_t batchStride = ls[static_cast<size_t>(p.dn.inputBatch)];
+  const int64_t featureStride = ls[static_cast<size_t>(p.dn.inputFeature)];
+  // Per spatial dimension: the input coordinate of (output coordinate, window
+  // coordinate), or -1 over padding or a dilation hole.
+  std::vector<std::vector<int64_t>> inCoord(p.spatial);
+  for (size_t d = 0; d < p.spatial; ++d) {
+    const int64_t dilated = p.inSpatial[d] == 0 ? 0 : (p.inSpatial[d] - 1) * p.w.baseDilations[d] + 1;
+    for (int64_t o = 0; o < p.outSpatial[d]; ++o)
+      for (int64_t k = 0; k < p.kernelSpatial[d]; ++k) {
+        const int64_t q = o * p.w.strides[d] + k * p.w.windowDilations[d] - p.w.padding[d].first;
+        const bool valid = q >= 0 && q < dilated && q % p.w.baseDilations[d] == 0;
+        inCoord[d].push_back(valid ? q / p.w.baseDilations[d] : -1);
+      }
+  }
+  const int64_t rows = p.rows(), columns = p.columns();
+  runParts(std::min<int64_t>(threadCount(), rows), [&](int64_t t) {
+    std::vector<int64_t> o, k;
+    const int64_t parts = std::min<int64_t>(threadCount(), rows);
+    for (int64_t r = t * rows / parts; r < (t + 1) * rows / parts; ++r) {
+      const int64_t b = r / p.outPositions;
+      unravel(r % p.outPositions, p.outSpatial, o);
+      T* row = out + r * columns;
+      for (int64_t position = 0; position < p.kernelPositions; ++position) {
+        unravel(position, p.kernelSpatial, k);
+        int64_t from = b * batchStride;
+        for (size_t d = 0; d < p.spatial && from >= 0; ++d) {
+          const int64_t q = inCoord[d][static_cast<size_t>(o[d] * p.kernelSpatial[d] + k[d])];
+          from = q < 0 ? -1 : from + q * ls[static_cast<size_t>(p.dn.inputSpatial[d])];
+        }
+        T* to = row + position * p.inFeatures;
+        if (from < 0) std::memset(to, 0, static_cast<size_t>(p.inFeatures) * sizeof(T));
+        else if (featureStride == 1) std::memcpy(to, lhs + from, static_cast<size_t>(p.inFeatures) * sizeof(T));
+        else
+          for (int64_t ci = 0; ci < p.inFeatures; ++ci) to[ci] = lhs[from + ci * featureStride];
+      }
+    }
+  });
+}
+
+// The kernel as a [window position x input feature, output feature] matrix.
+template <class T>
+void kernelMatrix(const Plan& p, const Type& rt, const T* rhs, T* out) {
+  const std::vector<int64_t> rs = stridesOf(rt.shape());
+  std::vector<int64_t> k;
+  for (int64_t position = 0; position < p.kernelPositions; ++position) {
+    unravel(position, p.kernelSpatial, k);
+    int64_t from = 0;
+    for (size_t d = 0; d < p.spatial; ++d) {
+      const int64_t kd = p.w.reversal[d] ? p.kernelSpatial[d] - 1 - k[d] : k[d];
+      from += kd * rs[static_cast<size_t>(p.dn.kernelSpatial[d])];
+    }
+    for (int64_t ci = 0; ci < p.inFeatures; ++ci)
+      for (int64_t f = 0; f < p.outFeatures; ++f)
+        out[(position * p.inFeatures + ci) * p.outFeatures + f] =
+            rhs[from + ci * rs[static_cast<size_t>(p.dn.kernelInputFeature)] +
+                f * rs[static_cast<size_t>(p.dn.kernelOutputFeature)]];
+  }
+}
+
+// GEMM's [rows, output features] product written into the result's layout.
+template <class T>
+void scatterRows(const Plan& p, const Type& ot, const T* product, T* out) {
+  const std::vector<int64_t> os = stridesOf(ot.shape());
+  std::vector<int64_t> o;
+  for (int64_t r = 0; r < p.rows(); ++r) {
+    unravel(r % p.outPositions, p.outSpatial, o);
+    int64_t to = (r / p.outPositions) * os[static_cast<size_t>(p.dn.outputBatch)];
+    for (size_t d = 0; d < p.spatial; ++d) to += o[d] * os[static_cast<size_t>(p.dn.outputSpatial[d])];
+    for (int64_t f = 0; f < p.outFeatures; ++f)
+      out[to + f * os[static_cast<size_t>(p.dn.outputFeature)]] = product[r * p.outFeatures + f];
+  }
+}
+
+template <class T>
+void convolve(const Op& op, const T* lhs, const T* rhs, T* out) {
+  const Plan p(op);
+  const int64_t rows = p.rows(), columns = p.columns();
+  const Type& ot = op.result()->type();
+  if (rows == 0 || p.outFeatures == 0) return;
+  if (columns == 0) {  // an empty sum: zeros
+    std::memset(out, 0, static_cast<size_t>(ot.numElements()) * sizeof(T));
+    return;
+  }
+  std::vector<T> patches, kernel, product;
+  const T* a = lhs;
+  if (!p.lhsAsRows) {
+    patches.resize(static_cast<size_t>(rows * columns));
+    im2col(p, op.operand(0)->type(), lhs, patches.data());
+    a = patches.data();
+  }
+  const T* b = rhs;
+  if (!p.rhsAsMatrix) {
+    kernel.resize(static_cast<size_t>(columns * p.outFeatures));
+    kernelMatrix(p, op.operand(1)->type(), rhs, kernel.data());
+    b = kernel.data();
+  }
+  T* c = out;
+  if (!p.outAsRows) {
+    product.resize(static_cast<size_t>(rows * p.outFeatures));
+    c = product.data();
+  }
+  rowMajorGemm(ot.dtype(), false, false, rows, p.outFeatures, columns, a, columns, b, p.outFeatures, c);
+  if (!p.outAsRows) scatterRows(p, ot, c, out);
+}
+
+}  // namespace
+
+std::optional<std::string> convolutionOffBlas(const Op& op) {
+  if (!op.is(OpCode::Convolution)) return "unsupported: " + std::string(op.name()) + " on BLAS";
+  const DType t = op.result()->type().dtype();
+  if ((t != DType::F32 && t != DType::F64) || op.operand(0)->type().dtype() != t || op.operand(1)->type().dtype() != t)
+    return "its element types (GEMM takes f32 or f64)";
+  if (op.attr("feature_group_count").asInt() != 1) return "grouped (GEMM takes one group)";
+  if (op.attr("batch_group_count").asInt() != 1) return "batch-grouped (GEMM takes one group)";
+  const Plan p(op);
+  if (p.columns() < kMinProducts) return "few products per output";
+  if (p.outFeatures < kMinOutputFeatures) return "few output features";
+  // GEMM takes 32-bit sizes.
+  if (p.rows() * p.columns() > (int64_t{1} << 31) - 1 || op.result()->type().numElements() > (int64_t{1} << 31) - 1)
+    return "too large for 32-bit GEMM sizes";
+  return std::nullopt;
+}
+
+std::string blasConvolutionPath(const Op& op) {
+  const Plan p(op);
+  std::string path = p.lhsAsRows ? "1x1: one GEMM on the input as it is" : "im2col, then one GEMM";
+  if (!p.rhsAsMatrix) path += " (kernel reordered)";
+  if (!p.outAsRows) path += " (result reordered)";
+  return path;
+}
+
+void blasConvolutionInto(const Op& op, const void* lhs, const void* rhs, void* out) {
+  if (op.result()->type().dtype() == DType::F32)
+    convolve(op, static_cast<const float*>(lhs), static_cast<const float*>(rhs), static_cast<float*>(out));
+  else
+    convolve(op, static_cast<const double*>(lhs), static_cast<const double*>(rhs), static_cast<double*>(out));
+}
+
+}  // namespace kiln::cpu
