@@ -2,7 +2,8 @@
 # Side-by-side performance of kiln's cpu backend on the workloads W1-W7 of
 # bench/programs/ against, in the same run: a STREAM triad and read-only sum, the same
 # computations written with Eigen, and NumPy and PyTorch eager (Debian's packages:
-# scripts/setup.sh --bench installs them), at 1 and 2 threads. Only same-run ratios
+# scripts/setup.sh --bench installs them), at 1 and 2 threads; then ResNet-50's and
+# MobileNet's convolution layers against PyTorch's conv2d. Only same-run ratios
 # count: this machine's bandwidth drifts by ±25% over minutes.
 #   bench/compare.sh [BUILD]     (default build/; `make build` first)
 set -uo pipefail
@@ -59,3 +60,24 @@ echo "kiln/eigen: time ratio (below 1: kiln faster); for W5 the 'eigen' column i
 echo "OpenBLAS, for W6 its floor (its five GEMMs called directly, plus its bytes at the triad)."
 echo "%triad and %sum: kiln's bytes moved per second"
 echo "(the program's parameters and results) against the references measured above."
+
+# The convolution layers of ResNet-50 and MobileNet (bench/reference/convolutions.py
+# writes them and times PyTorch's conv2d on the same shapes).
+"$python" bench/reference/convolutions.py mlir "$tmp"
+for threads in 1 2; do
+  echo "== convolutions, $threads thread(s) =="
+  : > "$tmp/torchconv"
+  if "$python" -c "import torch" 2>/dev/null; then
+    OPENBLAS_NUM_THREADS=$threads "$python" bench/reference/convolutions.py torch "$threads" > "$tmp/torchconv"
+  fi
+  printf "%-20s %9s %9s %10s  %s\n" layer "kiln ms" "torch ms" "kiln/torch" "kiln's path"
+  while read -r name torch; do
+    file="$tmp/$name.mlir"
+    "$kiln" bench "$file" --threads "$threads" --runs 7 > "$tmp/kiln" 2>&1 || { echo "$name: kiln bench failed"; continue; }
+    ms=$(sed -n 's/.*run median \([0-9.]*\) \(m\|u\)s.*/\1 \2/p' "$tmp/kiln" | awk '{print ($2 == "u") ? $1 / 1000 : $1}')
+    path=$("$kiln" compile "$file" --backend cpu --report 2>/dev/null | sed -n 's/.*convolution at line 2, convolution //p')
+    printf "%-20s %9s %9s %10s  %s\n" "$name" "$ms" "$torch" "$(awk -v a="$ms" -v b="$torch" 'BEGIN {printf "%.2f", a / b}')" "$path"
+  done < "$tmp/torchconv"
+  echo
+done
+echo "kiln/torch: time ratio against PyTorch's conv2d (oneDNN) on the same shapes, in its NCHW layout."

@@ -15,6 +15,11 @@ namespace {
 // more than it saves when an output sums few products or there are few output features.
 constexpr int64_t kMinProducts = 16;
 constexpr int64_t kMinOutputFeatures = 4;
+// The windows are laid out and multiplied a block of rows at a time: about this many
+// bytes of them (they stay in L2 between the two), and at least this many rows (GEMM's
+// tiles want tall blocks).
+constexpr int64_t kBlockBytes = int64_t{512} << 10;
+constexpr int64_t kMinBlockRows = 64;
 
 std::vector<int64_t> stridesOf(const Shape& shape) {
   std::vector<int64_t> s(shape.size(), 1);
@@ -83,10 +88,10 @@ struct Plan {
   int64_t columns() const { return kernelPositions * inFeatures; }
 };
 
-// The lhs's windows as rows: row (b, position), column (window position, input
-// feature); padding and dilation holes are zeros.
+// Rows [first, last) of the lhs's windows as rows: row (b, position), column (window
+// position, input feature); padding and dilation holes are zeros. `out` holds row first.
 template <class T>
-void im2col(const Plan& p, const Type& lt, const T* lhs, T* out) {
+void im2col(const Plan& p, const Type& lt, const T* lhs, int64_t first, int64_t last, T* out) {
   const std::vector<int64_t> ls = stridesOf(lt.shape());
   const int64_t batchStride = ls[static_cast<size_t>(p.dn.inputBatch)];
   const int64_t featureStride = ls[static_cast<size_t>(p.dn.inputFeature)];
@@ -102,24 +107,31 @@ void im2col(const Plan& p, const Type& lt, const T* lhs, T* out) {
         inCoord[d].push_back(valid ? q / p.w.baseDilations[d] : -1);
       }
   }
-  const int64_t rows = p.rows(), columns = p.columns();
-  runParts(std::min<int64_t>(threadCount(), rows), [&](int64_t t) {
-    std::vector<int64_t> o, k;
-    const int64_t parts = std::min<int64_t>(threadCount(), rows);
-    for (int64_t r = t * rows / parts; r < (t + 1) * rows / parts; ++r) {
+  // Each window position's coordinates, once (not per row).
+  std::vector<std::vector<int64_t>> window(static_cast<size_t>(p.kernelPositions));
+  for (int64_t position = 0; position < p.kernelPositions; ++position)
+    unravel(position, p.kernelSpatial, window[static_cast<size_t>(position)]);
+  const int64_t rows = last - first, columns = p.columns();
+  const int64_t parts = std::min<int64_t>(threadCount(), rows);
+  runParts(parts, [&](int64_t t) {
+    std::vector<int64_t> o;
+    for (int64_t r = first + t * rows / parts; r < first + (t + 1) * rows / parts; ++r) {
       const int64_t b = r / p.outPositions;
       unravel(r % p.outPositions, p.outSpatial, o);
-      T* row = out + r * columns;
+      T* row = out + (r - first) * columns;
       for (int64_t position = 0; position < p.kernelPositions; ++position) {
-        unravel(position, p.kernelSpatial, k);
+        const std::vector<int64_t>& k = window[static_cast<size_t>(position)];
         int64_t from = b * batchStride;
         for (size_t d = 0; d < p.spatial && from >= 0; ++d) {
           const int64_t q = inCoord[d][static_cast<size_t>(o[d] * p.kernelSpatial[d] + k[d])];
           from = q < 0 ? -1 : from + q * ls[static_cast<size_t>(p.dn.inputSpatial[d])];
         }
         T* to = row + position * p.inFeatures;
-        if (from < 0) std::memset(to, 0, static_cast<size_t>(p.inFeatures) * sizeof(T));
-        else if (featureStride == 1) std::memcpy(to, lhs + from, static_cast<size_t>(p.inFeatures) * sizeof(T));
+        // (Loops, not memset/memcpy: a stem's 3 features would spend more in the call.)
+        if (from < 0)
+          for (int64_t ci = 0; ci < p.inFeatures; ++ci) to[ci] = T(0);
+        else if (featureStride == 1)
+          for (int64_t ci = 0; ci < p.inFeatures; ++ci) to[ci] = lhs[from + ci];
         else
           for (int64_t ci = 0; ci < p.inFeatures; ++ci) to[ci] = lhs[from + ci * featureStride];
       }
@@ -172,12 +184,6 @@ void convolve(const Op& op, const T* lhs, const T* rhs, T* out) {
     return;
   }
   std::vector<T> patches, kernel, product;
-  const T* a = lhs;
-  if (!p.lhsAsRows) {
-    patches.resize(static_cast<size_t>(rows * columns));
-    im2col(p, op.operand(0)->type(), lhs, patches.data());
-    a = patches.data();
-  }
   const T* b = rhs;
   if (!p.rhsAsMatrix) {
     kernel.resize(static_cast<size_t>(columns * p.outFeatures));
@@ -189,7 +195,19 @@ void convolve(const Op& op, const T* lhs, const T* rhs, T* out) {
     product.resize(static_cast<size_t>(rows * p.outFeatures));
     c = product.data();
   }
-  rowMajorGemm(ot.dtype(), false, false, rows, p.outFeatures, columns, a, columns, b, p.outFeatures, c);
+  if (p.lhsAsRows) {
+    rowMajorGemm(ot.dtype(), false, false, rows, p.outFeatures, columns, lhs, columns, b, p.outFeatures, c);
+  } else {
+    // Block by block, so that each block's windows are still in cache when GEMM reads them.
+    const int64_t block = std::max<int64_t>(kMinBlockRows, kBlockBytes / (columns * static_cast<int64_t>(sizeof(T))));
+    patches.resize(static_cast<size_t>(std::min(block, rows) * columns));
+    for (int64_t r = 0; r < rows; r += block) {
+      const int64_t n = std::min(block, rows - r);
+      im2col(p, op.operand(0)->type(), lhs, r, r + n, patches.data());
+      rowMajorGemm(ot.dtype(), false, false, n, p.outFeatures, columns, patches.data(), columns, b, p.outFeatures,
+                   c + r * p.outFeatures);
+    }
+  }
   if (!p.outAsRows) scatterRows(p, ot, c, out);
 }
 

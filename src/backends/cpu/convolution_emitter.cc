@@ -6,19 +6,80 @@
 // lhs-dilation holes read as zero and are multiplied like any element (0 * inf is NaN
 // there too). Every dimension layout, stride, padding, dilation, reversal, feature
 // group and batch group is an index map of the output coordinate, so the kernel is one
-// loop nest per output element, like dotAt.
+// loop nest per output element, like dotAt; a convolution kernel of its own whose
+// features are the last dimension of its input, kernel and result computes all the
+// features of an output position together, the feature loop innermost (vectorized),
+// each feature still summing its products in the same order.
 #include "backends/cpu/kernel_emitter.h"
 #include "ir/attr_records.h"
 
 namespace kiln::cpu {
+namespace {
 
-llvm::Value* KernelEmitter::convolutionAt(const Op& op, Index& at) {
+// More features than this per output position would not fit the accumulators on the stack.
+constexpr int64_t kMaxFeaturesByPosition = 4096;
+
+}  // namespace
+
+KernelEmitter::ConvolutionTap KernelEmitter::convolutionTap(const Op& op, llvm::Value* batch,
+                                                          const std::vector<llvm::Value*>& outSpatial,
+                                                          const std::vector<llvm::Value*>& k) {
+  const ConvDims dn = ConvDims::fromAttr(op.attr("dimension_numbers"));
+  const Type& lt = op.operand(0)->type();
+  const Type& rt = op.operand(1)->type();
+  const size_t spatial = dn.inputSpatial.size();
+  const Window w = Window::ofConvolution(op, static_cast<int64_t>(spatial));
+  ConvolutionTap tap{std::vector<llvm::Value*>(static_cast<size_t>(lt.rank())),
+                     std::vector<llvm::Value*>(static_cast<size_t>(rt.rank())), b_.getTrue()};
+  tap.lhs[static_cast<size_t>(dn.inputBatch)] = batch;
+  for (size_t d = 0; d < spatial; ++d) {
+    const int64_t size = lt.dim(dn.inputSpatial[d]), kernel = rt.dim(dn.kernelSpatial[d]);
+    const int64_t dilated = size == 0 ? 0 : (size - 1) * w.baseDilations[d] + 1;
+    // q: the coordinate in the padded, dilated input.
+    llvm::Value* q = b_.CreateSub(b_.CreateAdd(b_.CreateMul(outSpatial[d], b_.getInt64(w.strides[d])),
+                                               b_.CreateMul(k[d], b_.getInt64(w.windowDilations[d]))),
+                                  b_.getInt64(w.padding[d].first));
+    tap.inside = b_.CreateAnd(tap.inside, b_.CreateICmpSGE(q, b_.getInt64(0)));
+    tap.inside = b_.CreateAnd(tap.inside, b_.CreateICmpSLT(q, b_.getInt64(dilated)));
+    llvm::Value* coordinate = q;
+    if (w.baseDilations[d] > 1) {
+      llvm::Value* dil = b_.getInt64(w.baseDilations[d]);
+      tap.inside = b_.CreateAnd(tap.inside, b_.CreateICmpEQ(b_.CreateSRem(q, dil), b_.getInt64(0)));
+      coordinate = b_.CreateSDiv(q, dil);
+    }
+    // Clamped into range: the element is read either way and dropped outside.
+    coordinate = b_.CreateSelect(b_.CreateICmpSLT(coordinate, b_.getInt64(0)), b_.getInt64(0), coordinate);
+    coordinate = b_.CreateSelect(b_.CreateICmpSGE(coordinate, b_.getInt64(std::max<int64_t>(size, 1))),
+                                 b_.getInt64(std::max<int64_t>(size - 1, 0)), coordinate);
+    tap.lhs[static_cast<size_t>(dn.inputSpatial[d])] = coordinate;
+    tap.rhs[static_cast<size_t>(dn.kernelSpatial[d])] = w.reversal[d] ? b_.CreateSub(b_.getInt64(kernel - 1), k[d]) : k[d];
+  }
+  return tap;
+}
+
+std::pair<llvm::Value*, llvm::Value*> KernelEmitter::convolutionOperands(const Op& op, const ConvolutionTap& tap,
+                                                                         llvm::Value* inFeature, llvm::Value* ci,
+                                                                         llvm::Value* f) {
   const ConvDims dn = ConvDims::fromAttr(op.attr("dimension_numbers"));
   const Type& lt = op.operand(0)->type();
   const Type& rt = op.operand(1)->type();
   const DType t = op.result()->type().dtype();
-  const size_t spatial = dn.inputSpatial.size();
-  const Window w = Window::ofConvolution(op, static_cast<int64_t>(spatial));
+  std::vector<llvm::Value*> l = tap.lhs, r = tap.rhs;
+  l[static_cast<size_t>(dn.inputFeature)] = inFeature;
+  r[static_cast<size_t>(dn.kernelInputFeature)] = ci;
+  r[static_cast<size_t>(dn.kernelOutputFeature)] = f;
+  Index li = withDims(lt.shape(), std::move(l)), ri = withDims(rt.shape(), std::move(r));
+  llvm::Value* zero = llvm::Constant::getNullValue(s_.registerType(t));
+  llvm::Value* a = zero;
+  if (numElements(lt.shape()) > 0)
+    a = b_.CreateSelect(tap.inside, s_.convert(valueAt(op.operand(0), li), lt.dtype(), t), zero);
+  return {a, s_.convert(valueAt(op.operand(1), ri), rt.dtype(), t)};
+}
+
+llvm::Value* KernelEmitter::convolutionAt(const Op& op, Index& at) {
+  const ConvDims dn = ConvDims::fromAttr(op.attr("dimension_numbers"));
+  const Type& rt = op.operand(1)->type();
+  const DType t = op.result()->type().dtype();
   const int64_t kernelIn = rt.dim(dn.kernelInputFeature);
   const int64_t outFeatures = rt.dim(dn.kernelOutputFeature);
   const int64_t outBatch = op.result()->type().dim(dn.outputBatch);
@@ -35,56 +96,76 @@ llvm::Value* KernelEmitter::convolutionAt(const Op& op, Index& at) {
   llvm::Value* batch = b_.CreateAdd(b_.CreateMul(b_.CreateUDiv(f, b_.getInt64(outFeatures / batchGroups)),
                                                  b_.getInt64(outBatch), "", true, true),
                                     out[static_cast<size_t>(dn.outputBatch)], "", true, true);
+  std::vector<llvm::Value*> outSpatial;
+  for (int64_t d : dn.outputSpatial) outSpatial.push_back(out[static_cast<size_t>(d)]);
 
   llvm::Type* acc = s_.registerType(t);
   llvm::Value* sum = entryAlloca(acc, 1);
   b_.CreateStore(llvm::Constant::getNullValue(acc), sum);  // zero, +0 for floats
-  llvm::Value* zero = llvm::Constant::getNullValue(acc);
-  const bool emptyInput = numElements(lt.shape()) == 0;
   forRange(b_.getInt64(0), b_.getInt64(numElements(window)), [&](llvm::Value* position) {
     Index wi = newIndex(window);
     wi.linear = position;
-    const std::vector<llvm::Value*> k = dimsOf(wi);
-    std::vector<llvm::Value*> l(static_cast<size_t>(lt.rank())), r(static_cast<size_t>(rt.rank()));
-    l[static_cast<size_t>(dn.inputBatch)] = batch;
-    r[static_cast<size_t>(dn.kernelOutputFeature)] = f;
-    llvm::Value* inside = b_.getTrue();
-    for (size_t d = 0; d < spatial; ++d) {
-      const int64_t size = lt.dim(dn.inputSpatial[d]), kernel = window[d];
-      const int64_t dilated = size == 0 ? 0 : (size - 1) * w.baseDilations[d] + 1;
-      // q: the coordinate in the padded, dilated input.
-      llvm::Value* q = b_.CreateSub(
-          b_.CreateAdd(b_.CreateMul(out[static_cast<size_t>(dn.outputSpatial[d])], b_.getInt64(w.strides[d])),
-                       b_.CreateMul(k[d], b_.getInt64(w.windowDilations[d]))),
-          b_.getInt64(w.padding[d].first));
-      inside = b_.CreateAnd(inside, b_.CreateICmpSGE(q, b_.getInt64(0)));
-      inside = b_.CreateAnd(inside, b_.CreateICmpSLT(q, b_.getInt64(dilated)));
-      llvm::Value* coordinate = q;
-      if (w.baseDilations[d] > 1) {
-        llvm::Value* dil = b_.getInt64(w.baseDilations[d]);
-        inside = b_.CreateAnd(inside, b_.CreateICmpEQ(b_.CreateSRem(q, dil), b_.getInt64(0)));
-        coordinate = b_.CreateSDiv(q, dil);
-      }
-      // Clamped into range: the element is read either way and dropped outside.
-      coordinate = b_.CreateSelect(b_.CreateICmpSLT(coordinate, b_.getInt64(0)), b_.getInt64(0), coordinate);
-      coordinate = b_.CreateSelect(b_.CreateICmpSGE(coordinate, b_.getInt64(std::max<int64_t>(size, 1))),
-                                   b_.getInt64(std::max<int64_t>(size - 1, 0)), coordinate);
-      l[static_cast<size_t>(dn.inputSpatial[d])] = coordinate;
-      r[static_cast<size_t>(dn.kernelSpatial[d])] =
-          w.reversal[d] ? b_.CreateSub(b_.getInt64(kernel - 1), k[d]) : k[d];
-    }
+    const ConvolutionTap tap = convolutionTap(op, batch, outSpatial, dimsOf(wi));
     forRange(b_.getInt64(0), b_.getInt64(kernelIn), [&](llvm::Value* ci) {
-      std::vector<llvm::Value*> ld = l, rd = r;
-      ld[static_cast<size_t>(dn.inputFeature)] = b_.CreateAdd(featureBase, ci, "", true, true);
-      rd[static_cast<size_t>(dn.kernelInputFeature)] = ci;
-      Index li = withDims(lt.shape(), std::move(ld)), ri = withDims(rt.shape(), std::move(rd));
-      llvm::Value* a = zero;
-      if (!emptyInput) a = b_.CreateSelect(inside, s_.convert(valueAt(op.operand(0), li), lt.dtype(), t), zero);
-      llvm::Value* c = s_.convert(valueAt(op.operand(1), ri), rt.dtype(), t);
+      auto [a, c] = convolutionOperands(op, tap, b_.CreateAdd(featureBase, ci, "", true, true), ci, f);
       b_.CreateStore(multiplyAdd(t, b_.CreateLoad(acc, sum), a, c), sum);
     });
   });
   return b_.CreateLoad(acc, sum);  // valueAt rounds it to the result's format
+}
+
+std::optional<Kernel> KernelEmitter::emitConvolutionByPosition(const std::vector<const Value*>& inputs,
+                                                               const std::vector<const Value*>& outputs) {
+  if (!root_.is(OpCode::Convolution)) return std::nullopt;
+  const Op& op = root_;
+  const ConvDims dn = ConvDims::fromAttr(op.attr("dimension_numbers"));
+  const Type& rt = op.operand(1)->type();
+  const Type& ot = op.result()->type();
+  const DType t = ot.dtype();
+  const int64_t last = ot.rank() - 1;
+  if (dn.outputFeature != last || dn.inputFeature != last || dn.kernelOutputFeature != last ||
+      op.attr("batch_group_count").asInt() != 1)
+    return std::nullopt;
+  const int64_t features = ot.dim(last);
+  if (features < 2 || features > kMaxFeaturesByPosition) return std::nullopt;
+  const int64_t kernelIn = rt.dim(dn.kernelInputFeature);
+  const int64_t perGroup = features / op.attr("feature_group_count").asInt();
+  Shape window, positions(ot.shape().begin(), ot.shape().end() - 1);
+  for (int64_t d : dn.kernelSpatial) window.push_back(rt.dim(d));
+
+  std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
+  llvm::Type* rt32 = s_.registerType(t);
+  llvm::Value* acc = entryAlloca(rt32, features);
+  auto overFeatures = [&](auto&& body) { forRange(b_.getInt64(0), b_.getInt64(features), body); };
+  forRange(fn_->getArg(1), fn_->getArg(2), [&](llvm::Value* p) {
+    Index at = newIndex(positions);
+    at.linear = p;
+    const std::vector<llvm::Value*> coords = dimsOf(at);
+    std::vector<llvm::Value*> outSpatial;
+    for (int64_t d : dn.outputSpatial) outSpatial.push_back(coords[static_cast<size_t>(d)]);
+    overFeatures([&](llvm::Value* f) { storeAt(llvm::Constant::getNullValue(rt32), acc, f); });
+    forRange(b_.getInt64(0), b_.getInt64(numElements(window)), [&](llvm::Value* position) {
+      Index wi = newIndex(window);
+      wi.linear = position;
+      const ConvolutionTap tap = convolutionTap(op, coords[static_cast<size_t>(dn.outputBatch)], outSpatial, dimsOf(wi));
+      forRange(b_.getInt64(0), b_.getInt64(kernelIn), [&](llvm::Value* ci) {
+        overFeatures([&](llvm::Value* f) {
+          llvm::Value* inFeature = b_.CreateAdd(
+              b_.CreateMul(b_.CreateUDiv(f, b_.getInt64(perGroup)), b_.getInt64(kernelIn), "", true, true), ci, "",
+              true, true);
+          auto [a, c] = convolutionOperands(op, tap, inFeature, ci, f);
+          storeAt(multiplyAdd(t, loadAt(rt32, acc, f), a, c), acc, f);
+        });
+      });
+    });
+    overFeatures([&](llvm::Value* f) {
+      store(s_.roundToFormat(loadAt(rt32, acc, f), t), t, outPtrs[0], mulAdd(p, features, f));
+    });
+  });
+  b_.CreateRetVoid();
+  const int64_t work = numElements(window) * kernelIn * features;
+  return Kernel{nullptr, numElements(positions), std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(work, 1)),
+                positions};
 }
 
 }  // namespace kiln::cpu

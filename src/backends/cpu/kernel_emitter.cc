@@ -74,6 +74,7 @@ Kernel KernelEmitter::emit() {
     b_.CreateRetVoid();
     return {nullptr, 1, 1, {}};  // one iteration: updates to one element apply in order
   }
+  if (std::optional<Kernel> byPosition = emitConvolutionByPosition(inputs, outputs)) return *byPosition;
   std::vector<Part> parts = reduction ? reductionParts(outputs) : loopParts(outputs);
   if (reduction)
     if (std::optional<Kernel> split = emitSplitColumns(parts, inputs, outputs)) return *split;

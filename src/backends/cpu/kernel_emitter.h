@@ -323,6 +323,24 @@ class KernelEmitter {
   llvm::Value* dotAt(const Op& op, Index& at);
   // convolution_emitter.cc: the same sum over a convolution's window and input features.
   llvm::Value* convolutionAt(const Op& op, Index& at);
+  // Where one window position of an output position reads: the lhs and rhs coordinates
+  // of every dimension but the features, and whether it falls inside the input (else
+  // the lhs element, read clamped, counts as zero).
+  struct ConvolutionTap {
+    std::vector<llvm::Value*> lhs, rhs;
+    llvm::Value* inside;
+  };
+  ConvolutionTap convolutionTap(const Op& op, llvm::Value* batch, const std::vector<llvm::Value*>& outSpatial,
+                                const std::vector<llvm::Value*>& k);
+  // The two factors of one product at `tap`: lhs feature `inFeature` (zero outside) and
+  // kernel element (ci, f), both in the result's compute type.
+  std::pair<llvm::Value*, llvm::Value*> convolutionOperands(const Op& op, const ConvolutionTap& tap,
+                                                            llvm::Value* inFeature, llvm::Value* ci, llvm::Value* f);
+  // A convolution kernel of its own with the features last in its input, kernel and
+  // result: every feature of an output position at once, features innermost; else
+  // nothing (convolutionAt computes it element by element).
+  std::optional<Kernel> emitConvolutionByPosition(const std::vector<const Value*>& inputs,
+                                                  const std::vector<const Value*>& outputs);
   // acc + a * b in t's arithmetic, as the interpreter's dots and convolutions sum: or of
   // ands for booleans, wrapping integers, complex parts, floats rounded twice (no FMA).
   llvm::Value* multiplyAdd(DType t, llvm::Value* acc, llvm::Value* a, llvm::Value* b);
