@@ -74,7 +74,7 @@ for threads in 1 2; do
   while read -r name torch; do
     file="$tmp/$name.mlir"
     "$kiln" bench "$file" --threads "$threads" --runs 7 > "$tmp/kiln" 2>&1 || { echo "$name: kiln bench failed"; continue; }
-    ms=$(sed -n 's/.*run median \([0-9.]*\) \(m\|u\)s.*/\1 \2/p' "$tmp/kiln" | awk '{print ($2 == "u") ? $1 / 1000 : $1}')
+    ms=$(sed -n 's/.*run median \([0-9.]*\) \(m\|u\)s.*/\1 \2/p' "$tmp/kiln" | awk '{printf "%.3f", ($2 == "u") ? $1 / 1000 : $1}')
     path=$("$kiln" compile "$file" --backend cpu --report 2>/dev/null | sed -n 's/.*convolution at line 2, convolution //p')
     printf "%-20s %9s %9s %10s  %s\n" "$name" "$ms" "$torch" "$(awk -v a="$ms" -v b="$torch" 'BEGIN {printf "%.2f", a / b}')" "$path"
   done < "$tmp/torchconv"

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "backends/cpu/disk_cache.h"
 #include "backends/cpu/executable.h"
 #include "commands.h"
 #include "ir/verifier.h"
@@ -59,7 +60,7 @@ int runCompileCommand(const CompileCommandOptions& o) {
   // The cpu backend compiles the kernels when asked for their report or their dumps.
   std::unique_ptr<cpu::Executable> executable;
   if (o.backend == "cpu" && (o.report || !o.dumpDir.empty()))
-    executable = std::make_unique<cpu::Executable>(*module, cpu::CompileOptions{o.dumpDir});
+    executable = std::make_unique<cpu::Executable>(*module, cpu::CompileOptions{o.dumpDir, cpu::defaultCacheDir()});
   if (o.report) {
     std::cout << passes::pipelineReport(result, context);
     if (executable) std::cout << executable->report();

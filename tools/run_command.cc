@@ -4,6 +4,7 @@
 #include <iostream>
 #include <random>
 
+#include "backends/cpu/disk_cache.h"
 #include "backends/cpu/executable.h"
 #include "commands.h"
 #include "interp/array_print.h"
@@ -71,7 +72,7 @@ int runRun(const RunOptions& o) {
   if (o.backend == "cpu") {
     passes::PassContext context;
     passes::runPipeline(module, cpu::cpuPipeline(), context);
-    cpu::Executable executable(module);
+    cpu::Executable executable(module, cpu::CompileOptions{"", cpu::defaultCacheDir()});
     const Function* compiled = module.lookup(o.entry);
     if (!compiled) throw Error(ErrorKind::Internal, "@" + o.entry + " disappeared while optimizing for cpu");
     results = executable.call(*compiled, args, io);

@@ -187,4 +187,10 @@ Fingerprint fingerprint(const Module& module) {
   return h.result();
 }
 
+Fingerprint fingerprint(std::string_view bytes) {
+  Hasher h;
+  h.str(bytes);
+  return h.result();
+}
+
 }  // namespace kiln

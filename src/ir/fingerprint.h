@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "ir/module.h"
 
@@ -19,5 +20,8 @@ struct Fingerprint {
 // Functions (names, visibility, types, argument and result attributes), their ops in order
 // with operands, result types, attributes and regions, and the module's attributes.
 Fingerprint fingerprint(const Module& module);
+
+// The same digest of raw bytes (what the cpu backend's disk cache names entries by).
+Fingerprint fingerprint(std::string_view bytes);
 
 }  // namespace kiln

@@ -69,14 +69,16 @@ struct Job {
 };
 
 // Prepares a module for the cpu backend and compiles its kernels.
-std::shared_ptr<const cpu::Executable> compileForCpu(Module& module) {
+std::shared_ptr<const cpu::Executable> compileForCpu(Module& module, const std::string& cacheDir) {
   passes::PassContext context;
   try {
     passes::runPipeline(module, cpu::cpuPipeline(), context);
   } catch (const Error& e) {
     throw Error(ErrorKind::Internal, "optimizing for cpu: " + e.format());
   }
-  return std::make_shared<const cpu::Executable>(module);
+  cpu::CompileOptions compile;
+  compile.cacheDir = cacheDir;
+  return std::make_shared<const cpu::Executable>(module, compile);
 }
 
 }  // namespace
@@ -105,7 +107,7 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
         if (options.prepare)
           for (auto& module : loaded[i]) options.prepare(*module);
         if (cpu)
-          for (auto& module : loaded[i]) compiled[i].push_back(compileForCpu(*module));
+          for (auto& module : loaded[i]) compiled[i].push_back(compileForCpu(*module, options.cacheDir));
       } catch (const Error& e) {
         // A module that failed to prepare must not run unprepared (its tests could pass
         // and hide that --optimize broke it): the file's one result is the failure.

@@ -32,6 +32,9 @@ struct TestOptions {
   // interp (the reference interpreter) or cpu (the module after cpu::cpuPipeline(), its
   // kernels native; the rest still interpreted). Another name is a usage error.
   std::string backend = "interp";
+  // The cpu backend's disk cache of machine code (`kiln test` passes
+  // cpu::defaultCacheDir()); empty: none.
+  std::string cacheDir;
   // Filled in for the cpu backend.
   BackendSummary* summary = nullptr;
   // Applied to every module after it is parsed, before its tests run (kiln test

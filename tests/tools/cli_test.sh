@@ -10,6 +10,20 @@ check() {  # check NAME EXPECTED_STATUS ACTUAL_STATUS
 }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export KILN_CACHE_DIR="$tmp/cache"  # not the user's ~/.cache/kiln
+
+# The disk cache of machine code: a second process takes it from there; a damaged
+# (truncated) entry is compiled again and replaced.
+compile_report() { "$KILN" compile "$dir/add.mlir" --backend cpu --report > "$tmp/cache.txt"; check "compile $1" 0 $?; }
+compile_report cold
+if grep -q 'from the disk cache' "$tmp/cache.txt"; then echo "FAIL a cold compile used the cache"; fail=1; fi
+compile_report warm
+grep -q 'machine code of [0-9]* of [0-9]* modules from the disk cache' "$tmp/cache.txt" || { echo "FAIL no cache hit:"; cat "$tmp/cache.txt"; fail=1; }
+for f in "$tmp/cache"/*.o; do head -c 100 "$f" > "$f.cut" && mv "$f.cut" "$f"; done
+compile_report damaged
+if grep -q 'from the disk cache' "$tmp/cache.txt"; then echo "FAIL a truncated entry was loaded"; fail=1; fi
+compile_report repaired
+grep -q 'from the disk cache' "$tmp/cache.txt" || { echo "FAIL the damaged entry was not replaced"; fail=1; }
 
 "$KILN" --version | grep -q '^kiln [0-9]' || { echo "FAIL --version"; fail=1; }
 for cmd in fmt run test compile devices bench grad jvp vjp vmap; do

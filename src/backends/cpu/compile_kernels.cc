@@ -1,11 +1,14 @@
 // compileKernels (native_kernels.h): the requests' kernels emitted into one LLVM module
-// per thread, each optimized and compiled to an object on its own thread (jit.h), then
-// loaded together; what the emitter declines is reported in request order.
+// per thread, each optimized and compiled to an object on its own thread (jit.h) or
+// taken from the disk cache (disk_cache.h), then loaded together; what the emitter
+// declines is reported in request order.
 #include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <exception>
+#include <optional>
 
+#include "backends/cpu/disk_cache.h"
 #include "backends/cpu/jit.h"
 #include "backends/cpu/kernel_emitter.h"
 #include "backends/cpu/threads.h"
@@ -41,7 +44,10 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& requests,
     std::vector<std::pair<size_t, std::string>> declined;
     Jit::Object object;
     double emitSeconds = 0;
+    bool cached = false;  // the object came from the disk cache
   };
+  std::optional<DiskCache> cache;
+  if (!options.cacheDir.empty() && options.dumpDir.empty()) cache.emplace(options.cacheDir);
   std::vector<Part> built(parts);
   std::vector<std::exception_ptr> failures(parts);
   runParts(static_cast<int64_t>(parts), [&](int64_t index) {
@@ -66,7 +72,21 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& requests,
         }
       }
       part.emitSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - emitStart).count();
-      if (!part.names.empty()) part.object = out.jit->compile(module, options.dumpDir);
+      if (!part.names.empty()) {
+        if (!cache) {
+          part.object = out.jit->compile(module, options.dumpDir);
+        } else {
+          const std::string key = out.jit->cacheKey(module);
+          if (std::optional<std::string> bytes = cache->load(key)) {
+            part.object = Jit::objectOf(*bytes);
+            part.cached = true;
+          } else {
+            part.object = out.jit->compile(module, options.dumpDir);
+            const llvm::StringRef code = part.object.bytes->getBuffer();
+            cache->store(key, std::string_view(code.data(), code.size()));
+          }
+        }
+      }
     } catch (...) {
       failures[static_cast<size_t>(index)] = std::current_exception();
     }
@@ -80,6 +100,7 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& requests,
     out.emitSeconds += part.emitSeconds;
     out.optimizeSeconds += part.object.optimizeSeconds;
     out.codegenSeconds += part.object.codegenSeconds;
+    out.cachedModules += part.cached ? 1 : 0;
     if (part.object.bytes) objects.push_back(std::move(part.object));
     names.insert(names.end(), part.names.begin(), part.names.end());
     declined.insert(declined.end(), part.declined.begin(), part.declined.end());

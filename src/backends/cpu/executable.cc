@@ -139,7 +139,11 @@ std::string Executable::report() const {
   std::string out = "cpu: " + std::to_string(compiled.size()) + " LLVM kernels, compiled in " + ms(native_.seconds) +
                     " on " + std::to_string(native_.threads) + " thread" + (native_.threads == 1 ? "" : "s") +
                     " (IR emission " + ms(native_.emitSeconds) + ", LLVM optimization " + ms(native_.optimizeSeconds) +
-                    ", machine code " + ms(native_.codegenSeconds) + ", summed over the threads)\n";
+                    ", machine code " + ms(native_.codegenSeconds) + ", summed over the threads)";
+  if (native_.cachedModules > 0)
+    out += "; machine code of " + std::to_string(native_.cachedModules) + " of " + std::to_string(native_.threads) +
+           " modules from the disk cache";
+  out += "\n";
   // Which path each convolution took, and why.
   auto convolutions = [&](const Op& op, bool onBlas) {
     std::string why;

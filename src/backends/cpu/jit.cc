@@ -3,6 +3,7 @@
 #include "backends/cpu/jit.h"
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -20,6 +21,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 
 #include "support/error.h"
@@ -155,6 +157,26 @@ Jit::Object Jit::compile(llvm::Module& module, const std::string& dumpDir) const
                                                                  /*RequiresNullTerminator=*/false);
   object.codegenSeconds = since(start);
   return object;
+}
+
+std::string Jit::cacheKey(const llvm::Module& module) const {
+  std::string key;
+  llvm::raw_string_ostream out(key);
+  // This file's build stands for the pipeline it runs (passes, tuning, flags): a rebuild
+  // of it never reuses code an older pipeline made.
+  out << "kiln jit " << __DATE__ << " " << __TIME__ << "\nllvm " << LLVM_VERSION_STRING << "\ntarget "
+      << state_->host.getTargetTriple().str() << " " << state_->host.getCPU() << " "
+      << state_->host.getFeatures().getString() << "\nflags ";
+  if (const char* flags = std::getenv("KILN_LLVM_FLAGS")) out << flags;
+  out << "\n";
+  module.print(out, nullptr);
+  return key;
+}
+
+Jit::Object Jit::objectOf(std::string_view bytes) {
+  Object o;
+  o.bytes = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(bytes.data(), bytes.size()), "kiln_cached_kernels");
+  return o;
 }
 
 std::vector<void*> Jit::load(std::vector<Object> objects, const std::vector<std::string>& names) {

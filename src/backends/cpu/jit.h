@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <llvm/Support/MemoryBuffer.h>
@@ -42,6 +43,12 @@ class Jit {
   // With a `dumpDir`, writes there the IR before and after optimization
   // (cpu_kernels.ll, cpu_kernels.opt.ll) and the assembly (cpu_kernels.s).
   Object compile(llvm::Module& module, const std::string& dumpDir) const;
+  // Everything that decides `module`'s machine code, as one string (the disk cache's
+  // key, disk_cache.h): its IR, the target (triple, CPU, features), LLVM's version and
+  // command-line options, and this build of kiln's compile pipeline.
+  std::string cacheKey(const llvm::Module& module) const;
+  // An object of machine code the disk cache kept.
+  static Object objectOf(std::string_view bytes);
   // Loads compiled objects into the session (one caller at a time) and returns the
   // address of each of `names`, in order.
   std::vector<void*> load(std::vector<Object> objects, const std::vector<std::string>& names);

@@ -63,6 +63,7 @@ struct NativeKernels {
   double optimizeSeconds = 0;  // LLVM's O2 passes
   double codegenSeconds = 0;   // machine code
   int threads = 1;             // modules compiled side by side
+  int cachedModules = 0;       // of them, those whose machine code came from the disk cache
 };
 
 // How reports and errors name an op: "kiln.fusion (input) at line 12". A fusion has no
@@ -74,6 +75,9 @@ struct CompileOptions {
   // Where the kernels' LLVM IR (before and after optimization) and assembly are written
   // (`kiln compile --backend cpu --dump-dir`); empty: nowhere.
   std::string dumpDir;
+  // The persistent cache of machine code (disk_cache.h; the CLI passes
+  // defaultCacheDir()); empty: none. Not used with a dump dir (a dump compiles).
+  std::string cacheDir;
 };
 
 // Emits one kernel per request into LLVM modules (one per thread of the backend, compiled
