@@ -199,7 +199,7 @@ void convolve(const Op& op, const T* lhs, const T* rhs, T* out) {
     rowMajorGemm(ot.dtype(), false, false, rows, p.outFeatures, columns, lhs, columns, b, p.outFeatures, c);
   } else {
     // Block by block, so that each block's windows are still in cache when GEMM reads them.
-    const int64_t block = std::max<int64_t>(kMinBlockRows, kBlockBytes / (columns * static_cast<int64_t>(sizeof(T))));
+    const int64_t block = std::max<int64_t>(kMinBlockRows, kBlockBytes * threadCount() / (columns * static_cast<int64_t>(sizeof(T))));
     patches.resize(static_cast<size_t>(std::min(block, rows) * columns));
     for (int64_t r = 0; r < rows; r += block) {
       const int64_t n = std::min(block, rows - r);
