@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <string>
 
 #include "backends/cpu/disk_cache.h"
 #include "backends/cpu/executable.h"
+#include "backends/cpu/profile.h"
 #include "backends/cpu/threads.h"
 #include "commands.h"
 #include "passes/cost_analysis.h"
@@ -26,6 +28,8 @@ struct BenchOptions {
   int runs = 10;
   uint64_t seed = 1;
   double scale = 1;
+  std::string profile;  // a Chrome trace-event file to write
+  bool report = false;  // print the steps that took longest
 };
 
 using Clock = std::chrono::steady_clock;
@@ -100,6 +104,24 @@ int runBench(const BenchOptions& o) {
               time(times.back()).c_str(), o.runs);
   std::printf("  %.2f GB/s (%.1f MB moved), %.2f GFLOP/s (%.3f GFLOP)\n", cost.bytes / median / 1e9,
               cost.bytes / 1e6, cost.flops / median / 1e9, cost.flops / 1e9);
+  if (!o.profile.empty() || o.report) {
+    if (!executable) throw Error(ErrorKind::Usage, "--profile and --report need the cpu backend");
+    // Runs of their own, after the timed ones: recording slices costs a little time.
+    cpu::Profile profile(module);
+    for (int i = 0; i < o.runs; ++i) {
+      const double start = profile.now();
+      executable->call(fn, args, {}, &profile);
+      profile.run(start, profile.now());
+    }
+    if (!o.profile.empty()) {
+      std::ofstream out(o.profile);
+      out << profile.chromeTrace();
+      if (!out) throw Error(ErrorKind::Io, "cannot write '" + o.profile + "'");
+      std::printf("profile of %d runs written to %s (open it in Perfetto or chrome://tracing)\n", o.runs,
+                  o.profile.c_str());
+    }
+    if (o.report) std::printf("%s", profile.slowestSteps(10).c_str());
+  }
   return 0;
 }
 
@@ -114,6 +136,9 @@ std::function<int()> addBenchCommand(CLI::App& app) {
   cmd->add_option("--runs", o->runs, "Timed runs after one warm-up (default 10)")->check(CLI::Range(1, 100000));
   cmd->add_option("--seed", o->seed, "Seed of the random inputs");
   cmd->add_option("--random-scale", o->scale, "Random floats are uniform in [-S, S)")->check(CLI::PositiveNumber);
+  cmd->add_option("--profile", o->profile,
+                  "Write a Chrome trace-event file of N more runs: a slice per step and per kernel chunk");
+  cmd->add_flag("--report", o->report, "Print the ten steps that took longest over N more runs, with their share");
   return [o] { return runBench(*o); };
 }
 

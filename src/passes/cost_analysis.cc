@@ -55,4 +55,14 @@ Cost costOf(const Module& module, const Function& fn) {
   return cost;
 }
 
+Cost costOf(const Module& module, const Op& op) {
+  Cost cost;
+  for (const Value* v : op.operands()) cost.bytes += bytesOf(v->type());
+  for (const Value* v : op.results()) cost.bytes += bytesOf(v->type());
+  cost.flops = opFlops(op);
+  if (!op.is(OpCode::Reduce))
+    for (size_t r = 0; r < op.numRegions(); ++r) countRegion(module, op.region(r), cost, 0);
+  return cost;
+}
+
 }  // namespace kiln::passes

@@ -16,4 +16,8 @@ struct Cost {
 // Calls count their callee's cost (looked up in `module`) once per call site.
 Cost costOf(const Module& module, const Function& fn);
 
+// One op's: its flops (with its regions', a fusion's body) and the bytes of its
+// operands and results (what a kernel of it moves at least).
+Cost costOf(const Module& module, const Op& op);
+
 }  // namespace kiln::passes

@@ -24,6 +24,10 @@ compile_report damaged
 if grep -q 'from the disk cache' "$tmp/cache.txt"; then echo "FAIL a truncated entry was loaded"; fail=1; fi
 compile_report repaired
 grep -q 'from the disk cache' "$tmp/cache.txt" || { echo "FAIL the damaged entry was not replaced"; fail=1; }
+# kiln bench --profile writes a Chrome trace; --report lists the slowest steps.
+"$KILN" bench "$dir/add.mlir" --runs 2 --profile "$tmp/trace.json" --report > "$tmp/bench.txt"; check "bench --profile" 0 $?
+grep -q '"traceEvents"' "$tmp/trace.json" || { echo "FAIL no trace written"; fail=1; }
+grep -q 'steps that took longest' "$tmp/bench.txt" || { echo "FAIL bench --report:"; cat "$tmp/bench.txt"; fail=1; }
 
 "$KILN" --version | grep -q '^kiln [0-9]' || { echo "FAIL --version"; fail=1; }
 for cmd in fmt run test compile devices bench grad jvp vjp vmap; do

@@ -85,8 +85,8 @@ Executable::Executable(const Module& module, const CompileOptions& options) : mo
 }
 
 interp::HostValues Executable::call(const Function& fn, const interp::HostValues& args,
-                                    interp::InterpOptions options) const {
-  if (auto it = programs_.find(&fn); it != programs_.end()) return it->second->run(args, runs_, options);
+                                    interp::InterpOptions options, Profile* profile) const {
+  if (auto it = programs_.find(&fn); it != programs_.end()) return it->second->run(args, runs_, options, profile);
   options.native = this;
   interp::Interpreter interpreter(module_, std::move(options));
   return interpreter.call(fn, args);

@@ -35,7 +35,10 @@ class Executable : public interp::NativeOps {
   explicit Executable(const Module& module, const CompileOptions& options = {});
 
   // Runs `fn` on `args`; `options` as for the interpreter (its `native` is set here).
-  interp::HostValues call(const Function& fn, const interp::HostValues& args, interp::InterpOptions options = {}) const;
+  // With a profile, each step of a step program is a slice in it (a function that runs
+  // through the interpreter is not profiled).
+  interp::HostValues call(const Function& fn, const interp::HostValues& args, interp::InterpOptions options = {},
+                          Profile* profile = nullptr) const;
 
   bool run(const Op& op, const interp::HostValues& operands, interp::HostValues& results) const override;
 

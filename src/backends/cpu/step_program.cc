@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "backends/cpu/blas_dot.h"
+#include "backends/cpu/profile.h"
 #include "backends/cpu/row_groups.h"
 #include "backends/cpu/threads.h"
 #include "passes/buffer_assignment.h"
@@ -327,9 +328,9 @@ void StepProgram::giveBack(Arena arena) const {
 class StepProgram::Runner {
  public:
   Runner(const StepProgram& p, Arena& arena, std::vector<Literal>& params, std::vector<Literal>& results,
-         std::atomic<uint64_t>& runs, const interp::InterpOptions& options)
+         std::atomic<uint64_t>& runs, const interp::InterpOptions& options, Profile* profile)
       : p_(p), arenaOwner_(arena), arena_(arena.bytes.get()), params_(params), results_(results), runs_(runs),
-        options_(options) {}
+        options_(options), profile_(profile) {}
 
   void block(const Block& b) {
     for (const Step& s : b.steps) step(s);
@@ -413,6 +414,15 @@ class StepProgram::Runner {
   }
 
   void step(const Step& s) {
+    if (!profile_) return runStep(s);
+    static constexpr const char* kKinds[] = {"kernel", "GEMM", "row group", "while", "if", "case"};
+    const double start = profile_->now();
+    runStep(s);
+    const char* kind = s.kind == Step::Kind::Kernel && s.dot ? "GEMM, then kernel" : kKinds[static_cast<int>(s.kind)];
+    profile_->step(*s.op, kind, start, profile_->now());
+  }
+
+  void runStep(const Step& s) {
     switch (s.kind) {
       case Step::Kind::Gemm:
         blasInto(*s.dot, address(s.operands[0]), address(s.operands[1]), address(s.results[0]));
@@ -431,7 +441,7 @@ class StepProgram::Runner {
         }
         for (const Place& p : s.results) buffers.push_back(address(p));
         if (s.kernel->twoPhase()) buffers.push_back(address(s.scratch));
-        runKernel(*s.kernel, buffers.data());
+        runKernel(*s.kernel, buffers.data(), profile_, s.op);
         break;
       }
       case Step::Kind::While: {
@@ -476,6 +486,7 @@ class StepProgram::Runner {
   std::vector<Literal>& results_;
   std::atomic<uint64_t>& runs_;
   const interp::InterpOptions& options_;
+  Profile* profile_;
 };
 
 std::vector<std::string> StepProgram::rowGroups() const {
@@ -493,7 +504,7 @@ std::vector<std::string> StepProgram::rowGroups() const {
 }
 
 interp::HostValues StepProgram::run(const interp::HostValues& args, std::atomic<uint64_t>& runs,
-                                    const interp::InterpOptions& options) const {
+                                    const interp::InterpOptions& options, Profile* profile) const {
   interp::checkArguments(fn_, args);
   // Kernels read dense buffers: a splat argument is expanded into a copy.
   std::vector<Literal> params;
@@ -507,7 +518,7 @@ interp::HostValues StepProgram::run(const interp::HostValues& args, std::atomic<
   for (size_t r = 0; r < resultOps_.size(); ++r) results.push_back(results_.take(*resultOps_[r], resultIndex_[r]));
   Arena arena = takeArena();
   try {
-    Runner(*this, arena, params, results, runs, options).block(body_);
+    Runner(*this, arena, params, results, runs, options, profile).block(body_);
   } catch (...) {
     giveBack(std::move(arena));
     throw;

@@ -30,6 +30,8 @@
 
 namespace kiln::cpu {
 
+class Profile;  // profile.h
+
 // What the executable compiled: the kernels, the ops run on BLAS, and the dot each
 // dot_epilogue fusion runs on BLAS before its kernel.
 struct CompiledOps {
@@ -47,8 +49,9 @@ class StepProgram {
   // Runs the function on `args` (of its parameter types); `runs` counts native steps.
   // Loops stop with a Runtime error once `options.deadline` passes or `options.cancel`
   // is set, as the interpreter's do.
+  // With a profile, every step (and every kernel chunk) is a slice in it.
   interp::HostValues run(const interp::HostValues& args, std::atomic<uint64_t>& runs,
-                         const interp::InterpOptions& options = {}) const;
+                         const interp::InterpOptions& options = {}, Profile* profile = nullptr) const;
 
   size_t numSteps() const { return body_.steps.size(); }
   // The row groups, as "3 kernels over 4096 rows in blocks of 5" each (nested ones too).

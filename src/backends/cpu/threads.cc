@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "backends/cpu/native_kernels.h"
+#include "backends/cpu/profile.h"
 #include "support/error.h"
 
 namespace kiln::cpu {
@@ -73,22 +74,30 @@ void runParts(int64_t parts, const std::function<void(int64_t)>& part) {
 
 namespace {
 
-void runRange(KernelFn fn, int64_t n, int64_t grain, void* const* buffers) {
+void runRange(KernelFn fn, int64_t n, int64_t grain, void* const* buffers, Profile* profile, const Op* op) {
+  auto chunk = [&](int64_t begin, int64_t end) {
+    if (!profile) return fn(buffers, begin, end);
+    const double start = profile->now();
+    fn(buffers, begin, end);
+    profile->chunk(*op, start, profile->now());
+  };
   if (n > grain && threadCount() > 1) {
     inKernelPool([&] {
       tbb::parallel_for(tbb::blocked_range<int64_t>(0, n, grain),
-                        [&](const tbb::blocked_range<int64_t>& r) { fn(buffers, r.begin(), r.end()); });
+                        [&](const tbb::blocked_range<int64_t>& r) { chunk(r.begin(), r.end()); });
     });
   } else if (n > 0) {
-    fn(buffers, 0, n);
+    chunk(0, n);
   }
 }
 
 }  // namespace
 
-void runKernel(const Kernel& kernel, void* const* buffers) {
-  runRange(kernel.fn, kernel.iterations, kernel.grain, buffers);
-  if (kernel.twoPhase()) runRange(kernel.combine, kernel.combineIterations, kernel.combineGrain, buffers);
+void runKernel(const Kernel& kernel, void* const* buffers, Profile* profile, const Op* op) {
+  if (!op) profile = nullptr;
+  runRange(kernel.fn, kernel.iterations, kernel.grain, buffers, profile, op);
+  if (kernel.twoPhase())
+    runRange(kernel.combine, kernel.combineIterations, kernel.combineGrain, buffers, profile, op);
 }
 
 }  // namespace kiln::cpu

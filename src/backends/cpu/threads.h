@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <functional>
 
+#include "ir/module.h"
+
 namespace kiln::cpu {
 
 // `n` threads (at least 1); 0 restores the default: every core, or KILN_NUM_THREADS when
@@ -22,9 +24,11 @@ void inKernelPool(const std::function<void()>& work);
 void runParts(int64_t parts, const std::function<void(int64_t)>& part);
 
 struct Kernel;
+class Profile;
 // Runs a compiled kernel over its whole iteration range, in chunks on the pool when it
 // is worth more than a chunk and more than one thread runs (a two-phase kernel: both
-// phases, one after the other; `buffers` then ends with its scratch).
-void runKernel(const Kernel& kernel, void* const* buffers);
+// phases, one after the other; `buffers` then ends with its scratch). With a profile,
+// each chunk is a slice of `op` on the thread that ran it.
+void runKernel(const Kernel& kernel, void* const* buffers, Profile* profile = nullptr, const Op* op = nullptr);
 
 }  // namespace kiln::cpu

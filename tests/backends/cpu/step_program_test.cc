@@ -7,10 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "backends/cpu/cpu_test_util.h"
 #include "backends/cpu/executable.h"
+#include "backends/cpu/profile.h"
 #include "interp/interpreter.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_test_util.h"
@@ -164,6 +167,43 @@ TEST(StepProgramTest, WhileIfAndCaseRunAsNestedSteps) {
     SCOPED_TRACE("k = " + std::to_string(k));
     expectSameBits(interp::Interpreter(*c.reference).call("main", args), c.exe->call(fn, args));
   }
+}
+
+// A profile holds one slice per executed step, the loop's steps nested in its slice
+// (five iterations: each step of the body five times per run), as a Chrome trace that
+// parses as JSON, and the slowest steps with their share of the runs.
+TEST(StepProgramTest, AProfileHasASlicePerExecutedStep) {
+  Compiled c = compile(kControlFlow);
+  const Function& fn = *c.module->lookup("main");
+  Profile profile(*c.module);
+  interp::HostValues args = argsFor(fn, 2);
+  const interp::HostValues plain = c.exe->call(fn, args);
+  for (int run = 0; run < 2; ++run) {
+    const double start = profile.now();
+    expectSameBits(plain, c.exe->call(fn, args, {}, &profile));
+    profile.run(start, profile.now());
+  }
+  const nlohmann::json trace = nlohmann::json::parse(profile.chromeTrace());
+  std::map<std::string, int> byKind;
+  double loopStart = 0, loopEnd = 0;
+  for (const auto& e : trace["traceEvents"]) {
+    ++byKind[e["cat"].get<std::string>()];
+    EXPECT_EQ(e["ph"], "X");
+    EXPECT_GE(e["dur"].get<double>(), 0);
+    if (e["cat"] == "while") {
+      loopStart = e["ts"].get<double>();
+      loopEnd = loopStart + e["dur"].get<double>();
+      EXPECT_NE(e["args"]["source"].get<std::string>().find("line"), std::string::npos);
+    }
+  }
+  EXPECT_EQ(byKind["while"], 2);
+  // The cond runs six times and the body five per run: many kernel slices, all inside a loop's.
+  EXPECT_GE(byKind["kernel"], 2 * 11);
+  EXPECT_GT(loopEnd, loopStart);
+  const std::string slowest = profile.slowestSteps(3);
+  EXPECT_NE(slowest.find("the 3 steps that took longest"), std::string::npos) << slowest;
+  EXPECT_NE(slowest.find("while stablehlo.while"), std::string::npos) << slowest;
+  EXPECT_NE(slowest.find("%"), std::string::npos) << slowest;
 }
 
 TEST(StepProgramTest, LoopsStopAtTheDeadline) {
