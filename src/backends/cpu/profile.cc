@@ -20,15 +20,27 @@ int threadNumber() {
   return mine;
 }
 
-// "lines 4, 5, 9": the source lines of an op, or of the ops in its regions (a fusion's).
+// "lines 3-30, 195, 198": the source lines of an op, or of the ops in its regions (a
+// fusion's), runs of consecutive lines as ranges, the first few ranges only.
 std::string linesOf(const Op& op) {
+  constexpr size_t kRanges = 6;
   std::set<uint32_t> lines;
   if (op.pos.known()) lines.insert(op.pos.line);
   for (size_t r = 0; r < op.numRegions(); ++r)
     for (const auto& inner : op.region(r).ops())
       if (inner->pos.known()) lines.insert(inner->pos.line);
+  std::vector<std::pair<uint32_t, uint32_t>> ranges;
+  for (uint32_t l : lines) {
+    if (!ranges.empty() && ranges.back().second + 1 == l) ranges.back().second = l;
+    else ranges.emplace_back(l, l);
+  }
   std::string out;
-  for (uint32_t l : lines) out += (out.empty() ? "" : ", ") + std::to_string(l);
+  for (size_t i = 0; i < std::min(ranges.size(), kRanges); ++i) {
+    out += i ? ", " : "";
+    out += std::to_string(ranges[i].first);
+    if (ranges[i].second != ranges[i].first) out += "-" + std::to_string(ranges[i].second);
+  }
+  if (ranges.size() > kRanges) out += ", … (" + std::to_string(lines.size()) + " lines)";
   return lines.empty() ? "" : (lines.size() == 1 ? "line " : "lines ") + out;
 }
 
