@@ -23,7 +23,7 @@ namespace {
 
 struct BenchOptions {
   std::string file;
-  std::string entry = "main";
+  std::string entry;  // default: main, or the only public function
   std::string backend = "cpu";
   int runs = 10;
   uint64_t seed = 1;
@@ -40,8 +40,8 @@ int runBench(const BenchOptions& o) {
     throw Error(ErrorKind::Usage, "unknown backend '" + o.backend + "' (available: cpu, interp)");
   auto modules = stablehlo::parseFile(readInput(o.file));
   if (modules.size() != 1) throw Error(ErrorKind::Unsupported, "unsupported: kiln bench takes one module");
-  const Function* original = modules[0]->lookup(o.entry);
-  if (!original) throw Error(ErrorKind::Usage, "no function @" + o.entry + " in " + o.file);
+  const std::string entry = entryName(*modules[0], o.entry, o.file);
+  const Function* original = modules[0]->lookup(entry);
   passes::Cost cost = passes::costOf(*modules[0], *original);
   std::mt19937_64 rng(o.seed);
   interp::HostValues args;
@@ -74,7 +74,7 @@ int runBench(const BenchOptions& o) {
     }
   }
   Module& module = *modules[0];
-  const Function& fn = *module.lookup(o.entry);
+  const Function& fn = *module.lookup(entry);
   auto once = [&] {
     Clock::time_point t = Clock::now();
     if (executable) executable->call(fn, args);
@@ -131,7 +131,7 @@ std::function<int()> addBenchCommand(CLI::App& app) {
   auto o = std::make_shared<BenchOptions>();
   CLI::App* cmd = app.add_subcommand("bench", "Benchmark a program: compile time, run times, GB/s and GFLOP/s");
   cmd->add_option("file", o->file, "The .mlir file, or - for standard input")->required();
-  cmd->add_option("--entry", o->entry, "The function to run (default: main)");
+  cmd->add_option("--entry", o->entry, "The function to run (default: main, or the only public function)");
   cmd->add_option("--backend", o->backend, "cpu (default) or interp");
   cmd->add_option("--runs", o->runs, "Timed runs after one warm-up (default 10)")->check(CLI::Range(1, 100000));
   cmd->add_option("--seed", o->seed, "Seed of the random inputs");

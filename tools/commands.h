@@ -7,12 +7,17 @@
 #include <string>
 
 #include "ir/literal.h"
+#include "ir/module.h"
 #include "support/source.h"
 
 namespace kiln::tool {
 
 // Reads FILE, or standard input for "-".
 SourceRef readInput(const std::string& path);
+
+// The function a command runs: `entry` when given, else @main, else the module's only
+// public function; otherwise a usage error that names the functions there are.
+std::string entryName(const Module& module, const std::string& entry, const std::string& file);
 
 // An input drawn from a seeded generator: floats uniform in [-scale, scale), complex
 // parts likewise, integers in [0, 10), booleans half true; the same seed gives the same

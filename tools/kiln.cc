@@ -1,9 +1,11 @@
 // The `kiln` command-line tool: subcommand dispatch and error reporting.
 #include <iostream>
 #include <iterator>
+#include <vector>
 
 #include "backends/cpu/threads.h"
 #include "commands.h"
+#include "ir/module.h"
 #include "support/error.h"
 
 namespace kiln::tool {
@@ -12,6 +14,20 @@ SourceRef readInput(const std::string& path) {
   if (path != "-") return SourceBuffer::fromFile(path);
   std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
   return SourceBuffer::fromString("<stdin>", std::move(text));
+}
+
+std::string entryName(const Module& module, const std::string& entry, const std::string& file) {
+  std::string names;
+  std::vector<const Function*> visible;
+  for (const auto& f : module.functions()) {
+    names += (names.empty() ? "@" : ", @") + f->name();
+    if (f->visibility == Visibility::Public) visible.push_back(f.get());
+  }
+  const std::string wanted = entry.empty() ? "main" : entry;
+  if (module.lookup(wanted)) return wanted;
+  if (entry.empty() && visible.size() == 1) return visible[0]->name();
+  throw Error(ErrorKind::Usage, "no function @" + wanted + " in " + file + (entry.empty() ? " and not one public function to run instead" : "") +
+                                    " (functions: " + names + "; choose one with --entry)");
 }
 
 }  // namespace kiln::tool

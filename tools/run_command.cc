@@ -19,7 +19,7 @@ namespace {
 
 struct RunOptions {
   std::string file;
-  std::string entry = "main";
+  std::string entry;  // default: main, or the only public function
   std::vector<std::string> inputs;
   std::optional<uint64_t> randomSeed;
   double randomScale = 1;
@@ -37,12 +37,8 @@ int runRun(const RunOptions& o) {
   if (o.backend != "cpu" && o.backend != "interp")
     throw Error(ErrorKind::Usage, "unknown backend '" + o.backend + "' (available: cpu, interp)");
   Module& module = *modules[0];
-  const Function* fn = module.lookup(o.entry);
-  if (!fn) {
-    std::string names;
-    for (const auto& f : module.functions()) names += (names.empty() ? "@" : ", @") + f->name();
-    throw Error(ErrorKind::Usage, "no function @" + o.entry + " in " + o.file + " (functions: " + names + ")");
-  }
+  const std::string entry = entryName(module, o.entry, o.file);
+  const Function* fn = module.lookup(entry);
   TypeList params = fn->paramTypes();
   interp::HostValues args;
   if (o.randomSeed) {
@@ -54,7 +50,7 @@ int runRun(const RunOptions& o) {
     }
   } else {
     if (o.inputs.size() != params.size()) {
-      throw Error(ErrorKind::Usage, "@" + o.entry + " takes " + std::to_string(params.size()) + " input(s) (" +
+      throw Error(ErrorKind::Usage, "@" + entry + " takes " + std::to_string(params.size()) + " input(s) (" +
                                         str(params) + "), " + std::to_string(o.inputs.size()) +
                                         " given (use --input FILE.npy per input, or --random-inputs SEED)");
     }
@@ -62,7 +58,7 @@ int runRun(const RunOptions& o) {
       Literal value = stablehlo::readNpy(o.inputs[i]);
       if (value.type() != params[i])
         throw Error(ErrorKind::Type, "input " + std::to_string(i) + " (" + o.inputs[i] + ") is " +
-                                         value.type().str() + ", but @" + o.entry + " expects " + params[i].str());
+                                         value.type().str() + ", but @" + entry + " expects " + params[i].str());
       args.push_back(std::move(value));
     }
   }
@@ -73,8 +69,8 @@ int runRun(const RunOptions& o) {
     passes::PassContext context;
     passes::runPipeline(module, cpu::cpuPipeline(), context);
     cpu::Executable executable(module, cpu::CompileOptions{"", cpu::defaultCacheDir()});
-    const Function* compiled = module.lookup(o.entry);
-    if (!compiled) throw Error(ErrorKind::Internal, "@" + o.entry + " disappeared while optimizing for cpu");
+    const Function* compiled = module.lookup(entry);
+    if (!compiled) throw Error(ErrorKind::Internal, "@" + entry + " disappeared while optimizing for cpu");
     results = executable.call(*compiled, args, io);
   } else {
     interp::Interpreter interp(module, io);
@@ -102,7 +98,7 @@ std::function<int()> addRunCommand(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* cmd = app.add_subcommand("run", "Run a function of a StableHLO file (on cpu, or the reference interpreter)");
   cmd->add_option("file", o->file, "The .mlir file, or - for standard input")->required();
-  cmd->add_option("--entry", o->entry, "The function to run (default: main)");
+  cmd->add_option("--entry", o->entry, "The function to run (default: main, or the only public function)");
   cmd->add_option("--input", o->inputs, "A .npy file per parameter, in order (repeat the option)");
   cmd->add_option("--random-inputs", o->randomSeed, "Generate inputs from this seed instead");
   cmd->add_option("--random-scale", o->randomScale, "Random floats are uniform in [-S, S) (default 1)")

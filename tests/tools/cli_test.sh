@@ -24,6 +24,13 @@ compile_report damaged
 if grep -q 'from the disk cache' "$tmp/cache.txt"; then echo "FAIL a truncated entry was loaded"; fail=1; fi
 compile_report repaired
 grep -q 'from the disk cache' "$tmp/cache.txt" || { echo "FAIL the damaged entry was not replaced"; fail=1; }
+# Without @main, kiln run takes the only public function, and names the functions when
+# there are several.
+printf 'func.func @f(%%x: tensor<2xf32>) -> tensor<2xf32> {\n  %%y = func.call @g(%%x) : (tensor<2xf32>) -> tensor<2xf32>\n  return %%y : tensor<2xf32>\n}\nfunc.func private @g(%%x: tensor<2xf32>) -> tensor<2xf32> {\n  return %%x : tensor<2xf32>\n}\n' > "$tmp/nomain.mlir"
+"$KILN" run "$tmp/nomain.mlir" --random-inputs 1 --no-print; check "run the only public function" 0 $?
+sed 's/func.func private @g/func.func @g/' "$tmp/nomain.mlir" > "$tmp/two.mlir"
+"$KILN" run "$tmp/two.mlir" --random-inputs 1 --no-print 2> "$tmp/err.txt"; check "run with two public functions" 2 $?
+grep -q 'functions: @f, @g; choose one with --entry' "$tmp/err.txt" || { echo "FAIL entry message:"; cat "$tmp/err.txt"; fail=1; }
 # kiln bench --profile writes a Chrome trace; --report lists the slowest steps.
 "$KILN" bench "$dir/add.mlir" --runs 2 --profile "$tmp/trace.json" --report > "$tmp/bench.txt"; check "bench --profile" 0 $?
 grep -q '"traceEvents"' "$tmp/trace.json" || { echo "FAIL no trace written"; fail=1; }
