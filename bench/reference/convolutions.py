@@ -10,7 +10,8 @@ layout, [batch, channels, height, width], as a PyTorch user writes it. `torch` p
 "<name> <median ms>" per layer.
 """
 import sys
-import time
+
+from eager import median_ms
 
 # name, input size, in channels, out channels, kernel, stride, padding, groups
 LAYERS = [
@@ -41,17 +42,6 @@ def write_mlir(folder):
                     f"window = {{stride = [{s}, {s}], pad = [[{p}, {p}], [{p}, {p}]]}} "
                     f"{{batch_group_count = 1 : i64, feature_group_count = {g} : i64}} : ({x}, {w}) -> {y}\n"
                     f"  return %y : {y}\n}}\n")
-
-
-def median_ms(run, reps=7):
-    run()
-    times = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    times.sort()
-    return times[len(times) // 2] * 1e3
 
 
 def time_torch(threads):
