@@ -480,6 +480,7 @@ Op* Parser::finishOp(Region& region, OpCode code, const std::vector<Value*>& ope
             std::string(opInfo(code).name) + " has " + std::to_string(resultTypes.size()) +
                 " result(s) but " + std::to_string(names.total) + " name(s) are given");
   }
+  if (code == OpCode::CustomCall) importCustomCall(code, operands, resultTypes, attrs, nameOffset);
   std::unique_ptr<Op> op =
       Op::create(code, operands, resultTypes, std::move(attrs), std::move(regions));
   op->pos = posOf(nameOffset);
@@ -492,6 +493,48 @@ Op* Parser::finishOp(Region& region, OpCode code, const std::vector<Value*>& ope
   }
   ++opCount_;
   return raw;
+}
+
+// Custom calls that stand for ops (StableHLO's portable form of CHLO/MHLO ops, which
+// JAX and torch_xla write: @mhlo.erf, @mhlo.topk, ... with their attributes in
+// mhlo.attributes) become those ops; the sharding markers of XLA's SPMD partitioner
+// are identities on one device (a reshape to the same type, which the simplifier
+// removes). Other targets stay custom calls.
+void Parser::importCustomCall(OpCode& code, const std::vector<Value*>& operands, const TypeList& resultTypes,
+                              NamedAttrList& attrs, size_t offset) {
+  const Attribute target = findAttr(attrs, "call_target_name");
+  if (!target.is(Attribute::Kind::String)) return;
+  const std::string name = target.asString();
+  if (name == "Sharding" || name == "SPMDFullToShardShape" || name == "SPMDShardToFullShape") {
+    if (operands.size() != 1 || resultTypes.size() != 1 || operands[0]->type() != resultTypes[0])
+      unsupportedAt(offset, "custom_call @" + name + " that changes the shape (a sharded program; kiln runs on one device)");
+    code = OpCode::Reshape;
+    attrs.clear();
+    return;
+  }
+  if (name.rfind("mhlo.", 0) != 0) return;
+  // MHLO's names, where CHLO spells the op otherwise.
+  std::string op = name.substr(5);
+  if (op == "topk") op = "top_k";
+  std::optional<OpCode> replacement = lookupOp("chlo." + op);
+  if (!replacement) replacement = lookupOp("stablehlo." + op);
+  if (!replacement) return;  // left as a custom call: running it says the target is unsupported
+  NamedAttrList fields;
+  if (const Attribute given = findAttr(attrs, "mhlo.attributes"); given.is(Attribute::Kind::Dictionary))
+    fields = given.fields();
+  const OpInfo& info = opInfo(*replacement);
+  NamedAttrList converted;
+  for (const NamedAttribute& a : fields) {
+    // top_k's `largest = true` is what chlo.top_k does; largest = false it cannot.
+    if (op == "top_k" && a.name == "largest") {
+      if (!(a.value.is(Attribute::Kind::Bool) && a.value.asBool()))
+        unsupportedAt(offset, "custom_call @mhlo.topk with largest = false");
+      continue;
+    }
+    setAttr(converted, a.name, canonicalAttr(info, a.name, a.value, offset));
+  }
+  code = *replacement;
+  attrs = std::move(converted);
 }
 
 Op* Parser::parseGenericOp(Region& region, const ResultNames& names, size_t nameOffset) {

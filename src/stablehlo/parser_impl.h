@@ -123,6 +123,9 @@ class Parser {
   std::unique_ptr<Region> parseRegion(const std::vector<std::pair<std::string, Type>>& args = {});
   void parseBlockArgs(std::vector<std::pair<std::string, Type>>& args);
   // Creates an op in `region`, binds the result names and records its positions.
+  // A custom_call that stands for an op becomes that op (parser.cc).
+  void importCustomCall(OpCode& code, const std::vector<Value*>& operands, const TypeList& resultTypes,
+                        NamedAttrList& attrs, size_t offset);
   Op* finishOp(Region& region, OpCode code, const std::vector<Value*>& operands,
                const TypeList& resultTypes, NamedAttrList attrs,
                std::vector<std::unique_ptr<Region>> regions, const ResultNames& names,

@@ -32,6 +32,41 @@ TEST(ParserTest, GenericAndPrettyFormsAreTheSameOp) {
   EXPECT_NE(pretty.find("stablehlo.transpose %arg0, dims = [1, 0]"), std::string::npos) << pretty;
 }
 
+// Custom calls that stand for ops (what JAX and torch_xla serialize CHLO/MHLO ops as)
+// import as those ops, their attributes from mhlo.attributes; sharding markers are
+// identities on one device; other targets stay custom calls.
+TEST(ParserTest, CustomCallsThatStandForOpsImportAsThoseOps) {
+  std::string printed = fmt(R"(
+    func.func @main(%x: tensor<2x5xf32>) -> (tensor<2x5xf32>, tensor<2x3xf32>, tensor<2x3xi32>, tensor<2x5xf32>, tensor<2x5xf32>) {
+      %e = stablehlo.custom_call @mhlo.erf(%x) {mhlo.attributes = {}, mhlo.version = 1 : i64} : (tensor<2x5xf32>) -> tensor<2x5xf32>
+      %v, %i = stablehlo.custom_call @mhlo.topk(%x) {mhlo.attributes = {k = 3 : i64, largest = true}, mhlo.version = 1 : i64} : (tensor<2x5xf32>) -> (tensor<2x3xf32>, tensor<2x3xi32>)
+      %s = stablehlo.custom_call @Sharding(%e) {mhlo.sharding = "{replicated}"} : (tensor<2x5xf32>) -> tensor<2x5xf32>
+      %o = stablehlo.custom_call @my_kernel(%x) : (tensor<2x5xf32>) -> tensor<2x5xf32>
+      return %e, %v, %i, %s, %o : tensor<2x5xf32>, tensor<2x3xf32>, tensor<2x3xi32>, tensor<2x5xf32>, tensor<2x5xf32>
+    })");
+  EXPECT_NE(printed.find("chlo.erf %arg0"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("chlo.top_k(%arg0, k = 3)"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("stablehlo.reshape %0 : (tensor<2x5xf32>) -> tensor<2x5xf32>"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("stablehlo.custom_call @my_kernel"), std::string::npos) << printed;
+  // What the ops cannot mean is an error at the op.
+  auto errorOf = [](const std::string& body) {
+    try {
+      parseModule("func.func @main(%x: tensor<2x4xf32>) -> tensor<2x2xf32> {\n" + body +
+                  "  return %r : tensor<2x2xf32>\n}\n");
+    } catch (const Error& e) {
+      return e.format();
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(errorOf("  %r, %i = stablehlo.custom_call @mhlo.topk(%x) {mhlo.attributes = {k = 2 : i64, largest = false}} "
+                    ": (tensor<2x4xf32>) -> (tensor<2x2xf32>, tensor<2x2xi32>)\n")
+                .find("2:12: error: unsupported: custom_call @mhlo.topk with largest = false"),
+            std::string::npos);
+  EXPECT_NE(errorOf("  %r = stablehlo.custom_call @SPMDFullToShardShape(%x) : (tensor<2x4xf32>) -> tensor<2x2xf32>\n")
+                .find("unsupported: custom_call @SPMDFullToShardShape that changes the shape"),
+            std::string::npos);
+}
+
 TEST(ParserTest, PropertiesAndAttributesAreBothAccepted) {
   auto a = parseModule(R"(
     func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
