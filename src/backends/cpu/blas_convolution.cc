@@ -4,7 +4,7 @@
 #include <cstring>
 #include <vector>
 
-#include "backends/cpu/blas_dot.h"
+#include "backends/cpu/gemm.h"
 #include "backends/cpu/threads.h"
 #include "ir/attr_records.h"
 

@@ -1,13 +1,13 @@
 // dot_general on OpenBLAS, and the dispatch to convolutions (blas_dot.h).
 #include "backends/cpu/blas_dot.h"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <type_traits>
 
 #include "backends/cpu/blas_convolution.h"
+#include "backends/cpu/gemm.h"
 #include "backends/cpu/threads.h"
 #include "ir/attr_records.h"
 
@@ -79,22 +79,12 @@ Matrix asMatrix(const uint8_t* data, const Type& type, const Dims& order, const 
 }
 
 template <class T>
-void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
-          const T* b, int64_t ldb, T* c) {
-  auto i = [](int64_t v) { return static_cast<blasint>(v); };
-  if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasRowMajor, ta, tb, i(m), i(n), i(k), 1.0f, a, i(lda), b, i(ldb), 0.0f, c, i(n));
-  else
-    cblas_dgemm(CblasRowMajor, ta, tb, i(m), i(n), i(k), 1.0, a, i(lda), b, i(ldb), 0.0, c, i(n));
-}
-
-template <class T>
 void batchedGemm(const Matrix& a, const Matrix& b, T* c, int64_t batch, int64_t m, int64_t n, int64_t k) {
   const T* pa = reinterpret_cast<const T*>(a.data);
   const T* pb = reinterpret_cast<const T*>(b.data);
   for (int64_t i = 0; i < batch; ++i) {
-    gemm<T>(a.transposed ? CblasTrans : CblasNoTrans, b.transposed ? CblasTrans : CblasNoTrans, m, n, k,
-            pa + i * m * k, a.transposed ? m : k, pb + i * k * n, b.transposed ? k : n, c + i * m * n);
+    rowMajorGemm(std::is_same_v<T, float> ? DType::F32 : DType::F64, a.transposed, b.transposed, m, n, k,
+                 pa + i * m * k, a.transposed ? m : k, pb + i * k * n, b.transposed ? k : n, c + i * m * n);
   }
 }
 
@@ -111,17 +101,6 @@ std::optional<std::string> blasDeclines(const Op& op) {
   for (const Value* v : {op.operand(0), op.operand(1), op.result()})
     if (v->type().numElements() > (int64_t{1} << 31) - 1) return "unsupported: dot_general this large on BLAS";
   return std::nullopt;
-}
-
-void rowMajorGemm(DType t, bool transposeA, bool transposeB, int64_t m, int64_t n, int64_t k, const void* a,
-                  int64_t lda, const void* b, int64_t ldb, void* c) {
-  const CBLAS_TRANSPOSE ta = transposeA ? CblasTrans : CblasNoTrans, tb = transposeB ? CblasTrans : CblasNoTrans;
-  if (t == DType::F32)
-    gemm<float>(ta, tb, m, n, k, static_cast<const float*>(a), lda, static_cast<const float*>(b), ldb,
-                static_cast<float*>(c));
-  else
-    gemm<double>(ta, tb, m, n, k, static_cast<const double*>(a), lda, static_cast<const double*>(b), ldb,
-                 static_cast<double*>(c));
 }
 
 void blasInto(const Op& op, const void* lhsData, const void* rhsData, void* outData) {

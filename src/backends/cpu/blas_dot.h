@@ -23,9 +23,5 @@ interp::HostValues blasRun(const Op& op, const interp::HostValues& operands);
 // The same over dense row-major buffers of the operands' and the result's types.
 void blasInto(const Op& op, const void* lhs, const void* rhs, void* out);
 
-// C = A * B (or with A or B transposed) on row-major f32 or f64 matrices: C is m x n
-// with row stride n.
-void rowMajorGemm(DType t, bool transposeA, bool transposeB, int64_t m, int64_t n, int64_t k, const void* a,
-                  int64_t lda, const void* b, int64_t ldb, void* c);
 
 }  // namespace kiln::cpu
