@@ -1,6 +1,7 @@
-// A module compiled for the CPU: fusions and elementwise, index-map, reduce, gather and
-// scatter ops become LLVM kernels (native_kernels.h), f32/f64 dot_general runs on
-// OpenBLAS (blas_dot.h). A function whose ops all run natively runs as a step program
+// A module compiled for the CPU: fusions and elementwise, index-map, reduce, gather,
+// scatter and convolution ops become LLVM kernels (native_kernels.h); f32/f64
+// dot_general and the convolutions the cost model picks run on OpenBLAS (blas_dot.h,
+// blas_convolution.h). A function whose ops all run natively runs as a step program
 // over one arena (step_program.h); the others run through the interpreter, which hands
 // each op with native code back to this executable (control flow, and the ops the
 // emitter declined, stay with the interpreter), and the statistics say how much ran
