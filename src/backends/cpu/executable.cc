@@ -136,10 +136,11 @@ std::string Executable::report() const {
   for (const Op* op : kernelOps(module_))
     if (native_.kernels.count(op)) compiled.push_back(op);
   auto ms = [](double s) { return std::to_string(static_cast<int>(s * 1000 + 0.5)) + " ms"; };
-  std::string out = "cpu: " + std::to_string(compiled.size()) + " LLVM kernels, compiled in " + ms(native_.seconds) +
-                    " on " + std::to_string(native_.threads) + " thread" + (native_.threads == 1 ? "" : "s") +
-                    " (IR emission " + ms(native_.emitSeconds) + ", LLVM optimization " + ms(native_.optimizeSeconds) +
-                    ", machine code " + ms(native_.codegenSeconds) + ", summed over the threads)";
+  std::string out = "cpu: " + std::to_string(compiled.size()) + " LLVM kernels";
+  if (!compiled.empty())  // (nothing to say of a compile that had no kernels)
+    out += ", compiled in " + ms(native_.seconds) + " on " + std::to_string(native_.threads) + " thread" +
+           (native_.threads == 1 ? "" : "s") + " (IR emission " + ms(native_.emitSeconds) + ", LLVM optimization " +
+           ms(native_.optimizeSeconds) + ", machine code " + ms(native_.codegenSeconds) + ", summed over the threads)";
   if (native_.cachedModules > 0)
     out += "; machine code of " + std::to_string(native_.cachedModules) + " of " + std::to_string(native_.threads) +
            " modules from the disk cache";
