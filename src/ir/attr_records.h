@@ -115,6 +115,14 @@ struct Window {
   // convolution over `spatial` dimensions: window_strides, lhs_dilation (base),
   // rhs_dilation (window), padding, window_reversal.
   static Window ofConvolution(const Op& op, int64_t spatial);
+  // Along dimension d of a convolution (window coordinate k of output coordinate `out`,
+  // over an input of `size`): the input coordinate read, or -1 where the position falls
+  // in the padding or in a hole of the lhs dilation.
+  int64_t convolutionInput(size_t d, int64_t out, int64_t k, int64_t size) const {
+    const int64_t dilated = size == 0 ? 0 : (size - 1) * baseDilations[d] + 1;
+    const int64_t q = out * strides[d] + k * windowDilations[d] - padding[d].first;
+    return q >= 0 && q < dilated && q % baseDilations[d] == 0 ? q / baseDilations[d] : -1;
+  }
 };
 // The same from an attribute list (the builder's and the verifier's view of ops that do
 // not exist yet).

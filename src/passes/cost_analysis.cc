@@ -1,6 +1,8 @@
 // Flop and byte counts of a function (cost_analysis.h).
 #include "passes/cost_analysis.h"
 
+#include <algorithm>
+
 #include "ir/attr_records.h"
 
 namespace kiln::passes {
@@ -12,17 +14,9 @@ double bytesOf(const Type& t) { return t.isTensor() ? static_cast<double>(t.byte
 double opFlops(const Op& op) {
   switch (op.code()) {
     case OpCode::DotGeneral:
-    case OpCode::Dot: {
-      double k = 1;
-      for (int64_t d : DotDims::of(op).lhsContracting) k *= static_cast<double>(op.operand(0)->type().dim(d));
-      return 2 * elements(op.result()->type()) * k;
-    }
-    case OpCode::Convolution: {
-      // Each result element sums over the kernel's input features and window.
-      const Type& kernel = op.operand(1)->type();
-      double outputFeatures = static_cast<double>(kernel.dim(ConvDims::fromAttr(op.attr("dimension_numbers")).kernelOutputFeature));
-      return 2 * elements(op.result()->type()) * elements(kernel) / std::max(1.0, outputFeatures);
-    }
+    case OpCode::Dot:
+    case OpCode::Convolution:
+      return 2 * elements(op.result()->type()) * static_cast<double>(productsPerElement(op));
     case OpCode::Reduce: return elements(op.operand(0)->type());
     default: break;
   }
@@ -46,6 +40,21 @@ void countRegion(const Module& module, const Region& region, Cost& cost, int dep
 }
 
 }  // namespace
+
+int64_t productsPerElement(const Op& op) {
+  if (op.is(OpCode::DotGeneral) || op.is(OpCode::Dot)) {
+    int64_t k = 1;
+    for (int64_t d : DotDims::of(op).lhsContracting) k *= op.operand(0)->type().dim(d);
+    return k;
+  }
+  if (op.is(OpCode::Convolution)) {
+    // Each result element sums over the kernel's input features and window.
+    const Type& kernel = op.operand(1)->type();
+    const int64_t outputFeatures = kernel.dim(ConvDims::fromAttr(op.attr("dimension_numbers")).kernelOutputFeature);
+    return kernel.numElements() / std::max<int64_t>(1, outputFeatures);
+  }
+  return 1;
+}
 
 Cost costOf(const Module& module, const Function& fn) {
   Cost cost;

@@ -16,6 +16,10 @@ struct Cost {
 // Calls count their callee's cost (looked up in `module`) once per call site.
 Cost costOf(const Module& module, const Function& fn);
 
+// The multiply-adds one result element of a dot_general, dot or convolution sums (its
+// contracting size, or its window times its kernel's input features); 1 for other ops.
+int64_t productsPerElement(const Op& op);
+
 // One op's: its flops (with its regions', a fusion's body) and the bytes of its
 // operands and results (what a kernel of it moves at least).
 Cost costOf(const Module& module, const Op& op);

@@ -6,10 +6,14 @@
 
 #include "backends/cpu/gemm.h"
 #include "backends/cpu/threads.h"
+#include "interp/kernels.h"
 #include "ir/attr_records.h"
 
 namespace kiln::cpu {
 namespace {
+
+using interp::stridesOf;
+using interp::unravel;
 
 // Below these a convolution is better off as the direct kernel: GEMM's packing costs
 // more than it saves when an output sums few products or there are few output features.
@@ -20,21 +24,6 @@ constexpr int64_t kMinOutputFeatures = 4;
 // tiles want tall blocks).
 constexpr int64_t kBlockBytes = int64_t{512} << 10;
 constexpr int64_t kMinBlockRows = 64;
-
-std::vector<int64_t> stridesOf(const Shape& shape) {
-  std::vector<int64_t> s(shape.size(), 1);
-  for (size_t d = shape.size(); d-- > 1;) s[d - 1] = s[d] * shape[d];
-  return s;
-}
-
-// Row-major coordinates of `linear` in `shape`.
-void unravel(int64_t linear, const Shape& shape, std::vector<int64_t>& out) {
-  out.assign(shape.size(), 0);
-  for (size_t d = shape.size(); d-- > 0;) {
-    out[d] = shape[d] == 0 ? 0 : linear % shape[d];
-    linear = shape[d] == 0 ? 0 : linear / shape[d];
-  }
-}
 
 bool isSequence(const std::vector<int64_t>& dims, int64_t from) {
   for (size_t i = 0; i < dims.size(); ++i)
@@ -98,15 +87,9 @@ void im2col(const Plan& p, const Type& lt, const T* lhs, int64_t first, int64_t 
   // Per spatial dimension: the input coordinate of (output coordinate, window
   // coordinate), or -1 over padding or a dilation hole.
   std::vector<std::vector<int64_t>> inCoord(p.spatial);
-  for (size_t d = 0; d < p.spatial; ++d) {
-    const int64_t dilated = p.inSpatial[d] == 0 ? 0 : (p.inSpatial[d] - 1) * p.w.baseDilations[d] + 1;
+  for (size_t d = 0; d < p.spatial; ++d)
     for (int64_t o = 0; o < p.outSpatial[d]; ++o)
-      for (int64_t k = 0; k < p.kernelSpatial[d]; ++k) {
-        const int64_t q = o * p.w.strides[d] + k * p.w.windowDilations[d] - p.w.padding[d].first;
-        const bool valid = q >= 0 && q < dilated && q % p.w.baseDilations[d] == 0;
-        inCoord[d].push_back(valid ? q / p.w.baseDilations[d] : -1);
-      }
-  }
+      for (int64_t k = 0; k < p.kernelSpatial[d]; ++k) inCoord[d].push_back(p.w.convolutionInput(d, o, k, p.inSpatial[d]));
   // Each window position's coordinates, once (not per row).
   std::vector<std::vector<int64_t>> window(static_cast<size_t>(p.kernelPositions));
   for (int64_t position = 0; position < p.kernelPositions; ++position)

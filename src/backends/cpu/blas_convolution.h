@@ -9,7 +9,7 @@
 // The cost model (convolutionOnBlas): a GEMM wins where each output sums many products
 // and there are output features enough to fill GEMM's tiles; the rest (depthwise and
 // other grouped convolutions, batch groups, a few products per output like a 3x3 filter
-// of one channel) runs as the direct kernel (convolution_emitter.cc).
+// of one channel) runs as the direct kernel (contraction_emitter.cc).
 #pragma once
 
 #include <optional>

@@ -2,6 +2,8 @@
 // the interpreter's values.
 #include "backends/cpu/executable.h"
 
+#include <memory>
+
 #include "backends/cpu/blas_convolution.h"
 #include "backends/cpu/blas_dot.h"
 #include "backends/cpu/threads.h"
@@ -119,8 +121,12 @@ bool Executable::run(const Op& op, const interp::HostValues& operands, interp::H
     outputs.push_back(results_.take(op, i));
     buffers.push_back(outputs.back().mutableStorage());
   }
-  std::vector<uint8_t> scratch(static_cast<size_t>(it->second.scratchBytes));
-  if (it->second.twoPhase()) buffers.push_back(scratch.data());
+  // A two-phase kernel's scratch (every byte is written before it is read).
+  std::unique_ptr<uint8_t[]> scratch;
+  if (it->second.twoPhase()) {
+    scratch = std::make_unique_for_overwrite<uint8_t[]>(static_cast<size_t>(it->second.scratchBytes));
+    buffers.push_back(scratch.get());
+  }
   runKernel(it->second, buffers.data());
   for (size_t i = 0; i < outputs.size(); ++i) {
     results_.keep(op, i, outputs[i]);

@@ -9,9 +9,9 @@
 // is comes from scalar_ir.h (the interpreter's arithmetic op by op), so native results
 // equal the interpreter's bit for bit, except the inline math of f32 (and f16/bf16):
 // exp, tanh, logistic, log, log1p, expm1, sin, cos, tan (vector_math.h), within 1-2 ulp
-// of glibc. This file holds
-// the iteration space, the values and index maps (compile_kernels.cc compiles them);
-// reductions are in reduction_emitter.cc, gather/scatter/sort in
+// of glibc. This file holds the iteration space, the values and index maps
+// (compile_kernels.cc compiles them); reductions are in reduction_emitter.cc, dots and
+// convolutions in contraction_emitter.cc, gather/scatter/sort in
 // data_dependent_emitter.cc.
 #include "backends/cpu/kernel_emitter.h"
 
@@ -99,30 +99,6 @@ Kernel KernelEmitter::emit() {
   b_.CreateRetVoid();
   return {nullptr, offset, std::max<int64_t>(minGrain, (int64_t{1} << 16) / work),
           parts.size() == 1 ? parts[0].shape : Shape{}};
-}
-
-int64_t KernelEmitter::productsPerElement() const {
-  std::vector<const Op*> ops{&root_};
-  if (root_.is(OpCode::Fusion)) {
-    ops.clear();
-    for (const auto& op : root_.region(0).ops()) ops.push_back(op.get());
-  }
-  int64_t most = 1;
-  for (const Op* op : ops) {
-    if (op->numResults() != 1 ||
-        std::find(precomputed_.begin(), precomputed_.end(), op->result()) != precomputed_.end())
-      continue;
-    if (op->is(OpCode::Convolution)) {
-      const ConvDims dn = ConvDims::fromAttr(op->attr("dimension_numbers"));
-      const Type& rhs = op->operand(1)->type();
-      most = std::max(most, numElements(rhs.shape()) / std::max<int64_t>(1, rhs.dim(dn.kernelOutputFeature)));
-    } else if (op->is(OpCode::DotGeneral) || op->is(OpCode::Dot)) {
-      int64_t products = 1;
-      for (int64_t c : DotDims::of(*op).lhsContracting) products *= op->operand(0)->type().dim(c);
-      most = std::max(most, products);
-    }
-  }
-  return most;
 }
 
 std::vector<llvm::Value*> KernelEmitter::beginFunction(const std::vector<const Value*>& inputs,
@@ -521,54 +497,6 @@ llvm::Value* KernelEmitter::padAt(const Op& op, Index& at) {
   }
   Index inner = withDims(x.shape(), std::move(dims));
   return b_.CreateSelect(inside, valueAt(op.operand(0), inner), fill);
-}
-
-// A dot BLAS does not run (integers, booleans, f16/bf16, mixed types), as the
-// interpreter computes it (interp/ops/linalg.cc): both operands converted to the
-// result's compute type (f32 for f16/bf16), each sum over the contracting dimensions in
-// row-major order from zero with acc + a * b in that type (no fused multiply-add), then
-// rounded to the result's format once.
-llvm::Value* KernelEmitter::dotAt(const Op& op, Index& at) {
-  const DotDims d = DotDims::of(op);
-  const Type& lt = op.operand(0)->type();
-  const Type& rt = op.operand(1)->type();
-  const DType t = op.result()->type().dtype();
-  const Dims lhsFree = d.lhsFree(lt.rank()), rhsFree = d.rhsFree(rt.rank());
-  Shape contracting;
-  for (int64_t c : d.lhsContracting) contracting.push_back(lt.dim(c));
-  // The result's dimensions: batch, then lhs's free, then rhs's free.
-  const std::vector<llvm::Value*> outDims = dimsOf(at);
-  llvm::Type* acc = s_.registerType(t);
-  llvm::Value* sum = entryAlloca(acc, 1);
-  b_.CreateStore(llvm::Constant::getNullValue(acc), sum);  // zero, +0 for floats
-  forRange(b_.getInt64(0), b_.getInt64(numElements(contracting)), [&](llvm::Value* k) {
-    Index ki = newIndex(contracting);
-    ki.linear = k;
-    std::vector<llvm::Value*> l(static_cast<size_t>(lt.rank())), r(static_cast<size_t>(rt.rank()));
-    size_t o = 0;
-    for (size_t i = 0; i < d.lhsBatch.size(); ++i, ++o) {
-      l[static_cast<size_t>(d.lhsBatch[i])] = outDims[o];
-      r[static_cast<size_t>(d.rhsBatch[i])] = outDims[o];
-    }
-    for (int64_t x : lhsFree) l[static_cast<size_t>(x)] = outDims[o++];
-    for (int64_t x : rhsFree) r[static_cast<size_t>(x)] = outDims[o++];
-    for (size_t i = 0; i < d.lhsContracting.size(); ++i) {
-      l[static_cast<size_t>(d.lhsContracting[i])] = dimsOf(ki)[i];
-      r[static_cast<size_t>(d.rhsContracting[i])] = dimsOf(ki)[i];
-    }
-    Index li = withDims(lt.shape(), std::move(l)), ri = withDims(rt.shape(), std::move(r));
-    llvm::Value* a = s_.convert(valueAt(op.operand(0), li), lt.dtype(), t);
-    llvm::Value* c = s_.convert(valueAt(op.operand(1), ri), rt.dtype(), t);
-    b_.CreateStore(multiplyAdd(t, b_.CreateLoad(acc, sum), a, c), sum);
-  });
-  return b_.CreateLoad(acc, sum);  // valueAt rounds it to the result's format
-}
-
-llvm::Value* KernelEmitter::multiplyAdd(DType t, llvm::Value* acc, llvm::Value* a, llvm::Value* c) {
-  if (isBool(t)) return b_.CreateOr(acc, b_.CreateAnd(a, c));
-  if (isComplex(t)) return s_.complexSum(t, acc, s_.complexProduct(t, a, c));
-  if (isFloat(t)) return b_.CreateFAdd(acc, b_.CreateFMul(a, c));
-  return b_.CreateAdd(acc, b_.CreateMul(a, c));
 }
 
 // The interpreter's reduce_precision (interp/ops/conversion.cc: XLA's) on the bits of

@@ -1,7 +1,7 @@
 // The kernel emitter's class, shared by the files that emit a kernel's parts: the
 // iteration space, values and index maps (kernel_emitter.cc), reductions and windowed
 // folds (reduction_emitter.cc), column reductions split into pieces run side by side
-// (split_columns_emitter.cc), convolutions (convolution_emitter.cc), and the ops whose
+// (split_columns_emitter.cc), dots and convolutions (contraction_emitter.cc), and the ops whose
 // reads or writes depend on data:
 // gather, dynamic slices, scatter, select_and_scatter, sort (data_dependent_emitter.cc).
 // Included only by those files: it is where LLVM's IR builder meets kiln's ops.
@@ -268,6 +268,10 @@ class KernelEmitter {
   // are the trailing, contiguous ones) and has no epilogue, so emitColumnPart applies.
   static bool foldsLeadingDims(const Part& part, const std::vector<const Value*>& outputs);
 
+  // Where the result of `reduce`, one of the part's folds, is stored.
+  static llvm::Value* resultPointer(const Part& part, const Op* reduce, const std::vector<const Value*>& outputs,
+                                    const std::vector<llvm::Value*>& outPtrs);
+
   // Column reductions with the loops exchanged: the output range [lo, hi) is cut into
   // tiles, and for each row r of the folded dimensions (outer), every output element j
   // of the tile (inner, contiguous) folds its element of row r into its accumulator: lane
@@ -320,8 +324,9 @@ class KernelEmitter {
   llvm::Value* concatenateAt(const Op& op, Index& at);
 
   llvm::Value* reducePrecisionAt(const Op& op, Index& at);
+  // contraction_emitter.cc: a dot's sum over its contracting dimensions, and the same
+  // sum over a convolution's window and input features.
   llvm::Value* dotAt(const Op& op, Index& at);
-  // convolution_emitter.cc: the same sum over a convolution's window and input features.
   llvm::Value* convolutionAt(const Op& op, Index& at);
   // Where one window position of an output position reads: the lhs and rhs coordinates
   // of every dimension but the features, and whether it falls inside the input (else

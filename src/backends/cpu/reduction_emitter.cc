@@ -105,11 +105,7 @@ void KernelEmitter::emitColumnPart(const Part& part, llvm::Value* lo, llvm::Valu
   const int64_t kept = numElements(part.shape);
   const int64_t rows = numElements(first.operand(0)->type().shape()) / kept;
   std::vector<Fold> folds = foldsOf(part.reduces);
-  auto ptrOf = [&](const Op* r) {
-    for (size_t o : part.outputs)
-      if (outputs[o] == r->result()) return outPtrs[o];
-    decline("internal: a reduce without its output");
-  };
+  auto ptrOf = [&](const Op* r) { return resultPointer(part, r, outputs, outPtrs); };
   forRange(lo, hi, [&](llvm::Value* j) {
     for (const Op* r : part.reduces) {
       Index scalar = scalarIndex();
@@ -184,6 +180,13 @@ void KernelEmitter::emitColumnPart(const Part& part, llvm::Value* lo, llvm::Valu
       }
     });
   });
+}
+
+llvm::Value* KernelEmitter::resultPointer(const Part& part, const Op* reduce, const std::vector<const Value*>& outputs,
+                                          const std::vector<llvm::Value*>& outPtrs) {
+  for (size_t o : part.outputs)
+    if (outputs[o] == reduce->result()) return outPtrs[o];
+  decline("internal: a reduce without its output");
 }
 
 const Op& KernelEmitter::bodyOp(const Region& body) {

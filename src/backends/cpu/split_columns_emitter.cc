@@ -61,13 +61,17 @@ std::optional<Kernel> KernelEmitter::emitSplitColumns(const std::vector<Part>& p
     rowParts.push_back(&p);
   }
   std::vector<Fold> folds = foldsOf(column->reduces);
-  int64_t laneRowBytes = 0;  // one lane's accumulators of every fold
-  for (const Fold& f : folds) {
-    if (!f.identity) return std::nullopt;
-    laneRowBytes += columns * static_cast<int64_t>(s_.registerType(f.t)->getScalarSizeInBits() / 8);
-  }
   const int64_t chunks = (rows + kReduceChunk - 1) / kReduceChunk;
   const int64_t lanes = chunks * kReduceLanes;  // the last chunk's may be partly empty
+  // The scratch: each fold's accumulators, a row of `columns` per lane, one fold after
+  // the other.
+  int64_t laneRowBytes = 0;  // one lane's accumulators of every fold
+  std::vector<int64_t> foldOffset;
+  for (const Fold& f : folds) {
+    if (!f.identity) return std::nullopt;
+    foldOffset.push_back(lanes * laneRowBytes);
+    laneRowBytes += columns * static_cast<int64_t>(s_.registerType(f.t)->getScalarSizeInBits() / 8);
+  }
   const int64_t scratchBytes = lanes * laneRowBytes;
   if (scratchBytes > kMaxScratchBytes) return std::nullopt;
   // A piece takes the lanes l = g + k*m of its chunk (k pieces per chunk; m < 16/k). A
@@ -83,17 +87,13 @@ std::optional<Kernel> KernelEmitter::emitSplitColumns(const std::vector<Part>& p
   // Fold f's accumulators of lane `lane` (counted over all chunks): a row of `columns`.
   llvm::Value* scratch = nullptr;
   auto laneRow = [&](size_t fold, llvm::Value* lane) {
-    int64_t before = 0;
-    for (size_t i = 0; i < fold; ++i)
-      before += lanes * columns * static_cast<int64_t>(s_.registerType(folds[i].t)->getScalarSizeInBits() / 8);
-    llvm::Type* rt = s_.registerType(folds[fold].t);
-    llvm::Value* base = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), scratch, static_cast<uint64_t>(before));
-    return b_.CreateInBoundsGEP(rt, base, b_.CreateMul(lane, b_.getInt64(columns), "", true, true));
+    llvm::Value* base =
+        b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), scratch, static_cast<uint64_t>(foldOffset[fold]));
+    return b_.CreateInBoundsGEP(s_.registerType(folds[fold].t), base,
+                                b_.CreateMul(lane, b_.getInt64(columns), "", true, true));
   };
   auto ptrOf = [&](const std::vector<llvm::Value*>& outPtrs, const Op* r) {
-    for (size_t o : column->outputs)
-      if (outputs[o] == r->result()) return outPtrs[o];
-    decline("internal: a reduce without its output");
+    return resultPointer(*column, r, outputs, outPtrs);
   };
   auto all = [&](llvm::Value* n, auto&& body) { forRange(b_.getInt64(0), n, body); };
 

@@ -415,11 +415,22 @@ class StepProgram::Runner {
 
   void step(const Step& s) {
     if (!profile_) return runStep(s);
-    static constexpr const char* kKinds[] = {"kernel", "GEMM", "row group", "while", "if", "case"};
     const double start = profile_->now();
     runStep(s);
-    const char* kind = s.kind == Step::Kind::Kernel && s.dot ? "GEMM, then kernel" : kKinds[static_cast<int>(s.kind)];
-    profile_->step(*s.op, kind, start, profile_->now());
+    profile_->step(*s.op, kindOf(s), start, profile_->now());
+  }
+
+  // What a profile calls the step.
+  static const char* kindOf(const Step& s) {
+    switch (s.kind) {
+      case Step::Kind::Kernel: return s.dot ? "GEMM, then kernel" : "kernel";
+      case Step::Kind::Gemm: return "GEMM";
+      case Step::Kind::Rows: return "row group";
+      case Step::Kind::While: return "while";
+      case Step::Kind::If: return "if";
+      case Step::Kind::Case: return "case";
+    }
+    return "step";
   }
 
   void runStep(const Step& s) {

@@ -10,8 +10,7 @@ namespace kiln::interp {
 namespace {
 
 struct ConvConfig {
-  std::vector<int64_t> strides, lhsDilation, rhsDilation, reversal;
-  std::vector<std::pair<int64_t, int64_t>> padding;
+  Window window;  // its padding an operand's for dynamic_conv
   int64_t featureGroups = 1, batchGroups = 1;
   // Dimension numbers, each as [batch/out-feature, spatial..., feature/in-feature].
   std::vector<int64_t> lhsDims, rhsDims, outDims;
@@ -30,15 +29,10 @@ ConvConfig configOf(const Op& op, const Literal* paddingOperand) {
   c.rhsDims = dims(dn.kernelOutputFeature, dn.kernelSpatial, dn.kernelInputFeature);
   c.outDims = dims(dn.outputBatch, dn.outputSpatial, dn.outputFeature);
   const size_t s = c.lhsDims.size() - 2;
-  Window w = Window::ofConvolution(op, static_cast<int64_t>(s));
-  c.strides = w.strides;
-  c.lhsDilation = w.baseDilations;
-  c.rhsDilation = w.windowDilations;
-  c.reversal.assign(w.reversal.begin(), w.reversal.end());
-  c.padding = w.padding;
+  c.window = Window::ofConvolution(op, static_cast<int64_t>(s));
   if (paddingOperand)  // dynamic_conv
     for (size_t d = 0; d < s; ++d)
-      c.padding[d] = {paddingOperand->intAt(static_cast<int64_t>(2 * d)),
+      c.window.padding[d] = {paddingOperand->intAt(static_cast<int64_t>(2 * d)),
                       paddingOperand->intAt(static_cast<int64_t>(2 * d + 1))};
   c.featureGroups = op.attr("feature_group_count").asInt();
   c.batchGroups = op.attr("batch_group_count").asInt();
@@ -71,15 +65,10 @@ std::vector<Store<T>> convolve(const Literal& lhs, const Literal& rhs, const Typ
   // window coordinate multiplies (reversed dimensions count from the end).
   std::vector<std::vector<int64_t>> inCoord(S), kernelCoord(S);
   for (size_t d = 0; d < S; ++d) {
-    int64_t dilated = inSpatial[d] == 0 ? 0 : (inSpatial[d] - 1) * c.lhsDilation[d] + 1;
     for (int64_t o = 0; o < outSpatial[d]; ++o)
-      for (int64_t k = 0; k < kernelSpatial[d]; ++k) {
-        int64_t q = o * c.strides[d] + k * c.rhsDilation[d] - c.padding[d].first;
-        bool valid = q >= 0 && q < dilated && q % c.lhsDilation[d] == 0;
-        inCoord[d].push_back(valid ? q / c.lhsDilation[d] : -1);
-      }
+      for (int64_t k = 0; k < kernelSpatial[d]; ++k) inCoord[d].push_back(c.window.convolutionInput(d, o, k, inSpatial[d]));
     for (int64_t k = 0; k < kernelSpatial[d]; ++k)
-      kernelCoord[d].push_back(c.reversal[d] ? kernelSpatial[d] - 1 - k : k);
+      kernelCoord[d].push_back(c.window.reversal[d] ? kernelSpatial[d] - 1 - k : k);
   }
   std::vector<int64_t> inStrides = stridesOf(inSpatial), kernelStrides = stridesOf(kernelSpatial);
 

@@ -1,5 +1,7 @@
-// stablehlo.convolution at an output index (kernel_emitter.h: convolutionAt), as the
-// interpreter computes it (interp/ops/convolution.cc): both operands converted to the
+// Sums of products at an output index, as the interpreter computes them: dot_general
+// and dot where BLAS does not run them (dotAt), and convolutions (convolutionAt).
+//
+// A convolution as interp/ops/convolution.cc computes it: both operands converted to the
 // result's compute type (f32 for f16/bf16), the sum over the window positions in
 // row-major order and, within each, over the kernel's input features, from zero with
 // acc + a * b (no fused multiply-add), rounded to the result's format once. Padding and
@@ -12,6 +14,7 @@
 // each feature still summing its products in the same order.
 #include "backends/cpu/kernel_emitter.h"
 #include "ir/attr_records.h"
+#include "passes/cost_analysis.h"
 
 namespace kiln::cpu {
 namespace {
@@ -20,6 +23,68 @@ namespace {
 constexpr int64_t kMaxFeaturesByPosition = 4096;
 
 }  // namespace
+
+// A dot BLAS does not run (integers, booleans, f16/bf16, mixed types), as the
+// interpreter computes it (interp/ops/linalg.cc): both operands converted to the
+// result's compute type (f32 for f16/bf16), each sum over the contracting dimensions in
+// row-major order from zero with acc + a * b in that type (no fused multiply-add), then
+// rounded to the result's format once.
+llvm::Value* KernelEmitter::dotAt(const Op& op, Index& at) {
+  const DotDims d = DotDims::of(op);
+  const Type& lt = op.operand(0)->type();
+  const Type& rt = op.operand(1)->type();
+  const DType t = op.result()->type().dtype();
+  const Dims lhsFree = d.lhsFree(lt.rank()), rhsFree = d.rhsFree(rt.rank());
+  Shape contracting;
+  for (int64_t c : d.lhsContracting) contracting.push_back(lt.dim(c));
+  // The result's dimensions: batch, then lhs's free, then rhs's free.
+  const std::vector<llvm::Value*> outDims = dimsOf(at);
+  llvm::Type* acc = s_.registerType(t);
+  llvm::Value* sum = entryAlloca(acc, 1);
+  b_.CreateStore(llvm::Constant::getNullValue(acc), sum);  // zero, +0 for floats
+  forRange(b_.getInt64(0), b_.getInt64(numElements(contracting)), [&](llvm::Value* k) {
+    Index ki = newIndex(contracting);
+    ki.linear = k;
+    std::vector<llvm::Value*> l(static_cast<size_t>(lt.rank())), r(static_cast<size_t>(rt.rank()));
+    size_t o = 0;
+    for (size_t i = 0; i < d.lhsBatch.size(); ++i, ++o) {
+      l[static_cast<size_t>(d.lhsBatch[i])] = outDims[o];
+      r[static_cast<size_t>(d.rhsBatch[i])] = outDims[o];
+    }
+    for (int64_t x : lhsFree) l[static_cast<size_t>(x)] = outDims[o++];
+    for (int64_t x : rhsFree) r[static_cast<size_t>(x)] = outDims[o++];
+    for (size_t i = 0; i < d.lhsContracting.size(); ++i) {
+      l[static_cast<size_t>(d.lhsContracting[i])] = dimsOf(ki)[i];
+      r[static_cast<size_t>(d.rhsContracting[i])] = dimsOf(ki)[i];
+    }
+    Index li = withDims(lt.shape(), std::move(l)), ri = withDims(rt.shape(), std::move(r));
+    llvm::Value* a = s_.convert(valueAt(op.operand(0), li), lt.dtype(), t);
+    llvm::Value* c = s_.convert(valueAt(op.operand(1), ri), rt.dtype(), t);
+    b_.CreateStore(multiplyAdd(t, b_.CreateLoad(acc, sum), a, c), sum);
+  });
+  return b_.CreateLoad(acc, sum);  // valueAt rounds it to the result's format
+}
+
+llvm::Value* KernelEmitter::multiplyAdd(DType t, llvm::Value* acc, llvm::Value* a, llvm::Value* c) {
+  if (isBool(t)) return b_.CreateOr(acc, b_.CreateAnd(a, c));
+  if (isComplex(t)) return s_.complexSum(t, acc, s_.complexProduct(t, a, c));
+  if (isFloat(t)) return b_.CreateFAdd(acc, b_.CreateFMul(a, c));
+  return b_.CreateAdd(acc, b_.CreateMul(a, c));
+}
+
+int64_t KernelEmitter::productsPerElement() const {
+  std::vector<const Op*> ops{&root_};
+  if (root_.is(OpCode::Fusion)) {
+    ops.clear();
+    for (const auto& op : root_.region(0).ops()) ops.push_back(op.get());
+  }
+  int64_t most = 1;
+  for (const Op* op : ops)
+    if (op->numResults() == 1 &&
+        std::find(precomputed_.begin(), precomputed_.end(), op->result()) == precomputed_.end())
+      most = std::max(most, passes::productsPerElement(*op));
+  return most;
+}
 
 KernelEmitter::ConvolutionTap KernelEmitter::convolutionTap(const Op& op, llvm::Value* batch,
                                                           const std::vector<llvm::Value*>& outSpatial,
