@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <unordered_map>
 
 namespace kiln {
@@ -56,6 +57,18 @@ class ModuleHasher {
     for (const auto& fn : m.functions()) function(*fn);
   }
 
+  // An op on its own: values from outside it are numbered in the order it first uses
+  // them (so an operand used twice hashes differently from two operands), then the op.
+  // Returns false when the op's regions read values from outside it.
+  bool standaloneOp(const Op& o, const std::vector<const Value*>& marked) {
+    for (const Value* v : o.operands())
+      if (!numbers_.contains(v)) define(v);
+    op(o);
+    h_.u64(marked.size());
+    for (const Value* v : marked) value(v);
+    return !missed_;
+  }
+
  private:
   void function(const Function& fn) {
     numbers_.clear();
@@ -74,21 +87,26 @@ class ModuleHasher {
     h_.u64(r.numArguments());
     for (size_t i = 0; i < r.numArguments(); ++i) define(r.argument(i));
     h_.u64(r.size());
-    for (const auto& op : r.ops()) {
-      h_.str(op->name());
-      h_.u64(op->numOperands());
-      for (const Value* v : op->operands()) {
-        auto it = numbers_.find(v);
-        // A value from outside the module being hashed cannot occur in a verified module;
-        // it hashes as "unknown" rather than by address, to stay deterministic.
-        h_.u64(it == numbers_.end() ? ~0ull : it->second);
-      }
-      attrs(op->attrs());
-      h_.u64(op->numRegions());
-      for (size_t i = 0; i < op->numRegions(); ++i) region(op->region(i));
-      h_.u64(op->numResults());
-      for (size_t i = 0; i < op->numResults(); ++i) define(op->result(i));
-    }
+    for (const auto& op : r.ops()) this->op(*op);
+  }
+
+  void op(const Op& o) {
+    h_.str(o.name());
+    h_.u64(o.numOperands());
+    for (const Value* v : o.operands()) value(v);
+    attrs(o.attrs());
+    h_.u64(o.numRegions());
+    for (size_t i = 0; i < o.numRegions(); ++i) region(o.region(i));
+    h_.u64(o.numResults());
+    for (size_t i = 0; i < o.numResults(); ++i) define(o.result(i));
+  }
+
+  void value(const Value* v) {
+    auto it = numbers_.find(v);
+    // A value from outside the module being hashed cannot occur in a verified module;
+    // it hashes as "unknown" rather than by address, to stay deterministic.
+    missed_ |= it == numbers_.end();
+    h_.u64(it == numbers_.end() ? ~0ull : it->second);
   }
 
   void define(const Value* v) {
@@ -170,6 +188,7 @@ class ModuleHasher {
 
   Hasher& h_;
   std::unordered_map<const Value*, uint64_t> numbers_;
+  bool missed_ = false;  // a value was read that was not numbered
 };
 
 }  // namespace
@@ -184,6 +203,12 @@ std::string Fingerprint::hex() const {
 Fingerprint fingerprint(const Module& module) {
   Hasher h;
   ModuleHasher(h).module(module);
+  return h.result();
+}
+
+std::optional<Fingerprint> codeFingerprint(const Op& op, const std::vector<const Value*>& marked) {
+  Hasher h;
+  if (!ModuleHasher(h).standaloneOp(op, marked)) return std::nullopt;
   return h.result();
 }
 

@@ -4,8 +4,10 @@
 // and locations (which say where a program came from, not what it computes) are left out.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/module.h"
 
@@ -17,9 +19,22 @@ struct Fingerprint {
   std::string hex() const;  // 32 hex digits
 };
 
+// For unordered containers keyed by fingerprints (the bits are already well mixed).
+struct FingerprintHash {
+  size_t operator()(const Fingerprint& f) const { return static_cast<size_t>(f.hi ^ f.lo); }
+};
+
 // Functions (names, visibility, types, argument and result attributes), their ops in order
 // with operands, result types, attributes and regions, and the module's attributes.
 Fingerprint fingerprint(const Module& module);
+
+// One op with its regions, as a piece of code: the types of its operands (numbered in
+// the order it first reads them, so an operand read twice differs from two operands),
+// then the op as above; `marked` are values inside it that the caller singles out, by
+// their numbers. Ops that are the same up to names and locations get the same digest
+// (the cpu backend compiles such kernels once). None when a region reads a value from
+// outside the op other than through its operands: its code would depend on that value.
+std::optional<Fingerprint> codeFingerprint(const Op& op, const std::vector<const Value*>& marked = {});
 
 // The same digest of raw bytes (what the cpu backend's disk cache names entries by).
 Fingerprint fingerprint(std::string_view bytes);

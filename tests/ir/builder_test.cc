@@ -239,6 +239,38 @@ func.func @main(%arg0: tensor<3xf32>) -> tensor<3xf32> {
   EXPECT_EQ(base.hex(), fingerprint(*stablehlo::parseModule(kProgram)).hex());
 }
 
+// An op's code fingerprint: the same for ops that differ in names and lines only; not
+// for one that reads an operand twice where the other reads two operands, nor for other
+// operand types; none for an op whose region reads a value from outside.
+TEST(FingerprintTest, OfAnOpAsCodeSeesOperandsReadTwice) {
+  auto m = stablehlo::parseModule(R"(
+func.func @main(%x: tensor<3xf32>, %y: tensor<3xf32>, %z: tensor<3xf64>) -> tensor<3xf32> {
+  %a = stablehlo.add %x, %y : tensor<3xf32> loc("a.py":1:1)
+  %b = stablehlo.add %y, %x : tensor<3xf32> loc("a.py":2:1)
+  %c = stablehlo.add %x, %x : tensor<3xf32>
+  %d = stablehlo.add %z, %z : tensor<3xf64>
+  %e = stablehlo.add %y, %y : tensor<3xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %one = stablehlo.constant dense<1.0> : tensor<f32>
+  %f = "stablehlo.reduce"(%a, %zero) ({
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %s = stablehlo.add %p, %one : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }) {dimensions = array<i64: 0>} : (tensor<3xf32>, tensor<f32>) -> tensor<f32>
+  return %a : tensor<3xf32>
+}
+)");
+  std::vector<const Op*> ops;
+  for (const auto& op : m->lookup("main")->body().ops()) ops.push_back(op.get());
+  auto code = [&](size_t i) { return codeFingerprint(*ops[i]); };
+  ASSERT_TRUE(code(0) && code(1) && code(2) && code(3) && code(4));
+  EXPECT_EQ(*code(0), *code(1));  // the same code on other operands, from other lines
+  EXPECT_EQ(*code(2), *code(4));
+  EXPECT_NE(*code(0), *code(2));  // one operand read twice
+  EXPECT_NE(*code(2), *code(3));  // other types
+  EXPECT_FALSE(code(7).has_value());  // its reducer reads %one, not an operand
+}
+
 TEST(FingerprintTest, IsStableAcrossProcesses) {
   // A golden value: it changes only when the serialization in fingerprint.cc does (then
   // update it, knowing every cache key changes with it).

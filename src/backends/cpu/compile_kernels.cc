@@ -1,17 +1,19 @@
-// compileKernels (native_kernels.h): the requests' kernels emitted into one LLVM module
-// per thread, each optimized and compiled to an object on its own thread (jit.h) or
-// taken from the disk cache (disk_cache.h), then loaded together; what the emitter
-// declines is reported in request order.
+// compileKernels (native_kernels.h): the requests' kernels, each distinct piece of code
+// once, emitted into one LLVM module per thread, each optimized and compiled to an
+// object on its own thread (jit.h) or taken from the disk cache (disk_cache.h), then
+// loaded together; what the emitter declines is reported in request order.
 #include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <exception>
 #include <optional>
+#include <unordered_map>
 
 #include "backends/cpu/disk_cache.h"
 #include "backends/cpu/jit.h"
 #include "backends/cpu/kernel_emitter.h"
 #include "backends/cpu/threads.h"
+#include "ir/fingerprint.h"
 
 namespace kiln::cpu {
 
@@ -27,11 +29,34 @@ std::string kernelName(size_t index, const Op& op) {
   return name;
 }
 
-NativeKernels compileKernels(const std::vector<KernelRequest>& requests,
+namespace {
+
+// For each request, the first request whose op is the same piece of code (the same
+// structure and types up to names and locations, the same values precomputed): the
+// emitter's output depends on nothing else, so such kernels are compiled once. A
+// transformer's identical layers are the common case.
+std::vector<size_t> firstOfSameCode(const std::vector<KernelRequest>& requests) {
+  std::vector<size_t> first(requests.size());
+  std::unordered_map<Fingerprint, size_t, FingerprintHash> seen;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    std::optional<Fingerprint> code = codeFingerprint(*requests[i].op, requests[i].precomputed);
+    first[i] = code ? seen.try_emplace(*code, i).first->second : i;
+  }
+  return first;
+}
+
+}  // namespace
+
+NativeKernels compileKernels(const std::vector<KernelRequest>& allRequests,
                              const CompileOptions& options) {
   auto start = std::chrono::steady_clock::now();
   NativeKernels out;
   out.jit = std::make_shared<Jit>();
+  const std::vector<size_t> first = firstOfSameCode(allRequests);
+  std::vector<KernelRequest> requests;  // the distinct ones
+  for (size_t i = 0; i < allRequests.size(); ++i)
+    if (first[i] == i) requests.push_back(allRequests[i]);
+  out.sharedKernels = static_cast<int>(allRequests.size() - requests.size());
   // The kernels go into one module per thread (request i into module i mod parts),
   // emitted, optimized and compiled side by side; a dump writes one module with all.
   const size_t parts = options.dumpDir.empty()
@@ -113,8 +138,15 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& requests,
       if (part.kernels[k].twoPhase()) part.kernels[k].combine = reinterpret_cast<KernelFn>(addresses[next++]);
       out.kernels[requests[part.compiled[k]].op] = std::move(part.kernels[k]);
     }
-  std::sort(declined.begin(), declined.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [i, reason] : declined) out.declined.emplace_back(requests[i].op, std::move(reason));
+  // The requests that repeat another's code share its kernel, or its reason to decline.
+  std::unordered_map<const Op*, std::string> reasons;
+  for (auto& [i, reason] : declined) reasons[requests[i].op] = std::move(reason);
+  for (size_t i = 0; i < allRequests.size(); ++i) {
+    const Op* op = allRequests[i].op;
+    const Op* same = allRequests[first[i]].op;
+    if (auto it = reasons.find(same); it != reasons.end()) out.declined.emplace_back(op, it->second);
+    else if (op != same) out.kernels[op] = out.kernels.at(same);
+  }
   out.threads = static_cast<int>(parts);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

@@ -143,6 +143,8 @@ std::string Executable::report() const {
     if (native_.kernels.count(op)) compiled.push_back(op);
   auto ms = [](double s) { return std::to_string(static_cast<int>(s * 1000 + 0.5)) + " ms"; };
   std::string out = "cpu: " + std::to_string(compiled.size()) + " LLVM kernels";
+  if (native_.sharedKernels > 0)
+    out += " (" + std::to_string(native_.sharedKernels) + " the same code as another, compiled once)";
   if (!compiled.empty())  // (nothing to say of a compile that had no kernels)
     out += ", compiled in " + ms(native_.seconds) + " on " + std::to_string(native_.threads) + " thread" +
            (native_.threads == 1 ? "" : "s") + " (IR emission " + ms(native_.emitSeconds) + ", LLVM optimization " +

@@ -64,6 +64,7 @@ struct NativeKernels {
   double codegenSeconds = 0;   // machine code
   int threads = 1;             // modules compiled side by side
   int cachedModules = 0;       // of them, those whose machine code came from the disk cache
+  int sharedKernels = 0;       // kernels that are the same code as an earlier one, compiled once
 };
 
 // How reports and errors name an op: "kiln.fusion (input) at line 12". A fusion has no

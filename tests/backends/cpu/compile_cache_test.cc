@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <thread>
 
 #include "backends/cpu/compile_cache.h"
 #include "interp/interpreter.h"
+#include "passes/pass_manager.h"
 #include "passes/pass_test_util.h"
 #include "stablehlo/parser.h"
 
@@ -85,6 +87,60 @@ TEST(CompileCacheTest, ConcurrentRequestsCompileOnceAndFailuresAreNotKept) {
   EXPECT_EQ(CompileCache::process().get(stablehlo::parseModule(kRenamed), {}, &hit).get(), viaProcess.get());
   EXPECT_TRUE(hit);
   CompileCache::process().clear();
+}
+
+// Kernels that are the same code up to names and lines compile once: two normalizations
+// (x² over the sum of its row's x²) of one shape share their kernels; ones with other
+// constants do not. The shared
+// kernels compute each op's own values (bit for bit the interpreter's).
+TEST(CompileCacheTest, KernelsOfTheSameCodeCompileOnce) {
+  const std::string program = R"(
+func.func @main(%x: tensor<8x32xf32>, %y: tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<8x32xf32>, tensor<8x32xf32>,
+                                                               tensor<8x32xf32>) {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %ex = stablehlo.multiply %x, %x : tensor<8x32xf32>
+  %sx = stablehlo.reduce(%ex init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<8x32xf32>, tensor<f32>) -> tensor<8xf32>
+  %bx = stablehlo.broadcast_in_dim %sx, dims = [0] : (tensor<8xf32>) -> tensor<8x32xf32>
+  %a = stablehlo.divide %ex, %bx : tensor<8x32xf32>
+  %ey = stablehlo.multiply %y, %y : tensor<8x32xf32>
+  %sy = stablehlo.reduce(%ey init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<8x32xf32>, tensor<f32>) -> tensor<8xf32>
+  %by = stablehlo.broadcast_in_dim %sy, dims = [0] : (tensor<8xf32>) -> tensor<8x32xf32>
+  %b = stablehlo.divide %ey, %by : tensor<8x32xf32>
+  %two = stablehlo.constant dense<2.0> : tensor<8x32xf32>
+  %y2 = stablehlo.add %y, %two : tensor<8x32xf32>
+  %e2 = stablehlo.multiply %y2, %y2 : tensor<8x32xf32>
+  %s2 = stablehlo.reduce(%e2 init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<8x32xf32>, tensor<f32>) -> tensor<8xf32>
+  %b2 = stablehlo.broadcast_in_dim %s2, dims = [0] : (tensor<8xf32>) -> tensor<8x32xf32>
+  %c = stablehlo.divide %e2, %b2 : tensor<8x32xf32>
+  %three = stablehlo.constant dense<3.0> : tensor<8x32xf32>
+  %y3 = stablehlo.add %y, %three : tensor<8x32xf32>
+  %e3 = stablehlo.multiply %y3, %y3 : tensor<8x32xf32>
+  %s3 = stablehlo.reduce(%e3 init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<8x32xf32>, tensor<f32>) -> tensor<8xf32>
+  %b3 = stablehlo.broadcast_in_dim %s3, dims = [0] : (tensor<8xf32>) -> tensor<8x32xf32>
+  %d = stablehlo.divide %e3, %b3 : tensor<8x32xf32>
+  return %a, %b, %c, %d : tensor<8x32xf32>, tensor<8x32xf32>, tensor<8x32xf32>, tensor<8x32xf32>
+})";
+  auto reference = stablehlo::parseModule(program);
+  auto module = stablehlo::parseModule(program);
+  passes::PassContext context;
+  passes::runPipeline(*module, cpuPipeline(), context);
+  Executable exe(*module);
+  // The kernels of %a and %b are one piece of code; %c's and %d's differ from them and
+  // from each other in their constant.
+  std::map<KernelFn, int> byCode;
+  for (const auto& [op, kernel] : exe.native().kernels) ++byCode[kernel.fn];
+  EXPECT_EQ(static_cast<size_t>(exe.native().sharedKernels), exe.numKernels() - byCode.size());
+  EXPECT_GE(exe.native().sharedKernels, 1);
+  EXPECT_LT(byCode.size(), exe.numKernels());
+  EXPECT_NE(exe.report().find("the same code as another, compiled once"), std::string::npos) << exe.report();
+  const Function& fn = *module->lookup("main");
+  interp::HostValues args = {passes::test_util::ordinaryValues(fn.param(0)->type(), 0),
+                             passes::test_util::ordinaryValues(fn.param(1)->type(), 1)};
+  interp::HostValues expected = interp::Interpreter(*reference).call("main", args);
+  passes::test_util::expectBitIdentical(expected, exe.call(fn, args), "");
+  // The four normalizations are not all one code: %c and %d would be %b's if the constants
+  // (immediates in the kernels) were left out of the comparison.
+  EXPECT_NE(expected[1].tensor().floatAt(0), expected[2].tensor().floatAt(0));
 }
 
 }  // namespace
