@@ -122,7 +122,12 @@ int runBench(const BenchOptions& o) {
       std::printf("profile of %d runs written to %s (open it in Perfetto or chrome://tracing)\n", o.runs,
                   o.profile.c_str());
     }
-    if (o.report) std::printf("%s", profile.slowestSteps(10).c_str());
+    if (o.report) {
+      std::printf("%s", profile.slowestSteps(10).c_str());
+      const cpu::Profile::Work work = profile.workPerRun();
+      std::printf("per run: %.4f GFLOP in dots and convolutions, %.2f MB moved by the other steps\n",
+                  work.contractionFlops / 1e9, work.otherBytes / 1e6);
+    }
   }
   return 0;
 }

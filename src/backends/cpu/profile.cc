@@ -8,7 +8,6 @@
 #include <set>
 
 #include "backends/cpu/native_kernels.h"
-#include "passes/cost_analysis.h"
 
 namespace kiln::cpu {
 namespace {
@@ -61,15 +60,65 @@ void Profile::add(Slice s) {
   slices_.push_back(s);
 }
 
-void Profile::step(const Op& op, const char* kind, double start, double end) {
-  add({&op, kind, threadNumber(), start, end});
+void Profile::step(const Op& op, const char* kind, double start, double end, double bytes) {
+  add({&op, kind, threadNumber(), start, end, bytes});
 }
 
-void Profile::chunk(const Op& op, double start, double end) { add({&op, nullptr, threadNumber(), start, end}); }
+void Profile::chunk(const Op& op, double start, double end) { add({&op, nullptr, threadNumber(), start, end, -1}); }
 
 void Profile::run(double start, double end) {
   std::lock_guard<std::mutex> lock(mutex_);
   runTime_ += end - start;
+  ++runs_;
+}
+
+passes::Cost Profile::costOf(const Slice& s, std::map<const Op*, passes::Cost>& memo) const {
+  auto [it, fresh] = memo.try_emplace(s.op);
+  if (fresh) it->second = passes::costOf(module_, *s.op);
+  passes::Cost cost = it->second;
+  if (s.bytes >= 0) cost.bytes = s.bytes;
+  return cost;
+}
+
+Profile::Work Profile::workPerRun() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::map<const Op*, passes::Cost> memo;
+  Work work;
+  for (const Slice& s : slices_) {
+    // Control flow's slices hold their steps' slices, which count on their own.
+    if (!s.kind || s.op->info().category == OpCategory::ControlFlow) continue;
+    const passes::Cost cost = costOf(s, memo);
+    // The contractions a step runs: the op itself, or those in a fusion's body.
+    double contraction = 0;
+    auto count = [&](const Op& op) {
+      if (op.is(OpCode::DotGeneral) || op.is(OpCode::Dot) || op.is(OpCode::Convolution))
+        contraction += 2 * static_cast<double>(op.result()->type().numElements() * passes::productsPerElement(op));
+    };
+    count(*s.op);
+    if (s.op->is(OpCode::Fusion))
+      for (const auto& inner : s.op->region(0).ops()) count(*inner);
+    work.contractionFlops += contraction;
+    if (contraction == 0) {
+      work.otherBytes += cost.bytes;
+    } else if (s.op->is(OpCode::Fusion) && s.bytes < 0) {
+      // A contraction moves its own operands (the GEMM rate includes that); the rest of
+      // a fusion moves its results and the operands something else in it reads.
+      for (const Value* v : s.op->results()) work.otherBytes += static_cast<double>(v->type().byteSize());
+      const Region& body = s.op->region(0);
+      for (size_t i = 0; i < s.op->numOperands(); ++i) {
+        const Value* arg = body.argument(i);
+        bool other = false;
+        for (const Use& u : arg->uses())
+          other |= !(u.user->is(OpCode::DotGeneral) || u.user->is(OpCode::Dot) || u.user->is(OpCode::Convolution));
+        if (other) work.otherBytes += static_cast<double>(s.op->operand(i)->type().byteSize());
+      }
+    }
+  }
+  if (runs_ > 0) {
+    work.contractionFlops /= runs_;
+    work.otherBytes /= runs_;
+  }
+  return work;
 }
 
 std::string Profile::chromeTrace() const {
@@ -79,8 +128,7 @@ std::string Profile::chromeTrace() const {
   char buf[256];
   for (size_t i = 0; i < slices_.size(); ++i) {
     const Slice& s = slices_[i];
-    auto [it, fresh] = costs.try_emplace(s.op);
-    if (fresh) it->second = passes::costOf(module_, *s.op);
+    const passes::Cost cost = costOf(s, costs);
     const double seconds = std::max(s.end - s.start, 1e-3) * 1e-6;
     std::string name = describeOp(*s.op) + (s.kind ? "" : " (chunk)");
     out += "  {\"name\": " + jsonString(name) + ", \"cat\": " + jsonString(s.kind ? s.kind : "chunk") +
@@ -92,8 +140,7 @@ std::string Profile::chromeTrace() const {
     // figures are given on the step's slice only.
     if (s.kind) {
       std::snprintf(buf, sizeof buf, ", \"bytes\": %.0f, \"flops\": %.0f, \"GB/s\": %.3f, \"GFLOP/s\": %.3f",
-                    it->second.bytes, it->second.flops, it->second.bytes / seconds / 1e9,
-                    it->second.flops / seconds / 1e9);
+                    cost.bytes, cost.flops, cost.bytes / seconds / 1e9, cost.flops / seconds / 1e9);
       out += buf;
     }
     out += "}}";

@@ -8,11 +8,13 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "ir/module.h"
+#include "passes/cost_analysis.h"
 
 namespace kiln::cpu {
 
@@ -25,13 +27,23 @@ class Profile {
     return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - epoch_).count();
   }
   // A step of `op` that ran from `start` to `end` (now()) on the calling thread; a chunk
-  // is part of a kernel's step.
-  void step(const Op& op, const char* kind, double start, double end);
+  // is part of a kernel's step. `bytes`: what the step moves when that is not its op's
+  // operands and results (a row group's); negative: those.
+  void step(const Op& op, const char* kind, double start, double end, double bytes = -1);
   void chunk(const Op& op, double start, double end);
   // Marks where a timed run began and ended (the share of each step is of their sum).
   void run(double start, double end);
 
   std::string chromeTrace() const;
+
+  // What bounds a run from below, per timed run: the flops of the dots and convolutions
+  // its steps ran, and the bytes its other steps moved (a dot_epilogue's epilogue
+  // included; a row group's values in its block scratch not). `bench/models.sh` puts
+  // the first at the measured GEMM rate and the second at the measured triad.
+  struct Work {
+    double contractionFlops = 0, otherBytes = 0;
+  };
+  Work workPerRun() const;
   // The `n` steps that took longest in all, each with its share of the runs' time.
   std::string slowestSteps(size_t n) const;
 
@@ -41,7 +53,10 @@ class Profile {
     const char* kind;  // "kernel", "GEMM", ...; null for a chunk
     int thread;
     double start, end;
+    double bytes;  // negative: the op's operands and results
   };
+  // The bytes and flops of a step's slice.
+  passes::Cost costOf(const Slice& s, std::map<const Op*, passes::Cost>& memo) const;
   void add(Slice s);
 
   const Module& module_;
@@ -49,6 +64,7 @@ class Profile {
   mutable std::mutex mutex_;
   std::vector<Slice> slices_;
   double runTime_ = 0;
+  int runs_ = 0;
 };
 
 }  // namespace kiln::cpu

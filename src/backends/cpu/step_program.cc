@@ -243,6 +243,13 @@ class StepProgram::Builder {
           scratch[v] = {Place::In::Scratch, 0, g.scratchBytes, rowBytes};
           g.scratchBytes += aligned(rowBytes * g.blockRows);
         }
+    // What the group moves through memory: every value its members read or write, each
+    // once, except those in the block scratch.
+    std::unordered_set<const Value*> moved;
+    for (const Step& m : members)
+      for (auto range : {m.op->operands(), m.op->results()})
+        for (const Value* v : range)
+          if (!scratch.count(v) && moved.insert(v).second) g.movedBytes += static_cast<double>(passes::valueBytes(v->type()));
     for (Step& m : members) {
       for (size_t i = 0; i < m.operands.size(); ++i)
         if (auto it = scratch.find(m.op->operand(i)); it != scratch.end()) m.operands[i] = it->second;
@@ -417,7 +424,7 @@ class StepProgram::Runner {
     if (!profile_) return runStep(s);
     const double start = profile_->now();
     runStep(s);
-    profile_->step(*s.op, kindOf(s), start, profile_->now());
+    profile_->step(*s.op, kindOf(s), start, profile_->now(), s.kind == Step::Kind::Rows ? s.movedBytes : -1);
   }
 
   // What a profile calls the step.

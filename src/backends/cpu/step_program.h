@@ -83,6 +83,7 @@ class StepProgram {
     // one block's scratch.
     std::vector<Step> members;
     int64_t rows = 0, blockRows = 0, scratchBytes = 0;
+    double movedBytes = 0;  // Rows: the bytes of its values outside the scratch (for profiles)
   };
   // A region: its steps, where its arguments live and what its terminator yields.
   struct Block {

@@ -212,6 +212,33 @@ TEST(StepProgramTest, AProfileHasASlicePerExecutedStep) {
   EXPECT_NE(slowest.find("%"), std::string::npos) << slowest;
 }
 
+// The work a profile counts per run (what bench/models.sh puts against the GEMM rate and
+// the triad): a GEMM's flops, and the bytes of the kernel after it (its operands and
+// results; the epilogue's too, but not the operands only its dot reads).
+TEST(StepProgramTest, AProfileCountsTheWorkOfItsRuns) {
+  Compiled c = compile(R"(
+func.func @main(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>, %x: tensor<64x16xf32>) -> tensor<64x16xf32> {
+  %d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
+  %t = stablehlo.tanh %d : tensor<64x16xf32>
+  %r = stablehlo.multiply %t, %x : tensor<64x16xf32>
+  return %r : tensor<64x16xf32>
+})");
+  const Function& fn = *c.module->lookup("main");
+  Profile profile(*c.module);
+  interp::HostValues args = argsFor(fn, 3);
+  for (int run = 0; run < 3; ++run) {
+    const double start = profile.now();
+    c.exe->call(fn, args, {}, &profile);
+    profile.run(start, profile.now());
+  }
+  const Profile::Work work = profile.workPerRun();
+  EXPECT_DOUBLE_EQ(work.contractionFlops, 2.0 * 64 * 16 * 32);
+  // A dot_epilogue fusion: its kernel reads %x and writes the result (the dot's
+  // operands are the GEMM's to move).
+  ASSERT_NE(c.exe->report().find("BLAS, then kernel"), std::string::npos) << c.exe->report();
+  EXPECT_DOUBLE_EQ(work.otherBytes, 2.0 * 64 * 16 * 4);
+}
+
 TEST(StepProgramTest, LoopsStopAtTheDeadline) {
   Compiled c = compile(R"(
 func.func @main(%x: tensor<f32>) -> tensor<f32> {
