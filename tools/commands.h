@@ -6,6 +6,7 @@
 #include <random>
 #include <string>
 
+#include "backends/cpu/native_kernels.h"
 #include "ir/literal.h"
 #include "ir/module.h"
 #include "support/source.h"
@@ -23,6 +24,10 @@ std::string entryName(const Module& module, const std::string& entry, const std:
 // parts likewise, integers in [0, 10), booleans half true; the same seed gives the same
 // inputs.
 Literal randomInput(const Type& type, std::mt19937_64& rng, double scale = 1);
+
+// --compile-tier optimized|fast|tiered: how much LLVM optimizes the cpu backend's
+// kernels before the first run (native_kernels.h's CompileTier).
+void addCompileTierOption(CLI::App* cmd, cpu::CompileTier& tier);
 
 // Each adds its subcommand to `app`; the returned action runs it (returns the exit code).
 std::function<int()> addBenchCommand(CLI::App& app);

@@ -19,6 +19,7 @@ namespace kiln::tool {
 namespace {
 
 struct CompileCommandOptions {
+  cpu::CompileTier tier = cpu::CompileTier::Optimized;
   std::string file;
   std::string entry;
   std::string passes;
@@ -60,7 +61,7 @@ int runCompileCommand(const CompileCommandOptions& o) {
   // The cpu backend compiles the kernels when asked for their report or their dumps.
   std::unique_ptr<cpu::Executable> executable;
   if (o.backend == "cpu" && (o.report || !o.dumpDir.empty()))
-    executable = std::make_unique<cpu::Executable>(*module, cpu::CompileOptions{o.dumpDir, cpu::defaultCacheDir()});
+    executable = std::make_unique<cpu::Executable>(*module, cpu::CompileOptions{o.dumpDir, cpu::defaultCacheDir(), o.tier});
   if (o.report) {
     std::cout << passes::pipelineReport(result, context);
     if (executable) std::cout << executable->report();
@@ -83,6 +84,7 @@ std::function<int()> addCompileCommand(CLI::App& app) {
   cmd->add_option("--passes", o->passes,
                   "Comma-separated passes to run instead of the full pipeline (" + known +
                       "; fixpoint(a,b,...) repeats a group until nothing changes)");
+  addCompileTierOption(cmd, o->tier);
   cmd->add_option("--dump-dir", o->dumpDir,
                   "Write the module after every pass (NN-pass.mlir), the fusion plan and the buffer assignment here; "
                   "with --backend cpu also the kernels' LLVM IR before and after optimization and their assembly");

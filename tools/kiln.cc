@@ -1,6 +1,7 @@
 // The `kiln` command-line tool: subcommand dispatch and error reporting.
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <vector>
 
 #include "backends/cpu/threads.h"
@@ -28,6 +29,16 @@ std::string entryName(const Module& module, const std::string& entry, const std:
   if (entry.empty() && visible.size() == 1) return visible[0]->name();
   throw Error(ErrorKind::Usage, "no function @" + wanted + " in " + file + (entry.empty() ? " and not one public function to run instead" : "") +
                                     " (functions: " + names + "; choose one with --entry)");
+}
+
+void addCompileTierOption(CLI::App* cmd, cpu::CompileTier& tier) {
+  const std::map<std::string, cpu::CompileTier> tiers = {{"optimized", cpu::CompileTier::Optimized},
+                                                         {"fast", cpu::CompileTier::Fast},
+                                                         {"tiered", cpu::CompileTier::Tiered}};
+  cmd->add_option("--compile-tier", tier,
+                  "cpu: optimized (LLVM O2 before the first run; the default), fast (no optimization: "
+                  "compiles ~10x faster, runs slower) or tiered (fast first, O2 in the background)")
+      ->transform(CLI::CheckedTransformer(tiers, CLI::ignore_case));
 }
 
 }  // namespace kiln::tool

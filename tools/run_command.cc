@@ -18,6 +18,7 @@ namespace kiln::tool {
 namespace {
 
 struct RunOptions {
+  cpu::CompileTier tier = cpu::CompileTier::Optimized;
   std::string file;
   std::string entry;  // default: main, or the only public function
   std::vector<std::string> inputs;
@@ -68,7 +69,7 @@ int runRun(const RunOptions& o) {
   if (o.backend == "cpu") {
     passes::PassContext context;
     passes::runPipeline(module, cpu::cpuPipeline(), context);
-    cpu::Executable executable(module, cpu::CompileOptions{"", cpu::defaultCacheDir()});
+    cpu::Executable executable(module, cpu::CompileOptions{"", cpu::defaultCacheDir(), o.tier});
     const Function* compiled = module.lookup(entry);
     if (!compiled) throw Error(ErrorKind::Internal, "@" + entry + " disappeared while optimizing for cpu");
     results = executable.call(*compiled, args, io);
@@ -103,6 +104,7 @@ std::function<int()> addRunCommand(CLI::App& app) {
   cmd->add_option("--random-inputs", o->randomSeed, "Generate inputs from this seed instead");
   cmd->add_option("--random-scale", o->randomScale, "Random floats are uniform in [-S, S) (default 1)")
       ->check(CLI::PositiveNumber);
+  addCompileTierOption(cmd, o->tier);
   cmd->add_option("--output-dir", o->outputDir, "Write the results there as result_N.npy");
   cmd->add_option("--probe-dir", o->probeDir, "Folder for interpreter.probe output");
   cmd->add_flag("--no-print", o->noPrint, "Do not print the results");

@@ -19,6 +19,7 @@ using testing::TestResult;
 using Status = TestResult::Status;
 
 struct TestCommandOptions {
+  cpu::CompileTier tier = cpu::CompileTier::Optimized;
   std::vector<std::string> paths;
   int jobs = 1;
   double timeLimit = 60;
@@ -58,6 +59,7 @@ int runTestCommand(const TestCommandOptions& o) {
   options.timeLimitSeconds = o.timeLimit;
   options.backend = o.backend;
   options.cacheDir = cpu::defaultCacheDir();
+  options.tier = o.tier;
   testing::BackendSummary summary;
   options.summary = &summary;
   if (o.optimize || !o.passes.empty()) {
@@ -136,6 +138,7 @@ std::function<int()> addTestCommand(CLI::App& app) {
   cmd->add_option("--report", o->report, "Write every result to this JSON file");
   cmd->add_option("--backend", o->backend, "Executor: interp (the reference interpreter) or cpu (native kernels for fused "
                                     "elementwise work; the rest still interpreted)");
+  addCompileTierOption(cmd, o->tier);
   cmd->add_flag("--optimize", o->optimize, "Run the full optimization pipeline (fusion included) on every program first");
   cmd->add_option("--passes", o->passes, "Run these comma-separated passes first instead (implies --optimize; "
                                     "fixpoint(a,b,...) groups as in kiln compile)");

@@ -69,7 +69,7 @@ struct Job {
 };
 
 // Prepares a module for the cpu backend and compiles its kernels.
-std::shared_ptr<const cpu::Executable> compileForCpu(Module& module, const std::string& cacheDir) {
+std::shared_ptr<const cpu::Executable> compileForCpu(Module& module, const std::string& cacheDir, cpu::CompileTier tier) {
   passes::PassContext context;
   try {
     passes::runPipeline(module, cpu::cpuPipeline(), context);
@@ -78,6 +78,7 @@ std::shared_ptr<const cpu::Executable> compileForCpu(Module& module, const std::
   }
   cpu::CompileOptions compile;
   compile.cacheDir = cacheDir;
+  compile.tier = tier;
   return std::make_shared<const cpu::Executable>(module, compile);
 }
 
@@ -107,7 +108,7 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
         if (options.prepare)
           for (auto& module : loaded[i]) options.prepare(*module);
         if (cpu)
-          for (auto& module : loaded[i]) compiled[i].push_back(compileForCpu(*module, options.cacheDir));
+          for (auto& module : loaded[i]) compiled[i].push_back(compileForCpu(*module, options.cacheDir, options.tier));
       } catch (const Error& e) {
         // A module that failed to prepare must not run unprepared (its tests could pass
         // and hide that --optimize broke it): the file's one result is the failure.

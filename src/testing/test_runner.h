@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/cpu/native_kernels.h"
 #include "ir/module.h"
 #include "testing/check_harness.h"
 
@@ -35,6 +36,9 @@ struct TestOptions {
   // The cpu backend's disk cache of machine code (`kiln test` passes
   // cpu::defaultCacheDir()); empty: none.
   std::string cacheDir;
+  // How much LLVM optimizes the cpu backend's kernels (a tiered compile's tests run on
+  // whichever code is in place when they run).
+  cpu::CompileTier tier = cpu::CompileTier::Optimized;
   // Filled in for the cpu backend.
   BackendSummary* summary = nullptr;
   // Applied to every module after it is parsed, before its tests run (kiln test

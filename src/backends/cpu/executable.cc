@@ -152,6 +152,8 @@ std::string Executable::report() const {
   if (native_.cachedModules > 0)
     out += "; machine code of " + std::to_string(native_.cachedModules) + " of " + std::to_string(native_.threads) +
            " modules from the disk cache";
+  if (native_.tier == CompileTier::Fast && !compiled.empty()) out += "; unoptimized (--compile-tier fast)";
+  if (native_.background) out += "; unoptimized first, optimized code compiling in the background";
   out += "\n";
   // Which path each convolution took, and why.
   auto convolutions = [&](const Op& op, bool onBlas) {

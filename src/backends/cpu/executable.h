@@ -54,6 +54,9 @@ class Executable : public interp::NativeOps {
   // Why each op left to the interpreter was left there, with how many ops had each reason.
   std::map<std::string, size_t> declinedReasons() const;
   double compileSeconds() const { return native_.seconds; }
+  // A tiered compile (CompileTier::Tiered): blocks until the optimized code runs and
+  // returns the seconds its background compile took; 0 at once for the other tiers.
+  double waitForOptimizedCode() const { return cpu::waitForOptimizedCode(native_); }
   // Kernel executions so far (all threads).
   uint64_t nativeRuns() const { return runs_.load(std::memory_order_relaxed); }
 

@@ -127,12 +127,14 @@ void Jit::prepare(llvm::Module& module) const {
   module.setTargetTriple(state_->machine->getTargetTriple().str());
 }
 
-Jit::Object Jit::compile(llvm::Module& module, const std::string& dumpDir) const {
+Jit::Object Jit::compile(llvm::Module& module, const std::string& dumpDir, bool fast) const {
   std::string problems;
   llvm::raw_string_ostream os(problems);
   if (llvm::verifyModule(module, &os)) throw Error(ErrorKind::Internal, "kernel IR does not verify: " + os.str());
-  // Target machines are not shared between threads: each module gets its own.
+  // Target machines are not shared between threads: each module gets its own. The fast
+  // tier's generates code at LLVM's O0, which selects instructions with FastISel.
   llvm::orc::JITTargetMachineBuilder host = state_->host;
+  if (fast) host.setCodeGenOptLevel(llvm::CodeGenOptLevel::None);
   std::unique_ptr<llvm::TargetMachine> machine = orThrow(host.createTargetMachine(), "LLVM target machine");
   if (!dumpDir.empty()) dump(module, *machine, dumpDir, "cpu_kernels.ll", false);
   auto since = [](std::chrono::steady_clock::time_point t) {
@@ -140,7 +142,7 @@ Jit::Object Jit::compile(llvm::Module& module, const std::string& dumpDir) const
   };
   Object object;
   auto start = std::chrono::steady_clock::now();
-  optimize(module, *machine);
+  if (!fast) optimize(module, *machine);
   object.optimizeSeconds = since(start);
   if (!dumpDir.empty()) {
     dump(module, *machine, dumpDir, "cpu_kernels.opt.ll", false);

@@ -41,8 +41,9 @@ class Jit {
   // Verifies and optimizes `module` and generates its machine code, with a target machine
   // of its own: modules in contexts of their own compile on several threads at once.
   // With a `dumpDir`, writes there the IR before and after optimization
-  // (cpu_kernels.ll, cpu_kernels.opt.ll) and the assembly (cpu_kernels.s).
-  Object compile(llvm::Module& module, const std::string& dumpDir) const;
+  // (cpu_kernels.ll, cpu_kernels.opt.ll) and the assembly (cpu_kernels.s). `fast`: no
+  // IR optimization, and machine code at LLVM's O0 (the fast tier).
+  Object compile(llvm::Module& module, const std::string& dumpDir, bool fast = false) const;
   // Everything that decides `module`'s machine code, as one string (the disk cache's
   // key, disk_cache.h): its IR, the target (triple, CPU, features), LLVM's version and
   // command-line options, and this build of kiln's compile pipeline.

@@ -5,6 +5,7 @@
 // that share it, scalar_ir.cc, vector_math.cc, jit.cc) include LLVM's headers.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -22,8 +23,16 @@ namespace kiln::cpu {
 // run on different threads, and the results do not depend on how the range is split.
 using KernelFn = void (*)(void* const* buffers, int64_t begin, int64_t end);
 
+// A kernel's machine code. Set when the kernel is compiled, and replaced while programs
+// run when better code for it is ready (a tiered compile's optimized code, compiled in
+// the background): both compute the same bits (no fast-math at any tier), so a run may
+// use either, and each call reads the pointer once.
+struct KernelCode {
+  std::atomic<KernelFn> fn{nullptr}, combine{nullptr};
+};
+
 struct Kernel {
-  KernelFn fn = nullptr;
+  std::shared_ptr<KernelCode> code;  // shared by the kernels that are the same code
   int64_t iterations = 0;  // the whole range: [0, iterations)
   int64_t grain = 1;       // iterations worth a thread's chunk (fewer when each folds many inputs)
   // When the iterations are the elements of one shape in row-major order (a loop over
@@ -35,9 +44,10 @@ struct Kernel {
   // [0, combineIterations), finish the result elements from those accumulators. Each
   // accumulator folds its elements in one fixed order, so the results do not depend on
   // how either range is split. Null for kernels of one phase.
-  KernelFn combine = nullptr;
   int64_t combineIterations = 0, combineGrain = 1, scratchBytes = 0;
   bool twoPhase() const { return scratchBytes > 0; }
+  KernelFn fn() const { return code->fn.load(std::memory_order_acquire); }
+  KernelFn combine() const { return code->combine.load(std::memory_order_acquire); }
 };
 
 // An op to compile. `precomputed` are values inside a fusion that something else computes
@@ -49,6 +59,18 @@ struct KernelRequest {
 };
 
 class Jit;  // the JIT session that owns the machine code (jit.h)
+
+// How much LLVM optimizes before the first run.
+enum class CompileTier : uint8_t {
+  Optimized,  // LLVM's O2 pipeline, vectorized (the default)
+  Fast,       // no IR optimization, FastISel: compiles about 10x faster, runs slower
+  Tiered,     // Fast first, then Optimized in the background, swapped in when ready
+};
+const char* tierName(CompileTier tier);
+
+// A tiered compile's optimizing half, on a thread of its own; destroying it stops it
+// after the module it is compiling and waits for that.
+class BackgroundCompile;
 
 struct NativeKernels {
   std::shared_ptr<Jit> jit;
@@ -64,6 +86,9 @@ struct NativeKernels {
   double codegenSeconds = 0;   // machine code
   int threads = 1;             // modules compiled side by side
   int cachedModules = 0;       // of them, those whose machine code came from the disk cache
+  CompileTier tier = CompileTier::Optimized;
+  // Tiered: the optimized code on its way (null once none is); `waitForOptimizedCode`.
+  std::shared_ptr<BackgroundCompile> background;
   int sharedKernels = 0;       // kernels that are the same code as an earlier one, compiled once
 };
 
@@ -77,8 +102,10 @@ struct CompileOptions {
   // (`kiln compile --backend cpu --dump-dir`); empty: nowhere.
   std::string dumpDir;
   // The persistent cache of machine code (disk_cache.h; the CLI passes
-  // defaultCacheDir()); empty: none. Not used with a dump dir (a dump compiles).
+  // defaultCacheDir()); empty: none. Not used with a dump dir (a dump compiles). Only
+  // optimized code is kept there: a tiered compile that finds it there runs it at once.
   std::string cacheDir;
+  CompileTier tier = CompileTier::Optimized;  // a dump is always optimized
 };
 
 // Emits one kernel per request into LLVM modules (one per thread of the backend, compiled
@@ -86,5 +113,10 @@ struct CompileOptions {
 // compiles them. Each kernel's function is named after its op and source line. Throws
 // kiln::Error (Internal) when LLVM itself fails, Io when a dump cannot be written.
 NativeKernels compileKernels(const std::vector<KernelRequest>& requests, const CompileOptions& options = {});
+
+// Blocks until a tiered compile's optimized code is in use (at once for other tiers),
+// and returns the seconds its background compile took (0 when there was none). Rethrows
+// what the background compile threw.
+double waitForOptimizedCode(const NativeKernels& kernels);
 
 }  // namespace kiln::cpu

@@ -394,7 +394,7 @@ class StepProgram::Runner {
               ++slot;
             }
           const int64_t perRow = m.kernel->iterations / g.rows;
-          m.kernel->fn(buffers.data() + first[k], r0 * perRow, r1 * perRow);
+          m.kernel->fn()(buffers.data() + first[k], r0 * perRow, r1 * perRow);
         }
       }
     });

@@ -95,9 +95,9 @@ void runRange(KernelFn fn, int64_t n, int64_t grain, void* const* buffers, Profi
 
 void runKernel(const Kernel& kernel, void* const* buffers, Profile* profile, const Op* op) {
   if (!op) profile = nullptr;
-  runRange(kernel.fn, kernel.iterations, kernel.grain, buffers, profile, op);
+  runRange(kernel.fn(), kernel.iterations, kernel.grain, buffers, profile, op);
   if (kernel.twoPhase())
-    runRange(kernel.combine, kernel.combineIterations, kernel.combineGrain, buffers, profile, op);
+    runRange(kernel.combine(), kernel.combineIterations, kernel.combineGrain, buffers, profile, op);
 }
 
 }  // namespace kiln::cpu

@@ -128,7 +128,7 @@ func.func @main(%x: tensor<8x32xf32>, %y: tensor<8x32xf32>) -> (tensor<8x32xf32>
   // The kernels of %a and %b are one piece of code; %c's and %d's differ from them and
   // from each other in their constant.
   std::map<KernelFn, int> byCode;
-  for (const auto& [op, kernel] : exe.native().kernels) ++byCode[kernel.fn];
+  for (const auto& [op, kernel] : exe.native().kernels) ++byCode[kernel.fn()];
   EXPECT_EQ(static_cast<size_t>(exe.native().sharedKernels), exe.numKernels() - byCode.size());
   EXPECT_GE(exe.native().sharedKernels, 1);
   EXPECT_LT(byCode.size(), exe.numKernels());
@@ -141,6 +141,70 @@ func.func @main(%x: tensor<8x32xf32>, %y: tensor<8x32xf32>) -> (tensor<8x32xf32>
   // The four normalizations are not all one code: %c and %d would be %b's if the constants
   // (immediates in the kernels) were left out of the comparison.
   EXPECT_NE(expected[1].tensor().floatAt(0), expected[2].tensor().floatAt(0));
+}
+
+// A program with reductions (lanes and chunks), inline math, a GEMM epilogue, a sort and
+// a gather: what the compile tiers must all compute alike.
+constexpr const char* kTierProgram = R"(
+func.func @main(%x: tensor<64x300xf32>, %w: tensor<300x16xf32>, %i: tensor<5x1xi32>) -> (tensor<64x300xf32>, tensor<64x16xf32>, tensor<5x300xf32>, tensor<64x300xf32>) {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %e = stablehlo.exponential %x : tensor<64x300xf32>
+  %s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<64x300xf32>, tensor<f32>) -> tensor<64xf32>
+  %b = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<64xf32>) -> tensor<64x300xf32>
+  %soft = stablehlo.divide %e, %b : tensor<64x300xf32>
+  %d = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<64x300xf32>, tensor<300x16xf32>) -> tensor<64x16xf32>
+  %t = stablehlo.tanh %d : tensor<64x16xf32>
+  %g = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 300>} : (tensor<64x300xf32>, tensor<5x1xi32>) -> tensor<5x300xf32>
+  %sorted = "stablehlo.sort"(%x) ({
+    ^bb0(%a: tensor<f32>, %c: tensor<f32>):
+      %lt = stablehlo.compare LT, %a, %c, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = true} : (tensor<64x300xf32>) -> tensor<64x300xf32>
+  return %soft, %t, %g, %sorted : tensor<64x300xf32>, tensor<64x16xf32>, tensor<5x300xf32>, tensor<64x300xf32>
+})";
+
+// Every tier computes the same bits: unoptimized code (no fast-math at any level) and
+// optimized code differ in speed only. A tiered compile runs the fast tier's code, then
+// swaps in the optimized code its background thread compiled (and kept in the disk
+// cache, where the next compile finds it and needs no fast tier).
+TEST(CompileCacheTest, EveryCompileTierComputesTheSameBits) {
+  auto reference = stablehlo::parseModule(kTierProgram);
+  const Function& ref = *reference->lookup("main");
+  interp::HostValues args;
+  for (size_t i = 0; i < ref.numParams(); ++i)
+    args.push_back(passes::test_util::ordinaryValues(ref.param(i)->type(), static_cast<int>(i)));
+  const std::string cacheDir = ::testing::TempDir() + "/kiln_tier_cache";
+  std::filesystem::remove_all(cacheDir);
+  auto compiled = [&](CompileTier tier, std::string dir) {
+    auto module = stablehlo::parseModule(kTierProgram);
+    passes::PassContext context;
+    passes::runPipeline(*module, cpuPipeline(), context);
+    auto exe = std::make_unique<Executable>(*module, CompileOptions{"", std::move(dir), tier});
+    return std::make_pair(std::move(module), std::move(exe));
+  };
+  auto [optimizedModule, optimized] = compiled(CompileTier::Optimized, "");
+  const interp::HostValues expected = optimized->call(*optimizedModule->lookup("main"), args);
+  EXPECT_GE(optimized->numKernels(), 3u);
+  {
+    auto [module, fast] = compiled(CompileTier::Fast, "");
+    EXPECT_EQ(fast->waitForOptimizedCode(), 0);
+    passes::test_util::expectBitIdentical(expected, fast->call(*module->lookup("main"), args), "fast tier");
+  }
+  auto [module, tiered] = compiled(CompileTier::Tiered, cacheDir);
+  std::map<const Op*, KernelFn> before;
+  for (const auto& [op, kernel] : tiered->native().kernels) before[op] = kernel.fn();
+  passes::test_util::expectBitIdentical(expected, tiered->call(*module->lookup("main"), args), "tiered, first code");
+  EXPECT_GT(tiered->waitForOptimizedCode(), 0);
+  size_t swapped = 0;
+  for (const auto& [op, kernel] : tiered->native().kernels) swapped += kernel.fn() != before.at(op);
+  EXPECT_EQ(swapped, tiered->numKernels());
+  passes::test_util::expectBitIdentical(expected, tiered->call(*module->lookup("main"), args), "tiered, optimized");
+  // The optimized code went to the disk cache: the next tiered compile starts with it.
+  auto [again, warm] = compiled(CompileTier::Tiered, cacheDir);
+  EXPECT_EQ(warm->native().cachedModules, warm->native().threads);
+  EXPECT_EQ(warm->native().background, nullptr);
+  passes::test_util::expectBitIdentical(expected, warm->call(*again->lookup("main"), args), "tiered, from the cache");
+  std::filesystem::remove_all(cacheDir);
 }
 
 }  // namespace
