@@ -3,7 +3,7 @@
 # only checks and exits quietly; `apt-get update` runs only when something is missing.
 #   scripts/setup.sh          build + test dependencies
 #   scripts/setup.sh --fuzz   also clang-19 and its runtime, for the libFuzzer targets
-#   scripts/setup.sh --bench  also NumPy, PyTorch and Eigen, the references of bench/compare.sh
+#   scripts/setup.sh --bench  also NumPy, PyTorch, torchvision and Eigen, the references of bench/compare.sh and bench/models.sh
 set -euo pipefail
 
 packages=(
@@ -14,7 +14,7 @@ packages=(
 for arg in "$@"; do
   case "$arg" in
     --fuzz) packages+=(clang-19 libclang-rt-19-dev) ;;
-    --bench) packages+=(python3-numpy python3-torch libeigen3-dev) ;;
+    --bench) packages+=(python3-numpy python3-torch python3-torchvision libeigen3-dev) ;;
     -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac

@@ -3,7 +3,7 @@
 // this, and W6's floor is its GEMMs at this rate plus its other bytes at the triad.
 // Prints "W5 <median ms>" (the forward pass's two GEMMs) and "W6gemm <median ms>" (the
 // training step's five: forward, and the gradients of both weights and of the hidden
-// layer).
+// layer), then "sgemm <GFLOP/s>" of a 1024^3 product (the GEMM rate of bench/models.sh).
 //   blas_workloads THREADS
 #include <cblas.h>
 
@@ -50,5 +50,8 @@ int main(int argc, char** argv) {
   const Gemm dw1{784, 512, 256, true, false};     // x^T @ dh
   std::printf("W5 %.3f\n", time({h, o}) * 1e3);
   std::printf("W6gemm %.3f\n", time({h, o, dw2, da, dw1}) * 1e3);
+  // The GEMM rate of bench/models.sh's floors: a large square sgemm, in GFLOP/s.
+  const Gemm square{1024, 1024, 1024, false, false};
+  std::printf("sgemm %.2f\n", 2.0 * 1024 * 1024 * 1024 / time({square}) / 1e9);
   return 0;
 }
