@@ -19,6 +19,8 @@ constexpr int64_t kArenaAlignment = 64;
 
 // The fewest rows a row group takes (rows are what its threads share out).
 constexpr int64_t kMinRows = 16;
+// The most kernels a row group takes.
+constexpr size_t kMaxMembers = 64;
 
 int64_t aligned(int64_t n) { return (n + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment; }
 
@@ -145,13 +147,17 @@ class StepProgram::Builder {
   // Whether the arena bytes of the group's members stay apart: a value that takes over
   // another's bytes (their lifetimes end and begin inside the group) must take exactly
   // them, row for row, or a block could overwrite rows a later block still reads.
+  // The members but the last were checked when they joined: only pairs with one of the
+  // last member's spans are checked (a join costs the group's size, not its square).
   static bool arenaApart(const std::vector<const Step*>& members, int64_t rows) {
     struct Span {
       int64_t offset, bytes;
       bool rowWise;
     };
     std::vector<Span> spans;
+    size_t firstOfLast = 0;
     for (const Step* m : members) {
+      firstOfLast = spans.size();
       auto add = [&](const Place& p, const Value* v) {
         if (p.in == Place::In::Arena)
           spans.push_back({p.offset, passes::valueBytes(v->type()), leadsRows(v, rows)});
@@ -159,8 +165,8 @@ class StepProgram::Builder {
       for (size_t i = 0; i < m->operands.size(); ++i) add(m->operands[i], m->op->operand(i));
       for (size_t i = 0; i < m->results.size(); ++i) add(m->results[i], m->op->result(i));
     }
-    for (size_t i = 0; i < spans.size(); ++i)
-      for (size_t j = i + 1; j < spans.size(); ++j) {
+    for (size_t j = firstOfLast; j < spans.size(); ++j)
+      for (size_t i = 0; i < j; ++i) {
         const Span &a = spans[i], &b = spans[j];
         bool overlap = a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes;
         bool same = a.offset == b.offset && a.bytes == b.bytes && a.rowWise && b.rowWise;
@@ -185,7 +191,9 @@ class StepProgram::Builder {
       produced.clear();
     };
     for (Step& s : steps) {
-      bool joins = !run.empty() && rowWise(s, rows, produced);
+      // A group's block holds every member's rows: past kMaxMembers its blocks would
+      // shrink toward single rows (and forming it would cost the square of its size).
+      bool joins = !run.empty() && run.size() < kMaxMembers && rowWise(s, rows, produced);
       if (joins) {
         std::vector<const Step*> members;
         for (const Step& m : run) members.push_back(&m);
