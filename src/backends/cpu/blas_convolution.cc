@@ -20,9 +20,11 @@ using interp::unravel;
 constexpr int64_t kMinProducts = 16;
 constexpr int64_t kMinOutputFeatures = 4;
 // The windows are laid out and multiplied a block of rows at a time: about this many
-// bytes of them (they stay in L2 between the two), and at least this many rows (GEMM's
-// tiles want tall blocks).
-constexpr int64_t kBlockBytes = int64_t{512} << 10;
+// bytes of them (they stay in L2 between the two; the block's GEMM is cut into pieces
+// for the pool's threads), and at least this many rows (GEMM's tiles want tall blocks).
+// Not a function of the thread count: where blocks start decides how GEMM cuts them,
+// and so the bits (gemm.cc).
+constexpr int64_t kBlockBytes = int64_t{1} << 20;
 constexpr int64_t kMinBlockRows = 64;
 
 bool isSequence(const std::vector<int64_t>& dims, int64_t from) {
@@ -182,7 +184,7 @@ void convolve(const Op& op, const T* lhs, const T* rhs, T* out) {
     rowMajorGemm(ot.dtype(), false, false, rows, p.outFeatures, columns, lhs, columns, b, p.outFeatures, c);
   } else {
     // Block by block, so that each block's windows are still in cache when GEMM reads them.
-    const int64_t block = std::max<int64_t>(kMinBlockRows, kBlockBytes * threadCount() / (columns * static_cast<int64_t>(sizeof(T))));
+    const int64_t block = std::max<int64_t>(kMinBlockRows, kBlockBytes / (columns * static_cast<int64_t>(sizeof(T))));
     patches.resize(static_cast<size_t>(std::min(block, rows) * columns));
     for (int64_t r = 0; r < rows; r += block) {
       const int64_t n = std::min(block, rows - r);

@@ -57,7 +57,8 @@ void setThreadCount(int n) {
   p.limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
                                                   static_cast<size_t>(std::max(p.threads, defaultThreads())));
   p.arena = std::make_unique<tbb::task_arena>(p.threads);
-  openblas_set_num_threads(p.threads);
+  // GEMMs are cut into pieces on this pool (gemm.cc), each on one OpenBLAS thread.
+  openblas_set_num_threads(1);
 }
 
 int threadCount() { return pool().threads; }

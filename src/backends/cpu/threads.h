@@ -1,7 +1,7 @@
-// How many threads the cpu backend uses: for the chunks of large kernels and inside
-// OpenBLAS. One setting for both, so the two never oversubscribe the cores between them
-// (DESIGN §9); results do not depend on it (each kernel iteration and each GEMM output
-// element is computed by one thread, in a fixed order).
+// How many threads the cpu backend uses: for the chunks of large kernels and the pieces
+// of GEMMs (each piece on one OpenBLAS thread: gemm.cc), so the two never oversubscribe
+// the cores between them (DESIGN §9); results do not depend on it (each kernel iteration
+// and each GEMM piece is computed by one thread, in a fixed order).
 #pragma once
 
 #include <cstdint>
