@@ -312,8 +312,27 @@ llvm::Value* KernelEmitter::opAt(const Op& op, Index& at) {
       return valueAt(op.operand(0), inner);
     }
     case O::Reshape: {
-      Index inner = newIndex(op.operand(0)->type().shape());
-      inner.linear = linearOf(at);
+      // The trailing dimensions a reshape keeps (the same sizes at the end of both shapes)
+      // keep their coordinates, and only the leading ones are split anew: in a row loop
+      // those are the row's, the same all along it, so the inner loop divides nothing
+      // and still reads contiguously (BERT's [7, 3072] <-> [1, 7, 3072] epilogues).
+      const Shape& from = op.operand(0)->type().shape();
+      size_t kept = 0;
+      while (kept < from.size() && kept < at.shape.size() &&
+             from[from.size() - 1 - kept] == at.shape[at.shape.size() - 1 - kept])
+        ++kept;
+      if (kept == 0 || at.dims.empty()) {
+        Index inner = newIndex(from);
+        inner.linear = linearOf(at);
+        return valueAt(op.operand(0), inner);
+      }
+      Index lead = withDims(Shape(at.shape.begin(), at.shape.end() - static_cast<std::ptrdiff_t>(kept)),
+                            std::vector<llvm::Value*>(at.dims.begin(), at.dims.end() - static_cast<std::ptrdiff_t>(kept)));
+      Index innerLead = newIndex(Shape(from.begin(), from.end() - static_cast<std::ptrdiff_t>(kept)));
+      innerLead.linear = linearOf(lead);
+      std::vector<llvm::Value*> dims = dimsOf(innerLead);
+      dims.insert(dims.end(), at.dims.end() - static_cast<std::ptrdiff_t>(kept), at.dims.end());
+      Index inner = withDims(from, std::move(dims));
       return valueAt(op.operand(0), inner);
     }
     case O::Transpose: {
