@@ -205,7 +205,18 @@ void Parser::parseTopLevelItem(Module& module, bool& sawModuleOp) {
     parseOptionalLoc(module.loc);
     return;
   }
+  if (isGenericOpNamed("builtin.module")) {
+    if (sawModuleOp || !module.functions().empty())
+      error("only one module is allowed per file part (separate parts with '// -----')");
+    sawModuleOp = true;
+    parseGenericModule(module);
+    return;
+  }
   if (sawModuleOp) error("unexpected " + describe(tok_) + " after the module");
+  if (isGenericOpNamed("func.func")) {
+    parseGenericFunction(module);
+    return;
+  }
   if (tok_.isKeyword("func.func")) {
     parseFunction(module);
     return;
@@ -224,6 +235,8 @@ void Parser::parseModuleBody(Module& module) {
   while (!tok_.is(Tok::RBrace) && !tok_.is(Tok::Eof)) {
     if (tok_.isKeyword("func.func")) {
       parseFunction(module);
+    } else if (isGenericOpNamed("func.func")) {
+      parseGenericFunction(module);
     } else if (tok_.isKeyword("util.global")) {
       parseGlobal();
     } else if (tok_.is(Tok::BareId) || tok_.is(Tok::String)) {
@@ -345,16 +358,23 @@ void Parser::parseFunction(Module& module) {
     // An explicit entry label repeats the parameters: ^bb0(%arg0: T, ...):
     error("an entry block label is not allowed in a function body");
   }
+  std::vector<CfgBlock> blocks = parseFunctionOps(*raw, offset);
+  if (blocks.size() > 1 || blocks[0].end != CfgBlock::End::None)
+    liftControlFlow(*raw, blocks, source_);
+  parseOptionalLoc(raw->loc);
+}
+
+std::vector<CfgBlock> Parser::parseFunctionOps(Function& fn, size_t offset) {
   // Ops go into the body; a cf.br / cf.cond_br or a block label makes the function a
   // control-flow graph, whose later blocks are read into their own regions.
   std::vector<CfgBlock> blocks(1);
   blocks[0].offset = offset;
   while (!tok_.is(Tok::RBrace)) {
-    if (tok_.is(Tok::Eof)) error("expected '}' to close the body of @" + name);
+    if (tok_.is(Tok::Eof)) error("expected '}' to close the body of @" + fn.name());
     CfgBlock& current = blocks.back();
     if (tok_.is(Tok::BlockId)) {
       if (current.end == CfgBlock::End::None && !(current.region && current.region->terminator()) &&
-          !(blocks.size() == 1 && raw->body().terminator()))
+          !(blocks.size() == 1 && fn.body().terminator()))
         error("the block before " + std::string(tok_.text) + " does not end with a branch or return");
       CfgBlock block;
       block.name = std::string(tok_.text);
@@ -373,17 +393,17 @@ void Parser::parseFunction(Module& module) {
       parseBranch(current);
       continue;
     }
-    parseOperation(blocks.size() == 1 ? raw->body() : *current.region);
+    parseOperation(blocks.size() == 1 ? fn.body() : *current.region);
   }
   advance();  // }
   popScope();
-  if (blocks.size() > 1 || blocks[0].end != CfgBlock::End::None) liftControlFlow(*raw, blocks, source_);
-  parseOptionalLoc(raw->loc);
+  return blocks;
 }
 
 // ---- regions and ops ----------------------------------------------------------------
 
-void Parser::parseBlockArgs(std::vector<std::pair<std::string, Type>>& args) {
+void Parser::parseBlockArgs(std::vector<std::pair<std::string, Type>>& args,
+                            std::vector<size_t>* locOffsets) {
   expect(Tok::LParen, "to open the block arguments");
   if (!tok_.is(Tok::RParen)) {
     do {
@@ -391,7 +411,8 @@ void Parser::parseBlockArgs(std::vector<std::pair<std::string, Type>>& args) {
       if (name.text.find('#') != std::string_view::npos) errorAt(name.offset, "a block argument cannot have a #N suffix");
       expect(Tok::Colon, "after the block argument name");
       Type type = parseType();
-      skipOptionalLoc();  // block-argument locations are not kept
+      size_t loc = skipOptionalLoc();  // kept only for a function's entry block
+      if (locOffsets) locOffsets->push_back(loc);
       args.emplace_back(std::string(name.text), std::move(type));
     } while (consumeIf(Tok::Comma));
   }

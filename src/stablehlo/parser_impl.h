@@ -7,6 +7,7 @@
 //   cfg_import.cc     functions with several blocks (cf.br / cf.cond_br), lifted
 //                     into stablehlo.while + stablehlo.case
 //   pretty_parser.cc  ops in their pretty forms (the op_syntax formats and custom ops)
+//   generic_structure.cc  "builtin.module" and "func.func" in the generic op form
 #pragma once
 
 #include <memory>
@@ -121,7 +122,9 @@ class Parser {
   // Region body in braces. `args` are entry-block arguments declared outside the braces
   // (while, pretty reduce); without them an entry label `^bb0(...)` may declare them.
   std::unique_ptr<Region> parseRegion(const std::vector<std::pair<std::string, Type>>& args = {});
-  void parseBlockArgs(std::vector<std::pair<std::string, Type>>& args);
+  // `locOffsets`, when given, gets the offset of each argument's loc(...) (0 for none).
+  void parseBlockArgs(std::vector<std::pair<std::string, Type>>& args,
+                      std::vector<size_t>* locOffsets = nullptr);
   // Creates an op in `region`, binds the result names and records its positions.
   // A custom_call that stands for an op becomes that op (parser.cc).
   void importCustomCall(OpCode& code, const std::vector<Value*>& operands, const TypeList& resultTypes,
@@ -177,6 +180,14 @@ class Parser {
   void parseTopLevelItem(Module& module, bool& sawModuleOp);
   void parseModuleBody(Module& module);
   void parseFunction(Module& module);
+  // The ops of a function body up to and past its closing '}' (the '{' and the entry
+  // block's names are the caller's), in blocks when it is a control-flow graph.
+  std::vector<CfgBlock> parseFunctionOps(Function& fn, size_t offset);
+  // The generic op form of the module and its functions, as mlir-opt
+  // --mlir-print-op-generic writes a whole file (generic_structure.cc).
+  bool isGenericOpNamed(std::string_view name) const;
+  void parseGenericModule(Module& module);
+  void parseGenericFunction(Module& module);
   void parseAliasDefinition();
   // IREE's `util.global` (module level) and its loads (global_parser.cc). Immutable
   // globals are constants: each load becomes a stablehlo.constant of the value.
