@@ -338,7 +338,10 @@ Attribute Parser::parseAttribute() {
         advance();
         return parseDenseAttr();
       }
-      if (word == "dense_resource") unsupportedAt(offset, "dense_resource attributes (external constant data)");
+      if (word == "dense_resource") {
+        advance();
+        return parseDenseResource(offset);
+      }
       if (word == "array") {
         advance();
         expect(Tok::Less, "after 'array'");

@@ -1,6 +1,7 @@
 // The parser: file splitting, modules, functions, regions, values and generic-form ops.
 #include "stablehlo/parser.h"
 
+#include "ir/elided_constants.h"
 #include "ir/verifier.h"
 #include "stablehlo/parser_impl.h"
 #include "support/error.h"
@@ -58,7 +59,8 @@ std::unique_ptr<Module> parseModule(std::string text, const ParseOptions& option
 Parser::Parser(SourceRef source, size_t begin, size_t end)
     : source_(std::move(source)),
       end_(end),
-      lexer_(source_->text().substr(begin, end - begin), begin) {
+      lexer_(source_->text().substr(begin, end - begin), begin),
+      begin_(begin) {
   advance();
 }
 
@@ -175,11 +177,19 @@ std::unique_ptr<Module> Parser::parseModule() {
   module->source = source_;
   bool sawModuleOp = false;
   while (!tok_.is(Tok::Eof)) parseTopLevelItem(*module, sawModuleOp);
+  if (unclaimedElided_)
+    unsupportedAt(firstUnclaimedElided_, "dense_resource<__elided__> outside a constant op");
   resolveLocations();
   return module;
 }
 
 void Parser::parseTopLevelItem(Module& module, bool& sawModuleOp) {
+  if (atResourceSection()) {
+    if (!sawResources_) parseResourceSection(tok_.offset);
+    lexer_.resetTo(resourcesEnd_);
+    advance();
+    return;
+  }
   if (tok_.is(Tok::HashId) || tok_.is(Tok::BangId)) {
     parseAliasDefinition();
     return;
@@ -444,6 +454,7 @@ std::unique_ptr<Region> Parser::parseRegion(const std::vector<std::pair<std::str
 }
 
 void Parser::parseOperation(Region& region) {
+  const size_t elidedBefore = unclaimedElided_;
   ResultNames names;
   names.offset = tok_.offset;
   if (tok_.is(Tok::ValueId)) {
@@ -488,6 +499,15 @@ void Parser::parseOperation(Region& region) {
     op = parsePrettyOp(region, *code, names, nameOffset);
   } else {
     error("expected an op, found " + describe(tok_));
+  }
+  if (unclaimedElided_ > elidedBefore) {
+    // dense_resource<__elided__> read into this op (its nested ops claimed theirs).
+    if (op->info().category != OpCategory::Constant)
+      unsupportedAt(firstUnclaimedElided_, "dense_resource<__elided__> in " +
+                                               std::string(op->name()) +
+                                               " (only constants may have elided data)");
+    op->setAttr(std::string(kElidedAttr), Attribute::unit());
+    unclaimedElided_ = elidedBefore;
   }
   parseOptionalLoc(op->loc);
 }

@@ -8,6 +8,7 @@
 //                     into stablehlo.while + stablehlo.case
 //   pretty_parser.cc  ops in their pretty forms (the op_syntax formats and custom ops)
 //   generic_structure.cc  "builtin.module" and "func.func" in the generic op form
+//   resource_blobs.cc  dense_resource<...> and the file's {-# dialect_resources #-} blobs
 #pragma once
 
 #include <memory>
@@ -88,6 +89,10 @@ class Parser {
   NamedAttrList parseAttrDict();  // { a = 1, b }; current token must be '{'
   Attribute parseDenseAttr();     // after the 'dense' keyword: <...> : type
   Attribute parseDenseBody(const Type& type, size_t bodyStart, size_t bodyEnd);
+  // After the 'dense_resource' keyword: <name> : type, with the data of blob `name` from
+  // the file's resource section. <__elided__> (data the exporter left out) gives zeros
+  // that the op being parsed must claim: a constant, which parseOperation marks elided.
+  Attribute parseDenseResource(size_t keywordOffset);
   // An integer (optionally negative); returns false when the token is not one.
   bool parseInteger(int64_t& value);
   int64_t parseI64(std::string_view context);
@@ -198,6 +203,16 @@ class Parser {
   void parseBranch(CfgBlock& block);
   void parseTensorExtract(const ResultNames& names, size_t nameOffset);
   void resolveLocations();
+  // The resource section `{-# dialect_resources: { builtin: { name: "0x..." } } #-}`
+  // (resource_blobs.cc): found on the first dense_resource use (it ends the file), read
+  // once, and skipped when the top level reaches it.
+  struct ResourceBlob {
+    std::string_view hex;  // the string's text without its quotes
+    size_t offset;         // of the string, for errors
+  };
+  bool atResourceSection() const;  // at the '{' of `{-#`
+  void parseResourceSection(size_t braceOffset);
+  const std::unordered_map<std::string, ResourceBlob>& resourceBlobs();
 
   SourceRef source_;
   size_t end_;
@@ -213,12 +228,25 @@ class Parser {
   int depth_ = 0;
   std::unordered_map<std::string, Literal> globals_;         // @symbol -> value
   std::unordered_map<std::string, std::string> pointers_;    // %ptr -> @symbol
+  size_t begin_;
+  bool sawResources_ = false;
+  std::unordered_map<std::string, ResourceBlob> blobs_;
+  size_t resourcesEnd_ = 0;  // just after the section's `#-}`
+  // dense_resource<__elided__> values read but not yet claimed by their constant op.
+  size_t unclaimedElided_ = 0;
+  size_t firstUnclaimedElided_ = 0;
 };
 
 // Number tokens (attr_parser.cc): an unsigned decimal or 0x integer (false on overflow),
 // and whether a token is a 0x literal.
 bool tokenToU64(std::string_view text, uint64_t& value);
 bool isHexLiteral(std::string_view text);
+
+// Hex digits to bytes, two digits per byte (dense_parser.cc); false on a non-hex character.
+bool decodeHex(std::string_view digits, uint8_t* out);
+// A literal of `type` from raw little-endian storage of numElements * storageBytes bytes
+// (narrow integers and booleans one byte per element, as MLIR writes them).
+Literal literalFromBytes(const Type& type, const uint8_t* data);
 
 // Custom directives and hand-written op forms (custom_syntax.cc).
 void parseDirective(Parser& p, Parser::PrettyOp& op, const std::string& directive);
