@@ -269,7 +269,7 @@ static void parseReduce(Parser& p, Parser::PrettyOp& op) {
     std::string name(p.tok().text);
     if (p.tok().is(Tok::String) && !unescape(p.tok().text, name)) p.error("bad op name");
     if (!p.tok().is(Tok::BareId) && !p.tok().is(Tok::String)) p.error("expected an op name after 'applies'");
-    applied = lookupOp(name);
+    applied = p.lookupOpNamed(name, appliedOffset);
     if (!applied || opInfo(*applied).category != OpCategory::ElementwiseBinary)
       p.errorAt(appliedOffset, "'applies' needs a binary elementwise op, found '" + name + "'");
     p.advance();

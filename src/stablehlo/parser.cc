@@ -475,7 +475,9 @@ void Parser::parseOperation(Region& region) {
   }
   size_t nameOffset = tok_.offset;
   Op* op = nullptr;
+  std::string opName(tok_.text);
   if (tok_.is(Tok::String)) {
+    if (!unescape(tok_.text, opName)) error("bad op name string");
     op = parseGenericOp(region, names, nameOffset);
   } else if (tok_.is(Tok::BareId)) {
     if (tok_.isKeyword("tensor.extract")) {
@@ -488,9 +490,8 @@ void Parser::parseOperation(Region& region) {
       parseOptionalLoc(op->loc);
       return;
     }
-    std::optional<OpCode> code = lookupOp(tok_.text);
+    std::optional<OpCode> code = lookupOpNamed(tok_.text, nameOffset);
     if (!code) {
-      std::string opName(tok_.text);
       bool known = opName.rfind("stablehlo.", 0) == 0 || opName.rfind("chlo.", 0) == 0;
       if (known) error("unknown op '" + opName + "'");
       unsupportedAt(nameOffset, "op '" + opName + "' (dialect not supported)");
@@ -500,6 +501,7 @@ void Parser::parseOperation(Region& region) {
   } else {
     error("expected an op, found " + describe(tok_));
   }
+  if (opName.rfind("mhlo.", 0) == 0) importMhloAttrs(opName, *op, nameOffset);
   if (unclaimedElided_ > elidedBefore) {
     // dense_resource<__elided__> read into this op (its nested ops claimed theirs).
     if (op->info().category != OpCategory::Constant)
@@ -581,7 +583,7 @@ void Parser::importCustomCall(OpCode& code, const std::vector<Value*>& operands,
 Op* Parser::parseGenericOp(Region& region, const ResultNames& names, size_t nameOffset) {
   std::string opName;
   if (!unescape(tok_.text, opName)) error("bad op name string");
-  std::optional<OpCode> code = lookupOp(opName);
+  std::optional<OpCode> code = lookupOpNamed(opName, nameOffset);
   if (!code) {
     bool known = opName.rfind("stablehlo.", 0) == 0 || opName.rfind("chlo.", 0) == 0;
     if (known) error("unknown op '" + opName + "'");

@@ -9,6 +9,7 @@
 //   pretty_parser.cc  ops in their pretty forms (the op_syntax formats and custom ops)
 //   generic_structure.cc  "builtin.module" and "func.func" in the generic op form
 //   resource_blobs.cc  dense_resource<...> and the file's {-# dialect_resources #-} blobs
+//   mhlo_import.cc    MHLO ops, attributes and types read as StableHLO
 #pragma once
 
 #include <memory>
@@ -122,6 +123,14 @@ class Parser {
     size_t offset = 0;
   };
   void parseOperation(Region& region);
+  // An op by its name: the registry's, or an MHLO name read as its StableHLO op
+  // (mhlo_import.cc; an `unsupported: mhlo.X` error at `offset` for MHLO-only ops).
+  // Nothing for an unknown name of another dialect.
+  std::optional<OpCode> lookupOpNamed(std::string_view name, size_t offset) const;
+  // What an MHLO op (`name`) carries that its StableHLO op does not (mhlo_import.cc).
+  void importMhloAttrs(std::string_view name, Op& op, size_t offset) const;
+  // `#mhlo...` attribute names as the `#stablehlo...` ones they stand for; others as given.
+  static std::string stablehloAttrName(const std::string& hashName);
   Op* parseGenericOp(Region& region, const ResultNames& names, size_t nameOffset);
   Op* parsePrettyOp(Region& region, OpCode code, const ResultNames& names, size_t nameOffset);
   // Region body in braces. `args` are entry-block arguments declared outside the braces
