@@ -142,6 +142,8 @@ grep -qi 'nan\|inf' "$tmp/fill1.txt" && { echo "FAIL --fill-elided gave non-fini
 "$KILN" run "$dir/elided.mlir" --random-inputs 1 --fill-elided 5 --backend interp > /dev/null; check "run --fill-elided interp" 0 $?
 "$KILN" bench "$dir/elided.mlir" --runs 2 --fill-elided 5 > /dev/null; check "bench --fill-elided" 0 $?
 "$KILN" bench "$dir/elided.mlir" --runs 2 > /dev/null 2>&1; check "bench elided" 1 $?
+"$KILN" compile "$dir/elided.mlir" > /dev/null 2>&1; check "compile elided" 1 $?
+"$KILN" compile "$dir/elided.mlir" --fill-elided 5 > /dev/null; check "compile --fill-elided" 0 $?
 "$KILN" fmt "$dir/elided.mlir" > "$tmp/elided.mlir"; check "fmt elided" 0 $?
 grep -q 'stablehlo.constant dense_resource<__elided__> : tensor<3x4xf32>' "$tmp/elided.mlir" || { echo "FAIL fmt lost the elided constant:"; cat "$tmp/elided.mlir"; fail=1; }
 
