@@ -14,6 +14,7 @@
 #include "backends/cpu/threads.h"
 #include "commands.h"
 #include "passes/cost_analysis.h"
+#include "passes/fill_elided_constants.h"
 #include "passes/pass_manager.h"
 #include "stablehlo/parser.h"
 #include "support/error.h"
@@ -28,6 +29,7 @@ struct BenchOptions {
   std::string backend = "cpu";
   int runs = 10;
   uint64_t seed = 1;
+  std::optional<uint64_t> fillElided;
   double scale = 1;
   std::string profile;  // a Chrome trace-event file to write
   bool report = false;  // print the steps that took longest
@@ -39,7 +41,14 @@ double seconds(Clock::time_point since) { return std::chrono::duration<double>(C
 int runBench(const BenchOptions& o) {
   if (o.backend != "cpu" && o.backend != "interp")
     throw Error(ErrorKind::Usage, "unknown backend '" + o.backend + "' (available: cpu, interp)");
-  auto modules = stablehlo::parseFile(readInput(o.file));
+  // Every copy of the program gets the same filled constants (the seed decides them).
+  auto parse = [&] {
+    auto parsed = stablehlo::parseFile(readInput(o.file));
+    if (o.fillElided)
+      for (auto& m : parsed) passes::fillElidedConstants(*m, *o.fillElided);
+    return parsed;
+  };
+  auto modules = parse();
   if (modules.size() != 1) throw Error(ErrorKind::Unsupported, "unsupported: kiln bench takes one module");
   const std::string entry = entryName(*modules[0], o.entry, o.file);
   const Function* original = modules[0]->lookup(entry);
@@ -58,7 +67,7 @@ int runBench(const BenchOptions& o) {
   if (o.backend == "cpu") {
     auto compileOnce = [&](const std::string& dir) {
       Clock::time_point start = Clock::now();
-      auto copy = stablehlo::parseFile(readInput(o.file));
+      auto copy = parse();
       passes::PassContext context;
       passes::runPipeline(*copy[0], cpu::cpuPipeline(), context);
       cpu::CompileOptions options;
@@ -149,6 +158,10 @@ std::function<int()> addBenchCommand(CLI::App& app) {
   cmd->add_option("--backend", o->backend, "cpu (default) or interp");
   cmd->add_option("--runs", o->runs, "Timed runs after one warm-up (default 10)")->check(CLI::Range(1, 100000));
   cmd->add_option("--seed", o->seed, "Seed of the random inputs");
+  cmd->add_option(
+      "--fill-elided", o->fillElided,
+      "Fill constants the exporter left out (dense_resource<__elided__>) with random values "
+      "drawn from this seed");
   cmd->add_option("--random-scale", o->scale, "Random floats are uniform in [-S, S)")->check(CLI::PositiveNumber);
   addCompileTierOption(cmd, o->tier);
   cmd->add_option("--profile", o->profile,

@@ -4,11 +4,13 @@
 // with --backend cpu, the kernels' LLVM IR and assembly).
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "backends/cpu/disk_cache.h"
 #include "backends/cpu/executable.h"
 #include "commands.h"
 #include "ir/verifier.h"
+#include "passes/fill_elided_constants.h"
 #include "passes/pass_manager.h"
 #include "passes/passes.h"
 #include "stablehlo/parser.h"
@@ -30,11 +32,13 @@ struct CompileCommandOptions {
   bool donate = false;
   int64_t foldLimit = passes::PipelineOptions{}.foldElementLimit;
   std::string backend;
+  std::optional<uint64_t> fillElided;
 };
 
 int runCompileCommand(const CompileCommandOptions& o) {
   std::unique_ptr<Module> module = stablehlo::parseModule(readInput(o.file));
   verifyModule(*module);
+  if (o.fillElided) passes::fillElidedConstants(*module, *o.fillElided);
   if (!o.entry.empty()) {
     if (!module->lookup(o.entry)) throw Error(ErrorKind::Usage, "no function @" + o.entry + " in " + o.file);
     // Only the entry and what it calls survive: the others become private, and inlining
@@ -96,6 +100,9 @@ std::function<int()> addCompileCommand(CLI::App& app) {
                   "fallback with its op and line");
   cmd->add_flag("--verify-each", o->verifyEach, "Verify the module and check the buffer assignment after every pass");
   cmd->add_flag("--donate", o->donate, "Treat every parameter as donated (its buffer may hold results)");
+  cmd->add_option("--fill-elided", o->fillElided,
+                  "Fill constants the exporter left out (dense_resource<__elided__>) with random "
+                  "values drawn from this seed");
   cmd->add_option("--fold-limit", o->foldLimit, "Fold ops whose results have at most this many elements")
       ->check(CLI::NonNegativeNumber);
   return [o] { return runCompileCommand(*o); };

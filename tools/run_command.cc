@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "interp/array_print.h"
 #include "interp/interpreter.h"
+#include "passes/fill_elided_constants.h"
 #include "passes/pass_manager.h"
 #include "stablehlo/npy.h"
 #include "stablehlo/parser.h"
@@ -23,6 +24,7 @@ struct RunOptions {
   std::string entry;  // default: main, or the only public function
   std::vector<std::string> inputs;
   std::optional<uint64_t> randomSeed;
+  std::optional<uint64_t> fillElided;
   double randomScale = 1;
   std::string outputDir;
   std::string probeDir;
@@ -38,6 +40,7 @@ int runRun(const RunOptions& o) {
   if (o.backend != "cpu" && o.backend != "interp")
     throw Error(ErrorKind::Usage, "unknown backend '" + o.backend + "' (available: cpu, interp)");
   Module& module = *modules[0];
+  if (o.fillElided) passes::fillElidedConstants(module, *o.fillElided);
   const std::string entry = entryName(module, o.entry, o.file);
   const Function* fn = module.lookup(entry);
   TypeList params = fn->paramTypes();
@@ -102,6 +105,10 @@ std::function<int()> addRunCommand(CLI::App& app) {
   cmd->add_option("--entry", o->entry, "The function to run (default: main, or the only public function)");
   cmd->add_option("--input", o->inputs, "A .npy file per parameter, in order (repeat the option)");
   cmd->add_option("--random-inputs", o->randomSeed, "Generate inputs from this seed instead");
+  cmd->add_option(
+      "--fill-elided", o->fillElided,
+      "Fill constants the exporter left out (dense_resource<__elided__>) with random values "
+      "drawn from this seed");
   cmd->add_option("--random-scale", o->randomScale, "Random floats are uniform in [-S, S) (default 1)")
       ->check(CLI::PositiveNumber);
   addCompileTierOption(cmd, o->tier);

@@ -6,6 +6,7 @@
 
 #include "interp/kernels.h"
 #include "ir/builder.h"
+#include "ir/elided_constants.h"
 #include "support/error.h"
 
 namespace kiln::interp {
@@ -168,6 +169,7 @@ void planRegions(const Region& region, std::unordered_map<const Region*, std::ve
 
 Interpreter::Interpreter(const Module& module, InterpOptions options)
     : module_(module), options_(std::move(options)) {
+  rejectElidedConstants(module);  // zeros standing in for left-out data are no answer
   kernelTable();  // build the table before any thread needs it
   for (const auto& fn : module.functions()) {
     planDecompositions(fn->body());

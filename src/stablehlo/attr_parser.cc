@@ -123,7 +123,7 @@ Type Parser::parseType() {
   size_t offset = tok_.offset;
   if (tok_.is(Tok::BangId)) {
     std::string name(tok_.text);
-    if (name == "!stablehlo.token") {
+    if (name == "!stablehlo.token" || name == "!mhlo.token") {
       advance();
       return Type::token();
     }
@@ -338,7 +338,10 @@ Attribute Parser::parseAttribute() {
         advance();
         return parseDenseAttr();
       }
-      if (word == "dense_resource") unsupportedAt(offset, "dense_resource attributes (external constant data)");
+      if (word == "dense_resource") {
+        advance();
+        return parseDenseResource(offset);
+      }
       if (word == "array") {
         advance();
         expect(Tok::Less, "after 'array'");
@@ -394,6 +397,7 @@ Attribute Parser::parseHashAttribute() {
     return it->second;
   }
   advance();
+  name = stablehloAttrName(name);
   if ((name == "#stablehlo" || name == "#chlo") && tok_.is(Tok::Less)) {
     advance();
     Token kind = expect(Tok::BareId, "for the enum kind");
@@ -416,11 +420,14 @@ Attribute Parser::parseHashAttribute() {
     }
     return conv;
   }
-  if (recordName == "stablehlo.result_accuracy_mode" && tok_.is(Tok::Less)) {
+  // An enum with its kind in the name: #stablehlo.result_accuracy_mode<TOLERANCE>, and
+  // MHLO's #mhlo.rng_distribution<UNIFORM> / #mhlo.rng_algorithm<DEFAULT>.
+  if (!enumValues(recordName).empty() && tok_.is(Tok::Less)) {
     advance();
-    Token value = expect(Tok::BareId, "for the accuracy mode");
-    if (!isEnumValue(recordName, value.text)) errorAt(value.offset, "unknown accuracy mode");
-    expect(Tok::Greater, "to close the accuracy mode");
+    Token value = expect(Tok::BareId, "for the enum value");
+    if (!isEnumValue(recordName, value.text))
+      errorAt(value.offset, "'" + std::string(value.text) + "' is not a " + recordName + " value");
+    expect(Tok::Greater, "to close the enum attribute");
     return Attribute::enumValue(recordName, std::string(value.text));
   }
   if (const RecordSchema* schema = recordSchema(recordName); schema && tok_.is(Tok::Less)) {

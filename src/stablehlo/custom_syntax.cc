@@ -4,6 +4,7 @@
 // hand-written op forms (constant, reduce, while, chlo.scan).
 #include "ir/attr_records.h"
 #include "ir/attr_schema.h"
+#include "ir/elided_constants.h"
 #include "stablehlo/parser_impl.h"
 #include "stablehlo/printer_impl.h"
 #include "support/error.h"
@@ -233,10 +234,13 @@ static void parseConstant(Parser& p, Parser::PrettyOp& op) {
 static void printConstant(Printer& p, const Op& op) {
   p.printResults(op);
   p.printOpName(op);
-  p.printRemainingAttrs(op, {"value"});
+  p.printRemainingAttrs(op, {"value", std::string(kElidedAttr)});
   p.space();
   Attribute value = op.attr("value");
-  if (value) p.printAttr(value);
+  if (isElidedConstant(op))
+    p << elidedValueText(op);
+  else if (value)
+    p.printAttr(value);
   else p << "<<missing value>>";
 }
 
@@ -265,7 +269,7 @@ static void parseReduce(Parser& p, Parser::PrettyOp& op) {
     std::string name(p.tok().text);
     if (p.tok().is(Tok::String) && !unescape(p.tok().text, name)) p.error("bad op name");
     if (!p.tok().is(Tok::BareId) && !p.tok().is(Tok::String)) p.error("expected an op name after 'applies'");
-    applied = lookupOp(name);
+    applied = p.lookupOpNamed(name, appliedOffset);
     if (!applied || opInfo(*applied).category != OpCategory::ElementwiseBinary)
       p.errorAt(appliedOffset, "'applies' needs a binary elementwise op, found '" + name + "'");
     p.advance();

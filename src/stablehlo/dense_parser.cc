@@ -9,9 +9,6 @@
 
 namespace kiln::stablehlo {
 
-namespace {
-
-// Hex digits to bytes (two digits per byte); false on a non-hex character.
 bool decodeHex(std::string_view digits, uint8_t* out) {
   static const auto kValue = [] {
     std::array<int8_t, 256> v;
@@ -30,7 +27,20 @@ bool decodeHex(std::string_view digits, uint8_t* out) {
   return bad >= 0;
 }
 
-}  // namespace
+Literal literalFromBytes(const Type& type, const uint8_t* data) {
+  // Narrow types keep one byte per element; Literal stores signed ones sign-extended
+  // and booleans as 0/1, so such bytes go through setInt.
+  const DType dtype = type.dtype();
+  Literal lit(type);
+  if (!(storageBytes(dtype) == 1 && bitWidth(dtype) < 8)) {
+    std::memcpy(lit.mutableStorage(), data, static_cast<size_t>(type.byteSize()));
+    return lit;
+  }
+  uint64_t mask = (uint64_t{1} << bitWidth(dtype)) - 1;
+  for (int64_t i = 0; i < type.numElements(); ++i)
+    lit.setInt(i, isBool(dtype) ? data[i] != 0 : static_cast<int64_t>(data[i] & mask));
+  return lit;
+}
 
 namespace {
 
@@ -94,27 +104,16 @@ Attribute Parser::parseDenseBody(const Type& type, size_t bodyStart, size_t body
     if (!decodeHex(text, bytes.data())) error("bad hex digit in dense literal");
     advance();
     if (tok_.offset != bodyEnd) error("unexpected text after the hex literal");
-    // Narrow types keep one byte per element; Literal stores signed ones sign-extended
-    // and booleans as 0/1, so such bytes go through setInt.
     bool narrow = width == 1 && bitWidth(dtype) < 8;
-    auto fromBytes = [&](const Type& t, const uint8_t* data) {
-      Literal lit(t);
-      if (!narrow) {
-        std::memcpy(lit.mutableStorage(), data, static_cast<size_t>(t.byteSize()));
-        return lit;
-      }
-      uint64_t mask = (uint64_t{1} << bitWidth(dtype)) - 1;
-      for (int64_t i = 0; i < t.numElements(); ++i)
-        lit.setInt(i, isBool(dtype) ? data[i] != 0 : static_cast<int64_t>(data[i] & mask));
-      return lit;
-    };
     if (static_cast<int64_t>(bytes.size()) == n * width)
-      return Attribute::dense(narrow ? fromBytes(type, bytes.data()) : Literal::fromStorage(type, std::move(bytes)));
+      return Attribute::dense(narrow ? literalFromBytes(type, bytes.data())
+                                     : Literal::fromStorage(type, std::move(bytes)));
     // One element is a splat, except a boolean byte other than 0/1/0xFF, which older
     // MLIR wrote for up to 8 bit-packed booleans.
     bool packedBools = isBool(dtype) && n > 1 && bytes.size() == 1 && bytes[0] > 1 && bytes[0] != 0xFF;
     if (static_cast<int64_t>(bytes.size()) == width && !packedBools)
-      return Attribute::dense(Literal::splat(type, fromBytes(Type::scalar(dtype), bytes.data()).storage()));
+      return Attribute::dense(
+          Literal::splat(type, literalFromBytes(Type::scalar(dtype), bytes.data()).storage()));
     if (isBool(dtype) && static_cast<int64_t>(bytes.size()) == (n + 7) / 8) {  // bit-packed i1
       Literal lit(type);
       for (int64_t i = 0; i < n; ++i) lit.setInt(i, (bytes[static_cast<size_t>(i / 8)] >> (i % 8)) & 1);

@@ -1,6 +1,7 @@
 // The parser: file splitting, modules, functions, regions, values and generic-form ops.
 #include "stablehlo/parser.h"
 
+#include "ir/elided_constants.h"
 #include "ir/verifier.h"
 #include "stablehlo/parser_impl.h"
 #include "support/error.h"
@@ -58,7 +59,8 @@ std::unique_ptr<Module> parseModule(std::string text, const ParseOptions& option
 Parser::Parser(SourceRef source, size_t begin, size_t end)
     : source_(std::move(source)),
       end_(end),
-      lexer_(source_->text().substr(begin, end - begin), begin) {
+      lexer_(source_->text().substr(begin, end - begin), begin),
+      begin_(begin) {
   advance();
 }
 
@@ -175,11 +177,19 @@ std::unique_ptr<Module> Parser::parseModule() {
   module->source = source_;
   bool sawModuleOp = false;
   while (!tok_.is(Tok::Eof)) parseTopLevelItem(*module, sawModuleOp);
+  if (unclaimedElided_)
+    unsupportedAt(firstUnclaimedElided_, "dense_resource<__elided__> outside a constant op");
   resolveLocations();
   return module;
 }
 
 void Parser::parseTopLevelItem(Module& module, bool& sawModuleOp) {
+  if (atResourceSection()) {
+    if (!sawResources_) parseResourceSection(tok_.offset);
+    lexer_.resetTo(resourcesEnd_);
+    advance();
+    return;
+  }
   if (tok_.is(Tok::HashId) || tok_.is(Tok::BangId)) {
     parseAliasDefinition();
     return;
@@ -205,7 +215,18 @@ void Parser::parseTopLevelItem(Module& module, bool& sawModuleOp) {
     parseOptionalLoc(module.loc);
     return;
   }
+  if (isGenericOpNamed("builtin.module")) {
+    if (sawModuleOp || !module.functions().empty())
+      error("only one module is allowed per file part (separate parts with '// -----')");
+    sawModuleOp = true;
+    parseGenericModule(module);
+    return;
+  }
   if (sawModuleOp) error("unexpected " + describe(tok_) + " after the module");
+  if (isGenericOpNamed("func.func")) {
+    parseGenericFunction(module);
+    return;
+  }
   if (tok_.isKeyword("func.func")) {
     parseFunction(module);
     return;
@@ -224,6 +245,8 @@ void Parser::parseModuleBody(Module& module) {
   while (!tok_.is(Tok::RBrace) && !tok_.is(Tok::Eof)) {
     if (tok_.isKeyword("func.func")) {
       parseFunction(module);
+    } else if (isGenericOpNamed("func.func")) {
+      parseGenericFunction(module);
     } else if (tok_.isKeyword("util.global")) {
       parseGlobal();
     } else if (tok_.is(Tok::BareId) || tok_.is(Tok::String)) {
@@ -345,16 +368,23 @@ void Parser::parseFunction(Module& module) {
     // An explicit entry label repeats the parameters: ^bb0(%arg0: T, ...):
     error("an entry block label is not allowed in a function body");
   }
+  std::vector<CfgBlock> blocks = parseFunctionOps(*raw, offset);
+  if (blocks.size() > 1 || blocks[0].end != CfgBlock::End::None)
+    liftControlFlow(*raw, blocks, source_);
+  parseOptionalLoc(raw->loc);
+}
+
+std::vector<CfgBlock> Parser::parseFunctionOps(Function& fn, size_t offset) {
   // Ops go into the body; a cf.br / cf.cond_br or a block label makes the function a
   // control-flow graph, whose later blocks are read into their own regions.
   std::vector<CfgBlock> blocks(1);
   blocks[0].offset = offset;
   while (!tok_.is(Tok::RBrace)) {
-    if (tok_.is(Tok::Eof)) error("expected '}' to close the body of @" + name);
+    if (tok_.is(Tok::Eof)) error("expected '}' to close the body of @" + fn.name());
     CfgBlock& current = blocks.back();
     if (tok_.is(Tok::BlockId)) {
       if (current.end == CfgBlock::End::None && !(current.region && current.region->terminator()) &&
-          !(blocks.size() == 1 && raw->body().terminator()))
+          !(blocks.size() == 1 && fn.body().terminator()))
         error("the block before " + std::string(tok_.text) + " does not end with a branch or return");
       CfgBlock block;
       block.name = std::string(tok_.text);
@@ -373,17 +403,17 @@ void Parser::parseFunction(Module& module) {
       parseBranch(current);
       continue;
     }
-    parseOperation(blocks.size() == 1 ? raw->body() : *current.region);
+    parseOperation(blocks.size() == 1 ? fn.body() : *current.region);
   }
   advance();  // }
   popScope();
-  if (blocks.size() > 1 || blocks[0].end != CfgBlock::End::None) liftControlFlow(*raw, blocks, source_);
-  parseOptionalLoc(raw->loc);
+  return blocks;
 }
 
 // ---- regions and ops ----------------------------------------------------------------
 
-void Parser::parseBlockArgs(std::vector<std::pair<std::string, Type>>& args) {
+void Parser::parseBlockArgs(std::vector<std::pair<std::string, Type>>& args,
+                            std::vector<size_t>* locOffsets) {
   expect(Tok::LParen, "to open the block arguments");
   if (!tok_.is(Tok::RParen)) {
     do {
@@ -391,7 +421,8 @@ void Parser::parseBlockArgs(std::vector<std::pair<std::string, Type>>& args) {
       if (name.text.find('#') != std::string_view::npos) errorAt(name.offset, "a block argument cannot have a #N suffix");
       expect(Tok::Colon, "after the block argument name");
       Type type = parseType();
-      skipOptionalLoc();  // block-argument locations are not kept
+      size_t loc = skipOptionalLoc();  // kept only for a function's entry block
+      if (locOffsets) locOffsets->push_back(loc);
       args.emplace_back(std::string(name.text), std::move(type));
     } while (consumeIf(Tok::Comma));
   }
@@ -423,6 +454,7 @@ std::unique_ptr<Region> Parser::parseRegion(const std::vector<std::pair<std::str
 }
 
 void Parser::parseOperation(Region& region) {
+  const size_t elidedBefore = unclaimedElided_;
   ResultNames names;
   names.offset = tok_.offset;
   if (tok_.is(Tok::ValueId)) {
@@ -443,7 +475,9 @@ void Parser::parseOperation(Region& region) {
   }
   size_t nameOffset = tok_.offset;
   Op* op = nullptr;
+  std::string opName(tok_.text);
   if (tok_.is(Tok::String)) {
+    if (!unescape(tok_.text, opName)) error("bad op name string");
     op = parseGenericOp(region, names, nameOffset);
   } else if (tok_.is(Tok::BareId)) {
     if (tok_.isKeyword("tensor.extract")) {
@@ -456,9 +490,8 @@ void Parser::parseOperation(Region& region) {
       parseOptionalLoc(op->loc);
       return;
     }
-    std::optional<OpCode> code = lookupOp(tok_.text);
+    std::optional<OpCode> code = lookupOpNamed(tok_.text, nameOffset);
     if (!code) {
-      std::string opName(tok_.text);
       bool known = opName.rfind("stablehlo.", 0) == 0 || opName.rfind("chlo.", 0) == 0;
       if (known) error("unknown op '" + opName + "'");
       unsupportedAt(nameOffset, "op '" + opName + "' (dialect not supported)");
@@ -467,6 +500,16 @@ void Parser::parseOperation(Region& region) {
     op = parsePrettyOp(region, *code, names, nameOffset);
   } else {
     error("expected an op, found " + describe(tok_));
+  }
+  if (opName.rfind("mhlo.", 0) == 0) importMhloAttrs(opName, *op, nameOffset);
+  if (unclaimedElided_ > elidedBefore) {
+    // dense_resource<__elided__> read into this op (its nested ops claimed theirs).
+    if (op->info().category != OpCategory::Constant)
+      unsupportedAt(firstUnclaimedElided_, "dense_resource<__elided__> in " +
+                                               std::string(op->name()) +
+                                               " (only constants may have elided data)");
+    op->setAttr(std::string(kElidedAttr), Attribute::unit());
+    unclaimedElided_ = elidedBefore;
   }
   parseOptionalLoc(op->loc);
 }
@@ -540,7 +583,7 @@ void Parser::importCustomCall(OpCode& code, const std::vector<Value*>& operands,
 Op* Parser::parseGenericOp(Region& region, const ResultNames& names, size_t nameOffset) {
   std::string opName;
   if (!unescape(tok_.text, opName)) error("bad op name string");
-  std::optional<OpCode> code = lookupOp(opName);
+  std::optional<OpCode> code = lookupOpNamed(opName, nameOffset);
   if (!code) {
     bool known = opName.rfind("stablehlo.", 0) == 0 || opName.rfind("chlo.", 0) == 0;
     if (known) error("unknown op '" + opName + "'");

@@ -7,6 +7,9 @@
 //   cfg_import.cc     functions with several blocks (cf.br / cf.cond_br), lifted
 //                     into stablehlo.while + stablehlo.case
 //   pretty_parser.cc  ops in their pretty forms (the op_syntax formats and custom ops)
+//   generic_structure.cc  "builtin.module" and "func.func" in the generic op form
+//   resource_blobs.cc  dense_resource<...> and the file's {-# dialect_resources #-} blobs
+//   mhlo_import.cc    MHLO ops, attributes and types read as StableHLO
 #pragma once
 
 #include <memory>
@@ -87,6 +90,10 @@ class Parser {
   NamedAttrList parseAttrDict();  // { a = 1, b }; current token must be '{'
   Attribute parseDenseAttr();     // after the 'dense' keyword: <...> : type
   Attribute parseDenseBody(const Type& type, size_t bodyStart, size_t bodyEnd);
+  // After the 'dense_resource' keyword: <name> : type, with the data of blob `name` from
+  // the file's resource section. <__elided__> (data the exporter left out) gives zeros
+  // that the op being parsed must claim: a constant, which parseOperation marks elided.
+  Attribute parseDenseResource(size_t keywordOffset);
   // An integer (optionally negative); returns false when the token is not one.
   bool parseInteger(int64_t& value);
   int64_t parseI64(std::string_view context);
@@ -116,12 +123,22 @@ class Parser {
     size_t offset = 0;
   };
   void parseOperation(Region& region);
+  // An op by its name: the registry's, or an MHLO name read as its StableHLO op
+  // (mhlo_import.cc; an `unsupported: mhlo.X` error at `offset` for MHLO-only ops).
+  // Nothing for an unknown name of another dialect.
+  std::optional<OpCode> lookupOpNamed(std::string_view name, size_t offset) const;
+  // What an MHLO op (`name`) carries that its StableHLO op does not (mhlo_import.cc).
+  void importMhloAttrs(std::string_view name, Op& op, size_t offset) const;
+  // `#mhlo...` attribute names as the `#stablehlo...` ones they stand for; others as given.
+  static std::string stablehloAttrName(const std::string& hashName);
   Op* parseGenericOp(Region& region, const ResultNames& names, size_t nameOffset);
   Op* parsePrettyOp(Region& region, OpCode code, const ResultNames& names, size_t nameOffset);
   // Region body in braces. `args` are entry-block arguments declared outside the braces
   // (while, pretty reduce); without them an entry label `^bb0(...)` may declare them.
   std::unique_ptr<Region> parseRegion(const std::vector<std::pair<std::string, Type>>& args = {});
-  void parseBlockArgs(std::vector<std::pair<std::string, Type>>& args);
+  // `locOffsets`, when given, gets the offset of each argument's loc(...) (0 for none).
+  void parseBlockArgs(std::vector<std::pair<std::string, Type>>& args,
+                      std::vector<size_t>* locOffsets = nullptr);
   // Creates an op in `region`, binds the result names and records its positions.
   // A custom_call that stands for an op becomes that op (parser.cc).
   void importCustomCall(OpCode& code, const std::vector<Value*>& operands, const TypeList& resultTypes,
@@ -177,6 +194,14 @@ class Parser {
   void parseTopLevelItem(Module& module, bool& sawModuleOp);
   void parseModuleBody(Module& module);
   void parseFunction(Module& module);
+  // The ops of a function body up to and past its closing '}' (the '{' and the entry
+  // block's names are the caller's), in blocks when it is a control-flow graph.
+  std::vector<CfgBlock> parseFunctionOps(Function& fn, size_t offset);
+  // The generic op form of the module and its functions, as mlir-opt
+  // --mlir-print-op-generic writes a whole file (generic_structure.cc).
+  bool isGenericOpNamed(std::string_view name) const;
+  void parseGenericModule(Module& module);
+  void parseGenericFunction(Module& module);
   void parseAliasDefinition();
   // IREE's `util.global` (module level) and its loads (global_parser.cc). Immutable
   // globals are constants: each load becomes a stablehlo.constant of the value.
@@ -187,6 +212,16 @@ class Parser {
   void parseBranch(CfgBlock& block);
   void parseTensorExtract(const ResultNames& names, size_t nameOffset);
   void resolveLocations();
+  // The resource section `{-# dialect_resources: { builtin: { name: "0x..." } } #-}`
+  // (resource_blobs.cc): found on the first dense_resource use (it ends the file), read
+  // once, and skipped when the top level reaches it.
+  struct ResourceBlob {
+    std::string_view hex;  // the string's text without its quotes
+    size_t offset;         // of the string, for errors
+  };
+  bool atResourceSection() const;  // at the '{' of `{-#`
+  void parseResourceSection(size_t braceOffset);
+  const std::unordered_map<std::string, ResourceBlob>& resourceBlobs();
 
   SourceRef source_;
   size_t end_;
@@ -202,12 +237,25 @@ class Parser {
   int depth_ = 0;
   std::unordered_map<std::string, Literal> globals_;         // @symbol -> value
   std::unordered_map<std::string, std::string> pointers_;    // %ptr -> @symbol
+  size_t begin_;
+  bool sawResources_ = false;
+  std::unordered_map<std::string, ResourceBlob> blobs_;
+  size_t resourcesEnd_ = 0;  // just after the section's `#-}`
+  // dense_resource<__elided__> values read but not yet claimed by their constant op.
+  size_t unclaimedElided_ = 0;
+  size_t firstUnclaimedElided_ = 0;
 };
 
 // Number tokens (attr_parser.cc): an unsigned decimal or 0x integer (false on overflow),
 // and whether a token is a 0x literal.
 bool tokenToU64(std::string_view text, uint64_t& value);
 bool isHexLiteral(std::string_view text);
+
+// Hex digits to bytes, two digits per byte (dense_parser.cc); false on a non-hex character.
+bool decodeHex(std::string_view digits, uint8_t* out);
+// A literal of `type` from raw little-endian storage of numElements * storageBytes bytes
+// (narrow integers and booleans one byte per element, as MLIR writes them).
+Literal literalFromBytes(const Type& type, const uint8_t* data);
 
 // Custom directives and hand-written op forms (custom_syntax.cc).
 void parseDirective(Parser& p, Parser::PrettyOp& op, const std::string& directive);

@@ -207,6 +207,11 @@ void Parser::parseTypeClause(PrettyOp& op, TypeForm form) {
     case TypeForm::Arrow: {
       TypeList inputs = parseTypeList();
       checkOperandTypes(operands, inputs, offset);
+      if (!tok_.is(Tok::Arrow) && inputs.size() == 1 && fixedResultCount(op) == 1) {
+        // `: T` for `: T -> T`: how MHLO writes the math ops StableHLO keeps in CHLO.
+        op.resultTypes = inputs;
+        return;
+      }
       expect(Tok::Arrow, "in the op's type");
       op.resultTypes = parseResultTypes();
       return;

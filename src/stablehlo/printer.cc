@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "ir/elided_constants.h"
 #include "stablehlo/printer_impl.h"
 
 namespace kiln::stablehlo {
@@ -21,6 +22,10 @@ std::string printOp(const Op& op, const PrintOptions& options) {
   Printer p(options);
   p.printOp(op);
   return std::move(p.out());
+}
+
+std::string elidedValueText(const Op& op) {
+  return "dense_resource<__elided__> : " + op.result(0)->type().str();
 }
 
 bool isNonDefault(const OpInfo& info, const NamedAttribute& attr) {
@@ -177,6 +182,10 @@ void Printer::printGenericOp(const Op& op) {
   // Inherent attributes (those in the registry) go in <{...}>, the rest in {...}.
   NamedAttrList inherent, discardable;
   for (const NamedAttribute& a : op.attrs()) (op.info().findAttr(a.name) ? inherent : discardable).push_back(a);
+  if (isElidedConstant(op)) {  // its value is the placeholder it had in the source
+    setAttr(inherent, "value", Attribute::opaque(elidedValueText(op)));
+    removeAttr(discardable, kElidedAttr);
+  }
   if (!inherent.empty()) {
     out_ += " <";
     printAttrDict(inherent);

@@ -1,5 +1,7 @@
 // Printing IR as StableHLO MLIR text, in the pretty form where an op has one. The
-// parser reads the output back to an identical module.
+// parser reads the output back to an identical module. Constants that came from
+// dense_resource blobs print as dense literals (resource_blobs.cc says why); elided ones
+// as dense_resource<__elided__> again.
 #pragma once
 
 #include <ostream>

@@ -88,6 +88,9 @@ void printCustomOp(Printer& p, const Op& op, const std::string& form);
 // `@name`, quoted when the name is not a bare identifier.
 std::string symbolText(const std::string& name);
 
+// The value of an elided constant as it was written: dense_resource<__elided__> : T.
+std::string elidedValueText(const Op& op);
+
 // Whether an attribute is worth printing in an attr-dict: not equal to its default.
 bool isNonDefault(const OpInfo& info, const NamedAttribute& attr);
 

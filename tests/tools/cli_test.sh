@@ -128,6 +128,25 @@ grep -q "unclosed '('" "$tmp/err.txt" || { echo "FAIL bad group message:"; cat "
 "$KILN" compile "$dir/bad.mlir" > /dev/null 2>&1; check "compile bad file" 1 $?
 "$KILN" nope > /dev/null 2>&1; check "unknown subcommand" 2 $?
 
+# Constants JAX elided (dense_resource<__elided__>): running them is an error that names
+# the constant; --fill-elided SEED fills them, the same way for the same seed; kiln fmt
+# prints them back as they were.
+"$KILN" run "$dir/elided.mlir" --random-inputs 1 > /dev/null 2> "$tmp/err.txt"; check "run elided" 1 $?
+grep -q 'elided.mlir:4:10: error: the constant tensor<3x4xf32> at "params/w" has no data' "$tmp/err.txt" || { echo "FAIL elided message:"; cat "$tmp/err.txt"; fail=1; }
+"$KILN" run "$dir/elided.mlir" --random-inputs 1 --fill-elided 5 > "$tmp/fill1.txt"; check "run --fill-elided" 0 $?
+"$KILN" run "$dir/elided.mlir" --random-inputs 1 --fill-elided 5 > "$tmp/fill2.txt"; check "run --fill-elided again" 0 $?
+"$KILN" run "$dir/elided.mlir" --random-inputs 1 --fill-elided 6 > "$tmp/fill3.txt"; check "run --fill-elided 6" 0 $?
+cmp -s "$tmp/fill1.txt" "$tmp/fill2.txt" || { echo "FAIL --fill-elided is not deterministic"; fail=1; }
+cmp -s "$tmp/fill1.txt" "$tmp/fill3.txt" && { echo "FAIL --fill-elided ignores its seed"; fail=1; }
+grep -qi 'nan\|inf' "$tmp/fill1.txt" && { echo "FAIL --fill-elided gave non-finite results:"; cat "$tmp/fill1.txt"; fail=1; }
+"$KILN" run "$dir/elided.mlir" --random-inputs 1 --fill-elided 5 --backend interp > /dev/null; check "run --fill-elided interp" 0 $?
+"$KILN" bench "$dir/elided.mlir" --runs 2 --fill-elided 5 > /dev/null; check "bench --fill-elided" 0 $?
+"$KILN" bench "$dir/elided.mlir" --runs 2 > /dev/null 2>&1; check "bench elided" 1 $?
+"$KILN" compile "$dir/elided.mlir" > /dev/null 2>&1; check "compile elided" 1 $?
+"$KILN" compile "$dir/elided.mlir" --fill-elided 5 > /dev/null; check "compile --fill-elided" 0 $?
+"$KILN" fmt "$dir/elided.mlir" > "$tmp/elided.mlir"; check "fmt elided" 0 $?
+grep -q 'stablehlo.constant dense_resource<__elided__> : tensor<3x4xf32>' "$tmp/elided.mlir" || { echo "FAIL fmt lost the elided constant:"; cat "$tmp/elided.mlir"; fail=1; }
+
 # Usage errors exit 2 whoever finds them (CLI11 or kiln); I/O errors stay 1.
 "$KILN" fmt --no-such-flag "$dir/good.mlir" > /dev/null 2>&1; check "unknown flag" 2 $?
 "$KILN" compile > /dev/null 2>&1; check "missing argument" 2 $?
