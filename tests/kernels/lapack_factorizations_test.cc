@@ -234,6 +234,62 @@ TYPED_TEST(LapackFactorizationTest, TrsmSolvesEverySideTriangleTransposeAndDiago
         }
 }
 
+// Ill-conditioned systems: the residual is small against ||A||·||X|| (backward
+// stability), whatever the condition number does to X itself.
+TYPED_TEST(LapackFactorizationTest, TrsmAndGtsvOfIllConditionedSystemsHaveSmallBackwardError) {
+  using T = TypeParam;
+  Inputs<T> in;
+  const int64_t n = 8;
+  const double smallest = Element<T>::eps > 1e-10 ? 1e-5 : 1e-11;
+  // Triangular: a unit-norm-ish lower triangle whose diagonal falls geometrically.
+  Tensor a(Type::tensor(Element<T>::dtype, {2, n, n})),
+      b(Type::tensor(Element<T>::dtype, {2, n, 2}));
+  for (int64_t i = 0; i < 2; ++i) {
+    Mat t = in.random(n, n);
+    for (int64_t d = 0; d < n; ++d) t(d, d) = std::pow(smallest, static_cast<double>(d) / (n - 1));
+    a.setMatrix(i, t);
+    b.setMatrix(i, in.random(n, 2));
+  }
+  const std::vector<Tensor> x =
+      runCall(name<T>("trsm"), {a, b}, {b.type},
+              "diag = 78 : ui8, side = 76 : ui8, trans_x = 78 : ui8, uplo = 76 : ui8");
+  for (int64_t i = 0; i < 2; ++i) {
+    const Mat full = a.matrix(i);
+    Mat l(n, n);
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t c = 0; c <= r; ++c) l(r, c) = full(r, c);
+    const Mat xi = x[0].matrix(i);
+    EXPECT_LE(norm(l * xi - b.matrix(i)) / (norm(l) * norm(xi)), tolerance<T>(n))
+        << "trsm, system " << i;
+  }
+  // Tridiagonal: a small diagonal against unit off-diagonals (gtsv pivots).
+  const Type diagonal = Type::tensor(Element<T>::dtype, {1, n});
+  Tensor dl(diagonal), d(diagonal), du(diagonal), rhs(Type::tensor(Element<T>::dtype, {1, n, 1}));
+  std::vector<Z> l, c, u;
+  for (int64_t j = 0; j < n; ++j) {
+    l.push_back(in.next());
+    u.push_back(in.next());
+    c.push_back(smallest * in.next());
+  }
+  dl.setVector(0, l);
+  d.setVector(0, c);
+  du.setVector(0, u);
+  rhs.setMatrix(0, in.random(n, 1));
+  const std::vector<Tensor> r =
+      runCall(name<T>("gtsv"), {dl, d, du, rhs},
+              {diagonal, diagonal, diagonal, rhs.type, Type::tensor(DType::I32, {1})});
+  Mat tri(n, n);
+  const std::vector<Z> lr = dl.vector(0), cr = d.vector(0), ur = du.vector(0);
+  for (int64_t j = 0; j < n; ++j) {
+    tri(j, j) = cr[static_cast<size_t>(j)];
+    if (j > 0) tri(j, j - 1) = lr[static_cast<size_t>(j)];
+    if (j + 1 < n) tri(j, j + 1) = ur[static_cast<size_t>(j)];
+  }
+  EXPECT_EQ(r[4].info(0), 0);
+  const Mat xs = r[3].matrix(0);
+  EXPECT_LE(norm(tri * xs - rhs.matrix(0)) / (norm(tri) * norm(xs)), tolerance<T>(n)) << "gtsv";
+}
+
 TYPED_TEST(LapackFactorizationTest, TrsmWithAlphaOperandScalesTheRightHandSide) {
   using T = TypeParam;
   Inputs<T> in;
