@@ -302,6 +302,11 @@ TYPED_TEST(LapackFactorizationTest, TrsmWithAlphaOperandScalesTheRightHandSide) 
       runCall(name<T>("trsm"), {a, b, alpha}, {b.type},
               "diag = 78 : ui8, side = 76 : ui8, trans_x = 78 : ui8, uplo = 76 : ui8");
   EXPECT_LE(relativeError(x[0].matrix(0), scaled(b.matrix(0), 2), b.matrix(0)), tolerance<T>(3));
+  // trsm is also known as blas_?trsm_ffi: the same call.
+  const std::vector<Tensor> blas =
+      runCall(std::string("blas_") + Element<T>::prefix + "trsm_ffi", {a, b, alpha}, {b.type},
+              "diag = 78 : ui8, side = 76 : ui8, trans_x = 78 : ui8, uplo = 76 : ui8");
+  EXPECT_EQ(blas[0].bytes, x[0].bytes);
 }
 
 TYPED_TEST(LapackFactorizationTest, GtsvSolvesTridiagonalSystemsAndReportsSingularOnes) {

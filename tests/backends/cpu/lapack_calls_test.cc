@@ -297,8 +297,8 @@ TEST(LapackCallsTest, EveryTargetOfEveryTypeRunsAsAStep) {
 }
 
 TEST(LapackCallsTest, AnUnknownTargetIsUnsupportedNamingIt) {
-  for (const char* target :
-       {"lapack_sfoo_ffi", "lapack_qgetrf_ffi", "lapack_cpotrf", "lapack_corgqr_ffi"}) {
+  for (const char* target : {"lapack_sfoo_ffi", "lapack_qgetrf_ffi", "lapack_cpotrf",
+                             "lapack_corgqr_ffi", "blas_sgetrf_ffi"}) {
     const std::string text =
         std::string("func.func @main(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {\n") +
         "  %r = stablehlo.custom_call @" + target +
