@@ -102,27 +102,8 @@ interp::HostValues Executable::call(const Function& fn, const interp::HostValues
 }
 
 bool Executable::run(const Op& op, const interp::HostValues& operands, interp::HostValues& results) const {
-  if (auto call = lapack_.find(&op); call != lapack_.end()) {
-    std::vector<Literal> inputs;
-    std::vector<const void*> in;
-    inputs.reserve(operands.size());
-    for (const interp::HostValue& v : operands) {
-      inputs.push_back(v.tensor());
-      in.push_back(inputs.back().isSplat() ? inputs.back().mutableStorage() : inputs.back().storage());
-    }
-    std::vector<Literal> outputs;
-    std::vector<void*> out;
-    for (size_t i = 0; i < op.numResults(); ++i) outputs.push_back(results_.take(op, i));
-    for (Literal& o : outputs) out.push_back(o.mutableStorage());
-    kernels::runLapackCall(call->second, in.data(), out.data());
-    results.clear();
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      results_.keep(op, i, outputs[i]);
-      results.push_back(std::move(outputs[i]));
-    }
-    runs_.fetch_add(1, std::memory_order_relaxed);
-    return true;
-  }
+  // (LAPACK calls in a function that runs through the interpreter are run by its own
+  // custom_call kernel: the same code, kernels/lapack/.)
   if (blas_.count(&op)) {
     results = blasRun(op, operands);
     runs_.fetch_add(1, std::memory_order_relaxed);

@@ -296,6 +296,30 @@ TEST(LapackCallsTest, EveryTargetOfEveryTypeRunsAsAStep) {
   }
 }
 
+// A function that runs through the interpreter for another op (fft has no native step)
+// still runs its LAPACK call, with the interpreter's custom_call kernel: the same code.
+TEST(LapackCallsTest, ALapackCallInAFunctionThatRunsThroughTheInterpreter) {
+  const std::string text =
+      R"(func.func @main(%a: tensor<3x3xf64>, %x: tensor<4xcomplex<f32>>) -> (tensor<3x3xf64>, tensor<i32>, tensor<4xcomplex<f32>>) {
+  %r:2 = stablehlo.custom_call @lapack_dpotrf_ffi(%a) {mhlo.backend_config = {uplo = 76 : ui8}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<> : tensor<0xindex>]} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<i32>)
+  %f = stablehlo.fft %x, type = FFT, length = [4] : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+  return %r#0, %r#1, %f : tensor<3x3xf64>, tensor<i32>, tensor<4xcomplex<f32>>
+})";
+  test_util::Compiled c = test_util::compile(text);
+  EXPECT_NE(c.exe->report().find("through the interpreter"), std::string::npos) << c.exe->report();
+  Tensor a(Type::tensor(DType::F64, {3, 3}));
+  kernels::lapack_test::Inputs<double> in;
+  a.setMatrix(0, in.positiveDefinite(3, 0.1));
+  interp::HostValues args = {literalOf(a), Literal(Type::tensor(DType::C64, {4}))};
+  passes::test_util::expectBitIdentical(interp::Interpreter(*c.reference).call("main", args),
+                                        c.exe->call(*c.module->lookup("main"), args), text);
+  const Tensor factor = tensorOf(c.exe->call(*c.module->lookup("main"), args)[0]);
+  Mat l = factor.matrix(0);
+  for (int64_t i = 0; i < 3; ++i)
+    for (int64_t j = i + 1; j < 3; ++j) l(i, j) = 0;
+  EXPECT_LE(kernels::lapack_test::relativeError(l * adjoint(l), a.matrix(0), a.matrix(0)), 1e-14);
+}
+
 TEST(LapackCallsTest, AnUnknownTargetIsUnsupportedNamingIt) {
   for (const char* target : {"lapack_sfoo_ffi", "lapack_qgetrf_ffi", "lapack_cpotrf",
                              "lapack_corgqr_ffi", "blas_sgetrf_ffi"}) {
