@@ -1,5 +1,7 @@
 #include "passes/op_facts.h"
 
+#include "kernels/lapack/lapack_call.h"
+
 namespace kiln::passes {
 namespace {
 
@@ -21,7 +23,17 @@ bool opItselfHasSideEffects(const Op& op) {
   // visible from here: without this, DCE dropped an unused call of a function that
   // asserts, and CSE merged two such calls into one. Inlining runs first, so only calls
   // on recursive cycles meet this in the default pipeline.
-  return op.is(OpCode::CustomCall) || op.is(OpCode::FuncCall) || op.is(OpCode::Composite);
+  // JAX's LAPACK calls are the exception among custom calls: kiln runs them itself
+  // (kernels/lapack/) and they are pure functions of their operands, so unless marked
+  // has_side_effect they are merged and dropped like other ops (XLA treats custom calls
+  // without has_side_effect so too).
+  if (op.is(OpCode::CustomCall)) {
+    const Attribute effect = op.attr("has_side_effect");
+    const Attribute target = op.attr("call_target_name");
+    const bool marked = effect && (!effect.is(Attribute::Kind::Bool) || effect.asBool());
+    return marked || !target.is(Attribute::Kind::String) || !kernels::isLapackTarget(target.asString());
+  }
+  return op.is(OpCode::FuncCall) || op.is(OpCode::Composite);
 }
 
 }  // namespace

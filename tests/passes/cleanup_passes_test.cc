@@ -289,6 +289,23 @@ TEST(CseTest, SideEffectingOpsAreNeverMerged) {
   for (size_t i = 0; i < 6; i += 2) EXPECT_NE(returned(*m, i), returned(*m, i + 1)) << "result " << i;
 }
 
+TEST(CseTest, LapackCallsArePureUnlessMarkedSoTheyMergeAndDie) {
+  // Two identical Cholesky calls become one; an unused QR goes; one marked
+  // has_side_effect stays, as does an unknown target (opaque).
+  auto m = runPasses(R"(
+    func.func @main(%x: tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>) {
+      %a:2 = stablehlo.custom_call @lapack_spotrf_ffi(%x) {mhlo.backend_config = {uplo = 76 : ui8}} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<i32>)
+      %b:2 = stablehlo.custom_call @lapack_spotrf_ffi(%x) {mhlo.backend_config = {uplo = 76 : ui8}} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<i32>)
+      %q:2 = stablehlo.custom_call @lapack_sgeqrf_ffi(%x) {mhlo.backend_config = {}} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3xf32>)
+      %e:2 = stablehlo.custom_call @lapack_sgeqrf_ffi(%x) {has_side_effect = true, mhlo.backend_config = {}} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3xf32>)
+      %o = stablehlo.custom_call @lapack_sgetrf(%x) : (tensor<3x3xf32>) -> tensor<3x3xf32>
+      return %a#0, %b#0 : tensor<3x3xf32>, tensor<3x3xf32>
+    })",
+                     {"cse", "dce"});
+  EXPECT_EQ(count(*m, OpCode::CustomCall), 3) << stablehlo::printModule(*m);
+  EXPECT_EQ(returned(*m, 0), returned(*m, 1));
+}
+
 TEST(CseTest, LoopBodiesReuseOpsOfTheEnclosingRegion) {
   auto m = runAndCompare(R"(
     func.func @main(%x: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>) {

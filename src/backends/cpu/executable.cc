@@ -66,7 +66,14 @@ const Op* blasDotOf(const Op& fusion) {
 Executable::Executable(const Module& module, const CompileOptions& options) : module_(module) {
   std::vector<KernelRequest> kernels;
   for (const Op* op : kernelOps(module)) {
-    if (!blasDeclines(*op)) {
+    if (op->is(OpCode::CustomCall) && kernels::isLapackTarget(op->attr("call_target_name").asString())) {
+      try {
+        lapack_.emplace(op, *kernels::lapackCallOf(*op));
+      } catch (Error& e) {
+        if (!e.pos().known() && op->pos.known()) e.at(module.source, op->pos);
+        throw;
+      }
+    } else if (!blasDeclines(*op)) {
       blas_.insert(op);
     } else if (const Op* dot = blasDotOf(*op)) {
       kernels.push_back({op, {dot->result()}});
@@ -78,7 +85,7 @@ Executable::Executable(const Module& module, const CompileOptions& options) : mo
   // Only the fusions whose kernel compiled run their dot on BLAS.
   for (const KernelRequest& r : kernels)
     if (!r.precomputed.empty() && native_.kernels.count(r.op)) epilogueDots_[r.op] = r.precomputed[0]->definingOp();
-  CompiledOps natives{native_, blas_, epilogueDots_};
+  CompiledOps natives{native_, blas_, epilogueDots_, lapack_};
   for (const auto& fn : module.functions()) {
     std::string whyNot;
     if (auto program = StepProgram::build(*fn, natives, whyNot)) programs_[fn.get()] = std::move(program);
@@ -95,6 +102,8 @@ interp::HostValues Executable::call(const Function& fn, const interp::HostValues
 }
 
 bool Executable::run(const Op& op, const interp::HostValues& operands, interp::HostValues& results) const {
+  // (LAPACK calls in a function that runs through the interpreter are run by its own
+  // custom_call kernel: the same code, kernels/lapack/.)
   if (blas_.count(&op)) {
     results = blasRun(op, operands);
     runs_.fetch_add(1, std::memory_order_relaxed);
@@ -180,6 +189,8 @@ std::string Executable::report() const {
   for (const Op* op : kernelOps(module_)) {
     if (blas_.count(op)) out += "  BLAS: " + describeOp(*op) + convolutions(*op, true) + "\n";
     if (epilogueDots_.count(op)) out += "  BLAS, then kernel: " + describeOp(*op) + convolutions(*op, true) + "\n";
+    if (auto call = lapack_.find(op); call != lapack_.end())
+      out += "  LAPACK: " + describeOp(*op) + " (@" + std::string(call->second.target) + ")\n";
   }
   for (const auto& fn : module_.functions()) {
     if (auto it = programs_.find(fn.get()); it != programs_.end()) {

@@ -1,7 +1,8 @@
 // A module compiled for the CPU: fusions and elementwise, index-map, reduce, gather,
 // scatter and convolution ops become LLVM kernels (native_kernels.h); f32/f64
 // dot_general and the convolutions the cost model picks run on OpenBLAS (blas_dot.h,
-// blas_convolution.h). A function whose ops all run natively runs as a step program
+// blas_convolution.h), and JAX's LAPACK custom calls on the kernels the interpreter
+// shares (kernels/lapack/). A function whose ops all run natively runs as a step program
 // over one arena (step_program.h); the others run through the interpreter, which hands
 // each op with native code back to this executable (control flow, and the ops the
 // emitter declined, stay with the interpreter), and the statistics say how much ran
@@ -66,6 +67,8 @@ class Executable : public interp::NativeOps {
   std::unordered_set<const Op*> blas_;
   // dot_epilogue fusions: the dot each one runs on BLAS before its kernel.
   std::unordered_map<const Op*, const Op*> epilogueDots_;
+  // The LAPACK custom calls, checked when the module is compiled.
+  std::unordered_map<const Op*, kernels::LapackCall> lapack_;
   mutable std::atomic<uint64_t> runs_{0};
   ResultPool results_;
   // The functions that run as step programs, and why the others do not.

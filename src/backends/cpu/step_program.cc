@@ -110,6 +110,9 @@ class StepProgram::Builder {
         s.dot = d->second;
         s.product = product_;
       }
+    } else if (auto l = natives_.lapack.find(&op); l != natives_.lapack.end()) {
+      s.kind = Step::Kind::Lapack;
+      s.lapack = &l->second;
     } else if (op.is(OpCode::While)) {
       s.kind = Step::Kind::While;
       // The carries: one slot each, the arguments of both regions.
@@ -440,6 +443,7 @@ class StepProgram::Runner {
     switch (s.kind) {
       case Step::Kind::Kernel: return s.dot ? "GEMM, then kernel" : "kernel";
       case Step::Kind::Gemm: return "GEMM";
+      case Step::Kind::Lapack: return "LAPACK";
       case Step::Kind::Rows: return "row group";
       case Step::Kind::While: return "while";
       case Step::Kind::If: return "if";
@@ -453,6 +457,14 @@ class StepProgram::Runner {
       case Step::Kind::Gemm:
         blasInto(*s.dot, address(s.operands[0]), address(s.operands[1]), address(s.results[0]));
         break;
+      case Step::Kind::Lapack: {
+        std::vector<const void*> operands;
+        std::vector<void*> results;
+        for (const Place& p : s.operands) operands.push_back(address(p));
+        for (const Place& p : s.results) results.push_back(address(p));
+        kernels::runLapackCall(*s.lapack, operands.data(), results.data());
+        break;
+      }
       case Step::Kind::Rows:
         rowGroup(s);
         break;

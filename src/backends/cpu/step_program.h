@@ -1,6 +1,7 @@
 // A function whose every op runs natively, as an ordered list of steps (a kernel, a GEMM
 // on BLAS, a GEMM then its epilogue kernel, a row group of kernels run block by block
-// (row_groups.h), or while / if / case with nested step lists)
+// (row_groups.h), a LAPACK custom call (kernels/lapack/), or while / if / case with
+// nested step lists)
 // over one arena that the buffer assignment lays out: each value of the body has its
 // bytes at a fixed offset, and values whose lifetimes do not overlap share them (in
 // place, where an op reads a dying operand only at the index it writes). The values
@@ -27,17 +28,19 @@
 #include "backends/cpu/result_pool.h"
 #include "interp/host_value.h"
 #include "interp/interpreter.h"
+#include "kernels/lapack/lapack_call.h"
 
 namespace kiln::cpu {
 
 class Profile;  // profile.h
 
-// What the executable compiled: the kernels, the ops run on BLAS, and the dot each
-// dot_epilogue fusion runs on BLAS before its kernel.
+// What the executable compiled: the kernels, the ops run on BLAS, the dot each
+// dot_epilogue fusion runs on BLAS before its kernel, and the LAPACK custom calls.
 struct CompiledOps {
   const NativeKernels& kernels;
   const std::unordered_set<const Op*>& blas;
   const std::unordered_map<const Op*, const Op*>& epilogueDots;
+  const std::unordered_map<const Op*, kernels::LapackCall>& lapack;
 };
 
 class StepProgram {
@@ -69,9 +72,10 @@ class StepProgram {
   };
   struct Block;
   struct Step {
-    enum class Kind { Kernel, Gemm, Rows, While, If, Case } kind = Kind::Kernel;
+    enum class Kind { Kernel, Gemm, Lapack, Rows, While, If, Case } kind = Kind::Kernel;
     const Op* op = nullptr;
     const Kernel* kernel = nullptr;
+    const kernels::LapackCall* lapack = nullptr;  // Lapack: the checked call
     const Op* dot = nullptr;  // Gemm: the op itself; Kernel: a dot_epilogue's dot, run first
     std::vector<Place> operands;
     std::vector<Place> results;
