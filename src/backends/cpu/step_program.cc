@@ -151,7 +151,8 @@ class StepProgram::Builder {
   // another's bytes (their lifetimes end and begin inside the group) must take exactly
   // them, row for row, or a block could overwrite rows a later block still reads.
   // The members but the last were checked when they joined: only pairs with one of the
-  // last member's spans are checked (a join costs the group's size, not its square).
+  // last member's spans are checked (a join costs the group's size, not its square),
+  // except at the first join, which checks the first member's own pairs too.
   static bool arenaApart(const std::vector<const Step*>& members, int64_t rows) {
     struct Span {
       int64_t offset, bytes;
@@ -168,6 +169,7 @@ class StepProgram::Builder {
       for (size_t i = 0; i < m->operands.size(); ++i) add(m->operands[i], m->op->operand(i));
       for (size_t i = 0; i < m->results.size(); ++i) add(m->results[i], m->op->result(i));
     }
+    if (members.size() <= 2) firstOfLast = 0;
     for (size_t j = firstOfLast; j < spans.size(); ++j)
       for (size_t i = 0; i < j; ++i) {
         const Span &a = spans[i], &b = spans[j];
