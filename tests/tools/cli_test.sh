@@ -24,6 +24,16 @@ compile_report damaged
 if grep -q 'from the disk cache' "$tmp/cache.txt"; then echo "FAIL a truncated entry was loaded"; fail=1; fi
 compile_report repaired
 grep -q 'from the disk cache' "$tmp/cache.txt" || { echo "FAIL the damaged entry was not replaced"; fail=1; }
+# Compile tiers: every tier prints the same results; the fast tier says it is
+# unoptimized; a tier that does not exist is a usage error.
+KILN_CACHE_DIR=off "$KILN" run "$dir/loss.mlir" --random-inputs 3 > "$tmp/optimized.txt"; check "run optimized" 0 $?
+for tier in fast tiered; do
+  KILN_CACHE_DIR=off "$KILN" run "$dir/loss.mlir" --random-inputs 3 --compile-tier $tier > "$tmp/$tier.txt"; check "run $tier" 0 $?
+  cmp -s "$tmp/optimized.txt" "$tmp/$tier.txt" || { echo "FAIL --compile-tier $tier printed other results"; fail=1; }
+done
+KILN_CACHE_DIR=off "$KILN" compile "$dir/loss.mlir" --backend cpu --report --compile-tier fast > "$tmp/fast.txt"; check "compile fast" 0 $?
+grep -q 'unoptimized (--compile-tier fast)' "$tmp/fast.txt" || { echo "FAIL the fast tier's report:"; cat "$tmp/fast.txt"; fail=1; }
+"$KILN" run "$dir/add.mlir" --random-inputs 1 --compile-tier quick > /dev/null 2>&1; check "unknown tier" 2 $?
 # Without @main, kiln run takes the only public function, and names the functions when
 # there are several.
 printf 'func.func @f(%%x: tensor<2xf32>) -> tensor<2xf32> {\n  %%y = func.call @g(%%x) : (tensor<2xf32>) -> tensor<2xf32>\n  return %%y : tensor<2xf32>\n}\nfunc.func private @g(%%x: tensor<2xf32>) -> tensor<2xf32> {\n  return %%x : tensor<2xf32>\n}\n' > "$tmp/nomain.mlir"
