@@ -63,7 +63,7 @@ namespace {
 
 struct Job {
   std::shared_ptr<const Module> module;
-  std::shared_ptr<const cpu::Executable> executable;  // for the cpu backend
+  std::shared_ptr<const cpu::Executable> executable;  // for the cpu backend (destroyed before the module)
   const Function* fn;
   size_t fileIndex;
 };
@@ -99,6 +99,9 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
 
   // Load every file (in parallel too: parsing the big testdata files takes a while).
   std::vector<std::vector<std::unique_ptr<Module>>> loaded(files.size());
+  // Every module outlives its executable (a tiered compile's background thread reads the
+  // module), also one without tests: declared before `compiled`, destroyed after it.
+  std::vector<std::shared_ptr<const Module>> modules;
   std::vector<std::vector<std::shared_ptr<const cpu::Executable>>> compiled(files.size());
   tbb::task_arena arena(std::max(1, options.jobs));
   arena.execute([&] {
@@ -124,6 +127,7 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
   for (size_t i = 0; i < files.size(); ++i) {
     for (size_t m = 0; m < loaded[i].size(); ++m) {
       std::shared_ptr<const Module> module(std::move(loaded[i][m]));
+      modules.push_back(module);
       std::shared_ptr<const cpu::Executable> executable = cpu ? compiled[i][m] : nullptr;
       for (const Function* fn : testFunctions(*module)) jobs.push_back({module, executable, fn, i});
     }
