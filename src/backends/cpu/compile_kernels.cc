@@ -33,15 +33,6 @@ std::string kernelName(size_t index, const Op& op) {
   return name;
 }
 
-const char* tierName(CompileTier tier) {
-  switch (tier) {
-    case CompileTier::Optimized: return "optimized";
-    case CompileTier::Fast: return "fast";
-    case CompileTier::Tiered: return "tiered";
-  }
-  return "?";
-}
-
 namespace {
 
 using Clock = std::chrono::steady_clock;

@@ -66,7 +66,6 @@ enum class CompileTier : uint8_t {
   Fast,       // no IR optimization, FastISel: compiles about 10x faster, runs slower
   Tiered,     // Fast first, then Optimized in the background, swapped in when ready
 };
-const char* tierName(CompileTier tier);
 
 // A tiered compile's optimizing half, on a thread of its own; destroying it stops it
 // after the module it is compiling and waits for that.

@@ -92,7 +92,7 @@ Profile::Work Profile::workPerRun() const {
     double contraction = 0;
     auto count = [&](const Op& op) {
       if (op.is(OpCode::DotGeneral) || op.is(OpCode::Dot) || op.is(OpCode::Convolution))
-        contraction += 2 * static_cast<double>(op.result()->type().numElements() * passes::productsPerElement(op));
+        contraction += passes::costOf(module_, op).flops;
     };
     count(*s.op);
     if (s.op->is(OpCode::Fusion))
