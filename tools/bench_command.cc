@@ -10,6 +10,7 @@
 
 #include "backends/cpu/disk_cache.h"
 #include "backends/cpu/executable.h"
+#include "backends/cpu/program_cache.h"
 #include "backends/cpu/profile.h"
 #include "backends/cpu/threads.h"
 #include "commands.h"
@@ -41,15 +42,17 @@ double seconds(Clock::time_point since) { return std::chrono::duration<double>(C
 int runBench(const BenchOptions& o) {
   if (o.backend != "cpu" && o.backend != "interp")
     throw Error(ErrorKind::Usage, "unknown backend '" + o.backend + "' (available: cpu, interp)");
-  // Every copy of the program gets the same filled constants (the seed decides them).
-  auto parse = [&] {
-    auto parsed = stablehlo::parseFile(readInput(o.file));
-    if (o.fillElided)
-      for (auto& m : parsed) passes::fillElidedConstants(*m, *o.fillElided);
-    return parsed;
-  };
-  auto modules = parse();
+  const SourceRef source = readInput(o.file);
+  auto modules = stablehlo::parseFile(source);
   if (modules.size() != 1) throw Error(ErrorKind::Unsupported, "unsupported: kiln bench takes one module");
+  // Every copy of the program gets the same filled constants (the seed decides them).
+  cpu::SourceCompile how;
+  how.options.tier = o.tier;
+  if (o.fillElided) {
+    how.prepare = [seed = *o.fillElided](Module& m) { passes::fillElidedConstants(m, seed); };
+    how.prepareKey = "fill-elided " + std::to_string(*o.fillElided);
+    how.prepare(*modules[0]);
+  }
   const std::string entry = entryName(*modules[0], o.entry, o.file);
   const Function* original = modules[0]->lookup(entry);
   passes::Cost cost = passes::costOf(*modules[0], *original);
@@ -57,28 +60,22 @@ int runBench(const BenchOptions& o) {
   interp::HostValues args;
   for (const Type& t : original->paramTypes()) args.push_back(randomInput(t, rng, o.scale));
 
-  // Compiled up to four times: the first compile of a process also maps in LLVM's code
-  // (page faults in libLLVM) and initializes it; the second, of a fresh copy of the
-  // module, is what a compile costs after that; then twice with the disk cache (the
-  // first fills it if it must, the second is what a warm start costs).
+  // Compiled up to four times, from the text: the first compile of a process also maps
+  // in LLVM's code (page faults in libLLVM) and initializes it; the second is what a
+  // compile costs after that; then twice with the disk cache (the first fills it if it
+  // must, the second is what a warm start costs: program_cache.h).
   const std::string cacheDir = cpu::defaultCacheDir();
   double compile = 0, again = 0, warm = 0, optimizing = 0;
   std::unique_ptr<cpu::Executable> executable;
   if (o.backend == "cpu") {
     auto compileOnce = [&](const std::string& dir) {
       Clock::time_point start = Clock::now();
-      auto copy = parse();
-      passes::PassContext context;
-      passes::runPipeline(*copy[0], cpu::cpuPipeline(), context);
-      cpu::CompileOptions options;
-      options.cacheDir = dir;
-      options.tier = o.tier;
-      auto compiled = std::make_unique<cpu::Executable>(*copy[0], options);
+      how.options.cacheDir = dir;
+      std::unique_ptr<cpu::Executable> compiled = cpu::compileSource(source, how).executable;
       const double took = seconds(start);  // (not the previous executable's teardown)
       // A tiered compile's optimized code is what the runs below time.
       optimizing = compiled->waitForOptimizedCode();
       executable = std::move(compiled);
-      modules = std::move(copy);
       return took;
     };
     compile = compileOnce("");
@@ -91,7 +88,7 @@ int runBench(const BenchOptions& o) {
     if (againOptimizing > 0)
       std::printf("tiered: optimized code ready %.1f ms after the fast tier's (second compile)\n", againOptimizing * 1e3);
   }
-  Module& module = *modules[0];
+  const Module& module = executable ? executable->module() : *modules[0];
   const Function& fn = *module.lookup(entry);
   auto once = [&] {
     Clock::time_point t = Clock::now();

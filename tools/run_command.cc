@@ -5,12 +5,11 @@
 #include <random>
 
 #include "backends/cpu/disk_cache.h"
-#include "backends/cpu/executable.h"
+#include "backends/cpu/program_cache.h"
 #include "commands.h"
 #include "interp/array_print.h"
 #include "interp/interpreter.h"
 #include "passes/fill_elided_constants.h"
-#include "passes/pass_manager.h"
 #include "stablehlo/npy.h"
 #include "stablehlo/parser.h"
 #include "support/error.h"
@@ -33,14 +32,29 @@ struct RunOptions {
 };
 
 int runRun(const RunOptions& o) {
-  auto modules = stablehlo::parseFile(readInput(o.file));
-  if (modules.size() != 1)
-    throw Error(ErrorKind::Unsupported, "unsupported: " + o.file + " has " + std::to_string(modules.size()) +
-                                            " parts ('// -----'); kiln run takes one module");
   if (o.backend != "cpu" && o.backend != "interp")
     throw Error(ErrorKind::Usage, "unknown backend '" + o.backend + "' (available: cpu, interp)");
-  Module& module = *modules[0];
-  if (o.fillElided) passes::fillElidedConstants(module, *o.fillElided);
+  const SourceRef source = readInput(o.file);
+  // cpu: the optimized module, compiled or from the disk cache (whole executables are
+  // kept there, so a warm start neither parses the program nor runs the pipeline).
+  std::unique_ptr<cpu::Executable> executable;
+  std::unique_ptr<Module> parsed;
+  if (o.backend == "cpu") {
+    cpu::SourceCompile how{cpu::CompileOptions{"", cpu::defaultCacheDir(), o.tier}, {}, ""};
+    if (o.fillElided) {
+      how.prepare = [seed = *o.fillElided](Module& m) { passes::fillElidedConstants(m, seed); };
+      how.prepareKey = "fill-elided " + std::to_string(*o.fillElided);
+    }
+    executable = cpu::compileSource(source, how).executable;
+  } else {
+    auto modules = stablehlo::parseFile(source);
+    if (modules.size() != 1)
+      throw Error(ErrorKind::Unsupported, "unsupported: " + o.file + " has " + std::to_string(modules.size()) +
+                                              " parts ('// -----'); kiln run takes one module");
+    parsed = std::move(modules[0]);
+    if (o.fillElided) passes::fillElidedConstants(*parsed, *o.fillElided);
+  }
+  const Module& module = executable ? executable->module() : *parsed;
   const std::string entry = entryName(module, o.entry, o.file);
   const Function* fn = module.lookup(entry);
   TypeList params = fn->paramTypes();
@@ -69,13 +83,8 @@ int runRun(const RunOptions& o) {
   interp::InterpOptions io;
   io.probeDir = o.probeDir;
   interp::HostValues results;
-  if (o.backend == "cpu") {
-    passes::PassContext context;
-    passes::runPipeline(module, cpu::cpuPipeline(), context);
-    cpu::Executable executable(module, cpu::CompileOptions{"", cpu::defaultCacheDir(), o.tier});
-    const Function* compiled = module.lookup(entry);
-    if (!compiled) throw Error(ErrorKind::Internal, "@" + entry + " disappeared while optimizing for cpu");
-    results = executable.call(*compiled, args, io);
+  if (executable) {
+    results = executable->call(*fn, args, io);
   } else {
     interp::Interpreter interp(module, io);
     results = interp.call(*fn, args);

@@ -24,6 +24,11 @@ compile_report damaged
 if grep -q 'from the disk cache' "$tmp/cache.txt"; then echo "FAIL a truncated entry was loaded"; fail=1; fi
 compile_report repaired
 grep -q 'from the disk cache' "$tmp/cache.txt" || { echo "FAIL the damaged entry was not replaced"; fail=1; }
+# A warm start (the whole executable from the disk cache) prints what a cold one does.
+rm -rf "$tmp/cache"
+"$KILN" run "$dir/loss.mlir" --random-inputs 3 > "$tmp/cold_run.txt"; check "run cold" 0 $?
+"$KILN" run "$dir/loss.mlir" --random-inputs 3 > "$tmp/warm_run.txt"; check "run warm" 0 $?
+cmp -s "$tmp/cold_run.txt" "$tmp/warm_run.txt" || { echo "FAIL a warm start printed other results"; fail=1; }
 # Compile tiers: every tier prints the same results; the fast tier says it is
 # unoptimized; a tier that does not exist is a usage error.
 KILN_CACHE_DIR=off "$KILN" run "$dir/loss.mlir" --random-inputs 3 > "$tmp/optimized.txt"; check "run optimized" 0 $?

@@ -88,13 +88,26 @@ void emitPart(const std::vector<KernelRequest>& requests, size_t parts, const Ji
   part.emitSeconds = since(start);
 }
 
-// Points each of `part`'s kernels at its loaded code (`addresses` in `part.names`' order).
-void install(const Part& part, const std::vector<void*>& addresses) {
+// Points each of `part`'s kernels at its loaded code (`addresses` in `part.names`' order),
+// and records the object it came from (`object`) and the symbols, for serializing.
+void install(const Part& part, const std::vector<void*>& addresses, std::string object, LoadedCode& loaded) {
+  std::lock_guard<std::mutex> lock(loaded.mutex);
   size_t next = 0;
   for (const Kernel& k : part.kernels) {
+    k.code->fnSymbol = part.names[next];
     k.code->fn.store(reinterpret_cast<KernelFn>(addresses[next++]), std::memory_order_release);
-    if (k.twoPhase()) k.code->combine.store(reinterpret_cast<KernelFn>(addresses[next++]), std::memory_order_release);
+    if (k.twoPhase()) {
+      k.code->combineSymbol = part.names[next];
+      k.code->combine.store(reinterpret_cast<KernelFn>(addresses[next++]), std::memory_order_release);
+    }
   }
+  if (loaded.objects.size() <= part.index) loaded.objects.resize(part.index + 1);
+  loaded.objects[part.index] = std::move(object);
+}
+
+std::string bytesOf(const Jit::Object& object) {
+  const llvm::StringRef code = object.bytes->getBuffer();
+  return std::string(code.data(), code.size());
 }
 
 }  // namespace
@@ -104,10 +117,10 @@ void install(const Part& part, const std::vector<void*>& addresses) {
 // code swapped, one part at a time, on a thread of its own.
 class BackgroundCompile {
  public:
-  BackgroundCompile(std::shared_ptr<Jit> jit, std::vector<KernelRequest> requests, size_t parts,
-                    std::vector<Part> fastParts, std::string cacheDir)
-      : jit_(std::move(jit)), requests_(std::move(requests)), parts_(parts), todo_(std::move(fastParts)),
-        cacheDir_(std::move(cacheDir)) {
+  BackgroundCompile(std::shared_ptr<Jit> jit, std::shared_ptr<LoadedCode> loaded, std::vector<KernelRequest> requests,
+                    size_t parts, std::vector<Part> fastParts, std::string cacheDir)
+      : jit_(std::move(jit)), loaded_(std::move(loaded)), requests_(std::move(requests)), parts_(parts),
+        todo_(std::move(fastParts)), cacheDir_(std::move(cacheDir)) {
     thread_ = std::thread([this] { run(); });
   }
   ~BackgroundCompile() {
@@ -141,15 +154,13 @@ class BackgroundCompile {
         emitPart(requests_, parts_, *jit_, module, part);
         const std::string key = cache ? jit_->cacheKey(module) : "";
         Jit::Object object = jit_->compile(module, "");
-        if (cache) {
-          const llvm::StringRef code = object.bytes->getBuffer();
-          cache->store(key, std::string_view(code.data(), code.size()));
-        }
+        std::string bytes = bytesOf(object);
+        if (cache) cache->store(key, bytes);
         std::vector<Jit::Object> objects;
         objects.push_back(std::move(object));
         // The new code replaces the fast code of the same kernels (the fast part's).
         part.kernels = fast.kernels;
-        install(part, jit_->load(std::move(objects), part.names));
+        install(part, jit_->load(std::move(objects), part.names), std::move(bytes), *loaded_);
       }
     } catch (...) {
       failure_ = std::current_exception();
@@ -158,6 +169,7 @@ class BackgroundCompile {
   }
 
   std::shared_ptr<Jit> jit_;
+  std::shared_ptr<LoadedCode> loaded_;
   std::vector<KernelRequest> requests_;
   size_t parts_;
   std::vector<Part> todo_;
@@ -222,10 +234,7 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& allRequests, cons
         }
       }
       part.object = out.jit->compile(module, options.dumpDir, part.fast);
-      if (cache && !part.fast) {
-        const llvm::StringRef code = part.object.bytes->getBuffer();
-        cache->store(key, std::string_view(code.data(), code.size()));
-      }
+      if (cache && !part.fast) cache->store(key, bytesOf(part.object));
     } catch (...) {
       failures[static_cast<size_t>(index)] = std::current_exception();
     }
@@ -233,12 +242,13 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& allRequests, cons
   for (const std::exception_ptr& failure : failures)
     if (failure) std::rethrow_exception(failure);
   std::vector<Jit::Object> objects;
-  std::vector<std::string> names;
+  std::vector<std::string> names, objectBytes;
   for (Part& part : built) {
     out.emitSeconds += part.emitSeconds;
     out.optimizeSeconds += part.object.optimizeSeconds;
     out.codegenSeconds += part.object.codegenSeconds;
     out.cachedModules += part.cached ? 1 : 0;
+    objectBytes.push_back(part.object.bytes ? bytesOf(part.object) : "");
     if (part.object.bytes) objects.push_back(std::move(part.object));
     names.insert(names.end(), part.names.begin(), part.names.end());
   }
@@ -246,8 +256,10 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& allRequests, cons
   size_t next = 0;
   std::unordered_map<const Op*, std::string> reasons;
   for (const Part& part : built) {
-    install(part, std::vector<void*>(addresses.begin() + static_cast<ptrdiff_t>(next),
-                                     addresses.begin() + static_cast<ptrdiff_t>(next + part.names.size())));
+    install(part,
+            std::vector<void*>(addresses.begin() + static_cast<ptrdiff_t>(next),
+                               addresses.begin() + static_cast<ptrdiff_t>(next + part.names.size())),
+            std::move(objectBytes[part.index]), *out.code);
     next += part.names.size();
     for (size_t k = 0; k < part.kernels.size(); ++k) out.kernels[requests[part.compiled[k]].op] = part.kernels[k];
     for (const auto& [i, reason] : part.declined) reasons[requests[i].op] = reason;
@@ -264,8 +276,8 @@ NativeKernels compileKernels(const std::vector<KernelRequest>& allRequests, cons
   for (Part& part : built)
     if (part.fast) fast.push_back(std::move(part));
   if (tier == CompileTier::Tiered && !fast.empty())
-    out.background = std::make_shared<BackgroundCompile>(out.jit, std::move(requests), parts, std::move(fast),
-                                                         cache ? options.cacheDir : "");
+    out.background = std::make_shared<BackgroundCompile>(out.jit, out.code, std::move(requests), parts,
+                                                         std::move(fast), cache ? options.cacheDir : "");
   out.seconds = since(start);
   return out;
 }

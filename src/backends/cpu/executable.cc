@@ -64,13 +64,33 @@ const Op* blasDotOf(const Op& fusion) {
 }  // namespace
 
 Executable::Executable(const Module& module, const CompileOptions& options) : module_(module) {
+  requests_ = classify();
+  native_ = compileKernels(requests_, options);
+  buildPrograms();
+}
+
+Executable::Executable(std::unique_ptr<Module> module, const CompileOptions& options)
+    : owned_(std::move(module)), module_(*owned_) {
+  requests_ = classify();
+  native_ = compileKernels(requests_, options);
+  buildPrograms();
+}
+
+Executable::Executable(std::unique_ptr<Module> module, const SavedKernels& saved)
+    : owned_(std::move(module)), module_(*owned_) {
+  requests_ = classify();
+  native_ = loadKernels(saved, requests_);
+  buildPrograms();
+}
+
+std::vector<KernelRequest> Executable::classify() {
   std::vector<KernelRequest> kernels;
-  for (const Op* op : kernelOps(module)) {
+  for (const Op* op : kernelOps(module_)) {
     if (op->is(OpCode::CustomCall) && kernels::isLapackTarget(op->attr("call_target_name").asString())) {
       try {
         lapack_.emplace(op, *kernels::lapackCallOf(*op));
       } catch (Error& e) {
-        if (!e.pos().known() && op->pos.known()) e.at(module.source, op->pos);
+        if (!e.pos().known() && op->pos.known()) e.at(module_.source, op->pos);
         throw;
       }
     } else if (!blasDeclines(*op)) {
@@ -81,12 +101,15 @@ Executable::Executable(const Module& module, const CompileOptions& options) : mo
       kernels.push_back({op, {}});
     }
   }
-  native_ = compileKernels(kernels, options);
+  return kernels;
+}
+
+void Executable::buildPrograms() {
   // Only the fusions whose kernel compiled run their dot on BLAS.
-  for (const KernelRequest& r : kernels)
+  for (const KernelRequest& r : requests_)
     if (!r.precomputed.empty() && native_.kernels.count(r.op)) epilogueDots_[r.op] = r.precomputed[0]->definingOp();
   CompiledOps natives{native_, blas_, epilogueDots_, lapack_};
-  for (const auto& fn : module.functions()) {
+  for (const auto& fn : module_.functions()) {
     std::string whyNot;
     if (auto program = StepProgram::build(*fn, natives, whyNot)) programs_[fn.get()] = std::move(program);
     else interpreted_[fn->name()] = whyNot;
@@ -158,6 +181,7 @@ std::string Executable::report() const {
     out += ", compiled in " + ms(native_.seconds) + " on " + std::to_string(native_.threads) + " thread" +
            (native_.threads == 1 ? "" : "s") + " (IR emission " + ms(native_.emitSeconds) + ", LLVM optimization " +
            ms(native_.optimizeSeconds) + ", machine code " + ms(native_.codegenSeconds) + ", summed over the threads)";
+  if (native_.deserialized) out += ", loaded from a serialized executable";
   if (native_.cachedModules > 0)
     out += "; machine code of " + std::to_string(native_.cachedModules) + " of " + std::to_string(native_.threads) +
            " modules from the disk cache";

@@ -35,6 +35,19 @@ class Executable : public interp::NativeOps {
   // Compiles the kernels of `module`, which has gone through cpuPipeline() and must
   // outlive the executable.
   explicit Executable(const Module& module, const CompileOptions& options = {});
+  // The same, owning the module.
+  Executable(std::unique_ptr<Module> module, const CompileOptions& options);
+
+  // The executable as bytes that deserialize() turns back into one without compiling
+  // (executable_serial.cc): the optimized module as text with its ops' source positions,
+  // the machine code, and each kernel's symbols and shape of work. The code is for this
+  // host's CPU and this build of kiln. A tiered compile's optimized code is waited for.
+  std::string serialize() const;
+  // An executable from serialize()'s bytes, owning its module; `source`, when given, is
+  // the text the module was first parsed from, which error messages quote. Throws
+  // kiln::Error: Io for bytes that are damaged, truncated or no serialized executable,
+  // Unsupported for one serialized by another build of kiln or for another CPU.
+  static std::unique_ptr<Executable> deserialize(std::string_view bytes, SourceRef source = nullptr);
 
   // Runs `fn` on `args`; `options` as for the interpreter (its `native` is set here).
   // With a profile, each step of a step program is a slice in it (a function that runs
@@ -62,7 +75,15 @@ class Executable : public interp::NativeOps {
   uint64_t nativeRuns() const { return runs_.load(std::memory_order_relaxed); }
 
  private:
+  Executable(std::unique_ptr<Module> module, const SavedKernels& saved);
+  // Which ops run on LAPACK, on BLAS, or as kernels (the requests, in program order).
+  std::vector<KernelRequest> classify();
+  // The step programs, once the kernels are there.
+  void buildPrograms();
+
+  std::unique_ptr<Module> owned_;  // a deserialized executable's module
   const Module& module_;
+  std::vector<KernelRequest> requests_;
   NativeKernels native_;
   std::unordered_set<const Op*> blas_;
   // dot_epilogue fusions: the dot each one runs on BLAS before its kernel.

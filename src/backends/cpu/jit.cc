@@ -161,16 +161,26 @@ Jit::Object Jit::compile(llvm::Module& module, const std::string& dumpDir, bool 
   return object;
 }
 
+std::string Jit::hostKey() {
+  static const std::string key = [] {
+    std::string key;
+    llvm::raw_string_ostream out(key);
+    llvm::orc::JITTargetMachineBuilder host = orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(), "the host CPU");
+    // This file's build stands for the pipeline it runs (passes, tuning, flags): a
+    // rebuild of it never reuses code an older pipeline made.
+    out << "kiln jit " << __DATE__ << " " << __TIME__ << "\nllvm " << LLVM_VERSION_STRING << "\ntarget "
+        << host.getTargetTriple().str() << " " << host.getCPU() << " " << host.getFeatures().getString()
+        << "\nflags ";
+    if (const char* flags = std::getenv("KILN_LLVM_FLAGS")) out << flags;
+    out << "\n";
+    return key;
+  }();
+  return key;
+}
+
 std::string Jit::cacheKey(const llvm::Module& module) const {
-  std::string key;
+  std::string key = hostKey();
   llvm::raw_string_ostream out(key);
-  // This file's build stands for the pipeline it runs (passes, tuning, flags): a rebuild
-  // of it never reuses code an older pipeline made.
-  out << "kiln jit " << __DATE__ << " " << __TIME__ << "\nllvm " << LLVM_VERSION_STRING << "\ntarget "
-      << state_->host.getTargetTriple().str() << " " << state_->host.getCPU() << " "
-      << state_->host.getFeatures().getString() << "\nflags ";
-  if (const char* flags = std::getenv("KILN_LLVM_FLAGS")) out << flags;
-  out << "\n";
   module.print(out, nullptr);
   return key;
 }

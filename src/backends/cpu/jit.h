@@ -48,6 +48,9 @@ class Jit {
   // key, disk_cache.h): its IR, the target (triple, CPU, features), LLVM's version and
   // command-line options, and this build of kiln's compile pipeline.
   std::string cacheKey(const llvm::Module& module) const;
+  // The part of every key that is not the IR: kiln's build, LLVM's version and options,
+  // the host CPU and its features. Machine code made under another key must not run here.
+  static std::string hostKey();
   // An object of machine code the disk cache kept.
   static Object objectOf(std::string_view bytes);
   // Loads compiled objects into the session (one caller at a time) and returns the

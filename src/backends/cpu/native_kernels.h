@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -29,6 +30,16 @@ using KernelFn = void (*)(void* const* buffers, int64_t begin, int64_t end);
 // use either, and each call reads the pointer once.
 struct KernelCode {
   std::atomic<KernelFn> fn{nullptr}, combine{nullptr};
+  // The symbols `fn` and `combine` are loaded from (empty: none), which a serialized
+  // executable looks up again; written with LoadedCode's mutex held.
+  std::string fnSymbol, combineSymbol;
+};
+
+// The machine code the kernels run, as loaded: one object per LLVM module (the latest:
+// a tiered compile replaces the fast code's), what a serialized executable keeps.
+struct LoadedCode {
+  std::mutex mutex;
+  std::vector<std::string> objects;
 };
 
 struct Kernel {
@@ -89,6 +100,8 @@ struct NativeKernels {
   // Tiered: the optimized code on its way (null once none is); `waitForOptimizedCode`.
   std::shared_ptr<BackgroundCompile> background;
   int sharedKernels = 0;       // kernels that are the same code as an earlier one, compiled once
+  std::shared_ptr<LoadedCode> code = std::make_shared<LoadedCode>();
+  bool deserialized = false;   // loaded from a serialized executable: nothing was compiled
 };
 
 // How reports and errors name an op: "kiln.fusion (input) at line 12". A fusion has no
@@ -112,6 +125,28 @@ struct CompileOptions {
 // compiles them. Each kernel's function is named after its op and source line. Throws
 // kiln::Error (Internal) when LLVM itself fails, Io when a dump cannot be written.
 NativeKernels compileKernels(const std::vector<KernelRequest>& requests, const CompileOptions& options = {});
+
+// A kernel as a serialized executable keeps it: where its code is (an index into the
+// distinct codes' symbols) and how it runs; or why the emitter declined it.
+struct SavedKernel {
+  bool declined = false;
+  std::string reason;          // declined
+  size_t code = 0;             // else: the code's number
+  Kernel kernel;               // its iterations, grain, space and phases (not its code)
+};
+struct SavedKernels {
+  std::vector<std::string> objects;
+  std::vector<std::pair<std::string, std::string>> symbols;  // per code: fn, combine ("" if none)
+  std::vector<SavedKernel> kernels;                          // per request
+};
+
+// What serializing keeps of `compiled`'s kernels for `requests` (those compileKernels
+// compiled them from, in the same order).
+SavedKernels saveKernels(const NativeKernels& compiled, const std::vector<KernelRequest>& requests);
+// The kernels of `requests` from `saved` (the same requests, of an identical module)
+// without compiling: the objects are loaded and each kernel's code looked up by name.
+// Throws kiln::Error (Io) when `saved` does not fit the requests.
+NativeKernels loadKernels(const SavedKernels& saved, const std::vector<KernelRequest>& requests);
 
 // Blocks until a tiered compile's optimized code is in use (at once for other tiers),
 // and returns the seconds its background compile took (0 when there was none). Rethrows

@@ -1,0 +1,55 @@
+// compileSource (program_cache.h).
+#include "backends/cpu/program_cache.h"
+
+#include <optional>
+
+#include "backends/cpu/disk_cache.h"
+#include "backends/cpu/jit.h"
+#include "backends/cpu/threads.h"
+#include "passes/pass_manager.h"
+#include "stablehlo/parser.h"
+
+namespace kiln::cpu {
+
+std::string programKey(const SourceRef& source, const SourceCompile& how) {
+  return "kiln program\n" + Jit::hostKey() + "threads " + std::to_string(threadCount()) + "\nprepare " +
+         how.prepareKey + "\n" + std::string(source->text());
+}
+
+namespace {
+
+// Whether every kernel runs optimized code (what the cache keeps), with nothing left
+// to compile in the background.
+bool allOptimized(const NativeKernels& kernels) {
+  if (kernels.background) return false;
+  return kernels.tier == CompileTier::Optimized || kernels.cachedModules == kernels.threads;
+}
+
+}  // namespace
+
+CompiledSource compileSource(const SourceRef& source, const SourceCompile& how) {
+  std::optional<DiskCache> cache;
+  if (!how.options.cacheDir.empty() && how.options.dumpDir.empty()) cache.emplace(how.options.cacheDir);
+  const std::string key = cache ? programKey(source, how) : "";
+  if (cache) {
+    if (std::optional<std::string> bytes = cache->load(key)) {
+      try {
+        return {Executable::deserialize(*bytes, source), true};
+      } catch (const Error&) {
+        // Not an entry this build can use: compiled again below, and replaced.
+      }
+    }
+  }
+  std::vector<std::unique_ptr<Module>> modules = stablehlo::parseFile(source);
+  if (modules.size() != 1)
+    throw Error(ErrorKind::Unsupported, "unsupported: " + source->name() + " has " + std::to_string(modules.size()) +
+                                            " parts ('// -----'); only one module compiles at a time");
+  if (how.prepare) how.prepare(*modules[0]);
+  passes::PassContext context;
+  passes::runPipeline(*modules[0], cpuPipeline(), context);
+  CompiledSource out{std::make_unique<Executable>(std::move(modules[0]), how.options), false};
+  if (cache && allOptimized(out.executable->native())) cache->store(key, out.executable->serialize());
+  return out;
+}
+
+}  // namespace kiln::cpu
