@@ -29,6 +29,12 @@ rm -rf "$tmp/cache"
 "$KILN" run "$dir/loss.mlir" --random-inputs 3 > "$tmp/cold_run.txt"; check "run cold" 0 $?
 "$KILN" run "$dir/loss.mlir" --random-inputs 3 > "$tmp/warm_run.txt"; check "run warm" 0 $?
 cmp -s "$tmp/cold_run.txt" "$tmp/warm_run.txt" || { echo "FAIL a warm start printed other results"; fail=1; }
+# ... also when its kernels call runtime functions (whose addresses differ per process).
+KILN_CACHE_DIR=off "$KILN" run "$dir/runtime_calls.mlir" --random-inputs 2 > "$tmp/calls.txt"; check "run calls" 0 $?
+for start in cold warm; do
+  "$KILN" run "$dir/runtime_calls.mlir" --random-inputs 2 > "$tmp/calls_$start.txt"; check "run calls $start" 0 $?
+  cmp -s "$tmp/calls.txt" "$tmp/calls_$start.txt" || { echo "FAIL a $start start printed other results"; fail=1; }
+done
 # Compile tiers: every tier prints the same results; the fast tier says it is
 # unoptimized; a tier that does not exist is a usage error.
 KILN_CACHE_DIR=off "$KILN" run "$dir/loss.mlir" --random-inputs 3 > "$tmp/optimized.txt"; check "run optimized" 0 $?

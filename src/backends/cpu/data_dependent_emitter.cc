@@ -52,10 +52,9 @@ int64_t KernelEmitter::emitSort() {
   auto* lineType = llvm::FunctionType::get(
       b_.getVoidTy(),
       {ptr, b_.getInt64Ty(), ptr, b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt64Ty(), ptr}, false);
-  llvm::Value* sortLine = llvm::ConstantExpr::getIntToPtr(
-      b_.getInt64(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&kilnSortLine))), ptr);
+  llvm::FunctionCallee sortLine = module_.getOrInsertFunction("kilnSortLine", lineType);
   forRange(fn_->getArg(1), fn_->getArg(2), [&](llvm::Value* line) {
-    b_.CreateCall(lineType, sortLine,
+    b_.CreateCall(sortLine,
                   {fn_->getArg(0), line, less, b_.getInt64(static_cast<int64_t>(n)),
                    b_.getInt64(length), b_.getInt64(stride), sizes});
   });

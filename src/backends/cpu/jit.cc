@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "backends/cpu/runtime_kernels.h"
 #include "support/error.h"
 
 namespace kiln::cpu {
@@ -118,6 +119,13 @@ Jit::Jit() {
   char prefix = state_->jit->getDataLayout().getGlobalPrefix();
   state_->jit->getMainJITDylib().addGenerator(
       orThrow(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix), "process symbols"));
+  // The runtime functions kernels call, by name (their addresses change from process to
+  // process, and the machine code is kept across processes).
+  llvm::orc::SymbolMap runtime;
+  for (const RuntimeFunction& f : runtimeFunctions())
+    runtime[state_->jit->mangleAndIntern(f.name)] = {llvm::orc::ExecutorAddr::fromPtr(f.address),
+                                                     llvm::JITSymbolFlags::Exported};
+  orThrow(state_->jit->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(runtime))), "runtime functions");
 }
 
 Jit::~Jit() = default;

@@ -64,4 +64,15 @@ extern "C" void kilnSortLine(void* const* buffers, int64_t line, SortLess less, 
   }
 }
 
+std::span<const RuntimeFunction> runtimeFunctions() {
+  static const RuntimeFunction functions[] = {
+      {"kilnSortLine", reinterpret_cast<void*>(&kilnSortLine)},
+      {"kilnComplexUnaryC64", reinterpret_cast<void*>(&kilnComplexUnaryC64)},
+      {"kilnComplexUnaryC128", reinterpret_cast<void*>(&kilnComplexUnaryC128)},
+      {"kilnComplexBinaryC64", reinterpret_cast<void*>(&kilnComplexBinaryC64)},
+      {"kilnComplexBinaryC128", reinterpret_cast<void*>(&kilnComplexBinaryC128)},
+  };
+  return functions;
+}
+
 }  // namespace kiln::cpu

@@ -1,10 +1,13 @@
 // C++ functions that compiled kernels call for the work that is not a loop over elements:
 // sorting a line with a compiled comparator, and complex math (the interpreter's own
-// algorithms, so that both give the same bits). Kernels reach them through their addresses,
-// which the emitter writes into the IR as constants (no symbol lookup in the JIT).
+// algorithms, so that both give the same bits). Kernels call them by name, and every JIT
+// session defines those names as these functions' addresses in this process
+// (runtimeFunctions): machine code kept on disk or in a serialized executable holds no
+// address of the process that compiled it.
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 namespace kiln::cpu {
 
@@ -28,5 +31,12 @@ extern "C" void kilnComplexUnaryC128(int32_t code, const double* in, double* out
 // The complex binary op `code` (kernels::hasComplexBinary) at `a` and `b`, written to `out`.
 extern "C" void kilnComplexBinaryC64(int32_t code, const float* a, const float* b, float* out);
 extern "C" void kilnComplexBinaryC128(int32_t code, const double* a, const double* b, double* out);
+
+// Each function above, by the name kernels call it by.
+struct RuntimeFunction {
+  const char* name;
+  void* address;
+};
+std::span<const RuntimeFunction> runtimeFunctions();
 
 }  // namespace kiln::cpu

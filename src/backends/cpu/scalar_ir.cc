@@ -269,18 +269,17 @@ llvm::Value* ScalarIR::complexElementwise(const Op& op, DType t, const std::vect
     llvm::Type* ptr = b_.getPtrTy();
     std::vector<llvm::Value*> args = {b_.getInt32(static_cast<uint32_t>(op.code())), slot(x[0])};
     std::vector<llvm::Type*> params = {b_.getInt32Ty(), ptr, ptr};
-    uint64_t address;
+    const char* function;
     if (binary) {
       args.push_back(slot(x[1]));
       params.push_back(ptr);
-      address = f64 ? reinterpret_cast<uint64_t>(&kilnComplexBinaryC128) : reinterpret_cast<uint64_t>(&kilnComplexBinaryC64);
+      function = f64 ? "kilnComplexBinaryC128" : "kilnComplexBinaryC64";
     } else {
-      address = f64 ? reinterpret_cast<uint64_t>(&kilnComplexUnaryC128) : reinterpret_cast<uint64_t>(&kilnComplexUnaryC64);
+      function = f64 ? "kilnComplexUnaryC128" : "kilnComplexUnaryC64";
     }
     llvm::Value* out = slot(nullptr);
     args.push_back(out);
-    auto* type = llvm::FunctionType::get(b_.getVoidTy(), params, false);
-    b_.CreateCall(type, b_.CreateIntToPtr(b_.getInt64(address), ptr), args);
+    b_.CreateCall(module_.getOrInsertFunction(function, llvm::FunctionType::get(b_.getVoidTy(), params, false)), args);
     llvm::Value* r = b_.CreateLoad(part, out);
     if (op.is(O::Abs)) return r;
     return complexOf(t, r, b_.CreateLoad(part, b_.CreateConstInBoundsGEP1_32(part, out, 1)));
