@@ -1,12 +1,14 @@
 // Ops whose reads or writes depend on data, as LLVM IR (kernel_emitter.h): gather and
 // dynamic slices read their starts from tensors (clamped as the spec says); scatter and
 // select_and_scatter apply their updates in the interpreter's order in one iteration;
-// sort hands each line to a C++ runtime kernel with its comparator compiled.
+// sort hands each line to a C++ runtime kernel with its comparator compiled, and
+// rng_bit_generator its draws to the generators the interpreter runs.
 #include <algorithm>
 
 #include "backends/cpu/kernel_emitter.h"
 #include "backends/cpu/runtime_kernels.h"
 #include "ir/attr_records.h"
+#include "kernels/random_bits.h"
 
 namespace kiln::cpu {
 
@@ -59,6 +61,30 @@ int64_t KernelEmitter::emitSort() {
                    b_.getInt64(length), b_.getInt64(stride), sizes});
   });
   return lines;
+}
+
+int64_t KernelEmitter::emitRngBitGenerator(const std::vector<const Value*>& inputs,
+                                           const std::vector<const Value*>& outputs) {
+  const Op& op = root_;
+  std::optional<kernels::RngBitsLayout> layout = kernels::RngBitsLayout::of(
+      rngAlgorithmOf(op.attr("rng_algorithm")), op.operand(0)->type(), op.result(1)->type());
+  if (!layout) decline("unsupported: rng_bit_generator of elements other than 8, 16, 32 or 64 bits wide");
+  if (std::optional<std::string> problem = kernels::rngStateProblem(*layout))
+    decline("unsupported: rng_bit_generator: " + *problem);
+  beginFunction(inputs, outputs);
+  // The layout as the runtime kernel reads it.
+  std::vector<uint64_t> words = {static_cast<uint64_t>(layout->algorithm), static_cast<uint64_t>(layout->stateWidth),
+                                 static_cast<uint64_t>(layout->stateElements),
+                                 static_cast<uint64_t>(layout->outWidth), layout->outShape.size()};
+  for (int64_t d : layout->outShape) words.push_back(static_cast<uint64_t>(d));
+  auto* described = new llvm::GlobalVariable(
+      module_, llvm::ArrayType::get(b_.getInt64Ty(), words.size()), true, llvm::GlobalValue::PrivateLinkage,
+      llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint64_t>(words)));
+  llvm::Type* ptr = b_.getPtrTy();
+  llvm::FunctionCallee rngBits = module_.getOrInsertFunction(
+      "kilnRngBits", llvm::FunctionType::get(b_.getVoidTy(), {ptr, b_.getInt64Ty(), b_.getInt64Ty(), ptr}, false));
+  b_.CreateCall(rngBits, {fn_->getArg(0), fn_->getArg(1), fn_->getArg(2), described});
+  return std::max<int64_t>(1, kernels::rngDraws(*layout));
 }
 
 void KernelEmitter::emitSelectAndScatter(llvm::Value* result) {

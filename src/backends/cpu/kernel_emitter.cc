@@ -62,6 +62,11 @@ Kernel KernelEmitter::emit() {
     const int64_t length = lines == 0 ? 1 : numElements(root_.operand(0)->type().shape()) / lines;
     return {nullptr, lines, std::max<int64_t>(1, (int64_t{1} << 14) / std::max<int64_t>(length, 1)), {}};
   }
+  if (root_.is(OpCode::RngBitGenerator)) {
+    const int64_t draws = emitRngBitGenerator(inputs, outputs);
+    b_.CreateRetVoid();
+    return {nullptr, draws, int64_t{1} << 10, {}};
+  }
   if (root_.is(OpCode::SelectAndScatter)) {
     std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
     emitSelectAndScatter(outPtrs[0]);

@@ -379,6 +379,13 @@ class KernelEmitter {
   // number of lines.
   int64_t emitSort();
 
+  // ---- rng_bit_generator ----
+  // Each iteration computes one draw through the runtime kernel kilnRngBits (the
+  // generators the interpreter runs, kernels/random_bits.h); iteration 0 also writes the
+  // new state. Declines layouts the generators refuse (the interpreter then says why).
+  // Returns the number of iterations (at least one, for the state).
+  int64_t emitRngBitGenerator(const std::vector<const Value*>& inputs, const std::vector<const Value*>& outputs);
+
   // ---- select_and_scatter ----
   // The result starts at the init value; then each source element, in row-major order,
   // picks the operand element of its window that the select body prefers (a candidate

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/complex_ops.h"
+#include "kernels/random_bits.h"
 
 namespace kiln::cpu {
 namespace {
@@ -64,6 +65,18 @@ extern "C" void kilnSortLine(void* const* buffers, int64_t line, SortLess less, 
   }
 }
 
+extern "C" void kilnRngBits(void* const* buffers, int64_t begin, int64_t end, const int64_t* layout) {
+  kernels::RngBitsLayout l;
+  l.algorithm = static_cast<RngAlgorithm>(layout[0]);
+  l.stateWidth = static_cast<int>(layout[1]);
+  l.stateElements = layout[2];
+  l.outWidth = static_cast<int>(layout[3]);
+  l.outShape.assign(layout + 5, layout + 5 + layout[4]);
+  const std::vector<uint64_t> words = kernels::rngStateWords(l, buffers[0]);
+  if (begin == 0) kernels::rngWriteState(l, kernels::rngAdvance(l, words), buffers[1]);
+  kernels::rngDraw(l, words, buffers[2], begin, std::min(end, kernels::rngDraws(l)));
+}
+
 std::span<const RuntimeFunction> runtimeFunctions() {
   static const RuntimeFunction functions[] = {
       {"kilnSortLine", reinterpret_cast<void*>(&kilnSortLine)},
@@ -71,6 +84,7 @@ std::span<const RuntimeFunction> runtimeFunctions() {
       {"kilnComplexUnaryC128", reinterpret_cast<void*>(&kilnComplexUnaryC128)},
       {"kilnComplexBinaryC64", reinterpret_cast<void*>(&kilnComplexBinaryC64)},
       {"kilnComplexBinaryC128", reinterpret_cast<void*>(&kilnComplexBinaryC128)},
+      {"kilnRngBits", reinterpret_cast<void*>(&kilnRngBits)},
   };
   return functions;
 }

@@ -32,6 +32,13 @@ extern "C" void kilnComplexUnaryC128(int32_t code, const double* in, double* out
 extern "C" void kilnComplexBinaryC64(int32_t code, const float* a, const float* b, float* out);
 extern "C" void kilnComplexBinaryC128(int32_t code, const double* a, const double* b, double* out);
 
+// Draws [begin, end) of a stablehlo.rng_bit_generator (kernels/random_bits.h): `buffers`
+// holds the state, the new state and the output; `layout` is {algorithm, state element
+// bits, state elements, output element bits, output rank, output dims...}. The range
+// counts at least one iteration; the one that holds 0 writes the new state, and
+// iterations past the last draw draw nothing.
+extern "C" void kilnRngBits(void* const* buffers, int64_t begin, int64_t end, const int64_t* layout);
+
 // Each function above, by the name kernels call it by.
 struct RuntimeFunction {
   const char* name;

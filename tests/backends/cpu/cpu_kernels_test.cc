@@ -1087,3 +1087,28 @@ TEST(CpuKernelsTest, SortsPermuteEveryOperandAsTheInterpreterDoes) {
 
 }  // namespace
 }  // namespace kiln::cpu
+
+namespace kiln::cpu {
+namespace {
+
+// rng_bit_generator as a kernel: every algorithm, output widths 8 to 64, shapes whose
+// Threefry pairing takes the first even dimension or the largest odd one, a scalar and
+// an empty output (the state still advances), states of two and three ui64 words and
+// IREE's 4xi32, and outputs of many chunks (the draws are split across threads).
+TEST(CpuKernelsTest, RandomBitsDrawAsTheInterpreterDoes) {
+  auto rng = [](const std::string& algorithm, const std::string& state, const std::string& out) {
+    return "func.func @main(%s: tensor<" + state + ">) -> (tensor<" + state + ">, tensor<" + out + ">) {\n" +
+           "  %s2, %bits = stablehlo.rng_bit_generator %s, algorithm = " + algorithm + " : (tensor<" + state +
+           ">) -> (tensor<" + state + ">, tensor<" + out + ">)\n" + "  return %s2, %bits : tensor<" + state +
+           ">, tensor<" + out + ">\n}\n";
+  };
+  for (const char* algorithm : {"DEFAULT", "THREE_FRY", "PHILOX"})
+    for (const char* out : {"3x5xui32", "5x4xui8", "7x3xi16", "3x7xui64", "ui32", "0x3xui32", "3x2001xui32",
+                            "4097xf32", "5x3xf64"})
+      expectSameOnCpu(rng(algorithm, "2xui64", out), 1, false);
+  expectSameOnCpu(rng("PHILOX", "3xui64", "4x33xui32"), 1, false);
+  expectSameOnCpu(rng("PHILOX", "4xi32", "4x33xi32"), 1, false);
+}
+
+}  // namespace
+}  // namespace kiln::cpu

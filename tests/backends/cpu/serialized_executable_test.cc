@@ -18,7 +18,7 @@ namespace kiln::cpu {
 namespace {
 
 // Kernels (two of the same code), a GEMM on BLAS, a two-phase column reduction, a loop,
-// and a function that runs through the interpreter (rng_bit_generator has no kernel).
+// and a function that runs through the interpreter (fft has no kernel).
 constexpr const char* kProgram = R"(
 func.func @main(%x: tensor<4096x64xf32>, %w: tensor<64x64xf32>, %n: tensor<i32>) -> (tensor<64xf32>, tensor<4096x64xf32>, tensor<i32>) {
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
@@ -41,10 +41,10 @@ func.func @main(%x: tensor<4096x64xf32>, %w: tensor<64x64xf32>, %n: tensor<i32>)
   return %cols, %t, %r#1 : tensor<64xf32>, tensor<4096x64xf32>, tensor<i32>
 }
 
-func.func @other(%x: tensor<64xf32>, %s: tensor<2xui64>) -> (tensor<64xf32>, tensor<2xui64>, tensor<4xui32>) {
+func.func @other(%x: tensor<64xf32>, %z: tensor<8xcomplex<f32>>) -> (tensor<64xf32>, tensor<8xcomplex<f32>>) {
   %e = stablehlo.exponential %x : tensor<64xf32>
-  %s2, %bits = stablehlo.rng_bit_generator %s, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>)
-  return %e, %s2, %bits : tensor<64xf32>, tensor<2xui64>, tensor<4xui32>
+  %f = stablehlo.fft %z, type = FFT, length = [8] : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+  return %e, %f : tensor<64xf32>, tensor<8xcomplex<f32>>
 })";
 
 std::unique_ptr<Module> optimized(const char* text) {
@@ -78,7 +78,7 @@ TEST(SerializedExecutableTest, RunsTheSameBitsWithoutCompiling) {
   Executable compiled(*module);
   ASSERT_GT(compiled.numKernels(), 2u);
   ASSERT_NE(compiled.report().find("BLAS, then kernel"), std::string::npos) << compiled.report();
-  ASSERT_FALSE(compiled.declinedReasons().empty());  // @other's rng_bit_generator
+  ASSERT_FALSE(compiled.declinedReasons().empty());  // @other's fft
   const std::string bytes = compiled.serialize();
   std::unique_ptr<Executable> loaded = Executable::deserialize(bytes, module->source);
   EXPECT_TRUE(loaded->native().deserialized);
