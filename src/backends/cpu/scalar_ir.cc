@@ -199,9 +199,32 @@ llvm::Value* ScalarIR::integerPower(llvm::Value* base, llvm::Value* exponent, bo
   return b_.CreateSelect(b_.CreateICmpSLT(exponent, llvm::Constant::getNullValue(type)), negative, result);
 }
 
+namespace {
+llvm::Value* sinF32(llvm::IRBuilder<>& b, llvm::Value* x) { return emitTrigF32(b, x, Trig::Sin); }
+llvm::Value* cosF32(llvm::IRBuilder<>& b, llvm::Value* x) { return emitTrigF32(b, x, Trig::Cos); }
+llvm::Value* tanF32(llvm::IRBuilder<>& b, llvm::Value* x) { return emitTrigF32(b, x, Trig::Tan); }
+}  // namespace
+
 // e^x: inline vector math for f32 (and the narrow floats computed in it), libm for f64.
 llvm::Value* ScalarIR::exp(DType t, llvm::Value* x, bool nonPositive) {
-  return t == DType::F64 ? libm("exp", t, {x}) : emitExpF32(b_, x, nonPositive);
+  if (t == DType::F64) return libm("exp", t, {x});
+  return math(nonPositive ? "kiln_math_exp_nonpositive_f32" : "kiln_math_exp_f32", x,
+              [nonPositive](llvm::IRBuilder<>& b, llvm::Value* v) { return emitExpF32(b, v, nonPositive); });
+}
+
+llvm::Value* ScalarIR::math(const char* name, llvm::Value* x,
+                            const std::function<llvm::Value*(llvm::IRBuilder<>&, llvm::Value*)>& emit) {
+  if (!x->getType()->isFloatTy()) return emit(b_, x);
+  llvm::Function* f = module_.getFunction(name);
+  if (!f) {
+    auto* type = llvm::FunctionType::get(x->getType(), {x->getType()}, false);
+    f = llvm::Function::Create(type, llvm::Function::InternalLinkage, name, module_);
+    f->addFnAttr(llvm::Attribute::NoUnwind);
+    f->addFnAttr(llvm::Attribute::AlwaysInline);
+    llvm::IRBuilder<> body(llvm::BasicBlock::Create(module_.getContext(), "entry", f));
+    body.CreateRet(emit(body, f->getArg(0)));
+  }
+  return b_.CreateCall(f, {x});
 }
 
 llvm::Value* ScalarIR::intrinsic(llvm::Intrinsic::ID id, llvm::Value* x) { return b_.CreateUnaryIntrinsic(id, x); }
@@ -382,13 +405,13 @@ llvm::Value* ScalarIR::elementwise(const Op& op, DType t, const std::vector<llvm
     case O::RoundNearestAfz: floatOnly(); return intrinsic(llvm::Intrinsic::round, x[0]);
     case O::RoundNearestEven: floatOnly(); return intrinsic(llvm::Intrinsic::roundeven, x[0]);
     case O::Exponential: floatOnly(); return exp(t, x[0]);
-    case O::ExponentialMinusOne: floatOnly(); return t == DType::F64 ? libm("expm1", t, {x[0]}) : emitExpm1F32(b_, x[0]);
-    case O::Log: floatOnly(); return t == DType::F64 ? libm("log", t, {x[0]}) : emitLogF32(b_, x[0]);
-    case O::LogPlusOne: floatOnly(); return t == DType::F64 ? libm("log1p", t, {x[0]}) : emitLog1pF32(b_, x[0]);
-    case O::Sine: floatOnly(); return t == DType::F64 ? libm("sin", t, {x[0]}) : emitTrigF32(b_, x[0], Trig::Sin);
-    case O::Cosine: floatOnly(); return t == DType::F64 ? libm("cos", t, {x[0]}) : emitTrigF32(b_, x[0], Trig::Cos);
-    case O::Tan: floatOnly(); return t == DType::F64 ? libm("tan", t, {x[0]}) : emitTrigF32(b_, x[0], Trig::Tan);
-    case O::Tanh: floatOnly(); return t == DType::F64 ? libm("tanh", t, {x[0]}) : emitTanhF32(b_, x[0]);
+    case O::ExponentialMinusOne: floatOnly(); return t == DType::F64 ? libm("expm1", t, {x[0]}) : math("kiln_math_expm1_f32", x[0], emitExpm1F32);
+    case O::Log: floatOnly(); return t == DType::F64 ? libm("log", t, {x[0]}) : math("kiln_math_log_f32", x[0], emitLogF32);
+    case O::LogPlusOne: floatOnly(); return t == DType::F64 ? libm("log1p", t, {x[0]}) : math("kiln_math_log1p_f32", x[0], emitLog1pF32);
+    case O::Sine: floatOnly(); return t == DType::F64 ? libm("sin", t, {x[0]}) : math("kiln_math_sin_f32", x[0], sinF32);
+    case O::Cosine: floatOnly(); return t == DType::F64 ? libm("cos", t, {x[0]}) : math("kiln_math_cos_f32", x[0], cosF32);
+    case O::Tan: floatOnly(); return t == DType::F64 ? libm("tan", t, {x[0]}) : math("kiln_math_tan_f32", x[0], tanF32);
+    case O::Tanh: floatOnly(); return t == DType::F64 ? libm("tanh", t, {x[0]}) : math("kiln_math_tanh_f32", x[0], emitTanhF32);
     case O::Cbrt: floatOnly(); return libm("cbrt", t, {x[0]});
     case O::Logistic: {
       // 1 / (1 + e^-x) for x >= 0, e^x / (1 + e^x) below, as the interpreter: both from

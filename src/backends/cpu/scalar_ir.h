@@ -5,6 +5,8 @@
 // computed value is. Included only by the files that build LLVM IR.
 #pragma once
 
+#include <functional>
+
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
@@ -68,6 +70,13 @@ class ScalarIR {
   llvm::Value* integerPower(llvm::Value* base, llvm::Value* exponent, bool isSigned);
   // e^x; `nonPositive` when x ≤ 0 or NaN is known (the f32 code skips its overflow checks).
   llvm::Value* exp(DType t, llvm::Value* x, bool nonPositive = false);
+  // A call of the f32 math function `name` (vector_math.h), emitted once per LLVM module
+  // by `emit`: expanded in every kernel it was most of the fast tier's machine code. It
+  // is always inlined when the module is optimized, where the vectorizer needs it
+  // inline; the fast tier calls it. The same operations either way, so the same bits.
+  // (Values other than scalar f32 get the expansion in place.)
+  llvm::Value* math(const char* name, llvm::Value* x,
+                    const std::function<llvm::Value*(llvm::IRBuilder<>&, llvm::Value*)>& emit);
   llvm::Value* intrinsic(llvm::Intrinsic::ID id, llvm::Value* x);
 
   llvm::IRBuilder<>& b_;
