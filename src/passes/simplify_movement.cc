@@ -133,7 +133,10 @@ bool sliceSlice(Op& op, Rewriter& rw) {
   for (size_t d = 0; d < rank; ++d) {
     stride[d] = t1[d] * t2[d];
     start[d] = s1[d] + s2[d] * t1[d];
-    limit[d] = out[d] == 0 ? start[d] : start[d] + (out[d] - 1) * stride[d] + 1;
+    limit[d] = start[d] + (out[d] - 1) * stride[d] + 1;
+    // An empty dimension: the composed start may lie past the operand (a slice [1:1] of
+    // a slice [1:2:2] of 2 elements would start at 3), and any empty range will do.
+    if (out[d] == 0) start[d] = limit[d] = 0;
   }
   rw.replace(rw.createValue(OpCode::Slice, {inner->operand(0)}, typeOf(op.result()),
                             {{"start_indices", Attribute::i64Array(start)},
