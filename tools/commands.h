@@ -33,6 +33,7 @@ void addCompileTierOption(CLI::App* cmd, cpu::CompileTier& tier);
 std::function<int()> addBenchCommand(CLI::App& app);
 std::function<int()> addCompileCommand(CLI::App& app);
 std::function<int()> addFmtCommand(CLI::App& app);
+std::function<int()> addFuzzCommand(CLI::App& app);
 std::function<int()> addGradCommand(CLI::App& app);
 std::function<int()> addJvpCommand(CLI::App& app);
 std::function<int()> addVjpCommand(CLI::App& app);

@@ -84,6 +84,8 @@ int main(int argc, char** argv) {
   commands.back().first = app.get_subcommand("vjp");
   commands.emplace_back(nullptr, kiln::tool::addVmapCommand(app));
   commands.back().first = app.get_subcommand("vmap");
+  commands.emplace_back(nullptr, kiln::tool::addFuzzCommand(app));
+  commands.back().first = app.get_subcommand("fuzz");
 
   // Reserved for later issues, so that scripts and docs can rely on the names.
   const std::pair<const char*, const char*> reserved[] = {

@@ -1,0 +1,127 @@
+// Differential testing (differential.h).
+#include "testing/differential.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "backends/cpu/executable.h"
+#include "interp/array_print.h"
+#include "interp/interpreter.h"
+#include "ir/builder.h"
+#include "passes/pass_manager.h"
+#include "passes/passes.h"
+#include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
+#include "support/error.h"
+
+namespace kiln::testing {
+namespace {
+
+std::unique_ptr<Module> parse(const std::string& program) {
+  return stablehlo::parseModule(SourceBuffer::fromString("<fuzz>", program));
+}
+
+bool isNaNAt(const Literal& v, int64_t i) {
+  return isFloat(v.dtype()) ? std::isnan(v.floatAt(i))
+                            : isComplex(v.dtype()) && (std::isnan(v.complexAt(i).real()) || std::isnan(v.complexAt(i).imag()));
+}
+
+std::string element(const Literal& v, int64_t i) {
+  if (isFloat(v.dtype())) return std::to_string(v.floatAt(i));
+  if (isComplex(v.dtype())) return std::to_string(v.complexAt(i).real()) + "+" + std::to_string(v.complexAt(i).imag()) + "i";
+  return std::to_string(isUnsignedInt(v.dtype()) ? static_cast<int64_t>(v.uintAt(i)) : v.intAt(i));
+}
+
+}  // namespace
+
+std::optional<std::string> firstDifference(const interp::HostValues& expected, const interp::HostValues& got) {
+  if (expected.size() != got.size())
+    return std::to_string(got.size()) + " results instead of " + std::to_string(expected.size());
+  for (size_t r = 0; r < expected.size(); ++r) {
+    const Literal& a = expected[r].tensor();
+    const Literal& b = got[r].tensor();
+    const std::string where = "result " + std::to_string(r);
+    if (a.type() != b.type()) return where + " is " + b.type().str() + ", not " + a.type().str();
+    for (int64_t i = 0; i < a.numElements(); ++i) {
+      if (a.bitsAt(i) == b.bitsAt(i) || (isNaNAt(a, i) && isNaNAt(b, i))) continue;
+      // (complex elements are two parts: bitsAt compares the storage of both)
+      return where + " element " + std::to_string(i) + ": " + element(b, i) + " instead of " + element(a, i);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> disagreement(const std::string& program, const interp::HostValues& inputs) {
+  interp::HostValues expected;
+  try {
+    auto module = parse(program);
+    expected = interp::Interpreter(*module).call("main", inputs);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  auto check = [&](const std::string& executor, const std::function<interp::HostValues()>& run)
+      -> std::optional<std::string> {
+    try {
+      if (auto d = firstDifference(expected, run())) return executor + ": " + *d;
+    } catch (const Error& e) {
+      return executor + " threw: " + e.what();
+    }
+    return std::nullopt;
+  };
+  if (auto d = check("interp after the optimizer", [&] {
+        auto module = parse(program);
+        passes::PassContext context;
+        passes::runPipeline(*module, passes::defaultPipeline(), context);
+        return interp::Interpreter(*module).call("main", inputs);
+      }))
+    return d;
+  return check("cpu", [&] {
+    auto module = parse(program);
+    passes::PassContext context;
+    passes::runPipeline(*module, cpu::cpuPipeline(), context);
+    cpu::Executable executable(*module);
+    return executable.call(*module->lookup("main"), inputs);
+  });
+}
+
+std::string minimize(const std::string& program, const std::function<bool(const std::string&)>& stillFails) {
+  std::string best = stablehlo::printModule(*parse(program));  // (sizes compare in one form)
+  for (bool shrunk = true; shrunk;) {
+    shrunk = false;
+    const size_t numOps = parse(best)->lookup("main")->body().ops().size();
+    // From the last op back. Dead ops are not swept away: the disagreement may be in
+    // how an executor treats them (the optimizer rewrites dead code too).
+    for (size_t k = numOps; k-- > 0;) {
+      auto module = parse(best);
+      Region& body = module->lookup("main")->body();
+      auto it = body.ops().begin();
+      std::advance(it, static_cast<std::ptrdiff_t>(k));
+      Op* op = it->get();
+      if (op->info().isTerminator()) continue;
+      const std::vector<Value*> results = op->results();
+      const bool unread =
+          std::all_of(results.begin(), results.end(), [](const Value* v) { return v->uses().empty(); });
+      // A constant goes once nothing reads it (a dropped op's stand-ins are constants).
+      if (op->info().category == OpCategory::Constant && !unread) continue;
+      // Each result is replaced by an operand of its type, or else a zero of its type.
+      Builder b = Builder::before(*op, module.get());
+      for (size_t r = 0; r < op->numResults() && !unread; ++r) {
+        Value* result = op->result(r);
+        Value* same = nullptr;
+        for (Value* v : op->operands())
+          if (v->type() == result->type()) same = v;
+        result->replaceAllUsesWith(same ? same : b.splat(result->type(), 0));
+      }
+      body.erase(op);
+      const std::string candidate = stablehlo::printModule(*module);
+      if (candidate.size() < best.size() && stillFails(candidate)) {
+        best = candidate;
+        shrunk = true;
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace kiln::testing

@@ -1,0 +1,93 @@
+// `kiln fuzz`: random programs (testing/program_generator.h) run on every executor
+// (testing/differential.h) until the time or count runs out; each disagreement is
+// minimized and written as a reproducer, which `kiln fuzz --replay FILE --seed S` checks
+// again. Exits 1 when any program disagreed.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "commands.h"
+#include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
+#include "support/error.h"
+#include "testing/differential.h"
+#include "testing/program_generator.h"
+
+namespace kiln::tool {
+namespace {
+
+struct FuzzOptions {
+  double seconds = 10;
+  uint64_t seed = 1;
+  int64_t count = -1;  // programs; -1: until the time runs out
+  int maxOps = 10;
+  std::string out = ".";
+  std::string replay;
+};
+
+using Clock = std::chrono::steady_clock;
+
+int replay(const FuzzOptions& o) {
+  const std::string text(readInput(o.replay)->text());
+  auto module = stablehlo::parseModule(SourceBuffer::fromString(o.replay, text));
+  const Function* main = module->lookup("main");
+  if (!main) throw Error(ErrorKind::Usage, o.replay + " has no @main");
+  if (auto d = testing::disagreement(text, testing::generateInputs(*main, o.seed))) {
+    std::printf("disagree: %s\n", d->c_str());
+    return 1;
+  }
+  std::printf("every executor agrees\n");
+  return 0;
+}
+
+int fuzz(const FuzzOptions& o) {
+  const Clock::time_point start = Clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  testing::GeneratorOptions generator;
+  generator.maxOps = o.maxOps;
+  int64_t programs = 0, failures = 0;
+  double reported = 0;
+  for (uint64_t seed = o.seed; o.count < 0 ? elapsed() < o.seconds : programs < o.count; ++seed, ++programs) {
+    auto module = testing::generateProgram(seed, generator);
+    const std::string text = stablehlo::printModule(*module);
+    const interp::HostValues inputs = testing::generateInputs(*module->lookup("main"), seed);
+    if (std::optional<std::string> d = testing::disagreement(text, inputs)) {
+      ++failures;
+      const std::string small = testing::minimize(
+          text, [&](const std::string& candidate) { return testing::disagreement(candidate, inputs).has_value(); });
+      const std::string why = *testing::disagreement(small, inputs);
+      std::filesystem::create_directories(o.out);
+      const std::string path = (std::filesystem::path(o.out) / ("fuzz_" + std::to_string(seed) + ".mlir")).string();
+      std::ofstream(path) << "// kiln fuzz --replay " << path << " --seed " << seed << "\n// " << why << "\n" << small;
+      std::printf("seed %llu: %s\n  minimized to %s\n", static_cast<unsigned long long>(seed), d->c_str(), path.c_str());
+    }
+    if (elapsed() - reported >= 5) {
+      reported = elapsed();
+      std::printf("%lld programs, %lld disagreed, %.0f s\n", static_cast<long long>(programs + 1),
+                  static_cast<long long>(failures), reported);
+      std::fflush(stdout);
+    }
+  }
+  std::printf("%lld programs (seeds %llu..%llu), %lld disagreed, %.1f s\n", static_cast<long long>(programs),
+              static_cast<unsigned long long>(o.seed), static_cast<unsigned long long>(o.seed + programs - 1),
+              static_cast<long long>(failures), elapsed());
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+std::function<int()> addFuzzCommand(CLI::App& app) {
+  auto o = std::make_shared<FuzzOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "fuzz", "Run random programs on the interpreter, the optimizer and the cpu backend and compare their bits");
+  cmd->add_option("--seconds", o->seconds, "How long to run (default 10)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--count", o->count, "Run this many programs instead")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--seed", o->seed, "The first program's seed (then seed + 1, ...); with --replay, the inputs' seed");
+  cmd->add_option("--max-ops", o->maxOps, "Ops per program, at most (default 10)")->check(CLI::Range(1, 1000));
+  cmd->add_option("--out", o->out, "Where reproducers are written (default .)");
+  cmd->add_option("--replay", o->replay, "Check this program (a reproducer) again instead");
+  return [o] { return o->replay.empty() ? fuzz(*o) : replay(*o); };
+}
+
+}  // namespace kiln::tool
