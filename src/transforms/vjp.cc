@@ -138,8 +138,20 @@ const std::vector<Value*>& Transposer::residuals(const Op* op) const {
   return it->second;
 }
 
+Transposer& Transposer::inlinedRegion(const Op* op, Remat remat) {
+  auto inner = std::make_unique<Transposer>(b_, module_, this);
+  inner->options_.remat = remat;
+  return *(inlined_[op] = std::move(inner));
+}
+
+Transposer& Transposer::inlinedRegion(const Op* op) const {
+  auto it = inlined_.find(op);
+  if (it == inlined_.end()) throw Error(ErrorKind::Internal, "no transposer kept for " + std::string(op->name()));
+  return *it->second;
+}
+
 Function& vjp(Module& module, const Function& f, const std::string& name, const VjpOptions& options) {
-  std::unique_ptr<Function> j = jvpFunction(module, f, name + ".jvp");
+  std::unique_ptr<Function> j = jvpFunction(module, f, name + ".jvp", /*linearizing=*/true);
   const size_t numParams = f.numParams();
   const size_t numResults = f.resultTypes().size();
 
