@@ -49,9 +49,14 @@ Function& vjp(Module& module, const Function& f, const std::string& name, const 
 struct GradOptions {
   std::vector<size_t> wrt = {0};  // which parameters (each differentiable)
   bool withValue = false;         // return the value first, as value_and_grad
+  // JAX's has_aux: f returns the loss, then auxiliary outputs, which come back after the
+  // gradients as f computed them and are not differentiated (no work for their
+  // cotangents).
+  bool hasAux = false;
   VjpOptions vjp;
 };
-// @name(params...) -> ([value,] gradients w.r.t. wrt...): f returns one float scalar.
+// @name(params...) -> ([value,] gradients w.r.t. wrt..., [aux...]): f returns one float
+// scalar (then, with hasAux, its auxiliary outputs).
 Function& grad(Module& module, const Function& f, const GradOptions& options, const std::string& name);
 
 // Whether values of this type have tangents (floating-point and complex tensors, and

@@ -539,5 +539,56 @@ TEST(AdConstructsTest, VmapOfCheckpoint) {
                               "slice " + std::to_string(r));
 }
 
+// ---- has_aux ----
+
+// grad with auxiliary outputs: the gradients of the loss alone, then the auxiliary
+// outputs as the function computes them (a float and an integer one); value first
+// with withValue.
+TEST(AdConstructsTest, GradWithAuxiliaryOutputs) {
+  const char* text = R"(
+    func.func @main(%x: tensor<3xf64>, %n: tensor<3xi32>) -> (tensor<f64>, tensor<3xf64>, tensor<3xi32>) {
+      %s = stablehlo.sine %x : tensor<3xf64>
+      %q = stablehlo.multiply %s, %s : tensor<3xf64>
+      %zero = stablehlo.constant dense<0.0> : tensor<f64>
+      %l = stablehlo.reduce(%q init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<3xf64>, tensor<f64>) -> tensor<f64>
+      %e = stablehlo.exponential %x : tensor<3xf64>
+      %m = stablehlo.add %n, %n : tensor<3xi32>
+      return %l, %e, %m : tensor<f64>, tensor<3xf64>, tensor<3xi32>
+    })";
+  auto m = stablehlo::parseModule(text);
+  GradOptions o;
+  o.hasAux = true;
+  o.withValue = true;
+  grad(*m, *m->lookup("main"), o, "g");
+  ASSERT_NO_THROW(verifyModule(*m));
+  // Nothing differentiates the auxiliary exp: its only exponential is the forward one.
+  cleanUp(*m);
+  EXPECT_EQ(count(*m->lookup("g"), OpCode::Exponential), 1);
+  Literal x = vec({0.5, -1.25, 2.0});
+  Literal n(Type::tensor(DType::I32, {3}));
+  for (int64_t i = 0; i < 3; ++i) n.setInt(i, i - 1);
+  interp::Interpreter in(*m);
+  HostValues f = in.call("main", {x, n});
+  HostValues out = in.call("g", {x, n});
+  ASSERT_EQ(out.size(), 4u);  // value, gradient w.r.t. x, the two auxiliary outputs
+  EXPECT_EQ(out[0].tensor(), f[0].tensor());
+  for (int64_t i = 0; i < 3; ++i)
+    EXPECT_NEAR(out[1].tensor().floatAt(i), 2 * std::sin(x.floatAt(i)) * std::cos(x.floatAt(i)), 1e-15);
+  EXPECT_EQ(out[2].tensor(), f[1].tensor());
+  EXPECT_EQ(out[3].tensor(), f[2].tensor());
+  // Errors: no auxiliary output to return, or auxiliary outputs without has_aux.
+  auto one = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<f64>) -> tensor<f64> {
+      return %x : tensor<f64>
+    })");
+  EXPECT_EQ(errorOf([&] { grad(*one, *one->lookup("main"), o, "g"); }),
+            "usage: grad of @main with auxiliary outputs: the function must return a floating-point scalar (the "
+            "loss), then the auxiliary outputs, not (tensor<f64>)");
+  auto again = stablehlo::parseModule(text);
+  EXPECT_EQ(errorOf([&] { grad(*again, *again->lookup("main"), {}, "g"); }),
+            "usage: grad of @main: the function must return one floating-point scalar, not (tensor<f64>, "
+            "tensor<3xf64>, tensor<3xi32>) (with auxiliary outputs after the loss, use has_aux: --has-aux)");
+}
+
 }  // namespace
 }  // namespace kiln::transforms
