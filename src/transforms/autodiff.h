@@ -7,6 +7,11 @@
 // float0 tangents).
 // Calls are inlined as they are differentiated; the result is a plain StableHLO
 // function that the optimizer cleans up (DCE drops what the gradient does not need).
+// kiln's autodiff constructs say what to do instead of differentiating an op:
+// stop_gradient (zero tangent), custom_jvp and custom_vjp (the user's rule functions:
+// rules/custom_derivatives.cc) and checkpoint (recompute a region's residuals in the
+// backward pass: rules/checkpoint.cc). The transforms consume them; executors and the
+// optimizer see only what they wrap.
 //
 // Errors: an op without a rule throws kind Unsupported, "unsupported: jvp of
 // stablehlo.while (line 12)"; bad requests (a parameter that is not differentiable, a
