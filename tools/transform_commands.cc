@@ -29,6 +29,7 @@ struct TransformOptions {
   std::string wrt = "0";
   std::string output;
   bool withValue = false;
+  bool hasAux = false;
   bool noCleanup = false;
   int64_t loopBound = 0;
   std::string remat = "none";
@@ -96,6 +97,7 @@ int runTransform(Mode mode, const TransformOptions& o) {
       transforms::GradOptions g;
       g.wrt = parseIndexList(o.wrt);
       g.withValue = o.withValue;
+      g.hasAux = o.hasAux;
       g.vjp = vjpOptions(o);
       d = &transforms::grad(*module, *f, g, name);
       break;
@@ -143,6 +145,9 @@ std::function<int()> addMode(CLI::App& app, Mode mode, const char* name, const c
   if (mode == Mode::Grad) {
     cmd->add_option("--wrt", o->wrt, "Parameters to differentiate with respect to, e.g. 0,2")->default_val("0");
     cmd->add_flag("--with-value", o->withValue, "Return the value before the gradients (value_and_grad)");
+    cmd->add_flag("--has-aux", o->hasAux,
+                  "The function returns the loss, then auxiliary outputs: returned after the gradients, not "
+                  "differentiated");
   }
   if (mode == Mode::Vmap) {
     cmd->add_option("--in-axes", o->inAxes, "Per parameter: its batch dimension, or none (default: 0 for all)");

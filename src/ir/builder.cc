@@ -383,6 +383,28 @@ std::vector<Value*> Builder::call(const Function& callee, const std::vector<Valu
       ->results();
 }
 
+std::vector<Value*> Builder::customJvp(const Function& primal, const Function& jvp, const std::vector<Value*>& args) {
+  NamedAttrList attrs = {{"jvp", Attribute::symbol(jvp.name())}, {"primal", Attribute::symbol(primal.name())}};
+  return create(OpCode::CustomJvp, args, std::move(attrs), {}, primal.resultTypes())->results();
+}
+
+std::vector<Value*> Builder::customVjp(const Function& primal, const Function& fwd, const Function& bwd,
+                                       const std::vector<Value*>& args) {
+  NamedAttrList attrs = {{"bwd", Attribute::symbol(bwd.name())},
+                         {"fwd", Attribute::symbol(fwd.name())},
+                         {"primal", Attribute::symbol(primal.name())}};
+  return create(OpCode::CustomVjp, args, std::move(attrs), {}, primal.resultTypes())->results();
+}
+
+std::vector<Value*> Builder::checkpoint(const std::vector<Value*>& args, const std::string& policy,
+                                        const BodyFn& body) {
+  TypeList types;
+  for (Value* v : args) types.push_back(v->type());
+  std::vector<std::unique_ptr<Region>> regions;
+  regions.push_back(buildRegion(types, body));
+  return create(OpCode::Checkpoint, args, {{"policy", Attribute::string(policy)}}, std::move(regions))->results();
+}
+
 std::vector<Value*> Builder::customCall(const std::string& target, const std::vector<Value*>& operands,
                                         const TypeList& resultTypes, bool hasSideEffect) {
   NamedAttrList attrs = {{"call_target_name", Attribute::string(target)}};

@@ -119,6 +119,16 @@ class Builder {
 
   // ---- functions ----
   std::vector<Value*> call(const Function& callee, const std::vector<Value*>& args);
+  // ---- autodiff constructs (what custom_jvp, custom_vjp and jax.checkpoint lower to) ----
+  // `primal` with its jvp rule: jvp(primals..., tangents...) -> (results..., tangents...).
+  std::vector<Value*> customJvp(const Function& primal, const Function& jvp, const std::vector<Value*>& args);
+  // `primal` with fwd(primals...) -> (results..., residuals...) and
+  // bwd(residuals..., result cotangents...) -> (parameter cotangents...).
+  std::vector<Value*> customVjp(const Function& primal, const Function& fwd, const Function& bwd,
+                                const std::vector<Value*>& args);
+  // A region (taking `args`) whose residuals reverse mode recomputes rather than stores,
+  // except what `policy` keeps: nothing_saveable, dots_saveable, everything_saveable.
+  std::vector<Value*> checkpoint(const std::vector<Value*>& args, const std::string& policy, const BodyFn& body);
   // The results of a custom_call are parameters: only the target knows them.
   // ---- fft, random numbers, batch normalization, collectives ----
   Value* fft(Value* x, FftType type, const Dims& lengths);

@@ -468,6 +468,29 @@ std::vector<OpInfo> buildTable() {
   t.op(O::Fusion, C::Fusion, atLeast(0), atLeast(1), {}, kIsolated).attrs = {req("kind", A::String)};
   t.rows.back().regions = exactly(1);
 
+  // The autodiff constructs (transforms/rules/custom_derivatives.cc, checkpoint.cc). To
+  // an executor each is what it wraps: custom_jvp and custom_vjp call `primal` (the
+  // inliner inlines it once the transforms, which run first, are done with the rules);
+  // checkpoint runs its region, which takes the operands and yields the results.
+  // custom_jvp: @jvp(primals..., tangents...) -> (results..., result tangents...).
+  t.op(O::CustomJvp, C::ControlFlow, atLeast(0), atLeast(0), kFn).attrs = {req("primal", A::Symbol),
+                                                                           req("jvp", A::Symbol)};
+  // custom_vjp: @fwd(primals...) -> (results..., residuals...) and
+  // @bwd(residuals..., result cotangents...) -> (parameter cotangents...).
+  t.op(O::CustomVjp, C::ControlFlow, atLeast(0), atLeast(0), kFn).attrs = {
+      req("primal", A::Symbol), req("fwd", A::Symbol), req("bwd", A::Symbol)};
+  // custom_lin(residuals..., parameter tangents...) -> result tangents: what a custom_vjp
+  // is in a jvp program, linear in the tangents; only its transpose (a call of @bwd) runs,
+  // so it exists only inside vjp (JAX's custom_lin).
+  t.op(O::CustomLin, C::Misc, atLeast(0), atLeast(0), kFn).attrs = {req("bwd", A::Symbol),
+                                                                    reqInt("num_residuals")};
+  // checkpoint: what reverse mode keeps of the region for the backward pass (policy:
+  // jax.checkpoint's nothing_saveable, dots_saveable, everything_saveable); the rest it
+  // recomputes there.
+  t.op(O::Checkpoint, C::ControlFlow, atLeast(0), atLeast(0), {}, kIsolated).attrs = {
+      stringOr("policy", "nothing_saveable")};
+  t.rows.back().regions = exactly(1);
+
   // ---- facts across rows ----
   using E = ElementClass;
   // Element classes of the elementwise ops (the spec's Inputs tables; CHLO's op definitions).

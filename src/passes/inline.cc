@@ -1,5 +1,7 @@
 // Inlining: every func.call is replaced by a copy of the callee's body, so later passes
-// see one graph per entry function. Calls on a recursive cycle stay calls. An inlined op
+// see one graph per entry function. kiln's autodiff constructs are inlined alike, as what
+// they run: custom_jvp and custom_vjp their primal, checkpoint its region. Their rules
+// and policies are for the transforms, which run before the optimizer. Calls on a recursive cycle stay calls. An inlined op
 // keeps its own location as the callee and the call's as the caller (MLIR's callsite
 // form), so reports still point at the user's line. Private functions nobody refers to
 // any more are removed afterwards.
@@ -13,22 +15,27 @@
 namespace kiln::passes {
 namespace {
 
+// The function an op calls when it runs (empty: none).
+std::string calleeOf(const Op& op) {
+  if (op.is(OpCode::FuncCall)) return op.attr("callee").asString();
+  if (op.is(OpCode::CustomJvp) || op.is(OpCode::CustomVjp)) return op.attr("primal").asString();
+  return {};
+}
+
 std::vector<Op*> callsIn(Region& region) {
   std::vector<Op*> calls;
   walk(region, [&](Op& op) {
-    if (op.is(OpCode::FuncCall)) calls.push_back(&op);
+    if (!calleeOf(op).empty() || op.is(OpCode::Checkpoint)) calls.push_back(&op);
   });
   return calls;
 }
-
-std::string calleeOf(const Op& call) { return call.attr("callee").asString(); }
 
 // Functions that can reach themselves through calls: their calls stay.
 std::set<const Function*> recursiveFunctions(const Module& module) {
   std::unordered_map<const Function*, std::vector<const Function*>> callees;
   for (const auto& fn : module.functions())
     walk(fn->body(), [&](Op& op) {
-      if (!op.is(OpCode::FuncCall)) return;
+      if (calleeOf(op).empty()) return;
       if (const Function* callee = module.lookup(calleeOf(op))) callees[fn.get()].push_back(callee);
     });
   std::set<const Function*> recursive;
@@ -49,10 +56,9 @@ std::set<const Function*> recursiveFunctions(const Module& module) {
   return recursive;
 }
 
-// Replaces `call` with a copy of `callee`'s body.
-void inlineCall(Op& call, const Function& callee) {
+// Replaces `call` with a copy of `body` (its callee's, or its own region).
+void inlineCall(Op& call, const Region& body) {
   Region& region = *call.parentRegion();
-  const Region& body = callee.body();
   ValueMap map;
   for (size_t i = 0; i < body.numArguments(); ++i) map[body.argument(i)] = call.operand(i);
   auto pos = region.positionOf(&call);
@@ -129,9 +135,15 @@ class InlinePass : public Pass {
       for (bool changed = true; changed;) {
         changed = false;
         for (Op* call : callsIn(fn->body())) {
+          if (call->is(OpCode::Checkpoint)) {
+            // The calls collected inside its region go with it: collect again.
+            inlineCall(*call, call->region(0));
+            changed = true;
+            break;
+          }
           const Function* callee = module.lookup(calleeOf(*call));
           if (!callee || recursive.count(callee)) continue;
-          inlineCall(*call, *callee);
+          inlineCall(*call, callee->body());
           changed = true;
         }
         inlined = inlined || changed;

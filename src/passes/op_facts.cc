@@ -33,7 +33,8 @@ bool opItselfHasSideEffects(const Op& op) {
     const bool marked = effect && (!effect.is(Attribute::Kind::Bool) || effect.asBool());
     return marked || !target.is(Attribute::Kind::String) || !kernels::isLapackTarget(target.asString());
   }
-  return op.is(OpCode::FuncCall) || op.is(OpCode::Composite);
+  // custom_jvp and custom_vjp call their primal.
+  return op.is(OpCode::FuncCall) || op.is(OpCode::Composite) || op.is(OpCode::CustomJvp) || op.is(OpCode::CustomVjp);
 }
 
 }  // namespace

@@ -7,6 +7,11 @@
 // float0 tangents).
 // Calls are inlined as they are differentiated; the result is a plain StableHLO
 // function that the optimizer cleans up (DCE drops what the gradient does not need).
+// kiln's autodiff constructs say what to do instead of differentiating an op:
+// stop_gradient (zero tangent), custom_jvp and custom_vjp (the user's rule functions:
+// rules/custom_derivatives.cc) and checkpoint (recompute a region's residuals in the
+// backward pass: rules/checkpoint.cc). The transforms consume them; executors and the
+// optimizer see only what they wrap.
 //
 // Errors: an op without a rule throws kind Unsupported, "unsupported: jvp of
 // stablehlo.while (line 12)"; bad requests (a parameter that is not differentiable, a
@@ -49,9 +54,14 @@ Function& vjp(Module& module, const Function& f, const std::string& name, const 
 struct GradOptions {
   std::vector<size_t> wrt = {0};  // which parameters (each differentiable)
   bool withValue = false;         // return the value first, as value_and_grad
+  // JAX's has_aux: f returns the loss, then auxiliary outputs, which come back after the
+  // gradients as f computed them and are not differentiated (no work for their
+  // cotangents).
+  bool hasAux = false;
   VjpOptions vjp;
 };
-// @name(params...) -> ([value,] gradients w.r.t. wrt...): f returns one float scalar.
+// @name(params...) -> ([value,] gradients w.r.t. wrt..., [aux...]): f returns one float
+// scalar (then, with hasAux, its auxiliary outputs).
 Function& grad(Module& module, const Function& f, const GradOptions& options, const std::string& name);
 
 // Whether values of this type have tangents (floating-point and complex tensors, and

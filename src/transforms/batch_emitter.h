@@ -14,11 +14,12 @@ namespace kiln::transforms {
 
 class BatchEmitter {
  public:
-  BatchEmitter(Builder& b, const Module* module, int64_t size, const BatchEmitter* parent = nullptr)
+  BatchEmitter(Builder& b, Module* module, int64_t size, const BatchEmitter* parent = nullptr)
       : b_(b), module_(module), size_(size), parent_(parent) {}
 
   int64_t size() const { return size_; }
-  const Module* module() const { return module_; }
+  // Mutable: the rules of the custom-derivative ops add the batched rule functions.
+  Module* module() const { return module_; }
   void map(const Value* original, Value* value, bool batched);
   Value* valueOf(Value* v) const;
   bool isBatched(const Value* v) const;
@@ -30,7 +31,7 @@ class BatchEmitter {
   void emitCall(const Op& call);
 
   Builder& b_;
-  const Module* module_;
+  Module* module_;
   int64_t size_;
   const BatchEmitter* parent_;
   ValueMap values_;

@@ -56,6 +56,15 @@ void JvpEmitter::emitCall(const Op& call) {
   }
 }
 
+std::vector<Value*> JvpEmitter::emitInlined(const Function& callee, const std::vector<Value*>& args) {
+  // A function body captures nothing: an emitter of its own, which no tangent of this
+  // one's can reach.
+  JvpEmitter inner(b_, module_, linearizing_);
+  for (size_t i = 0; i < callee.numParams(); ++i) inner.mapPrimal(callee.param(i), args[i]);
+  inner.emitRegion(callee.body());
+  return inner.primals(callee.body().terminator()->operands());
+}
+
 void JvpEmitter::emitOp(const Op& op) {
   if (op.is(OpCode::FuncCall)) return emitCall(op);
   std::vector<Value*> t;
@@ -123,13 +132,14 @@ void JvpEmitter::emitOp(const Op& op) {
   }
 }
 
-std::unique_ptr<Function> jvpFunction(const Module& module, const Function& f, const std::string& name) {
+std::unique_ptr<Function> jvpFunction(const Module& module, const Function& f, const std::string& name,
+                                      bool linearizing) {
   TypeList params = f.paramTypes();
   for (const Type& t : f.paramTypes())
     if (isDifferentiable(t)) params.push_back(t);
   auto fn = std::make_unique<Function>(name, params, TypeList{});
   Builder b(fn->body(), &module);
-  JvpEmitter emitter(b, &module);
+  JvpEmitter emitter(b, &module, linearizing);
   size_t next = f.numParams();
   for (size_t i = 0; i < f.numParams(); ++i) {
     emitter.mapPrimal(f.param(i), fn->param(i));

@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "support/error.h"
+#include "transforms/batch_emitter.h"
+#include "transforms/jvp_emitter.h"
 
 namespace kiln::transforms {
 
@@ -20,6 +22,8 @@ const OpTable<OpRules>& opRules() {
     addWindowRules(t);
     addControlFlowRules(t);
     addCollectiveRules(t);
+    addCustomDerivativeRules(t);
+    addCheckpointRules(t);
     return t;
   }();
   return table;
@@ -122,6 +126,42 @@ Dims pastBatch(const Dims& dims, bool withBatch) {
 Shape batchedShape(int64_t size, const Shape& shape) {
   Shape out = shape;
   out.insert(out.begin(), size);
+  return out;
+}
+
+std::vector<Value*> emitBody(JvpEmitter& parent, Builder& c, const Region& region, const std::vector<Value*>& args,
+                             const std::vector<size_t>& argTangents, const std::vector<size_t>& outTangents) {
+  JvpEmitter e(c, parent);
+  const size_t n = region.numArguments();
+  for (size_t i = 0; i < n; ++i) e.mapPrimal(region.argument(i), args[i]);
+  for (size_t k = 0; k < argTangents.size(); ++k) e.setTangent(region.argument(argTangents[k]), args[n + k]);
+  e.emitRegion(region);
+  const Op* ret = region.terminator();
+  std::vector<Value*> out = e.primals(ret->operands());
+  for (size_t i : outTangents) out.push_back(orZeros(c, e.tangentOf(ret->operand(i)), e.primalOf(ret->operand(i))));
+  return out;
+}
+
+std::vector<Value*> splitResults(JvpArgs& a, const std::vector<Value*>& results, const std::vector<size_t>& withTangent) {
+  const size_t n = a.op.numResults();
+  for (size_t i = 0; i < n; ++i) a.y[i] = results[i];
+  std::vector<Value*> tangents(n, nullptr);
+  for (size_t k = 0; k < withTangent.size(); ++k) tangents[withTangent[k]] = results[n + k];
+  return tangents;
+}
+
+std::vector<Value*> batchBody(BatchEmitter& parent, Builder& c, const Region& region, const std::vector<Value*>& args,
+                              const std::vector<bool>& batched, const std::vector<bool>& want) {
+  BatchEmitter e(c, parent.module(), parent.size(), &parent);
+  for (size_t i = 0; i < region.numArguments(); ++i) e.map(region.argument(i), args[i], batched[i]);
+  e.emitRegion(region);
+  std::vector<Value*> out;
+  const Op* ret = region.terminator();
+  for (size_t i = 0; i < ret->numOperands(); ++i) {
+    Value* v = e.valueOf(ret->operand(i));
+    bool b = e.isBatched(ret->operand(i));
+    out.push_back(want[i] ? batchedValue(c, v, b, parent.size()) : v);
+  }
   return out;
 }
 

@@ -8,7 +8,9 @@
 // differentiable op plus one per linear op, instead of MLX's jvp and vjp per op, and the
 // two modes cannot disagree. An op's rules sit next to each other in the file of its
 // family (rules/elementwise.cc, movement.cc, scatter.cc, linalg.cc, fft.cc,
-// convolution.cc, reduce.cc, windows.cc, control_flow.cc, collectives.cc).
+// convolution.cc, reduce.cc, windows.cc, control_flow.cc, collectives.cc), and kiln's
+// autodiff constructs have theirs (custom_derivatives.cc: custom_jvp and custom_vjp;
+// checkpoint.cc; stop_gradient, a composite, sits with the elementwise ops).
 //
 // Tangents and cotangents are values of the primal's type, or null: a symbolic zero,
 // which makes no work. Integer and boolean values always have zero tangents, so their
@@ -106,6 +108,8 @@ void addScatterRules(OpTable<OpRules>& table);
 void addWindowRules(OpTable<OpRules>& table);
 void addFftRules(OpTable<OpRules>& table);
 void addCollectiveRules(OpTable<OpRules>& table);
+void addCustomDerivativeRules(OpTable<OpRules>& table);
+void addCheckpointRules(OpTable<OpRules>& table);
 
 // Helpers the rules share.
 // The values an op's regions use from outside them (StableHLO regions may capture).
@@ -144,6 +148,19 @@ Value* batchedValue(Builder& b, Value* x, bool batched, int64_t size);
 Dims pastBatch(const Dims& dims, bool withBatch = false);
 // `shape` with the batch dimension in front.
 Shape batchedShape(int64_t size, const Shape& shape);
+// For the rules of ops with regions (control flow, checkpoint):
+// Emits `region` (arguments `args`: its primals, then the tangents of the arguments at
+// `argTangents`) with tangents through `c`, by an emitter nested in `parent`; yields its
+// primals, then the tangents of the yielded values at `outTangents` (zeros where zero).
+std::vector<Value*> emitBody(JvpEmitter& parent, Builder& c, const Region& region, const std::vector<Value*>& args,
+                             const std::vector<size_t>& argTangents, const std::vector<size_t>& outTangents);
+// The result tangents (null where not differentiable) from the extra results of the
+// rebuilt op, whose first `n` results replace the primals (JvpArgs::y).
+std::vector<Value*> splitResults(JvpArgs& a, const std::vector<Value*>& results, const std::vector<size_t>& withTangent);
+// Emits `region` batched (its arguments `args`, batched where `batched`) through `c`;
+// yields its values, each batched where `want` says (a shared one broadcast).
+std::vector<Value*> batchBody(BatchEmitter& parent, Builder& c, const Region& region, const std::vector<Value*>& args,
+                              const std::vector<bool>& batched, const std::vector<bool>& want);
 // "unsupported: <what> of <op> (line N)", kind Unsupported.
 [[noreturn]] void unsupportedRule(const Op& op, const std::string& what, const std::string& detail = {});
 

@@ -8,6 +8,7 @@
 // bodies, each of which sees what the enclosing one mapped (values a body captures).
 #pragma once
 
+#include <memory>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -49,6 +50,14 @@ class Transposer {
   void setResiduals(const Op* op, std::vector<Value*> values) { residuals_[op] = std::move(values); }
   const std::vector<Value*>& residuals(const Op* op) const;
 
+  // A transposer for the region of `op` (a checkpoint) whose phases are this one's: its
+  // forward() copies the region's primal ops here, its backward() runs within this one's,
+  // and it keeps for that what `remat` keeps (recomputing the rest from barriers, as the
+  // whole program does under VjpOptions::remat). Made by the split rule, found by the
+  // transpose rule.
+  Transposer& inlinedRegion(const Op* op, Remat remat);
+  Transposer& inlinedRegion(const Op* op) const;
+
  private:
   void forwardOp(const Op& op);
   bool kept(const Value* v) const;
@@ -63,6 +72,7 @@ class Transposer {
   std::unordered_set<const Value*> linear_;
   std::unordered_map<const Value*, Value*> ct_;
   std::unordered_map<const Op*, std::vector<Value*>> residuals_;
+  std::unordered_map<const Op*, std::unique_ptr<Transposer>> inlined_;
   std::vector<const Op*> linearOps_;
 };
 

@@ -138,14 +138,33 @@ const std::vector<Value*>& Transposer::residuals(const Op* op) const {
   return it->second;
 }
 
-Function& vjp(Module& module, const Function& f, const std::string& name, const VjpOptions& options) {
-  std::unique_ptr<Function> j = jvpFunction(module, f, name + ".jvp");
+Transposer& Transposer::inlinedRegion(const Op* op, Remat remat) {
+  auto inner = std::make_unique<Transposer>(b_, module_, this);
+  inner->options_.remat = remat;
+  return *(inlined_[op] = std::move(inner));
+}
+
+Transposer& Transposer::inlinedRegion(const Op* op) const {
+  auto it = inlined_.find(op);
+  if (it == inlined_.end()) throw Error(ErrorKind::Internal, "no transposer kept for " + std::string(op->name()));
+  return *it->second;
+}
+
+namespace {
+
+// vjp, with cotangent parameters for the differentiable results where `seeded` (empty:
+// all); the others get none and make no work (grad's auxiliary outputs).
+Function& reverse(Module& module, const Function& f, const std::string& name, const VjpOptions& options,
+                  const std::vector<bool>& seeded) {
+  std::unique_ptr<Function> j = jvpFunction(module, f, name + ".jvp", /*linearizing=*/true);
   const size_t numParams = f.numParams();
   const size_t numResults = f.resultTypes().size();
+  std::vector<size_t> withCotangent;  // the results that take one
+  for (size_t i = 0; i < numResults; ++i)
+    if (isDifferentiable(f.resultTypes()[i]) && (seeded.empty() || seeded[i])) withCotangent.push_back(i);
 
   TypeList params = f.paramTypes();
-  for (const Type& t : f.resultTypes())
-    if (isDifferentiable(t)) params.push_back(t);
+  for (size_t i : withCotangent) params.push_back(f.resultTypes()[i]);
   auto fn = std::make_unique<Function>(name, params, TypeList{});
   Builder b(fn->body(), &module);
   Transposer t(b, &module, nullptr, options);
@@ -157,12 +176,15 @@ Function& vjp(Module& module, const Function& f, const std::string& name, const 
     linear[i] = false;
   }
   t.forward(j->body(), args, linear);
-  // The cotangent parameters flow into the tangent results.
+  // The cotangent parameters flow into the tangent results (the jvp returns one per
+  // differentiable result, in order).
   const Op* ret = j->body().terminator();
-  size_t next = numParams;
-  for (size_t i = numResults; i < ret->numOperands(); ++i) {
-    Value* seed = fn->param(next++);
-    if (t.isLinear(ret->operand(i))) t.addCotangent(ret->operand(i), seed);
+  std::vector<size_t> tangentResult(numResults, 0);
+  for (size_t i = 0, next = numResults; i < numResults; ++i)
+    if (isDifferentiable(f.resultTypes()[i])) tangentResult[i] = next++;
+  for (size_t k = 0; k < withCotangent.size(); ++k) {
+    Value* tangent = ret->operand(tangentResult[withCotangent[k]]);
+    if (t.isLinear(tangent)) t.addCotangent(tangent, fn->param(numParams + k));
   }
   t.backward();
 
@@ -179,18 +201,31 @@ Function& vjp(Module& module, const Function& f, const std::string& name, const 
   return *module.addFunction(std::move(fn));
 }
 
+}  // namespace
+
+Function& vjp(Module& module, const Function& f, const std::string& name, const VjpOptions& options) {
+  return reverse(module, f, name, options, {});
+}
+
 Function& grad(Module& module, const Function& f, const GradOptions& options, const std::string& name) {
   const TypeList& results = f.resultTypes();
-  if (results.size() != 1 || !results[0].isTensor() || results[0].rank() != 0 || !isFloat(results[0].dtype()))
-    throw Error(ErrorKind::Usage, "grad of @" + f.name() + ": the function must return one floating-point scalar, not (" +
-                                      [&] {
-                                        std::string s;
-                                        for (size_t i = 0; i < results.size(); ++i) s += (i ? ", " : "") + results[i].str();
-                                        return s;
-                                      }() + ")");
+  const bool scalarLoss = !results.empty() && results[0].isTensor() && results[0].rank() == 0 && isFloat(results[0].dtype());
+  auto listed = [&] {
+    std::string s;
+    for (size_t i = 0; i < results.size(); ++i) s += (i ? ", " : "") + results[i].str();
+    return s;
+  };
+  if (options.hasAux && (!scalarLoss || results.size() < 2))
+    throw Error(ErrorKind::Usage, "grad of @" + f.name() +
+                                      " with auxiliary outputs: the function must return a floating-point scalar "
+                                      "(the loss), then the auxiliary outputs, not (" + listed() + ")");
+  if (!options.hasAux && (!scalarLoss || results.size() != 1))
+    throw Error(ErrorKind::Usage,
+                "grad of @" + f.name() + ": the function must return one floating-point scalar, not (" + listed() + ")" +
+                    (scalarLoss ? " (with auxiliary outputs after the loss, use has_aux: --has-aux)" : ""));
   // Where each parameter's cotangent is among vjp's results.
   std::vector<size_t> position(f.numParams(), 0);
-  size_t next = 1;
+  size_t next = results.size();
   for (size_t i = 0; i < f.numParams(); ++i)
     if (isDifferentiable(f.param(i)->type())) position[i] = next++;
   for (size_t w : options.wrt) {
@@ -201,7 +236,9 @@ Function& grad(Module& module, const Function& f, const GradOptions& options, co
       throw Error(ErrorKind::Usage, "grad of @" + f.name() + ": parameter " + std::to_string(w) + " is " +
                                         f.param(w)->type().str() + ", which has no gradient");
   }
-  Function& back = vjp(module, f, name + ".vjp", options.vjp);
+  std::vector<bool> seeded(results.size(), false);
+  seeded[0] = true;  // the loss; auxiliary outputs are returned, not differentiated
+  Function& back = reverse(module, f, name + ".vjp", options.vjp, seeded);
   auto fn = std::make_unique<Function>(name, f.paramTypes(), TypeList{});
   Builder b(fn->body(), &module);
   std::vector<Value*> args = fn->body().arguments();
@@ -211,6 +248,7 @@ Function& grad(Module& module, const Function& f, const GradOptions& options, co
   std::vector<Value*> out;
   if (options.withValue) out.push_back(all[0]);
   for (size_t w : options.wrt) out.push_back(all[position[w]]);
+  if (options.hasAux) out.insert(out.end(), all.begin() + 1, all.begin() + static_cast<ptrdiff_t>(results.size()));
   TypeList types;
   for (Value* v : out) types.push_back(v->type());
   fn->setResultTypes(types);

@@ -104,6 +104,19 @@ grep -q 'in_axes 7 does not fit parameter 1' "$tmp/err.txt" || { echo "FAIL vmap
 grep -q 'no parameter 4 (it has 2)' "$tmp/err.txt" || { echo "FAIL grad wrt message:"; cat "$tmp/err.txt"; fail=1; }
 "$KILN" grad "$dir/add.mlir" > /dev/null 2> "$tmp/err.txt"; check "grad of a non-scalar" 2 $?
 grep -q 'must return one floating-point scalar' "$tmp/err.txt" || { echo "FAIL grad scalar message:"; cat "$tmp/err.txt"; fail=1; }
+# kiln's autodiff constructs: the cpu backend runs them (the inliner replaces them by what
+# they wrap); grad --has-aux returns the auxiliary output as the function computes it.
+rules="$dir/custom_rules.mlir"
+"$KILN" run "$rules" --random-inputs 2 --backend cpu --output-dir "$tmp/rules_cpu" > "$tmp/rules_cpu.txt"; check "run constructs on cpu" 0 $?
+grep -q '^result 1: tensor<4x2xf32>' "$tmp/rules_cpu.txt" || { echo "FAIL constructs on cpu:"; cat "$tmp/rules_cpu.txt"; fail=1; }
+"$KILN" grad "$rules" --has-aux -o "$tmp/grad_aux.mlir"; check "grad --has-aux" 0 $?
+"$KILN" run "$tmp/grad_aux.mlir" --random-inputs 2 --backend interp --output-dir "$tmp/grad_aux" > "$tmp/grad_aux.txt"; check "run grad --has-aux" 0 $?
+grep -q '^result 0: tensor<3x2xf32>' "$tmp/grad_aux.txt" && grep -q '^result 1: tensor<4x2xf32>' "$tmp/grad_aux.txt" ||
+  { echo "FAIL grad --has-aux results:"; cat "$tmp/grad_aux.txt"; fail=1; }
+"$KILN" run "$rules" --random-inputs 2 --backend interp --output-dir "$tmp/rules_interp" --no-print
+cmp -s "$tmp/grad_aux/result_1.npy" "$tmp/rules_interp/result_1.npy" || { echo "FAIL grad --has-aux changed the aux output"; fail=1; }
+"$KILN" grad "$rules" > /dev/null 2> "$tmp/err.txt"; check "grad of auxiliary outputs without --has-aux" 2 $?
+grep -q 'use has_aux: --has-aux' "$tmp/err.txt" || { echo "FAIL grad aux message:"; cat "$tmp/err.txt"; fail=1; }
 
 # kiln test: a failing test is reported with its file and function; exit status 1.
 "$KILN" test "$dir/tests_dir" --report "$tmp/report.json" > "$tmp/test.txt"; check "test with a failure" 1 $?

@@ -40,6 +40,7 @@ bool notDifferentiable(const OpInfo& info, std::string& why) {
       {"chlo.mulhi", "integer result"},
       {"chlo.top_k", "differentiated through its decomposition (sort)"},
       {"kiln.fusion", "made by the optimizer after differentiation"},
+      {"kiln.custom_lin", "exists only inside vjp, which transposes it"},
       {"stablehlo.custom_call", "opaque: differentiable targets need their own rules"},
   };
   if (auto it = listed.find(info.name); it != listed.end()) {

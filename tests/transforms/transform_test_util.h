@@ -7,8 +7,15 @@
 #include <functional>
 #include <string>
 
+#include <cmath>
+#include <random>
+
+#include "interp/interpreter.h"
 #include "ir/literal.h"
+#include "ir/verifier.h"
+#include "stablehlo/parser.h"
 #include "support/error.h"
+#include "transforms/autodiff.h"
 
 namespace kiln::transforms::test_util {
 
@@ -49,4 +56,92 @@ inline void expectSameBits(const Literal& a, const Literal& b, const std::string
   EXPECT_EQ(std::memcmp(x.mutableStorage(), y.mutableStorage(), bytes), 0) << what;
 }
 
+// ---- derivative checks (programs whose parameters and results are f64 tensors) ----
+
+inline Literal f64(double v) {
+  Literal lit(Type::scalar(DType::F64));
+  lit.setFloat(0, v);
+  return lit;
+}
+
+struct Domain {
+  double lo = -2, hi = 2;
+};
+
+inline Literal randomLiteral(const Type& type, std::mt19937_64& rng, Domain d) {
+  Literal lit(type);
+  std::uniform_real_distribution<double> u(d.lo, d.hi);
+  for (int64_t i = 0; i < lit.numElements(); ++i) lit.setFloat(i, u(rng));
+  return lit;
+}
+
+inline double dotProduct(const interp::HostValues& a, const interp::HostValues& b, size_t aFirst, size_t bFirst, size_t n) {
+  double s = 0;
+  for (size_t k = 0; k < n; ++k) {
+    const Literal& x = a[aFirst + k].tensor();
+    const Literal& y = b[bFirst + k].tensor();
+    for (int64_t i = 0; i < x.numElements(); ++i) s += x.floatAt(i) * y.floatAt(i);
+  }
+  return s;
+}
+
+// f(x + s·v) for every (float) parameter.
+inline interp::HostValues shifted(interp::Interpreter& in, const std::string& fn, const interp::HostValues& x, const interp::HostValues& v,
+                                   double s) {
+  interp::HostValues args;
+  for (size_t i = 0; i < x.size(); ++i) {
+    Literal p = x[i].tensor();
+    for (int64_t k = 0; k < p.numElements(); ++k) p.setFloat(k, p.floatAt(k) + s * v[i].tensor().floatAt(k));
+    args.push_back(p);
+  }
+  return in.call(fn, args);
+}
+
+// Checks jvp against finite differences and against vjp at a few random points of
+// `domain`. Every parameter and result of @main must be an f64 tensor. ConsistencyOnly
+// skips the finite differences: for programs whose derivative is deliberately not the
+// function's (custom rules, stop_gradient), where only the two modes must agree.
+enum class Modes { Both, ForwardOnly, ConsistencyOnly };
+
+inline void checkDerivatives(const std::string& text, Domain domain = {}, int points = 3, Modes modes = Modes::Both) {
+  SCOPED_TRACE(text);
+  auto m = stablehlo::parseModule(text);
+  Function* f = m->lookup("main");
+  ASSERT_NE(f, nullptr);
+  jvp(*m, *f, "main_jvp");
+  if (modes != Modes::ForwardOnly) vjp(*m, *f, "main_vjp");
+  ASSERT_NO_THROW(verifyModule(*m));
+  interp::Interpreter in(*m);
+  std::mt19937_64 rng(42);
+  const size_t np = f->numParams(), nr = f->resultTypes().size();
+  for (int p = 0; p < points; ++p) {
+    interp::HostValues x, v, u;
+    for (size_t i = 0; i < np; ++i) x.push_back(randomLiteral(f->param(i)->type(), rng, domain));
+    for (size_t i = 0; i < np; ++i) v.push_back(randomLiteral(f->param(i)->type(), rng, {-1, 1}));
+    for (size_t i = 0; i < nr; ++i) u.push_back(randomLiteral(f->resultTypes()[i], rng, {-1, 1}));
+    interp::HostValues args = x;
+    args.insert(args.end(), v.begin(), v.end());
+    interp::HostValues j = in.call("main_jvp", args);
+    // Finite differences of every result along v.
+    const double h = 1e-5;
+    interp::HostValues plus = shifted(in, "main", x, v, h), minus = shifted(in, "main", x, v, -h);
+    for (size_t r = 0; r < nr && modes != Modes::ConsistencyOnly; ++r) {
+      const Literal& t = j[nr + r].tensor();
+      for (int64_t i = 0; i < t.numElements(); ++i) {
+        double fd = (plus[r].tensor().floatAt(i) - minus[r].tensor().floatAt(i)) / (2 * h);
+        EXPECT_NEAR(t.floatAt(i), fd, 1e-6 * (1 + std::abs(fd))) << "result " << r << " element " << i;
+      }
+    }
+    if (modes == Modes::ForwardOnly) continue;
+    // <u, J v> = <J^T u, v>.
+    interp::HostValues back = x;
+    back.insert(back.end(), u.begin(), u.end());
+    interp::HostValues g = in.call("main_vjp", back);
+    double forward = dotProduct(u, j, 0, nr, nr);
+    double reverse = dotProduct(g, v, nr, 0, np);
+    EXPECT_NEAR(forward, reverse, 1e-10 * (1 + std::abs(forward)));
+  }
+}
+
 }  // namespace kiln::transforms::test_util
+

@@ -1,4 +1,5 @@
-// Kernels: while, if, case, func.call and composite (calls its decomposition).
+// Kernels: while, if, case, func.call and composite (calls its decomposition), and
+// kiln's autodiff constructs, which run what they wrap.
 #include "interp/kernels.h"
 
 namespace kiln::interp {
@@ -39,6 +40,14 @@ HostValues fusion(const Op& op, const HostValues& v, EvalContext& ctx) {
   return ctx.runRegion(op.region(0), v);
 }
 
+// custom_jvp and custom_vjp run their primal: the rules are for the transforms only.
+HostValues customDerivative(const Op& op, const HostValues& v, EvalContext& ctx) {
+  return ctx.callFunction(op.attr("primal").asString(), v);
+}
+
+// A checkpoint decides what reverse mode stores; run, it is its region.
+HostValues checkpoint(const Op& op, const HostValues& v, EvalContext& ctx) { return ctx.runRegion(op.region(0), v); }
+
 HostValues passThrough(const Op&, const HostValues& v, EvalContext&) { return v; }
 
 }  // namespace
@@ -51,6 +60,11 @@ void addControlFlowKernels(KernelTable& t) {
   t.set(OpCode::Composite, &composite);
   t.set(OpCode::OptimizationBarrier, &passThrough);
   t.set(OpCode::Fusion, &fusion);
+  t.set(OpCode::CustomJvp, &customDerivative);
+  t.set(OpCode::CustomVjp, &customDerivative);
+  t.set(OpCode::Checkpoint, &checkpoint);
+  t.unsupported(OpCode::CustomLin,
+                "the linearization of a custom_vjp has no forward mode; it exists to be transposed by vjp");
 }
 
 }  // namespace kiln::interp

@@ -16,6 +16,7 @@ const RuleTable& rules() {
     addShapeRules(t);
     addRegionOpRules(t);
     addMiscRules(t);
+    addAutodiffOpRules(t);
     addGatherScatterRules(t);
     addLinalgRules(t);
     addCollectiveRules(t);

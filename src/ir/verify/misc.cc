@@ -180,25 +180,6 @@ void optimizationBarrierRule(InferContext& v) {
     v.infer(i, v.operandType(i), [] { return "results have the operand types"; });
 }
 
-// A function's results, checked against the operands it is passed; without a module to
-// look the callee up in, the results must be given.
-void inferCallResults(InferContext& v, const Attribute& symbol) {
-  const Function* fn = v.module() && symbol.is(Attribute::Kind::SymbolRef)
-                           ? v.module()->lookup(symbol.asString())
-                           : nullptr;
-  if (!fn) {
-    for (size_t i = 0; i < v.givenCount(); ++i) v.given(i);
-    return;
-  }
-  v.check(v.operandTypes() == fn->paramTypes(), [&] {
-    return "passes (" + str(v.operandTypes()) + ") to @" + fn->name() + ", which takes (" +
-           str(fn->paramTypes()) + ")";
-  });
-  const TypeList& results = fn->resultTypes();
-  for (size_t i = 0; i < results.size(); ++i)
-    v.infer(i, results[i], [&] { return "what @" + fn->name() + " returns"; });
-}
-
 void callRule(InferContext& v) { inferCallResults(v, v.attr("callee")); }
 
 void compositeRule(InferContext& v) {
@@ -257,6 +238,23 @@ void givenResultsRule(InferContext& v) {
 }
 
 }  // namespace
+
+void inferCallResults(InferContext& v, const Attribute& symbol) {
+  const Function* fn = v.module() && symbol.is(Attribute::Kind::SymbolRef)
+                           ? v.module()->lookup(symbol.asString())
+                           : nullptr;
+  if (!fn) {
+    for (size_t i = 0; i < v.givenCount(); ++i) v.given(i);
+    return;
+  }
+  v.check(v.operandTypes() == fn->paramTypes(), [&] {
+    return "passes (" + str(v.operandTypes()) + ") to @" + fn->name() + ", which takes (" +
+           str(fn->paramTypes()) + ")";
+  });
+  const TypeList& results = fn->resultTypes();
+  for (size_t i = 0; i < results.size(); ++i)
+    v.infer(i, results[i], [&] { return "what @" + fn->name() + " returns"; });
+}
 
 void addMiscRules(RuleTable& table) {
   using O = OpCode;

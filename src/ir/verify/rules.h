@@ -130,8 +130,12 @@ void addMiscRules(RuleTable& table);
 void addGatherScatterRules(RuleTable& table);
 void addLinalgRules(RuleTable& table);
 void addCollectiveRules(RuleTable& table);
+void addAutodiffOpRules(RuleTable& table);
 
 // Helpers shared by the rule files.
+// The results of calling the function `symbol` names, checked against the operands it
+// is passed; without a module to look it up in, the results must be given.
+void inferCallResults(InferContext& v, const Attribute& symbol);
 std::string shapeStr(const Shape& shape);  // [2, 3]
 bool isPermutation(const std::vector<int64_t>& v, int64_t n);
 bool allUnique(const std::vector<int64_t>& v);

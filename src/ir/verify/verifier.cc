@@ -148,12 +148,12 @@ class ModuleVerifier {
       });
       return fn;
     };
-    // The callee's types are checked by the call's type rule (inferCallResults).
-    if (op.is(OpCode::FuncCall)) {
-      lookup(op.attr("callee"));
-    } else if (op.is(OpCode::Composite)) {
-      lookup(op.attr("decomposition"));
-    } else if (op.is(OpCode::InterpreterRunParallel)) {
+    // Every symbol attribute of the registry's schema (a call's callee, a composite's
+    // decomposition, the rule functions of custom_jvp and custom_vjp); the functions'
+    // types are checked by the op's type rule.
+    for (const AttrSpec& spec : op.info().attrs)
+      if (spec.kind == AttrKind::Symbol) lookup(op.attr(spec.name));
+    if (op.is(OpCode::InterpreterRunParallel)) {
       Attribute programs = op.attr("programs");
       v.check(programs.is(Attribute::Kind::Array),
               [&] { return "programs must be an array of arrays of symbols"; });

@@ -29,37 +29,11 @@ namespace {
 
 using O = OpCode;
 
-// Emits `region` (arguments `args`: its primals, then the tangents of the arguments at
-// `argTangents`) with tangents through `c`; yields its primals, then the tangents of the
-// yielded values at `outTangents` (zeros where they are zero).
-std::vector<Value*> emitBody(JvpEmitter& parent, Builder& c, const Region& region, const std::vector<Value*>& args,
-                             const std::vector<size_t>& argTangents, const std::vector<size_t>& outTangents) {
-  JvpEmitter e(c, parent);
-  const size_t n = region.numArguments();
-  for (size_t i = 0; i < n; ++i) e.mapPrimal(region.argument(i), args[i]);
-  for (size_t k = 0; k < argTangents.size(); ++k) e.setTangent(region.argument(argTangents[k]), args[n + k]);
-  e.emitRegion(region);
-  const Op* ret = region.terminator();
-  std::vector<Value*> out = e.primals(ret->operands());
-  for (size_t i : outTangents) out.push_back(orZeros(c, e.tangentOf(ret->operand(i)), e.primalOf(ret->operand(i))));
-  return out;
-}
-
 std::vector<size_t> differentiable(const std::vector<Value*>& values) {
   std::vector<size_t> out;
   for (size_t i = 0; i < values.size(); ++i)
     if (isDifferentiable(values[i]->type())) out.push_back(i);
   return out;
-}
-
-// The result tangents (null where not differentiable) from the extra results of the
-// rebuilt op, whose first `n` results replace the primals.
-std::vector<Value*> splitResults(JvpArgs& a, const std::vector<Value*>& results, const std::vector<size_t>& withTangent) {
-  const size_t n = a.op.numResults();
-  for (size_t i = 0; i < n; ++i) a.y[i] = results[i];
-  std::vector<Value*> tangents(n, nullptr);
-  for (size_t k = 0; k < withTangent.size(); ++k) tangents[withTangent[k]] = results[n + k];
-  return tangents;
 }
 
 std::vector<Value*> whileJvp(JvpArgs& a) {
@@ -154,7 +128,7 @@ std::vector<bool> taintedYields(const Region& region, const std::vector<bool>& t
       any |= operands.back();
     }
     for (Value* v : capturedValues(*op)) any |= isTainted(v);
-    std::vector<bool> results = op->is(O::While) || op->is(O::If) || op->is(O::Case)
+    std::vector<bool> results = op->is(O::While) || op->is(O::If) || op->is(O::Case) || op->is(O::Checkpoint)
                                     ? partlyLinearResults(*op, operands, isTainted)
                                     : std::vector<bool>(op->numResults(), any);
     for (size_t i = 0; i < results.size(); ++i)
@@ -194,6 +168,7 @@ std::vector<bool> linearYields(const Op& op, const std::function<bool(const Valu
 std::vector<bool> partlyLinearResults(const Op& op, const std::vector<bool>& linearOperand,
                                       const std::function<bool(const Value*)>& outside) {
   if (op.is(O::While)) return linearCarries(op, linearOperand, outside);
+  if (op.is(O::Checkpoint)) return taintedYields(op.region(0), linearOperand, outside);
   return linearYields(op, outside);
 }
 
@@ -401,23 +376,6 @@ std::vector<Value*> branchesTranspose(TransposeArgs& a) {
 }
 
 // ---- batching ----
-
-// Emits `region` batched (its arguments `args`, batched where `batched`) through `c`;
-// yields its values, each batched where `want` says (a shared one broadcast).
-std::vector<Value*> batchBody(BatchEmitter& parent, Builder& c, const Region& region, const std::vector<Value*>& args,
-                              const std::vector<bool>& batched, const std::vector<bool>& want) {
-  BatchEmitter e(c, parent.module(), parent.size(), &parent);
-  for (size_t i = 0; i < region.numArguments(); ++i) e.map(region.argument(i), args[i], batched[i]);
-  e.emitRegion(region);
-  std::vector<Value*> out;
-  const Op* ret = region.terminator();
-  for (size_t i = 0; i < ret->numOperands(); ++i) {
-    Value* v = e.valueOf(ret->operand(i));
-    bool b = e.isBatched(ret->operand(i));
-    out.push_back(want[i] ? batchedValue(c, v, b, parent.size()) : v);
-  }
-  return out;
-}
 
 // A loop whose condition stays shared runs as it is with its batched carries. One whose
 // condition is batched runs while any slice's condition holds, and a slice whose
