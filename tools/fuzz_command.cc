@@ -1,8 +1,12 @@
 // `kiln fuzz`: random programs (testing/program_generator.h) run on every executor
 // (testing/differential.h) until the time or count runs out; each disagreement is
 // minimized and written as a reproducer, which `kiln fuzz --replay FILE --seed S` checks
-// again. Exits 1 when any program disagreed.
+// again. A program that runs past --time-limit is written as a hang reproducer and ends
+// the run. Exits 1 when any program disagreed or hung.
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -24,6 +28,7 @@ struct FuzzOptions {
   int maxOps = 10;
   std::string out = ".";
   std::string replay;
+  double timeLimit = 30;  // seconds one program (with its minimization) may take
 };
 
 using Clock = std::chrono::steady_clock;
@@ -41,7 +46,58 @@ int replay(const FuzzOptions& o) {
   return 0;
 }
 
+// A program that runs too long may never stop (a kernel in an endless loop cannot be
+// interrupted): the watchdog writes it as a reproducer and ends the process.
+class Watchdog {
+ public:
+  Watchdog(double limitSeconds, std::string out) : limit_(limitSeconds), out_(std::move(out)) {
+    thread_ = std::thread([this] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      while (!done_) {
+        if (!program_.empty() && std::chrono::duration<double>(Clock::now() - since_).count() > limit_) {
+          const std::string path = (std::filesystem::path(out_) / ("fuzz_" + std::to_string(seed_) + "_hang.mlir")).string();
+          std::filesystem::create_directories(out_);
+          std::ofstream(path) << "// kiln fuzz --replay " << path << " --seed " << seed_ << "\n// ran over "
+                              << limit_ << " s\n" << program_;
+          std::printf("seed %llu: ran over %.0f s; written to %s\n", static_cast<unsigned long long>(seed_), limit_,
+                      path.c_str());
+          std::fflush(stdout);
+          std::_Exit(1);
+        }
+        wake_.wait_for(lock, std::chrono::milliseconds(200));
+      }
+    });
+  }
+  ~Watchdog() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  // The program now running (empty: none).
+  void watch(uint64_t seed, std::string program) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    seed_ = seed;
+    program_ = std::move(program);
+    since_ = Clock::now();
+  }
+
+ private:
+  double limit_;
+  std::string out_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  uint64_t seed_ = 0;
+  std::string program_;
+  Clock::time_point since_;
+  std::thread thread_;
+};
+
 int fuzz(const FuzzOptions& o) {
+  Watchdog watchdog(o.timeLimit, o.out);
   const Clock::time_point start = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   testing::GeneratorOptions generator;
@@ -52,6 +108,7 @@ int fuzz(const FuzzOptions& o) {
     auto module = testing::generateProgram(seed, generator);
     const std::string text = stablehlo::printModule(*module);
     const interp::HostValues inputs = testing::generateInputs(*module->lookup("main"), seed);
+    watchdog.watch(seed, text);
     if (std::optional<std::string> d = testing::disagreement(text, inputs)) {
       ++failures;
       const std::string small = testing::minimize(
@@ -62,6 +119,7 @@ int fuzz(const FuzzOptions& o) {
       std::ofstream(path) << "// kiln fuzz --replay " << path << " --seed " << seed << "\n// " << why << "\n" << small;
       std::printf("seed %llu: %s\n  minimized to %s\n", static_cast<unsigned long long>(seed), d->c_str(), path.c_str());
     }
+    watchdog.watch(seed, "");
     if (elapsed() - reported >= 5) {
       reported = elapsed();
       std::printf("%lld programs, %lld disagreed, %.0f s\n", static_cast<long long>(programs + 1),
@@ -86,6 +144,8 @@ std::function<int()> addFuzzCommand(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "The first program's seed (then seed + 1, ...); with --replay, the inputs' seed");
   cmd->add_option("--max-ops", o->maxOps, "Ops per program, at most (default 10)")->check(CLI::Range(1, 1000));
   cmd->add_option("--out", o->out, "Where reproducers are written (default .)");
+  cmd->add_option("--time-limit", o->timeLimit, "Seconds one program may take before it counts as a hang (default 30)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--replay", o->replay, "Check this program (a reproducer) again instead");
   return [o] { return o->replay.empty() ? fuzz(*o) : replay(*o); };
 }
