@@ -1,5 +1,7 @@
 // `kiln devices`: the plugins on the search path, their versions, and each one's devices
 // (what a client of it gets by default: KILN_CPU_DEVICES sets the cpu plugin's count).
+#include <fmt/format.h>
+
 #include <iostream>
 
 #include "commands.h"
@@ -12,9 +14,7 @@ struct DevicesOptions {
   std::vector<std::string> plugins;  // empty: every plugin found
 };
 
-std::string gibibytes(int64_t bytes) {
-  return std::to_string(static_cast<double>(bytes) / (1ull << 30)).substr(0, 5) + " GiB";
-}
+std::string gibibytes(int64_t bytes) { return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1ull << 30)); }
 
 int runDevices(const DevicesOptions& o) {
   std::vector<std::string> names = o.plugins.empty() ? runtime::findPlugins() : o.plugins;
