@@ -187,14 +187,16 @@ typedef struct KilnBufferReadyEventArgs {
   KilnEvent* event; /* out */
 } KilnBufferReadyEventArgs;
 
-/* Frees the buffer's device memory; the handle stays valid until destroyed, and any
- * later use of it is a FAILED_PRECONDITION error. */
+/* Frees the buffer's device memory now; the handle stays valid until destroyed, and any
+ * later use of it is a FAILED_PRECONDITION error (so is a queued execution's, when it
+ * starts: delete what queued work no longer needs, or just destroy the handle). */
 typedef struct KilnBufferDeleteArgs {
   size_t struct_size;
   KilnBuffer* buffer;
 } KilnBufferDeleteArgs;
 
-/* Deletes the buffer (if not yet) and frees the handle. */
+/* Frees the handle. The device memory is freed once no queued execution or copy uses
+ * the buffer either (at once when none does). */
 typedef struct KilnBufferDestroyArgs {
   size_t struct_size;
   KilnBuffer* buffer;

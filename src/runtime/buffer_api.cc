@@ -108,8 +108,9 @@ KilnError* bufferDelete(KilnBufferDeleteArgs* args) {
 
 KilnError* bufferDestroy(KilnBufferDestroyArgs* args) {
   return apiCall("buffer_destroy", args, [](KilnBufferDestroyArgs& a, const Fits&) {
+    // Only the handle goes: executions and copies queued with the buffer keep its state,
+    // and the memory is freed when the last of them is done (~BufferState).
     std::unique_ptr<KilnBuffer> buffer(&need(a.buffer, "buffer"));
-    buffer->state->remove();
   });
 }
 

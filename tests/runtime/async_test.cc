@@ -116,6 +116,34 @@ TEST_P(AsyncTest, TwoDevicesRunAtOnce) {
   longRun.done.await();
 }
 
+TEST_P(AsyncTest, ThreadsChainExecutionsWithoutWaiting) {
+  // 8 threads each chain 50 executions, every one taking the previous one's output
+  // before it exists, on alternating devices (so half the links cross devices).
+  constexpr int kThreads = 8, kLinks = 50;
+  std::vector<std::thread> threads;
+  std::vector<Literal> results(kThreads);
+  std::atomic<int> errors{0};
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      try {
+        Buffer current = client_->bufferFromHost(f32({4}, {float(t), 0, 1, 2}), device(t % 2));
+        for (int i = 0; i < kLinks; ++i) {
+          Executable::Execution run = quick_->execute({&current}, current.device());
+          current = (i % 2 == 0) ? run.outputs[0].copyTo(device((t + 1) % 2)) : run.outputs[0];
+        }
+        results[t] = current.toLiteral();
+      } catch (const Error& e) {
+        ++errors;
+        ADD_FAILURE() << e.what();
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  ASSERT_EQ(errors.load(), 0);
+  for (int t = 0; t < kThreads; ++t)
+    EXPECT_EQ(results[t], f32({4}, {float(t + kLinks), kLinks, kLinks + 1, kLinks + 2})) << "thread " << t;
+}
+
 INSTANTIATE_TEST_SUITE_P(Plugins, AsyncTest, ::testing::ValuesIn(kPlugins));
 
 }  // namespace

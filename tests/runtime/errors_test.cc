@@ -9,18 +9,6 @@
 namespace kiln::runtime::testing {
 namespace {
 
-// Runs `f`, which must throw kiln::Error of `kind` whose message contains `part`.
-template <class F>
-void expectError(F&& f, ErrorKind kind, const std::string& part) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected one containing '" << part << "'";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), kind) << e.what();
-    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
-  }
-}
-
 class ErrorsTest : public ::testing::TestWithParam<const char*> {
  protected:
   Plugin plugin_ = Plugin::load(GetParam());

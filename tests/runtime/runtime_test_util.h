@@ -11,6 +11,18 @@
 
 namespace kiln::runtime::testing {
 
+// Runs `f`, which must throw kiln::Error of `kind` whose message contains `part`.
+template <class F>
+void expectError(F&& f, ErrorKind kind, const std::string& part) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected one containing '" << part << "'";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), kind) << e.what();
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+  }
+}
+
 // The plugins every test runs on.
 inline const char* const kPlugins[] = {"cpu", "interp"};
 
