@@ -32,6 +32,7 @@ void addCompileTierOption(CLI::App* cmd, cpu::CompileTier& tier);
 // Each adds its subcommand to `app`; the returned action runs it (returns the exit code).
 std::function<int()> addBenchCommand(CLI::App& app);
 std::function<int()> addCompileCommand(CLI::App& app);
+std::function<int()> addDevicesCommand(CLI::App& app);
 std::function<int()> addFmtCommand(CLI::App& app);
 std::function<int()> addFuzzCommand(CLI::App& app);
 std::function<int()> addGradCommand(CLI::App& app);

@@ -87,19 +87,8 @@ int main(int argc, char** argv) {
   commands.emplace_back(nullptr, kiln::tool::addFuzzCommand(app));
   commands.back().first = app.get_subcommand("fuzz");
 
-  // Reserved for later issues, so that scripts and docs can rely on the names.
-  const std::pair<const char*, const char*> reserved[] = {
-      {"devices", "List the devices of the loaded plugins (not available yet)"},
-  };
-  for (const auto& [name, help] : reserved) {
-    CLI::App* cmd = app.add_subcommand(name, help);
-    cmd->allow_extras();
-    std::string n = name;
-    commands.emplace_back(cmd, [n] {
-      std::cerr << "kiln " << n << ": not available yet in this version of kiln\n";
-      return kExitFailure;  // not a usage error: the command exists, this build lacks it
-    });
-  }
+  commands.emplace_back(nullptr, kiln::tool::addDevicesCommand(app));
+  commands.back().first = app.get_subcommand("devices");
 
   try {
     app.parse(argc, argv);

@@ -191,7 +191,13 @@ grep -q "unknown backend 'bogus'" "$tmp/err.txt" || { echo "FAIL backend message
 "$KILN" compile "$dir/add.mlir" --entry nope > /dev/null 2>&1; check "compile unknown entry" 2 $?
 "$KILN" fmt "$dir/good.mlir" "$dir/add.mlir" > /dev/null 2>&1; check "fmt two files" 2 $?
 "$KILN" run "$dir/add.mlir" --entry twice --input "$tmp/missing.npy" > /dev/null 2>&1; check "run missing .npy" 1 $?
-"$KILN" devices > /dev/null 2>&1; check "reserved command" 1 $?
+"$KILN" devices > "$tmp/devices.txt" 2>&1; check "devices" 0 $?
+grep -q '^cpu .*plugin API' "$tmp/devices.txt" && grep -q '^interp ' "$tmp/devices.txt" &&
+  grep -q '  device 0: cpu:0' "$tmp/devices.txt" || { echo "FAIL devices:"; cat "$tmp/devices.txt"; fail=1; }
+KILN_CPU_DEVICES=3 "$KILN" devices cpu > "$tmp/devices.txt" 2>&1; check "devices cpu" 0 $?
+grep -q '  device 2: cpu:2' "$tmp/devices.txt" || { echo "FAIL KILN_CPU_DEVICES:"; cat "$tmp/devices.txt"; fail=1; }
+"$KILN" devices nosuch > "$tmp/devices.txt" 2>&1; check "devices of a missing plugin" 1 $?
+grep -q "no plugin 'nosuch': looked for libkiln_plugin_nosuch.so in" "$tmp/devices.txt" || { echo "FAIL missing plugin:"; cat "$tmp/devices.txt"; fail=1; }
 
 "$KILN" fmt --check "$dir/good.mlir" "$dir/bad.mlir" > "$tmp/check.txt"; check "fmt --check with a bad file" 1 $?
 grep -q '1 round-trip, 0 unsupported, 1 failed' "$tmp/check.txt" || { echo "FAIL --check summary:"; cat "$tmp/check.txt"; fail=1; }

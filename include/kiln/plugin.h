@@ -1,0 +1,376 @@
+/* kiln's plugin C API: how a host reaches a device, the way PJRT does it (DESIGN §4).
+ *
+ * A plugin is a shared library (libkiln_plugin_<name>.so) exporting one function,
+ * kiln_plugin_api(), which returns a versioned table of function pointers. Every function
+ * takes one args struct whose first field is its own size (set it to sizeof the struct
+ * you compiled against: a plugin reads only the fields that fit in it, and treats the
+ * ones beyond it as zero, so older hosts keep working with newer plugins), and returns
+ * NULL on success or an error object (code + message) that the caller destroys with
+ * error_destroy. No C++ exception ever crosses this ABI; null args, a struct_size of 0
+ * and null handles are error objects too. Handles are opaque.
+ *
+ * Work that completes later (host-to-device copies, copies back, executions) returns an
+ * event: poll it, await it, or give it a callback. A failure inside asynchronous work
+ * reaches the caller through the event, and through the events of everything that
+ * depended on it.
+ *
+ * Plain C11: this header compiles as C (tests/runtime/plugin_header_test.c). */
+#ifndef KILN_PLUGIN_H_
+#define KILN_PLUGIN_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A host refuses a plugin whose major version differs from its own; minor versions
+ * only add fields at the end of structs and functions at the end of the table. */
+#define KILN_PLUGIN_API_MAJOR 0
+#define KILN_PLUGIN_API_MINOR 1
+
+typedef struct KilnError KilnError;
+typedef struct KilnClient KilnClient;
+typedef struct KilnDevice KilnDevice;
+typedef struct KilnMemory KilnMemory;
+typedef struct KilnBuffer KilnBuffer;
+typedef struct KilnExecutable KilnExecutable;
+typedef struct KilnEvent KilnEvent;
+
+typedef enum KilnErrorCode {
+  KILN_ERROR_INVALID_ARGUMENT = 1, /* bad input: malformed program text, wrong shapes, null handles */
+  KILN_ERROR_UNIMPLEMENTED = 2,    /* valid, but not supported (yet); the message says what */
+  KILN_ERROR_FAILED_PRECONDITION = 3, /* a deleted buffer, a destroyed client */
+  KILN_ERROR_RESOURCE_EXHAUSTED = 4,  /* the client's memory limit, or out of memory */
+  KILN_ERROR_IO = 5,               /* files, and serialized executables that are damaged */
+  KILN_ERROR_RUNTIME = 6,          /* a failure while running a program */
+  KILN_ERROR_INTERNAL = 7,         /* a bug in the plugin */
+  KILN_ERROR_UNKNOWN = 8
+} KilnErrorCode;
+
+/* Element types; the bytes of a buffer are its elements in row-major order, each in the
+ * dtype's size (PRED: one byte, 0 or 1), little-endian. */
+typedef enum KilnDType {
+  KILN_DTYPE_INVALID = 0,
+  KILN_DTYPE_PRED = 1, /* i1 */
+  KILN_DTYPE_S8 = 2,
+  KILN_DTYPE_S16 = 3,
+  KILN_DTYPE_S32 = 4,
+  KILN_DTYPE_S64 = 5,
+  KILN_DTYPE_U8 = 6,
+  KILN_DTYPE_U16 = 7,
+  KILN_DTYPE_U32 = 8,
+  KILN_DTYPE_U64 = 9,
+  KILN_DTYPE_F16 = 10,
+  KILN_DTYPE_BF16 = 11,
+  KILN_DTYPE_F32 = 12,
+  KILN_DTYPE_F64 = 13,
+  KILN_DTYPE_C64 = 14,
+  KILN_DTYPE_C128 = 15
+} KilnDType;
+
+/* ---- errors ---- */
+
+typedef struct KilnErrorDestroyArgs {
+  size_t struct_size;
+  KilnError* error;
+} KilnErrorDestroyArgs;
+
+typedef struct KilnErrorInfoArgs {
+  size_t struct_size;
+  const KilnError* error;
+  KilnErrorCode code;  /* out */
+  const char* message; /* out: valid until the error is destroyed; NUL-terminated */
+  size_t message_size; /* out: without the NUL */
+} KilnErrorInfoArgs;
+
+/* ---- the plugin ---- */
+
+typedef struct KilnPluginAttributesArgs {
+  size_t struct_size;
+  const char* name;     /* out: "cpu", "interp" (static storage) */
+  const char* version;  /* out: the plugin's own version, "0.1.0" (static storage) */
+} KilnPluginAttributesArgs;
+
+/* ---- clients and devices ---- */
+
+typedef struct KilnClientCreateArgs {
+  size_t struct_size;
+  int32_t num_devices;        /* 0: the plugin's default (cpu: $KILN_CPU_DEVICES, else 1) */
+  int64_t memory_limit_bytes; /* per device; 0: no limit */
+  KilnClient* client;         /* out */
+} KilnClientCreateArgs;
+
+/* Waits for the work queued on the client's devices, then frees it. Buffers and
+ * executables must be destroyed before their client. */
+typedef struct KilnClientDestroyArgs {
+  size_t struct_size;
+  KilnClient* client;
+} KilnClientDestroyArgs;
+
+typedef struct KilnClientDevicesArgs {
+  size_t struct_size;
+  KilnClient* client;
+  KilnDevice* const* devices; /* out: owned by the client */
+  size_t num_devices;         /* out */
+} KilnClientDevicesArgs;
+
+typedef struct KilnDeviceInfoArgs {
+  size_t struct_size;
+  KilnDevice* device;
+  int32_t global_id;         /* out */
+  int32_t process_index;     /* out */
+  const char* kind;          /* out: "cpu", "interp" (valid while the client lives) */
+  const char* description;   /* out: human-readable (valid while the client lives) */
+  int64_t memory_size_bytes; /* out: the memory limit, or the host's memory without one */
+  KilnMemory* memory;        /* out: the device's memory (owned by the client) */
+} KilnDeviceInfoArgs;
+
+typedef struct KilnMemoryInfoArgs {
+  size_t struct_size;
+  KilnMemory* memory;
+  const char* kind;    /* out: "host" for the cpu and interp plugins */
+  int64_t size_bytes;  /* out */
+  KilnDevice* device;  /* out: the device it belongs to */
+} KilnMemoryInfoArgs;
+
+typedef struct KilnDeviceMemoryStatsArgs {
+  size_t struct_size;
+  KilnDevice* device;
+  int64_t bytes_in_use;      /* out */
+  int64_t peak_bytes_in_use; /* out: since the client was created */
+  int64_t num_buffers;       /* out: live buffers on the device */
+  int64_t bytes_limit;       /* out: 0 when there is none */
+} KilnDeviceMemoryStatsArgs;
+
+/* ---- buffers ---- */
+
+/* Copies `dims` x dtype elements from host memory to `device`, asynchronously: the host
+ * memory must stay as it is until `done_with_host` is ready. */
+typedef struct KilnBufferFromHostArgs {
+  size_t struct_size;
+  KilnClient* client;
+  KilnDevice* device;
+  KilnDType dtype;
+  const int64_t* dims;
+  size_t num_dims;
+  const void* data;
+  KilnBuffer* buffer;         /* out */
+  KilnEvent* done_with_host;  /* out: destroy it with event_destroy */
+} KilnBufferFromHostArgs;
+
+/* Copies a buffer's elements to host memory (dst_size must be the buffer's size), once
+ * the buffer is ready; `event` says when they are there. */
+typedef struct KilnBufferToHostArgs {
+  size_t struct_size;
+  KilnBuffer* buffer;
+  void* dst;
+  size_t dst_size;
+  KilnEvent* event; /* out */
+} KilnBufferToHostArgs;
+
+typedef struct KilnBufferInfoArgs {
+  size_t struct_size;
+  KilnBuffer* buffer;
+  KilnDType dtype;            /* out */
+  const int64_t* dims;        /* out: valid while the buffer lives */
+  size_t num_dims;            /* out */
+  int64_t on_device_size;     /* out: bytes */
+  KilnDevice* device;         /* out */
+} KilnBufferInfoArgs;
+
+/* An event that becomes ready when the buffer's contents are there (or failed). */
+typedef struct KilnBufferReadyEventArgs {
+  size_t struct_size;
+  KilnBuffer* buffer;
+  KilnEvent* event; /* out */
+} KilnBufferReadyEventArgs;
+
+/* Frees the buffer's device memory now; the handle stays valid until destroyed, and any
+ * later use of it is a FAILED_PRECONDITION error (so is a queued execution's, when it
+ * starts: delete what queued work no longer needs, or just destroy the handle). */
+typedef struct KilnBufferDeleteArgs {
+  size_t struct_size;
+  KilnBuffer* buffer;
+} KilnBufferDeleteArgs;
+
+/* Frees the handle. The device memory is freed once no queued execution or copy uses
+ * the buffer either (at once when none does). */
+typedef struct KilnBufferDestroyArgs {
+  size_t struct_size;
+  KilnBuffer* buffer;
+} KilnBufferDestroyArgs;
+
+typedef struct KilnBufferCopyToDeviceArgs {
+  size_t struct_size;
+  KilnBuffer* buffer;
+  KilnDevice* dst_device;
+  KilnBuffer* dst_buffer; /* out: ready once copied (see buffer_ready_event) */
+} KilnBufferCopyToDeviceArgs;
+
+/* ---- compiling ---- */
+
+typedef enum KilnOptimization {
+  KILN_OPTIMIZATION_DEFAULT = 0, /* the plugin's choice (cpu: full) */
+  KILN_OPTIMIZATION_FAST = 1,    /* compile fast, run slower (cpu: no LLVM optimization) */
+  KILN_OPTIMIZATION_FULL = 2
+} KilnOptimization;
+
+/* Compiles StableHLO text (one module; its entry is @main, or its only public function)
+ * for the client's devices. Errors in the text come back with their position. */
+typedef struct KilnCompileArgs {
+  size_t struct_size;
+  KilnClient* client;
+  const char* code; /* StableHLO MLIR text (generic or pretty form) */
+  size_t code_size;
+  const char* name; /* what error messages call the text; NULL: "<program>" */
+  KilnOptimization optimization;
+  const char* dump_dir; /* NULL or "": no dump (cpu: the kernels' LLVM IR and assembly) */
+  int32_t num_replicas;   /* 0 or 1; more is UNIMPLEMENTED in this version */
+  int32_t num_partitions; /* 0 or 1; more is UNIMPLEMENTED in this version */
+  KilnExecutable* executable; /* out */
+} KilnCompileArgs;
+
+typedef struct KilnExecutableDestroyArgs {
+  size_t struct_size;
+  KilnExecutable* executable;
+} KilnExecutableDestroyArgs;
+
+typedef struct KilnExecutableInfoArgs {
+  size_t struct_size;
+  KilnExecutable* executable;
+  const char* name;      /* out: the entry function (valid while the executable lives) */
+  size_t num_parameters; /* out */
+  size_t num_results;    /* out */
+  double flops;          /* out: cost analysis of the entry function */
+  double bytes_accessed; /* out: its parameters read once and results written once */
+  int64_t temp_bytes;    /* out: memory analysis: the arena of temporaries and outputs */
+  int64_t peak_live_bytes; /* out: the most bytes live at once while it runs */
+} KilnExecutableInfoArgs;
+
+/* The type of one parameter or result. */
+typedef struct KilnExecutableValueTypeArgs {
+  size_t struct_size;
+  KilnExecutable* executable;
+  int32_t is_result; /* 0: parameter `index`; 1: result `index` */
+  size_t index;
+  KilnDType dtype;     /* out */
+  const int64_t* dims; /* out: valid while the executable lives */
+  size_t num_dims;     /* out */
+} KilnExecutableValueTypeArgs;
+
+/* Bytes that executable_deserialize turns back into an executable of the same plugin
+ * (and, for cpu, the same build of kiln on the same CPU) without compiling. */
+typedef struct KilnExecutableSerializeArgs {
+  size_t struct_size;
+  KilnExecutable* executable;
+  const char* bytes; /* out: valid until the next serialize of it, or its destroy */
+  size_t num_bytes;  /* out */
+} KilnExecutableSerializeArgs;
+
+typedef struct KilnExecutableDeserializeArgs {
+  size_t struct_size;
+  KilnClient* client;
+  const char* bytes;
+  size_t num_bytes;
+  KilnExecutable* executable; /* out */
+} KilnExecutableDeserializeArgs;
+
+/* Runs an executable, without waiting for it: one argument list per device it runs on
+ * (replicas x partitions of them: 1 in this version). Arguments may still be in flight
+ * (the execution waits for them). The caller provides output_lists[d], an array of
+ * num_results buffer handles per device, and complete_events (num_devices events),
+ * which the call fills. */
+typedef struct KilnExecuteArgs {
+  size_t struct_size;
+  KilnExecutable* executable;
+  size_t num_devices;
+  KilnDevice* const* devices; /* NULL: the client's first num_devices devices */
+  KilnBuffer* const* const* argument_lists; /* [num_devices][num_args] */
+  size_t num_args;
+  KilnBuffer** const* output_lists; /* [num_devices][num_results], filled */
+  KilnEvent** complete_events;      /* [num_devices], filled; NULL: none wanted */
+} KilnExecuteArgs;
+
+/* ---- events ---- */
+
+typedef struct KilnEventDestroyArgs {
+  size_t struct_size;
+  KilnEvent* event;
+} KilnEventDestroyArgs;
+
+typedef struct KilnEventIsReadyArgs {
+  size_t struct_size;
+  KilnEvent* event;
+  int32_t is_ready; /* out: 1 when complete (successfully or not) */
+} KilnEventIsReadyArgs;
+
+/* Blocks until the event is ready; returns the error of the work it stands for. */
+typedef struct KilnEventAwaitArgs {
+  size_t struct_size;
+  KilnEvent* event;
+} KilnEventAwaitArgs;
+
+/* Called once, when the event is ready (at once, on this thread, when it already is),
+ * with the work's error (NULL on success; the callback owns it and destroys it). */
+typedef void (*KilnEventCallback)(KilnError* error, void* user_arg);
+
+typedef struct KilnEventOnReadyArgs {
+  size_t struct_size;
+  KilnEvent* event;
+  KilnEventCallback callback;
+  void* user_arg;
+} KilnEventOnReadyArgs;
+
+/* ---- the table ---- */
+
+typedef struct KilnPluginApi {
+  size_t struct_size;
+  int32_t major_version; /* KILN_PLUGIN_API_MAJOR of the plugin's build */
+  int32_t minor_version;
+
+  KilnError* (*error_destroy)(KilnErrorDestroyArgs* args);
+  KilnError* (*error_info)(KilnErrorInfoArgs* args);
+
+  KilnError* (*plugin_attributes)(KilnPluginAttributesArgs* args);
+
+  KilnError* (*client_create)(KilnClientCreateArgs* args);
+  KilnError* (*client_destroy)(KilnClientDestroyArgs* args);
+  KilnError* (*client_devices)(KilnClientDevicesArgs* args);
+  KilnError* (*device_info)(KilnDeviceInfoArgs* args);
+  KilnError* (*memory_info)(KilnMemoryInfoArgs* args);
+  KilnError* (*device_memory_stats)(KilnDeviceMemoryStatsArgs* args);
+
+  KilnError* (*buffer_from_host)(KilnBufferFromHostArgs* args);
+  KilnError* (*buffer_to_host)(KilnBufferToHostArgs* args);
+  KilnError* (*buffer_info)(KilnBufferInfoArgs* args);
+  KilnError* (*buffer_ready_event)(KilnBufferReadyEventArgs* args);
+  KilnError* (*buffer_delete)(KilnBufferDeleteArgs* args);
+  KilnError* (*buffer_destroy)(KilnBufferDestroyArgs* args);
+  KilnError* (*buffer_copy_to_device)(KilnBufferCopyToDeviceArgs* args);
+
+  KilnError* (*compile)(KilnCompileArgs* args);
+  KilnError* (*executable_destroy)(KilnExecutableDestroyArgs* args);
+  KilnError* (*executable_info)(KilnExecutableInfoArgs* args);
+  KilnError* (*executable_value_type)(KilnExecutableValueTypeArgs* args);
+  KilnError* (*executable_serialize)(KilnExecutableSerializeArgs* args);
+  KilnError* (*executable_deserialize)(KilnExecutableDeserializeArgs* args);
+  KilnError* (*execute)(KilnExecuteArgs* args);
+
+  KilnError* (*event_destroy)(KilnEventDestroyArgs* args);
+  KilnError* (*event_is_ready)(KilnEventIsReadyArgs* args);
+  KilnError* (*event_await)(KilnEventAwaitArgs* args);
+  KilnError* (*event_on_ready)(KilnEventOnReadyArgs* args);
+} KilnPluginApi;
+
+/* The one symbol a plugin exports: its table, in static storage. */
+const KilnPluginApi* kiln_plugin_api(void);
+typedef const KilnPluginApi* (*KilnPluginApiFn)(void);
+#define KILN_PLUGIN_ENTRY_POINT "kiln_plugin_api"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KILN_PLUGIN_H_ */

@@ -1,0 +1,75 @@
+// How every C API function handles its args struct and its failures, written once:
+// null args and a struct_size of 0 are errors; the fields the caller's struct_size does
+// not cover read as zero (an older host) and are not written back; nothing thrown inside
+// leaves the call (it becomes an error object).
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <type_traits>
+
+#include "runtime/event.h"
+#include "runtime/plugin_objects.h"
+
+namespace kiln::runtime {
+
+inline KilnError* newError(Failure failure) { return std::make_unique<KilnError>(KilnError{std::move(failure)}).release(); }
+
+[[noreturn]] inline void invalid(const std::string& message) { throw ApiFailure(KILN_ERROR_INVALID_ARGUMENT, message); }
+
+// A handle the caller must pass; `what` names the field for the message.
+template <class T>
+T& need(T* handle, const char* what) {
+  if (!handle) invalid(std::string(what) + " is null");
+  return *handle;
+}
+
+// Which fields of an args struct the caller's struct_size covers.
+class Fits {
+ public:
+  Fits(const void* base, size_t size) : base_(static_cast<const char*>(base)), size_(size) {}
+  template <class F>
+  bool operator()(const F& field) const {
+    return static_cast<size_t>(reinterpret_cast<const char*>(&field) - base_) + sizeof(F) <= size_;
+  }
+  // Outputs that own something (handles) must fit, or what they own would be lost.
+  template <class F>
+  void requireOut(const F& field, const char* name) const {
+    if (!(*this)(field))
+      invalid("struct_size " + std::to_string(size_) + " leaves out the output field '" + name + "'");
+  }
+
+ private:
+  const char* base_;
+  size_t size_;
+};
+
+// Runs `body(args, fits)` on a zero-filled copy of the caller's args holding the fields
+// it covers, then copies those back (outputs included). Failures of the API's own
+// checks (ApiFailure) are prefixed with `fn`; errors from compiling or running carry
+// their own position and are not.
+template <class Args, class Body>
+KilnError* apiCall(const char* fn, Args* args, Body&& body) {
+  static_assert(std::is_trivially_copyable_v<Args>);
+  if (!args) return newError({KILN_ERROR_INVALID_ARGUMENT, std::string(fn) + ": the args pointer is null"});
+  if (args->struct_size == 0)
+    return newError({KILN_ERROR_INVALID_ARGUMENT,
+                     std::string(fn) + ": struct_size is 0 (set it to sizeof the args struct)"});
+  const size_t given = std::min(args->struct_size, sizeof(Args));
+  Args a;
+  std::memset(&a, 0, sizeof a);
+  std::memcpy(&a, args, given);
+  try {
+    body(a, Fits(&a, given));
+  } catch (const ApiFailure& e) {
+    return newError({e.failure().code, std::string(fn) + ": " + e.failure().message});
+  } catch (...) {
+    return newError(currentFailure());
+  }
+  std::memcpy(args, &a, given);
+  return nullptr;
+}
+
+}  // namespace kiln::runtime

@@ -1,0 +1,142 @@
+// Buffers: in from host memory and back out, between devices, and deleted. Copies run
+// on the device's queue (in) or when the buffer becomes ready (out), never in the call.
+#include <cstring>
+
+#include "runtime/api_call.h"
+#include "runtime/api_functions.h"
+#include "runtime/dtype_codes.h"
+
+namespace kiln::runtime::api {
+
+namespace {
+
+// A live buffer's state; a deleted one is a FAILED_PRECONDITION error.
+const std::shared_ptr<BufferState>& live(KilnBuffer* buffer, const char* what) {
+  const std::shared_ptr<BufferState>& state = need(buffer, what).state;
+  if (state->deleted()) throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION, std::string(what) + " was deleted");
+  return state;
+}
+
+KilnDevice& deviceOf(KilnClient& client, KilnDevice* device, const char* what) {
+  KilnDevice& d = need(device, what);
+  if (d.client != &client) invalid(std::string(what) + " belongs to another client");
+  return d;
+}
+
+// The elements of `value` in row-major order at `dst` (a splat is expanded).
+void copyElements(const interp::HostValue& value, void* dst) {
+  Literal lit = value.tensor();
+  if (lit.storageSize() == 0) return;
+  const uint8_t* src = lit.isSplat() ? lit.mutableStorage() : lit.storage();
+  std::memcpy(dst, src, static_cast<size_t>(lit.type().byteSize()));
+}
+
+}  // namespace
+
+KilnError* bufferFromHost(KilnBufferFromHostArgs* args) {
+  return apiCall("buffer_from_host", args, [](KilnBufferFromHostArgs& a, const Fits& fits) {
+    fits.requireOut(a.buffer, "buffer");
+    KilnClient& client = need(a.client, "client");
+    KilnDevice& device = deviceOf(client, a.device, "device");
+    std::optional<DType> dtype = dtypeOf(a.dtype);
+    if (!dtype) invalid("dtype " + std::to_string(static_cast<int>(a.dtype)) + " is not a KilnDType");
+    if (a.num_dims > 0 && !a.dims) invalid("dims is null for " + std::to_string(a.num_dims) + " dimensions");
+    Shape dims(a.dims, a.dims + a.num_dims);
+    for (int64_t d : dims)
+      if (d < 0) invalid("dimension sizes must be >= 0, got " + std::to_string(d));
+    auto state = std::make_shared<BufferState>(Type::tensor(*dtype, dims), &device, device.deviceMemory);
+    if (state->bytes > 0 && !a.data) invalid("data is null for " + std::to_string(state->bytes) + " bytes");
+    const auto* data = static_cast<const uint8_t*>(a.data);
+    device.queue->push([state, data] {
+      try {
+        std::vector<uint8_t> bytes(data, data + state->bytes);
+        state->fill(Literal::fromStorage(state->type, std::move(bytes)));
+      } catch (...) {
+        state->fail(currentFailure());
+      }
+    });
+    // The host memory is read once, by the copy that makes the buffer ready.
+    if (fits(a.done_with_host)) a.done_with_host = std::make_unique<KilnEvent>(KilnEvent{state->ready}).release();
+    a.buffer = std::make_unique<KilnBuffer>(KilnBuffer{std::move(state)}).release();
+  });
+}
+
+KilnError* bufferToHost(KilnBufferToHostArgs* args) {
+  return apiCall("buffer_to_host", args, [](KilnBufferToHostArgs& a, const Fits& fits) {
+    fits.requireOut(a.event, "event");
+    std::shared_ptr<BufferState> state = live(a.buffer, "buffer");
+    if (a.dst_size != static_cast<size_t>(state->bytes))
+      invalid("dst_size is " + std::to_string(a.dst_size) + ", the buffer (" + state->type.str() + ") holds " +
+              std::to_string(state->bytes) + " bytes");
+    if (state->bytes > 0 && !a.dst) invalid("dst is null");
+    auto done = std::make_shared<Event>();
+    state->ready->onReady([state, dst = a.dst, done](const std::optional<Failure>& failure) {
+      if (failure) return done->set(failure);
+      try {
+        copyElements(state->value(), dst);
+        done->set();
+      } catch (...) {
+        done->set(currentFailure());
+      }
+    });
+    a.event = std::make_unique<KilnEvent>(KilnEvent{std::move(done)}).release();
+  });
+}
+
+KilnError* bufferInfo(KilnBufferInfoArgs* args) {
+  return apiCall("buffer_info", args, [](KilnBufferInfoArgs& a, const Fits&) {
+    const BufferState& state = *need(a.buffer, "buffer").state;
+    a.dtype = dtypeCode(state.type.dtype());
+    a.dims = state.dims.data();
+    a.num_dims = state.dims.size();
+    a.on_device_size = state.bytes;
+    a.device = state.device;
+  });
+}
+
+KilnError* bufferReadyEvent(KilnBufferReadyEventArgs* args) {
+  return apiCall("buffer_ready_event", args, [](KilnBufferReadyEventArgs& a, const Fits& fits) {
+    fits.requireOut(a.event, "event");
+    a.event = std::make_unique<KilnEvent>(KilnEvent{need(a.buffer, "buffer").state->ready}).release();
+  });
+}
+
+KilnError* bufferDelete(KilnBufferDeleteArgs* args) {
+  return apiCall("buffer_delete", args,
+                 [](KilnBufferDeleteArgs& a, const Fits&) { need(a.buffer, "buffer").state->remove(); });
+}
+
+KilnError* bufferDestroy(KilnBufferDestroyArgs* args) {
+  return apiCall("buffer_destroy", args, [](KilnBufferDestroyArgs& a, const Fits&) {
+    // Only the handle goes: executions and copies queued with the buffer keep its state,
+    // and the memory is freed when the last of them is done (~BufferState).
+    std::unique_ptr<KilnBuffer> buffer(&need(a.buffer, "buffer"));
+  });
+}
+
+KilnError* bufferCopyToDevice(KilnBufferCopyToDeviceArgs* args) {
+  return apiCall("buffer_copy_to_device", args, [](KilnBufferCopyToDeviceArgs& a, const Fits& fits) {
+    fits.requireOut(a.dst_buffer, "dst_buffer");
+    std::shared_ptr<BufferState> src = live(a.buffer, "buffer");
+    KilnDevice& dst = deviceOf(*src->device->client, a.dst_device, "dst_device");
+    auto copy = std::make_shared<BufferState>(src->type, &dst, dst.deviceMemory);
+    src->ready->onReady([src, copy, queue = dst.queue](const std::optional<Failure>& failure) {
+      if (failure) return copy->fail(*failure);
+      try {
+        queue->push([src, copy] {
+          try {
+            // The elements are shared until either side writes (Literal copies on write).
+            copy->fill(src->value());
+          } catch (...) {
+            copy->fail(currentFailure());
+          }
+        });
+      } catch (...) {
+        copy->fail(currentFailure());
+      }
+    });
+    a.dst_buffer = std::make_unique<KilnBuffer>(KilnBuffer{std::move(copy)}).release();
+  });
+}
+
+}  // namespace kiln::runtime::api

@@ -1,0 +1,317 @@
+// The RAII wrapper: each handle is destroyed through its plugin's table when its last
+// owner goes; destroy functions do not fail on a live handle, so their errors are dropped.
+#include "runtime/client.h"
+
+#include "runtime/dtype_codes.h"
+
+namespace kiln::runtime {
+
+namespace {
+
+ErrorKind kindOf(KilnErrorCode code) {
+  switch (code) {
+    case KILN_ERROR_INVALID_ARGUMENT:
+    case KILN_ERROR_FAILED_PRECONDITION: return ErrorKind::Usage;
+    case KILN_ERROR_UNIMPLEMENTED: return ErrorKind::Unsupported;
+    case KILN_ERROR_IO: return ErrorKind::Io;
+    case KILN_ERROR_RESOURCE_EXHAUSTED:
+    case KILN_ERROR_RUNTIME: return ErrorKind::Runtime;
+    case KILN_ERROR_INTERNAL:
+    case KILN_ERROR_UNKNOWN: break;
+  }
+  return ErrorKind::Internal;
+}
+
+// A shared handle destroyed through the table (errors dropped: see the file comment).
+template <class Handle, class Args>
+std::shared_ptr<Handle> owned(const Plugin& plugin, Handle* handle, KilnError* (*KilnPluginApi::*destroy)(Args*)) {
+  return std::shared_ptr<Handle>(handle, [plugin, destroy](Handle* h) {
+    Args args{sizeof(Args), h};
+    if (KilnError* e = (plugin.api().*destroy)(&args)) {
+      KilnErrorDestroyArgs d{sizeof(d), e};
+      plugin.api().error_destroy(&d);
+    }
+  });
+}
+
+Type typeOf(KilnDType code, const int64_t* dims, size_t numDims) {
+  std::optional<DType> dtype = dtypeOf(code);
+  if (!dtype) throw Error(ErrorKind::Internal, "the plugin reported dtype code " + std::to_string(code));
+  return Type::tensor(*dtype, Shape(dims, dims + numDims));
+}
+
+}  // namespace
+
+Error Plugin::toError(const KilnError* error) const {
+  KilnErrorInfoArgs info{sizeof(info), error};
+  if (KilnError* e = api().error_info(&info)) {
+    KilnErrorDestroyArgs d{sizeof(d), e};
+    api().error_destroy(&d);
+    return Error(ErrorKind::Internal, "plugin '" + loaded_->name + "' cannot describe its own error");
+  }
+  return Error(kindOf(info.code), std::string(info.message, info.message_size));
+}
+
+void Plugin::check(KilnError* error) const {
+  if (!error) return;
+  Error e = toError(error);
+  KilnErrorDestroyArgs d{sizeof(d), error};
+  api().error_destroy(&d);
+  throw e;
+}
+
+std::string Plugin::name() const {
+  KilnPluginAttributesArgs args{};
+  call(&KilnPluginApi::plugin_attributes, args, "plugin_attributes");
+  return args.name;
+}
+
+std::string Plugin::version() const {
+  KilnPluginAttributesArgs args{};
+  call(&KilnPluginApi::plugin_attributes, args, "plugin_attributes");
+  return args.version;
+}
+
+// ---- events ----
+
+Event::Event(Plugin plugin, KilnEvent* handle)
+    : plugin_(plugin), handle_(owned(plugin, handle, &KilnPluginApi::event_destroy)) {}
+
+bool Event::ready() const {
+  KilnEventIsReadyArgs args{};
+  args.event = handle();
+  plugin_.call(&KilnPluginApi::event_is_ready, args, "event_is_ready");
+  return args.is_ready != 0;
+}
+
+void Event::await() const {
+  KilnEventAwaitArgs args{};
+  args.event = handle();
+  plugin_.call(&KilnPluginApi::event_await, args, "event_await");
+}
+
+void Event::onReady(std::function<void(const std::optional<Error>&)> callback) const {
+  struct Pending {
+    Plugin plugin;
+    std::function<void(const std::optional<Error>&)> callback;
+  };
+  auto pending = std::make_unique<Pending>(Pending{plugin_, std::move(callback)});
+  KilnEventOnReadyArgs args{};
+  args.event = handle();
+  args.user_arg = pending.get();
+  args.callback = [](KilnError* error, void* user) {
+    std::unique_ptr<Pending> p(static_cast<Pending*>(user));
+    std::optional<Error> e;
+    if (error) {
+      e = p->plugin.toError(error);
+      KilnErrorDestroyArgs d{sizeof(d), error};
+      p->plugin.api().error_destroy(&d);
+    }
+    p->callback(e);
+  };
+  plugin_.call(&KilnPluginApi::event_on_ready, args, "event_on_ready");
+  pending.release();  // the callback owns it now
+}
+
+// ---- devices ----
+
+KilnDeviceInfoArgs Device::info() const {
+  KilnDeviceInfoArgs args{};
+  args.device = handle_;
+  plugin_.call(&KilnPluginApi::device_info, args, "device_info");
+  return args;
+}
+
+int Device::id() const { return info().global_id; }
+std::string Device::kind() const { return info().kind; }
+std::string Device::description() const { return info().description; }
+int64_t Device::memorySize() const { return info().memory_size_bytes; }
+
+Device::MemoryStats Device::memoryStats() const {
+  KilnDeviceMemoryStatsArgs args{};
+  args.device = handle_;
+  plugin_.call(&KilnPluginApi::device_memory_stats, args, "device_memory_stats");
+  return {args.bytes_in_use, args.peak_bytes_in_use, args.num_buffers, args.bytes_limit};
+}
+
+// ---- buffers ----
+
+Buffer::Buffer(Plugin plugin, std::shared_ptr<KilnClient> client, KilnBuffer* handle)
+    : plugin_(plugin), client_(std::move(client)), handle_(owned(plugin, handle, &KilnPluginApi::buffer_destroy)) {}
+
+KilnBufferInfoArgs Buffer::info() const {
+  KilnBufferInfoArgs args{};
+  args.buffer = handle();
+  plugin_.call(&KilnPluginApi::buffer_info, args, "buffer_info");
+  return args;
+}
+
+Type Buffer::type() const {
+  KilnBufferInfoArgs args = info();
+  return typeOf(args.dtype, args.dims, args.num_dims);
+}
+
+int64_t Buffer::onDeviceSize() const { return info().on_device_size; }
+
+Device Buffer::device() const { return Device(plugin_, info().device); }
+
+Event Buffer::readyEvent() const {
+  KilnBufferReadyEventArgs args{};
+  args.buffer = handle();
+  plugin_.call(&KilnPluginApi::buffer_ready_event, args, "buffer_ready_event");
+  return Event(plugin_, args.event);
+}
+
+Event Buffer::toHost(void* dst, size_t size) const {
+  KilnBufferToHostArgs args{};
+  args.buffer = handle();
+  args.dst = dst;
+  args.dst_size = size;
+  plugin_.call(&KilnPluginApi::buffer_to_host, args, "buffer_to_host");
+  return Event(plugin_, args.event);
+}
+
+Literal Buffer::toLiteral() const {
+  Literal out(type());
+  toHost(out.mutableStorage(), static_cast<size_t>(out.type().byteSize())).await();
+  return out;
+}
+
+Buffer Buffer::copyTo(const Device& device) const {
+  KilnBufferCopyToDeviceArgs args{};
+  args.buffer = handle();
+  args.dst_device = device.handle();
+  plugin_.call(&KilnPluginApi::buffer_copy_to_device, args, "buffer_copy_to_device");
+  return Buffer(plugin_, client_, args.dst_buffer);
+}
+
+void Buffer::remove() {
+  KilnBufferDeleteArgs args{};
+  args.buffer = handle();
+  plugin_.call(&KilnPluginApi::buffer_delete, args, "buffer_delete");
+}
+
+// ---- executables ----
+
+Executable::Executable(Plugin plugin, std::shared_ptr<KilnClient> client, KilnExecutable* handle)
+    : plugin_(plugin),
+      client_(std::move(client)),
+      handle_(owned(plugin, handle, &KilnPluginApi::executable_destroy)) {}
+
+ExecutableInfo Executable::info() const {
+  KilnExecutableInfoArgs args{};
+  args.executable = handle();
+  plugin_.call(&KilnPluginApi::executable_info, args, "executable_info");
+  ExecutableInfo info{args.name, {}, {}, args.flops, args.bytes_accessed, args.temp_bytes, args.peak_live_bytes};
+  for (int isResult = 0; isResult < 2; ++isResult) {
+    size_t count = isResult ? args.num_results : args.num_parameters;
+    for (size_t i = 0; i < count; ++i) {
+      KilnExecutableValueTypeArgs t{};
+      t.executable = handle();
+      t.is_result = isResult;
+      t.index = i;
+      plugin_.call(&KilnPluginApi::executable_value_type, t, "executable_value_type");
+      (isResult ? info.results : info.parameters).push_back(typeOf(t.dtype, t.dims, t.num_dims));
+    }
+  }
+  return info;
+}
+
+std::string Executable::serialize() const {
+  KilnExecutableSerializeArgs args{};
+  args.executable = handle();
+  plugin_.call(&KilnPluginApi::executable_serialize, args, "executable_serialize");
+  return std::string(args.bytes, args.num_bytes);
+}
+
+Executable::Execution Executable::execute(const std::vector<const Buffer*>& args, const Device& device) const {
+  KilnExecutableInfoArgs infoArgs{};
+  infoArgs.executable = handle();
+  plugin_.call(&KilnPluginApi::executable_info, infoArgs, "executable_info");
+  std::vector<KilnBuffer*> argHandles;
+  for (const Buffer* b : args) argHandles.push_back(b ? b->handle() : nullptr);
+  std::vector<KilnBuffer*> outHandles(infoArgs.num_results, nullptr);
+  KilnBuffer* const* argList = argHandles.data();
+  KilnBuffer** outList = outHandles.data();
+  KilnDevice* deviceHandle = device.handle();
+  KilnEvent* done = nullptr;
+  KilnExecuteArgs e{};
+  e.executable = handle();
+  e.num_devices = 1;
+  e.devices = &deviceHandle;
+  e.argument_lists = &argList;
+  e.num_args = argHandles.size();
+  e.output_lists = &outList;
+  e.complete_events = &done;
+  plugin_.call(&KilnPluginApi::execute, e, "execute");
+  Execution execution{{}, Event(plugin_, done)};
+  for (KilnBuffer* out : outHandles) execution.outputs.emplace_back(plugin_, client_, out);
+  return execution;
+}
+
+// ---- clients ----
+
+Client::Client(Plugin plugin, const ClientOptions& options) : plugin_(plugin) {
+  KilnClientCreateArgs args{};
+  args.num_devices = options.numDevices;
+  args.memory_limit_bytes = options.memoryLimit;
+  plugin_.call(&KilnPluginApi::client_create, args, "client_create");
+  client_ = owned(plugin_, args.client, &KilnPluginApi::client_destroy);
+}
+
+std::vector<Device> Client::devices() const {
+  KilnClientDevicesArgs args{};
+  args.client = client_.get();
+  plugin_.call(&KilnPluginApi::client_devices, args, "client_devices");
+  std::vector<Device> devices;
+  for (size_t i = 0; i < args.num_devices; ++i) devices.emplace_back(plugin_, args.devices[i]);
+  return devices;
+}
+
+std::pair<Buffer, Event> Client::bufferFromHost(const void* data, DType dtype, const Shape& dims,
+                                                const Device& device) const {
+  KilnDType code = dtypeCode(dtype);
+  if (code == KILN_DTYPE_INVALID)
+    throw Error(ErrorKind::Unsupported, "unsupported: a buffer of " + std::string(name(dtype)) + " (no KilnDType)");
+  KilnBufferFromHostArgs args{};
+  args.client = client_.get();
+  args.device = device.handle();
+  args.dtype = code;
+  args.dims = dims.data();
+  args.num_dims = dims.size();
+  args.data = data;
+  plugin_.call(&KilnPluginApi::buffer_from_host, args, "buffer_from_host");
+  return {Buffer(plugin_, client_, args.buffer), Event(plugin_, args.done_with_host)};
+}
+
+Buffer Client::bufferFromHost(const Literal& literal, const Device& device) const {
+  // A dense copy whose storage the callback keeps until the plugin has read it.
+  auto dense = std::make_shared<Literal>(literal);
+  const uint8_t* data = dense->isSplat() ? dense->mutableStorage() : dense->storage();
+  auto [buffer, doneWithHost] = bufferFromHost(data, literal.dtype(), literal.shape(), device);
+  doneWithHost.onReady([dense](const std::optional<Error>&) {});
+  return buffer;
+}
+
+Executable Client::compile(std::string_view text, const CompileOptions& options) const {
+  KilnCompileArgs args{};
+  args.client = client_.get();
+  args.code = text.data();
+  args.code_size = text.size();
+  args.name = options.name.c_str();
+  args.optimization = options.optimization;
+  args.dump_dir = options.dumpDir.c_str();
+  plugin_.call(&KilnPluginApi::compile, args, "compile");
+  return Executable(plugin_, client_, args.executable);
+}
+
+Executable Client::deserialize(std::string_view bytes) const {
+  KilnExecutableDeserializeArgs args{};
+  args.client = client_.get();
+  args.bytes = bytes.data();
+  args.num_bytes = bytes.size();
+  plugin_.call(&KilnPluginApi::executable_deserialize, args, "executable_deserialize");
+  return Executable(plugin_, client_, args.executable);
+}
+
+}  // namespace kiln::runtime

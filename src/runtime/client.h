@@ -1,0 +1,171 @@
+// The C++ side of the plugin C API: RAII types over a loaded plugin's handles that turn
+// error objects back into kiln::Error. This is how everything above src/runtime reaches
+// a device. Buffers and executables keep their client (shared) alive, so they may
+// outlive the Client object that made them.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/literal.h"
+#include "kiln/plugin.h"
+#include "runtime/plugin_loader.h"
+#include "support/error.h"
+
+namespace kiln::runtime {
+
+// A plugin's table, with the call discipline: every call gets its struct_size, and an
+// error object becomes a kiln::Error (the object is destroyed).
+class Plugin {
+ public:
+  explicit Plugin(const LoadedPlugin& loaded) : loaded_(&loaded) {}
+  static Plugin load(const std::string& name) { return Plugin(loadPlugin(name)); }
+
+  const KilnPluginApi& api() const { return *loaded_->api; }
+  const std::string& path() const { return loaded_->path; }
+  std::string name() const;     // the plugin's own (plugin_attributes)
+  std::string version() const;  // the plugin's own version
+  int majorVersion() const { return api().major_version; }
+  int minorVersion() const { return api().minor_version; }
+
+  // Throws the kiln::Error for `error` (and destroys it); nothing for null.
+  void check(KilnError* error) const;
+  // The kiln::Error for `error`, which stays the caller's.
+  Error toError(const KilnError* error) const;
+
+  // Calls table entry `fn` with `args` (whose struct_size it sets), checking the result.
+  // Throws Unsupported when the plugin's table is too old to have `fn`.
+  template <class Args>
+  void call(KilnError* (*KilnPluginApi::*fn)(Args*), Args& args, const char* name) const {
+    const auto* base = reinterpret_cast<const char*>(&api());
+    size_t end = static_cast<size_t>(reinterpret_cast<const char*>(&(api().*fn)) - base) + sizeof(void*);
+    if (end > api().struct_size || !(api().*fn))
+      throw Error(ErrorKind::Unsupported, "unsupported: plugin '" + loaded_->name + "' has no " + name);
+    args.struct_size = sizeof(Args);
+    check((api().*fn)(&args));
+  }
+
+ private:
+  const LoadedPlugin* loaded_;
+};
+
+class Event {
+ public:
+  Event(Plugin plugin, KilnEvent* handle);
+  bool ready() const;
+  // Blocks until ready; throws the work's error.
+  void await() const;
+  // Runs `callback` once when ready, with the work's error if it failed (on the thread
+  // that completes the work, or at once on this one).
+  void onReady(std::function<void(const std::optional<Error>&)> callback) const;
+  KilnEvent* handle() const { return handle_.get(); }
+
+ private:
+  Plugin plugin_;
+  std::shared_ptr<KilnEvent> handle_;
+};
+
+class Device {
+ public:
+  Device(Plugin plugin, KilnDevice* handle) : plugin_(plugin), handle_(handle) {}
+  int id() const;
+  std::string kind() const;
+  std::string description() const;
+  int64_t memorySize() const;
+  struct MemoryStats {
+    int64_t bytesInUse = 0, peakBytesInUse = 0, numBuffers = 0, bytesLimit = 0;
+  };
+  MemoryStats memoryStats() const;
+  KilnDevice* handle() const { return handle_; }
+
+ private:
+  KilnDeviceInfoArgs info() const;
+  Plugin plugin_;
+  KilnDevice* handle_;
+};
+
+class Buffer {
+ public:
+  Buffer(Plugin plugin, std::shared_ptr<KilnClient> client, KilnBuffer* handle);
+  Type type() const;
+  int64_t onDeviceSize() const;
+  Device device() const;
+  // Becomes ready when the contents are there.
+  Event readyEvent() const;
+  // Copies the contents to `dst` (onDeviceSize() bytes) once ready.
+  Event toHost(void* dst, size_t size) const;
+  // The contents as a literal (waits for them).
+  Literal toLiteral() const;
+  Buffer copyTo(const Device& device) const;
+  // Frees the device memory now (the handle stays; using it is an error).
+  void remove();
+  KilnBuffer* handle() const { return handle_.get(); }
+
+ private:
+  KilnBufferInfoArgs info() const;
+  Plugin plugin_;
+  std::shared_ptr<KilnClient> client_;
+  std::shared_ptr<KilnBuffer> handle_;
+};
+
+struct ExecutableInfo {
+  std::string name;
+  std::vector<Type> parameters, results;
+  double flops = 0, bytesAccessed = 0;
+  int64_t tempBytes = 0, peakLiveBytes = 0;
+};
+
+class Executable {
+ public:
+  Executable(Plugin plugin, std::shared_ptr<KilnClient> client, KilnExecutable* handle);
+  ExecutableInfo info() const;
+  std::string serialize() const;
+  struct Execution {
+    std::vector<Buffer> outputs;
+    Event done;
+  };
+  // Starts the executable on `device` (returns before it runs).
+  Execution execute(const std::vector<const Buffer*>& args, const Device& device) const;
+  KilnExecutable* handle() const { return handle_.get(); }
+
+ private:
+  Plugin plugin_;
+  std::shared_ptr<KilnClient> client_;
+  std::shared_ptr<KilnExecutable> handle_;
+};
+
+struct ClientOptions {
+  int numDevices = 0;         // 0: the plugin's default
+  int64_t memoryLimit = 0;    // per device, bytes; 0: none
+};
+
+struct CompileOptions {
+  KilnOptimization optimization = KILN_OPTIMIZATION_DEFAULT;
+  std::string dumpDir;
+  std::string name = "<program>";  // what error messages call the text
+};
+
+class Client {
+ public:
+  Client(Plugin plugin, const ClientOptions& options = {});
+  const Plugin& plugin() const { return plugin_; }
+  std::vector<Device> devices() const;
+
+  // A buffer on `device` from host memory, which must stay as it is until the event.
+  std::pair<Buffer, Event> bufferFromHost(const void* data, DType dtype, const Shape& dims, const Device& device) const;
+  // The same from a literal, which the copy keeps alive (no waiting).
+  Buffer bufferFromHost(const Literal& literal, const Device& device) const;
+
+  Executable compile(std::string_view text, const CompileOptions& options = {}) const;
+  Executable deserialize(std::string_view bytes) const;
+
+ private:
+  Plugin plugin_;
+  std::shared_ptr<KilnClient> client_;
+};
+
+}  // namespace kiln::runtime

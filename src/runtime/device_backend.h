@@ -1,0 +1,57 @@
+// What a plugin's devices do that differs from plugin to plugin: compile a program, run
+// it, serialize it. Everything else a plugin does (the C ABI, buffers, events, one queue
+// per device, memory statistics) is shared (plugin_api.cc) and parameterized by this
+// interface, so the cpu and interp plugins differ only in their DeviceBackend.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "interp/host_value.h"
+#include "ir/module.h"
+#include "support/source.h"
+
+namespace kiln::runtime {
+
+// A program compiled for a backend's devices. run() may be called from several device
+// queues at once.
+class CompiledProgram {
+ public:
+  virtual ~CompiledProgram() = default;
+  // The module as it runs (cpu: after its pipeline) and its entry function.
+  virtual const Module& module() const = 0;
+  virtual const Function& entry() const = 0;
+  // Runs the entry on `args` (already checked against its parameter types).
+  virtual interp::HostValues run(const interp::HostValues& args) const = 0;
+  // Bytes that the same backend's deserialize() turns back into this program.
+  virtual std::string serialize() const = 0;
+};
+
+struct CompileSettings {
+  bool fast = false;    // compile fast, run slower (KILN_OPTIMIZATION_FAST)
+  std::string dumpDir;  // where a backend writes what it generated; empty: nowhere
+};
+
+class DeviceBackend {
+ public:
+  virtual ~DeviceBackend() = default;
+  // The plugin's name, which is also its devices' kind ("cpu", "interp").
+  virtual const char* name() const = 0;
+  // A sentence about device `id`, for `kiln devices`.
+  virtual std::string describeDevice(int id) const = 0;
+  // The devices a client has when its options do not say.
+  virtual int defaultDeviceCount() const = 0;
+  // Parses `source` (one module) and compiles it. Throws kiln::Error with the position
+  // of the problem for bad text.
+  virtual std::unique_ptr<CompiledProgram> compile(const SourceRef& source, const CompileSettings& settings) const = 0;
+  // The program that serialize() wrote. Throws kiln::Error for bytes that are not one
+  // (damaged, or from another backend).
+  virtual std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes) const = 0;
+};
+
+// The function a program runs: @main, or its only public function. Throws kiln::Error
+// (Usage) naming the functions when there is neither.
+const Function& entryFunction(const Module& module);
+
+}  // namespace kiln::runtime

@@ -1,0 +1,46 @@
+// A device's queue: a plain thread and a deque (the work on it is coarse, whole
+// executions and copies, and each device must make progress on its own; a shared pool
+// would let one device's long execution hold back another's).
+#include "runtime/device_queue.h"
+
+#include "runtime/event.h"
+
+namespace kiln::runtime {
+
+DeviceQueue::DeviceQueue() : thread_([this] { loop(); }) {}
+
+DeviceQueue::~DeviceQueue() { stop(); }
+
+void DeviceQueue::push(std::function<void()> task) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION, "the device's client was destroyed");
+    tasks_.push_back(std::move(task));
+  }
+  cv_.notify_one();
+}
+
+void DeviceQueue::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  cv_.notify_one();
+  if (thread_.joinable()) thread_.join();
+}
+
+void DeviceQueue::loop() {
+  for (;;) {
+    std::function<void()> task;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      cv_.wait(lock, [&] { return stopping_ || !tasks_.empty(); });
+      if (tasks_.empty()) return;  // stopping, and nothing left
+      task = std::move(tasks_.front());
+      tasks_.pop_front();
+    }
+    task();
+  }
+}
+
+}  // namespace kiln::runtime

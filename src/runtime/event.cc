@@ -1,0 +1,117 @@
+// Events, and how a failure becomes a C API error code.
+#include "runtime/event.h"
+
+#include <new>
+
+#include "support/error.h"
+
+namespace kiln::runtime {
+
+namespace {
+
+KilnErrorCode codeOf(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::Parse:
+    case ErrorKind::Verify:
+    case ErrorKind::Shape:
+    case ErrorKind::Type:
+    case ErrorKind::Usage:
+      return KILN_ERROR_INVALID_ARGUMENT;
+    case ErrorKind::Unsupported:
+      return KILN_ERROR_UNIMPLEMENTED;
+    case ErrorKind::Io:
+      return KILN_ERROR_IO;
+    case ErrorKind::Runtime:
+      return KILN_ERROR_RUNTIME;
+    case ErrorKind::Internal:
+      return KILN_ERROR_INTERNAL;
+  }
+  return KILN_ERROR_UNKNOWN;
+}
+
+}  // namespace
+
+Failure currentFailure() {
+  try {
+    throw;
+  } catch (const ApiFailure& e) {
+    return e.failure();
+  } catch (const Error& e) {
+    // With a position, the diagnostic a user acts on: `file:line:col: error: ...` and
+    // the line with a caret; without one, just the message (a host adds "error: ").
+    return {codeOf(e.kind()), e.pos().known() ? e.format() : e.message()};
+  } catch (const std::bad_alloc&) {
+    return {KILN_ERROR_RESOURCE_EXHAUSTED, "out of memory"};
+  } catch (const std::exception& e) {
+    return {KILN_ERROR_INTERNAL, std::string("internal error: ") + e.what()};
+  } catch (...) {
+    return {KILN_ERROR_UNKNOWN, "unknown exception"};
+  }
+}
+
+void Event::set(std::optional<Failure> failure) {
+  std::vector<Callback> callbacks;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (ready_) return;
+    ready_ = true;
+    failure_ = std::move(failure);
+    callbacks.swap(callbacks_);
+  }
+  cv_.notify_all();
+  // failure_ no longer changes once ready_ is set, so reading it unlocked is safe.
+  for (Callback& callback : callbacks) callback(failure_);
+}
+
+bool Event::isReady() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return ready_;
+}
+
+std::optional<Failure> Event::await() const {
+  std::unique_lock<std::mutex> lock(mutex_);
+  cv_.wait(lock, [&] { return ready_; });
+  return failure_;
+}
+
+void Event::onReady(Callback callback) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!ready_) {
+      callbacks_.push_back(std::move(callback));
+      return;
+    }
+  }
+  callback(failure_);
+}
+
+void whenAll(const std::vector<EventRef>& events, std::function<void(const std::optional<Failure>&)> then) {
+  if (events.empty()) {
+    then(std::nullopt);
+    return;
+  }
+  struct Pending {
+    std::mutex mutex;
+    size_t left;
+    std::vector<std::optional<Failure>> failures;
+    std::function<void(const std::optional<Failure>&)> then;
+  };
+  auto pending = std::make_shared<Pending>();
+  pending->left = events.size();
+  pending->failures.resize(events.size());
+  pending->then = std::move(then);
+  for (size_t i = 0; i < events.size(); ++i) {
+    events[i]->onReady([pending, i](const std::optional<Failure>& failure) {
+      {
+        std::lock_guard<std::mutex> lock(pending->mutex);
+        pending->failures[i] = failure;
+        if (--pending->left != 0) return;
+      }
+      for (const std::optional<Failure>& f : pending->failures)
+        if (f) return pending->then(f);
+      pending->then(std::nullopt);
+    });
+  }
+}
+
+}  // namespace kiln::runtime

@@ -1,0 +1,69 @@
+// The completion of asynchronous work inside a plugin: set once, with the failure of the
+// work or none; awaited, polled, or given callbacks. Buffers carry one (their contents
+// are there), executions and copies return one, and a failure passes from the events an
+// execution waited for to the events of what it produces.
+#pragma once
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kiln/plugin.h"
+
+namespace kiln::runtime {
+
+// What went wrong, as the C API reports it.
+struct Failure {
+  KilnErrorCode code = KILN_ERROR_UNKNOWN;
+  std::string message;
+};
+
+// Thrown inside a plugin for failures that have a code but no kiln::ErrorKind
+// (a deleted buffer, the memory limit); the API boundary turns it into an error object.
+class ApiFailure : public std::exception {
+ public:
+  ApiFailure(KilnErrorCode code, std::string message) : failure_{code, std::move(message)} {}
+  const char* what() const noexcept override { return failure_.message.c_str(); }
+  const Failure& failure() const { return failure_; }
+
+ private:
+  Failure failure_;
+};
+
+// The failure of the exception being handled (call inside a catch block): kiln::Error
+// by its kind (with its position and source line when it has one), ApiFailure by its
+// code, std::bad_alloc as RESOURCE_EXHAUSTED, anything else as INTERNAL.
+Failure currentFailure();
+
+class Event {
+ public:
+  using Callback = std::function<void(const std::optional<Failure>&)>;
+
+  // Marks the event ready and runs its callbacks (on this thread, outside the lock).
+  // Only the first call counts.
+  void set(std::optional<Failure> failure = std::nullopt);
+  bool isReady() const;
+  // Blocks until ready; returns the failure, if any.
+  std::optional<Failure> await() const;
+  // Runs `callback` once when ready: now, on this thread, if it already is.
+  void onReady(Callback callback);
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::condition_variable cv_;
+  bool ready_ = false;
+  std::optional<Failure> failure_;
+  std::vector<Callback> callbacks_;
+};
+
+using EventRef = std::shared_ptr<Event>;
+
+// Calls `then` once every event of `events` is ready, with the failure of the first
+// (in order) that failed, if any; at once when there are none.
+void whenAll(const std::vector<EventRef>& events, std::function<void(const std::optional<Failure>&)> then);
+
+}  // namespace kiln::runtime

@@ -1,0 +1,60 @@
+// libkiln_plugin_interp.so: the shared plugin implementation over the reference
+// interpreter, which runs the program exactly as written (no optimization: the oracle
+// the other plugins are compared with). Its serialized form is the module's text.
+#include "interp/interpreter.h"
+#include "runtime/plugin_api.h"
+#include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
+#include "support/error.h"
+
+namespace kiln::runtime {
+namespace {
+
+// What starts every executable the interp plugin serializes (so that the cpu plugin's
+// bytes, or anything else, are refused with a clear message rather than parsed).
+constexpr std::string_view kMagic = "kiln interp executable 1\n";
+
+class InterpProgram : public CompiledProgram {
+ public:
+  explicit InterpProgram(std::unique_ptr<Module> module)
+      : module_(std::move(module)), entry_(entryFunction(*module_)) {}
+  const Module& module() const override { return *module_; }
+  const Function& entry() const override { return entry_; }
+  interp::HostValues run(const interp::HostValues& args) const override {
+    // An interpreter per run: runs on several devices at once share nothing mutable.
+    interp::Interpreter interpreter(*module_);
+    return interpreter.call(entry_, args);
+  }
+  std::string serialize() const override { return std::string(kMagic) + stablehlo::printModule(*module_); }
+
+ private:
+  std::unique_ptr<Module> module_;
+  const Function& entry_;
+};
+
+class InterpBackend : public DeviceBackend {
+ public:
+  const char* name() const override { return "interp"; }
+  std::string describeDevice(int id) const override {
+    return "interp:" + std::to_string(id) + " (the reference interpreter: exact, slow)";
+  }
+  int defaultDeviceCount() const override { return 1; }
+  std::unique_ptr<CompiledProgram> compile(const SourceRef& source, const CompileSettings&) const override {
+    return std::make_unique<InterpProgram>(stablehlo::parseModule(source));
+  }
+  std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes) const override {
+    if (!bytes.starts_with(kMagic))
+      throw Error(ErrorKind::Io, "not an executable serialized by the interp plugin");
+    bytes.remove_prefix(kMagic.size());
+    return std::make_unique<InterpProgram>(
+        stablehlo::parseModule(SourceBuffer::fromString("<serialized executable>", std::string(bytes))));
+  }
+};
+
+}  // namespace
+}  // namespace kiln::runtime
+
+extern "C" __attribute__((visibility("default"))) const KilnPluginApi* kiln_plugin_api(void) {
+  static const kiln::runtime::InterpBackend backend;
+  return kiln::runtime::pluginApi(backend);
+}

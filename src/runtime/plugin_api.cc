@@ -1,0 +1,86 @@
+// The function table, and the errors' and the plugin's own functions.
+#include "runtime/plugin_api.h"
+
+#include <atomic>
+
+#include "runtime/api_call.h"
+#include "runtime/api_functions.h"
+
+#ifndef KILN_VERSION
+#error "KILN_VERSION must be defined (the project version)"
+#endif
+
+namespace kiln::runtime {
+
+namespace {
+// Set once, by the plugin's entry point, before any function of the table can be called.
+std::atomic<const DeviceBackend*> served{nullptr};
+}  // namespace
+
+namespace api {
+
+const DeviceBackend& backend() { return *served.load(std::memory_order_acquire); }
+
+KilnError* errorDestroy(KilnErrorDestroyArgs* args) {
+  return apiCall("error_destroy", args, [](KilnErrorDestroyArgs& a, const Fits&) {
+    std::unique_ptr<KilnError> owned(a.error);  // null: nothing to do, like free(NULL)
+  });
+}
+
+KilnError* errorInfo(KilnErrorInfoArgs* args) {
+  return apiCall("error_info", args, [](KilnErrorInfoArgs& a, const Fits&) {
+    const KilnError& e = need(a.error, "error");
+    a.code = e.failure.code;
+    a.message = e.failure.message.c_str();
+    a.message_size = e.failure.message.size();
+  });
+}
+
+KilnError* pluginAttributes(KilnPluginAttributesArgs* args) {
+  return apiCall("plugin_attributes", args, [](KilnPluginAttributesArgs& a, const Fits&) {
+    a.name = backend().name();
+    a.version = KILN_VERSION;
+  });
+}
+
+}  // namespace api
+
+const KilnPluginApi* pluginApi(const DeviceBackend& backend) {
+  const DeviceBackend* none = nullptr;
+  served.compare_exchange_strong(none, &backend, std::memory_order_acq_rel);
+  static const KilnPluginApi table = {
+      sizeof(KilnPluginApi),
+      KILN_PLUGIN_API_MAJOR,
+      KILN_PLUGIN_API_MINOR,
+      api::errorDestroy,
+      api::errorInfo,
+      api::pluginAttributes,
+      api::clientCreate,
+      api::clientDestroy,
+      api::clientDevices,
+      api::deviceInfo,
+      api::memoryInfo,
+      api::deviceMemoryStats,
+      api::bufferFromHost,
+      api::bufferToHost,
+      api::bufferInfo,
+      api::bufferReadyEvent,
+      api::bufferDelete,
+      api::bufferDestroy,
+      api::bufferCopyToDevice,
+      api::compile,
+      api::executableDestroy,
+      api::executableInfo,
+      api::executableValueType,
+      api::executableSerialize,
+      api::executableDeserialize,
+      api::execute,
+      api::eventDestroy,
+      api::eventIsReady,
+      api::eventAwait,
+      api::eventOnReady,
+  };
+  return &table;
+}
+
+}  // namespace kiln::runtime

@@ -1,0 +1,36 @@
+// Finding and opening plugins: libkiln_plugin_<name>.so in the folders of
+// $KILN_PLUGIN_PATH (colon-separated) first, then beside the running program's libraries
+// (../lib from its folder: the build tree puts plugins in build/lib and programs in
+// build/tools, build/tests; an install puts them in lib/ and bin/), then that folder
+// itself. A plugin is opened once per process and never closed (its threads and its
+// compiled code may outlive every handle to it).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kiln/plugin.h"
+
+namespace kiln::runtime {
+
+struct LoadedPlugin {
+  std::string name;  // "cpu"
+  std::string path;  // the file it was loaded from
+  const KilnPluginApi* api = nullptr;
+};
+
+// The folders searched, in order.
+std::vector<std::string> pluginSearchPath();
+
+// The plugin called `name` (loaded on first use). Throws kiln::Error: Usage when no
+// folder has it (listing those searched), Unsupported when its API's major version is
+// not this host's (naming both), Io when the file is not a plugin.
+const LoadedPlugin& loadPlugin(const std::string& name);
+
+// The same for a file named by its path (its name is taken from the file name).
+const LoadedPlugin& loadPluginFile(const std::string& path);
+
+// The names of the plugins on the search path (the first of each name), sorted.
+std::vector<std::string> findPlugins();
+
+}  // namespace kiln::runtime

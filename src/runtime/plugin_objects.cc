@@ -1,0 +1,81 @@
+// Device memory accounting, buffers' shared state, and what an executable reports.
+#include "runtime/plugin_objects.h"
+
+#include "passes/buffer_assignment.h"
+#include "passes/cost_analysis.h"
+
+namespace kiln::runtime {
+
+void DeviceMemory::reserve(int64_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (limit_ > 0 && inUse_ + bytes > limit_)
+    throw ApiFailure(KILN_ERROR_RESOURCE_EXHAUSTED,
+                     "out of device memory: a buffer of " + std::to_string(bytes) + " bytes with " +
+                         std::to_string(inUse_) + " of the limit of " + std::to_string(limit_) + " bytes in use");
+  inUse_ += bytes;
+  peak_ = std::max(peak_, inUse_);
+  ++buffers_;
+}
+
+void DeviceMemory::release(int64_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  inUse_ -= bytes;
+  --buffers_;
+}
+
+DeviceMemory::Stats DeviceMemory::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return {inUse_, peak_, buffers_, limit_};
+}
+
+BufferState::BufferState(Type t, KilnDevice* d, std::shared_ptr<DeviceMemory> memory)
+    : type(std::move(t)), dims(type.shape()), bytes(type.byteSize()), device(d), memory_(std::move(memory)) {
+  memory_->reserve(bytes);
+}
+
+BufferState::~BufferState() { remove(); }
+
+interp::HostValue BufferState::value() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (deleted_) throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION, "the buffer was deleted");
+  return value_;
+}
+
+void BufferState::fill(interp::HostValue value) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!deleted_) value_ = std::move(value);
+  }
+  ready->set();
+}
+
+void BufferState::remove() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (deleted_) return;
+    deleted_ = true;
+    value_ = interp::HostValue();
+  }
+  memory_->release(bytes);
+}
+
+bool BufferState::deleted() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return deleted_;
+}
+
+ProgramInfo::ProgramInfo(std::shared_ptr<const CompiledProgram> p) : program(std::move(p)) {
+  const Function& fn = program->entry();
+  params = fn.paramTypes();
+  results = fn.resultTypes();
+  for (const Type& t : params) paramDims.push_back(t.isTensor() ? t.shape() : Shape{});
+  for (const Type& t : results) resultDims.push_back(t.isTensor() ? t.shape() : Shape{});
+  passes::Cost cost = passes::costOf(program->module(), fn);
+  flops = cost.flops;
+  bytesAccessed = cost.bytes;
+  passes::BufferAssignment buffers = passes::assignBuffers(fn);
+  tempBytes = buffers.arenaBytes;
+  peakLiveBytes = buffers.peakLiveBytes;
+}
+
+}  // namespace kiln::runtime

@@ -1,0 +1,117 @@
+// What the C API's opaque handles are inside a plugin: a client owns its devices (each
+// with a queue and a memory), a buffer holds its value once its event is ready, an
+// executable holds a compiled program. The handles are the structs the C header
+// declares; the state that asynchronous work outlives them with is shared.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "interp/host_value.h"
+#include "kiln/plugin.h"
+#include "runtime/device_backend.h"
+#include "runtime/device_queue.h"
+#include "runtime/event.h"
+
+namespace kiln::runtime {
+
+// A device's memory accounting (its buffers are host memory in the cpu and interp
+// plugins; the accounting is what a device with its own memory would report).
+class DeviceMemory {
+ public:
+  explicit DeviceMemory(int64_t limit) : limit_(limit) {}
+  // Counts a new buffer of `bytes`; throws ApiFailure (RESOURCE_EXHAUSTED) when it would
+  // pass the limit.
+  void reserve(int64_t bytes);
+  void release(int64_t bytes);
+  struct Stats {
+    int64_t inUse = 0, peak = 0, buffers = 0, limit = 0;
+  };
+  Stats stats() const;
+
+ private:
+  mutable std::mutex mutex_;
+  const int64_t limit_;  // 0: none
+  int64_t inUse_ = 0, peak_ = 0, buffers_ = 0;
+};
+
+// A buffer's contents and the event that says they are there. Shared by the handle and
+// the work that fills or reads it, so either may finish first.
+struct BufferState {
+  BufferState(Type type, KilnDevice* device, std::shared_ptr<DeviceMemory> memory);
+  ~BufferState();  // releases the memory unless deleted already
+
+  // The value, once ready; throws ApiFailure (FAILED_PRECONDITION) when deleted.
+  interp::HostValue value() const;
+  // Fills the buffer (ignored once deleted) and marks it ready.
+  void fill(interp::HostValue value);
+  void fail(const Failure& failure) { ready->set(failure); }
+  // Frees the contents and the memory; later use fails. Idempotent.
+  void remove();
+  bool deleted() const;
+
+  const Type type;
+  const std::vector<int64_t> dims;
+  const int64_t bytes;
+  KilnDevice* const device;
+  const EventRef ready = std::make_shared<Event>();
+
+ private:
+  const std::shared_ptr<DeviceMemory> memory_;
+  mutable std::mutex mutex_;
+  interp::HostValue value_;
+  bool deleted_ = false;
+};
+
+// A compiled program with what the C API reports about it, computed once.
+struct ProgramInfo {
+  explicit ProgramInfo(std::shared_ptr<const CompiledProgram> program);
+  std::shared_ptr<const CompiledProgram> program;
+  std::vector<Type> params, results;
+  std::vector<std::vector<int64_t>> paramDims, resultDims;
+  double flops = 0, bytesAccessed = 0;
+  int64_t tempBytes = 0, peakLiveBytes = 0;
+};
+
+}  // namespace kiln::runtime
+
+struct KilnError {
+  kiln::runtime::Failure failure;
+};
+
+struct KilnMemory {
+  KilnDevice* device;
+};
+
+struct KilnDevice {
+  int32_t id = 0;
+  std::string kind, description;
+  KilnMemory memory{this};
+  std::shared_ptr<kiln::runtime::DeviceMemory> deviceMemory;
+  std::shared_ptr<kiln::runtime::DeviceQueue> queue;
+  KilnClient* client = nullptr;
+};
+
+struct KilnClient {
+  const kiln::runtime::DeviceBackend* backend = nullptr;
+  std::vector<std::unique_ptr<KilnDevice>> devices;
+  std::vector<KilnDevice*> handles;  // what client_devices returns
+  int64_t memoryLimit = 0;
+};
+
+struct KilnBuffer {
+  std::shared_ptr<kiln::runtime::BufferState> state;
+};
+
+struct KilnExecutable {
+  KilnClient* client = nullptr;
+  std::shared_ptr<const kiln::runtime::ProgramInfo> info;
+  std::string serialized;  // the last serialize()'s bytes, which the caller borrows
+};
+
+struct KilnEvent {
+  kiln::runtime::EventRef event;
+};

@@ -1,0 +1,150 @@
+// Asynchronous execution: execute returns before the program has run, events await and
+// call back once, an execution waits for arguments still being computed, a failure
+// reaches everything that depended on it, and two devices run at the same time.
+#include <atomic>
+#include <thread>
+
+#include "runtime_test_util.h"
+
+namespace kiln::runtime::testing {
+namespace {
+
+class AsyncTest : public ::testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override {
+    client_.emplace(Plugin::load(GetParam()), ClientOptions{2, 0});
+    slow_.emplace(client_->compile(kSlowProgram));
+    quick_.emplace(client_->compile(kAddOne));
+    iterations_ = slowIterations(*client_, *slow_, 0.5);
+  }
+  Device device(int i) const { return client_->devices()[static_cast<size_t>(i)]; }
+
+  std::optional<Client> client_;
+  std::optional<Executable> slow_, quick_;
+  int64_t iterations_ = 0;
+};
+
+TEST_P(AsyncTest, ExecuteReturnsBeforeTheProgramFinishes) {
+  Buffer n = client_->bufferFromHost(i64Scalar(iterations_), device(0));
+  Buffer x = client_->bufferFromHost(ramp256(), device(0));
+  Executable::Execution run = slow_->execute({&n, &x}, device(0));
+  EXPECT_FALSE(run.done.ready());
+  EXPECT_FALSE(run.outputs[0].readyEvent().ready());
+  run.done.await();
+  EXPECT_TRUE(run.done.ready());
+  EXPECT_TRUE(run.outputs[0].readyEvent().ready());
+}
+
+TEST_P(AsyncTest, OnReadyCallbacksRunOnce) {
+  Buffer n = client_->bufferFromHost(i64Scalar(iterations_ / 4), device(0));
+  Buffer x = client_->bufferFromHost(ramp256(), device(0));
+  Executable::Execution run = slow_->execute({&n, &x}, device(0));
+  // Shared with the callbacks, which may still run on the device's thread when await
+  // returns (await and callbacks are woken by the same event, in no set order).
+  auto calls = std::make_shared<std::atomic<int>>(0), failures = std::make_shared<std::atomic<int>>(0);
+  auto count = [calls, failures](const std::optional<Error>& e) {
+    ++*calls;
+    if (e) ++*failures;
+  };
+  run.done.onReady(count);  // registered while running (most likely)
+  run.done.await();
+  run.done.onReady(count);  // registered when ready: runs at once
+  for (int i = 0; i < 1000 && calls->load() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_EQ(calls->load(), 2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(calls->load(), 2);  // and never again
+  EXPECT_EQ(failures->load(), 0);
+}
+
+TEST_P(AsyncTest, ExecutionWaitsForAnArgumentInFlight) {
+  Buffer n = client_->bufferFromHost(i64Scalar(iterations_), device(0));
+  Buffer n1 = client_->bufferFromHost(i64Scalar(iterations_), device(1));
+  Buffer ramp = client_->bufferFromHost(ramp256(), device(0));
+  Executable::Execution first = slow_->execute({&n, &ramp}, device(0));
+  // The second execution takes the first one's output (still being computed) on
+  // device 0, copied to device 1 once it is there.
+  Buffer moved = first.outputs[0].copyTo(device(1));
+  Executable::Execution second = slow_->execute({&n1, &moved}, device(1));
+  EXPECT_FALSE(second.done.ready());
+  second.done.await();
+  EXPECT_TRUE(first.done.ready());  // it could not have finished first
+  // The same computation in one run of twice the iterations.
+  Buffer n2 = client_->bufferFromHost(i64Scalar(2 * iterations_), device(0));
+  Executable::Execution once = slow_->execute({&n2, &ramp}, device(0));
+  EXPECT_EQ(second.outputs[0].toLiteral(), once.outputs[0].toLiteral());
+}
+
+TEST_P(AsyncTest, AFailureReachesDependentExecutions) {
+  // check.expect_eq_const fails while running: x is not [1, 3].
+  Executable check = client_->compile(R"(
+func.func @main(%x: tensor<2xi32>) -> tensor<2xi32> {
+  check.expect_eq_const %x, dense<[1, 3]> : tensor<2xi32>
+  return %x : tensor<2xi32>
+})");
+  Literal bad(Type::tensor(DType::I32, {2}));
+  bad.setInt(0, 5);
+  Buffer x = client_->bufferFromHost(bad, device(0));
+  Executable::Execution failed = check.execute({&x}, device(0));
+  Executable::Execution dependent = check.execute({&failed.outputs[0]}, device(0));
+  for (const Event* e : {&failed.done, &dependent.done}) {
+    try {
+      e->await();
+      ADD_FAILURE() << "the execution should have failed";
+    } catch (const Error& error) {
+      EXPECT_EQ(error.kind(), ErrorKind::Runtime);
+      EXPECT_NE(std::string(error.what()).find("expect_eq_const"), std::string::npos) << error.what();
+    }
+  }
+  // The output's event has failed already (the execution's did): its callback runs at once.
+  int failures = 0;
+  dependent.outputs[0].readyEvent().onReady([&](const std::optional<Error>& e) { failures += e ? 1 : 0; });
+  EXPECT_EQ(failures, 1);
+  EXPECT_THROW(dependent.outputs[0].toLiteral(), Error);
+}
+
+TEST_P(AsyncTest, TwoDevicesRunAtOnce) {
+  // Device 0 runs a long program; device 1, with a queue of its own, finishes a short
+  // one meanwhile (one shared queue would make it wait).
+  Buffer n = client_->bufferFromHost(i64Scalar(4 * iterations_), device(0));
+  Buffer ramp = client_->bufferFromHost(ramp256(), device(0));
+  Executable::Execution longRun = slow_->execute({&n, &ramp}, device(0));
+  Buffer x = client_->bufferFromHost(f32({4}, {1, 2, 3, 4}), device(1));
+  Executable::Execution shortRun = quick_->execute({&x}, device(1));
+  shortRun.done.await();
+  EXPECT_FALSE(longRun.done.ready());
+  EXPECT_EQ(shortRun.outputs[0].toLiteral(), f32({4}, {2, 3, 4, 5}));
+  longRun.done.await();
+}
+
+TEST_P(AsyncTest, ThreadsChainExecutionsWithoutWaiting) {
+  // 8 threads each chain 50 executions, every one taking the previous one's output
+  // before it exists, on alternating devices (so half the links cross devices).
+  constexpr int kThreads = 8, kLinks = 50;
+  std::vector<std::thread> threads;
+  std::vector<Literal> results(kThreads);
+  std::atomic<int> errors{0};
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      try {
+        Buffer current = client_->bufferFromHost(f32({4}, {float(t), 0, 1, 2}), device(t % 2));
+        for (int i = 0; i < kLinks; ++i) {
+          Executable::Execution run = quick_->execute({&current}, current.device());
+          current = (i % 2 == 0) ? run.outputs[0].copyTo(device((t + 1) % 2)) : run.outputs[0];
+        }
+        results[t] = current.toLiteral();
+      } catch (const Error& e) {
+        ++errors;
+        ADD_FAILURE() << e.what();
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  ASSERT_EQ(errors.load(), 0);
+  for (int t = 0; t < kThreads; ++t)
+    EXPECT_EQ(results[t], f32({4}, {float(t + kLinks), kLinks, kLinks + 1, kLinks + 2})) << "thread " << t;
+}
+
+INSTANTIATE_TEST_SUITE_P(Plugins, AsyncTest, ::testing::ValuesIn(kPlugins));
+
+}  // namespace
+}  // namespace kiln::runtime::testing

@@ -1,0 +1,151 @@
+// Bad input and misuse through both plugins: each is an error with a message, never a
+// crash. Through the C++ wrapper (kiln::Error) and through the raw table (error objects:
+// null args, a struct_size of 0, a struct_size that stops early).
+#include <cstddef>
+#include <cstring>
+
+#include "runtime_test_util.h"
+
+namespace kiln::runtime::testing {
+namespace {
+
+class ErrorsTest : public ::testing::TestWithParam<const char*> {
+ protected:
+  Plugin plugin_ = Plugin::load(GetParam());
+  Client client_{plugin_};
+  Device device_ = client_.devices()[0];
+};
+
+TEST_P(ErrorsTest, ParseErrorHasItsPosition) {
+  CompileOptions options;
+  options.name = "broken.mlir";
+  expectError([&] { client_.compile("func.func @main() -> tensor<f32> {\n  return %nope : tensor<f32>\n}", options); },
+              ErrorKind::Usage, "broken.mlir:2:");
+}
+
+TEST_P(ErrorsTest, ReplicasAreUnimplemented) {
+  KilnClientCreateArgs create{};
+  plugin_.call(&KilnPluginApi::client_create, create, "client_create");
+  KilnCompileArgs args{};
+  args.client = create.client;
+  args.code = kAddOne;
+  args.code_size = std::strlen(kAddOne);
+  args.num_replicas = 2;
+  expectError([&] { plugin_.call(&KilnPluginApi::compile, args, "compile"); }, ErrorKind::Unsupported,
+              "unsupported: 2 replicas x 1 partitions");
+  KilnClientDestroyArgs destroy{sizeof(destroy), create.client};
+  plugin_.check(plugin_.api().client_destroy(&destroy));
+}
+
+TEST_P(ErrorsTest, WrongArgumentsAtExecute) {
+  Executable exe = client_.compile(kAddOne);
+  Buffer good = client_.bufferFromHost(f32({4}, {1, 2, 3, 4}), device_);
+  Buffer shape = client_.bufferFromHost(f32({2}, {1, 2}), device_);
+  Literal ints(Type::tensor(DType::I32, {4}));
+  Buffer dtype = client_.bufferFromHost(ints, device_);
+  expectError([&] { exe.execute({}, device_); }, ErrorKind::Usage, "takes 1 argument(s), 0 given");
+  expectError([&] { exe.execute({&good, &good}, device_); }, ErrorKind::Usage, "takes 1 argument(s), 2 given");
+  expectError([&] { exe.execute({&shape}, device_); }, ErrorKind::Usage, "argument 0 is tensor<2xf32>");
+  expectError([&] { exe.execute({&dtype}, device_); }, ErrorKind::Usage, "argument 0 is tensor<4xi32>");
+  expectError([&] { exe.execute({nullptr}, device_); }, ErrorKind::Usage, "argument 0 is null");
+  good.remove();
+  expectError([&] { exe.execute({&good}, device_); }, ErrorKind::Usage, "the buffer was deleted");
+  expectError([&] { good.toLiteral(); }, ErrorKind::Usage, "was deleted");
+}
+
+TEST_P(ErrorsTest, DeserializingForeignOrDamagedBytes) {
+  const char* other = std::string(GetParam()) == "cpu" ? "interp" : "cpu";
+  Client otherClient(Plugin::load(other));
+  std::string foreign = otherClient.compile(kAddOne).serialize();
+  EXPECT_THROW(client_.deserialize(foreign), Error);
+  EXPECT_THROW(client_.deserialize("garbage bytes"), Error);
+  EXPECT_THROW(client_.deserialize(""), Error);
+  std::string own = client_.compile(kAddOne).serialize();
+  EXPECT_THROW(client_.deserialize(own.substr(0, own.size() / 2)), Error);
+}
+
+TEST_P(ErrorsTest, NullArgsAndStructSizeZeroAreErrorObjects) {
+  const KilnPluginApi& api = plugin_.api();
+  // Every function of the table, with no args and with args of struct_size 0.
+#define KILN_EXPECT_ARGS_CHECKED(fn, Args)                                                        \
+  {                                                                                               \
+    expectError([&] { plugin_.check(api.fn(nullptr)); }, ErrorKind::Usage, #fn ": the args pointer is null"); \
+    Args zero{};                                                                                  \
+    expectError([&] { plugin_.check(api.fn(&zero)); }, ErrorKind::Usage, #fn ": struct_size is 0"); \
+  }
+  KILN_EXPECT_ARGS_CHECKED(error_destroy, KilnErrorDestroyArgs)
+  KILN_EXPECT_ARGS_CHECKED(error_info, KilnErrorInfoArgs)
+  KILN_EXPECT_ARGS_CHECKED(plugin_attributes, KilnPluginAttributesArgs)
+  KILN_EXPECT_ARGS_CHECKED(client_create, KilnClientCreateArgs)
+  KILN_EXPECT_ARGS_CHECKED(client_destroy, KilnClientDestroyArgs)
+  KILN_EXPECT_ARGS_CHECKED(client_devices, KilnClientDevicesArgs)
+  KILN_EXPECT_ARGS_CHECKED(device_info, KilnDeviceInfoArgs)
+  KILN_EXPECT_ARGS_CHECKED(memory_info, KilnMemoryInfoArgs)
+  KILN_EXPECT_ARGS_CHECKED(device_memory_stats, KilnDeviceMemoryStatsArgs)
+  KILN_EXPECT_ARGS_CHECKED(buffer_from_host, KilnBufferFromHostArgs)
+  KILN_EXPECT_ARGS_CHECKED(buffer_to_host, KilnBufferToHostArgs)
+  KILN_EXPECT_ARGS_CHECKED(buffer_info, KilnBufferInfoArgs)
+  KILN_EXPECT_ARGS_CHECKED(buffer_ready_event, KilnBufferReadyEventArgs)
+  KILN_EXPECT_ARGS_CHECKED(buffer_delete, KilnBufferDeleteArgs)
+  KILN_EXPECT_ARGS_CHECKED(buffer_destroy, KilnBufferDestroyArgs)
+  KILN_EXPECT_ARGS_CHECKED(buffer_copy_to_device, KilnBufferCopyToDeviceArgs)
+  KILN_EXPECT_ARGS_CHECKED(compile, KilnCompileArgs)
+  KILN_EXPECT_ARGS_CHECKED(executable_destroy, KilnExecutableDestroyArgs)
+  KILN_EXPECT_ARGS_CHECKED(executable_info, KilnExecutableInfoArgs)
+  KILN_EXPECT_ARGS_CHECKED(executable_value_type, KilnExecutableValueTypeArgs)
+  KILN_EXPECT_ARGS_CHECKED(executable_serialize, KilnExecutableSerializeArgs)
+  KILN_EXPECT_ARGS_CHECKED(executable_deserialize, KilnExecutableDeserializeArgs)
+  KILN_EXPECT_ARGS_CHECKED(execute, KilnExecuteArgs)
+  KILN_EXPECT_ARGS_CHECKED(event_destroy, KilnEventDestroyArgs)
+  KILN_EXPECT_ARGS_CHECKED(event_is_ready, KilnEventIsReadyArgs)
+  KILN_EXPECT_ARGS_CHECKED(event_await, KilnEventAwaitArgs)
+  KILN_EXPECT_ARGS_CHECKED(event_on_ready, KilnEventOnReadyArgs)
+#undef KILN_EXPECT_ARGS_CHECKED
+}
+
+TEST_P(ErrorsTest, NullHandlesAreErrorObjects) {
+  KilnBufferToHostArgs toHost{};
+  expectError([&] { plugin_.call(&KilnPluginApi::buffer_to_host, toHost, "buffer_to_host"); }, ErrorKind::Usage,
+              "buffer_to_host: buffer is null");
+  KilnExecuteArgs execute{};
+  expectError([&] { plugin_.call(&KilnPluginApi::execute, execute, "execute"); }, ErrorKind::Usage,
+              "execute: executable is null");
+  KilnEventAwaitArgs await{};
+  expectError([&] { plugin_.call(&KilnPluginApi::event_await, await, "event_await"); }, ErrorKind::Usage,
+              "event_await: event is null");
+}
+
+TEST_P(ErrorsTest, AShorterStructReadsAndWritesOnlyItsFields) {
+  // A host built against an older header: its device_info args end after `kind`.
+  struct {
+    KilnDeviceInfoArgs args;
+    char guard[8];
+  } old;
+  std::memset(&old, 0x5a, sizeof old);
+  old.args.struct_size = offsetof(KilnDeviceInfoArgs, kind) + sizeof(old.args.kind);
+  old.args.device = device_.handle();
+  plugin_.check(plugin_.api().device_info(&old.args));
+  EXPECT_EQ(old.args.global_id, 0);
+  EXPECT_STREQ(old.args.kind, GetParam());
+  // Nothing past its struct_size was written.
+  const auto* bytes = reinterpret_cast<const unsigned char*>(&old.args);
+  for (size_t i = old.args.struct_size; i < sizeof old; ++i) ASSERT_EQ(bytes[i], 0x5a) << "byte " << i;
+  // A struct too short to hold an output handle is refused (the handle would be lost).
+  KilnClientCreateArgs create{};
+  create.struct_size = offsetof(KilnClientCreateArgs, client);
+  KilnError* e = plugin_.api().client_create(&create);
+  expectError([&] { plugin_.check(e); }, ErrorKind::Usage, "leaves out the output field 'client'");
+}
+
+TEST_P(ErrorsTest, MemoryLimitIsResourceExhausted) {
+  Client small(plugin_, ClientOptions{1, 64});
+  Device d = small.devices()[0];
+  Literal big(Type::tensor(DType::F32, {32}));  // 128 bytes
+  expectError([&] { small.bufferFromHost(big, d); }, ErrorKind::Runtime, "out of device memory");
+  EXPECT_EQ(d.memoryStats().numBuffers, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Plugins, ErrorsTest, ::testing::ValuesIn(kPlugins));
+
+}  // namespace
+}  // namespace kiln::runtime::testing
