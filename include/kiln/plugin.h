@@ -72,6 +72,7 @@ typedef enum KilnDType {
 
 /* ---- errors ---- */
 
+/* A NULL error is nothing to destroy (like free(NULL)). */
 typedef struct KilnErrorDestroyArgs {
   size_t struct_size;
   KilnError* error;

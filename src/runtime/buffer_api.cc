@@ -10,13 +10,6 @@ namespace kiln::runtime::api {
 
 namespace {
 
-// A live buffer's state; a deleted one is a FAILED_PRECONDITION error.
-const std::shared_ptr<BufferState>& live(KilnBuffer* buffer, const char* what) {
-  const std::shared_ptr<BufferState>& state = need(buffer, what).state;
-  if (state->deleted()) throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION, std::string(what) + " was deleted");
-  return state;
-}
-
 KilnDevice& deviceOf(KilnClient& client, KilnDevice* device, const char* what) {
   KilnDevice& d = need(device, what);
   if (d.client != &client) invalid(std::string(what) + " belongs to another client");
@@ -64,16 +57,20 @@ KilnError* bufferFromHost(KilnBufferFromHostArgs* args) {
 KilnError* bufferToHost(KilnBufferToHostArgs* args) {
   return apiCall("buffer_to_host", args, [](KilnBufferToHostArgs& a, const Fits& fits) {
     fits.requireOut(a.event, "event");
-    std::shared_ptr<BufferState> state = live(a.buffer, "buffer");
+    std::shared_ptr<BufferState> state = need(a.buffer, "buffer").state;
     if (a.dst_size != static_cast<size_t>(state->bytes))
       invalid("dst_size is " + std::to_string(a.dst_size) + ", the buffer (" + state->type.str() + ") holds " +
               std::to_string(state->bytes) + " bytes");
     if (state->bytes > 0 && !a.dst) invalid("dst is null");
     auto done = std::make_shared<Event>();
+    state->use();  // the last check: nothing after it throws
     state->ready->onReady([state, dst = a.dst, done](const std::optional<Failure>& failure) {
-      if (failure) return done->set(failure);
+      if (failure) {
+        state->endUse();
+        return done->set(failure);
+      }
       try {
-        copyElements(state->value(), dst);
+        copyElements(state->take(), dst);
         done->set();
       } catch (...) {
         done->set(currentFailure());
@@ -108,30 +105,36 @@ KilnError* bufferDelete(KilnBufferDeleteArgs* args) {
 
 KilnError* bufferDestroy(KilnBufferDestroyArgs* args) {
   return apiCall("buffer_destroy", args, [](KilnBufferDestroyArgs& a, const Fits&) {
-    // Only the handle goes: executions and copies queued with the buffer keep its state,
-    // and the memory is freed when the last of them is done (~BufferState).
+    // Only the handle goes: reads queued with the buffer still read it, and its memory
+    // is freed when the last of them has (BufferState::dropHandle).
     std::unique_ptr<KilnBuffer> buffer(&need(a.buffer, "buffer"));
+    buffer->state->dropHandle();
   });
 }
 
 KilnError* bufferCopyToDevice(KilnBufferCopyToDeviceArgs* args) {
   return apiCall("buffer_copy_to_device", args, [](KilnBufferCopyToDeviceArgs& a, const Fits& fits) {
     fits.requireOut(a.dst_buffer, "dst_buffer");
-    std::shared_ptr<BufferState> src = live(a.buffer, "buffer");
+    std::shared_ptr<BufferState> src = need(a.buffer, "buffer").state;
     KilnDevice& dst = deviceOf(*src->device->client, a.dst_device, "dst_device");
     auto copy = std::make_shared<BufferState>(src->type, &dst, dst.deviceMemory);
+    src->use();  // the last check: nothing after it throws
     src->ready->onReady([src, copy, queue = dst.queue](const std::optional<Failure>& failure) {
-      if (failure) return copy->fail(*failure);
+      if (failure) {
+        src->endUse();
+        return copy->fail(*failure);
+      }
       try {
         queue->push([src, copy] {
           try {
             // The elements are shared until either side writes (Literal copies on write).
-            copy->fill(src->value());
+            copy->fill(src->take());
           } catch (...) {
             copy->fail(currentFailure());
           }
         });
       } catch (...) {
+        src->endUse();
         copy->fail(currentFailure());
       }
     });

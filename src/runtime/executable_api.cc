@@ -34,22 +34,33 @@ struct Launch {
   std::vector<std::shared_ptr<BufferState>> args, outputs;
   EventRef done = std::make_shared<Event>();
 
-  void fail(const Failure& failure) const {
+  // Fails the outputs; the arguments' reads end unread.
+  void fail(const Failure& failure) {
+    for (const auto& arg : args) arg->endUse();
+    args.clear();
     for (const auto& out : outputs) out->fail(failure);
     done->set(failure);
   }
 
-  // Runs on the device's queue.
-  void run() const {
+  // Runs on the device's queue. Reading an argument ends its use, so an argument whose
+  // handle is gone is freed before the outputs are signalled.
+  void run() {
     try {
       interp::HostValues values;
-      for (size_t i = 0; i < args.size(); ++i) {
+      std::vector<std::shared_ptr<BufferState>> reads = std::move(args);
+      std::optional<ApiFailure> missing;
+      for (size_t i = 0; i < reads.size(); ++i) {
+        if (missing) {
+          reads[i]->endUse();
+          continue;
+        }
         try {
-          values.push_back(args[i]->value());
+          values.push_back(reads[i]->take());
         } catch (const ApiFailure& e) {
-          throw ApiFailure(e.failure().code, "argument " + std::to_string(i) + ": " + e.failure().message);
+          missing.emplace(e.failure().code, "argument " + std::to_string(i) + ": " + e.failure().message);
         }
       }
+      if (missing) throw *missing;
       interp::HostValues results = program->program->run(values);
       if (results.size() != outputs.size())
         throw ApiFailure(KILN_ERROR_INTERNAL, "the program returned " + std::to_string(results.size()) +
@@ -62,7 +73,7 @@ struct Launch {
   }
 
   // Queues run() once every argument is ready; a failed argument fails the outputs.
-  static void start(std::shared_ptr<const Launch> launch) {
+  static void start(std::shared_ptr<Launch> launch) {
     std::vector<EventRef> inputs;
     for (const auto& arg : launch->args) inputs.push_back(arg->ready);
     whenAll(inputs, [launch](const std::optional<Failure>& failure) {
@@ -197,6 +208,19 @@ KilnError* execute(KilnExecuteArgs* args) {
       for (const Type& type : info.results)
         launch->outputs.push_back(std::make_shared<BufferState>(type, device, device->deviceMemory));
       launches.push_back(std::move(launch));
+    }
+    // Every argument becomes a pending read; a buffer deleted since it was checked
+    // (by another thread) fails the call, and the reads counted so far end.
+    std::vector<BufferState*> counted;
+    try {
+      for (const auto& launch : launches)
+        for (const auto& arg : launch->args) {
+          arg->use();
+          counted.push_back(arg.get());
+        }
+    } catch (...) {
+      for (BufferState* arg : counted) arg->endUse();
+      throw;
     }
     for (size_t d = 0; d < launches.size(); ++d) {
       for (size_t r = 0; r < launches[d]->outputs.size(); ++r)

@@ -35,10 +35,44 @@ BufferState::BufferState(Type t, KilnDevice* d, std::shared_ptr<DeviceMemory> me
 
 BufferState::~BufferState() { remove(); }
 
-interp::HostValue BufferState::value() const {
+namespace {
+[[noreturn]] void throwDeleted() { throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION, "the buffer was deleted"); }
+}  // namespace
+
+bool BufferState::freeLocked() {
+  if (deleted_) return false;
+  deleted_ = true;
+  value_ = interp::HostValue();
+  return true;
+}
+
+void BufferState::use() {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (deleted_) throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION, "the buffer was deleted");
-  return value_;
+  if (deleted_) throwDeleted();
+  ++uses_;
+}
+
+interp::HostValue BufferState::take() {
+  interp::HostValue value;
+  bool deleted;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    deleted = deleted_;
+    if (!deleted) value = value_;
+  }
+  endUse();
+  if (deleted) throwDeleted();
+  return value;
+}
+
+void BufferState::endUse() {
+  bool release = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    --uses_;
+    if (handleGone_ && uses_ == 0) release = freeLocked();
+  }
+  if (release) memory_->release(bytes);
 }
 
 void BufferState::fill(interp::HostValue value) {
@@ -49,14 +83,23 @@ void BufferState::fill(interp::HostValue value) {
   ready->set();
 }
 
-void BufferState::remove() {
+void BufferState::dropHandle() {
+  bool release = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (deleted_) return;
-    deleted_ = true;
-    value_ = interp::HostValue();
+    handleGone_ = true;
+    if (uses_ == 0) release = freeLocked();
   }
-  memory_->release(bytes);
+  if (release) memory_->release(bytes);
+}
+
+void BufferState::remove() {
+  bool release;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    release = freeLocked();
+  }
+  if (release) memory_->release(bytes);
 }
 
 bool BufferState::deleted() const {

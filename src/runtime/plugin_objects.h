@@ -39,17 +39,27 @@ class DeviceMemory {
 };
 
 // A buffer's contents and the event that says they are there. Shared by the handle and
-// the work that fills or reads it, so either may finish first.
+// the work that fills or reads it, so either may finish first. Its memory is counted
+// until it is deleted, or until its handle is gone and no queued work that reads it is
+// pending (reads are counted as uses, from the call that queues them until they have
+// read), so the statistics a caller sees after awaiting its work are exact.
 struct BufferState {
   BufferState(Type type, KilnDevice* device, std::shared_ptr<DeviceMemory> memory);
-  ~BufferState();  // releases the memory unless deleted already
+  ~BufferState();  // releases the memory unless freed already
 
-  // The value, once ready; throws ApiFailure (FAILED_PRECONDITION) when deleted.
-  interp::HostValue value() const;
-  // Fills the buffer (ignored once deleted) and marks it ready.
+  // A pending read; throws ApiFailure (FAILED_PRECONDITION) when deleted.
+  void use();
+  // The value for a pending read, once ready, ending the read; throws ApiFailure
+  // (FAILED_PRECONDITION) when the buffer was deleted meanwhile.
+  interp::HostValue take();
+  // Ends a pending read that will not read (its work failed before it).
+  void endUse();
+  // Fills the buffer (ignored once freed) and marks it ready.
   void fill(interp::HostValue value);
   void fail(const Failure& failure) { ready->set(failure); }
-  // Frees the contents and the memory; later use fails. Idempotent.
+  // The handle is gone: frees the buffer once no read is pending.
+  void dropHandle();
+  // Frees the contents and the memory now; later use fails. Idempotent.
   void remove();
   bool deleted() const;
 
@@ -60,10 +70,16 @@ struct BufferState {
   const EventRef ready = std::make_shared<Event>();
 
  private:
+  // Marks the buffer freed (under the lock); true when it was not yet, and the memory
+  // is to be released (outside the lock).
+  bool freeLocked();
+
   const std::shared_ptr<DeviceMemory> memory_;
   mutable std::mutex mutex_;
   interp::HostValue value_;
   bool deleted_ = false;
+  bool handleGone_ = false;
+  int uses_ = 0;
 };
 
 // A compiled program with what the C API reports about it, computed once.

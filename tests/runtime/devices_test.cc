@@ -59,6 +59,20 @@ TEST_P(DevicesTest, MemoryStatisticsFollowBuffers) {
   EXPECT_EQ(d0.memoryStats().numBuffers, 2);
 }
 
+TEST_P(DevicesTest, ADroppedArgumentIsFreedOnceRead) {
+  Client client(plugin_);
+  Device d = client.devices()[0];
+  Executable exe = client.compile(kAddOne);
+  std::optional<Buffer> x = client.bufferFromHost(f32({4}, {1, 2, 3, 4}), d);
+  Executable::Execution run = exe.execute({&*x}, d);
+  x.reset();  // the queued execution still reads it
+  EXPECT_EQ(run.outputs[0].toLiteral(), f32({4}, {2, 3, 4, 5}));
+  Device::MemoryStats stats = d.memoryStats();
+  EXPECT_EQ(stats.bytesInUse, 16);  // the output alone
+  EXPECT_EQ(stats.numBuffers, 1);
+  EXPECT_EQ(stats.peakBytesInUse, 32);
+}
+
 TEST(CpuDevicesTest, KilnCpuDevicesSetsTheDefault) {
   Plugin cpu = Plugin::load("cpu");
   setenv("KILN_CPU_DEVICES", "3", 1);
