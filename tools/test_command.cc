@@ -79,6 +79,8 @@ int runTestCommand(const TestCommandOptions& o) {
     // Progress on long runs: a line every 500 results.
     if (!o.quiet && ++done % 500 == 0) std::cerr << "kiln test: " << done << " done\n";
   };
+  testing::ParallelOnDevices::Counts parallel;
+  options.parallelCounts = &parallel;
   std::vector<TestResult> results = testing::runTests(files, options);
 
   struct Counts {
@@ -119,6 +121,16 @@ int runTestCommand(const TestCommandOptions& o) {
                 summary.tests);
     if (!o.quiet)
       for (const auto& [reason, n] : summary.declined) std::printf("cpu: left to the interpreter (%zu): %s\n", n, reason.c_str());
+  }
+  if (parallel.onDevices > 0 || !parallel.onThreads.empty()) {
+    size_t onThreads = 0;
+    for (const auto& [why, n] : parallel.onThreads) onThreads += n;
+    std::printf("interpreter.run_parallel: %zu ran as multi-device executables on %s plugin devices, %zu on the "
+                "interpreter's threads\n",
+                parallel.onDevices, o.backend.c_str(), onThreads);
+    if (!o.quiet)
+      for (const auto& [why, n] : parallel.onThreads)
+        std::printf("interpreter.run_parallel on the interpreter's threads (%zu): %s\n", n, why.c_str());
   }
   if (!o.report.empty()) writeReport(o.report, results);
   std::printf("%zu passed, %zu failed", total.passed, total.failed);

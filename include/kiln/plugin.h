@@ -28,7 +28,7 @@ extern "C" {
 /* A host refuses a plugin whose major version differs from its own; minor versions
  * only add fields at the end of structs and functions at the end of the table. */
 #define KILN_PLUGIN_API_MAJOR 0
-#define KILN_PLUGIN_API_MINOR 1
+#define KILN_PLUGIN_API_MINOR 2
 
 typedef struct KilnError KilnError;
 typedef struct KilnClient KilnClient;
@@ -228,9 +228,14 @@ typedef struct KilnCompileArgs {
   const char* name; /* what error messages call the text; NULL: "<program>" */
   KilnOptimization optimization;
   const char* dump_dir; /* NULL or "": no dump (cpu: the kernels' LLVM IR and assembly) */
-  int32_t num_replicas;   /* 0 or 1; more is UNIMPLEMENTED in this version */
-  int32_t num_partitions; /* 0 or 1; more is UNIMPLEMENTED in this version */
+  int32_t num_replicas;   /* 0: 1. The program runs as replicas x partitions processes, */
+  int32_t num_partitions; /* 0: 1. one per device; its collectives exchange between them */
   KilnExecutable* executable; /* out */
+  /* since 0.2 */
+  const char* entry; /* the function to run; NULL or "": @main, else the only public one */
+  /* [num_replicas * num_partitions] device ids: the device of process (r, p) at
+   * r * num_partitions + p. NULL: execute chooses the devices (any distinct ones). */
+  const int32_t* device_assignment;
 } KilnCompileArgs;
 
 typedef struct KilnExecutableDestroyArgs {
@@ -248,6 +253,9 @@ typedef struct KilnExecutableInfoArgs {
   double bytes_accessed; /* out: its parameters read once and results written once */
   int64_t temp_bytes;    /* out: memory analysis: the arena of temporaries and outputs */
   int64_t peak_live_bytes; /* out: the most bytes live at once while it runs */
+  /* since 0.2 */
+  int32_t num_replicas;   /* out */
+  int32_t num_partitions; /* out */
 } KilnExecutableInfoArgs;
 
 /* The type of one parameter or result. */
@@ -278,16 +286,19 @@ typedef struct KilnExecutableDeserializeArgs {
   KilnExecutable* executable; /* out */
 } KilnExecutableDeserializeArgs;
 
-/* Runs an executable, without waiting for it: one argument list per device it runs on
- * (replicas x partitions of them: 1 in this version). Arguments may still be in flight
- * (the execution waits for them). The caller provides output_lists[d], an array of
- * num_results buffer handles per device, and complete_events (num_devices events),
- * which the call fills. */
+/* Runs an executable, without waiting for it: one argument list per device it runs on,
+ * replicas x partitions of them; devices[d] runs process (d / num_partitions,
+ * d % num_partitions). Arguments may still be in flight (the execution waits for them).
+ * The caller provides output_lists[d], an array of num_results buffer handles per
+ * device, and complete_events (num_devices events), which the call fills. The processes
+ * of one execution start together once all their arguments are ready; a process that
+ * fails fails those that wait for it in a collective. */
 typedef struct KilnExecuteArgs {
   size_t struct_size;
   KilnExecutable* executable;
   size_t num_devices;
-  KilnDevice* const* devices; /* NULL: the client's first num_devices devices */
+  KilnDevice* const* devices; /* NULL: the compile's device assignment, else the client's
+                                 first num_devices devices */
   KilnBuffer* const* const* argument_lists; /* [num_devices][num_args] */
   size_t num_args;
   KilnBuffer** const* output_lists; /* [num_devices][num_results], filled */

@@ -231,7 +231,7 @@ void checkArguments(const Function& fn, const HostValues& args) {
 
 HostValues Interpreter::call(const Function& fn, const HostValues& args) {
   checkArguments(fn, args);
-  Frame frame(*this, nullptr, 0);
+  Frame frame(*this, options_.process, 0);
   return frame.runFunction(fn, args);
 }
 

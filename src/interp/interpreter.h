@@ -16,6 +16,8 @@
 
 namespace kiln::interp {
 
+class ProcessContext;  // one process of a grid of them (process_grid.h)
+
 // A check op that did not hold: what it compared and where they first differ.
 struct CheckFailure {
   std::string op;       // check.expect_eq, ...
@@ -53,6 +55,14 @@ struct InterpOptions {
   std::function<void(const std::string&)> print;
   // Native code for some ops (see NativeOps); null: interpret everything.
   const NativeOps* native = nullptr;
+  // The run is this process of a grid (one device of a multi-device execution): its
+  // collectives exchange values with the grid's other processes. Null: a single process,
+  // where collectives fail unless inside interpreter.run_parallel.
+  ProcessContext* process = nullptr;
+  // Runs an interpreter.run_parallel op's programs elsewhere (the test runner: as one
+  // executable on plugin devices) and returns its results, or nullopt to leave the op to
+  // the grid of threads the interpreter starts itself (also when this is null).
+  std::function<std::optional<HostValues>(const Op& op, const HostValues& inputs)> runParallel;
 };
 
 class Interpreter {

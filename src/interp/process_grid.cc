@@ -132,11 +132,16 @@ void ProcessGrid::detectDeadlock() {
     anyWaiting = true;
   }
   if (!anyWaiting) return;
-  std::string message = "deadlock in interpreter.run_parallel:";
+  bool anyFailed = false;
+  for (const ProcessState& s : states_) anyFailed = anyFailed || !s.failure.empty();
+  std::string message =
+      anyFailed ? "a process failed, and those waiting for it cannot go on:" : "deadlock between the processes:";
   for (size_t i = 0; i < states_.size(); ++i) {
     ProcessId id{static_cast<int64_t>(i) / numPartitions_,
                  static_cast<int64_t>(i) % numPartitions_};
-    if (states_[i].finished)
+    if (!states_[i].failure.empty())
+      message += " process " + id.str() + " failed (" + states_[i].failure + ");";
+    else if (states_[i].finished)
       message += " process " + id.str() + " has finished;";
     else
       message += " process " + id.str() + " waits in " + states_[i].waitingFor + ";";
@@ -161,31 +166,58 @@ void ProcessGrid::run(const std::function<void(ProcessContext&)>& body) {
   // One OS thread per process: a smaller pool could leave a barrier's last member unrun.
   std::vector<std::thread> threads;
   threads.reserve(processes.size());
-  auto finish = [this](size_t index) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    states_[index].finished = true;
-    detectDeadlock();
-  };
   for (ProcessContext& process : processes) {
     try {
-      threads.emplace_back([this, &process, &body, &finish] {
+      threads.emplace_back([this, &process, &body] {
         try {
-          body(process);
+          runAs(process, [&] { body(process); });
         } catch (...) {
-          recordError(std::current_exception());
         }
-        finish(flatIndex(process.id()));
       });
     } catch (...) {
       // No thread for this process and the ones after it: they count as finished, so
       // the started ones that wait for them fail instead of hanging.
       recordError(std::current_exception());
-      for (size_t i = threads.size(); i < processes.size(); ++i) finish(i);
+      for (size_t i = threads.size(); i < processes.size(); ++i) finish(processes[i].id(), "not started");
       break;
     }
   }
   for (std::thread& t : threads) t.join();
   if (firstError_) std::rethrow_exception(firstError_);
+}
+
+void ProcessGrid::runAs(ProcessContext& process, const std::function<void()>& body) {
+  try {
+    body();
+  } catch (...) {
+    std::exception_ptr error = std::current_exception();
+    recordError(error);
+    std::string what = "error";
+    try {
+      std::rethrow_exception(error);
+    } catch (const Error& e) {
+      what = e.format();
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (...) {
+    }
+    finish(process.id(), what);
+    throw;
+  }
+  finish(process.id(), "");
+}
+
+void ProcessGrid::abandon(ProcessId process, const std::string& why) {
+  recordError(std::make_exception_ptr(Error(ErrorKind::Runtime, why)));
+  finish(process, why);
+}
+
+void ProcessGrid::finish(ProcessId id, std::string failure) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ProcessState& state = states_[flatIndex(id)];
+  state.finished = true;
+  state.failure = std::move(failure);
+  detectDeadlock();
 }
 
 }  // namespace kiln::interp

@@ -63,6 +63,14 @@ class ProcessGrid {
   // The first error (in time) is rethrown after every thread has ended.
   void run(const std::function<void(ProcessContext&)>& body);
 
+  // Runs `body` as `process` on the caller's thread (a device's queue runs its process
+  // of a multi-device execution this way), then marks the process finished: processes
+  // that wait for it afterwards fail instead of hanging. An error of `body` is rethrown
+  // and named to those processes.
+  void runAs(ProcessContext& process, const std::function<void()>& body);
+  // Marks `process` failed without running it (its device could not start it).
+  void abandon(ProcessId process, const std::string& why);
+
  private:
   struct Slot {
     std::vector<std::optional<HostValues>> values;
@@ -71,6 +79,7 @@ class ProcessGrid {
   };
   struct ProcessState {
     bool finished = false;
+    std::string failure;          // why it finished early, when it failed
     std::function<bool()> ready;  // set while the process waits: true once it may go on
     std::string waitingFor;       // what it waits for, for the deadlock message
   };
@@ -81,6 +90,7 @@ class ProcessGrid {
   // Called with the lock held whenever a process starts waiting or finishes.
   void detectDeadlock();
   void recordError(std::exception_ptr error);
+  void finish(ProcessId id, std::string failure);
 
   int64_t numReplicas_;
   int64_t numPartitions_;

@@ -2,6 +2,8 @@
 // owner goes; destroy functions do not fail on a live handle, so their errors are dropped.
 #include "runtime/client.h"
 
+#include <algorithm>
+
 #include "runtime/dtype_codes.h"
 
 namespace kiln::runtime {
@@ -202,7 +204,15 @@ ExecutableInfo Executable::info() const {
   KilnExecutableInfoArgs args{};
   args.executable = handle();
   plugin_.call(&KilnPluginApi::executable_info, args, "executable_info");
-  ExecutableInfo info{args.name, {}, {}, args.flops, args.bytes_accessed, args.temp_bytes, args.peak_live_bytes};
+  ExecutableInfo info{args.name,
+                      {},
+                      {},
+                      args.flops,
+                      args.bytes_accessed,
+                      args.temp_bytes,
+                      args.peak_live_bytes,
+                      std::max(1, args.num_replicas),
+                      std::max(1, args.num_partitions)};
   for (int isResult = 0; isResult < 2; ++isResult) {
     size_t count = isResult ? args.num_results : args.num_parameters;
     for (size_t i = 0; i < count; ++i) {
@@ -225,28 +235,51 @@ std::string Executable::serialize() const {
 }
 
 Executable::Execution Executable::execute(const std::vector<const Buffer*>& args, const Device& device) const {
+  std::vector<Execution> executions =
+      execute(std::vector<std::vector<const Buffer*>>{args}, std::vector<Device>{device});
+  return std::move(executions.at(0));
+}
+
+std::vector<Executable::Execution> Executable::execute(const std::vector<std::vector<const Buffer*>>& args,
+                                                       const std::vector<Device>& devices) const {
+  if (args.size() != devices.size())
+    throw Error(ErrorKind::Usage, std::to_string(args.size()) + " argument lists for " +
+                                      std::to_string(devices.size()) + " devices");
   KilnExecutableInfoArgs infoArgs{};
   infoArgs.executable = handle();
   plugin_.call(&KilnPluginApi::executable_info, infoArgs, "executable_info");
-  std::vector<KilnBuffer*> argHandles;
-  for (const Buffer* b : args) argHandles.push_back(b ? b->handle() : nullptr);
-  std::vector<KilnBuffer*> outHandles(infoArgs.num_results, nullptr);
-  KilnBuffer* const* argList = argHandles.data();
-  KilnBuffer** outList = outHandles.data();
-  KilnDevice* deviceHandle = device.handle();
-  KilnEvent* done = nullptr;
+  const size_t n = devices.size();
+  size_t numArgs = args.empty() ? 0 : args[0].size();
+  std::vector<std::vector<KilnBuffer*>> argHandles(n), outHandles(n);
+  std::vector<KilnBuffer* const*> argLists(n);
+  std::vector<KilnBuffer**> outLists(n);
+  std::vector<KilnDevice*> deviceHandles(n);
+  std::vector<KilnEvent*> done(n, nullptr);
+  for (size_t d = 0; d < n; ++d) {
+    if (args[d].size() != numArgs)
+      throw Error(ErrorKind::Usage, "argument list " + std::to_string(d) + " has " + std::to_string(args[d].size()) +
+                                        " buffers, list 0 has " + std::to_string(numArgs));
+    for (const Buffer* b : args[d]) argHandles[d].push_back(b ? b->handle() : nullptr);
+    outHandles[d].assign(infoArgs.num_results, nullptr);
+    argLists[d] = argHandles[d].data();
+    outLists[d] = outHandles[d].data();
+    deviceHandles[d] = devices[d].handle();
+  }
   KilnExecuteArgs e{};
   e.executable = handle();
-  e.num_devices = 1;
-  e.devices = &deviceHandle;
-  e.argument_lists = &argList;
-  e.num_args = argHandles.size();
-  e.output_lists = &outList;
-  e.complete_events = &done;
+  e.num_devices = n;
+  e.devices = deviceHandles.data();
+  e.argument_lists = argLists.data();
+  e.num_args = numArgs;
+  e.output_lists = outLists.data();
+  e.complete_events = done.data();
   plugin_.call(&KilnPluginApi::execute, e, "execute");
-  Execution execution{{}, Event(plugin_, done)};
-  for (KilnBuffer* out : outHandles) execution.outputs.emplace_back(plugin_, client_, out);
-  return execution;
+  std::vector<Execution> executions;
+  for (size_t d = 0; d < n; ++d) {
+    executions.push_back({{}, Event(plugin_, done[d])});
+    for (KilnBuffer* out : outHandles[d]) executions.back().outputs.emplace_back(plugin_, client_, out);
+  }
+  return executions;
 }
 
 // ---- clients ----
@@ -301,6 +334,15 @@ Executable Client::compile(std::string_view text, const CompileOptions& options)
   args.name = options.name.c_str();
   args.optimization = options.optimization;
   args.dump_dir = options.dumpDir.c_str();
+  args.num_replicas = options.replicas;
+  args.num_partitions = options.partitions;
+  args.entry = options.entry.empty() ? nullptr : options.entry.c_str();
+  args.device_assignment = options.deviceAssignment.empty() ? nullptr : options.deviceAssignment.data();
+  if (!options.deviceAssignment.empty() &&
+      options.deviceAssignment.size() != static_cast<size_t>(std::max(1, options.replicas) * std::max(1, options.partitions)))
+    throw Error(ErrorKind::Usage, "the device assignment names " + std::to_string(options.deviceAssignment.size()) +
+                                      " devices for " + std::to_string(std::max(1, options.replicas)) + " x " +
+                                      std::to_string(std::max(1, options.partitions)) + " processes");
   plugin_.call(&KilnPluginApi::compile, args, "compile");
   return Executable(plugin_, client_, args.executable);
 }

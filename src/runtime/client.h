@@ -117,6 +117,7 @@ struct ExecutableInfo {
   std::vector<Type> parameters, results;
   double flops = 0, bytesAccessed = 0;
   int64_t tempBytes = 0, peakLiveBytes = 0;
+  int replicas = 1, partitions = 1;
 };
 
 class Executable {
@@ -130,6 +131,10 @@ class Executable {
   };
   // Starts the executable on `device` (returns before it runs).
   Execution execute(const std::vector<const Buffer*>& args, const Device& device) const;
+  // Starts it as replicas x partitions processes: process d = r * partitions + p on
+  // devices[d] with args[d]; one execution per device.
+  std::vector<Execution> execute(const std::vector<std::vector<const Buffer*>>& args,
+                                 const std::vector<Device>& devices) const;
   KilnExecutable* handle() const { return handle_.get(); }
 
  private:
@@ -147,6 +152,9 @@ struct CompileOptions {
   KilnOptimization optimization = KILN_OPTIMIZATION_DEFAULT;
   std::string dumpDir;
   std::string name = "<program>";  // what error messages call the text
+  std::string entry;               // the function to run; empty: @main or the only public one
+  int replicas = 1, partitions = 1;
+  std::vector<int32_t> deviceAssignment;  // device ids of processes (r, p), replica-major; empty: any
 };
 
 class Client {

@@ -2,8 +2,6 @@
 // optimizer's pipeline, LLVM kernels through ORC, BLAS). Its devices are the host's
 // cores, shared: $KILN_CPU_DEVICES of them (default 1) so that multi-device programs
 // run on one machine.
-#include <cstdlib>
-
 #include "backends/cpu/executable.h"
 #include "backends/cpu/program_cache.h"
 #include "backends/cpu/threads.h"
@@ -15,11 +13,15 @@ namespace {
 
 class CpuProgram : public CompiledProgram {
  public:
-  explicit CpuProgram(std::unique_ptr<cpu::Executable> executable)
-      : executable_(std::move(executable)), entry_(entryFunction(executable_->module())) {}
+  CpuProgram(std::unique_ptr<cpu::Executable> executable, const std::string& entry)
+      : executable_(std::move(executable)), entry_(entryFunction(executable_->module(), entry)) {}
   const Module& module() const override { return executable_->module(); }
   const Function& entry() const override { return entry_; }
-  interp::HostValues run(const interp::HostValues& args) const override { return executable_->call(entry_, args); }
+  interp::HostValues run(const interp::HostValues& args, interp::ProcessContext* process) const override {
+    interp::InterpOptions options;
+    options.process = process;
+    return executable_->call(entry_, args, std::move(options));
+  }
   std::string serialize() const override { return executable_->serialize(); }
 
  private:
@@ -34,25 +36,17 @@ class CpuBackend : public DeviceBackend {
     return "cpu:" + std::to_string(id) + " (LLVM kernels on the host's " + std::to_string(cpu::threadCount()) +
            " kernel threads, shared by every cpu device)";
   }
-  int defaultDeviceCount() const override {
-    const char* env = std::getenv("KILN_CPU_DEVICES");
-    if (!env || !*env) return 1;
-    char* end = nullptr;
-    long n = std::strtol(env, &end, 10);
-    if (*end != '\0' || n < 1 || n > 1024)
-      throw Error(ErrorKind::Usage, std::string("KILN_CPU_DEVICES is '") + env + "' (a device count, 1..1024)");
-    return static_cast<int>(n);
-  }
+  int defaultDeviceCount() const override { return deviceCountFromEnvironment("KILN_CPU_DEVICES"); }
   std::unique_ptr<CompiledProgram> compile(const SourceRef& source, const CompileSettings& settings) const override {
     // No disk cache: a host that wants warm starts keeps serialized executables itself.
     cpu::SourceCompile how{
         cpu::CompileOptions{settings.dumpDir, "", settings.fast ? cpu::CompileTier::Fast : cpu::CompileTier::Optimized},
         {},
         ""};
-    return std::make_unique<CpuProgram>(cpu::compileSource(source, how).executable);
+    return std::make_unique<CpuProgram>(cpu::compileSource(source, how).executable, settings.entry);
   }
-  std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes) const override {
-    return std::make_unique<CpuProgram>(cpu::Executable::deserialize(bytes));
+  std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes, const std::string& entry) const override {
+    return std::make_unique<CpuProgram>(cpu::Executable::deserialize(bytes), entry);
   }
 };
 

@@ -1,21 +1,36 @@
-// The entry function every backend runs (the one rule, so both plugins agree).
+// What every backend shares: the entry function's rule and the device count's variable
+// (one rule, so both plugins agree).
 #include "runtime/device_backend.h"
+
+#include <cstdlib>
 
 #include "support/error.h"
 
 namespace kiln::runtime {
 
-const Function& entryFunction(const Module& module) {
-  if (const Function* main = module.lookup("main")) return *main;
+int deviceCountFromEnvironment(const char* name) {
+  const char* env = std::getenv(name);
+  if (!env || !*env) return 1;
+  char* end = nullptr;
+  long n = std::strtol(env, &end, 10);
+  if (*end != '\0' || n < 1 || n > 1024)
+    throw Error(ErrorKind::Usage, std::string(name) + " is '" + env + "' (a device count, 1..1024)");
+  return static_cast<int>(n);
+}
+
+const Function& entryFunction(const Module& module, const std::string& name) {
+  if (const Function* main = module.lookup(name.empty() ? "main" : name)) return *main;
   std::vector<const Function*> visible;
   std::string names;
   for (const auto& f : module.functions()) {
     names += (names.empty() ? "@" : ", @") + f->name();
     if (f->visibility == Visibility::Public) visible.push_back(f.get());
   }
+  names = names.empty() ? std::string("none") : names;
+  if (!name.empty()) throw Error(ErrorKind::Usage, "the program has no function @" + name + " (functions: " + names + ")");
   if (visible.size() == 1) return *visible[0];
-  throw Error(ErrorKind::Usage, "the program has no @main and not one public function to run instead (functions: " +
-                                    (names.empty() ? std::string("none") : names) + ")");
+  throw Error(ErrorKind::Usage,
+              "the program has no @main and not one public function to run instead (functions: " + names + ")");
 }
 
 }  // namespace kiln::runtime

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "interp/host_value.h"
+#include "interp/process_grid.h"
 #include "ir/module.h"
 #include "support/source.h"
 
@@ -22,8 +23,10 @@ class CompiledProgram {
   // The module as it runs (cpu: after its pipeline) and its entry function.
   virtual const Module& module() const = 0;
   virtual const Function& entry() const = 0;
-  // Runs the entry on `args` (already checked against its parameter types).
-  virtual interp::HostValues run(const interp::HostValues& args) const = 0;
+  // Runs the entry on `args` (already checked against its parameter types). `process`:
+  // this device's process of a multi-device execution, through whose grid the
+  // program's collectives exchange values; null for a single device.
+  virtual interp::HostValues run(const interp::HostValues& args, interp::ProcessContext* process) const = 0;
   // Bytes that the same backend's deserialize() turns back into this program.
   virtual std::string serialize() const = 0;
 };
@@ -31,6 +34,7 @@ class CompiledProgram {
 struct CompileSettings {
   bool fast = false;    // compile fast, run slower (KILN_OPTIMIZATION_FAST)
   std::string dumpDir;  // where a backend writes what it generated; empty: nowhere
+  std::string entry;    // the function to run; empty: entryFunction's rule
 };
 
 class DeviceBackend {
@@ -45,13 +49,17 @@ class DeviceBackend {
   // Parses `source` (one module) and compiles it. Throws kiln::Error with the position
   // of the problem for bad text.
   virtual std::unique_ptr<CompiledProgram> compile(const SourceRef& source, const CompileSettings& settings) const = 0;
-  // The program that serialize() wrote. Throws kiln::Error for bytes that are not one
-  // (damaged, or from another backend).
-  virtual std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes) const = 0;
+  // The program that serialize() wrote, entered at `entry` (as CompileSettings). Throws
+  // kiln::Error for bytes that are not one (damaged, or from another backend).
+  virtual std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes, const std::string& entry) const = 0;
 };
 
-// The function a program runs: @main, or its only public function. Throws kiln::Error
-// (Usage) naming the functions when there is neither.
-const Function& entryFunction(const Module& module);
+// A device count from environment variable `name` (1..1024); 1 when it is unset or
+// empty. Throws kiln::Error (Usage) for anything else.
+int deviceCountFromEnvironment(const char* name);
+
+// The function a program runs: `name` when given, else @main, else its only public
+// function. Throws kiln::Error (Usage) naming the functions when there is none.
+const Function& entryFunction(const Module& module, const std::string& name = "");
 
 }  // namespace kiln::runtime

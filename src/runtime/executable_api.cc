@@ -1,5 +1,7 @@
 // Executables: compiled (or deserialized) by the backend, described, serialized, and run
 // on a device's queue once their arguments are ready.
+#include <cctype>
+
 #include "runtime/api_call.h"
 #include "runtime/api_functions.h"
 #include "runtime/dtype_codes.h"
@@ -10,8 +12,8 @@ namespace {
 
 // An executable for `program`, whose parameters and results must be tensors of the
 // dtypes the C API has codes for.
-KilnExecutable* newExecutable(KilnClient& client, std::unique_ptr<CompiledProgram> program) {
-  auto info = std::make_shared<ProgramInfo>(std::move(program));
+KilnExecutable* newExecutable(KilnClient& client, std::unique_ptr<CompiledProgram> program, Placement placement) {
+  auto info = std::make_shared<ProgramInfo>(std::move(program), std::move(placement));
   auto check = [](const std::vector<Type>& types, const char* what) {
     for (size_t i = 0; i < types.size(); ++i)
       if (!types[i].isTensor() || dtypeCode(types[i].dtype()) == KILN_DTYPE_INVALID)
@@ -27,12 +29,102 @@ KilnExecutable* newExecutable(KilnClient& client, std::unique_ptr<CompiledProgra
   return executable.release();
 }
 
-// One device's part of an execution: its arguments, outputs and completion.
+// The placement a compile asks for, checked against the client's devices.
+Placement placementOf(const KilnCompileArgs& a, const KilnClient& client) {
+  if (a.num_replicas < 0 || a.num_partitions < 0) invalid("num_replicas and num_partitions must be >= 0");
+  Placement where;
+  where.replicas = std::max(1, a.num_replicas);
+  where.partitions = std::max(1, a.num_partitions);
+  const int64_t processes = int64_t{where.replicas} * where.partitions;
+  const std::string grid = std::to_string(where.replicas) + " replicas x " + std::to_string(where.partitions) +
+                           " partitions";
+  if (processes > static_cast<int64_t>(client.devices.size()))
+    invalid(grid + " need " + std::to_string(processes) + " devices; the client has " +
+            std::to_string(client.devices.size()) + " (the client option num_devices, or KILN_" +
+            [&] {
+              std::string kind = client.backend->name();
+              for (char& c : kind) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+              return kind;
+            }() +
+            "_DEVICES, sets how many)");
+  if (a.device_assignment) {
+    for (int64_t i = 0; i < processes; ++i) {
+      const int32_t id = a.device_assignment[i];
+      if (id < 0 || id >= static_cast<int32_t>(client.devices.size()))
+        invalid("device_assignment[" + std::to_string(i) + "] is " + std::to_string(id) + ", not a device id of the client (0.." +
+                std::to_string(client.devices.size() - 1) + ")");
+      for (int32_t other : where.devices)
+        if (other == id) invalid("device_assignment names device " + std::to_string(id) + " twice");
+      where.devices.push_back(id);
+    }
+  }
+  if (a.entry) where.entry = a.entry;
+  return where;
+}
+
+// A serialized executable: what the runtime knows (its placement) in a header line,
+// then the backend's bytes.
+constexpr std::string_view kSerialMagic = "kiln executable 2\n";
+
+std::string serializePlacement(const Placement& where) {
+  std::string line = std::string(kSerialMagic) + std::to_string(where.replicas) + " " +
+                     std::to_string(where.partitions) + " " + std::to_string(where.devices.size());
+  for (int32_t id : where.devices) line += " " + std::to_string(id);
+  return line + " @" + where.entry + "\n";
+}
+
+// Reads the header serializePlacement wrote off the front of `bytes`.
+Placement deserializePlacement(std::string_view& bytes) {
+  auto damaged = [] { throw ApiFailure(KILN_ERROR_IO, "not a serialized kiln executable, or a damaged one (its header)"); };
+  if (!bytes.starts_with(kSerialMagic)) damaged();
+  bytes.remove_prefix(kSerialMagic.size());
+  size_t end = bytes.find('\n');
+  if (end == std::string_view::npos) damaged();
+  std::string line(bytes.substr(0, end));
+  bytes.remove_prefix(end + 1);
+  Placement where;
+  size_t at = 0;
+  auto number = [&]() -> int64_t {
+    size_t used = 0;
+    int64_t n = 0;
+    try {
+      n = std::stoll(line.substr(at), &used);
+    } catch (...) {
+      damaged();
+    }
+    at += used;
+    if (n < 0 || n > (int64_t{1} << 20)) damaged();
+    return n;
+  };
+  where.replicas = static_cast<int32_t>(number());
+  where.partitions = static_cast<int32_t>(number());
+  for (int64_t i = 0, n = number(); i < n; ++i) where.devices.push_back(static_cast<int32_t>(number()));
+  if (line.compare(at, 2, " @") != 0 || where.replicas < 1 || where.partitions < 1) damaged();
+  where.entry = line.substr(at + 2);
+  return where;
+}
+
+// The processes of one multi-device execution and the grid their collectives exchange
+// through (the in-process communicator).
+struct SharedGrid {
+  SharedGrid(int32_t replicas, int32_t partitions) : grid(replicas, partitions, {}, options) {
+    for (int32_t r = 0; r < replicas; ++r)
+      for (int32_t p = 0; p < partitions; ++p) processes.emplace_back(grid, interp::ProcessId{r, p});
+  }
+  interp::InterpOptions options;  // before the grid, which keeps a reference to it
+  interp::ProcessGrid grid;
+  std::vector<interp::ProcessContext> processes;  // replica-major
+};
+
+// One device's part of an execution: its arguments, outputs and completion, and its
+// process of a multi-device execution.
 struct Launch {
   std::shared_ptr<const ProgramInfo> program;
   std::shared_ptr<DeviceQueue> queue;
   std::vector<std::shared_ptr<BufferState>> args, outputs;
   EventRef done = std::make_shared<Event>();
+  std::shared_ptr<SharedGrid> grid;  // null on one device
+  size_t process = 0;                // its index in grid->processes
 
   // Fails the outputs; the arguments' reads end unread.
   void fail(const Failure& failure) {
@@ -46,6 +138,16 @@ struct Launch {
   // handle is gone is freed before the outputs are signalled.
   void run() {
     try {
+      if (!grid) return runProgram();
+      interp::ProcessContext& self = grid->processes[process];
+      grid->grid.runAs(self, [&] { runProgram(&self); });
+    } catch (...) {
+      fail(currentFailure());
+    }
+  }
+
+  void runProgram(interp::ProcessContext* self = nullptr) {
+    {
       interp::HostValues values;
       std::vector<std::shared_ptr<BufferState>> reads = std::move(args);
       std::optional<ApiFailure> missing;
@@ -61,28 +163,47 @@ struct Launch {
         }
       }
       if (missing) throw *missing;
-      interp::HostValues results = program->program->run(values);
+      interp::HostValues results = program->program->run(values, self);
       if (results.size() != outputs.size())
         throw ApiFailure(KILN_ERROR_INTERNAL, "the program returned " + std::to_string(results.size()) +
                                                   " results for " + std::to_string(outputs.size()) + " outputs");
+      for (size_t r = 0; r < results.size(); ++r)
+        if (results[r].type() != outputs[r]->type)
+          throw ApiFailure(KILN_ERROR_INTERNAL, "result " + std::to_string(r) + " of the program is " +
+                                                    results[r].type().str() + ", its type " + outputs[r]->type.str());
       for (size_t r = 0; r < results.size(); ++r) outputs[r]->fill(std::move(results[r]));
       done->set();
-    } catch (...) {
-      fail(currentFailure());
     }
   }
 
-  // Queues run() once every argument is ready; a failed argument fails the outputs.
-  static void start(std::shared_ptr<Launch> launch) {
+  // Queues run() on the device; a device that cannot take it fails the launch (and
+  // its process, so that the others do not wait for it).
+  static void push(const std::shared_ptr<Launch>& launch) {
+    try {
+      launch->queue->push([launch] { launch->run(); });
+    } catch (...) {
+      Failure failure = currentFailure();
+      if (launch->grid) launch->grid->grid.abandon(launch->grid->processes[launch->process].id(), failure.message);
+      launch->fail(failure);
+    }
+  }
+
+  // Queues the launches of one execution once every argument of every one is ready (the
+  // processes of a multi-device execution start together, in one order on every
+  // device: `order` is the client's launch lock); a failed argument fails them all.
+  static void start(std::vector<std::shared_ptr<Launch>> launches, std::shared_ptr<std::mutex> order) {
     std::vector<EventRef> inputs;
-    for (const auto& arg : launch->args) inputs.push_back(arg->ready);
-    whenAll(inputs, [launch](const std::optional<Failure>& failure) {
-      if (failure) return launch->fail({failure->code, "an argument of the execution failed: " + failure->message});
-      try {
-        launch->queue->push([launch] { launch->run(); });
-      } catch (...) {
-        launch->fail(currentFailure());
+    for (const auto& launch : launches)
+      for (const auto& arg : launch->args) inputs.push_back(arg->ready);
+    whenAll(inputs, [launches = std::move(launches), order](const std::optional<Failure>& failure) {
+      if (failure) {
+        for (const auto& launch : launches)
+          launch->fail({failure->code, "an argument of the execution failed: " + failure->message});
+        return;
       }
+      if (launches.size() == 1) return push(launches[0]);
+      std::lock_guard<std::mutex> lock(*order);
+      for (const auto& launch : launches) push(launch);
     });
   }
 };
@@ -94,13 +215,9 @@ KilnError* compile(KilnCompileArgs* args) {
     fits.requireOut(a.executable, "executable");
     KilnClient& client = need(a.client, "client");
     if (!a.code) invalid("code is null");
-    if (a.num_replicas < 0 || a.num_partitions < 0) invalid("num_replicas and num_partitions must be >= 0");
-    if (a.num_replicas > 1 || a.num_partitions > 1)
-      throw ApiFailure(KILN_ERROR_UNIMPLEMENTED,
-                       "unsupported: " + std::to_string(std::max(1, a.num_replicas)) + " replicas x " +
-                           std::to_string(std::max(1, a.num_partitions)) +
-                           " partitions (this version of the plugins compiles for one device: 1 x 1)");
+    Placement where = placementOf(a, client);
     CompileSettings settings;
+    settings.entry = where.entry;
     switch (a.optimization) {
       case KILN_OPTIMIZATION_DEFAULT:
       case KILN_OPTIMIZATION_FULL: break;
@@ -109,7 +226,7 @@ KilnError* compile(KilnCompileArgs* args) {
     }
     if (a.dump_dir) settings.dumpDir = a.dump_dir;
     SourceRef source = SourceBuffer::fromString(a.name ? a.name : "<program>", std::string(a.code, a.code_size));
-    a.executable = newExecutable(client, client.backend->compile(source, settings));
+    a.executable = newExecutable(client, client.backend->compile(source, settings), std::move(where));
   });
 }
 
@@ -130,6 +247,8 @@ KilnError* executableInfo(KilnExecutableInfoArgs* args) {
     a.bytes_accessed = info.bytesAccessed;
     a.temp_bytes = info.tempBytes;
     a.peak_live_bytes = info.peakLiveBytes;
+    a.num_replicas = info.placement.replicas;
+    a.num_partitions = info.placement.partitions;
   });
 }
 
@@ -150,7 +269,7 @@ KilnError* executableValueType(KilnExecutableValueTypeArgs* args) {
 KilnError* executableSerialize(KilnExecutableSerializeArgs* args) {
   return apiCall("executable_serialize", args, [](KilnExecutableSerializeArgs& a, const Fits&) {
     KilnExecutable& executable = need(a.executable, "executable");
-    executable.serialized = executable.info->program->serialize();
+    executable.serialized = serializePlacement(executable.info->placement) + executable.info->program->serialize();
     a.bytes = executable.serialized.data();
     a.num_bytes = executable.serialized.size();
   });
@@ -161,7 +280,17 @@ KilnError* executableDeserialize(KilnExecutableDeserializeArgs* args) {
     fits.requireOut(a.executable, "executable");
     KilnClient& client = need(a.client, "client");
     if (!a.bytes && a.num_bytes > 0) invalid("bytes is null");
-    a.executable = newExecutable(client, client.backend->deserialize(std::string_view(a.bytes, a.num_bytes)));
+    std::string_view bytes(a.bytes, a.num_bytes);
+    Placement where = deserializePlacement(bytes);
+    if (where.processes() > static_cast<int64_t>(client.devices.size()))
+      invalid("the executable runs on " + std::to_string(where.processes()) + " devices; the client has " +
+              std::to_string(client.devices.size()));
+    for (int32_t id : where.devices)
+      if (id >= static_cast<int32_t>(client.devices.size()))
+        invalid("the executable's device assignment names device " + std::to_string(id) + "; the client has " +
+                std::to_string(client.devices.size()));
+    auto program = client.backend->deserialize(bytes, where.entry);
+    a.executable = newExecutable(client, std::move(program), std::move(where));
   });
 }
 
@@ -170,11 +299,11 @@ KilnError* execute(KilnExecuteArgs* args) {
     KilnExecutable& executable = need(a.executable, "executable");
     KilnClient& client = *executable.client;
     const ProgramInfo& info = *executable.info;
-    if (a.num_devices == 0) invalid("num_devices is 0");
-    if (a.num_devices > 1)
-      throw ApiFailure(KILN_ERROR_UNIMPLEMENTED,
-                       "unsupported: running on " + std::to_string(a.num_devices) +
-                           " devices at once (executables are compiled for one device in this version)");
+    const Placement& where = info.placement;
+    if (a.num_devices != static_cast<size_t>(where.processes()))
+      invalid("the executable runs as " + std::to_string(where.replicas) + " replicas x " +
+              std::to_string(where.partitions) + " partitions, on " + std::to_string(where.processes()) +
+              " device(s); num_devices is " + std::to_string(a.num_devices));
     if (a.num_args != info.params.size())
       invalid("the executable takes " + std::to_string(info.params.size()) + " argument(s), " +
               std::to_string(a.num_args) + " given");
@@ -182,16 +311,31 @@ KilnError* execute(KilnExecuteArgs* args) {
     if (!a.output_lists) invalid("output_lists is null");
     // Everything is checked before anything starts, so a failed call leaves nothing running.
     std::vector<std::shared_ptr<Launch>> launches;
+    auto grid = where.processes() > 1 ? std::make_shared<SharedGrid>(where.replicas, where.partitions) : nullptr;
     for (size_t d = 0; d < a.num_devices; ++d) {
-      KilnDevice* device = a.devices ? a.devices[d] : (d < client.handles.size() ? client.handles[d] : nullptr);
+      KilnDevice* device = a.devices                ? a.devices[d]
+                           : !where.devices.empty() ? client.handles[static_cast<size_t>(where.devices[d])]
+                           : d < client.handles.size() ? client.handles[d]
+                                                       : nullptr;
       if (!device) invalid("device " + std::to_string(d) + " is null or not a device of the client");
       if (device->client != &client) invalid("device " + std::to_string(d) + " belongs to another client");
+      if (!where.devices.empty() && device->id != where.devices[d])
+        invalid("device " + std::to_string(d) + " is device " + std::to_string(device->id) +
+                ", but the executable's device assignment runs process " +
+                interp::ProcessId{static_cast<int64_t>(d) / where.partitions, static_cast<int64_t>(d) % where.partitions}.str() +
+                " on device " + std::to_string(where.devices[d]));
+      for (size_t e = 0; e < d; ++e)
+        if (launches[e]->queue == device->queue)
+          invalid("device " + std::to_string(device->id) + " is given twice (devices " + std::to_string(e) + " and " +
+                  std::to_string(d) + "); each process needs a device of its own");
       if (!a.output_lists[d]) invalid("output_lists[" + std::to_string(d) + "] is null");
       KilnBuffer* const* list = a.num_args > 0 ? a.argument_lists[d] : nullptr;
       if (!list && a.num_args > 0) invalid("argument_lists[" + std::to_string(d) + "] is null");
       auto launch = std::make_shared<Launch>();
       launch->program = executable.info;
       launch->queue = device->queue;
+      launch->grid = grid;
+      launch->process = d;
       for (size_t i = 0; i < a.num_args; ++i) {
         const std::string what = "argument " + std::to_string(i);
         if (!list[i]) invalid(what + " is null");
@@ -227,8 +371,8 @@ KilnError* execute(KilnExecuteArgs* args) {
         a.output_lists[d][r] = std::make_unique<KilnBuffer>(KilnBuffer{launches[d]->outputs[r]}).release();
       if (a.complete_events)
         a.complete_events[d] = std::make_unique<KilnEvent>(KilnEvent{launches[d]->done}).release();
-      Launch::start(std::move(launches[d]));
     }
+    Launch::start(std::move(launches), client.launchOrder);
   });
 }
 

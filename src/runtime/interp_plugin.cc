@@ -16,13 +16,15 @@ constexpr std::string_view kMagic = "kiln interp executable 1\n";
 
 class InterpProgram : public CompiledProgram {
  public:
-  explicit InterpProgram(std::unique_ptr<Module> module)
-      : module_(std::move(module)), entry_(entryFunction(*module_)) {}
+  InterpProgram(std::unique_ptr<Module> module, const std::string& entry)
+      : module_(std::move(module)), entry_(entryFunction(*module_, entry)) {}
   const Module& module() const override { return *module_; }
   const Function& entry() const override { return entry_; }
-  interp::HostValues run(const interp::HostValues& args) const override {
+  interp::HostValues run(const interp::HostValues& args, interp::ProcessContext* process) const override {
     // An interpreter per run: runs on several devices at once share nothing mutable.
-    interp::Interpreter interpreter(*module_);
+    interp::InterpOptions options;
+    options.process = process;
+    interp::Interpreter interpreter(*module_, std::move(options));
     return interpreter.call(entry_, args);
   }
   std::string serialize() const override { return std::string(kMagic) + stablehlo::printModule(*module_); }
@@ -38,16 +40,16 @@ class InterpBackend : public DeviceBackend {
   std::string describeDevice(int id) const override {
     return "interp:" + std::to_string(id) + " (the reference interpreter: exact, slow)";
   }
-  int defaultDeviceCount() const override { return 1; }
-  std::unique_ptr<CompiledProgram> compile(const SourceRef& source, const CompileSettings&) const override {
-    return std::make_unique<InterpProgram>(stablehlo::parseModule(source));
+  int defaultDeviceCount() const override { return deviceCountFromEnvironment("KILN_INTERP_DEVICES"); }
+  std::unique_ptr<CompiledProgram> compile(const SourceRef& source, const CompileSettings& settings) const override {
+    return std::make_unique<InterpProgram>(stablehlo::parseModule(source), settings.entry);
   }
-  std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes) const override {
+  std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes, const std::string& entry) const override {
     if (!bytes.starts_with(kMagic))
       throw Error(ErrorKind::Io, "not an executable serialized by the interp plugin");
     bytes.remove_prefix(kMagic.size());
     return std::make_unique<InterpProgram>(
-        stablehlo::parseModule(SourceBuffer::fromString("<serialized executable>", std::string(bytes))));
+        stablehlo::parseModule(SourceBuffer::fromString("<serialized executable>", std::string(bytes))), entry);
   }
 };
 

@@ -107,7 +107,8 @@ bool BufferState::deleted() const {
   return deleted_;
 }
 
-ProgramInfo::ProgramInfo(std::shared_ptr<const CompiledProgram> p) : program(std::move(p)) {
+ProgramInfo::ProgramInfo(std::shared_ptr<const CompiledProgram> p, Placement where)
+    : program(std::move(p)), placement(std::move(where)) {
   const Function& fn = program->entry();
   params = fn.paramTypes();
   results = fn.resultTypes();

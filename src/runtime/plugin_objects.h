@@ -82,10 +82,19 @@ struct BufferState {
   int uses_ = 0;
 };
 
+// Where a program runs: replicas x partitions processes, one per device.
+struct Placement {
+  int32_t replicas = 1, partitions = 1;
+  std::vector<int32_t> devices;  // of process (r, p) at r * partitions + p; empty: any
+  std::string entry;             // as the compile named it; empty: the default rule
+  int32_t processes() const { return replicas * partitions; }
+};
+
 // A compiled program with what the C API reports about it, computed once.
 struct ProgramInfo {
-  explicit ProgramInfo(std::shared_ptr<const CompiledProgram> program);
+  ProgramInfo(std::shared_ptr<const CompiledProgram> program, Placement placement);
   std::shared_ptr<const CompiledProgram> program;
+  Placement placement;
   std::vector<Type> params, results;
   std::vector<std::vector<int64_t>> paramDims, resultDims;
   double flops = 0, bytesAccessed = 0;
@@ -116,6 +125,10 @@ struct KilnClient {
   std::vector<std::unique_ptr<KilnDevice>> devices;
   std::vector<KilnDevice*> handles;  // what client_devices returns
   int64_t memoryLimit = 0;
+  // Held while a multi-device execution queues its processes, so that every device
+  // queues the executions in one order (two executions queued in different orders on
+  // two devices would each wait for a process queued behind the other).
+  std::shared_ptr<std::mutex> launchOrder = std::make_shared<std::mutex>();
 };
 
 struct KilnBuffer {

@@ -10,6 +10,7 @@
 #include "interp/interpreter.h"
 #include "ir/op_registry.h"
 #include "support/error.h"
+#include "testing/parallel_on_devices.h"
 
 namespace kiln::testing {
 
@@ -34,7 +35,7 @@ std::vector<const Function*> testFunctions(const Module& module) {
 std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
 
 void runTestFunction(const Module& module, const Function& fn, double timeLimitSeconds, size_t slot,
-                     TestResult& r, const interp::NativeOps* native) {
+                     TestResult& r, const interp::NativeOps* native, ParallelOnDevices* parallel) {
   auto start = std::chrono::steady_clock::now();
   // Each test gets its own probe folder, so probes of parallel tests do not mix.
   fs::path probes =
@@ -45,6 +46,10 @@ void runTestFunction(const Module& module, const Function& fn, double timeLimitS
   io.probeDir = probes.string();
   io.print = [](const std::string&) {};  // interpreter.print output is not part of a test
   io.native = native;
+  if (parallel)
+    io.runParallel = [&](const Op& op, const interp::HostValues& inputs) {
+      return parallel->runIfPossible(module, op, inputs);
+    };
   try {
     fs::create_directories(probes);
     interp::Interpreter interp(module, io);

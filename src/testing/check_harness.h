@@ -12,6 +12,8 @@
 
 namespace kiln::testing {
 
+class ParallelOnDevices;  // parallel_on_devices.h
+
 struct TestResult {
   enum class Status { Passed, Failed, Skipped };
   std::string file;
@@ -35,9 +37,12 @@ std::vector<const Function*> testFunctions(const Module& module);
 // check.expect_serialized_eq) go to a folder of their own, removed afterwards; `slot`
 // makes it unique among tests that run at the same time. Fills status, message and
 // seconds of `result`; never throws.
-// `native` runs the ops a backend compiled (null: the interpreter runs everything).
+// `native` runs the ops a backend compiled (null: the interpreter runs everything);
+// `parallel`, when given, runs the interpreter.run_parallel ops it can (the others run
+// on the interpreter's threads).
 void runTestFunction(const Module& module, const Function& fn, double timeLimitSeconds, size_t slot,
-                     TestResult& result, const interp::NativeOps* native = nullptr);
+                     TestResult& result, const interp::NativeOps* native = nullptr,
+                     ParallelOnDevices* parallel = nullptr);
 
 // The first line of an error, which is what a one-line report shows.
 std::string firstLine(const std::string& s);

@@ -13,6 +13,7 @@
 #include "passes/pass_manager.h"
 #include "stablehlo/parser.h"
 #include "support/error.h"
+#include "testing/parallel_on_devices.h"
 
 namespace kiln::testing {
 
@@ -133,14 +134,18 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
     }
   }
 
+  std::optional<ParallelOnDevices> parallel;
+  if (options.parallelOnDevices) parallel.emplace(options.backend);
   arena.execute([&] {
     tbb::parallel_for(size_t{0}, jobs.size(), [&](size_t j) {
       const Job& job = jobs[j];
       TestResult r{files[job.fileIndex], job.fn->name(), familyOf(files[job.fileIndex])};
-      runTestFunction(*job.module, *job.fn, options.timeLimitSeconds, j, r, job.executable.get());
+      runTestFunction(*job.module, *job.fn, options.timeLimitSeconds, j, r, job.executable.get(),
+                      parallel ? &*parallel : nullptr);
       report(std::move(r));
     });
   });
+  if (parallel && options.parallelCounts) *options.parallelCounts = parallel->counts();
   if (cpu && options.summary) {
     BackendSummary& s = *options.summary;
     for (const auto& executables : compiled) {

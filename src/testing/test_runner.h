@@ -11,6 +11,7 @@
 #include "backends/cpu/native_kernels.h"
 #include "ir/module.h"
 #include "testing/check_harness.h"
+#include "testing/parallel_on_devices.h"
 
 namespace kiln::testing {
 
@@ -41,6 +42,12 @@ struct TestOptions {
   cpu::CompileTier tier = cpu::CompileTier::Optimized;
   // Filled in for the cpu backend.
   BackendSummary* summary = nullptr;
+  // interpreter.run_parallel ops whose processes all run one function run as one
+  // executable on that many devices of the backend's plugin (parallel_on_devices.h);
+  // false, or for the others: on the interpreter's threads.
+  bool parallelOnDevices = true;
+  // Filled in with where the run_parallel ops ran.
+  ParallelOnDevices::Counts* parallelCounts = nullptr;
   // Applied to every module after it is parsed, before its tests run (kiln test
   // --optimize runs the optimization pipeline here). An error fails the file's tests.
   std::function<void(Module&)> prepare;

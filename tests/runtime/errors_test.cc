@@ -23,18 +23,11 @@ TEST_P(ErrorsTest, ParseErrorHasItsPosition) {
               ErrorKind::Usage, "broken.mlir:2:");
 }
 
-TEST_P(ErrorsTest, ReplicasAreUnimplemented) {
-  KilnClientCreateArgs create{};
-  plugin_.call(&KilnPluginApi::client_create, create, "client_create");
-  KilnCompileArgs args{};
-  args.client = create.client;
-  args.code = kAddOne;
-  args.code_size = std::strlen(kAddOne);
-  args.num_replicas = 2;
-  expectError([&] { plugin_.call(&KilnPluginApi::compile, args, "compile"); }, ErrorKind::Unsupported,
-              "unsupported: 2 replicas x 1 partitions");
-  KilnClientDestroyArgs destroy{sizeof(destroy), create.client};
-  plugin_.check(plugin_.api().client_destroy(&destroy));
+TEST_P(ErrorsTest, MoreProcessesThanDevices) {
+  CompileOptions options;
+  options.replicas = 2;
+  expectError([&] { client_.compile(kAddOne, options); }, ErrorKind::Usage,
+              "2 replicas x 1 partitions need 2 devices; the client has 1");
 }
 
 TEST_P(ErrorsTest, WrongArgumentsAtExecute) {
