@@ -57,6 +57,7 @@ fuzz:
 bench: build
 	@$(BUILD)/bench/parse_bench
 	@$(BUILD)/bench/optimizer_bench
+	@$(BUILD)/bench/runtime_bench
 
 clean:
 	rm -rf build build-asan build-fuzz

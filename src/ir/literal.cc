@@ -5,12 +5,13 @@
 
 #include "ir/float_format.h"
 #include "support/error.h"
+#include "support/large_bytes.h"
 
 namespace kiln {
 
 Literal::Literal(Type type) : type_(std::move(type)) {
   bytes_ = std::make_shared<std::vector<uint8_t>>(
-      static_cast<size_t>(type_.numElements() * storageBytes(type_.dtype())), 0);
+      zeroedBytes(static_cast<size_t>(type_.numElements() * storageBytes(type_.dtype()))));
 }
 
 Literal Literal::splat(Type type, const uint8_t* element) {

@@ -5,6 +5,7 @@
 #include "runtime/api_call.h"
 #include "runtime/api_functions.h"
 #include "runtime/dtype_codes.h"
+#include "support/large_bytes.h"
 
 namespace kiln::runtime::api {
 
@@ -42,8 +43,7 @@ KilnError* bufferFromHost(KilnBufferFromHostArgs* args) {
     const auto* data = static_cast<const uint8_t*>(a.data);
     device.queue->push([state, data] {
       try {
-        std::vector<uint8_t> bytes(data, data + state->bytes);
-        state->fill(Literal::fromStorage(state->type, std::move(bytes)));
+        state->fill(Literal::fromStorage(state->type, copiedBytes(data, static_cast<size_t>(state->bytes))));
       } catch (...) {
         state->fail(currentFailure());
       }

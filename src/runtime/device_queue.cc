@@ -4,6 +4,7 @@
 #include "runtime/device_queue.h"
 
 #include "runtime/event.h"
+#include "runtime/spin_wait.h"
 
 namespace kiln::runtime {
 
@@ -16,6 +17,7 @@ void DeviceQueue::push(std::function<void()> task) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_) throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION, "the device's client was destroyed");
     tasks_.push_back(std::move(task));
+    queued_.fetch_add(1, std::memory_order_release);
   }
   cv_.notify_one();
 }
@@ -32,12 +34,14 @@ void DeviceQueue::stop() {
 void DeviceQueue::loop() {
   for (;;) {
     std::function<void()> task;
+    spinUntil([&] { return queued_.load(std::memory_order_acquire) > 0; });
     {
       std::unique_lock<std::mutex> lock(mutex_);
       cv_.wait(lock, [&] { return stopping_ || !tasks_.empty(); });
       if (tasks_.empty()) return;  // stopping, and nothing left
       task = std::move(tasks_.front());
       tasks_.pop_front();
+      queued_.fetch_sub(1, std::memory_order_relaxed);
     }
     task();
   }

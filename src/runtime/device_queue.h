@@ -3,6 +3,7 @@
 // caller never waits for a device to start.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -32,6 +33,7 @@ class DeviceQueue {
   std::condition_variable cv_;
   std::deque<std::function<void()>> tasks_;
   bool stopping_ = false;
+  std::atomic<size_t> queued_{0};  // tasks_.size(), for the spin before the queue sleeps
   std::thread thread_;
 };
 

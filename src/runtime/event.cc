@@ -1,8 +1,10 @@
 // Events, and how a failure becomes a C API error code.
 #include "runtime/event.h"
 
+#include <algorithm>
 #include <new>
 
+#include "runtime/spin_wait.h"
 #include "support/error.h"
 
 namespace kiln::runtime {
@@ -54,8 +56,8 @@ void Event::set(std::optional<Failure> failure) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (ready_) return;
-    ready_ = true;
     failure_ = std::move(failure);
+    ready_ = true;
     callbacks.swap(callbacks_);
   }
   cv_.notify_all();
@@ -63,14 +65,12 @@ void Event::set(std::optional<Failure> failure) {
   for (Callback& callback : callbacks) callback(failure_);
 }
 
-bool Event::isReady() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return ready_;
-}
+bool Event::isReady() const { return ready_.load(std::memory_order_acquire); }
 
 std::optional<Failure> Event::await() const {
+  spinUntil([&] { return ready_.load(std::memory_order_acquire); });
   std::unique_lock<std::mutex> lock(mutex_);
-  cv_.wait(lock, [&] { return ready_; });
+  cv_.wait(lock, [&] { return ready_.load(); });
   return failure_;
 }
 
@@ -86,9 +86,12 @@ void Event::onReady(Callback callback) {
 }
 
 void whenAll(const std::vector<EventRef>& events, std::function<void(const std::optional<Failure>&)> then) {
-  if (events.empty()) {
-    then(std::nullopt);
-    return;
+  // Events that are all ready already (the common case: arguments that were computed
+  // or copied in earlier) need no bookkeeping.
+  if (std::all_of(events.begin(), events.end(), [](const EventRef& e) { return e->isReady(); })) {
+    for (const EventRef& e : events)
+      if (std::optional<Failure> failure = e->await()) return then(failure);
+    return then(std::nullopt);
   }
   struct Pending {
     std::mutex mutex;

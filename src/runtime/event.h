@@ -4,6 +4,7 @@
 // execution waited for to the events of what it produces.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -55,7 +56,7 @@ class Event {
  private:
   mutable std::mutex mutex_;
   mutable std::condition_variable cv_;
-  bool ready_ = false;
+  std::atomic<bool> ready_{false};  // written under mutex_; read without it by await's spin
   std::optional<Failure> failure_;
   std::vector<Callback> callbacks_;
 };

@@ -12,6 +12,7 @@
 
 #include "stablehlo/parser.h"
 #include "support/error.h"
+#include "test_paths.h"
 
 namespace kiln {
 namespace {
@@ -178,6 +179,41 @@ TEST_F(TestRunnerTest, FindsMlirFilesSortedAndNamesTheirFamilies) {
   EXPECT_EQ(testing::familyOf("add_int8.mlir"), "add");
   EXPECT_EQ(testing::familyOf("reduce_window_i8_2.mlir"), "reduce_window");
 }
+
+}  // namespace
+}  // namespace kiln
+
+namespace kiln {
+namespace {
+
+// Every collective test of the StableHLO interpreter suite passes on both backends with
+// its interpreter.run_parallel run as one multi-device executable on the backend's
+// plugin (8 devices); only the three whose processes run different functions or read
+// infeed stay on the interpreter's threads.
+class ParallelOnDevicesTest : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ParallelOnDevicesTest, CollectiveConformanceTests) {
+  fs::path suite = testing::sharedDir() / "conformance" / "stablehlo" / "interpret";
+  if (testing::sharedDir().empty() || !fs::exists(suite)) GTEST_SKIP() << "../shared is absent";
+  std::vector<std::string> files;
+  for (const char* name : {"all_gather", "all_reduce", "all_to_all", "collective_broadcast", "collective_permute",
+                           "collective_reduce", "partition_id", "reduce_scatter", "replica_id", "send_recv", "infeed"})
+    files.push_back((suite / (std::string(name) + ".mlir")).string());
+  testing::TestOptions options;
+  options.backend = GetParam();
+  options.jobs = 2;
+  testing::ParallelOnDevices::Counts counts;
+  options.parallelCounts = &counts;
+  std::vector<TestResult> results = testing::runTests(files, options);
+  EXPECT_EQ(results.size(), 36u);
+  for (const TestResult& r : results)
+    EXPECT_EQ(r.status, Status::Passed) << r.file << " @" << r.function << ": " << r.message;
+  EXPECT_EQ(counts.onDevices, 33u);
+  EXPECT_EQ(counts.onThreads["it feeds infeed"], 1u);
+  EXPECT_EQ(counts.onThreads["its processes run different functions (one executable runs one)"], 2u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ParallelOnDevicesTest, ::testing::Values("interp", "cpu"));
 
 }  // namespace
 }  // namespace kiln

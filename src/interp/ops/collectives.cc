@@ -311,9 +311,65 @@ HostValues allGather(const Op& op, const HostValues& v, EvalContext& ctx) {
   return checkedResults(op, std::move(results));
 }
 
+// all_reduce whose body is one binary op on the operands' own dtype (stored natively):
+// the members share the work. The first member's contribution carries the outputs, one
+// buffer per operand that every member holds after the exchange; member k folds
+// elements [k n / N, (k + 1) n / N) of every operand into them, in group order as
+// reduceAll does, and a second rendezvous says that all parts are written. Each member
+// so reads its share of the inputs once, instead of every member reading all of them.
+std::optional<HostValues> allReduceTogether(const Op& op, const HostValues& v, ProcessContext& self,
+                                            const ProcessGroup& group) {
+  bool swapped = false;
+  const FoldKind kind = simpleBinaryBody(op.region(0), swapped);
+  if (kind == FoldKind::None || group.size() < 2) return std::nullopt;
+  const DType body = op.region(0).argument(0)->type().dtype();
+  for (size_t i = 0; i < v.size(); ++i)
+    if (v[i].tensor().dtype() != body || resultDType(op, i) != body || !isNativeStorage(body)) return std::nullopt;
+  const size_t me = indexIn(group, self.id()), members = group.size();
+  HostValues mine = v;
+  for (size_t i = 0; i < v.size(); ++i)
+    mine.push_back(me == 0 ? Literal(op.result(i)->type()) : Literal(Type::scalar(body)));
+  std::vector<HostValues> all = exchange(op, self, group, std::move(mine));
+  HostValues results;
+  for (size_t i = 0; i < v.size(); ++i) {
+    Literal out = all[0][v.size() + i].tensor();
+    const int64_t n = out.numElements();
+    const int64_t begin = n * static_cast<int64_t>(me) / static_cast<int64_t>(members);
+    const int64_t end = n * static_cast<int64_t>(me + 1) / static_cast<int64_t>(members);
+    // The members write disjoint parts of one shared buffer: through its storage, not
+    // mutableStorage(), which would copy it.
+    uint8_t* data = const_cast<uint8_t*>(out.storage());
+    visitTypedFold(body, kind, [&](auto tag, auto k) {
+      using T = typename decltype(tag)::type;
+      constexpr FoldKind K = decltype(k)::value;
+      {  // storage is native (checked above): one T per element
+        std::vector<Literal> inputs;  // dense (a splat operand is expanded)
+        for (const HostValues& member : all) inputs.push_back(expanded(member[i].tensor()));
+        T* acc = reinterpret_cast<T*>(data);
+        // Blocks that stay in cache while each member's part is folded in, in group order.
+        constexpr int64_t kBlock = 4096;
+        for (int64_t b = begin; b < end; b += kBlock) {
+          const int64_t stop = std::min(end, b + kBlock);
+          std::memcpy(acc + b, inputs[0].storage() + static_cast<size_t>(b) * sizeof(T),
+                      static_cast<size_t>(stop - b) * sizeof(T));
+          for (size_t m = 1; m < members; ++m) {
+            const T* x = reinterpret_cast<const T*>(inputs[m].storage());
+            for (int64_t e = b; e < stop; ++e)
+              acc[e] = swapped ? interp::combine<K>(x[e], acc[e]) : interp::combine<K>(acc[e], x[e]);
+          }
+        }
+      }
+    });
+    results.push_back(std::move(out));
+  }
+  self.grid().rendezvous(self, rendezvousKey(op) + " written", group, {});
+  return results;
+}
+
 HostValues allReduce(const Op& op, const HostValues& v, EvalContext& ctx) {
   ProcessContext& self = requireProcess(op, ctx);
   ProcessGroup group = requireGroup(op, reductionMode(op), self);
+  if (std::optional<HostValues> results = allReduceTogether(op, v, self, group)) return std::move(*results);
   std::vector<HostValues> all = exchange(op, self, group, v);
   HostValues results;
   for (size_t i = 0; i < v.size(); ++i)

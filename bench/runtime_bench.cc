@@ -1,0 +1,197 @@
+// Figures of the runtime (issue: runtime), each beside a reference measured in the same
+// run, interleaved, because this machine's bandwidth drifts by a quarter over minutes.
+//  1. Dispatch: executes of a tiny program (x + 1 on f32[4]) issued back to back through
+//     the plugin C API (each with its outputs and event destroyed, the last one awaited),
+//     and execute-plus-await latency, against calling the cpu backend's executable
+//     directly (synchronously, no runtime in between).
+//  2. Host -> device -> host round trip of 64 MiB through the cpu plugin (buffer from
+//     host, awaited; copy to host, awaited) as a bandwidth, against memcpy of 64 MiB.
+//  3. all_reduce (sum, f32) of 64 MiB on 2 and 4 cpu devices, inputs already on the
+//     devices, as 64 MiB / time, against the same memcpy.
+// Run: build/bench/runtime_bench (make bench). Best of several rounds for each figure.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/program_cache.h"
+#include "runtime/client.h"
+
+namespace {
+
+using namespace kiln;
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+constexpr const char* kTiny = R"(
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %one = stablehlo.constant dense<1.0> : tensor<4xf32>
+  %y = stablehlo.add %x, %one : tensor<4xf32>
+  return %y : tensor<4xf32>
+})";
+
+std::string allReduceProgram(int devices, int64_t elements) {
+  std::string group;
+  for (int d = 0; d < devices; ++d) group += (d ? ", " : "") + std::to_string(d);
+  std::string t = "tensor<" + std::to_string(elements) + "xf32>";
+  return "func.func @main(%x: " + t + ") -> " + t + " {\n  %s = \"stablehlo.all_reduce\"(%x) ({\n" +
+         "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n      %r = stablehlo.add %a, %b : tensor<f32>\n" +
+         "      stablehlo.return %r : tensor<f32>\n  }) {replica_groups = dense<[[" + group + "]]> : tensor<1x" +
+         std::to_string(devices) + "xi64>} : (" + t + ") -> " + t + "\n  return %s : " + t + "\n}\n";
+}
+
+// One execute through the raw table, its outputs and event destroyed; `await` waits first.
+struct RawExecute {
+  const KilnPluginApi& api;
+  KilnExecutable* exe;
+  KilnDevice* device;
+  KilnBuffer* arg;
+
+  void operator()(bool await) const {
+    KilnBuffer* out = nullptr;
+    KilnBuffer** outList = &out;
+    KilnBuffer* const* argList = &arg;
+    KilnEvent* done = nullptr;
+    KilnExecuteArgs e{};
+    e.struct_size = sizeof e;
+    e.executable = exe;
+    e.num_devices = 1;
+    e.devices = &device;
+    e.argument_lists = &argList;
+    e.num_args = 1;
+    e.output_lists = &outList;
+    e.complete_events = &done;
+    check(api.execute(&e));
+    if (await) {
+      KilnEventAwaitArgs w{sizeof w, done};
+      check(api.event_await(&w));
+    }
+    KilnEventDestroyArgs de{sizeof de, done};
+    check(api.event_destroy(&de));
+    KilnBufferDestroyArgs db{sizeof db, out};
+    check(api.buffer_destroy(&db));
+  }
+  void check(KilnError* error) const {
+    if (!error) return;
+    KilnErrorDestroyArgs d{sizeof d, error};
+    api.error_destroy(&d);
+    throw Error(ErrorKind::Internal, "runtime_bench: a plugin call failed");
+  }
+};
+
+void dispatch(const runtime::Client& client) {
+  runtime::Device device = client.devices()[0];
+  runtime::Executable exe = client.compile(kTiny);
+  Literal x(Type::tensor(DType::F32, {4}));
+  runtime::Buffer arg = client.bufferFromHost(x, device);
+  arg.readyEvent().await();
+  RawExecute execute{client.plugin().api(), exe.handle(), device.handle(), arg.handle()};
+
+  cpu::CompiledSource direct = cpu::compileSource(SourceBuffer::fromString("tiny", kTiny), {});
+  const Function& entry = *direct.executable->module().lookup("main");
+  interp::HostValues args = {x};
+
+  const int n = 20000;
+  double issue = 1e9, latency = 1e9, call = 1e9;
+  for (int round = 0; round < 5; ++round) {
+    auto start = Clock::now();
+    for (int i = 0; i < n; ++i) execute(i == n - 1);
+    issue = std::min(issue, secondsSince(start) / n);
+    start = Clock::now();
+    for (int i = 0; i < n / 4; ++i) execute(true);
+    latency = std::min(latency, secondsSince(start) / (n / 4));
+    start = Clock::now();
+    for (int i = 0; i < n; ++i) direct.executable->call(entry, args);
+    call = std::min(call, secondsSince(start) / n);
+  }
+  std::printf("dispatch of a tiny program (x + 1 on f32[4]), best of 5 rounds:\n");
+  std::printf("  C API execute, back to back      %8.2f us per call   (target <= 2 us)\n", issue * 1e6);
+  std::printf("  C API execute + await            %8.2f us per call   (target <= 10 us)\n", latency * 1e6);
+  std::printf("  backend executable called directly %6.2f us per call\n", call * 1e6);
+  std::printf("  ratio: back to back / direct %.2fx, execute + await / direct %.2fx\n", issue / call, latency / call);
+}
+
+// memcpy of `bytes` (best of `rounds`), as the reference for the bandwidth figures.
+double memcpySeconds(std::vector<char>& dst, const std::vector<char>& src) {
+  auto start = Clock::now();
+  std::memcpy(dst.data(), src.data(), src.size());
+  return secondsSince(start);
+}
+
+void roundTrip(const runtime::Client& client) {
+  const int64_t bytes = int64_t{64} << 20;
+  std::vector<char> host(static_cast<size_t>(bytes), 1), back(static_cast<size_t>(bytes)), scratch(static_cast<size_t>(bytes));
+  runtime::Device device = client.devices()[0];
+  double trip = 1e9, copy = 1e9;
+  for (int round = 0; round < 8; ++round) {
+    auto start = Clock::now();
+    auto [buffer, doneWithHost] = client.bufferFromHost(host.data(), DType::F32, {bytes / 4}, device);
+    doneWithHost.await();
+    buffer.readyEvent().await();
+    buffer.toHost(back.data(), back.size()).await();
+    trip = std::min(trip, secondsSince(start));
+    copy = std::min(copy, memcpySeconds(scratch, host));
+  }
+  if (std::memcmp(host.data(), back.data(), host.size()) != 0) throw Error(ErrorKind::Internal, "round trip differs");
+  double tripBandwidth = 2.0 * static_cast<double>(bytes) / trip;  // two transfers
+  double copyBandwidth = static_cast<double>(bytes) / copy;
+  std::printf("host -> device -> host of 64 MiB (cpu plugin), best of 8:\n");
+  std::printf("  round trip %.1f ms: %.2f GB/s over both copies; memcpy %.2f GB/s: %.0f%% (target >= 50%%)\n",
+              trip * 1e3, tripBandwidth / 1e9, copyBandwidth / 1e9, 100 * tripBandwidth / copyBandwidth);
+}
+
+void allReduce(const runtime::Plugin& plugin, int devices) {
+  const int64_t elements = int64_t{16} << 20;  // 64 MiB of f32
+  runtime::Client client(plugin, runtime::ClientOptions{devices, 0});
+  runtime::CompileOptions options;
+  options.replicas = devices;
+  runtime::Executable exe = client.compile(allReduceProgram(devices, elements), options);
+  std::vector<runtime::Device> all = client.devices();
+  std::vector<runtime::Buffer> inputs;
+  std::vector<float> host(static_cast<size_t>(elements));
+  for (int d = 0; d < devices; ++d) {
+    std::fill(host.begin(), host.end(), static_cast<float>(d + 1));
+    auto [buffer, done] = client.bufferFromHost(host.data(), DType::F32, {elements}, all[static_cast<size_t>(d)]);
+    done.await();
+    inputs.push_back(buffer);
+  }
+  std::vector<std::vector<const runtime::Buffer*>> args;
+  for (const runtime::Buffer& b : inputs) args.push_back({&b});
+  std::vector<char> src(static_cast<size_t>(elements) * 4, 1), dst(src.size());
+  double reduce = 1e9, copy = 1e9;
+  float first = 0;
+  for (int round = 0; round < 5; ++round) {
+    auto start = Clock::now();
+    std::vector<runtime::Executable::Execution> runs = exe.execute(args, all);
+    for (auto& r : runs) r.done.await();
+    reduce = std::min(reduce, secondsSince(start));
+    copy = std::min(copy, memcpySeconds(dst, src));
+    first = runs[0].outputs[0].toLiteral().floatAt(0);
+  }
+  const float expected = static_cast<float>(devices * (devices + 1) / 2);
+  if (first != expected) throw Error(ErrorKind::Internal, "all_reduce gave " + std::to_string(first));
+  double bandwidth = static_cast<double>(elements) * 4 / reduce, copyBandwidth = static_cast<double>(src.size()) / copy;
+  std::printf("  %d devices: %.1f ms, %.2f GB/s (64 MiB / time); memcpy %.2f GB/s: %.0f%%\n", devices, reduce * 1e3,
+              bandwidth / 1e9, copyBandwidth / 1e9, 100 * bandwidth / copyBandwidth);
+}
+
+}  // namespace
+
+int main() {
+  try {
+    runtime::Plugin cpu = runtime::Plugin::load("cpu");
+    runtime::Client client(cpu);
+    dispatch(client);
+    roundTrip(client);
+    std::printf("all_reduce (sum) of 64 MiB of f32 on cpu devices, best of 5:\n");
+    allReduce(cpu, 2);
+    allReduce(cpu, 4);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "runtime_bench: %s\n", e.format().c_str());
+    return 1;
+  }
+  return 0;
+}
