@@ -1,7 +1,9 @@
-// The process grid of interpreter.run_parallel: one thread per (replica, partition)
-// process, and what they share — the rendezvous barriers collectives exchange values
-// through, the channels of send/recv, and the infeed queue. A wait that can never end
-// (every unfinished process waiting on the others) fails at once instead of hanging.
+// The process grid: the (replica, partition) processes of interpreter.run_parallel (one
+// thread each) or of a multi-device execution (one device queue each, runtime/), and
+// what they share — the rendezvous barriers collectives exchange values through, the
+// channels of send/recv, and the infeed queue. This is the in-process communicator. A
+// wait that can never end (every unfinished process waiting on the others, or on one
+// that failed) fails at once instead of hanging.
 #pragma once
 
 #include <chrono>

@@ -36,7 +36,7 @@ class CpuBackend : public DeviceBackend {
     return "cpu:" + std::to_string(id) + " (LLVM kernels on the host's " + std::to_string(cpu::threadCount()) +
            " kernel threads, shared by every cpu device)";
   }
-  int defaultDeviceCount() const override { return deviceCountFromEnvironment("KILN_CPU_DEVICES"); }
+  int defaultDeviceCount() const override { return deviceCountFromEnvironment(name()); }
   std::unique_ptr<CompiledProgram> compile(const SourceRef& source, const CompileSettings& settings) const override {
     // No disk cache: a host that wants warm starts keeps serialized executables itself.
     cpu::SourceCompile how{

@@ -2,19 +2,27 @@
 // (one rule, so both plugins agree).
 #include "runtime/device_backend.h"
 
+#include <cctype>
 #include <cstdlib>
 
 #include "support/error.h"
 
 namespace kiln::runtime {
 
-int deviceCountFromEnvironment(const char* name) {
-  const char* env = std::getenv(name);
+std::string deviceCountVariable(const std::string& backend) {
+  std::string name = "KILN_";
+  for (char c : backend) name += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return name + "_DEVICES";
+}
+
+int deviceCountFromEnvironment(const std::string& backend) {
+  const std::string name = deviceCountVariable(backend);
+  const char* env = std::getenv(name.c_str());
   if (!env || !*env) return 1;
   char* end = nullptr;
   long n = std::strtol(env, &end, 10);
   if (*end != '\0' || n < 1 || n > 1024)
-    throw Error(ErrorKind::Usage, std::string(name) + " is '" + env + "' (a device count, 1..1024)");
+    throw Error(ErrorKind::Usage, name + " is '" + env + "' (a device count, 1..1024)");
   return static_cast<int>(n);
 }
 

@@ -54,9 +54,12 @@ class DeviceBackend {
   virtual std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes, const std::string& entry) const = 0;
 };
 
-// A device count from environment variable `name` (1..1024); 1 when it is unset or
-// empty. Throws kiln::Error (Usage) for anything else.
-int deviceCountFromEnvironment(const char* name);
+// The environment variable that sets how many devices a backend's clients have by
+// default: KILN_CPU_DEVICES for "cpu".
+std::string deviceCountVariable(const std::string& backend);
+// The device count that variable sets (1..1024); 1 when it is unset or empty. Throws
+// kiln::Error (Usage) for anything else.
+int deviceCountFromEnvironment(const std::string& backend);
 
 // The function a program runs: `name` when given, else @main, else its only public
 // function. Throws kiln::Error (Usage) naming the functions when there is none.

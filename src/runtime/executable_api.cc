@@ -1,7 +1,5 @@
 // Executables: compiled (or deserialized) by the backend, described, serialized, and run
 // on a device's queue once their arguments are ready.
-#include <cctype>
-
 #include "runtime/api_call.h"
 #include "runtime/api_functions.h"
 #include "runtime/dtype_codes.h"
@@ -40,13 +38,8 @@ Placement placementOf(const KilnCompileArgs& a, const KilnClient& client) {
                            " partitions";
   if (processes > static_cast<int64_t>(client.devices.size()))
     invalid(grid + " need " + std::to_string(processes) + " devices; the client has " +
-            std::to_string(client.devices.size()) + " (the client option num_devices, or KILN_" +
-            [&] {
-              std::string kind = client.backend->name();
-              for (char& c : kind) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-              return kind;
-            }() +
-            "_DEVICES, sets how many)");
+            std::to_string(client.devices.size()) + " (the client option num_devices, or " +
+            deviceCountVariable(client.backend->name()) + ", sets how many)");
   if (a.device_assignment) {
     for (int64_t i = 0; i < processes; ++i) {
       const int32_t id = a.device_assignment[i];

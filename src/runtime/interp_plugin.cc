@@ -40,7 +40,7 @@ class InterpBackend : public DeviceBackend {
   std::string describeDevice(int id) const override {
     return "interp:" + std::to_string(id) + " (the reference interpreter: exact, slow)";
   }
-  int defaultDeviceCount() const override { return deviceCountFromEnvironment("KILN_INTERP_DEVICES"); }
+  int defaultDeviceCount() const override { return deviceCountFromEnvironment(name()); }
   std::unique_ptr<CompiledProgram> compile(const SourceRef& source, const CompileSettings& settings) const override {
     return std::make_unique<InterpProgram>(stablehlo::parseModule(source), settings.entry);
   }
