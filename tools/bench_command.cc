@@ -15,7 +15,6 @@
 #include "backends/cpu/threads.h"
 #include "commands.h"
 #include "passes/cost_analysis.h"
-#include "passes/fill_elided_constants.h"
 #include "passes/pass_manager.h"
 #include "stablehlo/parser.h"
 #include "support/error.h"
@@ -46,13 +45,8 @@ int runBench(const BenchOptions& o) {
   auto modules = stablehlo::parseFile(source);
   if (modules.size() != 1) throw Error(ErrorKind::Unsupported, "unsupported: kiln bench takes one module");
   // Every copy of the program gets the same filled constants (the seed decides them).
-  cpu::SourceCompile how;
-  how.options.tier = o.tier;
-  if (o.fillElided) {
-    how.prepare = [seed = *o.fillElided](Module& m) { passes::fillElidedConstants(m, seed); };
-    how.prepareKey = "fill-elided " + std::to_string(*o.fillElided);
-    how.prepare(*modules[0]);
-  }
+  cpu::SourceCompile how = sourceCompile(o.tier, o.fillElided);
+  if (how.prepare) how.prepare(*modules[0]);
   const std::string entry = entryName(*modules[0], o.entry, o.file);
   const Function* original = modules[0]->lookup(entry);
   passes::Cost cost = passes::costOf(*modules[0], *original);

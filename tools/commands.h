@@ -3,10 +3,11 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <optional>
 #include <random>
 #include <string>
 
-#include "backends/cpu/native_kernels.h"
+#include "backends/cpu/program_cache.h"
 #include "ir/literal.h"
 #include "ir/module.h"
 #include "support/source.h"
@@ -24,6 +25,11 @@ std::string entryName(const Module& module, const std::string& entry, const std:
 // parts likewise, integers in [0, 10), booleans half true; the same seed gives the same
 // inputs.
 Literal randomInput(const Type& type, std::mt19937_64& rng, double scale = 1);
+
+// How a command compiles its program for the cpu backend (program_cache.h): at `tier`,
+// with --fill-elided's constants filled from `seed` before the pipeline when given (and
+// that seed in the cache key).
+cpu::SourceCompile sourceCompile(cpu::CompileTier tier, std::optional<uint64_t> fillElidedSeed);
 
 // --compile-tier optimized|fast|tiered: how much LLVM optimizes the cpu backend's
 // kernels before the first run (native_kernels.h's CompileTier).

@@ -4,9 +4,11 @@
 #include <map>
 #include <vector>
 
+#include "backends/cpu/disk_cache.h"
 #include "backends/cpu/threads.h"
 #include "commands.h"
 #include "ir/module.h"
+#include "passes/fill_elided_constants.h"
 #include "support/error.h"
 
 namespace kiln::tool {
@@ -15,6 +17,17 @@ SourceRef readInput(const std::string& path) {
   if (path != "-") return SourceBuffer::fromFile(path);
   std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
   return SourceBuffer::fromString("<stdin>", std::move(text));
+}
+
+cpu::SourceCompile sourceCompile(cpu::CompileTier tier, std::optional<uint64_t> fillElidedSeed) {
+  cpu::SourceCompile how;
+  how.options.cacheDir = cpu::defaultCacheDir();
+  how.options.tier = tier;
+  if (fillElidedSeed) {
+    how.prepare = [seed = *fillElidedSeed](Module& m) { passes::fillElidedConstants(m, seed); };
+    how.prepareKey = "fill-elided " + std::to_string(*fillElidedSeed);
+  }
+  return how;
 }
 
 std::string entryName(const Module& module, const std::string& entry, const std::string& file) {

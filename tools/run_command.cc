@@ -40,12 +40,7 @@ int runRun(const RunOptions& o) {
   std::unique_ptr<cpu::Executable> executable;
   std::unique_ptr<Module> parsed;
   if (o.backend == "cpu") {
-    cpu::SourceCompile how{cpu::CompileOptions{"", cpu::defaultCacheDir(), o.tier}, {}, ""};
-    if (o.fillElided) {
-      how.prepare = [seed = *o.fillElided](Module& m) { passes::fillElidedConstants(m, seed); };
-      how.prepareKey = "fill-elided " + std::to_string(*o.fillElided);
-    }
-    executable = cpu::compileSource(source, how).executable;
+    executable = cpu::compileSource(source, sourceCompile(o.tier, o.fillElided)).executable;
   } else {
     auto modules = stablehlo::parseFile(source);
     if (modules.size() != 1)

@@ -33,6 +33,11 @@ Literal Literal::fromStorage(Type type, std::vector<uint8_t> bytes) {
   return lit;
 }
 
+const uint8_t* Literal::denseStorage() {
+  if (splat_ && type_.numElements() > 1) return mutableStorage();
+  return storage();
+}
+
 uint8_t* Literal::mutableStorage() {
   size_t width = static_cast<size_t>(storageBytes(dtype()));
   if (splat_) {

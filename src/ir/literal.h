@@ -39,6 +39,10 @@ class Literal {
   size_t storageSize() const { return bytes_ ? bytes_->size() : 0; }
   // Writable storage of every element; expands a splat and unshares the buffer.
   uint8_t* mutableStorage();
+  // Every element's bytes in row-major order, for code that reads raw buffers: a splat of
+  // more than one element is expanded in place first; other storage is returned as it
+  // is, never copied (unlike mutableStorage, shared storage stays shared).
+  const uint8_t* denseStorage();
 
   // Element access by row-major linear index. The raw accessors move storage bits;
   // the typed ones convert (intAt sign- or zero-extends, floatAt decodes the format).

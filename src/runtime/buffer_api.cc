@@ -21,7 +21,7 @@ KilnDevice& deviceOf(KilnClient& client, KilnDevice* device, const char* what) {
 void copyElements(const interp::HostValue& value, void* dst) {
   Literal lit = value.tensor();
   if (lit.storageSize() == 0) return;
-  const uint8_t* src = lit.isSplat() ? lit.mutableStorage() : lit.storage();
+  const uint8_t* src = lit.denseStorage();
   std::memcpy(dst, src, static_cast<size_t>(lit.type().byteSize()));
 }
 

@@ -320,7 +320,7 @@ std::pair<Buffer, Event> Client::bufferFromHost(const void* data, DType dtype, c
 Buffer Client::bufferFromHost(const Literal& literal, const Device& device) const {
   // A dense copy whose storage the callback keeps until the plugin has read it.
   auto dense = std::make_shared<Literal>(literal);
-  const uint8_t* data = dense->isSplat() ? dense->mutableStorage() : dense->storage();
+  const uint8_t* data = dense->denseStorage();
   auto [buffer, doneWithHost] = bufferFromHost(data, literal.dtype(), literal.shape(), device);
   doneWithHost.onReady([dense](const std::optional<Error>&) {});
   return buffer;

@@ -139,34 +139,34 @@ struct Launch {
     }
   }
 
+  // Reads the arguments, runs the program (as process `self` of a multi-device
+  // execution, or alone) and fills the outputs; throws what fails.
   void runProgram(interp::ProcessContext* self = nullptr) {
-    {
-      interp::HostValues values;
-      std::vector<std::shared_ptr<BufferState>> reads = std::move(args);
-      std::optional<ApiFailure> missing;
-      for (size_t i = 0; i < reads.size(); ++i) {
-        if (missing) {
-          reads[i]->endUse();
-          continue;
-        }
-        try {
-          values.push_back(reads[i]->take());
-        } catch (const ApiFailure& e) {
-          missing.emplace(e.failure().code, "argument " + std::to_string(i) + ": " + e.failure().message);
-        }
+    interp::HostValues values;
+    std::vector<std::shared_ptr<BufferState>> reads = std::move(args);
+    std::optional<ApiFailure> missing;
+    for (size_t i = 0; i < reads.size(); ++i) {
+      if (missing) {
+        reads[i]->endUse();
+        continue;
       }
-      if (missing) throw *missing;
-      interp::HostValues results = program->program->run(values, self);
-      if (results.size() != outputs.size())
-        throw ApiFailure(KILN_ERROR_INTERNAL, "the program returned " + std::to_string(results.size()) +
-                                                  " results for " + std::to_string(outputs.size()) + " outputs");
-      for (size_t r = 0; r < results.size(); ++r)
-        if (results[r].type() != outputs[r]->type)
-          throw ApiFailure(KILN_ERROR_INTERNAL, "result " + std::to_string(r) + " of the program is " +
-                                                    results[r].type().str() + ", its type " + outputs[r]->type.str());
-      for (size_t r = 0; r < results.size(); ++r) outputs[r]->fill(std::move(results[r]));
-      done->set();
+      try {
+        values.push_back(reads[i]->take());
+      } catch (const ApiFailure& e) {
+        missing.emplace(e.failure().code, "argument " + std::to_string(i) + ": " + e.failure().message);
+      }
     }
+    if (missing) throw *missing;
+    interp::HostValues results = program->program->run(values, self);
+    if (results.size() != outputs.size())
+      throw ApiFailure(KILN_ERROR_INTERNAL, "the program returned " + std::to_string(results.size()) +
+                                                " results for " + std::to_string(outputs.size()) + " outputs");
+    for (size_t r = 0; r < results.size(); ++r)
+      if (results[r].type() != outputs[r]->type)
+        throw ApiFailure(KILN_ERROR_INTERNAL, "result " + std::to_string(r) + " of the program is " +
+                                                  results[r].type().str() + ", its type " + outputs[r]->type.str());
+    for (size_t r = 0; r < results.size(); ++r) outputs[r]->fill(std::move(results[r]));
+    done->set();
   }
 
   // Queues run() on the device; a device that cannot take it fails the launch (and

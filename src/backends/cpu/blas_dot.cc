@@ -136,8 +136,7 @@ interp::HostValues blasRun(const Op& op, const interp::HostValues& operands) {
   Literal out(op.result()->type());
   // GEMM reads every element: splats are expanded (on these copies; others are read
   // where they are).
-  auto dense = [](Literal& l) -> const void* { return l.isSplat() ? l.mutableStorage() : l.storage(); };
-  blasInto(op, dense(lhs), dense(rhs), out.mutableStorage());
+  blasInto(op, lhs.denseStorage(), rhs.denseStorage(), out.mutableStorage());
   return {std::move(out)};
 }
 

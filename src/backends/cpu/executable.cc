@@ -146,7 +146,7 @@ bool Executable::run(const Op& op, const interp::HostValues& operands, interp::H
     inputs.push_back(blasRun(*dot->second, dotOperands)[0].tensor());
   }
   for (Literal& in : inputs)
-    buffers.push_back(in.isSplat() && in.numElements() > 1 ? in.mutableStorage() : const_cast<uint8_t*>(in.storage()));
+    buffers.push_back(const_cast<uint8_t*>(in.denseStorage()));
   results.clear();
   std::vector<Literal> outputs;
   for (size_t i = 0; i < op.numResults(); ++i) {

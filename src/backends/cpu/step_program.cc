@@ -551,7 +551,7 @@ interp::HostValues StepProgram::run(const interp::HostValues& args, std::atomic<
   params.reserve(args.size());
   for (const interp::HostValue& a : args) {
     params.push_back(a.tensor());
-    if (params.back().isSplat() && params.back().numElements() > 1) params.back().mutableStorage();
+    params.back().denseStorage();
   }
   std::vector<Literal> results;
   results.reserve(resultOps_.size());

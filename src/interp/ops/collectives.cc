@@ -153,7 +153,7 @@ std::vector<HostValues> exchange(const Op& op, ProcessContext& self, const Proce
 // Every element's bytes (a splat literal stores only one).
 Literal expanded(const Literal& lit) {
   Literal copy = lit;
-  if (copy.isSplat()) copy.mutableStorage();
+  copy.denseStorage();
   return copy;
 }
 
@@ -339,24 +339,23 @@ std::optional<HostValues> allReduceTogether(const Op& op, const HostValues& v, P
     // The members write disjoint parts of one shared buffer: through its storage, not
     // mutableStorage(), which would copy it.
     uint8_t* data = const_cast<uint8_t*>(out.storage());
+    std::vector<Literal> inputs;  // dense (a splat operand is expanded)
+    for (const HostValues& member : all) inputs.push_back(expanded(member[i].tensor()));
+    // Native storage (checked above): one T per element.
     visitTypedFold(body, kind, [&](auto tag, auto k) {
       using T = typename decltype(tag)::type;
       constexpr FoldKind K = decltype(k)::value;
-      {  // storage is native (checked above): one T per element
-        std::vector<Literal> inputs;  // dense (a splat operand is expanded)
-        for (const HostValues& member : all) inputs.push_back(expanded(member[i].tensor()));
-        T* acc = reinterpret_cast<T*>(data);
-        // Blocks that stay in cache while each member's part is folded in, in group order.
-        constexpr int64_t kBlock = 4096;
-        for (int64_t b = begin; b < end; b += kBlock) {
-          const int64_t stop = std::min(end, b + kBlock);
-          std::memcpy(acc + b, inputs[0].storage() + static_cast<size_t>(b) * sizeof(T),
-                      static_cast<size_t>(stop - b) * sizeof(T));
-          for (size_t m = 1; m < members; ++m) {
-            const T* x = reinterpret_cast<const T*>(inputs[m].storage());
-            for (int64_t e = b; e < stop; ++e)
-              acc[e] = swapped ? interp::combine<K>(x[e], acc[e]) : interp::combine<K>(acc[e], x[e]);
-          }
+      T* acc = reinterpret_cast<T*>(data);
+      // Blocks that stay in cache while each member's part is folded in, in group order.
+      constexpr int64_t kBlock = 4096;
+      for (int64_t b = begin; b < end; b += kBlock) {
+        const int64_t stop = std::min(end, b + kBlock);
+        std::memcpy(acc + b, inputs[0].storage() + static_cast<size_t>(b) * sizeof(T),
+                    static_cast<size_t>(stop - b) * sizeof(T));
+        for (size_t m = 1; m < members; ++m) {
+          const T* x = reinterpret_cast<const T*>(inputs[m].storage());
+          for (int64_t e = b; e < stop; ++e)
+            acc[e] = swapped ? interp::combine<K>(x[e], acc[e]) : interp::combine<K>(acc[e], x[e]);
         }
       }
     });

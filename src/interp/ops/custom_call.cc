@@ -29,7 +29,7 @@ HostValues lapackCall(const kernels::LapackCall& call, const HostValues& v) {
   inputs.reserve(v.size());
   for (const HostValue& value : v) {
     inputs.push_back(value.tensor());
-    operands.push_back(inputs.back().isSplat() ? inputs.back().mutableStorage() : inputs.back().storage());
+    operands.push_back(inputs.back().denseStorage());
   }
   std::vector<Literal> outputs;
   std::vector<void*> results;
