@@ -9,7 +9,8 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   llvm-19-dev libopenblas-dev libtbb-dev libfmt-dev libcli11-dev nlohmann-json3-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev
+  python3-sklearn  # the digits data set of the main job (examples/digits_cnn.cc)
 )
 for arg in "$@"; do
   case "$arg" in

@@ -1,7 +1,7 @@
 // The public API (include/kiln/kiln.h) forwarding to the internal layers: it sits on top
 // of everything, like tools/, and turns kiln::Error into ApiError so that no internal
 // type crosses the public header.
-#include "kiln/kiln.h"
+#include "kiln/program.h"
 
 #include <mutex>
 

@@ -16,6 +16,12 @@ Function::Function(std::string name, const TypeList& paramTypes, TypeList result
   resultAttrs.resize(resultTypes_.size());
 }
 
+Value* Function::addParam(const Type& type) {
+  argAttrs.emplace_back();
+  argLocs.emplace_back();
+  return body_.addArgument(type);
+}
+
 TypeList Function::paramTypes() const {
   TypeList types;
   for (size_t i = 0; i < numParams(); ++i) types.push_back(param(i)->type());

@@ -25,6 +25,8 @@ class Function {
   size_t numParams() const { return body_.numArguments(); }
   Value* param(size_t i) const { return body_.argument(i); }
   TypeList paramTypes() const;
+  // Appends a parameter (with empty attributes and location), returning it.
+  Value* addParam(const Type& type);
   const TypeList& resultTypes() const { return resultTypes_; }
   void setResultTypes(TypeList types);
 

@@ -1,0 +1,293 @@
+// JAX's function transformations for C++ functions of trees of arrays (kiln/tree.h):
+// jit, grad, value_and_grad and vmap. Each traces the function into kiln's IR (the
+// callable runs once with tracers in place of arrays), transforms the IR
+// (src/transforms/: the same code that differentiates imported StableHLO), and compiles
+// it through the runtime. They compose in any order: jit(value_and_grad(loss)),
+// vmap(grad(f)), grad(grad(f)).
+//
+//   auto step = kiln::jit(kiln::value_and_grad(loss));   // loss(params, x, y) -> Array
+//   auto [value, grads] = step(params, x, y);            // grads: a tree like params
+//
+// Semantics as in JAX: a jitted function is traced once per signature (the dtypes and
+// shapes of its leaves, its tree structure and static scalars) and the compiled program
+// is cached; arrays it closes over are captured by value when it is traced (changing
+// them later does not change the compiled program). Under an enclosing trace, jit is
+// inlined. Outside jit, grad and vmap trace and transform on every call (the compiled
+// program is still cached, by the program's fingerprint).
+//
+// Errors: ApiError. "usage" for misuse (a tracer used after its trace ended, a
+// non-scalar loss, an argument that cannot be differentiated); "unsupported" naming the
+// op and the user's line for an op without a rule.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "kiln/tree.h"
+
+namespace kiln {
+
+namespace detail {
+
+using FlatFn = std::function<std::vector<Array>(const std::vector<Array>&)>;
+
+// Whether this thread is tracing (jit inlines then).
+bool tracing();
+
+// A function traced into a program and compiled on first run.
+struct Staged;
+std::shared_ptr<Staged> stage(const FlatFn& f, const std::vector<Array>& inputs, const std::string& name);
+std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs);
+std::string stagedText(const Staged& staged);
+
+// "f32[2,3]" for each leaf (weak scalars marked "~").
+std::string leafTypes(const std::vector<Array>& leaves);
+
+struct GradSpec {
+  std::vector<size_t> wrt;  // which inputs
+  bool withValue = false;
+  bool hasAux = false;      // f returns the loss, then auxiliary outputs
+};
+// [value,] gradients of the wrt inputs, [aux...]
+std::vector<Array> grad(const FlatFn& f, const std::vector<Array>& inputs, const GradSpec& spec);
+
+// inAxes per input (none: not batched); every output gets its batch axis at outAxis.
+std::vector<Array> vmap(const FlatFn& f, const std::vector<Array>& inputs,
+                        const std::vector<std::optional<int64_t>>& inAxes, int64_t outAxis);
+
+// The explanation of a recompilation ("argument 1: f32[64,8] -> f32[17,8]") given the
+// keys of each argument of the last compile and of this one; prints it to stderr when
+// `print`.
+std::string explainRecompile(const std::string& name, const std::vector<std::string>& before,
+                             const std::vector<std::string>& now, bool print);
+bool explainRecompilesFromEnvironment();  // KILN_EXPLAIN_RECOMPILES=1
+
+template <class T>
+std::string argumentKey(const T& arg) {
+  std::string key;
+  Tree<T>::describe(arg, key);
+  return key + leafTypes(tree_leaves(arg));
+}
+
+template <class... Args>
+std::vector<Array> leavesOf(const Args&... args) {
+  std::vector<Array> out;
+  (Tree<Args>::leaves(args, out), ...);
+  return out;
+}
+
+// Calls f with trees shaped like `args` holding `leaves`, returning its result.
+template <class F, class... Args>
+auto callRebuilt(const F& f, const std::vector<Array>& leaves, const Args&... args) {
+  const Array* next = leaves.data();
+  std::tuple<Args...> rebuilt{Tree<Args>::rebuild(args, next)...};
+  return std::apply(f, rebuilt);
+}
+
+}  // namespace detail
+
+struct JitOptions {
+  std::string name = "jit";        // what messages call the function
+  bool explainRecompiles = false;  // also on with KILN_EXPLAIN_RECOMPILES=1
+};
+
+// f traced and compiled once per signature; see the file comment.
+template <class F>
+class Jitted {
+ public:
+  Jitted(F f, JitOptions options) : f_(std::move(f)), state_(std::make_shared<State>()) {
+    state_->options = std::move(options);
+    state_->options.explainRecompiles |= detail::explainRecompilesFromEnvironment();
+  }
+
+  template <class... Args>
+  auto operator()(const Args&... args) const {
+    using R = std::decay_t<std::invoke_result_t<const F&, const Args&...>>;
+    if (detail::tracing()) return f_(args...);
+    std::vector<Array> leaves = detail::leavesOf(args...);
+    std::vector<std::string> keys{detail::argumentKey(args)...};
+    std::string key;
+    for (const std::string& k : keys) key += k + "|";
+    auto it = state_->entries.find(key);
+    if (it == state_->entries.end()) {
+      auto result = std::make_shared<std::optional<R>>();
+      detail::FlatFn flat = [&](const std::vector<Array>& in) {
+        R r = detail::callRebuilt(f_, in, args...);
+        std::vector<Array> out = tree_leaves(r);
+        result->emplace(std::move(r));
+        return out;
+      };
+      Entry entry{detail::stage(flat, leaves, state_->options.name), result};
+      if (!state_->lastKeys.empty())
+        state_->lastExplanation = detail::explainRecompile(state_->options.name, state_->lastKeys, keys,
+                                                           state_->options.explainRecompiles);
+      state_->lastKeys = keys;
+      ++state_->compiles;
+      it = state_->entries.emplace(key, std::move(entry)).first;
+    }
+    std::vector<Array> out = detail::run(*it->second.staged, leaves);
+    const R& like = **std::static_pointer_cast<std::optional<R>>(it->second.result);
+    const Array* next = out.data();
+    return Tree<R>::rebuild(like, next);
+  }
+
+  // How many signatures were traced and compiled.
+  int64_t compiles() const { return state_->compiles; }
+  // Why the last recompilation happened (empty before the second compile).
+  const std::string& lastRecompileExplanation() const { return state_->lastExplanation; }
+
+ private:
+  struct Entry {
+    std::shared_ptr<detail::Staged> staged;
+    std::shared_ptr<void> result;  // std::optional<R>: the output tree's shape
+  };
+  struct State {
+    JitOptions options;
+    std::unordered_map<std::string, Entry> entries;
+    std::vector<std::string> lastKeys;
+    std::string lastExplanation;
+    int64_t compiles = 0;
+  };
+  F f_;
+  std::shared_ptr<State> state_;
+};
+
+template <class F>
+Jitted<F> jit(F f, JitOptions options = {}) {
+  return Jitted<F>(std::move(f), std::move(options));
+}
+
+// The gradient of f's scalar result with respect to argument Argnum (a tree: the
+// gradient is a tree of the same structure). f returns the loss (a float scalar), or a
+// std::pair of the loss and auxiliary outputs (JAX's has_aux), which come back as f
+// computed them.
+template <class F, size_t Argnum, bool WithValue>
+class Differentiated {
+ public:
+  explicit Differentiated(F f) : f_(std::move(f)) {}
+
+  template <class... Args>
+  auto operator()(const Args&... args) const {
+    static_assert(Argnum < sizeof...(Args), "kiln::grad: Argnum beyond the arguments");
+    using R = std::decay_t<std::invoke_result_t<const F&, const Args&...>>;
+    constexpr bool hasAux = !std::is_same_v<R, Array>;
+    using G = std::decay_t<std::tuple_element_t<Argnum, std::tuple<Args...>>>;
+
+    std::vector<Array> leaves;
+    detail::GradSpec spec{{}, WithValue, hasAux};
+    size_t index = 0;
+    auto addArgument = [&](auto const& arg, size_t argIndex) {
+      std::vector<Array> own = tree_leaves(arg);
+      for (Array& a : own) {
+        if (argIndex == Argnum) spec.wrt.push_back(leaves.size());
+        leaves.push_back(std::move(a));
+      }
+    };
+    (addArgument(args, index++), ...);
+
+    auto result = std::make_shared<std::optional<R>>();
+    detail::FlatFn flat = [&](const std::vector<Array>& in) {
+      R r = detail::callRebuilt(f_, in, args...);
+      if constexpr (hasAux) static_assert(std::is_same_v<std::decay_t<decltype(r.first)>, Array>,
+                                          "kiln::grad: f returns an Array or a pair (Array loss, aux)");
+      std::vector<Array> out = tree_leaves(r);
+      result->emplace(std::move(r));
+      return out;
+    };
+    std::vector<Array> out = detail::grad(flat, leaves, spec);
+    const Array* next = out.data();
+    Array value = WithValue ? *next++ : Array();
+    const G& like = std::get<Argnum>(std::forward_as_tuple(args...));
+    G gradient = Tree<G>::rebuild(like, next);
+    if constexpr (hasAux) {
+      using Aux = std::decay_t<decltype(std::declval<R>().second)>;
+      Aux aux = Tree<Aux>::rebuild((*result)->second, next);
+      if constexpr (WithValue) return std::pair<R, G>{R{value, std::move(aux)}, std::move(gradient)};
+      else return std::pair<G, Aux>{std::move(gradient), std::move(aux)};
+    } else {
+      if constexpr (WithValue) return std::pair<Array, G>{value, std::move(gradient)};
+      else return gradient;
+    }
+  }
+
+ private:
+  F f_;
+};
+
+// jax.grad: the gradient (with aux: the pair (gradient, aux)).
+template <size_t Argnum = 0, class F>
+Differentiated<F, Argnum, false> grad(F f) {
+  return Differentiated<F, Argnum, false>(std::move(f));
+}
+// jax.value_and_grad: the pair (value, gradient) (with aux: ((loss, aux), gradient)).
+template <size_t Argnum = 0, class F>
+Differentiated<F, Argnum, true> value_and_grad(F f) {
+  return Differentiated<F, Argnum, true>(std::move(f));
+}
+
+// f applied to every slice of its arguments along their in_axes (one per argument,
+// applying to all its leaves; none: the argument is shared by every slice; empty: all
+// 0), its result leaves batched along out_axis.
+template <class F>
+class Vmapped {
+ public:
+  Vmapped(F f, std::vector<std::optional<int64_t>> inAxes, int64_t outAxis)
+      : f_(std::move(f)), inAxes_(std::move(inAxes)), outAxis_(outAxis) {}
+
+  template <class... Args>
+  auto operator()(const Args&... args) const {
+    using R = std::decay_t<std::invoke_result_t<const F&, const Args&...>>;
+    if (!inAxes_.empty() && inAxes_.size() != sizeof...(Args))
+      throw ApiError("usage", "vmap: " + std::to_string(inAxes_.size()) + " in_axes for " +
+                                  std::to_string(sizeof...(Args)) + " arguments");
+    std::vector<Array> leaves;
+    std::vector<std::optional<int64_t>> leafAxes;
+    size_t index = 0;
+    auto addArgument = [&](auto const& arg, size_t argIndex) {
+      for (Array& a : tree_leaves(arg)) {
+        leaves.push_back(std::move(a));
+        leafAxes.push_back(inAxes_.empty() ? std::optional<int64_t>(0) : inAxes_[argIndex]);
+      }
+    };
+    (addArgument(args, index++), ...);
+    auto result = std::make_shared<std::optional<R>>();
+    detail::FlatFn flat = [&](const std::vector<Array>& in) {
+      R r = detail::callRebuilt(f_, in, args...);
+      std::vector<Array> out = tree_leaves(r);
+      result->emplace(std::move(r));
+      return out;
+    };
+    std::vector<Array> out = detail::vmap(flat, leaves, leafAxes, outAxis_);
+    const Array* next = out.data();
+    return Tree<R>::rebuild(**result, next);
+  }
+
+ private:
+  F f_;
+  std::vector<std::optional<int64_t>> inAxes_;
+  int64_t outAxis_;
+};
+
+template <class F>
+Vmapped<F> vmap(F f, std::vector<std::optional<int64_t>> in_axes = {}, int64_t out_axis = 0) {
+  return Vmapped<F>(std::move(f), std::move(in_axes), out_axis);
+}
+
+// The StableHLO text of f traced on arguments like `args` (its @main takes their leaves
+// in order): what `kiln run` and other StableHLO tools read.
+template <class F, class... Args>
+std::string export_stablehlo(const F& f, const Args&... args) {
+  detail::FlatFn flat = [&](const std::vector<Array>& in) {
+    return tree_leaves(detail::callRebuilt(f, in, args...));
+  };
+  return detail::stagedText(*detail::stage(flat, detail::leavesOf(args...), "main"));
+}
+
+}  // namespace kiln

@@ -1,0 +1,61 @@
+// What a kiln::Array is inside: a value on the device (a runtime buffer, possibly still
+// being computed), a C scalar not yet on any device, or a tracer (a value of a program
+// being traced).
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "ir/ir.h"
+#include "ir/literal.h"
+#include "kiln/array.h"
+#include "runtime/client.h"
+
+namespace kiln::detail {
+
+struct TraceState;
+
+struct ArrayImpl {
+  Type type;
+  bool weak = false;  // a C scalar: takes the other operand's dtype
+  double exact = 0;   // a weak real scalar's C value, before rounding to its default dtype
+  // Exactly one of these says where the value is.
+  std::optional<Literal> host;            // a scalar from C (uploaded when first needed)
+  std::optional<runtime::Buffer> buffer;  // on the device
+  std::shared_ptr<TraceState> trace;      // a tracer: `value` in the trace's function
+  Value* value = nullptr;
+
+  std::mutex uploadLock;  // guards making `buffer` from `host`
+};
+
+// Array <-> impl.
+inline ArrayImpl& implOf(const Array& a) {
+  if (!a.impl()) throw Error(ErrorKind::Usage, "an empty kiln::Array (default-constructed) was used");
+  return *a.impl();
+}
+Array makeConcrete(runtime::Buffer buffer);
+Array makeHostScalar(Literal value, bool weak);
+Array makeTracer(const std::shared_ptr<TraceState>& trace, Value* value, bool weak = false);
+
+// The array's buffer on the device (uploading a host scalar the first time); throws
+// Usage for a tracer.
+runtime::Buffer deviceBuffer(const Array& a);
+
+// kiln::Dtype <-> the IR's DType.
+DType toDType(Dtype dtype);
+Dtype fromDType(DType dtype);
+
+// Runs `f`, turning kiln::Error into the public ApiError (kind name + diagnostic).
+template <class F>
+auto translated(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const ApiError&) {
+    throw;
+  } catch (const Error& e) {
+    throw ApiError(errorKindName(e.kind()), e.format());
+  }
+}
+
+}  // namespace kiln::detail

@@ -1,0 +1,33 @@
+// How an op runs: inside a trace it adds IR to the innermost one; outside any trace it
+// is traced on its own into a small program that the session compiles (once per
+// signature: the cache is keyed by the program's fingerprint) and runs now, as JAX runs
+// an op outside jit. Ops made of other ops (softmax, mean, ...) run as one program
+// outside a trace, not op by op.
+#pragma once
+
+#include <functional>
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include "frontend/trace.h"
+
+namespace kiln::detail {
+
+// The values of the inputs in the current trace (its builder, at the caller's site).
+using EmitFn = std::function<std::vector<Value*>(Builder& b, const std::vector<Value*>& inputs)>;
+// A primitive: `emit` builds its IR; the results are weak when `weak` (an op on weak
+// scalars only).
+std::vector<Array> emit(const std::vector<Array>& inputs, const std::source_location& site, const EmitFn& emit,
+                        bool weak = false);
+Array emit1(const std::vector<Array>& inputs, const std::source_location& site, const EmitFn& emit,
+            bool weak = false);
+
+// An op made of other ops: `body` calls them on its arguments (tracers of the current
+// trace, or of a trace of its own outside one).
+using OpBody = std::function<std::vector<Array>(const std::vector<Array>& inputs)>;
+std::vector<Array> composite(const std::vector<Array>& inputs, const std::string& name, const OpBody& body);
+Array composite1(const std::vector<Array>& inputs, const std::string& name,
+                 const std::function<Array(const std::vector<Array>&)>& body);
+
+}  // namespace kiln::detail

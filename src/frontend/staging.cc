@@ -1,0 +1,193 @@
+// Staged programs: a function traced into a module of its own, compiled through the
+// session on first run (jit, and every op outside a trace); and the IR transforms
+// applied to traced functions (grad, vmap), whose result is either called from the
+// enclosing trace or compiled and run at once.
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+#include "frontend/array_impl.h"
+#include "frontend/session.h"
+#include "frontend/trace.h"
+#include "kiln/transforms.h"
+#include "stablehlo/printer.h"
+#include "transforms/autodiff.h"
+#include "transforms/vmap.h"
+
+namespace kiln::detail {
+
+struct Staged {
+  std::unique_ptr<Module> module;
+  std::string entry;
+  std::vector<Array> captures;  // passed after the inputs
+  mutable std::mutex lock;
+  mutable std::shared_ptr<const runtime::Executable> executable;
+};
+
+bool tracing() { return currentTrace() != nullptr; }
+
+std::shared_ptr<Staged> stage(const FlatFn& f, const std::vector<Array>& inputs, const std::string& name) {
+  return translated([&] {
+    auto staged = std::make_shared<Staged>();
+    staged->module = std::make_unique<Module>();
+    TraceScope scope(*staged->module, name, specsOf(inputs));
+    std::vector<Array> outputs = f(scope.inputs());
+    staged->entry = scope.finish(outputs).name();
+    staged->captures = scope.captures();
+    return staged;
+  });
+}
+
+std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs) {
+  return translated([&] {
+    Session& session = Session::get();
+    {
+      std::lock_guard<std::mutex> guard(staged.lock);
+      if (!staged.executable) staged.executable = session.compile(*staged.module, staged.entry);
+    }
+    std::vector<runtime::Buffer> buffers;
+    for (const Array& a : inputs) buffers.push_back(deviceBuffer(a));
+    for (const Array& a : staged.captures) buffers.push_back(deviceBuffer(a));
+    std::vector<const runtime::Buffer*> args;
+    for (const runtime::Buffer& b : buffers) args.push_back(&b);
+    runtime::Executable::Execution execution = staged.executable->execute(args, session.device());
+    std::vector<Array> outputs;
+    for (runtime::Buffer& b : execution.outputs) outputs.push_back(makeConcrete(std::move(b)));
+    return outputs;
+  });
+}
+
+std::string stagedText(const Staged& staged) { return stablehlo::printModule(*staged.module); }
+
+std::string leafTypes(const std::vector<Array>& leaves) {
+  std::string out;
+  for (const Array& a : leaves) out += a.type_string() + (a.weak() ? "~" : "") + ";";
+  return out;
+}
+
+namespace {
+
+// A function of `module` traced from f on parameters like `params`, private to the
+// module (a piece of a larger program), with the arrays it captured.
+struct TracedPiece {
+  Function* function = nullptr;
+  std::vector<Array> captures;
+};
+TracedPiece tracePiece(Module& module, const std::string& name, const FlatFn& f,
+                       const std::vector<ParamSpec>& params, const std::function<void(const std::vector<Array>&)>& check) {
+  TraceScope scope(module, name, params, Visibility::Private);
+  std::vector<Array> outputs = f(scope.inputs());
+  if (check) check(outputs);
+  TracedPiece piece{&scope.finish(outputs), {}};
+  piece.captures = scope.captures();
+  return piece;
+}
+
+// Calls `callee` (a function of `module`) with `args`: from the enclosing trace when
+// there is one (then `module` is its module), else compiled and run now (then `own`
+// holds `module`).
+std::vector<Array> callOrRun(std::unique_ptr<Module> own, const Function& callee, const std::vector<Array>& args) {
+  if (TraceState* outer = currentTrace()) {
+    std::vector<Value*> values;
+    for (const Array& a : args) values.push_back(outer->valueOf(a));
+    std::vector<Value*> results = outer->builder->call(callee, values);
+    std::vector<Array> out;
+    for (Value* v : results) out.push_back(makeTracer(outer->shared_from_this(), v));
+    return out;
+  }
+  Staged staged;
+  staged.entry = callee.name();
+  staged.module = std::move(own);
+  return run(staged, args);
+}
+
+std::vector<Array> concat(std::vector<Array> a, const std::vector<Array>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+}  // namespace
+
+std::vector<Array> grad(const FlatFn& f, const std::vector<Array>& inputs, const GradSpec& spec) {
+  return translated([&] {
+    std::unique_ptr<Module> own;
+    Module* module = currentTrace() ? currentTrace()->module : (own = std::make_unique<Module>()).get();
+    auto checkLoss = [](const std::vector<Array>& outputs) {
+      const Type& t = implOf(outputs.at(0)).type;
+      if (t.rank() != 0 || !(isFloat(t.dtype()) || kiln::isComplex(t.dtype())))
+        throw Error(ErrorKind::Usage, "grad: the function returns " + t.str() +
+                                          "; grad needs a float scalar (reduce it with sum or mean first)");
+    };
+    TracedPiece piece = tracePiece(*module, "loss", f, specsOf(inputs), checkLoss);
+    transforms::GradOptions options;
+    options.wrt = spec.wrt;
+    options.withValue = spec.withValue;
+    options.hasAux = spec.hasAux;
+    Function& g = transforms::grad(*module, *piece.function, options, freshName(*module, "grad"));
+    return callOrRun(std::move(own), g, concat(inputs, piece.captures));
+  });
+}
+
+std::vector<Array> vmap(const FlatFn& f, const std::vector<Array>& inputs,
+                        const std::vector<std::optional<int64_t>>& inAxes, int64_t outAxis) {
+  return translated([&] {
+    int64_t size = -1;
+    std::vector<ParamSpec> slices;
+    std::vector<std::optional<int64_t>> axes;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const Type& t = implOf(inputs[i]).type;
+      ParamSpec spec{t, implOf(inputs[i]).weak};
+      std::optional<int64_t> axis = inAxes.at(i);
+      if (axis) {
+        int64_t a = *axis < 0 ? *axis + t.rank() : *axis;
+        if (a < 0 || a >= t.rank())
+          throw Error(ErrorKind::Usage, "vmap: in_axis " + std::to_string(*axis) + " of argument leaf " +
+                                            std::to_string(i) + ", which is " + t.str());
+        if (size >= 0 && t.dim(a) != size)
+          throw Error(ErrorKind::Usage, "vmap: batch sizes differ: " + std::to_string(size) + " and " +
+                                            std::to_string(t.dim(a)) + " (argument leaf " + std::to_string(i) + ", " +
+                                            t.str() + ")");
+        size = t.dim(a);
+        Shape shape = t.shape();
+        shape.erase(shape.begin() + a);
+        spec.type = Type::tensor(t.dtype(), shape);
+        axis = a;
+      }
+      slices.push_back(spec);
+      axes.push_back(axis);
+    }
+    if (size < 0) throw Error(ErrorKind::Usage, "vmap: no argument is batched (every in_axis is none)");
+    std::unique_ptr<Module> own;
+    Module* module = currentTrace() ? currentTrace()->module : (own = std::make_unique<Module>()).get();
+    TracedPiece piece = tracePiece(*module, "slice", f, slices, nullptr);
+    transforms::VmapOptions options;
+    options.inAxes = axes;
+    options.inAxes.resize(axes.size() + piece.captures.size(), std::nullopt);
+    options.size = size;
+    for (const Type& t : piece.function->resultTypes())
+      options.outAxes.push_back(outAxis < 0 ? outAxis + t.rank() + 1 : outAxis);
+    Function& v = transforms::vmap(*module, *piece.function, options, freshName(*module, "vmap"));
+    return callOrRun(std::move(own), v, concat(inputs, piece.captures));
+  });
+}
+
+std::string explainRecompile(const std::string& name, const std::vector<std::string>& before,
+                             const std::vector<std::string>& now, bool print) {
+  std::string why;
+  for (size_t i = 0; i < now.size(); ++i) {
+    if (i < before.size() && before[i] == now[i]) continue;
+    if (!why.empty()) why += "; ";
+    why += "argument " + std::to_string(i) + " was " + (i < before.size() ? before[i] : "absent") + ", now " + now[i];
+  }
+  if (before.size() > now.size()) why += (why.empty() ? "" : "; ") + std::string("fewer arguments");
+  std::string message = name + " compiles again: " + why;
+  if (print) std::fprintf(stderr, "kiln: %s\n", message.c_str());
+  return message;
+}
+
+bool explainRecompilesFromEnvironment() {
+  const char* env = std::getenv("KILN_EXPLAIN_RECOMPILES");
+  return env && std::string(env) != "0" && *env;
+}
+
+}  // namespace kiln::detail
