@@ -75,7 +75,12 @@ class Array {
   // device starts now and runs asynchronously.
   template <class T>
   static Array from_vector(const std::vector<T>& values, const std::vector<int64_t>& shape) {
-    return from_bytes(dtype_of<T>(), shape, values.data(), values.size() * sizeof(T));
+    if constexpr (std::is_same_v<T, bool>) {  // std::vector<bool> packs bits; bools are bytes here
+      std::vector<uint8_t> bytes(values.begin(), values.end());
+      return from_bytes(Dtype::Bool, shape, bytes.data(), bytes.size());
+    } else {
+      return from_bytes(dtype_of<T>(), shape, values.data(), values.size() * sizeof(T));
+    }
   }
   static Array from_bytes(Dtype dtype, const std::vector<int64_t>& shape, const void* data, size_t bytes);
 

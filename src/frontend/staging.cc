@@ -8,6 +8,7 @@
 
 #include "frontend/array_impl.h"
 #include "frontend/session.h"
+#include "frontend/staging.h"
 #include "frontend/trace.h"
 #include "kiln/transforms.h"
 #include "stablehlo/printer.h"
@@ -59,22 +60,8 @@ std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs) {
 
 std::string stagedText(const Staged& staged) { return stablehlo::printModule(*staged.module); }
 
-std::string leafTypes(const std::vector<Array>& leaves) {
-  std::string out;
-  for (const Array& a : leaves) out += a.type_string() + (a.weak() ? "~" : "") + ";";
-  return out;
-}
-
-namespace {
-
-// A function of `module` traced from f on parameters like `params`, private to the
-// module (a piece of a larger program), with the arrays it captured.
-struct TracedPiece {
-  Function* function = nullptr;
-  std::vector<Array> captures;
-};
-TracedPiece tracePiece(Module& module, const std::string& name, const FlatFn& f,
-                       const std::vector<ParamSpec>& params, const std::function<void(const std::vector<Array>&)>& check) {
+TracedPiece tracePiece(Module& module, const std::string& name, const FlatFn& f, const std::vector<ParamSpec>& params,
+                       const std::function<void(const std::vector<Array>&)>& check) {
   TraceScope scope(module, name, params, Visibility::Private);
   std::vector<Array> outputs = f(scope.inputs());
   if (check) check(outputs);
@@ -82,6 +69,14 @@ TracedPiece tracePiece(Module& module, const std::string& name, const FlatFn& f,
   piece.captures = scope.captures();
   return piece;
 }
+
+std::string leafTypes(const std::vector<Array>& leaves) {
+  std::string out;
+  for (const Array& a : leaves) out += a.type_string() + (a.weak() ? "~" : "") + ";";
+  return out;
+}
+
+namespace {
 
 // Calls `callee` (a function of `module`) with `args`: from the enclosing trace when
 // there is one (then `module` is its module), else compiled and run now (then `own`
