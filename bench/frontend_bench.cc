@@ -7,12 +7,14 @@
 //   trace_compile_ms    the first call of that step: tracing, the transforms, and
 //                       compiling (cold unless the disk cache already holds it)
 //   trace_ms            the same step traced and transformed only (export_stablehlo)
-//   frontend_bench [RUNS]
+//   frontend_bench [RUNS] [--export FILE]   (FILE: the step as StableHLO, for kiln bench)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <kiln/kiln.h>
@@ -82,6 +84,7 @@ int main(int argc, char** argv) {
     start = Clock::now();
     std::string text = kiln::export_stablehlo(step, p, batch, labels);
     std::printf("trace_ms %.2f ms\n", msSince(start));
+    if (argc > 3 && std::string(argv[2]) == "--export") std::ofstream(argv[3]) << text;
 
     auto train = kiln::jit(step);
     start = Clock::now();

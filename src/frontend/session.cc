@@ -1,7 +1,11 @@
 #include "frontend/session.h"
 
+#include <cctype>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
+#include <sstream>
 #include <unordered_map>
 
 #include "ir/fingerprint.h"
@@ -21,11 +25,55 @@ std::string backendLocked() {
   return env && *env ? env : "cpu";
 }
 
+// The persistent cache of compiled programs: the plugin's serialized executables, one
+// file per program fingerprint, entry and plugin version, in $KILN_CACHE_DIR
+// ("off": none), else $XDG_CACHE_HOME/kiln, else ~/.cache/kiln (under executables/).
+std::string persistentCacheDir() {
+  std::string base;
+  if (const char* dir = std::getenv("KILN_CACHE_DIR")) {
+    if (std::string(dir) == "off") return "";
+    base = dir;
+  } else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+    base = std::string(xdg) + "/kiln";
+  } else if (const char* home = std::getenv("HOME"); home && *home) {
+    base = std::string(home) + "/.cache/kiln";
+  } else {
+    return "";
+  }
+  return base + "/executables";
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+// Written under a temporary name and renamed, so a reader never sees half a file.
+void writeFileAtomically(const std::string& path, const std::string& bytes) {
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  std::string tmp = path + ".tmp" + std::to_string(reinterpret_cast<uintptr_t>(&bytes));
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) return;  // an unwritable cache only costs the next process a compile
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out) return;
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
+}
+
 }  // namespace
 
 struct Session::Cache {
   std::mutex lock;
-  std::unordered_map<std::string, std::shared_ptr<const runtime::Executable>> compiled;
+  // By the program's fingerprint, then the entry's name.
+  std::unordered_map<Fingerprint, std::unordered_map<std::string, std::shared_ptr<const runtime::Executable>>,
+                     FingerprintHash>
+      compiled;
   int64_t compiles = 0;
 };
 
@@ -54,16 +102,37 @@ void setSessionBackend(const std::string& plugin) {
 runtime::Buffer Session::upload(const Literal& value) const { return client_.bufferFromHost(value, device_); }
 
 std::shared_ptr<const runtime::Executable> Session::compile(const Module& module, const std::string& entry) {
-  std::string key = fingerprint(module).hex() + "@" + entry;
+  Fingerprint key = fingerprint(module);
   std::lock_guard<std::mutex> guard(cache_->lock);
-  auto it = cache_->compiled.find(key);
-  if (it != cache_->compiled.end()) return it->second;
+  auto& entries = cache_->compiled[key];
+  auto it = entries.find(entry);
+  if (it != entries.end()) return it->second;
+  std::string dir = persistentCacheDir();
+  std::string file;
+  if (!dir.empty()) {
+    std::string plugin = client_.plugin().name() + "-" + client_.plugin().version();
+    for (char& c : plugin)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
+    file = dir + "/" + key.hex() + "-" + plugin + "-" + entry + ".kx";
+    std::string bytes = readFile(file);
+    if (!bytes.empty()) {
+      try {
+        auto executable = std::make_shared<const runtime::Executable>(client_.deserialize(bytes));
+        return entries.emplace(entry, std::move(executable)).first->second;
+      } catch (const Error&) {
+        // A stale or damaged entry: compile again and replace it.
+      }
+    }
+  }
   runtime::CompileOptions options;
   options.entry = entry;
   options.name = "<traced program>";
+  // KILN_DUMP_DIR: where the plugin writes what it compiles (XLA's --xla_dump_to).
+  if (const char* dump = std::getenv("KILN_DUMP_DIR")) options.dumpDir = dump;
   auto executable = std::make_shared<const runtime::Executable>(client_.compile(stablehlo::printModule(module), options));
   ++cache_->compiles;
-  return cache_->compiled.emplace(key, std::move(executable)).first->second;
+  if (!file.empty()) writeFileAtomically(file, executable->serialize());
+  return entries.emplace(entry, std::move(executable)).first->second;
 }
 
 int64_t Session::compiles() const {
