@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "kiln/numpy.h"
 #include "kiln/tree.h"
 
 namespace kiln {
@@ -57,6 +58,9 @@ struct GradSpec {
 };
 // [value,] gradients of the wrt inputs, [aux...]
 std::vector<Array> grad(const FlatFn& f, const std::vector<Array>& inputs, const GradSpec& spec);
+
+// f's outputs, then their tangents, given tangents for every primal.
+std::vector<Array> jvp(const FlatFn& f, const std::vector<Array>& primals, const std::vector<Array>& tangents);
 
 // inAxes per input (none: not batched); every output gets its batch axis at outAxis.
 std::vector<Array> vmap(const FlatFn& f, const std::vector<Array>& inputs,
@@ -278,6 +282,70 @@ class Vmapped {
 template <class F>
 Vmapped<F> vmap(F f, std::vector<std::optional<int64_t>> in_axes = {}, int64_t out_axis = 0) {
   return Vmapped<F>(std::move(f), std::move(in_axes), out_axis);
+}
+
+// jax.jvp: f's outputs and their directional derivatives along `tangents` (a tuple of
+// trees like the primals), as the pair (outputs, output tangents).
+template <class F, class... Args>
+auto jvp(F f, const std::tuple<Args...>& primals, const std::tuple<Args...>& tangents) {
+  auto leaves = [](const std::tuple<Args...>& t) { return std::apply([](const Args&... a) { return detail::leavesOf(a...); }, t); };
+  using R = std::decay_t<std::invoke_result_t<const F&, const Args&...>>;
+  auto result = std::make_shared<std::optional<R>>();
+  detail::FlatFn flat = [&](const std::vector<Array>& in) {
+    R r = std::apply([&](const Args&... a) { return detail::callRebuilt(f, in, a...); }, primals);
+    std::vector<Array> out = tree_leaves(r);
+    result->emplace(std::move(r));
+    return out;
+  };
+  std::vector<Array> out = detail::jvp(flat, leaves(primals), leaves(tangents));
+  std::vector<Array> value(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(out.size() / 2));
+  std::vector<Array> tangent(out.begin() + static_cast<std::ptrdiff_t>(out.size() / 2), out.end());
+  return std::pair<R, R>{tree_unflatten(**result, value), tree_unflatten(**result, tangent)};
+}
+
+// jax.vjp of a function of one tree: (f(x), pullback), where pullback(cotangent of the
+// output, an Array like it) is the gradient of <f(x), cotangent> with respect to x.
+template <class F, class X>
+auto vjp(F f, const X& x) {
+  using R = std::decay_t<std::invoke_result_t<const F&, const X&>>;
+  static_assert(std::is_same_v<R, Array>, "kiln::vjp: f returns one Array here");
+  R y = f(x);
+  auto pullback = [f, x](const Array& cotangent) {
+    return grad([&](const X& at) { return sum(multiply(f(at), stop_gradient(cotangent))); })(x);
+  };
+  return std::pair<R, decltype(pullback)>{y, pullback};
+}
+
+namespace detail {
+// Moves the leading axis of `a` (the basis) after the others: [n, out...] -> [out..., in...].
+Array basisLast(const Array& a, const std::vector<int64_t>& in);
+}  // namespace detail
+
+// The Jacobian of f: Array -> Array at x, of shape f(x).shape + x.shape: by forward mode
+// (one jvp per input element, vmapped) or reverse mode (one vjp per output element).
+template <class F>
+auto jacfwd(F f) {
+  return [f](const Array& x) {
+    Array basis = reshape(eye(x.size(), x.dtype()), [&] { std::vector<int64_t> s{x.size()}; s.insert(s.end(), x.shape().begin(), x.shape().end()); return s; }());
+    Array columns = vmap([&](const Array& t) { return jvp(f, std::tuple<Array>{x}, std::tuple<Array>{t}).second; })(basis);
+    return detail::basisLast(columns, x.shape());
+  };
+}
+template <class F>
+auto jacrev(F f) {
+  return [f](const Array& x) {
+    Array y = f(x);
+    Array basis = reshape(eye(y.size(), y.dtype()), [&] { std::vector<int64_t> s{y.size()}; s.insert(s.end(), y.shape().begin(), y.shape().end()); return s; }());
+    Array rows = vmap([&](const Array& ct) { return vjp(f, x).second(ct); })(basis);
+    std::vector<int64_t> shape = y.shape();
+    shape.insert(shape.end(), x.shape().begin(), x.shape().end());
+    return reshape(rows, shape);
+  };
+}
+// The Hessian of a scalar function: jacfwd(jacrev(f)).
+template <class F>
+auto hessian(F f) {
+  return jacfwd(jacrev(f));
 }
 
 // The StableHLO text of f traced on arguments like `args` (its @main takes their leaves

@@ -213,4 +213,15 @@ Array one_hot(const Array& labels, int64_t classes, Dtype dtype, Site site) {
   });
 }
 
+namespace detail {
+Array basisLast(const Array& a, const std::vector<int64_t>& in) {
+  std::vector<int64_t> perm;
+  for (int64_t i = 1; i < a.ndim(); ++i) perm.push_back(i);
+  perm.push_back(0);
+  std::vector<int64_t> shape(a.shape().begin() + 1, a.shape().end());
+  shape.insert(shape.end(), in.begin(), in.end());
+  return reshape(transpose(a, perm), shape);
+}
+}  // namespace detail
+
 }  // namespace kiln

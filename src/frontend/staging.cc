@@ -10,6 +10,7 @@
 #include "frontend/session.h"
 #include "frontend/staging.h"
 #include "frontend/trace.h"
+#include "kiln/numpy.h"
 #include "kiln/transforms.h"
 #include "stablehlo/printer.h"
 #include "transforms/autodiff.h"
@@ -120,6 +121,39 @@ std::vector<Array> grad(const FlatFn& f, const std::vector<Array>& inputs, const
     options.hasAux = spec.hasAux;
     Function& g = transforms::grad(*module, *piece.function, options, freshName(*module, "grad"));
     return callOrRun(std::move(own), g, concat(inputs, piece.captures));
+  });
+}
+
+std::vector<Array> jvp(const FlatFn& f, const std::vector<Array>& primals, const std::vector<Array>& tangents) {
+  return translated([&] {
+    if (tangents.size() != primals.size())
+      throw Error(ErrorKind::Usage, "jvp: " + std::to_string(tangents.size()) + " tangents for " +
+                                        std::to_string(primals.size()) + " primals");
+    for (size_t i = 0; i < primals.size(); ++i)
+      if (transforms::hasTangent(implOf(primals[i]).type) && implOf(tangents[i]).type != implOf(primals[i]).type)
+        throw Error(ErrorKind::Type, "jvp: the tangent of primal leaf " + std::to_string(i) + " is " +
+                                         implOf(tangents[i]).type.str() + "; it must be " + implOf(primals[i]).type.str());
+    std::unique_ptr<Module> own;
+    Module* module = currentTrace() ? currentTrace()->module : (own = std::make_unique<Module>()).get();
+    TracedPiece piece = tracePiece(*module, "primal", f, specsOf(primals));
+    Function& d = transforms::jvp(*module, *piece.function, freshName(*module, "jvp"));
+    // Arguments: the primals and captures, then the tangents of the differentiable ones
+    // (zero for captures: they are constants of f).
+    std::vector<Array> args = concat(primals, piece.captures);
+    for (size_t i = 0; i < primals.size(); ++i)
+      if (transforms::hasTangent(implOf(primals[i]).type)) args.push_back(tangents[i]);
+    for (const Array& c : piece.captures)
+      if (transforms::hasTangent(implOf(c).type)) args.push_back(zeros(c.shape(), c.dtype()));
+    // (Read before the call: outside a trace, the module goes with it.)
+    TypeList results = piece.function->resultTypes();
+    std::vector<Array> out = callOrRun(std::move(own), d, args);
+    // Outputs, then one tangent per output (zeros for outputs without one, as JAX's
+    // float0 tangents of integers).
+    std::vector<Array> all(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(results.size()));
+    size_t next = results.size();
+    for (size_t i = 0; i < results.size(); ++i)
+      all.push_back(transforms::hasTangent(results[i]) ? out.at(next++) : zeros_like(all[i]));
+    return all;
   });
 }
 

@@ -141,6 +141,28 @@ TEST(JitTest, JitOfValueAndGradTrainsALinearModel) {
   EXPECT_NEAR(values(p.w)[1], -1, 1e-2);
 }
 
+TEST(ForwardModeTest, JvpJacobiansAndHessians) {
+  Array x = f32({0.5, -1, 2}, {3});
+  auto [y, dy] = kiln::jvp([](const Array& v) { return kiln::sin(v); }, std::tuple<Array>{x},
+                           std::tuple<Array>{kiln::ones({3})});
+  std::vector<float> d = values(dy);
+  EXPECT_NEAR(d[0], std::cos(0.5), 1e-6);
+  EXPECT_NEAR(d[2], std::cos(2.0), 1e-6);
+  EXPECT_NEAR(values(y)[1], std::sin(-1.0), 1e-6);
+  // A linear map's Jacobian is its matrix, both ways.
+  Array m = f32({1, 2, 3, 4, 5, 6}, {2, 3});
+  auto linear = [&](const Array& v) { return kiln::matmul(m, v); };
+  EXPECT_THAT(values(kiln::jacfwd(linear)(x)), ElementsAre(1, 2, 3, 4, 5, 6));
+  EXPECT_THAT(values(kiln::jacrev(linear)(x)), ElementsAre(1, 2, 3, 4, 5, 6));
+  EXPECT_THAT(kiln::jacfwd(linear)(x).shape(), ElementsAre(2, 3));
+  // The Hessian of sum(v^3) is diag(6 v).
+  Array h = kiln::hessian([](const Array& v) { return kiln::sum(v * v * v); })(x);
+  EXPECT_THAT(values(h), ElementsAre(3, 0, 0, 0, -6, 0, 0, 0, 12));
+  auto [value, pullback] = kiln::vjp([](const Array& v) { return v * v; }, x);
+  EXPECT_THAT(values(pullback(f32({1, 1, 0}, {3}))), ElementsAre(1, -2, 0));
+  EXPECT_THAT(values(value), ElementsAre(0.25, 1, 4));
+}
+
 TEST(TransformErrorsTest, MisuseIsReportedClearly) {
   // A non-scalar loss.
   try {
