@@ -13,6 +13,7 @@
 #include <initializer_list>
 #include <optional>
 #include <source_location>
+#include <string>
 #include <vector>
 
 #include "kiln/array.h"
@@ -148,9 +149,29 @@ Array pad(const Array& a, const std::vector<std::pair<int64_t, int64_t>>& widths
 // 1 at `labels` (integers) along a new last axis of size `classes`.
 Array one_hot(const Array& labels, int64_t classes, Dtype dtype = float32, Site site = Site::current());
 
+// Stable sorts along `axis` (floats in IEEE total order: -NaN < -inf < ... < inf < NaN).
+Array sort(const Array& a, int64_t axis = -1, Site site = Site::current());
+Array argsort(const Array& a, int64_t axis = -1, Site site = Site::current());
+// Running sums along `axis` (jnp.cumsum; small integers accumulate as sum does).
+Array cumsum(const Array& a, int64_t axis = 0, Site site = Site::current());
+// `sections` equal parts along `axis` (which must divide it), as jnp.split(a, n).
+std::vector<Array> split(const Array& a, int64_t sections, int64_t axis = 0, Site site = Site::current());
+// The parts between `indices` along `axis`, as jnp.split(a, [i, j, ...]).
+std::vector<Array> split(const Array& a, const std::vector<int64_t>& indices, int64_t axis = 0,
+                         Site site = Site::current());
+
+// ---- files ----
+// NumPy's .npy format (written to a temporary name and renamed).
+void save(const std::string& path, const Array& a);
+Array load(const std::string& path);
+
 // ---- linear algebra ----
 // NumPy's matmul: 1-d operands are vectors, leading dimensions broadcast as a batch.
 Array matmul(const Array& a, const Array& b, Site site = Site::current());
 Array dot(const Array& a, const Array& b, Site site = Site::current());
+// Einstein summation of one or two operands ("ij,jk->ik", "bij,bjk->bik", "ij->ji",
+// "ij->", "i,i->"): one letter per axis, no repeated letter within one operand; an
+// implicit output ("ij,jk") is the letters that appear once, sorted.
+Array einsum(const std::string& spec, const std::vector<Array>& operands, Site site = Site::current());
 
 }  // namespace kiln

@@ -8,6 +8,8 @@
 #include "frontend/trace.h"
 #include "interp/array_print.h"
 #include "kiln/numpy.h"
+#include "stablehlo/npy.h"
+#include "support/atomic_file.h"
 
 namespace kiln {
 
@@ -228,6 +230,14 @@ std::ostream& operator<<(std::ostream& out, const Array& a) { return out << a.st
 Array Array::astype(Dtype dtype) const { return kiln::astype(*this, dtype); }
 Array Array::reshape(const std::vector<int64_t>& shape) const { return kiln::reshape(*this, shape); }
 Array Array::T() const { return kiln::transpose(*this); }
+
+void save(const std::string& path, const Array& a) {
+  translated([&] { writeFileAtomically(path, stablehlo::serializeNpy(hostValue(a))); });
+}
+
+Array load(const std::string& path) {
+  return translated([&] { return makeConcrete(Session::get().upload(stablehlo::readNpy(path))); });
+}
 
 void set_backend(const std::string& plugin) {
   translated([&] { setSessionBackend(plugin); });

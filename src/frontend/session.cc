@@ -10,6 +10,7 @@
 
 #include "ir/fingerprint.h"
 #include "stablehlo/printer.h"
+#include "support/atomic_file.h"
 
 namespace kiln::detail {
 
@@ -49,21 +50,6 @@ std::string readFile(const std::string& path) {
   std::ostringstream bytes;
   bytes << in.rdbuf();
   return bytes.str();
-}
-
-// Written under a temporary name and renamed, so a reader never sees half a file.
-void writeFileAtomically(const std::string& path, const std::string& bytes) {
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  std::string tmp = path + ".tmp" + std::to_string(reinterpret_cast<uintptr_t>(&bytes));
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) return;  // an unwritable cache only costs the next process a compile
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out) return;
-  }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) std::filesystem::remove(tmp, ec);
 }
 
 }  // namespace
@@ -131,7 +117,15 @@ std::shared_ptr<const runtime::Executable> Session::compile(const Module& module
   if (const char* dump = std::getenv("KILN_DUMP_DIR")) options.dumpDir = dump;
   auto executable = std::make_shared<const runtime::Executable>(client_.compile(stablehlo::printModule(module), options));
   ++cache_->compiles;
-  if (!file.empty()) writeFileAtomically(file, executable->serialize());
+  if (!file.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    try {
+      writeFileAtomically(file, executable->serialize());
+    } catch (const Error&) {
+      // An unwritable cache costs the next process a compile, nothing more.
+    }
+  }
   return entries.emplace(entry, std::move(executable)).first->second;
 }
 

@@ -140,6 +140,49 @@ TEST(ShapeTest, TakePadOneHot) {
   EXPECT_THAT(values(kiln::one_hot(i32({2, 0}, {2}), 3)), ElementsAre(0, 0, 1, 1, 0, 0));
 }
 
+TEST(ShapeTest, SortCumsumSplit) {
+  Array a = f32({3, 1, 2, 1, -5, 0}, {2, 3});
+  EXPECT_THAT(values(kiln::sort(a)), ElementsAre(1, 2, 3, -5, 0, 1));
+  EXPECT_THAT(kiln::argsort(a).to_vector<int>(), ElementsAre(1, 2, 0, 1, 2, 0));
+  EXPECT_THAT(kiln::argsort(f32({2, 1, 2, 1}, {4})).to_vector<int>(), ElementsAre(1, 3, 0, 2));  // stable
+  EXPECT_THAT(values(kiln::sort(a, 0)), ElementsAre(1, -5, 0, 3, 1, 2));
+  EXPECT_THAT(values(kiln::cumsum(a, 1)), ElementsAre(3, 4, 6, 1, -4, -4));
+  EXPECT_THAT(kiln::cumsum(kiln::arange(4)).to_vector<int>(), ElementsAre(0, 1, 3, 6));
+  std::vector<Array> halves = kiln::split(kiln::arange(6), 2);
+  ASSERT_EQ(halves.size(), 2u);
+  EXPECT_THAT(halves[1].to_vector<int>(), ElementsAre(3, 4, 5));
+  std::vector<Array> parts = kiln::split(a, std::vector<int64_t>{1}, 1);
+  EXPECT_THAT(parts[0].shape(), ElementsAre(2, 1));
+  EXPECT_THAT(parts[1].shape(), ElementsAre(2, 2));
+  EXPECT_THROW(kiln::split(kiln::arange(5), 2), kiln::ApiError);
+}
+
+TEST(ArrayTest, NpyRoundTrip) {
+  std::string path = ::testing::TempDir() + "/kiln_frontend_test.npy";
+  Array a = f32({1, 2, 3, 4, 5, 6}, {3, 2});
+  kiln::save(path, a);
+  Array b = kiln::load(path);
+  EXPECT_EQ(b.type_string(), "f32[3,2]");
+  EXPECT_THAT(values(b), ElementsAre(1, 2, 3, 4, 5, 6));
+  EXPECT_THROW(kiln::load(path + ".missing"), kiln::ApiError);
+}
+
+TEST(LinalgTest, Einsum) {
+  Array a = f32({1, 2, 3, 4, 5, 6}, {2, 3});
+  Array b = f32({1, 0, 0, 1, 1, 1}, {3, 2});
+  EXPECT_THAT(values(kiln::einsum("ij,jk->ik", {a, b})), ElementsAre(4, 5, 10, 11));
+  EXPECT_THAT(values(kiln::einsum("ij,jk", {a, b})), ElementsAre(4, 5, 10, 11));  // implicit output
+  EXPECT_THAT(values(kiln::einsum("ij,jk->ki", {a, b})), ElementsAre(4, 10, 5, 11));
+  EXPECT_THAT(values(kiln::einsum("ij->ji", {a})), ElementsAre(1, 4, 2, 5, 3, 6));
+  EXPECT_THAT(values(kiln::einsum("ij->", {a})), ElementsAre(21));
+  EXPECT_THAT(values(kiln::einsum("ij->j", {a})), ElementsAre(5, 7, 9));
+  EXPECT_THAT(values(kiln::einsum("i,i->", {f32({1, 2}, {2}), f32({3, 4}, {2})})), ElementsAre(11));
+  Array batch = kiln::reshape(kiln::astype(kiln::arange(12), kiln::float32), {2, 2, 3});
+  EXPECT_THAT(kiln::einsum("bij,jk->bik", {batch, b}).shape(), ElementsAre(2, 2, 2));
+  EXPECT_THAT(values(kiln::einsum("bij,bij->b", {batch, batch})), ElementsAre(55, 451));
+  EXPECT_THROW(kiln::einsum("ii->i", {kiln::eye(2)}), kiln::ApiError);
+}
+
 TEST(LinalgTest, MatmulShapesAndValues) {
   Array a = f32({1, 2, 3, 4, 5, 6}, {2, 3});
   Array b = f32({1, 0, 0, 1, 1, 1}, {3, 2});
