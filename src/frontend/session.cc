@@ -96,7 +96,13 @@ std::shared_ptr<const runtime::Executable> Session::compile(const Module& module
   std::string dir = persistentCacheDir();
   std::string file;
   if (!dir.empty()) {
-    std::string plugin = client_.plugin().name() + "-" + client_.plugin().version();
+    // The plugin's name, version and build (its file's size and time), so that a
+    // rebuilt compiler never runs programs an older one compiled.
+    std::error_code ec;
+    auto size = std::filesystem::file_size(client_.plugin().path(), ec);
+    auto time = std::filesystem::last_write_time(client_.plugin().path(), ec).time_since_epoch().count();
+    std::string plugin = client_.plugin().name() + "-" + client_.plugin().version() + "-" + std::to_string(size) + "-" +
+                         std::to_string(time);
     for (char& c : plugin)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
     file = dir + "/" + key.hex() + "-" + plugin + "-" + entry + ".kx";

@@ -275,6 +275,36 @@ bool dotTranspose(Op& op, Rewriter& rw) {
   return true;
 }
 
+// transpose(dot_general(l, r), p) → dot_general(r, l) when p keeps the batch dimensions
+// first and moves the rhs's free dimensions before the lhs's, each block in its order:
+// the result of the swapped dot exactly (the same products, summed over the same
+// contracting indices in the same order). The backward pass of a matmul makes these
+// (the weight gradient (dYᵀ·X)ᵀ), and without the rule the transpose is materialized.
+bool transposeOfDot(Op& op, Rewriter& rw) {
+  Op* dot = op.operand(0)->definingOp();
+  if (!dot || !dot->is(OpCode::DotGeneral) || !dot->attr("dot_dimension_numbers") ||
+      op.operand(0)->uses().size() != 1)
+    return false;
+  DotDims dn = DotDims::fromAttr(dot->attr("dot_dimension_numbers"));
+  auto count = [](size_t n) { return static_cast<int64_t>(n); };
+  int64_t batch = count(dn.lhsBatch.size());
+  int64_t lhsFree = typeOf(dot->operand(0)).rank() - batch - count(dn.lhsContracting.size());
+  int64_t rhsFree = typeOf(dot->operand(1)).rank() - batch - count(dn.rhsContracting.size());
+  Dims swapped;
+  for (int64_t d = 0; d < batch; ++d) swapped.push_back(d);
+  for (int64_t d = 0; d < rhsFree; ++d) swapped.push_back(batch + lhsFree + d);
+  for (int64_t d = 0; d < lhsFree; ++d) swapped.push_back(batch + d);
+  if (ints(op, "permutation") != swapped || lhsFree == 0 || rhsFree == 0) return false;
+  NamedAttrList attrs = dot->attrs();
+  setAttr(attrs, "dot_dimension_numbers",
+          DotDims{dn.rhsBatch, dn.lhsBatch, dn.rhsContracting, dn.lhsContracting}.toAttr());
+  if (Attribute precision = findAttr(attrs, "precision_config"); precision && precision.asArray().size() == 2)
+    setAttr(attrs, "precision_config", Attribute::array({precision.asArray()[1], precision.asArray()[0]}));
+  rw.replace(rw.createValue(OpCode::DotGeneral, {dot->operand(1), dot->operand(0)}, typeOf(op.result()),
+                            std::move(attrs), {dot}));
+  return true;
+}
+
 // ---- tuples, dynamic_slice --------------------------------------------------------
 
 // get_tuple_element(tuple(a0, a1, ...), i) → ai.
@@ -326,6 +356,7 @@ void addMovementRules(RuleTable& t) {
   t.add(O::Transpose, "transpose-identity", transposeIdentity);
   t.add(O::Transpose, "transpose-transpose", transposeTranspose);
   t.add(O::Transpose, "transpose-as-reshape", transposeAsReshape);
+  t.add(O::Transpose, "transpose-of-dot", transposeOfDot);
   t.add(O::Reshape, "reshape-same-type", reshapeSameType);
   t.add(O::Reshape, "reshape-reshape", reshapeReshape);
   t.add(O::BroadcastInDim, "broadcast-identity", broadcastIdentity);

@@ -673,6 +673,32 @@ TEST(SimplifyTest, TransposeThatReordersFreeDimensionsStaysOutOfDotGeneral) {
   EXPECT_EQ(count(*m, OpCode::Transpose), 1);
 }
 
+TEST(SimplifyTest, TransposeOfDotSwapsItsOperands) {
+  // (dYᵀ·X)ᵀ, as the gradient of a matmul's weight comes out of reverse mode, with a batch.
+  auto m = simplify(R"(
+    func.func @main(%dy: tensor<2x6x4xf32>, %x: tensor<2x6x3xf32>) -> tensor<2x3x4xf32> {
+      %d = stablehlo.dot_general %dy, %x, batching_dims = [0] x [0], contracting_dims = [1] x [1] : (tensor<2x6x4xf32>, tensor<2x6x3xf32>) -> tensor<2x4x3xf32>
+      %t = stablehlo.transpose %d, dims = [0, 2, 1] : (tensor<2x4x3xf32>) -> tensor<2x3x4xf32>
+      return %t : tensor<2x3x4xf32>
+    })");
+  EXPECT_EQ(count(*m, OpCode::Transpose), 0);
+  const Op* d = returned(*m)->definingOp();
+  ASSERT_TRUE(d->is(OpCode::DotGeneral));
+  EXPECT_EQ(d->operand(0), m->lookup("main")->param(1));
+  EXPECT_EQ(d->operand(1), m->lookup("main")->param(0));
+}
+
+TEST(SimplifyTest, TransposeOfDotThatMixesBlocksStays) {
+  // Moving the batch dimension is not a swap of the operands.
+  auto m = simplify(R"(
+    func.func @main(%a: tensor<2x4x6xf32>, %b: tensor<2x6x3xf32>) -> tensor<4x2x3xf32> {
+      %d = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x4x6xf32>, tensor<2x6x3xf32>) -> tensor<2x4x3xf32>
+      %t = stablehlo.transpose %d, dims = [1, 0, 2] : (tensor<2x4x3xf32>) -> tensor<4x2x3xf32>
+      return %t : tensor<4x2x3xf32>
+    })");
+  EXPECT_EQ(count(*m, OpCode::Transpose), 1);
+}
+
 // ---- tuples, dynamic_slice ------------------------------------------------------------
 
 TEST(SimplifyTest, TupleElement) {
