@@ -11,6 +11,7 @@ packages=(
   llvm-19-dev libopenblas-dev libtbb-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev
   python3-sklearn  # the digits data set of the main job (examples/digits_cnn.cc)
+  wamerican        # the word list examples/char_transformer.cc learns from
 )
 for arg in "$@"; do
   case "$arg" in

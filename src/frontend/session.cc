@@ -119,9 +119,14 @@ std::shared_ptr<const runtime::Executable> Session::compile(const Module& module
   runtime::CompileOptions options;
   options.entry = entry;
   options.name = "<traced program>";
-  // KILN_DUMP_DIR: where the plugin writes what it compiles (XLA's --xla_dump_to).
-  if (const char* dump = std::getenv("KILN_DUMP_DIR")) options.dumpDir = dump;
-  auto executable = std::make_shared<const runtime::Executable>(client_.compile(stablehlo::printModule(module), options));
+  std::string text = stablehlo::printModule(module);
+  // KILN_DUMP_DIR: the traced program (<entry>-<fingerprint>.mlir), and whatever the
+  // plugin writes of its compilation (XLA's --xla_dump_to).
+  if (const char* dump = std::getenv("KILN_DUMP_DIR")) {
+    options.dumpDir = dump;
+    writeFileAtomically(std::string(dump) + "/" + entry + "-" + key.hex() + ".mlir", text);
+  }
+  auto executable = std::make_shared<const runtime::Executable>(client_.compile(text, options));
   ++cache_->compiles;
   if (!file.empty()) {
     std::error_code ec;

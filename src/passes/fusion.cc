@@ -156,16 +156,16 @@ class RegionFuser {
   }
 
   // Whether some path leads from any of `starts` into group `g`, treating every group
-  // as one node (a path into one member and out of another counts).
+  // as one node (a path into one member and out of another counts). No op is skipped
+  // for coming after g's last member in program order: a path may enter another group
+  // late and leave it from an earlier member, so that order does not bound it.
   bool reachesGroup(const std::vector<Op*>& starts, int g) const {
-    int64_t last = 0;
-    for (const Op* m : groups_[find(g)].members) last = std::max(last, position_.at(m));
     std::vector<const Op*> stack(starts.begin(), starts.end());
     std::unordered_set<const Op*> seen;
     while (!stack.empty()) {
       const Op* op = stack.back();
       stack.pop_back();
-      if (!seen.insert(op).second || position_.at(op) > last) continue;
+      if (!seen.insert(op).second) continue;
       if (inGroup(op, g)) return true;
       std::vector<const Op*> next;
       auto it = groupOf_.find(op);
@@ -468,8 +468,13 @@ class RegionFuser {
       for (size_t s : graph.successors[i])
         if (--waiting[s] == 0) ready.push(s);
     }
-    if (order.size() != graph.ops.size())
-      throw Error(ErrorKind::Internal, "fusion created a dependency cycle in @" + function_);
+    if (order.size() != graph.ops.size()) {
+      std::string stuck;
+      int shown = 0;
+      for (size_t i = 0; i < waiting.size() && shown < 6; ++i)
+        if (waiting[i] > 0) stuck += std::string(shown++ ? ", " : ": ") + describe(*graph.ops[i]);
+      throw Error(ErrorKind::Internal, "fusion created a dependency cycle in @" + function_ + stuck);
+    }
     return reorderRegion(region_, graph, order);
   }
 
