@@ -95,6 +95,18 @@ auto callRebuilt(const F& f, const std::vector<Array>& leaves, const Args&... ar
   return std::apply(f, rebuilt);
 }
 
+// f as a function of flat leaves (rebuilt into trees like `args`, which must outlive
+// it) that keeps its result tree in `result`: the shape its caller rebuilds outputs into.
+template <class R, class F, class... Args>
+FlatFn recording(const F& f, const std::shared_ptr<std::optional<R>>& result, const Args&... args) {
+  return [&f, result, &args...](const std::vector<Array>& in) {
+    R r = callRebuilt(f, in, args...);
+    std::vector<Array> out = tree_leaves(r);
+    result->emplace(std::move(r));
+    return out;
+  };
+}
+
 }  // namespace detail
 
 struct JitOptions {
@@ -122,12 +134,7 @@ class Jitted {
     auto it = state_->entries.find(key);
     if (it == state_->entries.end()) {
       auto result = std::make_shared<std::optional<R>>();
-      detail::FlatFn flat = [&](const std::vector<Array>& in) {
-        R r = detail::callRebuilt(f_, in, args...);
-        std::vector<Array> out = tree_leaves(r);
-        result->emplace(std::move(r));
-        return out;
-      };
+      detail::FlatFn flat = detail::recording(f_, result, args...);
       Entry entry{detail::stage(flat, leaves, state_->options.name), result};
       if (!state_->lastKeys.empty())
         state_->lastExplanation = detail::explainRecompile(state_->options.name, state_->lastKeys, keys,
@@ -197,14 +204,10 @@ class Differentiated {
     (addArgument(args, index++), ...);
 
     auto result = std::make_shared<std::optional<R>>();
-    detail::FlatFn flat = [&](const std::vector<Array>& in) {
-      R r = detail::callRebuilt(f_, in, args...);
-      if constexpr (hasAux) static_assert(std::is_same_v<std::decay_t<decltype(r.first)>, Array>,
-                                          "kiln::grad: f returns an Array or a pair (Array loss, aux)");
-      std::vector<Array> out = tree_leaves(r);
-      result->emplace(std::move(r));
-      return out;
-    };
+    if constexpr (hasAux)
+      static_assert(std::is_same_v<std::decay_t<decltype(std::declval<R>().first)>, Array>,
+                    "kiln::grad: f returns an Array or a pair (Array loss, aux)");
+    detail::FlatFn flat = detail::recording(f_, result, args...);
     std::vector<Array> out = detail::grad(flat, leaves, spec);
     const Array* next = out.data();
     Array value = WithValue ? *next++ : Array();
@@ -262,12 +265,7 @@ class Vmapped {
     };
     (addArgument(args, index++), ...);
     auto result = std::make_shared<std::optional<R>>();
-    detail::FlatFn flat = [&](const std::vector<Array>& in) {
-      R r = detail::callRebuilt(f_, in, args...);
-      std::vector<Array> out = tree_leaves(r);
-      result->emplace(std::move(r));
-      return out;
-    };
+    detail::FlatFn flat = detail::recording(f_, result, args...);
     std::vector<Array> out = detail::vmap(flat, leaves, leafAxes, outAxis_);
     const Array* next = out.data();
     return Tree<R>::rebuild(**result, next);

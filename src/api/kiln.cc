@@ -2,6 +2,7 @@
 // of everything, like tools/, and turns kiln::Error into ApiError so that no internal
 // type crosses the public header.
 #include "kiln/program.h"
+#include "support/api_errors.h"
 
 #include <mutex>
 
@@ -21,18 +22,6 @@ struct Program::Impl {
 };
 
 namespace {
-
-// Runs `f`, giving every kiln::Error the public form (kind name + full diagnostic).
-template <class F>
-auto translated(F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const ApiError&) {
-    throw;
-  } catch (const Error& e) {
-    throw ApiError(errorKindName(e.kind()), e.format());
-  }
-}
 
 std::unique_ptr<Module> parseOne(const SourceRef& source) {
   stablehlo::ParseOptions options;

@@ -11,6 +11,7 @@
 #include "ir/literal.h"
 #include "kiln/array.h"
 #include "runtime/client.h"
+#include "support/api_errors.h"
 
 namespace kiln::detail {
 
@@ -45,17 +46,5 @@ runtime::Buffer deviceBuffer(const Array& a);
 // kiln::Dtype <-> the IR's DType.
 DType toDType(Dtype dtype);
 Dtype fromDType(DType dtype);
-
-// Runs `f`, turning kiln::Error into the public ApiError (kind name + diagnostic).
-template <class F>
-auto translated(F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const ApiError&) {
-    throw;
-  } catch (const Error& e) {
-    throw ApiError(errorKindName(e.kind()), e.format());
-  }
-}
 
 }  // namespace kiln::detail

@@ -10,6 +10,13 @@ std::string shapeText(const Shape& s) {
 }
 }  // namespace
 
+int64_t normalizedAxis(int64_t axis, int64_t rank, const std::string& op) {
+  int64_t d = axis < 0 ? axis + rank : axis;
+  if (d < 0 || d >= rank)
+    throw Error(ErrorKind::Shape, op + ": axis " + std::to_string(axis) + " of an array with " + std::to_string(rank) + " axes");
+  return d;
+}
+
 Shape broadcastShapes(const Shape& a, const Shape& b, const std::string& op) {
   size_t rank = std::max(a.size(), b.size());
   Shape out(rank);

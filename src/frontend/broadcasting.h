@@ -1,4 +1,4 @@
-// The pieces every elementwise op shares: NumPy broadcasting of shapes, and the
+// The pieces the ops share: NumPy's axis numbering and broadcasting of shapes, and the
 // conversions that bring operands to the dtype they were promoted to.
 #pragma once
 
@@ -8,6 +8,10 @@
 #include "ir/builder.h"
 
 namespace kiln::detail {
+
+// `axis` of an array of `rank` axes counted from 0 (a negative one from the end); throws
+// Shape naming `op` when out of range.
+int64_t normalizedAxis(int64_t axis, int64_t rank, const std::string& op);
 
 // The shape a and b broadcast to (NumPy: align trailing dimensions; 1 stretches).
 // Throws Shape naming `op` and both shapes when they do not.

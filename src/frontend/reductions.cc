@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "frontend/broadcasting.h"
 #include "frontend/dispatch.h"
 #include "ir/op_registry.h"
 #include "kiln/numpy.h"
@@ -20,13 +21,7 @@ Dims axesOf(const Axes& axes, int64_t rank, const char* op) {
     for (int64_t i = 0; i < rank; ++i) dims.push_back(i);
     return dims;
   }
-  for (int64_t a : axes.list) {
-    int64_t d = a < 0 ? a + rank : a;
-    if (d < 0 || d >= rank)
-      throw Error(ErrorKind::Shape, std::string(op) + ": axis " + std::to_string(a) + " of an array with " +
-                                        std::to_string(rank) + " axes");
-    dims.push_back(d);
-  }
+  for (int64_t a : axes.list) dims.push_back(normalizedAxis(a, rank, op));
   std::sort(dims.begin(), dims.end());
   if (std::adjacent_find(dims.begin(), dims.end()) != dims.end())
     throw Error(ErrorKind::Shape, std::string(op) + ": an axis is named twice");

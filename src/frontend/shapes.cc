@@ -14,14 +14,6 @@ using namespace detail;
 
 namespace {
 
-int64_t axisOf(int64_t axis, int64_t rank, const char* op) {
-  int64_t d = axis < 0 ? axis + rank : axis;
-  if (d < 0 || d >= rank)
-    throw Error(ErrorKind::Shape,
-                std::string(op) + ": axis " + std::to_string(axis) + " of an array with " + std::to_string(rank) + " axes");
-  return d;
-}
-
 Array reshapeTo(const Array& a, const Shape& shape, const Site& site) {
   if (implOf(a).type.shape() == shape) return a;
   return emit1({a}, site, [&](Builder& b, const std::vector<Value*>& v) { return std::vector<Value*>{b.reshape(v[0], shape)}; },
@@ -62,7 +54,7 @@ Array transpose(const Array& a, std::vector<int64_t> axes, Site site) {
     int64_t rank = a.ndim();
     if (axes.empty())
       for (int64_t i = rank - 1; i >= 0; --i) axes.push_back(i);
-    for (int64_t& d : axes) d = axisOf(d, rank, "transpose");
+    for (int64_t& d : axes) d = normalizedAxis(d, rank, "transpose");
     return emit1({a}, site, [&](Builder& b, const std::vector<Value*>& v) { return std::vector<Value*>{b.transpose(v[0], axes)}; },
                  implOf(a).weak);
   });
@@ -78,7 +70,7 @@ Array broadcast_to(const Array& a, const std::vector<int64_t>& shape, Site site)
 Array expand_dims(const Array& a, int64_t axis, Site site) {
   return translated([&] {
     Shape shape = implOf(a).type.shape();
-    int64_t d = axisOf(axis, static_cast<int64_t>(shape.size()) + 1, "expand_dims");
+    int64_t d = normalizedAxis(axis, static_cast<int64_t>(shape.size()) + 1, "expand_dims");
     shape.insert(shape.begin() + d, 1);
     return reshapeTo(a, shape, site);
   });
@@ -92,7 +84,7 @@ Array squeeze(const Array& a, std::vector<int64_t> axes, Site site) {
       for (int64_t i = 0; i < rank; ++i)
         if (from[static_cast<size_t>(i)] == 1) axes.push_back(i);
     for (int64_t& d : axes) {
-      d = axisOf(d, rank, "squeeze");
+      d = normalizedAxis(d, rank, "squeeze");
       if (from[static_cast<size_t>(d)] != 1)
         throw Error(ErrorKind::Shape, "squeeze: axis " + std::to_string(d) + " of " + a.type_string() + " is not 1");
     }
@@ -107,7 +99,7 @@ Array concatenate(const std::vector<Array>& arrays, int64_t axis, Site site) {
   return translated([&] {
     if (arrays.empty()) throw Error(ErrorKind::Usage, "concatenate: no arrays");
     DType t = commonDtype(arrays);
-    int64_t d = axisOf(axis, arrays[0].ndim(), "concatenate");
+    int64_t d = normalizedAxis(axis, arrays[0].ndim(), "concatenate");
     std::vector<Array> typed;
     for (const Array& x : arrays) typed.push_back(withDtype(x, t));
     return emit1(typed, site, [&](Builder& b, const std::vector<Value*>& v) {
@@ -121,7 +113,7 @@ Array concatenate(const std::vector<Array>& arrays, int64_t axis, Site site) {
 Array stack(const std::vector<Array>& arrays, int64_t axis, Site site) {
   return translated([&] {
     if (arrays.empty()) throw Error(ErrorKind::Usage, "stack: no arrays");
-    int64_t d = axisOf(axis, arrays[0].ndim() + 1, "stack");
+    int64_t d = normalizedAxis(axis, arrays[0].ndim() + 1, "stack");
     std::vector<Array> expanded;
     for (const Array& x : arrays) expanded.push_back(expand_dims(x, d, site));
     return concatenate(expanded, d, site);
@@ -154,7 +146,7 @@ Array slice(const Array& a, const std::vector<int64_t>& start, const std::vector
 Array take(const Array& a, const Array& indices, int64_t axis, Site site) {
   return translated([&] {
     const Type& t = implOf(a).type;
-    int64_t d = axisOf(axis, t.rank(), "take");
+    int64_t d = normalizedAxis(axis, t.rank(), "take");
     if (!isInteger(implOf(indices).type.dtype()))
       throw Error(ErrorKind::Type, "take: indices of " + indices.type_string() + "; take needs integers");
     return emit1({a, indices}, site, [&](Builder& b, const std::vector<Value*>& v) {

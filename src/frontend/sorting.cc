@@ -1,6 +1,7 @@
 // Sorting, running sums and splitting along an axis.
 #include <numeric>
 
+#include "frontend/broadcasting.h"
 #include "frontend/dispatch.h"
 #include "ir/op_registry.h"
 #include "kiln/numpy.h"
@@ -10,14 +11,6 @@ namespace kiln {
 using namespace detail;
 
 namespace {
-
-int64_t axisIn(int64_t axis, int64_t rank, const char* op) {
-  int64_t d = axis < 0 ? axis + rank : axis;
-  if (d < 0 || d >= rank)
-    throw Error(ErrorKind::Shape,
-                std::string(op) + ": axis " + std::to_string(axis) + " of an array with " + std::to_string(rank) + " axes");
-  return d;
-}
 
 // (value, index) pairs sorted along `d`, stably, floats in total order.
 std::vector<Value*> sortWithIndices(Builder& b, Value* x, int64_t d) {
@@ -34,7 +27,7 @@ std::vector<Value*> sortWithIndices(Builder& b, Value* x, int64_t d) {
 
 Array sort(const Array& a, int64_t axis, Site site) {
   return translated([&] {
-    int64_t d = axisIn(axis, a.ndim(), "sort");
+    int64_t d = normalizedAxis(axis, a.ndim(), "sort");
     return emit1({a}, site, [&](Builder& b, const std::vector<Value*>& v) {
       return std::vector<Value*>{sortWithIndices(b, v[0], d)[0]};
     });
@@ -43,7 +36,7 @@ Array sort(const Array& a, int64_t axis, Site site) {
 
 Array argsort(const Array& a, int64_t axis, Site site) {
   return translated([&] {
-    int64_t d = axisIn(axis, a.ndim(), "argsort");
+    int64_t d = normalizedAxis(axis, a.ndim(), "argsort");
     return emit1({a}, site, [&](Builder& b, const std::vector<Value*>& v) {
       return std::vector<Value*>{sortWithIndices(b, v[0], d)[1]};
     });
@@ -52,7 +45,7 @@ Array argsort(const Array& a, int64_t axis, Site site) {
 
 Array cumsum(const Array& a, int64_t axis, Site site) {
   return translated([&] {
-    int64_t d = axisIn(axis, a.ndim(), "cumsum");
+    int64_t d = normalizedAxis(axis, a.ndim(), "cumsum");
     // A window of the whole axis, padded in front: each output sums what precedes it.
     return composite1({a}, "cumsum", [&](const std::vector<Array>& in) {
       Array x = in[0];
@@ -77,7 +70,7 @@ Array cumsum(const Array& a, int64_t axis, Site site) {
 
 std::vector<Array> split(const Array& a, const std::vector<int64_t>& indices, int64_t axis, Site site) {
   return translated([&] {
-    int64_t d = axisIn(axis, a.ndim(), "split");
+    int64_t d = normalizedAxis(axis, a.ndim(), "split");
     int64_t n = a.shape()[static_cast<size_t>(d)];
     std::vector<int64_t> bounds{0};
     for (int64_t i : indices) bounds.push_back(std::clamp(i < 0 ? i + n : i, bounds.back(), n));
@@ -96,7 +89,7 @@ std::vector<Array> split(const Array& a, const std::vector<int64_t>& indices, in
 
 std::vector<Array> split(const Array& a, int64_t sections, int64_t axis, Site site) {
   return translated([&] {
-    int64_t d = axisIn(axis, a.ndim(), "split");
+    int64_t d = normalizedAxis(axis, a.ndim(), "split");
     int64_t n = a.shape()[static_cast<size_t>(d)];
     if (sections < 1 || n % sections != 0)
       throw Error(ErrorKind::Shape, "split: " + std::to_string(sections) + " equal sections of an axis of " +
