@@ -10,8 +10,9 @@ import sys
 import time
 
 
-def median_ms(run, reps=7):
-    run()
+def median_ms(run, reps=7, warmups=1):
+    for _ in range(warmups):
+        run()
     times = []
     for _ in range(reps):
         start = time.perf_counter()

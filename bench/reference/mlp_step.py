@@ -10,19 +10,8 @@ Prints "mlp_step <median ms>". The thread count reaches OpenBLAS through the env
 (OPENBLAS_NUM_THREADS) and PyTorch through set_num_threads.
 """
 import sys
-import time
 
-
-def median_ms(run, reps=20):
-    for _ in range(3):
-        run()
-    times = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    times.sort()
-    return times[len(times) // 2] * 1e3
+from eager import median_ms
 
 
 def numpy_step():
@@ -88,7 +77,7 @@ def torch_step(threads):
 def main():
     lib, threads = sys.argv[1], int(sys.argv[2])
     step = numpy_step() if lib == "numpy" else torch_step(threads)
-    print(f"mlp_step {median_ms(step):.3f}")
+    print(f"mlp_step {median_ms(step, reps=20, warmups=3):.3f}")
 
 
 if __name__ == "__main__":

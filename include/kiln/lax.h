@@ -54,16 +54,10 @@ auto cond(const Array& pred, T true_fn, F false_fn, const Ops&... operands) {
   using R = std::decay_t<std::invoke_result_t<T&, const Ops&...>>;
   std::vector<Array> leaves = detail::leavesOf(operands...);
   auto result = std::make_shared<std::optional<R>>();
-  auto branch = [&](auto& fn) -> detail::FlatFn {
-    return [&, result](const std::vector<Array>& in) {
-      R r = detail::callRebuilt(fn, in, operands...);
-      std::vector<Array> out = tree_leaves(r);
-      if (!*result) result->emplace(std::move(r));
-      return out;
-    };
-  };
   // lax.cond's branch 0 is the false one.
-  std::vector<Array> out = detail::switchBranches(astype(pred, int32), {branch(false_fn), branch(true_fn)}, leaves);
+  std::vector<Array> out = detail::switchBranches(
+      astype(pred, int32),
+      {detail::recording(false_fn, result, operands...), detail::recording(true_fn, result, operands...)}, leaves);
   return tree_unflatten(**result, out);
 }
 
@@ -73,13 +67,7 @@ auto switch_(const Array& index, const std::vector<F>& branches, const Ops&... o
   using R = std::decay_t<std::invoke_result_t<const F&, const Ops&...>>;
   auto result = std::make_shared<std::optional<R>>();
   std::vector<detail::FlatFn> flat;
-  for (const F& fn : branches)
-    flat.push_back([&, result](const std::vector<Array>& in) {
-      R r = detail::callRebuilt(fn, in, operands...);
-      std::vector<Array> out = tree_leaves(r);
-      if (!*result) result->emplace(std::move(r));
-      return out;
-    });
+  for (const F& fn : branches) flat.push_back(detail::recording(fn, result, operands...));
   std::vector<Array> out = detail::switchBranches(index, flat, detail::leavesOf(operands...));
   return tree_unflatten(**result, out);
 }

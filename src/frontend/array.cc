@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "frontend/array_impl.h"
+#include "frontend/broadcasting.h"
 #include "frontend/session.h"
 #include "frontend/trace.h"
 #include "interp/array_print.h"
@@ -152,10 +153,7 @@ int64_t Array::size() const {
   return translated([&] { return implOf(*this).type.numElements(); });
 }
 int64_t Array::dim(int64_t axis) const {
-  int64_t r = ndim();
-  if (axis < -r || axis >= r)
-    throw ApiError("shape", "dim(" + std::to_string(axis) + "): the array has " + std::to_string(r) + " axes");
-  return shape()[static_cast<size_t>(axis < 0 ? axis + r : axis)];
+  return translated([&] { return shape()[static_cast<size_t>(normalizedAxis(axis, ndim(), "dim"))]; });
 }
 bool Array::weak() const {
   return translated([&] { return implOf(*this).weak; });
@@ -171,34 +169,29 @@ const Array& Array::block_until_ready() const {
   return *this;
 }
 
-std::vector<double> Array::to_doubles() const {
+namespace {
+
+// The elements of `a` as T: floats and complex numbers (their real parts) through
+// double, integers and bools exactly.
+template <class T>
+std::vector<T> elementsAs(const Array& a) {
   return translated([&] {
-    Literal l = hostValue(*this);
-    std::vector<double> out(static_cast<size_t>(l.numElements()));
-    for (int64_t i = 0; i < l.numElements(); ++i) {
-      DType t = l.dtype();
-      out[static_cast<size_t>(i)] = kiln::isFloat(t)     ? l.floatAt(i)
-                                    : kiln::isComplex(t) ? l.complexAt(i).real()
-                                    : isUnsignedInt(t)   ? static_cast<double>(l.uintAt(i))
-                                                         : static_cast<double>(l.intAt(i));
-    }
+    Literal l = hostValue(a);
+    DType t = l.dtype();
+    std::vector<T> out(static_cast<size_t>(l.numElements()));
+    for (int64_t i = 0; i < l.numElements(); ++i)
+      out[static_cast<size_t>(i)] = kiln::isFloat(t)     ? static_cast<T>(l.floatAt(i))
+                                    : kiln::isComplex(t) ? static_cast<T>(l.complexAt(i).real())
+                                    : isUnsignedInt(t)   ? static_cast<T>(l.uintAt(i))
+                                                         : static_cast<T>(l.intAt(i));
     return out;
   });
 }
 
-std::vector<int64_t> Array::to_ints() const {
-  return translated([&] {
-    Literal l = hostValue(*this);
-    std::vector<int64_t> out(static_cast<size_t>(l.numElements()));
-    for (int64_t i = 0; i < l.numElements(); ++i) {
-      DType t = l.dtype();
-      out[static_cast<size_t>(i)] = kiln::isFloat(t)     ? static_cast<int64_t>(l.floatAt(i))
-                                    : kiln::isComplex(t) ? static_cast<int64_t>(l.complexAt(i).real())
-                                                         : l.intAt(i);
-    }
-    return out;
-  });
-}
+}  // namespace
+
+std::vector<double> Array::to_doubles() const { return elementsAs<double>(*this); }
+std::vector<int64_t> Array::to_ints() const { return elementsAs<int64_t>(*this); }
 
 std::vector<uint8_t> Array::bytes() const {
   return translated([&] {

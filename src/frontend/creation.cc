@@ -1,9 +1,7 @@
 // Arrays made from nothing: zeros, ones, full, arange, linspace, eye. Their values are
-// computed on the host: outside a trace they are copied to the device, inside one they
-// become constants of the program (splats stay one element).
+// computed on the host and become arrays through constantArray (dispatch.h).
 #include "frontend/broadcasting.h"
 #include "frontend/dispatch.h"
-#include "frontend/session.h"
 #include "kiln/numpy.h"
 
 namespace kiln {
@@ -11,14 +9,6 @@ namespace kiln {
 using namespace detail;
 
 namespace {
-
-Array constantArray(Literal value, const Site& site) {
-  if (TraceState* t = currentTrace()) {
-    t->builder->setLocation(locationOf(site));
-    return makeTracer(t->shared_from_this(), t->builder->constant(std::move(value)));
-  }
-  return makeConcrete(Session::get().upload(value));
-}
 
 void checkShape(const std::vector<int64_t>& shape, const char* op) {
   for (int64_t d : shape)

@@ -1,5 +1,6 @@
 #include "frontend/dispatch.h"
 
+#include "frontend/session.h"
 #include "kiln/transforms.h"
 
 namespace kiln::detail {
@@ -21,6 +22,16 @@ std::vector<Array> emit(const std::vector<Array>& inputs, const std::source_loca
 
 Array emit1(const std::vector<Array>& inputs, const std::source_location& site, const EmitFn& fn, bool weak) {
   return emit(inputs, site, fn, weak).at(0);
+}
+
+Array constantArray(Literal value, const std::source_location& site) {
+  return translated([&] {
+    if (TraceState* t = currentTrace()) {
+      t->builder->setLocation(locationOf(site));
+      return makeTracer(t->shared_from_this(), t->builder->constant(std::move(value)));
+    }
+    return makeConcrete(Session::get().upload(value));
+  });
 }
 
 std::vector<Array> composite(const std::vector<Array>& inputs, const std::string& name, const OpBody& body) {

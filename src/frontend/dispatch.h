@@ -23,6 +23,10 @@ std::vector<Array> emit(const std::vector<Array>& inputs, const std::source_loca
 Array emit1(const std::vector<Array>& inputs, const std::source_location& site, const EmitFn& emit,
             bool weak = false);
 
+// A value computed on the host: outside a trace it is copied to the device, inside one
+// it becomes a constant of the program (a splat stays one element).
+Array constantArray(Literal value, const std::source_location& site);
+
 // An op made of other ops: `body` calls them on its arguments (tracers of the current
 // trace, or of a trace of its own outside one).
 using OpBody = std::function<std::vector<Array>(const std::vector<Array>& inputs)>;

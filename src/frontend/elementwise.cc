@@ -82,20 +82,19 @@ Array less_equal(const Array& a, const Array& b, Site site) { return comparison(
 Array greater(const Array& a, const Array& b, Site site) { return comparison(ComparisonDirection::GT, a, b, site); }
 Array greater_equal(const Array& a, const Array& b, Site site) { return comparison(ComparisonDirection::GE, a, b, site); }
 
-Array logical_and(const Array& a, const Array& b, Site site) {
+namespace {
+// and / or of the operands as bools (nonzero is true), broadcast.
+Array logical(OpCode code, const Array& a, const Array& b, const Site& site, const char* op) {
   return emit1({a, b}, site, [&](Builder& bld, const std::vector<Value*>& v) {
-    Shape shape = broadcastShapes(v[0]->type().shape(), v[1]->type().shape(), "logical_and");
-    return std::vector<Value*>{bld.binary(OpCode::And, broadcastValue(bld, toBool(bld, v[0]), shape),
+    Shape shape = broadcastShapes(v[0]->type().shape(), v[1]->type().shape(), op);
+    return std::vector<Value*>{bld.binary(code, broadcastValue(bld, toBool(bld, v[0]), shape),
                                           broadcastValue(bld, toBool(bld, v[1]), shape))};
   });
 }
-Array logical_or(const Array& a, const Array& b, Site site) {
-  return emit1({a, b}, site, [&](Builder& bld, const std::vector<Value*>& v) {
-    Shape shape = broadcastShapes(v[0]->type().shape(), v[1]->type().shape(), "logical_or");
-    return std::vector<Value*>{bld.binary(OpCode::Or, broadcastValue(bld, toBool(bld, v[0]), shape),
-                                          broadcastValue(bld, toBool(bld, v[1]), shape))};
-  });
-}
+}  // namespace
+
+Array logical_and(const Array& a, const Array& b, Site site) { return logical(OpCode::And, a, b, site, "logical_and"); }
+Array logical_or(const Array& a, const Array& b, Site site) { return logical(OpCode::Or, a, b, site, "logical_or"); }
 Array logical_not(const Array& a, Site site) {
   return emit1({a}, site, [&](Builder& b, const std::vector<Value*>& v) {
     return std::vector<Value*>{b.unary(OpCode::Not, toBool(b, v[0]))};

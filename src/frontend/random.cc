@@ -9,7 +9,6 @@
 #include <limits>
 
 #include "frontend/dispatch.h"
-#include "kiln/transforms.h"
 
 namespace kiln::random {
 
@@ -135,14 +134,10 @@ bool threefry_partitionable() {
 }
 
 Array key(uint64_t seed, Site site) {
-  std::vector<uint32_t> words{static_cast<uint32_t>(seed >> 32), static_cast<uint32_t>(seed & 0xffffffffu)};
-  if (!detail::tracing()) return Array::from_vector(words, {2});
-  return emit1({}, site, [&](Builder& b, const std::vector<Value*>&) {
-    Literal l(Type::tensor(DType::U32, {2}));
-    l.setInt(0, words[0]);
-    l.setInt(1, words[1]);
-    return std::vector<Value*>{b.constant(l)};
-  });
+  Literal words(Type::tensor(DType::U32, {2}));
+  words.setInt(0, static_cast<int64_t>(seed >> 32));
+  words.setInt(1, static_cast<int64_t>(seed & 0xffffffffu));
+  return constantArray(std::move(words), site);
 }
 
 std::vector<Array> split(const Array& key, int64_t num, Site site) {

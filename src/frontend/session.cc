@@ -64,7 +64,20 @@ struct Session::Cache {
 };
 
 Session::Session(const std::string& plugin)
-    : client_(runtime::Plugin::load(plugin)), device_(client_.devices().at(0)), cache_(std::make_unique<Cache>()) {}
+    : client_(runtime::Plugin::load(plugin)),
+      device_(client_.devices().at(0)),
+      cache_(std::make_unique<Cache>()),
+      cacheDir_(persistentCacheDir()) {
+  // The plugin's name, version and build (its file's size and time), so that a rebuilt
+  // compiler never runs programs an older one compiled.
+  std::error_code ec;
+  auto size = std::filesystem::file_size(client_.plugin().path(), ec);
+  auto time = std::filesystem::last_write_time(client_.plugin().path(), ec).time_since_epoch().count();
+  pluginBuild_ = client_.plugin().name() + "-" + client_.plugin().version() + "-" + std::to_string(size) + "-" +
+                 std::to_string(time);
+  for (char& c : pluginBuild_)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
+}
 
 Session& Session::get() {
   std::lock_guard<std::mutex> guard(sessionLock);
@@ -93,19 +106,9 @@ std::shared_ptr<const runtime::Executable> Session::compile(const Module& module
   auto& entries = cache_->compiled[key];
   auto it = entries.find(entry);
   if (it != entries.end()) return it->second;
-  std::string dir = persistentCacheDir();
   std::string file;
-  if (!dir.empty()) {
-    // The plugin's name, version and build (its file's size and time), so that a
-    // rebuilt compiler never runs programs an older one compiled.
-    std::error_code ec;
-    auto size = std::filesystem::file_size(client_.plugin().path(), ec);
-    auto time = std::filesystem::last_write_time(client_.plugin().path(), ec).time_since_epoch().count();
-    std::string plugin = client_.plugin().name() + "-" + client_.plugin().version() + "-" + std::to_string(size) + "-" +
-                         std::to_string(time);
-    for (char& c : plugin)
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
-    file = dir + "/" + key.hex() + "-" + plugin + "-" + entry + ".kx";
+  if (!cacheDir_.empty()) {
+    file = cacheDir_ + "/" + key.hex() + "-" + pluginBuild_ + "-" + entry + ".kx";
     std::string bytes = readFile(file);
     if (!bytes.empty()) {
       try {
@@ -130,7 +133,7 @@ std::shared_ptr<const runtime::Executable> Session::compile(const Module& module
   ++cache_->compiles;
   if (!file.empty()) {
     std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
+    std::filesystem::create_directories(cacheDir_, ec);
     try {
       writeFileAtomically(file, executable->serialize());
     } catch (const Error&) {

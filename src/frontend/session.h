@@ -32,6 +32,8 @@ class Session {
   runtime::Device device_;
   struct Cache;
   std::unique_ptr<Cache> cache_;
+  std::string cacheDir_;     // the persistent cache's folder; empty: none
+  std::string pluginBuild_;  // names the plugin's build in cache file names
 };
 
 // The plugin the session uses or will use.
