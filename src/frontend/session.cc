@@ -143,6 +143,39 @@ std::shared_ptr<const runtime::Executable> Session::compile(const Module& module
   return entries.emplace(entry, std::move(executable)).first->second;
 }
 
+void Session::track(const runtime::Event& done) {
+  // The exit handler must run before the plugin's own exit-time clean-up, which is set
+  // up as its code first runs: so it is registered once the first execution is done.
+  static std::once_flag registered;
+  std::call_once(registered, [&] {
+    try {
+      done.await();
+    } catch (const Error&) {
+      // The error reaches whoever reads the results.
+    }
+    std::atexit([] { session->drain(); });
+  });
+  std::lock_guard<std::mutex> guard(pendingLock_);
+  // One device queue runs executions in order: the finished ones are at the front.
+  while (!pending_.empty() && pending_.front().ready()) pending_.pop_front();
+  pending_.push_back(done);
+}
+
+void Session::drain() {
+  std::deque<runtime::Event> waiting;
+  {
+    std::lock_guard<std::mutex> guard(pendingLock_);
+    waiting.swap(pending_);
+  }
+  for (const runtime::Event& e : waiting) {
+    try {
+      e.await();
+    } catch (const Error&) {
+      // Reported to whoever reads the results; at exit nobody will.
+    }
+  }
+}
+
 int64_t Session::compiles() const {
   std::lock_guard<std::mutex> guard(cache_->lock);
   return cache_->compiles;

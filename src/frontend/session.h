@@ -3,7 +3,9 @@
 // fingerprint (so the same op on the same types compiles once, whoever asks).
 #pragma once
 
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,13 @@ class Session {
   std::shared_ptr<const runtime::Executable> compile(const Module& module, const std::string& entry);
   int64_t compiles() const;
 
+  // Remembers an execution until it completes, so that the process can wait for it at
+  // exit: work still queued when main returns would otherwise run while the libraries
+  // it uses are being torn down.
+  void track(const runtime::Event& done);
+  // Waits for every tracked execution (their errors are the readers' business).
+  void drain();
+
  private:
   explicit Session(const std::string& plugin);
   runtime::Client client_;
@@ -34,6 +43,8 @@ class Session {
   std::unique_ptr<Cache> cache_;
   std::string cacheDir_;     // the persistent cache's folder; empty: none
   std::string pluginBuild_;  // names the plugin's build in cache file names
+  std::mutex pendingLock_;
+  std::deque<runtime::Event> pending_;  // executions in flight, oldest first
 };
 
 // The plugin the session uses or will use.

@@ -53,6 +53,7 @@ std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs) {
     std::vector<const runtime::Buffer*> args;
     for (const runtime::Buffer& b : buffers) args.push_back(&b);
     runtime::Executable::Execution execution = staged.executable->execute(args, session.device());
+    session.track(execution.done);
     std::vector<Array> outputs;
     for (runtime::Buffer& b : execution.outputs) outputs.push_back(makeConcrete(std::move(b)));
     return outputs;
