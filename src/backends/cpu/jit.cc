@@ -25,6 +25,7 @@
 #include <mutex>
 
 #include "backends/cpu/runtime_kernels.h"
+#include "support/build_id.h"
 #include "support/error.h"
 
 namespace kiln::cpu {
@@ -169,14 +170,19 @@ Jit::Object Jit::compile(llvm::Module& module, const std::string& dumpDir, bool 
   return object;
 }
 
+// Any address of this binary's own: which build it is (build_id.h).
+constexpr char kBuildAnchor = 0;
+
 std::string Jit::hostKey() {
   static const std::string key = [] {
     std::string key;
     llvm::raw_string_ostream out(key);
     llvm::orc::JITTargetMachineBuilder host = orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(), "the host CPU");
-    // This file's build stands for the pipeline it runs (passes, tuning, flags): a
-    // rebuild of it never reuses code an older pipeline made.
-    out << "kiln jit " << __DATE__ << " " << __TIME__ << "\nllvm " << LLVM_VERSION_STRING << "\ntarget "
+    // The build of the binary this backend is linked into stands for the code it
+    // emits and the pipeline it runs: a rebuild that changes any of it never reuses
+    // code an older build made (keying by this file's own build time did, after a
+    // change to the emitter alone).
+    out << "kiln build " << buildIdOf(&kBuildAnchor) << "\nllvm " << LLVM_VERSION_STRING << "\ntarget "
         << host.getTargetTriple().str() << " " << host.getCPU() << " " << host.getFeatures().getString()
         << "\nflags ";
     if (const char* flags = std::getenv("KILN_LLVM_FLAGS")) out << flags;

@@ -228,6 +228,10 @@ void KernelEmitter::emitPart(const Part& part, int64_t offset, llvm::Value* begi
   llvm::Value* last = b_.getInt64(offset + numElements(part.shape));
   llvm::Value* lo = b_.CreateSelect(b_.CreateICmpSGT(begin, first), begin, first);
   llvm::Value* hi = b_.CreateSelect(b_.CreateICmpSLT(end, last), end, last);
+  // A chunk that misses this part gives an empty range, never a negative one: the column
+  // part counts its tiles unsigned (a negative width was a loop of 2^64 tiles: found as
+  // a hang of a training step with two threads).
+  hi = b_.CreateSelect(b_.CreateICmpSLT(hi, lo), lo, hi);
   if (foldsLeadingDims(part, outputs)) {
     emitColumnPart(part, b_.CreateSub(lo, first), b_.CreateSub(hi, first), outputs, outPtrs);
     return;

@@ -809,14 +809,18 @@ TEST(CpuKernelsTest, AnInputFusionWithTwoReducesAndASideOutput) {
 // Results do not depend on the thread count: softmax over long rows, column sums, an
 // MLP (GEMMs with a bias-and-relu epilogue), a convolution through im2col (blocks of
 // rows, each GEMM cut into pieces) and a skinny A·Bᵀ (gemm.cc's row dots, cut into
-// pieces of columns), each large enough to run in chunks, give the same
+// pieces of columns), and one kernel that sums a product both along its rows and down
+// its columns and writes the product too (two parts of one iteration space: a chunk that misses the column part
+// once looped for 2^64 tiles), each large enough to run in chunks, give the same
 // bits at 1, 2 and 8 threads. (OpenBLAS alone does not: on Zen 3 its threaded sgemm
 // sums in another order at each thread count.)
 TEST(CpuKernelsTest, BitwiseTheSameAtOneTwoAndEightThreads) {
   std::string text =
       "func.func @main(%x: tensor<256x1024xf32>, %w: tensor<1024x512xf32>, %b: tensor<512xf32>, "
-      "%img: tensor<1x56x56x64xf32>, %k: tensor<3x3x64x64xf32>, %t: tensor<7x512xf32>, %wt: tensor<1000x512xf32>) -> "
-      "(tensor<256x1024xf32>, tensor<512xf32>, tensor<256x512xf32>, tensor<1x56x56x64xf32>, tensor<7x1000xf32>) {\n"
+      "%img: tensor<1x56x56x64xf32>, %k: tensor<3x3x64x64xf32>, %t: tensor<7x512xf32>, %wt: tensor<1000x512xf32>, "
+      "%u: tensor<64x16x64xf32>, %v: tensor<64x16x64xf32>, %w3: tensor<64x16x64xf32>) -> "
+      "(tensor<256x1024xf32>, tensor<512xf32>, tensor<256x512xf32>, tensor<1x56x56x64xf32>, tensor<7x1000xf32>, "
+      "tensor<64xf32>, tensor<64x16xf32>, tensor<64x16x64xf32>) {\n"
       "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
       "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
       "  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1]"
@@ -841,8 +845,16 @@ TEST(CpuKernelsTest, BitwiseTheSameAtOneTwoAndEightThreads) {
       "(tensor<1x56x56x64xf32>, tensor<3x3x64x64xf32>) -> tensor<1x56x56x64xf32>\n"
       "  %skinny = stablehlo.dot_general %t, %wt, contracting_dims = [1] x [1] : (tensor<7x512xf32>, "
       "tensor<1000x512xf32>) -> tensor<7x1000xf32>\n"
-      "  return %softmax, %cols, %relu, %conv, %skinny : tensor<256x1024xf32>, tensor<512xf32>, tensor<256x512xf32>, "
-      "tensor<1x56x56x64xf32>, tensor<7x1000xf32>\n}\n";
+      "  %uv = stablehlo.multiply %u, %v : tensor<64x16x64xf32>\n"
+      "  %vw = stablehlo.multiply %v, %w3 : tensor<64x16x64xf32>\n"
+      "  %uvw = stablehlo.multiply %u, %vw : tensor<64x16x64xf32>\n"
+      "  %down = stablehlo.reduce(%uv init: %z) applies stablehlo.add across dimensions = [0, 1]"
+      " : (tensor<64x16x64xf32>, tensor<f32>) -> tensor<64xf32>\n"
+      "  %along = stablehlo.reduce(%uvw init: %z) applies stablehlo.add across dimensions = [2]"
+      " : (tensor<64x16x64xf32>, tensor<f32>) -> tensor<64x16xf32>\n"
+      "  return %softmax, %cols, %relu, %conv, %skinny, %down, %along, %vw : tensor<256x1024xf32>, tensor<512xf32>, "
+      "tensor<256x512xf32>, tensor<1x56x56x64xf32>, tensor<7x1000xf32>, tensor<64xf32>, tensor<64x16xf32>, "
+      "tensor<64x16x64xf32>\n}\n";
   auto module = stablehlo::parseModule(text);
   passes::PassContext context;
   passes::runPipeline(*module, cpuPipeline(), context);
