@@ -58,6 +58,8 @@ constexpr Dtype dtype_of() {
 namespace detail {
 struct ArrayImpl;
 }
+class Index;        // kiln/indexing.h
+class IndexUpdate;
 
 class Array {
  public:
@@ -126,6 +128,13 @@ class Array {
   // "f32[2,3]": dtype and shape.
   std::string type_string() const;
 
+  // NumPy's indexing, a[i] or a[{i, s(1, 3), newaxis, idx}], and JAX's index updates,
+  // a.at({i, all}).set(v): kiln/indexing.h.
+  Array operator[](const Index& index) const;
+  Array operator[](const std::vector<Index>& index) const;
+  IndexUpdate at(const Index& index) const;
+  IndexUpdate at(const std::vector<Index>& index) const;
+
   // Conveniences that call the free functions of kiln/numpy.h.
   Array astype(Dtype dtype) const;
   Array reshape(const std::vector<int64_t>& shape) const;
@@ -160,3 +169,6 @@ std::string backend();
 int64_t compile_count();
 
 }  // namespace kiln
+
+// Index and IndexUpdate, which Array's operator[] and at() take and return.
+#include "kiln/indexing.h"

@@ -7,6 +7,7 @@
 
 #include "kiln/array.h"
 #include "kiln/error.h"
+#include "kiln/indexing.h"
 #include "kiln/lax.h"
 #include "kiln/nn.h"
 #include "kiln/numpy.h"
