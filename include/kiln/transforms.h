@@ -23,6 +23,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <source_location>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -312,6 +313,140 @@ auto vjp(F f, const X& x) {
     return grad([&](const X& at) { return sum(multiply(f(at), stop_gradient(cotangent))); })(x);
   };
   return std::pair<R, decltype(pullback)>{y, pullback};
+}
+
+namespace detail {
+std::vector<Array> customJvpCall(const FlatFn& primal, const FlatFn& rule, const std::vector<Array>& args,
+                                 const std::source_location& site);
+std::vector<Array> customVjpCall(const FlatFn& primal, const FlatFn& fwd, const FlatFn& bwd,
+                                 const std::vector<Array>& args, const std::source_location& site);
+std::vector<Array> checkpointCall(const FlatFn& f, const std::vector<Array>& args, const std::string& policy,
+                                  const std::source_location& site);
+}  // namespace detail
+
+// jax.custom_jvp: f with its forward-mode derivative given by
+// rule(primals, tangents) -> std::pair{f(primals...), tangent of the result}, where
+// primals and tangents are std::tuple<Args...>. The tangent must be linear in the
+// tangents (as JAX requires): reverse mode transposes it, so grad uses the rule too.
+// Outside a transformation the call is f itself. Arrays the functions close over are
+// constants to the rule (closing over a traced value is an error: pass it as an
+// argument).
+template <class F, class Rule>
+class CustomJvp {
+ public:
+  CustomJvp(F f, Rule rule, std::source_location site) : f_(std::move(f)), rule_(std::move(rule)), site_(site) {}
+
+  template <class... Args>
+  auto operator()(const Args&... args) const {
+    using R = std::decay_t<std::invoke_result_t<const F&, const Args&...>>;
+    if (!detail::tracing()) return f_(args...);
+    auto result = std::make_shared<std::optional<R>>();
+    detail::FlatFn primal = detail::recording(f_, result, args...);
+    detail::FlatFn rule = [&](const std::vector<Array>& in) {
+      const Array* next = in.data();
+      std::tuple<Args...> primals{Tree<Args>::rebuild(args, next)...};
+      std::tuple<Args...> tangents{Tree<Args>::rebuild(args, next)...};
+      std::pair<R, R> out = rule_(primals, tangents);
+      std::vector<Array> leaves = tree_leaves(out.first);
+      for (Array& a : tree_leaves(out.second)) leaves.push_back(std::move(a));
+      return leaves;
+    };
+    std::vector<Array> out = detail::customJvpCall(primal, rule, detail::leavesOf(args...), site_);
+    const Array* next = out.data();
+    return Tree<R>::rebuild(**result, next);
+  }
+
+ private:
+  F f_;
+  Rule rule_;
+  std::source_location site_;
+};
+
+template <class F, class Rule>
+CustomJvp<F, Rule> custom_jvp(F f, Rule rule, std::source_location site = std::source_location::current()) {
+  return CustomJvp<F, Rule>(std::move(f), std::move(rule), site);
+}
+
+// jax.custom_vjp: f with its reverse-mode derivative given by fwd(args...) ->
+// std::pair{f(args...), residuals} (residuals: any tree) and bwd(residuals, cotangent of
+// the result) -> the cotangents of the arguments (a std::tuple with one tree per
+// argument; one argument may return its tree alone). As in JAX, forward mode (jvp) of
+// a custom_vjp function is an error. Closed-over arrays: as for custom_jvp.
+template <class F, class Fwd, class Bwd>
+class CustomVjp {
+ public:
+  CustomVjp(F f, Fwd fwd, Bwd bwd, std::source_location site)
+      : f_(std::move(f)), fwd_(std::move(fwd)), bwd_(std::move(bwd)), site_(site) {}
+
+  template <class... Args>
+  auto operator()(const Args&... args) const {
+    using R = std::decay_t<std::invoke_result_t<const F&, const Args&...>>;
+    using Res = std::decay_t<typename std::invoke_result_t<const Fwd&, const Args&...>::second_type>;
+    if (!detail::tracing()) return f_(args...);
+    auto result = std::make_shared<std::optional<R>>();
+    auto residuals = std::make_shared<std::optional<Res>>();
+    detail::FlatFn primal = detail::recording(f_, result, args...);
+    detail::FlatFn fwd = [&](const std::vector<Array>& in) {
+      auto out = detail::callRebuilt(fwd_, in, args...);
+      std::vector<Array> leaves = tree_leaves(out.first);
+      for (Array& a : tree_leaves(out.second)) leaves.push_back(std::move(a));
+      residuals->emplace(std::move(out.second));
+      return leaves;
+    };
+    detail::FlatFn bwd = [&](const std::vector<Array>& in) {
+      const Array* next = in.data();
+      Res res = Tree<Res>::rebuild(**residuals, next);
+      R cotangent = Tree<R>::rebuild(**result, next);
+      return tree_leaves(bwd_(res, cotangent));
+    };
+    std::vector<Array> out = detail::customVjpCall(primal, fwd, bwd, detail::leavesOf(args...), site_);
+    const Array* next = out.data();
+    return Tree<R>::rebuild(**result, next);
+  }
+
+ private:
+  F f_;
+  Fwd fwd_;
+  Bwd bwd_;
+  std::source_location site_;
+};
+
+template <class F, class Fwd, class Bwd>
+CustomVjp<F, Fwd, Bwd> custom_vjp(F f, Fwd fwd, Bwd bwd, std::source_location site = std::source_location::current()) {
+  return CustomVjp<F, Fwd, Bwd>(std::move(f), std::move(fwd), std::move(bwd), site);
+}
+
+// jax.checkpoint (remat): f whose intermediate values reverse mode recomputes in the
+// backward pass instead of keeping them from the forward pass, except what the policy
+// saves: "nothing_saveable" (the default: only the arguments are kept), "dots_saveable"
+// (results of matrix products are kept too) or "everything_saveable" (no recomputation).
+template <class F>
+class Checkpointed {
+ public:
+  Checkpointed(F f, std::string policy, std::source_location site)
+      : f_(std::move(f)), policy_(std::move(policy)), site_(site) {}
+
+  template <class... Args>
+  auto operator()(const Args&... args) const {
+    using R = std::decay_t<std::invoke_result_t<const F&, const Args&...>>;
+    if (!detail::tracing()) return f_(args...);
+    auto result = std::make_shared<std::optional<R>>();
+    detail::FlatFn flat = detail::recording(f_, result, args...);
+    std::vector<Array> out = detail::checkpointCall(flat, detail::leavesOf(args...), policy_, site_);
+    const Array* next = out.data();
+    return Tree<R>::rebuild(**result, next);
+  }
+
+ private:
+  F f_;
+  std::string policy_;
+  std::source_location site_;
+};
+
+template <class F>
+Checkpointed<F> checkpoint(F f, std::string policy = "nothing_saveable",
+                           std::source_location site = std::source_location::current()) {
+  return Checkpointed<F>(std::move(f), std::move(policy), site);
 }
 
 namespace detail {
