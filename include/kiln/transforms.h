@@ -48,6 +48,7 @@ struct Staged;
 std::shared_ptr<Staged> stage(const FlatFn& f, const std::vector<Array>& inputs, const std::string& name);
 std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs);
 std::string stagedText(const Staged& staged);
+std::string stagedJaxpr(const Staged& staged);
 
 // "f32[2,3]" for each leaf (weak scalars marked "~").
 std::string leafTypes(const std::vector<Array>& leaves);
@@ -489,6 +490,20 @@ std::string export_stablehlo(const F& f, const Args&... args) {
     return tree_leaves(detail::callRebuilt(f, in, args...));
   };
   return detail::stagedText(*detail::stage(flat, detail::leavesOf(args...), "main"));
+}
+
+// jax.make_jaxpr: make_jaxpr(f)(args...) is the program f traces to on arguments like
+// `args`, in JAX's jaxpr notation (ops keep their StableHLO names; arrays f closes over
+// are the constants before the ';'). For reading; export_stablehlo gives the program to
+// run elsewhere.
+template <class F>
+auto make_jaxpr(F f) {
+  return [f](const auto&... args) {
+    detail::FlatFn flat = [&](const std::vector<Array>& in) {
+      return tree_leaves(detail::callRebuilt(f, in, args...));
+    };
+    return detail::stagedJaxpr(*detail::stage(flat, detail::leavesOf(args...), "jaxpr"));
+  };
 }
 
 }  // namespace kiln

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "frontend/array_impl.h"
+#include "frontend/jaxpr.h"
 #include "frontend/session.h"
 #include "frontend/staging.h"
 #include "frontend/trace.h"
@@ -61,6 +62,10 @@ std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs) {
 }
 
 std::string stagedText(const Staged& staged) { return stablehlo::printModule(*staged.module); }
+
+std::string stagedJaxpr(const Staged& staged) {
+  return translated([&] { return jaxprText(*staged.module, *staged.module->lookup(staged.entry), staged.captures.size()); });
+}
 
 TracedPiece tracePiece(Module& module, const std::string& name, const FlatFn& f, const std::vector<ParamSpec>& params,
                        const std::function<void(const std::vector<Array>&)>& check) {

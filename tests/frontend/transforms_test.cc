@@ -202,3 +202,22 @@ TEST(ExportTest, ExportedTextRunsAsAProgram) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(MakeJaxprTest, PrintsTheTracedProgramInJaxNotation) {
+  Array bias = f32({1, 2, 3}, {3});
+  auto f = [&](const Array& x, const Array& y) { return kiln::sum(kiln::sin(x) * y + bias); };
+  std::string text = kiln::make_jaxpr(f)(f32({0, 0, 0}, {3}), Array(2.0f));
+  // The closed-over array is the constant; x and y the parameters.
+  EXPECT_THAT(text, HasSubstr("{ lambda a:f32[3]; b:f32[3] c:f32[]. let"));
+  EXPECT_THAT(text, HasSubstr("d:f32[3] = sine b"));
+  EXPECT_THAT(text, HasSubstr("reduce[dimensions=(0,)"));
+  EXPECT_THAT(text, HasSubstr("in ("));
+  // Scalar constants are written inline, and a gradient's program is nested where it is called.
+  std::string g = kiln::make_jaxpr(kiln::grad([](const Array& x) { return kiln::sum(x * 3.0f); }))(f32({1, 2}, {2}));
+  EXPECT_THAT(g, HasSubstr("jaxpr={ lambda ; "));
+  EXPECT_THAT(g, HasSubstr("= broadcast_in_dim[broadcast_dimensions=()] 3.0:f32[]"));
+}
+
+}  // namespace
