@@ -47,7 +47,8 @@ bool tracing();
 struct Staged;
 std::shared_ptr<Staged> stage(const FlatFn& f, const std::vector<Array>& inputs, const std::string& name);
 std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs);
-std::string stagedText(const Staged& staged);
+// The StableHLO text of f traced on `inputs`, its closed-over arrays as constants.
+std::string exportedText(const FlatFn& f, const std::vector<Array>& inputs);
 std::string stagedJaxpr(const Staged& staged);
 
 // "f32[2,3]" for each leaf (weak scalars marked "~").
@@ -483,13 +484,14 @@ auto hessian(F f) {
 }
 
 // The StableHLO text of f traced on arguments like `args` (its @main takes their leaves
-// in order): what `kiln run` and other StableHLO tools read.
+// in order; arrays f closes over are constants of the program): what `kiln run` and
+// other StableHLO tools read.
 template <class F, class... Args>
 std::string export_stablehlo(const F& f, const Args&... args) {
   detail::FlatFn flat = [&](const std::vector<Array>& in) {
     return tree_leaves(detail::callRebuilt(f, in, args...));
   };
-  return detail::stagedText(*detail::stage(flat, detail::leavesOf(args...), "main"));
+  return detail::exportedText(flat, detail::leavesOf(args...));
 }
 
 // jax.make_jaxpr: make_jaxpr(f)(args...) is the program f traces to on arguments like

@@ -81,16 +81,11 @@ runtime::Buffer deviceBuffer(const Array& a) {
   return *impl.buffer;
 }
 
-namespace {
-
-// The host copy of a concrete array's value (waiting for it).
 Literal hostValue(const Array& a) {
   ArrayImpl& impl = implOf(a);
   if (impl.host) return *impl.host;
   return deviceBuffer(a).toLiteral();
 }
-
-}  // namespace
 
 }  // namespace detail
 

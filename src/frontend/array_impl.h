@@ -42,6 +42,8 @@ Array makeTracer(const std::shared_ptr<TraceState>& trace, Value* value, bool we
 // The array's buffer on the device (uploading a host scalar the first time); throws
 // Usage for a tracer.
 runtime::Buffer deviceBuffer(const Array& a);
+// The host copy of a concrete array's value (waiting for it); throws Usage for a tracer.
+Literal hostValue(const Array& a);
 
 // kiln::Dtype <-> the IR's DType.
 DType toDType(Dtype dtype);

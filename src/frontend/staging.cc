@@ -61,7 +61,24 @@ std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs) {
   });
 }
 
-std::string stagedText(const Staged& staged) { return stablehlo::printModule(*staged.module); }
+std::string exportedText(const FlatFn& f, const std::vector<Array>& inputs) {
+  return translated([&] {
+    std::shared_ptr<Staged> staged = stage(f, inputs, "traced");
+    Module& module = *staged->module;
+    Function& traced = *module.lookup(staged->entry);
+    traced.visibility = Visibility::Private;
+    // @main takes the inputs alone: the arrays f closed over are constants of the
+    // program, as in JAX's exports.
+    TypeList params;
+    for (size_t i = 0; i < inputs.size(); ++i) params.push_back(traced.param(i)->type());
+    buildFunction(module, "main", params, [&](Builder& b, const std::vector<Value*>& x) {
+      std::vector<Value*> args = x;
+      for (const Array& c : staged->captures) args.push_back(b.constant(hostValue(c)));
+      return b.call(traced, args);
+    }, Visibility::Public);
+    return stablehlo::printModule(module);
+  });
+}
 
 std::string stagedJaxpr(const Staged& staged) {
   return translated([&] { return jaxprText(*staged.module, *staged.module->lookup(staged.entry), staged.captures.size()); });

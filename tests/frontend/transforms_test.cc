@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 
 #include <kiln/kiln.h>
@@ -190,6 +192,25 @@ TEST(TransformErrorsTest, MisuseIsReportedClearly) {
   // Differentiating with respect to integers.
   EXPECT_THROW(kiln::grad([](const Array& x) { return kiln::sum(kiln::astype(x, kiln::float32)); })(kiln::arange(3)),
                kiln::ApiError);
+}
+
+// grad of a traced function equals `kiln grad` of the function's exported StableHLO:
+// the frontend and the CLI reach the same IR transform from two ends.
+TEST(ExportTest, GradMatchesKilnGradOfTheExportedProgram) {
+  Array x = f32({0.5, -1, 2, 0.25, 1, -0.5}, {3, 2});
+  auto loss = [&](const Array& w) { return kiln::sum(kiln::tanh(kiln::matmul(x, w)) * kiln::exp(w[0])); };
+  Array w = f32({0.1, 0.2, -0.3, 0.4}, {2, 2});
+  const std::string dir = testing::TempDir();
+  {
+    std::ofstream(dir + "/loss.mlir") << kiln::export_stablehlo(loss, w);
+  }
+  const std::string command = std::string(KILN_TOOL) + " grad " + dir + "/loss.mlir -o " + dir + "/loss_grad.mlir";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  kiln::Program program = kiln::Program::load(dir + "/loss_grad.mlir");
+  std::vector<kiln::HostArray> out = program.run({kiln::HostArray::of<float>({2, 2}, values(w))});
+  std::vector<float> fromCli = out.at(0).values<float>(), fromFrontend = values(kiln::grad(loss)(w));
+  ASSERT_EQ(fromCli.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(fromCli[i], fromFrontend[i], 1e-6) << i;
 }
 
 TEST(ExportTest, ExportedTextRunsAsAProgram) {
