@@ -28,7 +28,7 @@ extern "C" {
 /* A host refuses a plugin whose major version differs from its own; minor versions
  * only add fields at the end of structs and functions at the end of the table. */
 #define KILN_PLUGIN_API_MAJOR 0
-#define KILN_PLUGIN_API_MINOR 2
+#define KILN_PLUGIN_API_MINOR 3
 
 typedef struct KilnError KilnError;
 typedef struct KilnClient KilnClient;
@@ -303,6 +303,9 @@ typedef struct KilnExecuteArgs {
   size_t num_args;
   KilnBuffer** const* output_lists; /* [num_devices][num_results], filled */
   KilnEvent** complete_events;      /* [num_devices], filled; NULL: none wanted */
+  const char* label; /* since 0.3; NULL: none. What a failure of this execution's own run
+                        is prefixed with ("file.cc:12:5", the caller's source position),
+                        so that the executions that read its outputs name where it came from */
 } KilnExecuteArgs;
 
 /* ---- events ---- */

@@ -9,7 +9,9 @@ std::vector<Array> emit(const std::vector<Array>& inputs, const std::source_loca
                         bool weak) {
   return translated([&] {
     TraceState* trace = currentTrace();
-    if (!trace) return composite(inputs, "op", [&](const std::vector<Array>& in) { return emit(in, site, fn, weak); });
+    if (!trace)
+      return composite(inputs, "op", [&](const std::vector<Array>& in) { return emit(in, site, fn, weak); },
+                       siteText(site));
     std::vector<Value*> values;
     for (const Array& a : inputs) values.push_back(trace->valueOf(a));
     trace->builder->setLocation(locationOf(site));
@@ -30,11 +32,22 @@ Array constantArray(Literal value, const std::source_location& site) {
       t->builder->setLocation(locationOf(site));
       return makeTracer(t->shared_from_this(), t->builder->constant(std::move(value)));
     }
+    if (value.isSplat() && value.numElements() > 1) {
+      // zeros, ones, full: the element goes to the device and is broadcast there, by a
+      // program compiled once per shape (never a host copy of the whole array).
+      Literal element = Literal::splat(Type::scalar(value.dtype()), value.storage());
+      Array scalar = makeConcrete(Session::get().upload(element));
+      const Shape shape = value.shape();
+      return emit1({scalar}, site, [&](Builder& b, const std::vector<Value*>& v) {
+        return std::vector<Value*>{b.broadcastInDim(v[0], shape, {})};
+      });
+    }
     return makeConcrete(Session::get().upload(value));
   });
 }
 
-std::vector<Array> composite(const std::vector<Array>& inputs, const std::string& name, const OpBody& body) {
+std::vector<Array> composite(const std::vector<Array>& inputs, const std::string& name, const OpBody& body,
+                             const std::string& label) {
   return translated([&] {
     if (currentTrace()) return body(inputs);
     std::vector<bool> weak;
@@ -46,6 +59,7 @@ std::vector<Array> composite(const std::vector<Array>& inputs, const std::string
           return out;
         },
         inputs, name);
+    if (!label.empty()) setLabel(*staged, label);
     outputs = run(*staged, inputs);
     for (size_t i = 0; i < outputs.size(); ++i) implOf(outputs[i]).weak = weak[i];
     return outputs;

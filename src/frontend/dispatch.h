@@ -30,7 +30,9 @@ Array constantArray(Literal value, const std::source_location& site);
 // An op made of other ops: `body` calls them on its arguments (tracers of the current
 // trace, or of a trace of its own outside one).
 using OpBody = std::function<std::vector<Array>(const std::vector<Array>& inputs)>;
-std::vector<Array> composite(const std::vector<Array>& inputs, const std::string& name, const OpBody& body);
+// `label` names it in a failure of its run (default: `name`).
+std::vector<Array> composite(const std::vector<Array>& inputs, const std::string& name, const OpBody& body,
+                             const std::string& label = "");
 Array composite1(const std::vector<Array>& inputs, const std::string& name,
                  const std::function<Array(const std::vector<Array>&)>& body);
 

@@ -23,6 +23,7 @@ struct Staged {
   std::unique_ptr<Module> module;
   std::string entry;
   std::vector<Array> captures;  // passed after the inputs
+  std::string label;            // names the program in its run's failures
   mutable std::mutex lock;
   mutable std::shared_ptr<const runtime::Executable> executable;
 };
@@ -37,9 +38,12 @@ std::shared_ptr<Staged> stage(const FlatFn& f, const std::vector<Array>& inputs,
     std::vector<Array> outputs = f(scope.inputs());
     staged->entry = scope.finish(outputs).name();
     staged->captures = scope.captures();
+    staged->label = name;
     return staged;
   });
 }
+
+void setLabel(Staged& staged, std::string label) { staged.label = std::move(label); }
 
 std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs) {
   return translated([&] {
@@ -53,7 +57,7 @@ std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs) {
     for (const Array& a : staged.captures) buffers.push_back(deviceBuffer(a));
     std::vector<const runtime::Buffer*> args;
     for (const runtime::Buffer& b : buffers) args.push_back(&b);
-    runtime::Executable::Execution execution = staged.executable->execute(args, session.device());
+    runtime::Executable::Execution execution = staged.executable->execute(args, session.device(), staged.label);
     session.track(execution.done);
     std::vector<Array> outputs;
     for (runtime::Buffer& b : execution.outputs) outputs.push_back(makeConcrete(std::move(b)));

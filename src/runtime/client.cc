@@ -234,14 +234,15 @@ std::string Executable::serialize() const {
   return std::string(args.bytes, args.num_bytes);
 }
 
-Executable::Execution Executable::execute(const std::vector<const Buffer*>& args, const Device& device) const {
+Executable::Execution Executable::execute(const std::vector<const Buffer*>& args, const Device& device,
+                                          const std::string& label) const {
   std::vector<Execution> executions =
-      execute(std::vector<std::vector<const Buffer*>>{args}, std::vector<Device>{device});
+      execute(std::vector<std::vector<const Buffer*>>{args}, std::vector<Device>{device}, label);
   return std::move(executions.at(0));
 }
 
 std::vector<Executable::Execution> Executable::execute(const std::vector<std::vector<const Buffer*>>& args,
-                                                       const std::vector<Device>& devices) const {
+                                                       const std::vector<Device>& devices, const std::string& label) const {
   if (args.size() != devices.size())
     throw Error(ErrorKind::Usage, std::to_string(args.size()) + " argument lists for " +
                                       std::to_string(devices.size()) + " devices");
@@ -273,6 +274,7 @@ std::vector<Executable::Execution> Executable::execute(const std::vector<std::ve
   e.num_args = numArgs;
   e.output_lists = outLists.data();
   e.complete_events = done.data();
+  e.label = label.empty() ? nullptr : label.c_str();
   plugin_.call(&KilnPluginApi::execute, e, "execute");
   std::vector<Execution> executions;
   for (size_t d = 0; d < n; ++d) {

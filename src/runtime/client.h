@@ -130,11 +130,12 @@ class Executable {
     Event done;
   };
   // Starts the executable on `device` (returns before it runs).
-  Execution execute(const std::vector<const Buffer*>& args, const Device& device) const;
+  // `label` prefixes a failure of its own run (KilnExecuteArgs::label).
+  Execution execute(const std::vector<const Buffer*>& args, const Device& device, const std::string& label = "") const;
   // Starts it as replicas x partitions processes: process d = r * partitions + p on
   // devices[d] with args[d]; one execution per device.
   std::vector<Execution> execute(const std::vector<std::vector<const Buffer*>>& args,
-                                 const std::vector<Device>& devices) const;
+                                 const std::vector<Device>& devices, const std::string& label = "") const;
   KilnExecutable* handle() const { return handle_.get(); }
 
  private:

@@ -118,6 +118,7 @@ struct Launch {
   EventRef done = std::make_shared<Event>();
   std::shared_ptr<SharedGrid> grid;  // null on one device
   size_t process = 0;                // its index in grid->processes
+  std::string label;                 // prefixes the failures of its own run
 
   // Fails the outputs; the arguments' reads end unread.
   void fail(const Failure& failure) {
@@ -135,7 +136,9 @@ struct Launch {
       interp::ProcessContext& self = grid->processes[process];
       grid->grid.runAs(self, [&] { runProgram(&self); });
     } catch (...) {
-      fail(currentFailure());
+      Failure failure = currentFailure();
+      if (!label.empty()) failure.message = label + ": " + failure.message;
+      fail(failure);
     }
   }
 
@@ -190,8 +193,11 @@ struct Launch {
       for (const auto& arg : launch->args) inputs.push_back(arg->ready);
     whenAll(inputs, [launches = std::move(launches), order](const std::optional<Failure>& failure) {
       if (failure) {
-        for (const auto& launch : launches)
-          launch->fail({failure->code, "an argument of the execution failed: " + failure->message});
+        // Down a chain of executions the message keeps one prefix and the root's failure.
+        static const std::string kPrefix = "an argument of the execution failed: ";
+        const std::string message =
+            failure->message.rfind(kPrefix, 0) == 0 ? failure->message : kPrefix + failure->message;
+        for (const auto& launch : launches) launch->fail({failure->code, message});
         return;
       }
       if (launches.size() == 1) return push(launches[0]);
@@ -288,7 +294,7 @@ KilnError* executableDeserialize(KilnExecutableDeserializeArgs* args) {
 }
 
 KilnError* execute(KilnExecuteArgs* args) {
-  return apiCall("execute", args, [](KilnExecuteArgs& a, const Fits&) {
+  return apiCall("execute", args, [](KilnExecuteArgs& a, const Fits& fits) {
     KilnExecutable& executable = need(a.executable, "executable");
     KilnClient& client = *executable.client;
     const ProgramInfo& info = *executable.info;
@@ -329,6 +335,7 @@ KilnError* execute(KilnExecuteArgs* args) {
       launch->queue = device->queue;
       launch->grid = grid;
       launch->process = d;
+      if (fits(a.label) && a.label) launch->label = a.label;
       for (size_t i = 0; i < a.num_args; ++i) {
         const std::string what = "argument " + std::to_string(i);
         if (!list[i]) invalid(what + " is null");

@@ -3,6 +3,8 @@
 // escapes through include/kiln/.
 #pragma once
 
+#include <new>
+
 #include "kiln/error.h"
 #include "support/error.h"
 
@@ -17,6 +19,8 @@ auto translated(F&& f) -> decltype(f()) {
     throw;
   } catch (const Error& e) {
     throw ApiError(errorKindName(e.kind()), e.format());
+  } catch (const std::bad_alloc&) {
+    throw ApiError("runtime", "error: out of memory (an array larger than the memory this process can take)");
   }
 }
 

@@ -252,3 +252,24 @@ TEST(NnTest, Pooling) {
 }
 
 }  // namespace
+namespace {
+
+// Values are futures: an op whose computation fails returns at once, as do the ops that
+// use its result; the error surfaces where a value is read, naming the line of the op
+// that failed.
+TEST(ArrayTest, ErrorsSurfaceWhenReadWithTheFailingOpsLine) {
+  const int line = __LINE__ + 1;
+  Array huge = kiln::ones({int64_t{1} << 24, int64_t{1} << 24});  // 1 PiB: more than any address space
+  Array total = kiln::sum(huge * 2.0f);  // returns at once too
+  try {
+    total.block_until_ready();
+    FAIL() << "expected the computation to fail";
+  } catch (const kiln::ApiError& e) {
+    EXPECT_EQ(e.kind(), "runtime");
+    EXPECT_THAT(e.what(), HasSubstr("numpy_test.cc:" + std::to_string(line) + ":"));
+    EXPECT_THAT(e.what(), HasSubstr("out of memory"));
+  }
+  EXPECT_THROW(huge.item<float>(), kiln::ApiError);
+}
+
+}  // namespace
