@@ -43,7 +43,13 @@ for threads in 1 2; do
     pct=$( [ "$ms" != - ] && awk -v f="$floor" -v m="$ms" 'BEGIN {printf "%.0f%%", 100 * f / m}' || echo -)
     printf "%-14s %9s %12s\n" "$name" "$ms" "$pct"
   done
-  [ "$threads" = 1 ] && grep -E '^(eager_dispatch_us|trace_ms|trace_compile_ms)' "$tmp/kiln"
+  if [ "$threads" = 1 ]; then
+    grep -E '^(eager_dispatch_us|eager_issue_us|trace_ms|trace_compile_ms)' "$tmp/kiln"
+    for lib in numpy torch; do
+      "$python" -c "import $lib" 2>/dev/null &&
+        echo "eager_dispatch_us ($lib) $("$python" bench/reference/dispatch.py $lib | awk '{print $2}') us/op"
+    done
+  fi
 done
 # The same first call with the compiled step in the disk cache (the run above put it there).
 KILN_NUM_THREADS=1 "$build/bench/frontend_bench" 3 | awk '/^trace_compile_ms/ {print "trace_compile_ms (disk cache warm)", $2, $3}'

@@ -46,9 +46,8 @@ bool tracing();
 // A function traced into a program and compiled on first run.
 struct Staged;
 std::shared_ptr<Staged> stage(const FlatFn& f, const std::vector<Array>& inputs, const std::string& name);
-std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs);
-// What a failure of the staged program's run is prefixed with (its name by default).
-void setLabel(Staged& staged, std::string label);
+// `label` prefixes a failure of this run (default: the program's name).
+std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs, const std::string& label = "");
 // The StableHLO text of f traced on `inputs`, its closed-over arrays as constants.
 std::string exportedText(const FlatFn& f, const std::vector<Array>& inputs);
 std::string stagedJaxpr(const Staged& staged);

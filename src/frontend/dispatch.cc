@@ -1,17 +1,108 @@
 #include "frontend/dispatch.h"
 
+#include <cstdio>
+#include <mutex>
+#include <unordered_map>
+
 #include "frontend/session.h"
+#include "frontend/staging.h"
 #include "kiln/transforms.h"
 
 namespace kiln::detail {
 
+namespace {
+
+// A program staged from an op outside any trace, and whether each result is weak.
+struct EagerProgram {
+  std::shared_ptr<Staged> staged;
+  std::vector<bool> weak;
+};
+
+EagerProgram stageEager(const std::vector<Array>& inputs, const std::string& name, const OpBody& body) {
+  EagerProgram p;
+  p.staged = stage(
+      [&](const std::vector<Array>& in) {
+        std::vector<Array> out = body(in);
+        for (const Array& a : out) p.weak.push_back(a.weak());
+        return out;
+      },
+      inputs, name);
+  return p;
+}
+
+std::vector<Array> runEager(const EagerProgram& p, const std::vector<Array>& inputs, const std::string& label) {
+  std::vector<Array> outputs = run(*p.staged, inputs, label);
+  for (size_t i = 0; i < outputs.size(); ++i) implOf(outputs[i]).weak = p.weak[i];
+  return outputs;
+}
+
+// What a keyed op's program depends on besides its key: each input's dtype, dims and
+// weakness, and a host scalar's value (it becomes a constant of the program).
+void appendSignature(std::string& out, const Array& a) {
+  const ArrayImpl& impl = implOf(a);
+  out += static_cast<char>(impl.type.dtype());
+  out += static_cast<char>(impl.weak);
+  out += static_cast<char>(impl.type.rank());
+  for (int64_t d : impl.type.shape()) out.append(reinterpret_cast<const char*>(&d), sizeof d);
+  if (impl.host) {
+    out += 'h';
+    out.append(reinterpret_cast<const char*>(impl.host->storage()), impl.host->storageSize());
+  }
+}
+
+// siteText into a buffer kept by the thread (an op's label is formatted on every run;
+// the buffer keeps its capacity, so this allocates nothing once warm).
+const std::string& siteLabel(const std::source_location& site) {
+  thread_local std::string label;
+  label.clear();
+  if (site.line() == 0) return label;
+  char numbers[48];
+  std::snprintf(numbers, sizeof numbers, ":%u:%u", static_cast<unsigned>(site.line()), static_cast<unsigned>(site.column()));
+  label.append(site.file_name()).append(numbers);
+  return label;
+}
+
+// Programs of keyed ops outside a trace, by key and input signature: a repeated op is
+// run without being traced, built or fingerprinted again (JAX's C++ dispatch path).
+struct EagerCache {
+  std::mutex lock;
+  std::unordered_map<std::string, EagerProgram> programs;
+};
+
+EagerCache& eagerCache() {
+  static EagerCache* cache = new EagerCache;  // never destroyed: ops may run at exit
+  return *cache;
+}
+
+}  // namespace
+
 std::vector<Array> emit(const std::vector<Array>& inputs, const std::source_location& site, const EmitFn& fn,
-                        bool weak) {
+                        bool weak, const std::string& key) {
   return translated([&] {
     TraceState* trace = currentTrace();
-    if (!trace)
-      return composite(inputs, "op", [&](const std::vector<Array>& in) { return emit(in, site, fn, weak); },
-                       siteText(site));
+    if (!trace) {
+      auto body = [&](const std::vector<Array>& in) { return emit(in, site, fn, weak); };
+      if (key.empty()) return composite(inputs, "op", body, siteText(site));
+      thread_local std::string signature;  // keeps its capacity: no allocation per op
+      signature.assign(key);
+      for (const Array& a : inputs) appendSignature(signature, a);
+      EagerCache& cache = eagerCache();
+      {
+        std::unique_lock<std::mutex> guard(cache.lock);
+        auto it = cache.programs.find(signature);
+        if (it != cache.programs.end()) {
+          EagerProgram p = it->second;
+          guard.unlock();
+          return runEager(p, inputs, siteLabel(site));
+        }
+      }
+      EagerProgram p = stageEager(inputs, "op", body);
+      if (p.staged->captures.empty()) {
+        std::lock_guard<std::mutex> guard(cache.lock);
+        cache.programs.emplace(signature, p);
+      }
+      return runEager(p, inputs, siteLabel(site));
+    }
     std::vector<Value*> values;
     for (const Array& a : inputs) values.push_back(trace->valueOf(a));
     trace->builder->setLocation(locationOf(site));
@@ -22,8 +113,9 @@ std::vector<Array> emit(const std::vector<Array>& inputs, const std::source_loca
   });
 }
 
-Array emit1(const std::vector<Array>& inputs, const std::source_location& site, const EmitFn& fn, bool weak) {
-  return emit(inputs, site, fn, weak).at(0);
+Array emit1(const std::vector<Array>& inputs, const std::source_location& site, const EmitFn& fn, bool weak,
+            const std::string& key) {
+  return emit(inputs, site, fn, weak, key).at(0);
 }
 
 Array constantArray(Literal value, const std::source_location& site) {
@@ -50,19 +142,7 @@ std::vector<Array> composite(const std::vector<Array>& inputs, const std::string
                              const std::string& label) {
   return translated([&] {
     if (currentTrace()) return body(inputs);
-    std::vector<bool> weak;
-    std::vector<Array> outputs;
-    std::shared_ptr<Staged> staged = stage(
-        [&](const std::vector<Array>& in) {
-          std::vector<Array> out = body(in);
-          for (const Array& a : out) weak.push_back(a.weak());
-          return out;
-        },
-        inputs, name);
-    if (!label.empty()) setLabel(*staged, label);
-    outputs = run(*staged, inputs);
-    for (size_t i = 0; i < outputs.size(); ++i) implOf(outputs[i]).weak = weak[i];
-    return outputs;
+    return runEager(stageEager(inputs, name, body), inputs, label);
   });
 }
 

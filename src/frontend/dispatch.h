@@ -17,11 +17,13 @@ namespace kiln::detail {
 // The values of the inputs in the current trace (its builder, at the caller's site).
 using EmitFn = std::function<std::vector<Value*>(Builder& b, const std::vector<Value*>& inputs)>;
 // A primitive: `emit` builds its IR; the results are weak when `weak` (an op on weak
-// scalars only).
+// scalars only). `key`, when given, says everything the IR depends on besides the
+// inputs' types (the op and its parameters): outside a trace the program is then found
+// by it and the inputs' signature without tracing `emit` again.
 std::vector<Array> emit(const std::vector<Array>& inputs, const std::source_location& site, const EmitFn& emit,
-                        bool weak = false);
+                        bool weak = false, const std::string& key = "");
 Array emit1(const std::vector<Array>& inputs, const std::source_location& site, const EmitFn& emit,
-            bool weak = false);
+            bool weak = false, const std::string& key = "");
 
 // A value computed on the host: outside a trace it is copied to the device, inside one
 // it becomes a constant of the program (a splat stays one element).

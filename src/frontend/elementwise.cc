@@ -33,7 +33,7 @@ Array binary(OpCode code, const Array& x, const Array& y, const Site& site, Doma
       Value* l = broadcastValue(b, convertValue(b, v[0], t), shape);
       Value* r = broadcastValue(b, convertValue(b, v[1], t), shape);
       return std::vector<Value*>{b.binary(code, l, r)};
-    }, p.weak);
+    }, p.weak, "binary " + std::to_string(static_cast<int>(code)) + (domain == Domain::Floating ? "f" : ""));
   });
 }
 
@@ -46,7 +46,7 @@ Array comparison(ComparisonDirection dir, const Array& x, const Array& y, const 
       Value* l = broadcastValue(b, convertValue(b, v[0], t), shape);
       Value* r = broadcastValue(b, convertValue(b, v[1], t), shape);
       return std::vector<Value*>{b.compare(l, r, dir)};
-    });
+    }, false, "compare " + std::to_string(static_cast<int>(dir)));
   });
 }
 
@@ -56,7 +56,7 @@ Array unary(OpCode code, const Array& x, const Site& site, Domain domain = Domai
     DType t = domain == Domain::Floating ? floatFor(from) : from;
     return emit1({x}, site, [&](Builder& b, const std::vector<Value*>& v) {
       return std::vector<Value*>{b.unary(code, convertValue(b, v[0], t))};
-    }, implOf(x).weak);
+    }, implOf(x).weak, "unary " + std::to_string(static_cast<int>(code)) + (domain == Domain::Floating ? "f" : ""));
   });
 }
 

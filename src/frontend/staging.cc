@@ -19,14 +19,6 @@
 
 namespace kiln::detail {
 
-struct Staged {
-  std::unique_ptr<Module> module;
-  std::string entry;
-  std::vector<Array> captures;  // passed after the inputs
-  std::string label;            // names the program in its run's failures
-  mutable std::mutex lock;
-  mutable std::shared_ptr<const runtime::Executable> executable;
-};
 
 bool tracing() { return currentTrace() != nullptr; }
 
@@ -43,9 +35,7 @@ std::shared_ptr<Staged> stage(const FlatFn& f, const std::vector<Array>& inputs,
   });
 }
 
-void setLabel(Staged& staged, std::string label) { staged.label = std::move(label); }
-
-std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs) {
+std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs, const std::string& label) {
   return translated([&] {
     Session& session = Session::get();
     {
@@ -57,7 +47,7 @@ std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs) {
     for (const Array& a : staged.captures) buffers.push_back(deviceBuffer(a));
     std::vector<const runtime::Buffer*> args;
     for (const runtime::Buffer& b : buffers) args.push_back(&b);
-    runtime::Executable::Execution execution = staged.executable->execute(args, session.device(), staged.label);
+    runtime::Executable::Execution execution = staged.executable->execute(args, session.device(), label.empty() ? staged.label : label);
     session.track(execution.done);
     std::vector<Array> outputs;
     for (runtime::Buffer& b : execution.outputs) outputs.push_back(makeConcrete(std::move(b)));

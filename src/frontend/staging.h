@@ -4,13 +4,26 @@
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "frontend/trace.h"
+#include "runtime/client.h"
 #include "kiln/transforms.h"
 
 namespace kiln::detail {
+
+// A function traced into a module of its own, compiled on first run (transforms.h).
+struct Staged {
+  std::unique_ptr<Module> module;
+  std::string entry;
+  std::vector<Array> captures;  // passed after the inputs
+  std::string label;            // names the program in its run's failures
+  mutable std::mutex lock;
+  mutable std::shared_ptr<const runtime::Executable> executable;
+};
 
 struct TracedPiece {
   Function* function = nullptr;

@@ -198,7 +198,12 @@ void Buffer::remove() {
 Executable::Executable(Plugin plugin, std::shared_ptr<KilnClient> client, KilnExecutable* handle)
     : plugin_(plugin),
       client_(std::move(client)),
-      handle_(owned(plugin, handle, &KilnPluginApi::executable_destroy)) {}
+      handle_(owned(plugin, handle, &KilnPluginApi::executable_destroy)) {
+  KilnExecutableInfoArgs args{};
+  args.executable = handle;
+  plugin_.call(&KilnPluginApi::executable_info, args, "executable_info");
+  numResults_ = args.num_results;
+}
 
 ExecutableInfo Executable::info() const {
   KilnExecutableInfoArgs args{};
@@ -234,11 +239,34 @@ std::string Executable::serialize() const {
   return std::string(args.bytes, args.num_bytes);
 }
 
+void Executable::launch(size_t numDevices, KilnDevice* const* devices, KilnBuffer* const* const* argLists,
+                        size_t numArgs, KilnBuffer** const* outLists, KilnEvent** done, const std::string& label) const {
+  KilnExecuteArgs e{};
+  e.executable = handle();
+  e.num_devices = numDevices;
+  e.devices = devices;
+  e.argument_lists = argLists;
+  e.num_args = numArgs;
+  e.output_lists = outLists;
+  e.complete_events = done;
+  e.label = label.empty() ? nullptr : label.c_str();
+  plugin_.call(&KilnPluginApi::execute, e, "execute");
+}
+
 Executable::Execution Executable::execute(const std::vector<const Buffer*>& args, const Device& device,
                                           const std::string& label) const {
-  std::vector<Execution> executions =
-      execute(std::vector<std::vector<const Buffer*>>{args}, std::vector<Device>{device}, label);
-  return std::move(executions.at(0));
+  // One device: no lists of lists (this is every eager op's path).
+  std::vector<KilnBuffer*> argHandles(args.size()), outHandles(numResults_, nullptr);
+  for (size_t i = 0; i < args.size(); ++i) argHandles[i] = args[i] ? args[i]->handle() : nullptr;
+  KilnBuffer* const* argList = argHandles.data();
+  KilnBuffer** outList = outHandles.data();
+  KilnDevice* deviceHandle = device.handle();
+  KilnEvent* done = nullptr;
+  launch(1, &deviceHandle, &argList, args.size(), &outList, &done, label);
+  Execution execution{{}, Event(plugin_, done)};
+  execution.outputs.reserve(outHandles.size());
+  for (KilnBuffer* out : outHandles) execution.outputs.emplace_back(plugin_, client_, out);
+  return execution;
 }
 
 std::vector<Executable::Execution> Executable::execute(const std::vector<std::vector<const Buffer*>>& args,
@@ -246,9 +274,6 @@ std::vector<Executable::Execution> Executable::execute(const std::vector<std::ve
   if (args.size() != devices.size())
     throw Error(ErrorKind::Usage, std::to_string(args.size()) + " argument lists for " +
                                       std::to_string(devices.size()) + " devices");
-  KilnExecutableInfoArgs infoArgs{};
-  infoArgs.executable = handle();
-  plugin_.call(&KilnPluginApi::executable_info, infoArgs, "executable_info");
   const size_t n = devices.size();
   size_t numArgs = args.empty() ? 0 : args[0].size();
   std::vector<std::vector<KilnBuffer*>> argHandles(n), outHandles(n);
@@ -261,21 +286,12 @@ std::vector<Executable::Execution> Executable::execute(const std::vector<std::ve
       throw Error(ErrorKind::Usage, "argument list " + std::to_string(d) + " has " + std::to_string(args[d].size()) +
                                         " buffers, list 0 has " + std::to_string(numArgs));
     for (const Buffer* b : args[d]) argHandles[d].push_back(b ? b->handle() : nullptr);
-    outHandles[d].assign(infoArgs.num_results, nullptr);
+    outHandles[d].assign(numResults_, nullptr);
     argLists[d] = argHandles[d].data();
     outLists[d] = outHandles[d].data();
     deviceHandles[d] = devices[d].handle();
   }
-  KilnExecuteArgs e{};
-  e.executable = handle();
-  e.num_devices = n;
-  e.devices = deviceHandles.data();
-  e.argument_lists = argLists.data();
-  e.num_args = numArgs;
-  e.output_lists = outLists.data();
-  e.complete_events = done.data();
-  e.label = label.empty() ? nullptr : label.c_str();
-  plugin_.call(&KilnPluginApi::execute, e, "execute");
+  launch(n, deviceHandles.data(), argLists.data(), numArgs, outLists.data(), done.data(), label);
   std::vector<Execution> executions;
   for (size_t d = 0; d < n; ++d) {
     executions.push_back({{}, Event(plugin_, done[d])});

@@ -139,6 +139,10 @@ class Executable {
   KilnExecutable* handle() const { return handle_.get(); }
 
  private:
+  // The plugin's execute, on lists already made.
+  void launch(size_t numDevices, KilnDevice* const* devices, KilnBuffer* const* const* argLists, size_t numArgs,
+              KilnBuffer** const* outLists, KilnEvent** done, const std::string& label) const;
+  size_t numResults_ = 0;  // asked of the plugin once, when made
   Plugin plugin_;
   std::shared_ptr<KilnClient> client_;
   std::shared_ptr<KilnExecutable> handle_;
