@@ -9,14 +9,15 @@
 
 #include <kiln/kiln.h>
 
+#include "frontend/frontend_test_util.h"
+
 namespace {
 
 using kiln::Array;
+using namespace kiln_test;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-Array f32(std::vector<float> v, std::vector<int64_t> shape) { return Array::from_vector(v, shape); }
-std::vector<float> values(const Array& a) { return a.to_vector<float>(); }
 
 // JAX's example: log(1 + e^x) with a stable derivative. Differentiated naively, at
 // x = 100 e^x overflows float32 and the gradient is inf / inf = NaN.
@@ -96,23 +97,15 @@ TEST(CustomVjpTest, ResidualsTreesAndClosedOverConstants) {
 }
 
 TEST(CustomVjpTest, MisuseIsReported) {
-  auto message = [](auto&& f) {
-    try {
-      f();
-    } catch (const kiln::ApiError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   Array x = f32({1, 2}, {2});
   // Forward mode of a custom_vjp function: JAX refuses it too.
-  EXPECT_THAT(message([&] { kiln::jvp([](const Array& v) { return clipGradient(v); }, std::tuple{x}, std::tuple{x}); }),
+  EXPECT_THAT(errorMessage([&] { kiln::jvp([](const Array& v) { return clipGradient(v); }, std::tuple{x}, std::tuple{x}); }),
               HasSubstr("custom_vjp function has no forward-mode derivative"));
   // bwd returning the wrong type.
   auto wrong = kiln::custom_vjp([](const Array& v) { return v; },
                                 [](const Array& v) { return std::pair{v, v}; },
                                 [](const Array&, const Array& g) { return kiln::sum(g); });
-  EXPECT_THAT(message([&] { kiln::grad([&](const Array& v) { return kiln::sum(wrong(v)); })(x); }),
+  EXPECT_THAT(errorMessage([&] { kiln::grad([&](const Array& v) { return kiln::sum(wrong(v)); })(x); }),
               HasSubstr("custom_vjp: bwd returns (tensor<f32>), but it must be (tensor<2xf32>)"));
   // A rule closing over a traced value (w, an argument of the enclosing grad).
   auto closes = [&](const Array& w) {
@@ -121,8 +114,8 @@ TEST(CustomVjpTest, MisuseIsReported) {
                               [&](const Array&, const Array& ct) { return ct * w; });
     return kiln::sum(g(x));
   };
-  EXPECT_THAT(message([&] { kiln::grad(closes)(x); }), HasSubstr("closes over a traced value"));
-  EXPECT_THAT(message([&] { kiln::grad([](const Array& v) { return kiln::sum(kiln::checkpoint([](const Array& a) { return a; }, "sometimes")(v)); })(x); }),
+  EXPECT_THAT(errorMessage([&] { kiln::grad(closes)(x); }), HasSubstr("closes over a traced value"));
+  EXPECT_THAT(errorMessage([&] { kiln::grad([](const Array& v) { return kiln::sum(kiln::checkpoint([](const Array& a) { return a; }, "sometimes")(v)); })(x); }),
               HasSubstr("unknown policy 'sometimes'"));
 }
 

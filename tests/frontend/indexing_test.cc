@@ -8,32 +8,15 @@
 
 #include <kiln/kiln.h>
 
+#include "frontend/frontend_test_util.h"
+
 namespace {
 
 using kiln::Array;
+using namespace kiln_test;
 using kiln::Index;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-std::vector<std::string> splitOn(const std::string& text, const std::string& separator) {
-  std::vector<std::string> parts;
-  size_t at = 0;
-  for (;;) {
-    size_t next = text.find(separator, at);
-    parts.push_back(text.substr(at, next == std::string::npos ? std::string::npos : next - at));
-    if (next == std::string::npos) return parts;
-    at = next + separator.size();
-  }
-}
-
-std::vector<int64_t> numbers(const std::string& text, char separator) {
-  std::vector<int64_t> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, separator))
-    if (item.find_first_not_of(' ') != std::string::npos) out.push_back(std::stoll(item));
-  return out;
-}
 
 // The entries of a Python index expression ("1,::2,None,...,[[0,1],[2,0]]"), the index
 // lists as int32 arrays.
@@ -63,12 +46,12 @@ std::vector<Index> parseIndex(const std::string& expr) {
       if (e[1] == '[') {
         int64_t rows = 0;
         for (const std::string& row : splitOn(e.substr(2, e.size() - 4), "],[")) {
-          for (int64_t v : numbers(row, ',')) values.push_back(static_cast<int32_t>(v));
+          for (int64_t v : integers(row)) values.push_back(static_cast<int32_t>(v));
           ++rows;
         }
         shape = {rows, static_cast<int64_t>(values.size()) / rows};
       } else {
-        for (int64_t v : numbers(e.substr(1, e.size() - 2), ',')) values.push_back(static_cast<int32_t>(v));
+        for (int64_t v : integers(e.substr(1, e.size() - 2))) values.push_back(static_cast<int32_t>(v));
         shape = {static_cast<int64_t>(values.size())};
       }
       index.emplace_back(Array::from_vector(values, shape));
@@ -100,7 +83,7 @@ std::vector<GoldenCase> goldenCases() {
     std::vector<std::string> f = splitOn(line, " | ");
     if (f.size() != 6) ADD_FAILURE() << "a golden line of " << f.size() << " fields: " << line;
     if (f.size() != 6) continue;
-    cases.push_back({f[0], f[1], f[3], numbers(f[2], ','), numbers(f[4], ','), numbers(f[5], ' ')});
+    cases.push_back({f[0], f[1], f[3], integers(f[2]), integers(f[4]), integers(f[5], " ")});
   }
   return cases;
 }
@@ -210,25 +193,17 @@ TEST(IndexingTest, VmapOfAGather) {
 
 TEST(IndexingTest, ErrorsNameTheProblem) {
   Array x = kiln::zeros({3, 4});
-  auto message = [](auto&& f) {
-    try {
-      f();
-    } catch (const kiln::ApiError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  EXPECT_THAT(message([&] { (void)x[3]; }), HasSubstr("index 3 is out of bounds for axis 0 with size 3"));
-  EXPECT_THAT(message([&] { (void)x[{0, -5}]; }), HasSubstr("index -5 is out of bounds for axis 1 with size 4"));
-  EXPECT_THAT(message([&] { (void)x[{0, 0, 0}]; }), HasSubstr("too many indices"));
-  EXPECT_THAT(message([&] { (void)x[{kiln::ellipsis, kiln::ellipsis}]; }), HasSubstr("only one ellipsis"));
-  EXPECT_THAT(message([&] { (void)x[kiln::s(0, 2, 0)]; }), HasSubstr("step cannot be zero"));
-  EXPECT_THAT(message([&] { (void)x[x > 0]; }), HasSubstr("unsupported: indexing with a boolean mask"));
-  EXPECT_THAT(message([&] { (void)x[kiln::zeros({2})]; }), HasSubstr("indices are integers"));
+  EXPECT_THAT(errorMessage([&] { (void)x[3]; }), HasSubstr("index 3 is out of bounds for axis 0 with size 3"));
+  EXPECT_THAT(errorMessage([&] { (void)x[{0, -5}]; }), HasSubstr("index -5 is out of bounds for axis 1 with size 4"));
+  EXPECT_THAT(errorMessage([&] { (void)x[{0, 0, 0}]; }), HasSubstr("too many indices"));
+  EXPECT_THAT(errorMessage([&] { (void)x[{kiln::ellipsis, kiln::ellipsis}]; }), HasSubstr("only one ellipsis"));
+  EXPECT_THAT(errorMessage([&] { (void)x[kiln::s(0, 2, 0)]; }), HasSubstr("step cannot be zero"));
+  EXPECT_THAT(errorMessage([&] { (void)x[x > 0]; }), HasSubstr("unsupported: indexing with a boolean mask"));
+  EXPECT_THAT(errorMessage([&] { (void)x[kiln::zeros({2})]; }), HasSubstr("indices are integers"));
   Array rows = Array::from_vector<int32_t>({0, 1}, {2});
   Array cols = Array::from_vector<int32_t>({0, 1, 2}, {3});
-  EXPECT_THAT(message([&] { (void)x[{rows, cols}]; }), HasSubstr("do not broadcast"));
-  EXPECT_THAT(message([&] { (void)x.at(0).set(kiln::zeros({5})); }), HasSubstr("cannot broadcast"));
+  EXPECT_THAT(errorMessage([&] { (void)x[{rows, cols}]; }), HasSubstr("do not broadcast"));
+  EXPECT_THAT(errorMessage([&] { (void)x.at(0).set(kiln::zeros({5})); }), HasSubstr("cannot broadcast"));
 }
 
 }  // namespace

@@ -12,27 +12,12 @@
 
 #include <kiln/kiln.h>
 
+#include "frontend/frontend_test_util.h"
+
 namespace {
 
 using kiln::Array;
-
-std::vector<std::string> splitOn(const std::string& text, const std::string& separator) {
-  std::vector<std::string> parts;
-  size_t at = 0;
-  for (;;) {
-    size_t next = text.find(separator, at);
-    parts.push_back(text.substr(at, next == std::string::npos ? std::string::npos : next - at));
-    if (next == std::string::npos) return parts;
-    at = next + separator.size();
-  }
-}
-
-std::vector<int64_t> ints(const std::string& text) {
-  std::vector<int64_t> out;
-  for (const std::string& s : splitOn(text, ","))
-    if (!s.empty()) out.push_back(std::stoll(s));
-  return out;
-}
+using namespace kiln_test;
 
 struct Expected {
   std::string dtype;
@@ -45,7 +30,7 @@ Expected parseArray(const std::string& text) {
   Expected e;
   size_t open = text.find('['), close = text.find(']');
   e.dtype = text.substr(0, open);
-  e.shape = ints(text.substr(open + 1, close - open - 1));
+  e.shape = integers(text.substr(open + 1, close - open - 1));
   for (const std::string& v : splitOn(text.substr(close + 2), ","))
     if (!v.empty()) e.values.push_back(std::stod(v));
   return e;
@@ -65,7 +50,7 @@ using OpFn = std::function<Array(const std::vector<Array>&, const Params&)>;
 kiln::Axes axesOf(const Params& p) {
   auto it = p.find("axes");
   if (it == p.end()) return {};
-  return kiln::Axes(ints(it->second));
+  return kiln::Axes(integers(it->second));
 }
 bool keepdims(const Params& p) { return p.count("keepdims") && p.at("keepdims") == "1"; }
 int64_t intParam(const Params& p, const std::string& key) { return std::stoll(p.at(key)); }
@@ -132,17 +117,17 @@ const std::map<std::string, OpFn>& ops() {
     };
     t["argmax"] = arg(true);
     t["argmin"] = arg(false);
-    t["reshape"] = [](const V& x, const Params& p) { return kiln::reshape(x[0], ints(p.at("shape"))); };
+    t["reshape"] = [](const V& x, const Params& p) { return kiln::reshape(x[0], integers(p.at("shape"))); };
     t["transpose"] = [](const V& x, const Params& p) {
-      return kiln::transpose(x[0], p.count("axes") ? ints(p.at("axes")) : std::vector<int64_t>{});
+      return kiln::transpose(x[0], p.count("axes") ? integers(p.at("axes")) : std::vector<int64_t>{});
     };
     t["expand_dims"] = [](const V& x, const Params& p) { return kiln::expand_dims(x[0], intParam(p, "axis")); };
     t["squeeze"] = [](const V& x, const Params&) { return kiln::squeeze(x[0]); };
     t["concatenate"] = [](const V& x, const Params& p) { return kiln::concatenate(x, intParam(p, "axis")); };
     t["stack"] = [](const V& x, const Params& p) { return kiln::stack(x, intParam(p, "axis")); };
-    t["broadcast_to"] = [](const V& x, const Params& p) { return kiln::broadcast_to(x[0], ints(p.at("shape"))); };
+    t["broadcast_to"] = [](const V& x, const Params& p) { return kiln::broadcast_to(x[0], integers(p.at("shape"))); };
     t["pad"] = [](const V& x, const Params& p) {
-      std::vector<int64_t> w = ints(p.at("widths"));
+      std::vector<int64_t> w = integers(p.at("widths"));
       std::vector<std::pair<int64_t, int64_t>> widths;
       for (size_t i = 0; i + 1 < w.size(); i += 2) widths.push_back({w[i], w[i + 1]});
       return kiln::pad(x[0], widths, Array(numberParam(p, "value")));

@@ -11,14 +11,15 @@
 
 #include <kiln/kiln.h>
 
+#include "frontend/frontend_test_util.h"
+
 namespace {
 
 using kiln::Array;
+using namespace kiln_test;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-Array f32(std::vector<float> v, std::vector<int64_t> shape) { return Array::from_vector(v, shape); }
-std::vector<float> values(const Array& a) { return a.to_vector<float>(); }
 
 struct Layer {
   Array w, b;
