@@ -179,33 +179,35 @@ Jitted<F> jit(F f, JitOptions options = {}) {
   return Jitted<F>(std::move(f), std::move(options));
 }
 
-// The gradient of f's scalar result with respect to argument Argnum (a tree: the
-// gradient is a tree of the same structure). f returns the loss (a float scalar), or a
+// The gradient of f's scalar result with respect to the arguments Argnums (each a tree:
+// its gradient is a tree of the same structure; several argnums give a std::tuple of
+// them, as JAX's argnums=(0, 1) does). f returns the loss (a float scalar), or a
 // std::pair of the loss and auxiliary outputs (JAX's has_aux), which come back as f
 // computed them.
-template <class F, size_t Argnum, bool WithValue>
+template <class F, bool WithValue, size_t... Argnums>
 class Differentiated {
  public:
   explicit Differentiated(F f) : f_(std::move(f)) {}
 
   template <class... Args>
   auto operator()(const Args&... args) const {
-    static_assert(Argnum < sizeof...(Args), "kiln::grad: Argnum beyond the arguments");
+    static_assert(sizeof...(Argnums) > 0, "kiln::grad: no argnums");
+    static_assert(((Argnums < sizeof...(Args)) && ...), "kiln::grad: an argnum beyond the arguments");
     using R = std::decay_t<std::invoke_result_t<const F&, const Args&...>>;
     constexpr bool hasAux = !std::is_same_v<R, Array>;
-    using G = std::decay_t<std::tuple_element_t<Argnum, std::tuple<Args...>>>;
 
     std::vector<Array> leaves;
+    std::vector<size_t> firstLeaf;  // per argument
     detail::GradSpec spec{{}, WithValue, hasAux};
-    size_t index = 0;
-    auto addArgument = [&](auto const& arg, size_t argIndex) {
-      std::vector<Array> own = tree_leaves(arg);
-      for (Array& a : own) {
-        if (argIndex == Argnum) spec.wrt.push_back(leaves.size());
-        leaves.push_back(std::move(a));
-      }
+    auto addArgument = [&](auto const& arg) {
+      firstLeaf.push_back(leaves.size());
+      for (Array& a : tree_leaves(arg)) leaves.push_back(std::move(a));
     };
-    (addArgument(args, index++), ...);
+    (addArgument(args), ...);
+    firstLeaf.push_back(leaves.size());
+    // The wrt leaves in the order of Argnums (their gradients come back in that order).
+    for (size_t argnum : {Argnums...})
+      for (size_t i = firstLeaf[argnum]; i < firstLeaf[argnum + 1]; ++i) spec.wrt.push_back(i);
 
     auto result = std::make_shared<std::optional<R>>();
     if constexpr (hasAux)
@@ -215,16 +217,24 @@ class Differentiated {
     std::vector<Array> out = detail::grad(flat, leaves, spec);
     const Array* next = out.data();
     Array value = WithValue ? *next++ : Array();
-    const G& like = std::get<Argnum>(std::forward_as_tuple(args...));
-    G gradient = Tree<G>::rebuild(like, next);
+    const auto all = std::forward_as_tuple(args...);
+    auto gradientOf = [&](auto argnum) {
+      using G = std::decay_t<std::tuple_element_t<decltype(argnum)::value, std::tuple<Args...>>>;
+      return Tree<G>::rebuild(std::get<decltype(argnum)::value>(all), next);
+    };
+    auto gradients = [&] {
+      if constexpr (sizeof...(Argnums) == 1) return gradientOf(std::integral_constant<size_t, Argnums...>{});
+      else return std::tuple{gradientOf(std::integral_constant<size_t, Argnums>{})...};
+    }();
+    using Gs = decltype(gradients);
     if constexpr (hasAux) {
       using Aux = std::decay_t<decltype(std::declval<R>().second)>;
       Aux aux = Tree<Aux>::rebuild((*result)->second, next);
-      if constexpr (WithValue) return std::pair<R, G>{R{value, std::move(aux)}, std::move(gradient)};
-      else return std::pair<G, Aux>{std::move(gradient), std::move(aux)};
+      if constexpr (WithValue) return std::pair<R, Gs>{R{value, std::move(aux)}, std::move(gradients)};
+      else return std::pair<Gs, Aux>{std::move(gradients), std::move(aux)};
     } else {
-      if constexpr (WithValue) return std::pair<Array, G>{value, std::move(gradient)};
-      else return gradient;
+      if constexpr (WithValue) return std::pair<Array, Gs>{value, std::move(gradients)};
+      else return gradients;
     }
   }
 
@@ -232,15 +242,18 @@ class Differentiated {
   F f_;
 };
 
-// jax.grad: the gradient (with aux: the pair (gradient, aux)).
-template <size_t Argnum = 0, class F>
-Differentiated<F, Argnum, false> grad(F f) {
-  return Differentiated<F, Argnum, false>(std::move(f));
+// jax.grad: the gradient (with aux: the pair (gradient, aux)); grad<0, 2>(f) gives the
+// tuple of the gradients with respect to arguments 0 and 2.
+template <size_t... Argnums, class F>
+auto grad(F f) {
+  if constexpr (sizeof...(Argnums) == 0) return Differentiated<F, false, 0>(std::move(f));
+  else return Differentiated<F, false, Argnums...>(std::move(f));
 }
 // jax.value_and_grad: the pair (value, gradient) (with aux: ((loss, aux), gradient)).
-template <size_t Argnum = 0, class F>
-Differentiated<F, Argnum, true> value_and_grad(F f) {
-  return Differentiated<F, Argnum, true>(std::move(f));
+template <size_t... Argnums, class F>
+auto value_and_grad(F f) {
+  if constexpr (sizeof...(Argnums) == 0) return Differentiated<F, true, 0>(std::move(f));
+  else return Differentiated<F, true, Argnums...>(std::move(f));
 }
 
 // f applied to every slice of its arguments along their in_axes (one per argument,

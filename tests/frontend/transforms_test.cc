@@ -91,6 +91,21 @@ TEST(GradTest, ClosedFormsAndFiniteDifferences) {
   EXPECT_THAT(g2.b.shape(), ElementsAre(2));
 }
 
+// Several argnums: a tuple of gradients, in the order asked for (JAX's argnums=(1, 0)).
+TEST(GradTest, SeveralArgnumsGiveATuple) {
+  auto f = [](const Array& x, const Layer& l, const Array& y) { return kiln::sum(x * l.w * y + l.b); };
+  Array x = f32({1, 2}, {2}), y = f32({5, 7}, {2});
+  Layer l{f32({3, 4}, {2}), f32({0, 0}, {2})};
+  auto [gx, gl] = kiln::grad<0, 1>(f)(x, l, y);
+  EXPECT_THAT(values(gx), ElementsAre(15, 28));
+  EXPECT_THAT(values(gl.w), ElementsAre(5, 14));
+  EXPECT_THAT(values(gl.b), ElementsAre(1, 1));
+  auto [value, grads] = kiln::value_and_grad<2, 0>(f)(x, l, y);
+  EXPECT_EQ(value.item<float>(), 3 * 5 + 8 * 7);
+  EXPECT_THAT(values(std::get<0>(grads)), ElementsAre(3, 8));
+  EXPECT_THAT(values(std::get<1>(grads)), ElementsAre(15, 28));
+}
+
 TEST(GradTest, HasAuxAndStopGradient) {
   auto f = [](const Array& x) {
     Array loss = kiln::sum(x * kiln::stop_gradient(x));
