@@ -9,11 +9,13 @@
 // This header needs nothing but the standard library.
 #pragma once
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
 #include <ostream>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -84,6 +86,12 @@ class Array {
       return from_bytes(dtype_of<T>(), shape, values.data(), values.size() * sizeof(T));
     }
   }
+  // The same from a span (a C array, part of a buffer), copied before this returns.
+  template <class T>
+  static Array from_span(std::span<const T> values, const std::vector<int64_t>& shape) {
+    static_assert(!std::is_same_v<T, bool>, "kiln: bools as uint8_t spans, or from_vector<bool>");
+    return from_bytes(dtype_of<T>(), shape, values.data(), values.size() * sizeof(T));
+  }
   static Array from_bytes(Dtype dtype, const std::vector<int64_t>& shape, const void* data, size_t bytes);
 
   Dtype dtype() const;
@@ -118,6 +126,16 @@ class Array {
     std::vector<T> v = to_vector<T>();
     if (v.size() != 1) throw ApiError("usage", "item(): the array has " + std::to_string(v.size()) + " elements, not 1");
     return v[0];
+  }
+  // Writes the values converted to T into `out`, which must hold size() of them
+  // (throws "usage" otherwise), waiting for them.
+  template <class T>
+  void copy_to(std::span<T> out) const {
+    std::vector<T> v = to_vector<T>();
+    if (v.size() != out.size())
+      throw ApiError("usage", "copy_to: the span holds " + std::to_string(out.size()) + " values, the array " +
+                                  std::to_string(v.size()));
+    std::copy(v.begin(), v.end(), out.begin());
   }
   std::vector<double> to_doubles() const;
   std::vector<int64_t> to_ints() const;

@@ -34,6 +34,18 @@ TEST(ArrayTest, HostRoundTripAndDescription) {
   EXPECT_THROW(empty.shape(), kiln::ApiError);
 }
 
+TEST(ArrayTest, SpansInAndOut) {
+  const int32_t data[6] = {1, 2, 3, 4, 5, 6};
+  Array a = Array::from_span(std::span<const int32_t>(data), {3, 2});
+  EXPECT_EQ(a.dtype(), kiln::int32);
+  EXPECT_THAT(a.shape(), ElementsAre(3, 2));
+  float out[6] = {};
+  (a * 2).copy_to(std::span<float>(out));
+  EXPECT_THAT(out, ElementsAre(2, 4, 6, 8, 10, 12));
+  float small[2];
+  EXPECT_THROW(a.copy_to(std::span<float>(small)), kiln::ApiError);
+}
+
 TEST(ArrayTest, CreationFunctions) {
   EXPECT_THAT(values(kiln::zeros({2, 2})), ElementsAre(0, 0, 0, 0));
   EXPECT_THAT(values(kiln::full({3}, 2.5)), ElementsAre(2.5, 2.5, 2.5));
