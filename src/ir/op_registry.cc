@@ -5,6 +5,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "ir/batch_norm_decompositions.h"
 #include "ir/chlo_decompositions.h"
 #include "ir/composite_ops.h"
 #include "ir/float_format.h"
@@ -126,12 +127,15 @@ std::vector<OpInfo> buildTable() {
   t.op(O::BatchNormGrad, C::Normalization, exactly(5), exactly(3)).attrs = {
       req("epsilon", A::Float), req("feature_index", A::Int)};
   t.rows.back().attrs[0].dtype = DType::F32;
+  t.rows.back().decompose = &decomposeBatchNormGrad;
   t.op(O::BatchNormInference, C::Normalization, exactly(5), exactly(1)).attrs = {
       req("epsilon", A::Float), req("feature_index", A::Int)};
   t.rows.back().attrs[0].dtype = DType::F32;
+  t.rows.back().decompose = &decomposeBatchNormInference;
   t.op(O::BatchNormTraining, C::Normalization, exactly(3), exactly(3)).attrs = {
       req("epsilon", A::Float), req("feature_index", A::Int)};
   t.rows.back().attrs[0].dtype = DType::F32;
+  t.rows.back().decompose = &decomposeBatchNormTraining;
   t.op(O::BitcastConvert, C::ElementwiseUnary, exactly(1), exactly(1), kFn);
   t.op(O::Broadcast, C::DataMovement, exactly(1), exactly(1),
        "operands , sizes = $broadcast_sizes attr-dict : type(fn)")

@@ -146,8 +146,10 @@ struct OpInfo {
   // For chlo ops: how the op is to be decomposed into StableHLO (or "primitive" when
   // kiln implements it directly).
   std::string_view decomposition;
-  // The executable form of `decomposition`, applied by the lower-chlo pass; null for ops
-  // kiln implements directly.
+  // The executable form of `decomposition`, applied by the lower-chlo pass to chlo and
+  // composite ops; null for ops kiln implements directly. StableHLO ops that have one
+  // (batch norm) keep their kernels: theirs serves the transforms, which differentiate
+  // and batch an op without rules of its own through its decomposition.
   DecomposeFn decompose = nullptr;
 
   bool has(OpTrait t) const { return (traits & t) != 0; }

@@ -373,6 +373,28 @@ TEST(AutodiffTest, ProductsAtZero) {
 
 // Sort along either dimension: the float operands' tangents follow the permutation; an
 // integer operand rides along without one.
+// The batch-norm ops differentiate through the spec's decompositions: inference, training
+// (its mean and variance are functions of the operand too) and grad (itself a gradient:
+// its derivative is a second derivative). Positive inputs keep the variances positive.
+TEST(AutodiffTest, BatchNorm) {
+  const Domain positive{0.5, 2};
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<2x3x4xf64>, %scale: tensor<3xf64>, %offset: tensor<3xf64>, %mean: tensor<3xf64>, %var: tensor<3xf64>) -> tensor<2x3x4xf64> {
+      %y = "stablehlo.batch_norm_inference"(%x, %scale, %offset, %mean, %var) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<2x3x4xf64>, tensor<3xf64>, tensor<3xf64>, tensor<3xf64>, tensor<3xf64>) -> tensor<2x3x4xf64>
+      return %y : tensor<2x3x4xf64>
+    })", positive);
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<4x2x3xf64>, %scale: tensor<3xf64>, %offset: tensor<3xf64>) -> (tensor<4x2x3xf64>, tensor<3xf64>, tensor<3xf64>) {
+      %y:3 = "stablehlo.batch_norm_training"(%x, %scale, %offset) {epsilon = 1.0e-3 : f32, feature_index = 2 : i64} : (tensor<4x2x3xf64>, tensor<3xf64>, tensor<3xf64>) -> (tensor<4x2x3xf64>, tensor<3xf64>, tensor<3xf64>)
+      return %y#0, %y#1, %y#2 : tensor<4x2x3xf64>, tensor<3xf64>, tensor<3xf64>
+    })", positive);
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<3x2xf64>, %scale: tensor<2xf64>, %mean: tensor<2xf64>, %var: tensor<2xf64>, %dy: tensor<3x2xf64>) -> (tensor<3x2xf64>, tensor<2xf64>, tensor<2xf64>) {
+      %g:3 = "stablehlo.batch_norm_grad"(%x, %scale, %mean, %var, %dy) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<3x2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<2xf64>, tensor<3x2xf64>) -> (tensor<3x2xf64>, tensor<2xf64>, tensor<2xf64>)
+      return %g#0, %g#1, %g#2 : tensor<3x2xf64>, tensor<2xf64>, tensor<2xf64>
+    })", positive);
+}
+
 TEST(AutodiffTest, Sorts) {
   for (const char* dim : {"0", "1"}) {
     checkDerivatives(std::string(R"(

@@ -65,8 +65,7 @@ bool notDifferentiable(const OpInfo& info, std::string& why) {
 
 // Differentiable ops without rules yet. Remove an op from here when its rules land.
 const std::set<std::string_view> kNotYet = {
-    "stablehlo.async_done",          "stablehlo.async_start",          "stablehlo.batch_norm_grad",
-    "stablehlo.batch_norm_inference", "stablehlo.batch_norm_training", "stablehlo.broadcast",
+    "stablehlo.async_done",          "stablehlo.async_start",          "stablehlo.broadcast",
     "stablehlo.collective_broadcast", "stablehlo.collective_reduce",   "stablehlo.composite",
     "stablehlo.dynamic_broadcast_in_dim", "stablehlo.dynamic_conv",    "stablehlo.dynamic_gather",
     "stablehlo.dynamic_iota",        "stablehlo.dynamic_pad",          "stablehlo.dynamic_reshape",

@@ -165,6 +165,34 @@ TEST(VmapTest, DotsAndReductions) {
             axes({std::nullopt, 0}, {}, 2));
 }
 
+// Batch norm has no batching rule of its own: vmap batches its decomposition. The
+// decomposition's sums fold in the order every reduce does, the interpreter's kernel
+// row by row, so the two agree to rounding, not bit for bit.
+TEST(VmapTest, BatchNormThroughItsDecomposition) {
+  auto m = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<4x3xf32>, %scale: tensor<3xf32>, %offset: tensor<3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>) {
+      %y:3 = "stablehlo.batch_norm_training"(%x, %scale, %offset) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>)
+      return %y#0, %y#1, %y#2 : tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>
+    })");
+  vmap(*m, *m->lookup("main"), axes({0, std::nullopt, 0}, {}, 2), "batched");
+  ASSERT_NO_THROW(verifyModule(*m));
+  interp::Interpreter in(*m);
+  std::mt19937_64 rng(9);
+  HostValues args{randomLiteral(Type::tensor(DType::F32, {2, 4, 3}), rng), randomLiteral(Type::tensor(DType::F32, {3}), rng),
+                  randomLiteral(Type::tensor(DType::F32, {2, 3}), rng)};
+  HostValues batched = in.call("batched", args);
+  for (int64_t b = 0; b < 2; ++b) {
+    HostValues one = in.call("main", {sliceAt(args[0].tensor(), 0, b), args[1].tensor(), sliceAt(args[2].tensor(), 0, b)});
+    for (size_t r = 0; r < one.size(); ++r) {
+      Literal got = sliceAt(batched[r].tensor(), 0, b);
+      ASSERT_EQ(got.type(), one[r].tensor().type());
+      for (int64_t i = 0; i < got.numElements(); ++i)
+        EXPECT_NEAR(got.floatAt(i), one[r].tensor().floatAt(i), 1e-5 * std::max(1.0, std::abs(got.floatAt(i))))
+            << "result " << r << " slice " << b << " element " << i;
+    }
+  }
+}
+
 // Loops with a shared trip count run as they are; a loop whose condition differs per
 // slice runs until every slice is done, finished slices holding their carries. A batched
 // predicate or index runs every branch and selects per slice.
