@@ -7,6 +7,7 @@
 
 #include "ir/batch_norm_decompositions.h"
 #include "ir/chlo_decompositions.h"
+#include "ir/map_decomposition.h"
 #include "ir/composite_ops.h"
 #include "ir/float_format.h"
 #include "support/error.h"
@@ -249,6 +250,7 @@ std::vector<OpInfo> buildTable() {
   t.math(O::LogPlusOne);
   t.math(O::Logistic);
   t.op(O::Map, C::Reduction, atLeast(1), exactly(1)).attrs = {req("dimensions", A::I64Array)};
+  t.rows.back().decompose = &decomposeMap;
   t.rows.back().regions = exactly(1);
   t.binary(O::Maximum, kComm);
   t.binary(O::Minimum, kComm);

@@ -395,6 +395,23 @@ TEST(AutodiffTest, BatchNorm) {
     })", positive);
 }
 
+// map differentiates through its computation applied to whole tensors.
+TEST(AutodiffTest, Map) {
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<2x3xf64>, %y: tensor<2x3xf64>) -> tensor<2x3xf64> {
+      %m = "stablehlo.map"(%x, %y) ({
+        ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+          %two = stablehlo.constant dense<2.0> : tensor<f64>
+          %p = stablehlo.multiply %a, %b : tensor<f64>
+          %s = stablehlo.sine %a : tensor<f64>
+          %t = stablehlo.multiply %s, %two : tensor<f64>
+          %r = stablehlo.add %p, %t : tensor<f64>
+          stablehlo.return %r : tensor<f64>
+      }) {dimensions = array<i64: 0, 1>} : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>
+      return %m : tensor<2x3xf64>
+    })");
+}
+
 TEST(AutodiffTest, Sorts) {
   for (const char* dim : {"0", "1"}) {
     checkDerivatives(std::string(R"(
@@ -894,16 +911,12 @@ TEST(AutodiffTest, IntegersHaveNoTangents) {
 
 TEST(AutodiffTest, ClearErrors) {
   auto m = stablehlo::parseModule(R"(
-    func.func @main(%x: tensor<3xf64>, %n: tensor<i32>) -> tensor<3xf64> {
-      %s = "stablehlo.map"(%x) ({
-      ^bb0(%a: tensor<f64>):
-        %c = stablehlo.sine %a : tensor<f64>
-        stablehlo.return %c : tensor<f64>
-      }) {dimensions = array<i64: 0>} : (tensor<3xf64>) -> tensor<3xf64>
-      return %s : tensor<3xf64>
+    func.func @main(%x: tensor<3xf64>, %n: tensor<i32>) -> tensor<2x3xf64> {
+      %s = "stablehlo.broadcast"(%x) {broadcast_sizes = array<i64: 2>} : (tensor<3xf64>) -> tensor<2x3xf64>
+      return %s : tensor<2x3xf64>
     })");
   Function& f = *m->lookup("main");
-  EXPECT_EQ(errorOf([&] { jvp(*m, f, "j"); }), "unsupported: unsupported: jvp of stablehlo.map (line 3)");
+  EXPECT_EQ(errorOf([&] { jvp(*m, f, "j"); }), "unsupported: unsupported: jvp of stablehlo.broadcast (line 3)");
   // A loop whose trip count depends on the data is reversed only under a bound.
   auto loop = stablehlo::parseModule(R"(
     func.func @main(%x: tensor<f64>) -> tensor<f64> {
@@ -921,7 +934,7 @@ TEST(AutodiffTest, ClearErrors) {
             "program is built (the counted loops of fori_loop and scan are); give a bound on its iterations "
             "(--loop-bound), line 3)");
   EXPECT_EQ(errorOf([&] { grad(*m, f, {}, "g"); }),
-            "usage: grad of @main: the function must return one floating-point scalar, not (tensor<3xf64>)");
+            "usage: grad of @main: the function must return one floating-point scalar, not (tensor<2x3xf64>)");
   auto s = stablehlo::parseModule(R"(
     func.func @main(%x: tensor<f64>, %n: tensor<i32>) -> tensor<f64> {
       return %x : tensor<f64>

@@ -69,7 +69,7 @@ const std::set<std::string_view> kNotYet = {
     "stablehlo.collective_broadcast", "stablehlo.collective_reduce",   "stablehlo.composite",
     "stablehlo.dynamic_broadcast_in_dim", "stablehlo.dynamic_conv",    "stablehlo.dynamic_gather",
     "stablehlo.dynamic_iota",        "stablehlo.dynamic_pad",          "stablehlo.dynamic_reshape",
-    "stablehlo.map",                 "stablehlo.torch_index_select",
+    "stablehlo.torch_index_select",
 };
 
 TEST(OpRulesTest, EveryOpHasARuleOrAReason) {

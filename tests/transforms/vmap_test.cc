@@ -165,6 +165,22 @@ TEST(VmapTest, DotsAndReductions) {
             axes({std::nullopt, 0}, {}, 2));
 }
 
+// map batches through its computation applied to whole tensors (bit for bit: the same
+// elementwise ops).
+TEST(VmapTest, MapThroughItsDecomposition) {
+  checkVmap(R"(
+    func.func @main(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<3xf32> {
+      %m = "stablehlo.map"(%x, %y) ({
+        ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+          %p = stablehlo.multiply %a, %b : tensor<f32>
+          %r = stablehlo.maximum %p, %a : tensor<f32>
+          stablehlo.return %r : tensor<f32>
+      }) {dimensions = array<i64: 0>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+      return %m : tensor<3xf32>
+    })",
+            axes({0, std::nullopt}, {}, 2));
+}
+
 // Batch norm has no batching rule of its own: vmap batches its decomposition. The
 // decomposition's sums fold in the order every reduce does, the interpreter's kernel
 // row by row, so the two agree to rounding, not bit for bit.
