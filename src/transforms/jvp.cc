@@ -9,6 +9,7 @@
 
 #include "support/error.h"
 #include "transforms/op_rules.h"
+#include "transforms/through_decomposition.h"
 #include "transforms/autodiff.h"
 #include "transforms/jvp_emitter.h"
 
@@ -84,28 +85,18 @@ void JvpEmitter::emitOp(const Op& op) {
   bool differentiableResult = false;
   for (Value* r : op.results()) differentiableResult |= isDifferentiable(r->type());
   const OpRules& rules = opRules()[op.code()];
-  if (anyTangent && differentiableResult && !rules.jvp && op.info().decompose) {
-    // Differentiate the decomposition: built aside (on the original values), then
-    // emitted op by op like the rest of the program.
-    Region aside;
-    Builder b(aside, module_);
-    b.setLocation(op.loc);
-    std::vector<Value*> parts = op.info().decompose(b, op);
-    if (!parts.empty()) {
-      for (const auto& inner : aside.ops()) emitOp(*inner);
-      for (size_t i = 0; i < op.numResults(); ++i) {
-        primal_[op.result(i)] = primalOf(parts[i]);
-        setTangent(op.result(i), tangentOf(parts[i]));
-      }
-      // The aside ops go before their values' uses do: forget their mappings first.
-      for (const auto& inner : aside.ops())
-        for (Value* r : inner->results()) {
-          primal_.erase(r);
-          tangents_.erase(r);
-        }
-      return;
-    }
-  }
+  if (anyTangent && differentiableResult && !rules.jvp &&
+      throughDecomposition(
+          op, module_, [&](const Op& inner) { emitOp(inner); },
+          [&](size_t i, Value* part) {
+            primal_[op.result(i)] = primalOf(part);
+            setTangent(op.result(i), tangentOf(part));
+          },
+          [&](const Value* v) {
+            primal_.erase(v);
+            tangents_.erase(v);
+          }))
+    return;
   Op* copy = b_.copy(op, primal_);
   if (!anyTangent || !differentiableResult) return;
   if (!rules.jvp) unsupportedRule(op, "jvp");

@@ -6,6 +6,7 @@
 
 #include "support/error.h"
 #include "transforms/op_rules.h"
+#include "transforms/through_decomposition.h"
 
 namespace kiln::transforms {
 
@@ -63,25 +64,15 @@ void BatchEmitter::emitOp(const Op& op) {
     b_.copy(op, values_);
     return;
   }
-  if (!rules.batch && op.info().decompose && !capturesBatched) {
-    // Batch the decomposition (batch norm): built aside on the original values, then
-    // emitted op by op like the rest of the function.
-    Region aside;
-    Builder b(aside, module_);
-    b.setLocation(op.loc);
-    std::vector<Value*> parts = op.info().decompose(b, op);
-    if (!parts.empty()) {
-      for (const auto& inner : aside.ops()) emitOp(*inner);
-      for (size_t i = 0; i < op.numResults(); ++i) map(op.result(i), valueOf(parts[i]), isBatched(parts[i]));
-      // The aside values die with `aside`: forget them before their addresses are reused.
-      for (const auto& inner : aside.ops())
-        for (Value* r : inner->results()) {
-          values_.erase(r);
-          batched_.erase(r);
-        }
-      return;
-    }
-  }
+  if (!rules.batch && !capturesBatched &&
+      throughDecomposition(
+          op, module_, [&](const Op& inner) { emitOp(inner); },
+          [&](size_t i, Value* part) { map(op.result(i), valueOf(part), isBatched(part)); },
+          [&](const Value* v) {
+            values_.erase(v);
+            batched_.erase(v);
+          }))
+    return;
   // Ops with regions see batched captures through the emitter; others may not have any.
   if (!rules.batch || (capturesBatched && op.numRegions() && !rules.batchesRegions))
     unsupportedRule(op, "vmap", capturesBatched && rules.batch ? "a region that uses a batched value from outside" : "");
