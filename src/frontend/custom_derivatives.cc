@@ -21,11 +21,6 @@ TypeList typesOf(const std::vector<Array>& arrays) {
   return out;
 }
 
-std::vector<Array> concat(std::vector<Array> a, const std::vector<Array>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
 std::vector<Value*> slice(const std::vector<Value*>& v, size_t from, size_t count) {
   return std::vector<Value*>(v.begin() + static_cast<ptrdiff_t>(from), v.begin() + static_cast<ptrdiff_t>(from + count));
 }

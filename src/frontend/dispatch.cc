@@ -50,8 +50,9 @@ void appendSignature(std::string& out, const Array& a) {
   }
 }
 
-// siteText into a buffer kept by the thread (an op's label is formatted on every run;
-// the buffer keeps its capacity, so this allocates nothing once warm).
+// "file:line:col" of a call site ("" for an operator, which has none), in a buffer kept
+// by the thread: an op's label is formatted on every run, and the buffer keeps its
+// capacity, so this allocates nothing once warm.
 const std::string& siteLabel(const std::source_location& site) {
   thread_local std::string label;
   label.clear();
@@ -82,7 +83,7 @@ std::vector<Array> emit(const std::vector<Array>& inputs, const std::source_loca
     TraceState* trace = currentTrace();
     if (!trace) {
       auto body = [&](const std::vector<Array>& in) { return emit(in, site, fn, weak); };
-      if (key.empty()) return composite(inputs, "op", body, siteText(site));
+      if (key.empty()) return composite(inputs, "op", body, siteLabel(site));
       thread_local std::string signature;  // keeps its capacity: no allocation per op
       signature.assign(key);
       for (const Array& a : inputs) appendSignature(signature, a);

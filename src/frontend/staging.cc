@@ -114,12 +114,12 @@ std::vector<Array> callOrRun(std::unique_ptr<Module> own, const Function& callee
   return run(staged, args);
 }
 
+}  // namespace
+
 std::vector<Array> concat(std::vector<Array> a, const std::vector<Array>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
 }
-
-}  // namespace
 
 std::vector<Array> grad(const FlatFn& f, const std::vector<Array>& inputs, const GradSpec& spec) {
   return translated([&] {

@@ -25,6 +25,9 @@ struct Staged {
   mutable std::shared_ptr<const runtime::Executable> executable;
 };
 
+// a, then b.
+std::vector<Array> concat(std::vector<Array> a, const std::vector<Array>& b);
+
 struct TracedPiece {
   Function* function = nullptr;
   std::vector<Array> captures;

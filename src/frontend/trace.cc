@@ -17,11 +17,6 @@ Location locationOf(const std::source_location& site) {
   return Location::file(site.file_name(), site.line(), site.column());
 }
 
-std::string siteText(const std::source_location& site) {
-  if (site.line() == 0) return "";
-  return std::string(site.file_name()) + ":" + std::to_string(site.line()) + ":" + std::to_string(site.column());
-}
-
 Error leakedTracerError(const ArrayImpl& impl) {
   const TraceState& t = *impl.trace;
   return Error(ErrorKind::Usage, "a tracer of " + t.name + " (" + impl.type.str() + ") was used " +

@@ -77,8 +77,6 @@ std::string freshName(const Module& module, const std::string& base);
 
 // The IR location of a C++ call site.
 Location locationOf(const std::source_location& site);
-// "file:line:col" of a call site ("" for an operator, which has none).
-std::string siteText(const std::source_location& site);
 
 // The IR type of `a`'s value.
 inline const Type& typeOf(const Array& a) { return implOf(a).type; }
