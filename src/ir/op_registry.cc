@@ -7,9 +7,10 @@
 
 #include "ir/batch_norm_decompositions.h"
 #include "ir/chlo_decompositions.h"
-#include "ir/map_decomposition.h"
 #include "ir/composite_ops.h"
 #include "ir/float_format.h"
+#include "ir/map_decomposition.h"
+#include "ir/stablehlo_decompositions.h"
 #include "support/error.h"
 
 namespace kiln {
@@ -141,6 +142,7 @@ std::vector<OpInfo> buildTable() {
   t.op(O::Broadcast, C::DataMovement, exactly(1), exactly(1),
        "operands , sizes = $broadcast_sizes attr-dict : type(fn)")
       .attrs = {req("broadcast_sizes", A::I64Array)};
+  t.rows.back().decompose = &decomposeBroadcast;
   t.op(O::BroadcastInDim, C::DataMovement, exactly(1), exactly(1),
        "operands , dims = $broadcast_dimensions attr-dict : type(fn)")
       .attrs = {req("broadcast_dimensions", A::I64Array)};
@@ -170,6 +172,7 @@ std::vector<OpInfo> buildTable() {
       .attrs = {req("name", A::String),
                 {"composite_attributes", A::Any, {}, DType::I64, false, Attribute::dictionary({})},
                 req("decomposition", A::Symbol), intOr("version", 0, DType::I32)};
+  t.rows.back().decompose = &decomposeComposite;
   t.op(O::Concatenate, C::DataMovement, atLeast(1), exactly(1),
        "operands , dim = $dimension attr-dict : type(fn)")
       .attrs = {reqInt("dimension")};
@@ -207,18 +210,24 @@ std::vector<OpInfo> buildTable() {
       .attrs = {req("broadcast_dimensions", A::I64Array),
                 opt("known_expanding_dimensions", A::I64Array),
                 opt("known_nonexpanding_dimensions", A::I64Array)};
+  t.rows.back().decompose = &decomposeDynamicBroadcastInDim;
   t.op(O::DynamicConv, C::Linalg, exactly(3), exactly(1)).attrs = {
       opt("window_strides", A::I64Array), opt("lhs_dilation", A::I64Array),
       opt("rhs_dilation", A::I64Array), opt("window_reversal", A::BoolArray),
       req("dimension_numbers", A::Record, "stablehlo.conv"), reqInt("feature_group_count"),
       reqInt("batch_group_count"), precision()};
+  t.rows.back().decompose = &decomposeDynamicConv;
   t.op(O::DynamicGather, C::DataMovement, exactly(3), exactly(1)).attrs = {
       req("dimension_numbers", A::Record, "stablehlo.gather"), boolOr("indices_are_sorted", false)};
+  t.rows.back().decompose = &decomposeDynamicGather;
   t.op(O::DynamicIota, C::DataMovement, exactly(1), exactly(1),
        "operands , dim = $iota_dimension attr-dict : type(fn)")
       .attrs = {reqInt("iota_dimension")};
+  t.rows.back().decompose = &decomposeDynamicIota;
   t.op(O::DynamicPad, C::DataMovement, exactly(5), exactly(1), kFn);
+  t.rows.back().decompose = &decomposeDynamicPad;
   t.op(O::DynamicReshape, C::DataMovement, exactly(2), exactly(1), kFn);
+  t.rows.back().decompose = &decomposeDynamicReshape;
   t.op(O::DynamicSlice, C::DataMovement, atLeast(1), exactly(1),
        "operands , sizes = $slice_sizes attr-dict : type(fn)")
       .attrs = {req("slice_sizes", A::I64Array)};
@@ -333,6 +342,7 @@ std::vector<OpInfo> buildTable() {
   t.math(O::Tanh);
   t.op(O::TorchIndexSelect, C::DataMovement, exactly(2), exactly(1)).attrs = {
       reqInt("dim"), reqInt("batch_dims")};
+  t.rows.back().decompose = &decomposeTorchIndexSelect;
   t.op(O::Transpose, C::DataMovement, exactly(1), exactly(1),
        "operands , dims = $permutation attr-dict : type(fn)")
       .attrs = {req("permutation", A::I64Array)};

@@ -24,6 +24,7 @@ const OpTable<OpRules>& opRules() {
     addCollectiveRules(t);
     addCustomDerivativeRules(t);
     addCheckpointRules(t);
+    addSequentialRules(t);
     return t;
   }();
   return table;
@@ -111,9 +112,21 @@ std::vector<Value*> rebuilt(Builder& b, const Op& op, const std::vector<Value*>&
 
 Value* batchedValue(Builder& b, Value* x, bool batched, int64_t size) {
   if (batched) return x;
+  if (x->type().isTuple()) {
+    std::vector<Value*> elements;
+    for (size_t i = 0; i < x->type().elements().size(); ++i)
+      elements.push_back(batchedValue(b, b.getTupleElement(x, static_cast<int64_t>(i)), false, size));
+    return b.tuple(elements);
+  }
   Dims dims;
   for (int64_t d = 0; d < x->type().rank(); ++d) dims.push_back(d + 1);
   return b.broadcastInDim(x, batchedShape(size, x->type().shape()), dims);
+}
+
+std::vector<Value*> everyOperandBatched(BatchArgs& a) {
+  std::vector<Value*> operands;
+  for (size_t i = 0; i < a.x.size(); ++i) operands.push_back(batchedValue(a.b, a.x[i], a.batched[i], a.size));
+  return rebuilt(a.b, a.op, operands, a.op.attrs());
 }
 
 Dims pastBatch(const Dims& dims, bool withBatch) {
@@ -169,8 +182,9 @@ void unsupportedRule(const Op& op, const std::string& what, const std::string& d
   std::string where = op.pos.known() ? "line " + std::to_string(op.pos.line) : "";
   std::string note = detail;
   if (!where.empty()) note = note.empty() ? where : detail + ", " + where;
-  throw Error(ErrorKind::Unsupported,
-              "unsupported: " + what + " of " + std::string(op.name()) + (note.empty() ? "" : " (" + note + ")"));
+  std::string name(op.name());  // a custom call by its target: that is what lacks the rule
+  if (op.is(OpCode::CustomCall)) name += " @" + op.attr("call_target_name").asString();
+  throw Error(ErrorKind::Unsupported, "unsupported: " + what + " of " + name + (note.empty() ? "" : " (" + note + ")"));
 }
 
 }  // namespace kiln::transforms

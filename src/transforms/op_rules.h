@@ -10,7 +10,9 @@
 // family (rules/elementwise.cc, movement.cc, scatter.cc, linalg.cc, fft.cc,
 // convolution.cc, reduce.cc, windows.cc, control_flow.cc, collectives.cc), and kiln's
 // autodiff constructs have theirs (custom_derivatives.cc: custom_jvp and custom_vjp;
-// checkpoint.cc; stop_gradient, a composite, sits with the elementwise ops).
+// checkpoint.cc; stop_gradient, a composite, sits with the elementwise ops). The ops
+// that batch only slice by slice (random numbers, opaque custom calls) have a loop
+// (sequential.cc).
 //
 // Tangents and cotangents are values of the primal's type, or null: a symbolic zero,
 // which makes no work. Integer and boolean values always have zero tangents, so their
@@ -110,6 +112,7 @@ void addFftRules(OpTable<OpRules>& table);
 void addCollectiveRules(OpTable<OpRules>& table);
 void addCustomDerivativeRules(OpTable<OpRules>& table);
 void addCheckpointRules(OpTable<OpRules>& table);
+void addSequentialRules(OpTable<OpRules>& table);
 
 // Helpers the rules share.
 // The values an op's regions use from outside them (StableHLO regions may capture).
@@ -142,8 +145,13 @@ Value* largestStarts(Builder& b, const Type& indices, int64_t indexVectorDim, co
 // whose result type is a parameter).
 std::vector<Value*> rebuilt(Builder& b, const Op& op, const std::vector<Value*>& operands, NamedAttrList attrs,
                             const TypeList& given = {});
-// `x` with a batch dimension of `size` in front: itself when batched, else broadcast.
+// `x` with a batch dimension of `size` in front: itself when batched, else broadcast (a
+// tuple: each element).
 Value* batchedValue(Builder& b, Value* x, bool batched, int64_t size);
+// A batching rule: every operand batched (shared ones broadcast) and the op rebuilt on
+// them, for ops that take leading batch dimensions (cholesky, triangular_solve) or pass
+// values through whole (tuple, optimization_barrier).
+std::vector<Value*> everyOperandBatched(BatchArgs& a);
 // `dims` shifted past the batch dimension, with it (0) in front when `withBatch`.
 Dims pastBatch(const Dims& dims, bool withBatch = false);
 // `shape` with the batch dimension in front.

@@ -193,6 +193,35 @@ TEST(AutodiffTest, Scatters) {
   }
 }
 
+// A scatter that multiplies, with indices that repeat (JAX requires unique ones): at
+// random points, and at a point where updates are zero, one alone on its element and
+// two together on another (the function is multilinear in the updates, so central
+// differences are exact there too).
+TEST(AutodiffTest, ScatterThatMultiplies) {
+  const std::string program = R"(
+    func.func @main(%x: tensor<4x2xf64>, %u: tensor<6x2xf64>) -> tensor<4x2xf64> {
+      %ids = stablehlo.constant dense<[[0], [0], [1], [1], [1], [9]]> : tensor<6x1xi32>
+      %s = "stablehlo.scatter"(%x, %ids, %u) ({
+      ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+        %r = stablehlo.multiply %a, %b : tensor<f64>
+        stablehlo.return %r : tensor<f64>
+      }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4x2xf64>, tensor<6x1xi32>, tensor<6x2xf64>) -> tensor<4x2xf64>
+      return %s : tensor<4x2xf64>
+    })";
+  checkDerivatives(program);
+  std::mt19937_64 rng(5);
+  Literal x = randomLiteral(Type::tensor(DType::F64, {4, 2}), rng, {});
+  Literal u(Type::tensor(DType::F64, {6, 2}));
+  // Element (0, 0) meets one zero, (1, 0) one among three, (1, 1) two; row 5 is dropped.
+  const double values[] = {0, 1.5, 2, -0.5, 0, 0, 0.75, 3, -1.25, 0, 4, 0};
+  for (int64_t i = 0; i < 12; ++i) u.setFloat(i, values[i]);
+  checkDerivatives(program, {}, 2, Modes::Both, {x, u});
+}
+
+TEST(AutodiffTest, OpsThroughTheirStableHloDecompositions) {
+  checkDerivatives(test_util::kOpsThroughStableHloDecompositions);
+}
+
 TEST(AutodiffTest, Dots) {
   // Batch dimensions in different positions, two contracting dimensions in swapped order,
   // free dimensions on both sides.
@@ -253,7 +282,34 @@ TEST(AutodiffTest, WindowedReductions) {
       }) {window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>, padding = dense<[[0, 0], [1, 0], [1, 0], [0, 0]]> : tensor<4x2xi64>} : (tensor<1x6x6x2xf64>, tensor<f64>) -> tensor<1x3x3x2xf64>
       return %s : tensor<1x3x3x2xf64>
     })");
+    // The init a parameter (as lifting constants makes it): it wins some windows, and the
+    // padding (which holds it) others.
+    checkDerivatives(std::string(R"(
+    func.func @main(%x: tensor<6x5xf64>, %init: tensor<f64>) -> tensor<3x3xf64> {
+      %s = "stablehlo.reduce_window"(%x, %init) ({
+      ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+        %r = )") + op + R"( %a, %b : tensor<f64>
+        stablehlo.return %r : tensor<f64>
+      }) {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>, padding = dense<[[0, 0], [1, 0]]> : tensor<2x2xi64>} : (tensor<6x5xf64>, tensor<f64>) -> tensor<3x3xf64>
+      return %s : tensor<3x3xf64>
+    })");
   }
+  // Windowed products (cumprod, as JAX lowers it on CPU) with padding, the init a value:
+  // at random points, and where windows hold one zero, two zeros, or none.
+  const std::string product = R"(
+    func.func @main(%x: tensor<2x6xf64>, %init: tensor<f64>) -> tensor<2x6xf64> {
+      %s = "stablehlo.reduce_window"(%x, %init) ({
+      ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+        %r = stablehlo.multiply %a, %b : tensor<f64>
+        stablehlo.return %r : tensor<f64>
+      }) {window_dimensions = array<i64: 1, 3>, window_strides = array<i64: 1, 1>, padding = dense<[[0, 0], [2, 0]]> : tensor<2x2xi64>} : (tensor<2x6xf64>, tensor<f64>) -> tensor<2x6xf64>
+      return %s : tensor<2x6xf64>
+    })";
+  checkDerivatives(product);
+  Literal x(Type::tensor(DType::F64, {2, 6}));
+  const double values[] = {1.5, 0, -0.5, 2, 0, 0, 0.75, -1.25, 0, 1.1, 0.9, 0};
+  for (int64_t i = 0; i < 12; ++i) x.setFloat(i, values[i]);
+  checkDerivatives(product, {}, 2, Modes::Both, {x, f64(0.8)});
   checkDerivatives(R"(
     func.func @main(%x: tensor<4x6xf64>, %g: tensor<2x3xf64>) -> tensor<4x6xf64> {
       %zero = stablehlo.constant dense<0.0> : tensor<f64>
@@ -912,11 +968,12 @@ TEST(AutodiffTest, IntegersHaveNoTangents) {
 TEST(AutodiffTest, ClearErrors) {
   auto m = stablehlo::parseModule(R"(
     func.func @main(%x: tensor<3xf64>, %n: tensor<i32>) -> tensor<2x3xf64> {
-      %s = "stablehlo.broadcast"(%x) {broadcast_sizes = array<i64: 2>} : (tensor<3xf64>) -> tensor<2x3xf64>
+      %s = "stablehlo.custom_call"(%x) {call_target_name = "my_kernel"} : (tensor<3xf64>) -> tensor<2x3xf64>
       return %s : tensor<2x3xf64>
     })");
   Function& f = *m->lookup("main");
-  EXPECT_EQ(errorOf([&] { jvp(*m, f, "j"); }), "unsupported: unsupported: jvp of stablehlo.broadcast (line 3)");
+  // An opaque custom call is named by its target.
+  EXPECT_EQ(errorOf([&] { jvp(*m, f, "j"); }), "unsupported: unsupported: jvp of stablehlo.custom_call @my_kernel (line 3)");
   // A loop whose trip count depends on the data is reversed only under a bound.
   auto loop = stablehlo::parseModule(R"(
     func.func @main(%x: tensor<f64>) -> tensor<f64> {

@@ -272,6 +272,32 @@ const char* kPermuteCycle = R"(
     return %m : tensor<3xf64>
   })";
 
+// A broadcast from each group's first member and a sum onto it, each the other's
+// transpose; processes 1 and 3 are in no group of the reduce (they get zeros).
+const char* kBroadcastAndReduce = R"(
+  func.func @f(%x: tensor<3xf64>, %y: tensor<2xf64>) -> (tensor<3xf64>, tensor<2xf64>) {
+    %s = stablehlo.sine %x : tensor<3xf64>
+    %b = "stablehlo.collective_broadcast"(%s) {replica_groups = dense<[[2, 0], [3, 1]]> : tensor<2x2xi64>} : (tensor<3xf64>) -> tensor<3xf64>
+    %m = stablehlo.multiply %b, %x : tensor<3xf64>
+    %e = stablehlo.exponential %y : tensor<2xf64>
+    %r = "stablehlo.collective_reduce"(%e) ({
+    ^bb0(%a: tensor<f64>, %c: tensor<f64>):
+      %0 = stablehlo.add %a, %c : tensor<f64>
+      stablehlo.return %0 : tensor<f64>
+    }) {replica_groups = dense<[[2, 0]]> : tensor<1x2xi64>} : (tensor<2xf64>) -> tensor<2xf64>
+    %q = stablehlo.multiply %r, %y : tensor<2xf64>
+    return %m, %q : tensor<3xf64>, tensor<2xf64>
+  })";
+
+// Across partitions (a channel: groups of partitions within each replica).
+const char* kBroadcastAcrossPartitions = R"(
+  func.func @f(%x: tensor<2xf64>) -> tensor<2xf64> {
+    %b = "stablehlo.collective_broadcast"(%x) {replica_groups = dense<[[1, 0]]> : tensor<1x2xi64>, channel_handle = #stablehlo.channel_handle<handle = 1, type = 0>} : (tensor<2xf64>) -> tensor<2xf64>
+    %t = stablehlo.tanh %b : tensor<2xf64>
+    %m = stablehlo.multiply %t, %x : tensor<2xf64>
+    return %m : tensor<2xf64>
+  })";
+
 TEST(CollectiveRulesTest, AllReduce) {
   checkDerivatives(kAllReduce, {4, 1});
   checkDerivatives(kAllReduceAcrossPartitions, {2, 2});
@@ -285,6 +311,11 @@ TEST(CollectiveRulesTest, AllGatherAndReduceScatter) {
 TEST(CollectiveRulesTest, AllToAll) {
   checkDerivatives(kAllToAll, {3, 1});
   checkDerivatives(kAllToAllAcrossPartitions, {2, 2});
+}
+
+TEST(CollectiveRulesTest, CollectiveBroadcastAndReduce) {
+  checkDerivatives(kBroadcastAndReduce, {4, 1});
+  checkDerivatives(kBroadcastAcrossPartitions, {2, 2});
 }
 
 TEST(CollectiveRulesTest, CollectivePermute) {
@@ -332,6 +363,8 @@ TEST(CollectiveRulesTest, Vmap) {
   checkVmap(kAllToAllAcrossPartitions, {2, 2}, {1}, 3);
   checkVmap(kPermuteChain, {3, 1}, {2}, 2);
   checkVmap(kPermuteCycle, {1, 3}, {0}, 4);
+  checkVmap(kBroadcastAndReduce, {4, 1}, {1, std::nullopt}, 2);
+  checkVmap(kBroadcastAcrossPartitions, {2, 2}, {0}, 3);
   checkVmap(R"(
     func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
       %r = "stablehlo.all_reduce"(%x) ({

@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 using interp::HostValues;
 
 // Programs checked today; raise it as rules land.
-constexpr int kCheckedFloor = 660;
+constexpr int kCheckedFloor = 741;
 
 HostValues randomValues(const TypeList& types, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> real(-1, 1);

@@ -212,6 +212,66 @@ TEST(VmapTest, BatchNormThroughItsDecomposition) {
 // Loops with a shared trip count run as they are; a loop whose condition differs per
 // slice runs until every slice is done, finished slices holding their carries. A batched
 // predicate or index runs every branch and selects per slice.
+// Starts that differ per slice become a gather and a scatter; they run from -1 past the
+// last fitting start, so the clamping of both ops is checked.
+TEST(VmapTest, DynamicSlicesWithBatchedStarts) {
+  const char* program = R"(
+    func.func @main(%x: tensor<5x4xf32>, %i: tensor<i32>, %j: tensor<i32>, %u: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<5x4xf32>) {
+      %three = stablehlo.constant dense<3> : tensor<i32>
+      %two = stablehlo.constant dense<2> : tensor<i32>
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %i3 = stablehlo.multiply %i, %three : tensor<i32>
+      %ii = stablehlo.subtract %i3, %one : tensor<i32>
+      %j2 = stablehlo.multiply %j, %two : tensor<i32>
+      %jj = stablehlo.subtract %j2, %one : tensor<i32>
+      %s = stablehlo.dynamic_slice %x, %ii, %jj, sizes = [2, 3] : (tensor<5x4xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
+      %d = stablehlo.dynamic_update_slice %x, %u, %ii, %jj : (tensor<5x4xf32>, tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> tensor<5x4xf32>
+      return %s, %d : tensor<2x3xf32>, tensor<5x4xf32>
+    })";
+  checkVmap(program, axes({std::nullopt, 0, 0, std::nullopt}, {}, 6));
+  checkVmap(program, axes({1, 0, std::nullopt, 0}, {1, 0}, 5));
+  checkVmap(program, axes({0, std::nullopt, 0, 1}, {}, 4));
+}
+
+TEST(VmapTest, OpsThroughTheirStableHloDecompositions) {
+  checkVmap(test_util::kOpsThroughStableHloDecompositions, axes({1, std::nullopt}, {}, 3));
+  checkVmap(test_util::kOpsThroughStableHloDecompositions, axes({0, 2}, {1, 0, 2, 0, 1, 0, 2, 0, 3}, 2));
+}
+
+// Ops that take leading batch dimensions (cholesky, triangular_solve) or pass values
+// through (optimization_barrier, tuple, get_tuple_element), bitcast_convert to a narrower
+// type, and get_dimension_size (the same for every slice).
+TEST(VmapTest, LinalgTuplesAndBarriers) {
+  checkVmap(R"(
+    func.func @main(%x: tensor<3x3xf64>, %b: tensor<3x2xf64>) -> (tensor<3x3xf64>, tensor<3x2xf64>, tensor<3x2x2xf32>, tensor<i32>) {
+      %g = stablehlo.dot_general %x, %x, contracting_dims = [1] x [1] : (tensor<3x3xf64>, tensor<3x3xf64>) -> tensor<3x3xf64>
+      %four = stablehlo.constant dense<[[4.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 4.0]]> : tensor<3x3xf64>
+      %a = stablehlo.add %g, %four : tensor<3x3xf64>
+      %l = stablehlo.cholesky %a, lower = true : tensor<3x3xf64>
+      %s = "stablehlo.triangular_solve"(%l, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose TRANSPOSE>} : (tensor<3x3xf64>, tensor<3x2xf64>) -> tensor<3x2xf64>
+      %o:2 = stablehlo.optimization_barrier %l, %s : tensor<3x3xf64>, tensor<3x2xf64>
+      %t = stablehlo.tuple %o#0, %o#1 : tuple<tensor<3x3xf64>, tensor<3x2xf64>>
+      %e = stablehlo.get_tuple_element %t[1] : (tuple<tensor<3x3xf64>, tensor<3x2xf64>>) -> tensor<3x2xf64>
+      %bits = stablehlo.bitcast_convert %e : (tensor<3x2xf64>) -> tensor<3x2x2xf32>
+      %n = "stablehlo.get_dimension_size"(%x) {dimension = 1 : i64} : (tensor<3x3xf64>) -> tensor<i32>
+      return %o#0, %e, %bits, %n : tensor<3x3xf64>, tensor<3x2xf64>, tensor<3x2x2xf32>, tensor<i32>
+    })",
+            axes({0, std::nullopt}, {}, 3));
+}
+
+// rng_bit_generator with a state per slice runs slice by slice: each slice's bits and
+// next state are what the op gives that state alone.
+TEST(VmapTest, RandomBitsSliceBySlice) {
+  checkVmap(R"(
+    func.func @main(%s: tensor<2xui64>, %x: tensor<4xf32>) -> (tensor<2xui64>, tensor<4xui32>, tensor<4xf32>) {
+      %s1, %bits = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>)
+      %f = stablehlo.convert %bits : (tensor<4xui32>) -> tensor<4xf32>
+      %m = stablehlo.multiply %f, %x : tensor<4xf32>
+      return %s1, %bits, %m : tensor<2xui64>, tensor<4xui32>, tensor<4xf32>
+    })",
+            axes({1, 0}, {}, 3));
+}
+
 TEST(VmapTest, ControlFlow) {
   const char* loops = R"(
     func.func @main(%x: tensor<2xf32>, %a: tensor<f32>) -> (tensor<2xf32>, tensor<f32>, tensor<i64>) {
@@ -326,13 +386,14 @@ TEST(VmapTest, ClearErrors) {
       return %s : tensor<3xf32>
     })");
   Function& f = *m->lookup("main");
-  auto cholesky = stablehlo::parseModule(R"(
+  // A custom call with side effects would repeat them once per slice.
+  auto effect = stablehlo::parseModule(R"(
     func.func @main(%x: tensor<3x3xf32>) -> tensor<3x3xf32> {
-      %c = stablehlo.cholesky %x, lower = true : tensor<3x3xf32>
+      %c = "stablehlo.custom_call"(%x) {call_target_name = "log_it", has_side_effect = true} : (tensor<3x3xf32>) -> tensor<3x3xf32>
       return %c : tensor<3x3xf32>
     })");
-  EXPECT_EQ(errorOf([&] { vmap(*cholesky, *cholesky->lookup("main"), axes({0}, {}, 2), "v"); }),
-            "unsupported: unsupported: vmap of stablehlo.cholesky (line 3)");
+  EXPECT_EQ(errorOf([&] { vmap(*effect, *effect->lookup("main"), axes({0}, {}, 2), "v"); }),
+            "unsupported: unsupported: vmap of stablehlo.custom_call @log_it (a custom call with side effects, line 3)");
   EXPECT_EQ(errorOf([&] { vmap(*m, f, axes({2}, {}, 2), "v"); }),
             "usage: vmap of @main: in_axes 2 does not fit parameter 0 (tensor<3xf32>)");
   EXPECT_EQ(errorOf([&] { vmap(*m, f, axes({0, 0}, {}, 2), "v"); }),

@@ -1,5 +1,6 @@
-// Rules of the collectives that move or sum values across processes: all_reduce and
-// reduce_scatter with a summing body, all_gather, all_to_all and collective_permute.
+// Rules of the collectives that move or sum values across processes: all_reduce,
+// reduce_scatter and collective_reduce with a summing body, all_gather, all_to_all,
+// collective_permute and collective_broadcast.
 // Each is linear in its operands, so its tangent is the same collective of the operands'
 // tangents. Its transpose is again a collective, under the pairing summed over every
 // process (the transposes of JAX's psum, all_gather, psum_scatter, all_to_all, ppermute):
@@ -13,7 +14,13 @@
 //   concat dimension; the transpose sends every part back: the two dimensions swapped;
 // - collective_permute sends the source's operand to the target; the transpose sends the
 //   target's cotangent back to the source: every pair reversed (a process that sends to
-//   no one gets a zero cotangent, as one that receives from no one gets a zero result).
+//   no one gets a zero cotangent, as one that receives from no one gets a zero result);
+// - collective_broadcast gives every member the root's (its group's first member's)
+//   operand, and a summing collective_reduce gives the root its group's sum and the
+//   others zeros: each is the other's transpose (the root's operand collects every
+//   member's result cotangent; every member's operand reaches the root's result, so
+//   its cotangent is the root's result cotangent). A process outside every group gets
+//   zeros from both, and its operand reaches no result, so that pairs up too.
 // The groups, the channel and use_global_device_ids stay as they are, so a transposed
 // collective meets the same processes as the original. Every process runs the same
 // program, so a symbolic zero that skips a collective skips it on every process alike.
@@ -41,12 +48,19 @@ void requireSum(const Op& op, const char* what) {
   unsupportedRule(op, what, "a body other than a sum is not linear");
 }
 
+// The operands of collective_broadcast that it sends: all but the roots operand a
+// dynamic root adds (integers, per data operand).
+size_t dataOperands(const Op& op) {
+  return op.is(O::CollectiveBroadcast) && op.attr("has_dynamic_root") ? op.numOperands() - 1 : op.numOperands();
+}
+
 // The same collective of the tangents; a variadic one moves all its operands together,
-// so a zero tangent travels as zeros.
+// so a zero tangent travels as zeros. A dynamic root stays what it is.
 std::vector<Value*> collectiveJvp(JvpArgs& a) {
   if (a.op.numRegions()) requireSum(a.op, "jvp");
   std::vector<Value*> operands;
-  for (size_t i = 0; i < a.x.size(); ++i) operands.push_back(orZeros(a.b, a.t[i], a.x[i]));
+  for (size_t i = 0; i < a.x.size(); ++i)
+    operands.push_back(i < dataOperands(a.op) ? orZeros(a.b, a.t[i], a.x[i]) : a.x[i]);
   return rebuilt(a.b, a.op, operands, a.op.attrs(), a.op.resultTypes());
 }
 
@@ -132,13 +146,48 @@ std::vector<Value*> collectivePermuteTranspose(TransposeArgs& a) {
   return {a.b.create(O::CollectivePermute, {a.ct[0]}, attrs, {}, {a.op.operand(0)->type()})->result()};
 }
 
+// The group attributes of `op` for its transpose, another collective over the same
+// processes (collective_broadcast and collective_reduce read the same two).
+NamedAttrList groupAttrs(const Op& op) {
+  NamedAttrList attrs;
+  for (const char* name : {"replica_groups", "channel_handle"})
+    if (Attribute v = op.attr(name)) setAttr(attrs, name, v);
+  return attrs;
+}
+
+// One summing collective_reduce per broadcast operand (collective_reduce takes one).
+std::vector<Value*> collectiveBroadcastTranspose(TransposeArgs& a) {
+  if (a.op.attr("has_dynamic_root")) unsupportedRule(a.op, "transpose", "a dynamic root");
+  std::vector<Value*> cts(a.op.numOperands(), nullptr);
+  for (size_t i = 0; i < cts.size(); ++i) {
+    if (!a.linear[i] || !a.ct[i]) continue;
+    Type e = Type::scalar(a.ct[i]->type().dtype());
+    std::vector<std::unique_ptr<Region>> body;
+    body.push_back(a.b.buildRegion({e, e}, [](Builder& c, const std::vector<Value*>& v) {
+      return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
+    }));
+    cts[i] = a.b.create(O::CollectiveReduce, {a.ct[i]}, groupAttrs(a.op), std::move(body), {a.ct[i]->type()})->result();
+  }
+  return cts;
+}
+
+std::vector<Value*> collectiveReduceTranspose(TransposeArgs& a) {
+  requireSum(a.op, "transpose");
+  return forOperands(a, {a.b.create(O::CollectiveBroadcast, {a.ct[0]}, groupAttrs(a.op), {}, {a.ct[0]->type()})->result()});
+}
+
 // ---- batching ----
 
 // Every operand batched (a shared one broadcast: a variadic collective moves its
-// operands alike), the dimension attributes past the batch.
+// operands alike), the dimension attributes past the batch. Dynamic roots are one per
+// operand, whatever the batch: batched ones would need a root per slice.
 std::vector<Value*> collectiveBatch(BatchArgs& a) {
   std::vector<Value*> operands;
-  for (size_t i = 0; i < a.x.size(); ++i) operands.push_back(batchedValue(a.b, a.x[i], a.batched[i], a.size));
+  for (size_t i = 0; i < a.x.size(); ++i) {
+    if (i < dataOperands(a.op)) operands.push_back(batchedValue(a.b, a.x[i], a.batched[i], a.size));
+    else if (a.batched[i]) unsupportedRule(a.op, "vmap", "batched dynamic roots");
+    else operands.push_back(a.x[i]);
+  }
   NamedAttrList attrs = a.op.attrs();
   for (const char* name : {"all_gather_dim", "scatter_dimension", "split_dimension", "concat_dimension"})
     if (Attribute d = findAttr(attrs, name)) setAttr(attrs, name, Attribute::integer(d.asInt() + 1));
@@ -155,6 +204,8 @@ void addCollectiveRules(OpTable<OpRules>& t) {
   t[O::ReduceScatter] = {&collectiveJvp, &reduceScatterTranspose, nullptr, &collectiveBatch};
   t[O::AllToAll] = {&collectiveJvp, &allToAllTranspose, nullptr, &collectiveBatch};
   t[O::CollectivePermute] = {&collectiveJvp, &collectivePermuteTranspose, nullptr, &collectiveBatch};
+  t[O::CollectiveBroadcast] = {&collectiveJvp, &collectiveBroadcastTranspose, nullptr, &collectiveBatch};
+  t[O::CollectiveReduce] = {&collectiveJvp, &collectiveReduceTranspose, nullptr, &collectiveBatch};
 }
 
 }  // namespace kiln::transforms

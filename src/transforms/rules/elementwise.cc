@@ -372,6 +372,13 @@ std::vector<Value*> elementwiseBatch(BatchArgs& a) {
 
 std::vector<Value*> itselfBatch(BatchArgs& a) { return {a.x[0]}; }
 
+// bitcast_convert to a narrower or wider type splits or joins the last dimension, which
+// stays last: the batch goes in front of the result's own shape.
+std::vector<Value*> bitcastConvertBatch(BatchArgs& a) {
+  const Type& r = a.op.result(0)->type();
+  return rebuilt(a.b, a.op, a.x, a.op.attrs(), {Type::tensor(r.dtype(), batchedShape(a.size, r.shape()))});
+}
+
 // Values that pass through: their tangents pass through too.
 std::vector<Value*> identityJvp(JvpArgs& a) { return a.t; }
 std::vector<Value*> identityTranspose(TransposeArgs& a) { return a.ct; }
@@ -427,7 +434,8 @@ void addElementwiseRules(OpTable<OpRules>& t) {
   t[O::Imag] = {&imagJvp, &imagTranspose};
   t[O::Complex] = {&complexJvp, &complexTranspose};
   t[O::ReducePrecision] = {&reducePrecisionJvp, &reducePrecisionTranspose};
-  t[O::OptimizationBarrier] = {&identityJvp, &identityTranspose};
+  t[O::OptimizationBarrier] = {&identityJvp, &identityTranspose, nullptr, &everyOperandBatched};
+  t[O::BitcastConvert].batch = &bitcastConvertBatch;
 
   // (The broadcasting composites batch through their decompositions, not here.)
   for (const OpInfo& info : allOps())

@@ -241,8 +241,8 @@ std::vector<Value*> dotBatch(BatchArgs& a) {
 void addLinalgRules(OpTable<OpRules>& t) {
   t[O::DotGeneral] = {&dotJvp, &dotTranspose, nullptr, &dotBatch};
   t[O::Dot] = {&dotJvp, &dotTranspose, nullptr, &dotBatch};
-  t[O::TriangularSolve] = {&triangularSolveJvp, &triangularSolveTranspose};
-  t[O::Cholesky].jvp = &choleskyJvp;
+  t[O::TriangularSolve] = {&triangularSolveJvp, &triangularSolveTranspose, nullptr, &everyOperandBatched};
+  t[O::Cholesky] = {&choleskyJvp, nullptr, nullptr, &everyOperandBatched};
 }
 
 }  // namespace kiln::transforms

@@ -276,6 +276,13 @@ std::vector<Value*> broadcastBatch(BatchArgs& a) {
   return {a.b.broadcastInDim(a.x[0], out, pastBatch(attrDims(a.op, "broadcast_dimensions"), true))};
 }
 
+// The size of a slice's dimension, the same for every slice.
+std::vector<Value*> getDimensionSizeBatch(BatchArgs& a) {
+  NamedAttrList attrs = a.op.attrs();
+  setAttr(attrs, "dimension", Attribute::integer(a.op.attr("dimension").asInt() + 1));
+  return {batchedValue(a.b, rebuilt(a.b, a.op, a.x, attrs)[0], false, a.size)};
+}
+
 std::vector<Value*> reshapeBatch(BatchArgs& a) {
   return {a.b.reshape(a.x[0], batchedShape(a.size, a.op.result(0)->type().shape()))};
 }
@@ -312,25 +319,74 @@ std::vector<Value*> padBatch(BatchArgs& a) {
 }
 
 // With shared starts the batch dimension is sliced whole (a start of 0, the full size).
+// Batched start indices, one row per slice: [size, rank] in i64, each start broadcast
+// (a shared one) or as it is (a batched one), clamped as dynamic slices clamp them so
+// that the window of `sizes` fits in `shape`.
+Value* startRows(BatchArgs& a, size_t first, const Shape& shape, const Dims& sizes) {
+  Builder& b = a.b;
+  const Type column = Type::tensor(DType::I64, {a.size, 1});
+  std::vector<Value*> columns;
+  for (size_t i = first; i < a.x.size(); ++i) {
+    const size_t d = i - first;
+    Value* start = b.convert(batchedValue(b, a.x[i], a.batched[i], a.size), DType::I64);
+    Value* limit = b.splat(Type::tensor(DType::I64, {a.size}), static_cast<double>(shape[d] - sizes[d]));
+    start = b.clamp(b.splat(Type::scalar(DType::I64), 0), start, limit);
+    columns.push_back(b.reshape(start, column.shape()));
+  }
+  return b.concatenate(columns, 1);
+}
+
+// Shared starts: one dynamic slice of the batched operand, from 0 along the batch.
+// Batched starts: a gather with the batch as a batching dimension of operand and starts.
 std::vector<Value*> dynamicSliceBatch(BatchArgs& a) {
-  for (size_t i = 1; i < a.x.size(); ++i)
-    if (a.batched[i]) unsupportedRule(a.op, "vmap", "batched start indices");
-  std::vector<Value*> starts(a.x.begin() + 1, a.x.end());
-  starts.insert(starts.begin(), zeros(a.b, a.x[1]->type()));
-  return {a.b.dynamicSlice(a.x[0], starts, batchedShape(a.size, attrDims(a.op, "slice_sizes")))};
+  bool batchedStarts = false;
+  for (size_t i = 1; i < a.x.size(); ++i) batchedStarts |= a.batched[i];
+  const Dims sizes = attrDims(a.op, "slice_sizes");
+  Value* operand = batchedValue(a.b, a.x[0], a.batched[0], a.size);
+  if (!batchedStarts) {
+    std::vector<Value*> starts(a.x.begin() + 1, a.x.end());
+    starts.insert(starts.begin(), zeros(a.b, a.x[1]->type()));
+    return {a.b.dynamicSlice(operand, starts, batchedShape(a.size, sizes))};
+  }
+  const int64_t rank = static_cast<int64_t>(sizes.size());
+  GatherDims g;
+  g.operandBatchingDims = g.startIndicesBatchingDims = {0};
+  for (int64_t d = 1; d <= rank; ++d) {
+    g.startIndexMap.push_back(d);
+    g.offsetDims.push_back(d);
+  }
+  g.indexVectorDim = 1;
+  Value* starts = startRows(a, 1, a.op.operand(0)->type().shape(), sizes);
+  return {a.b.gather(operand, starts, g, batchedShape(1, sizes))};
 }
 
+// Shared starts: one dynamic update of the batched operand, from 0 along the batch.
+// Batched starts: a scatter that replaces, the batch a batching dimension of operand and
+// starts (clamped first: a scatter drops what a dynamic update slice moves inside).
 std::vector<Value*> dynamicUpdateSliceBatch(BatchArgs& a) {
-  for (size_t i = 2; i < a.x.size(); ++i)
-    if (a.batched[i]) unsupportedRule(a.op, "vmap", "batched start indices");
-  std::vector<Value*> starts(a.x.begin() + 2, a.x.end());
-  starts.insert(starts.begin(), zeros(a.b, a.x[2]->type()));
-  return {a.b.dynamicUpdateSlice(batchedValue(a.b, a.x[0], a.batched[0], a.size),
-                                 batchedValue(a.b, a.x[1], a.batched[1], a.size), starts)};
+  bool batchedStarts = false;
+  for (size_t i = 2; i < a.x.size(); ++i) batchedStarts |= a.batched[i];
+  Value* operand = batchedValue(a.b, a.x[0], a.batched[0], a.size);
+  Value* update = batchedValue(a.b, a.x[1], a.batched[1], a.size);
+  if (!batchedStarts) {
+    std::vector<Value*> starts(a.x.begin() + 2, a.x.end());
+    starts.insert(starts.begin(), zeros(a.b, a.x[2]->type()));
+    return {a.b.dynamicUpdateSlice(operand, update, starts)};
+  }
+  const Shape& sizes = a.op.operand(1)->type().shape();
+  const int64_t rank = static_cast<int64_t>(sizes.size());
+  ScatterDims s;
+  s.inputBatchingDims = s.scatterIndicesBatchingDims = {0};
+  for (int64_t d = 1; d <= rank; ++d) {
+    s.scatterDimsToOperandDims.push_back(d);
+    s.updateWindowDims.push_back(d);
+  }
+  s.indexVectorDim = 1;
+  Value* starts = startRows(a, 2, a.op.operand(0)->type().shape(), sizes);
+  return a.b.scatter({operand}, starts, {update}, s,
+                     [](Builder&, const std::vector<Value*>& v) { return std::vector<Value*>{v[1]}; });
 }
 
-// gather with the batch as one more batching dimension of operand and indices (the
-// shared one broadcast): dimension 0 of both, in front of the result too.
 std::vector<Value*> gatherBatch(BatchArgs& a) {
   GatherDims g = GatherDims::fromAttr(a.op.attr("dimension_numbers"));
   const bool implicit = g.indexVectorDim == a.op.operand(1)->type().rank();
@@ -363,8 +419,9 @@ void addMovementRules(OpTable<OpRules>& t) {
   t[O::DynamicUpdateSlice] = {&linearJvp, &dynamicUpdateSliceTranspose};
   t[O::Gather] = {&linearJvp, &gatherTranspose};
   t[O::Sort].jvp = &sortJvp;
-  t[O::Tuple] = {&tupleJvp, &tupleTranspose};
-  t[O::GetTupleElement] = {&getTupleElementJvp, &getTupleElementTranspose};
+  t[O::Tuple] = {&tupleJvp, &tupleTranspose, nullptr, &everyOperandBatched};
+  t[O::GetTupleElement] = {&getTupleElementJvp, &getTupleElementTranspose, nullptr, &everyOperandBatched};
+  t[O::GetDimensionSize].batch = &getDimensionSizeBatch;
   t[O::BroadcastInDim].batch = &broadcastBatch;
   t[O::Reshape].batch = &reshapeBatch;
   t[O::Transpose].batch = &transposeBatch;

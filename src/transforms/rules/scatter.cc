@@ -5,7 +5,10 @@
 // from whichever of input or update it ended up holding; which one is found as JAX does,
 // by scattering the updates' numbers and gathering them back. A scatter that keeps the
 // max (min) routes it from whichever of them attain the result, ties sharing evenly, as
-// JAX's _scatter_extremal_jvp does.
+// JAX's _scatter_extremal_jvp does. A scatter that multiplies is differentiated for any
+// indices (JAX requires unique ones): each element's tangent is its input's tangent times
+// the product of what lands on it, plus its input times, per landing update, that
+// update's tangent times the product of the others there.
 #include "ir/attr_records.h"
 #include "transforms/op_rules.h"
 
@@ -15,7 +18,7 @@ namespace {
 using O = OpCode;
 using D = ComparisonDirection;
 
-enum class Combiner { Add, Replace, Extremal, Other };
+enum class Combiner { Add, Multiply, Replace, Extremal, Other };
 
 Combiner combinerOf(const Op& op) {
   const Region& body = op.region(0);
@@ -23,6 +26,7 @@ Combiner combinerOf(const Op& op) {
     return Combiner::Replace;
   const Op* f = binaryBodyOp(body);
   if (f && f->is(O::Add)) return Combiner::Add;
+  if (f && f->is(O::Multiply)) return Combiner::Multiply;
   if (f && (f->is(O::Maximum) || f->is(O::Minimum))) return Combiner::Extremal;
   return Combiner::Other;
 }
@@ -71,6 +75,41 @@ Value* extremalTangent(Builder& b, Value* operand, Value* indices, Value* update
   return scatterAdd(b, tOperand, indices, parts, s);
 }
 
+Value* scatterMultiply(Builder& b, Value* into, Value* indices, Value* updates, const ScatterDims& s) {
+  return b.scatter({into}, indices, {updates}, s, [](Builder& c, const std::vector<Value*>& v) {
+    return std::vector<Value*>{c.binary(O::Multiply, v[0], v[1])};
+  })[0];
+}
+
+// The tangent of a scatter that multiplies `operand` by the `updates` landing on each
+// element: tOperand · P + operand · Σ tUpdate_k · (product of the other updates there),
+// P the product of all. The products of the others are found without dividing by zero:
+// per element, the product of its nonzero updates and how many are zero, gathered back
+// to each update; an update that is zero has the others' product when it is the only
+// zero there, a nonzero one has product / itself when there is no zero there, and both
+// are 0 otherwise. Updates the scatter drops (out of bounds) are dropped by the
+// scatter-add of their parts too.
+Value* multiplyTangent(Builder& b, Value* operand, Value* indices, Value* updates, Value* tOperand, Value* tUpdates,
+                       const ScatterDims& s) {
+  const Type& ut = updates->type();
+  const Type& ot = operand->type();
+  Value* one = b.splat(ut, 1);
+  Value* zero = zeros(b, ut);
+  Value* isZero = b.compare(updates, zero, D::EQ);
+  Value* nonzeroProduct = scatterMultiply(b, b.splat(ot, 1), indices, b.select(isZero, one, updates), s);
+  Value* zeroCount = scatterAdd(b, zeros(b, ot), indices, b.select(isZero, one, zero), s);
+  Value* productAt = gatherBack(b, nonzeroProduct, indices, s, ut);
+  Value* zerosAt = gatherBack(b, zeroCount, indices, s, ut);
+  Value* others = b.select(isZero, b.select(b.compare(zerosAt, one, D::EQ), productAt, zero),
+                           b.select(b.compare(zerosAt, zero, D::EQ),
+                                    b.binary(O::Divide, productAt, b.select(isZero, one, updates)), zero));
+  Value* all = b.select(b.compare(zeroCount, zeros(b, ot), D::EQ), nonzeroProduct, zeros(b, ot));
+  Value* fromOperand = b.binary(O::Multiply, tOperand, all);
+  Value* fromUpdates =
+      b.binary(O::Multiply, operand, scatterAdd(b, zeros(b, ot), indices, b.binary(O::Multiply, tUpdates, others), s));
+  return b.binary(O::Add, fromOperand, fromUpdates);
+}
+
 void requireOneInput(const Op& op, const char* mode) {
   if (op.numOperands() != 3) unsupportedRule(op, mode, "a scatter of several inputs");
 }
@@ -86,6 +125,7 @@ std::vector<Value*> scatterJvp(JvpArgs& a) {
   Value* tUpdates = orZeros(b, a.t[2], updates);
   switch (combinerOf(a.op)) {
     case Combiner::Add: return {scatterAdd(b, tOperand, indices, tUpdates, s)};
+    case Combiner::Multiply: return {multiplyTangent(b, operand, indices, updates, tOperand, tUpdates, s)};
     case Combiner::Replace: {
       // Number the update windows 1, 2, ... (0: no update), scatter the numbers, gather
       // them back: an update survives where it reads its own number.
@@ -113,7 +153,7 @@ std::vector<Value*> scatterJvp(JvpArgs& a) {
       return {extremalTangent(b, operand, indices, updates, a.y[0], tOperand, tUpdates, s)};
     case Combiner::Other: break;
   }
-  unsupportedRule(a.op, "jvp", "a scatter that neither adds, replaces, nor keeps the max or min");
+  unsupportedRule(a.op, "jvp", "a scatter that neither adds, multiplies, replaces, nor keeps the max or min");
 }
 
 // Whether each update element lands inside the operand (scatter drops those that do

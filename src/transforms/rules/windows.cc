@@ -6,6 +6,11 @@
 //   That pair form is linear in the tangents; its transpose is select_and_scatter, which
 //   adds each window's cotangent onto the element the same comparison picks.
 // - select_and_scatter is linear in its source, and its transpose is that pair form.
+// - reduce_window that multiplies (cumprod on CPU) has the tangent of a product: per
+//   window, the sum of each element's tangent times the product of the others, found
+//   without dividing by zero from the windows' products of nonzero elements and counts
+//   of zeros (as for a scatter that multiplies). The init appears once per window and
+//   once per padding element in it.
 #include <limits>
 #include <optional>
 
@@ -20,18 +25,60 @@ using D = ComparisonDirection;
 
 Window windowOf(const Op& op) { return Window::ofReduceWindow(op, op.operand(0)->type().rank()); }
 
-Value* reduceWindowSum(Builder& b, Value* x, const Window& w) {
-  Value* zero = zeros(b, Type::scalar(x->type().dtype()));
-  return b.reduceWindow({x}, {zero}, w, [](Builder& c, const std::vector<Value*>& v) {
-    return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
+// The windows of `x` reduced by `op` (add or multiply), from `init` (null: zero).
+Value* reduceWindowOf(Builder& b, O op, Value* x, const Window& w, Value* init = nullptr) {
+  if (!init) init = zeros(b, Type::scalar(x->type().dtype()));
+  return b.reduceWindow({x}, {init}, w, [op](Builder& c, const std::vector<Value*>& v) {
+    return std::vector<Value*>{c.binary(op, v[0], v[1])};
   })[0];
 }
 
+Value* reduceWindowSum(Builder& b, Value* x, const Window& w) { return reduceWindowOf(b, O::Add, x, w); }
+
+// The tangent of the windowed products of `x` from `init` (tangents t and tInit, either
+// null: zero). With P the product of a window's nonzero elements and Z its count of
+// zeros: Σ t_k·P/x_k when Z = 0, P·(t at the zero) when Z = 1, else 0; times the init's
+// part, init^n for the n = 1 + padding elements in the window; plus tInit·n·init^(n-1)
+// times the elements' product.
+Value* windowProductTangent(Builder& b, Value* x, Value* init, Value* t, Value* tInit, const Window& w) {
+  const Type& xt = x->type();
+  const Type scalar = Type::scalar(xt.dtype());
+  Value* one = b.splat(xt, 1);
+  Value* zero = zeros(b, xt);
+  Value* isZero = b.compare(x, zero, D::EQ);
+  Value* nonzero = b.select(isZero, one, x);
+  Value* unit = b.splat(scalar, 1);
+  Value* nonzeroProduct = reduceWindowOf(b, O::Multiply, nonzero, w, unit);
+  Value* zeroCount = reduceWindowSum(b, b.select(isZero, one, zero), w);
+  Value* initPart = reduceWindowOf(b, O::Multiply, one, w, init);  // init^n
+  const Type& out = nonzeroProduct->type();
+  Value* result = nullptr;
+  if (t) {
+    Value* whenNone = b.binary(O::Multiply, nonzeroProduct,
+                               reduceWindowSum(b, b.select(isZero, zero, b.binary(O::Divide, t, nonzero)), w));
+    Value* whenOne = b.binary(O::Multiply, nonzeroProduct, reduceWindowSum(b, b.select(isZero, t, zero), w));
+    Value* product = b.select(b.compare(zeroCount, zeros(b, out), D::EQ), whenNone,
+                              b.select(b.compare(zeroCount, b.splat(out, 1), D::EQ), whenOne, zeros(b, out)));
+    result = b.binary(O::Multiply, product, initPart);
+  }
+  if (tInit) {
+    Value* n = reduceWindowOf(b, O::Add, zero, w, unit);  // padding elements hold the init: 1 each
+    Value* initPower = b.binary(O::Power, b.broadcastInDim(init, out.shape(), {}), b.binary(O::Subtract, n, b.splat(out, 1)));
+    Value* elements = reduceWindowOf(b, O::Multiply, x, w, unit);
+    Value* coefficient = b.binary(O::Multiply, b.binary(O::Multiply, n, initPower), elements);
+    result = addTangents(b, result, b.binary(O::Multiply, coefficient, b.broadcastInDim(tInit, out.shape(), {})));
+  }
+  return result;
+}
+
 // The pair form: each window's (value, tangent) with the first value that `keeps`
-// (GE: the max, LE: the min) against every later one.
-Value* pickedTangents(Builder& b, Value* x, Value* init, Value* t, const Window& w, D keeps) {
+// (GE: the max, LE: the min) against every later one; the init (and the padding) pairs
+// the init value with `initTangent` (null: zero).
+Value* pickedTangents(Builder& b, Value* x, Value* init, Value* t, const Window& w, D keeps,
+                      Value* initTangent = nullptr) {
   std::vector<Value*> out = b.reduceWindow(
-      {x, t}, {init, zeros(b, Type::scalar(t->type().dtype()))}, w, [keeps](Builder& c, const std::vector<Value*>& v) {
+      {x, t}, {init, initTangent ? initTangent : zeros(b, Type::scalar(t->type().dtype()))}, w,
+      [keeps](Builder& c, const std::vector<Value*>& v) {
         Value* first = c.compare(v[0], v[2], keeps);
         return std::vector<Value*>{c.select(first, v[0], v[2]), c.select(first, v[1], v[3])};
       });
@@ -83,11 +130,21 @@ std::vector<Value*> reduceWindowJvp(JvpArgs& a) {
     return {t};
   }
   if (f && (f->is(O::Maximum) || f->is(O::Minimum))) {
-    if (a.t[1]) unsupportedRule(a.op, "jvp", "a max/min pooling whose init has a tangent");
-    if (!a.t[0]) return {nullptr};
-    return {pickedTangents(b, a.x[0], a.x[1], a.t[0], w, f->is(O::Maximum) ? D::GE : D::LE)};
+    const D keeps = f->is(O::Maximum) ? D::GE : D::LE;
+    Value* t = a.t[0] ? pickedTangents(b, a.x[0], a.x[1], a.t[0], w, keeps) : nullptr;
+    if (!a.t[1]) return {t};
+    // Where a window picks the init (or its padding, which holds the init), the init's
+    // tangent: 1 where it won, as the pair form of zeros with an init tangent of 1 says.
+    const Type& scalar = a.x[1]->type();
+    Value* won = pickedTangents(b, a.x[0], a.x[1], zeros(b, a.x[0]->type()), w, keeps, b.splat(scalar, 1));
+    Value* fromInit = b.binary(O::Multiply, won, b.broadcastInDim(a.t[1], won->type().shape(), {}));
+    return {addTangents(b, t, fromInit)};
   }
-  unsupportedRule(a.op, "jvp", "a reduce_window that is not a sum, max or min");
+  if (f && f->is(O::Multiply)) {
+    if (!a.t[0] && !a.t[1]) return {nullptr};
+    return {windowProductTangent(b, a.x[0], a.x[1], a.t[0], a.t[1], w)};
+  }
+  unsupportedRule(a.op, "jvp", "a reduce_window that is not a sum, product, max or min");
 }
 
 std::vector<Value*> reduceWindowTranspose(TransposeArgs& a) {
@@ -120,7 +177,17 @@ std::vector<Value*> reduceWindowTranspose(TransposeArgs& a) {
   if (a.op.numOperands() != 4 || a.linear[0] || !a.linear[1] || !keeps || !noDilation(w))
     unsupportedRule(a.op, "transpose", "a reduce_window that is neither a sum nor a pooling's tangent");
   if (!a.ct[1]) return {nullptr, nullptr, nullptr, nullptr};
-  return {nullptr, selectAndScatterAdd(b, a.x[0], a.ct[1], w, *keeps), nullptr, nullptr};
+  // select_and_scatter always picks an element; a window the init (or the padding, which
+  // holds it) won picked none, so its cotangent goes nowhere. Unless the init is the
+  // reduction's identity (-inf for max), which only a window of identities ties with.
+  Value* ct = a.ct[1];
+  const Op* init = a.x[2]->definingOp();
+  const double identity = *keeps == D::GE ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+  if (!init || !init->is(O::Constant) || init->attr("value").asDense().floatAt(0) != identity) {
+    Value* won = pickedTangents(b, a.x[0], a.x[2], zeros(b, a.x[0]->type()), w, *keeps, b.splat(a.x[2]->type(), 1));
+    ct = b.select(b.compare(won, zeros(b, won->type()), D::EQ), ct, zeros(b, ct->type()));
+  }
+  return {nullptr, selectAndScatterAdd(b, a.x[0], ct, w, *keeps), nullptr, nullptr};
 }
 
 std::vector<Value*> selectAndScatterJvp(JvpArgs& a) {
