@@ -554,6 +554,65 @@ TEST(AutodiffTest, TriangularSolveAndCholesky) {
 
 // Every fft type, over one and over two dimensions, with even and odd lengths (IRFFT's
 // transpose doubles all but the first coefficient and, for even lengths, the last).
+// jaxlib's LAPACK custom calls: potrf (the factor in one triangle, the other left as
+// the input's: both tangents checked), trsm (with and without alpha, transposed and on
+// the right side) and syevd (eigenvalues, and the squares of the eigenvectors, which do
+// not depend on the sign LAPACK gives each vector; batched). Other routines are refused
+// by their target.
+TEST(AutodiffTest, LapackCustomCalls) {
+  for (const char* uplo : {"76", "85"}) {  // 'L', 'U'
+    checkDerivatives(std::string(R"(
+    func.func @main(%m: tensor<3x3xf64>) -> tensor<3x3xf64> {
+      %d = stablehlo.constant dense<[[6.0, 0.0, 0.0], [0.0, 6.0, 0.0], [0.0, 0.0, 6.0]]> : tensor<3x3xf64>
+      %a = stablehlo.add %m, %d : tensor<3x3xf64>
+      %r:2 = stablehlo.custom_call @lapack_dpotrf_ffi(%a) {mhlo.backend_config = {uplo = )") + uplo + R"( : ui8}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<> : tensor<0xindex>]} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<i32>)
+      return %r#0 : tensor<3x3xf64>
+    })",
+                     {-1, 1});
+  }
+  checkDerivatives(R"(
+    func.func @main(%m: tensor<4x4xf64>, %b: tensor<3x4xf64>) -> tensor<3x4xf64> {
+      %d = stablehlo.constant dense<[[4.0, 0.0, 0.0, 0.0], [0.0, 4.0, 0.0, 0.0], [0.0, 0.0, 4.0, 0.0], [0.0, 0.0, 0.0, 4.0]]> : tensor<4x4xf64>
+      %a = stablehlo.add %m, %d : tensor<4x4xf64>
+      %x = stablehlo.custom_call @lapack_dtrsm_ffi(%a, %b) {mhlo.backend_config = {diag = 78 : ui8, side = 82 : ui8, trans_x = 84 : ui8, uplo = 85 : ui8}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>]} : (tensor<4x4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>
+      return %x : tensor<3x4xf64>
+    })",
+                   {-1, 1});
+  checkDerivatives(R"(
+    func.func @main(%m: tensor<3x3xf64>, %b: tensor<3x2xf64>, %alpha: tensor<f64>) -> tensor<3x2xf64> {
+      %d = stablehlo.constant dense<[[4.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 4.0]]> : tensor<3x3xf64>
+      %a = stablehlo.add %m, %d : tensor<3x3xf64>
+      %x = stablehlo.custom_call @lapack_dtrsm_ffi(%a, %b, %alpha) {mhlo.backend_config = {diag = 85 : ui8, side = 76 : ui8, trans_x = 78 : ui8, uplo = 76 : ui8}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<[0, 1]> : tensor<2xindex>, dense<> : tensor<0xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>]} : (tensor<3x3xf64>, tensor<3x2xf64>, tensor<f64>) -> tensor<3x2xf64>
+      return %x : tensor<3x2xf64>
+    })",
+                   {-1, 1});
+  checkDerivatives(R"(
+    func.func @main(%m: tensor<2x3x3xf64>) -> (tensor<2x3xf64>, tensor<2x3x3xf64>) {
+      %a = stablehlo.transpose %m, dims = [0, 2, 1] : (tensor<2x3x3xf64>) -> tensor<2x3x3xf64>
+      %s = stablehlo.add %m, %a : tensor<2x3x3xf64>
+      %r:3 = stablehlo.custom_call @lapack_dsyevd_ffi(%s) {mhlo.backend_config = {mode = 86 : ui8, uplo = 76 : ui8}, operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>], result_layouts = [dense<[1, 2, 0]> : tensor<3xindex>, dense<[1, 0]> : tensor<2xindex>, dense<0> : tensor<1xindex>]} : (tensor<2x3x3xf64>) -> (tensor<2x3x3xf64>, tensor<2x3xf64>, tensor<2xi32>)
+      %v2 = stablehlo.multiply %r#0, %r#0 : tensor<2x3x3xf64>
+      return %r#1, %v2 : tensor<2x3xf64>, tensor<2x3x3xf64>
+    })",
+                   {-1, 1});
+  auto lu = stablehlo::parseModule(R"(
+    func.func @main(%a: tensor<3x3xf64>) -> tensor<3x3xf64> {
+      %r:3 = stablehlo.custom_call @lapack_dgetrf_ffi(%a) {mhlo.backend_config = {}} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xi32>, tensor<i32>)
+      return %r#0 : tensor<3x3xf64>
+    })");
+  EXPECT_EQ(errorOf([&] { jvp(*lu, *lu->lookup("main"), "j"); }),
+            "unsupported: unsupported: jvp of stablehlo.custom_call @lapack_dgetrf_ffi (line 3)");
+  // Row-major matrices are their transposes to LAPACK: not what the rules are for.
+  auto rowMajor = stablehlo::parseModule(R"(
+    func.func @main(%a: tensor<3x3xf64>) -> tensor<3x3xf64> {
+      %r:2 = stablehlo.custom_call @lapack_dpotrf_ffi(%a) {mhlo.backend_config = {uplo = 76 : ui8}} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<i32>)
+      return %r#0 : tensor<3x3xf64>
+    })");
+  EXPECT_EQ(errorOf([&] { jvp(*rowMajor, *rowMajor->lookup("main"), "j"); }),
+            "unsupported: unsupported: jvp of stablehlo.custom_call @lapack_dpotrf_ffi (matrices not in jaxlib's "
+            "column-major layout, line 3)");
+}
+
 TEST(AutodiffTest, Ffts) {
   auto complexProgram = [](const std::string& in, const std::string& fft, const std::string& out) {
     return "func.func @main(%re: " + in + ", %im: " + in + ") -> " + out + " {\n  %z = stablehlo.complex %re, %im : " +

@@ -5,11 +5,15 @@
 // - triangular_solve: linear in b (transposed by the solve with op(a) transposed), and
 //   in a as JAX differentiates it: d(op(a)⁻¹) = -op(a)⁻¹·op(da)·op(a)⁻¹;
 // - cholesky: JAX's rule (Murray, arXiv:1602.07527), dL = L·Φ(L⁻¹·dA·L⁻ᴴ) where Φ keeps
-//   the lower triangle and halves the diagonal.
+//   the lower triangle and halves the diagonal;
+// - jaxlib's LAPACK custom calls for Cholesky (potrf), triangular solves (trsm) and
+//   Hermitian eigendecompositions (syevd) through the same rules; the other routines
+//   (LU, QR, SVD, ...) have none yet and are refused by their target.
 // Matrices are the last two dimensions; the leading ones are batch dimensions.
 #include <algorithm>
 
 #include "ir/attr_records.h"
+#include "kernels/lapack/lapack_call.h"
 #include "transforms/op_rules.h"
 
 namespace kiln::transforms {
@@ -158,20 +162,21 @@ struct Solve {
 
 // Left side, op(a)·x = b: dx = op(a)⁻¹·(db - op(da)·x); right side, x·op(a) = b:
 // dx = (db - x·op(da))·op(a)⁻¹. da counts only in the triangle the solve reads (without
-// the diagonal when it is a unit one). One solve serves both tangents.
-std::vector<Value*> triangularSolveJvp(JvpArgs& a) {
-  Builder& b = a.b;
-  Solve s = Solve::of(a.op);
-  Value* rhs = a.t[1];
-  if (a.t[0]) {
-    Value* da = triangle(b, a.t[0], s.lower, s.unitDiagonal ? (s.lower ? -1 : 1) : 0);
+// the diagonal when it is a unit one). One solve serves both tangents (null: zero).
+Value* solveTangent(Builder& b, const Solve& s, Value* a, Value* x, Value* da, Value* db) {
+  Value* rhs = db;
+  if (da) {
+    da = triangle(b, da, s.lower, s.unitDiagonal ? (s.lower ? -1 : 1) : 0);
     if (s.transpose != TransposeKind::NoTranspose) da = matrixTranspose(b, da);
     if (s.transpose == TransposeKind::Adjoint) da = conjugate(b, da);
-    Value* x = a.y[0];
     Value* change = b.unary(O::Negate, s.leftSide ? matmul(b, da, x) : matmul(b, x, da));
     rhs = addTangents(b, rhs, change);
   }
-  return {rhs ? s.apply(b, a.x[0], rhs) : nullptr};
+  return rhs ? s.apply(b, a, rhs) : nullptr;
+}
+
+std::vector<Value*> triangularSolveJvp(JvpArgs& a) {
+  return {solveTangent(a.b, Solve::of(a.op), a.x[0], a.y[0], a.t[0], a.t[1])};
 }
 
 // Linear in b: op(a)⁻¹ transposes to (op(a)ᵀ)⁻¹ on the same side. op(a)ᵀ is a's
@@ -193,21 +198,119 @@ std::vector<Value*> triangularSolveTranspose(TransposeArgs& a) {
 // with S the triangle of the tangent, its diagonal halved. An upper factor U = Lᴴ is
 // differentiated through L. The factor's other triangle is masked to zeros: the spec
 // leaves it to the implementation.
-std::vector<Value*> choleskyJvp(JvpArgs& a) {
-  if (!a.t[0]) return {nullptr};
-  Builder& b = a.b;
-  const bool lower = a.op.attrOrDefault("lower").asBool();
-  Value* half = b.binary(O::Multiply, a.t[0], halvedTriangle(b, a.x[0], lower));
+Value* choleskyTangent(Builder& b, Value* a, Value* factor, Value* da, bool lower) {
+  Value* half = b.binary(O::Multiply, da, halvedTriangle(b, a, lower));
   Value* dA = b.binary(O::Add, half, adjoint(b, half));
-  Value* factor = triangle(b, a.y[0], lower, 0);
+  factor = triangle(b, factor, lower, 0);
   Value* L = lower ? factor : adjoint(b, factor);
   Solve right{false, true, false, TransposeKind::Adjoint};   // x·Lᴴ = rhs
   Solve left{true, true, false, TransposeKind::NoTranspose};  // L·x = rhs
   Value* inner = left.apply(b, L, right.apply(b, L, dA));
-  Value* dL = matmul(b, L, b.binary(O::Multiply, inner, halvedTriangle(b, a.x[0], true)));
-  return {lower ? dL : adjoint(b, dL)};
+  Value* dL = matmul(b, L, b.binary(O::Multiply, inner, halvedTriangle(b, a, true)));
+  return lower ? dL : adjoint(b, dL);
 }
 
+std::vector<Value*> choleskyJvp(JvpArgs& a) {
+  if (!a.t[0]) return {nullptr};
+  return {choleskyTangent(a.b, a.x[0], a.y[0], a.t[0], a.op.attrOrDefault("lower").asBool())};
+}
+
+// ---- jaxlib's LAPACK custom calls (kernels/lapack/lapack_call.h) ----
+// Their results are the call's own; the tangents are built from stablehlo ops, whose
+// transposes reverse mode uses. Info outputs are integers.
+
+// potrf: the factor in the `uplo` triangle, the input's other triangle left as it was
+// (LAPACK writes one triangle), so that one's tangent is the input's.
+std::vector<Value*> potrfTangents(JvpArgs& a, const kernels::LapackCall& call) {
+  const bool lower = call.uplo == 'L';
+  Value* da = a.t[0];
+  Value* factor = choleskyTangent(a.b, a.x[0], a.y[0], da, lower);
+  Value* untouched = triangle(a.b, da, !lower, lower ? 1 : -1);
+  return {a.b.binary(O::Add, triangle(a.b, factor, lower, 0), untouched), nullptr};
+}
+
+// trsm: x = α·op(a)⁻¹·b (left side) or α·b·op(a)⁻¹: dx = op(a)⁻¹·(α·db + dα·b - op(da)·x)
+// (on the right side mirrored), α 1 when the call has no third operand.
+std::vector<Value*> trsmTangents(JvpArgs& a, const kernels::LapackCall& call) {
+  Builder& b = a.b;
+  const TransposeKind kind = call.transpose == 'N'   ? TransposeKind::NoTranspose
+                             : call.transpose == 'T' ? TransposeKind::Transpose
+                                                     : TransposeKind::Adjoint;
+  Solve s{call.side == 'L', call.uplo == 'L', call.diag == 'U', kind};
+  const Shape& shape = a.x[1]->type().shape();
+  Value* db = a.t[1];
+  if (a.x.size() == 3) {
+    if (db) db = b.binary(O::Multiply, db, b.broadcastInDim(a.x[2], shape, {}));
+    if (a.t[2]) db = addTangents(b, db, b.binary(O::Multiply, a.x[1], b.broadcastInDim(a.t[2], shape, {})));
+  }
+  return {solveTangent(b, s, a.x[0], a.y[0], a.t[0], db)};
+}
+
+// syevd with vectors: A = V·diag(w)·Vᴴ from one triangle of A (as cholesky reads it).
+// With M = Vᴴ·dA·V: dw = Re(diag M), dV = V·(F ∘ M), F_ij = 1/(w_j - w_i) off the diagonal
+// and 0 on it (JAX's eigh rule; repeated eigenvalues give non-finite dV, as in JAX).
+std::vector<Value*> syevdTangents(JvpArgs& a, const kernels::LapackCall& call) {
+  if (call.mode != 'V') unsupportedRule(a.op, "jvp", "eigenvalues without eigenvectors");
+  Builder& b = a.b;
+  const bool lower = call.uplo == 'L';
+  Value* half = b.binary(O::Multiply, a.t[0], halvedTriangle(b, a.x[0], lower));
+  Value* dA = b.binary(O::Add, half, adjoint(b, half));
+  Value* V = a.y[0];
+  Value* w = a.y[1];
+  const Type& vt = V->type();
+  const int64_t rank = vt.rank();
+  Value* M = matmul(b, matmul(b, adjoint(b, V), dA), V);
+  Value* diagonal = b.binary(O::And, inTriangle(b, vt.shape(), true, 0), inTriangle(b, vt.shape(), false, 0));
+  Value* onDiagonal = b.select(diagonal, M, zeros(b, vt));
+  Value* dw = b.reduce({onDiagonal}, {zeros(b, Type::scalar(vt.dtype()))}, {rank - 1},
+                       [](Builder& c, const std::vector<Value*>& v) {
+                         return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
+                       })[0];
+  if (isComplex(vt.dtype())) dw = b.unary(O::Real, dw);
+  const Type& wt = w->type();
+  Dims batch = range(0, rank - 2);
+  Dims asColumns = batch, asRows = batch;  // w_j along the columns, w_i along the rows
+  asColumns.push_back(rank - 1);
+  asRows.push_back(rank - 2);
+  const Shape& square = vt.shape();
+  Value* gap = b.binary(O::Subtract, b.broadcastInDim(w, square, asColumns), b.broadcastInDim(w, square, asRows));
+  const Type realSquare = Type::tensor(wt.dtype(), square);
+  Value* F = b.select(diagonal, zeros(b, realSquare), b.binary(O::Divide, b.splat(realSquare, 1), gap));
+  if (isComplex(vt.dtype())) F = b.convert(F, vt.dtype());
+  Value* dV = matmul(b, V, b.binary(O::Multiply, F, M));
+  return {dV, dw, nullptr};
+}
+
+// Whether the matrices the call reads and writes (for the routines above: its operands
+// of rank 2 and up, and its first result) are column-major, as jaxlib lays them out: the
+// rules above are for the matrices LAPACK sees. (A row-major one is its transpose to
+// LAPACK.)
+bool columnMajor(const kernels::LapackCall& call) {
+  auto ok = [](const Type& t, const std::vector<int64_t>& layout) {
+    const int64_t rank = t.rank();
+    return rank < 2 || (layout.size() >= 2 && layout[0] == rank - 2 && layout[1] == rank - 1);
+  };
+  for (size_t i = 0; i < call.operands.size(); ++i)
+    if (!ok(call.operands[i], call.operandLayouts[i])) return false;
+  return ok(call.results[0], call.resultLayouts[0]);
+}
+
+// A custom call kiln knows the derivative of: the LAPACK calls above. Others (and the
+// other LAPACK routines) are refused by their target.
+std::vector<Value*> customCallJvp(JvpArgs& a) {
+  std::optional<kernels::LapackCall> call = kernels::lapackCallOf(a.op);
+  using Rule = std::vector<Value*> (*)(JvpArgs&, const kernels::LapackCall&);
+  Rule rule = nullptr;
+  if (call && call->routine == kernels::LapackRoutine::Potrf) rule = &potrfTangents;
+  if (call && call->routine == kernels::LapackRoutine::Trsm) rule = &trsmTangents;
+  if (call && call->routine == kernels::LapackRoutine::Syevd) rule = &syevdTangents;
+  if (!rule) unsupportedRule(a.op, "jvp");
+  if (!columnMajor(*call)) unsupportedRule(a.op, "jvp", "matrices not in jaxlib's column-major layout");
+  bool any = false;
+  for (Value* t : a.t) any |= t != nullptr;
+  if (!any) return std::vector<Value*>(a.op.numResults(), nullptr);
+  return rule(a, *call);
+}
 
 // Both batched: the batch is one more batch dimension of the dot, first in the result.
 // One batched: it is a free dimension of that operand, moved to the front afterwards.
@@ -243,6 +346,7 @@ void addLinalgRules(OpTable<OpRules>& t) {
   t[O::Dot] = {&dotJvp, &dotTranspose, nullptr, &dotBatch};
   t[O::TriangularSolve] = {&triangularSolveJvp, &triangularSolveTranspose, nullptr, &everyOperandBatched};
   t[O::Cholesky] = {&choleskyJvp, nullptr, nullptr, &everyOperandBatched};
+  t[O::CustomCall].jvp = &customCallJvp;
 }
 
 }  // namespace kiln::transforms
