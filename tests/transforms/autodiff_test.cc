@@ -556,9 +556,9 @@ TEST(AutodiffTest, TriangularSolveAndCholesky) {
 // transpose doubles all but the first coefficient and, for even lengths, the last).
 // jaxlib's LAPACK custom calls: potrf (the factor in one triangle, the other left as
 // the input's: both tangents checked), trsm (with and without alpha, transposed and on
-// the right side) and syevd (eigenvalues, and the squares of the eigenvectors, which do
-// not depend on the sign LAPACK gives each vector; batched). Other routines are refused
-// by their target.
+// the right side), syevd (eigenvalues, and the squares of the eigenvectors, which do
+// not depend on the sign LAPACK gives each vector; batched) and getrf. Other routines
+// are refused by their target.
 TEST(AutodiffTest, LapackCustomCalls) {
   for (const char* uplo : {"76", "85"}) {  // 'L', 'U'
     checkDerivatives(std::string(R"(
@@ -595,13 +595,19 @@ TEST(AutodiffTest, LapackCustomCalls) {
       return %r#1, %v2 : tensor<2x3xf64>, tensor<2x3x3xf64>
     })",
                    {-1, 1});
-  auto lu = stablehlo::parseModule(R"(
+  // LU with pivoting (random matrices pivot at random), batched.
+  checkDerivatives(R"(
+    func.func @main(%a: tensor<2x4x4xf64>) -> tensor<2x4x4xf64> {
+      %r:3 = stablehlo.custom_call @lapack_dgetrf_ffi(%a) {mhlo.backend_config = {}, operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>], result_layouts = [dense<[1, 2, 0]> : tensor<3xindex>, dense<[1, 0]> : tensor<2xindex>, dense<0> : tensor<1xindex>]} : (tensor<2x4x4xf64>) -> (tensor<2x4x4xf64>, tensor<2x4xi32>, tensor<2xi32>)
+      return %r#0 : tensor<2x4x4xf64>
+    })");
+  auto qr = stablehlo::parseModule(R"(
     func.func @main(%a: tensor<3x3xf64>) -> tensor<3x3xf64> {
-      %r:3 = stablehlo.custom_call @lapack_dgetrf_ffi(%a) {mhlo.backend_config = {}} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xi32>, tensor<i32>)
+      %r:2 = stablehlo.custom_call @lapack_dgeqrf_ffi(%a) {mhlo.backend_config = {}} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xf64>)
       return %r#0 : tensor<3x3xf64>
     })");
-  EXPECT_EQ(errorOf([&] { jvp(*lu, *lu->lookup("main"), "j"); }),
-            "unsupported: unsupported: jvp of stablehlo.custom_call @lapack_dgetrf_ffi (line 3)");
+  EXPECT_EQ(errorOf([&] { jvp(*qr, *qr->lookup("main"), "j"); }),
+            "unsupported: unsupported: jvp of stablehlo.custom_call @lapack_dgeqrf_ffi (line 3)");
   // Row-major matrices are their transposes to LAPACK: not what the rules are for.
   auto rowMajor = stablehlo::parseModule(R"(
     func.func @main(%a: tensor<3x3xf64>) -> tensor<3x3xf64> {

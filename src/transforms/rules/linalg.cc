@@ -6,9 +6,10 @@
 //   in a as JAX differentiates it: d(op(a)⁻¹) = -op(a)⁻¹·op(da)·op(a)⁻¹;
 // - cholesky: JAX's rule (Murray, arXiv:1602.07527), dL = L·Φ(L⁻¹·dA·L⁻ᴴ) where Φ keeps
 //   the lower triangle and halves the diagonal;
-// - jaxlib's LAPACK custom calls for Cholesky (potrf), triangular solves (trsm) and
-//   Hermitian eigendecompositions (syevd) through the same rules; the other routines
-//   (LU, QR, SVD, ...) have none yet and are refused by their target.
+// - jaxlib's LAPACK custom calls for Cholesky (potrf), triangular solves (trsm),
+//   Hermitian eigendecompositions (syevd) and the LU of square matrices (getrf) through
+//   the same rules and JAX's; the other routines (QR, SVD, ...) have none yet and are
+//   refused by their target.
 // Matrices are the last two dimensions; the leading ones are batch dimensions.
 #include <algorithm>
 
@@ -295,6 +296,75 @@ bool columnMajor(const kernels::LapackCall& call) {
   return ok(call.results[0], call.resultLayouts[0]);
 }
 
+// The row permutation LAPACK's 1-based `pivots` ([batch..., k]) make of m rows: from the
+// identity, row i swapped with row pivots[i] - 1 for i = 0, 1, ..., k - 1 (JAX's
+// lu_pivots_to_permutation), as a loop whose every step is elementwise over the batch.
+Value* permutationOf(Builder& b, Value* pivots, int64_t m) {
+  const Type& pt = pivots->type();
+  const int64_t rank = pt.rank(), k = pt.dim(rank - 1);
+  Shape batch(pt.shape().begin(), pt.shape().end() - 1), rows = batch;
+  rows.push_back(m);
+  const Type index = Type::scalar(DType::I32), perRow = Type::tensor(DType::I32, rows);
+  Dims batchDims = range(0, rank - 1);
+  std::vector<Value*> out = b.while_(
+      {b.splat(index, 0), b.iota(perRow, rank - 1)},
+      [&](Builder& c, const std::vector<Value*>& v) {
+        return std::vector<Value*>{c.compare(v[0], c.splat(index, static_cast<double>(k)), ComparisonDirection::LT)};
+      },
+      [&](Builder& c, const std::vector<Value*>& v) {
+        Value* i = v[0];
+        Value* perm = v[1];
+        auto spread = [&](Value* perMatrix) { return c.broadcastInDim(perMatrix, rows, batchDims); };
+        std::vector<Value*> starts(static_cast<size_t>(rank), c.splat(index, 0));
+        starts.back() = i;
+        Dims one = batch;
+        one.push_back(1);
+        Value* j = c.binary(O::Subtract, c.reshape(c.dynamicSlice(pivots, starts, one), batch),
+                            c.splat(Type::tensor(DType::I32, batch), 1));
+        Value* column = c.iota(perRow, rank - 1);
+        Value* atI = c.compare(column, c.broadcastInDim(i, rows, {}), ComparisonDirection::EQ);
+        Value* atJ = c.compare(column, spread(j), ComparisonDirection::EQ);
+        auto pick = [&](Value* where) {  // perm at the one column `where` marks, per matrix
+          return c.reduce({c.select(where, perm, zeros(c, perRow))}, {zeros(c, index)}, {rank - 1},
+                          [](Builder& d, const std::vector<Value*>& w) {
+                            return std::vector<Value*>{d.binary(O::Add, w[0], w[1])};
+                          })[0];
+        };
+        Value* swapped = c.select(atI, spread(pick(atJ)), c.select(atJ, spread(pick(atI)), perm));
+        return std::vector<Value*>{c.binary(O::Add, i, c.splat(index, 1)), swapped};
+      });
+  return out[1];
+}
+
+// getrf of a square matrix: P·A = L·U packed in one matrix (L unit lower, U upper) with
+// P from the pivots. JAX's rule: with X = L⁻¹·P·dA·U⁻¹, dL = L·strict_lower(X) and
+// dU = upper(X)·U, packed the same way; the pivots and info have no tangents.
+std::vector<Value*> getrfTangents(JvpArgs& a, const kernels::LapackCall& call) {
+  Builder& b = a.b;
+  const Type& at = a.x[0]->type();
+  const int64_t rank = at.rank(), m = at.dim(rank - 2);
+  if (m != at.dim(rank - 1)) unsupportedRule(a.op, "jvp", "LU of a matrix that is not square");
+  Value* perm = permutationOf(b, a.y[1], m);
+  GatherDims rowsOf;  // dA's rows in the order perm gives, per matrix
+  rowsOf.operandBatchingDims = rowsOf.startIndicesBatchingDims = range(0, rank - 2);
+  rowsOf.startIndexMap = rowsOf.collapsedSliceDims = {rank - 2};
+  rowsOf.offsetDims = {rank - 1};
+  rowsOf.indexVectorDim = rank - 1;
+  Dims sizes(static_cast<size_t>(rank), 1);
+  sizes.back() = m;
+  Value* permuted = b.gather(a.t[0], perm, rowsOf, sizes);
+  Value* lu = a.y[0];
+  Value* diagonal = b.binary(O::And, inTriangle(b, at.shape(), true, 0), inTriangle(b, at.shape(), false, 0));
+  Value* L = b.binary(O::Add, triangle(b, lu, true, -1), b.select(diagonal, b.splat(at, 1), zeros(b, at)));
+  Value* U = triangle(b, lu, false, 0);
+  Solve unitLower{true, true, true, TransposeKind::NoTranspose};
+  Solve upperRight{false, false, false, TransposeKind::NoTranspose};
+  Value* X = upperRight.apply(b, U, unitLower.apply(b, L, permuted));
+  Value* dL = matmul(b, L, triangle(b, X, true, -1));
+  Value* dU = matmul(b, triangle(b, X, false, 0), U);
+  return {b.binary(O::Add, dL, dU), nullptr, nullptr};
+}
+
 // A custom call kiln knows the derivative of: the LAPACK calls above. Others (and the
 // other LAPACK routines) are refused by their target.
 std::vector<Value*> customCallJvp(JvpArgs& a) {
@@ -304,6 +374,7 @@ std::vector<Value*> customCallJvp(JvpArgs& a) {
   if (call && call->routine == kernels::LapackRoutine::Potrf) rule = &potrfTangents;
   if (call && call->routine == kernels::LapackRoutine::Trsm) rule = &trsmTangents;
   if (call && call->routine == kernels::LapackRoutine::Syevd) rule = &syevdTangents;
+  if (call && call->routine == kernels::LapackRoutine::Getrf) rule = &getrfTangents;
   if (!rule) unsupportedRule(a.op, "jvp");
   if (!columnMajor(*call)) unsupportedRule(a.op, "jvp", "matrices not in jaxlib's column-major layout");
   bool any = false;
