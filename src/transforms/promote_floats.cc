@@ -1,6 +1,7 @@
 #include "transforms/promote_floats.h"
 
 #include "ir/verifier.h"
+#include "kernels/lapack/lapack_call.h"
 #include "support/error.h"
 
 namespace kiln::transforms {
@@ -34,10 +35,24 @@ Literal promoted(const Literal& lit) {
   return out;
 }
 
-// Refuses, before anything changes, the ops whose meaning depends on the float width.
+// A LAPACK or BLAS call's target in double precision: the letter after "lapack_" or
+// "blas_" names the element type (s, d, c, z); empty for other targets.
+std::string doubleTarget(const Op& op) {
+  if (!op.is(OpCode::CustomCall)) return {};
+  std::string target = op.attr("call_target_name").asString();
+  if (!kernels::isLapackTarget(target)) return {};
+  const size_t at = target.find('_') + 1;
+  if (target[at] == 's') target[at] = 'd';
+  if (target[at] == 'c') target[at] = 'z';
+  return target;
+}
+
+// Refuses, before anything changes, the ops whose meaning depends on the float width
+// (LAPACK calls are renamed to their double-precision routines instead).
 void checkPromotable(const Region& region) {
   walk(region, [](Op& op) {
     if (!op.is(OpCode::BitcastConvert) && !op.is(OpCode::CustomCall)) return;
+    if (!doubleTarget(op).empty()) return;
     bool narrowFloat = false;
     for (Value* v : op.operands()) narrowFloat |= promoted(v->type()) != v->type();
     for (Value* r : op.results()) narrowFloat |= promoted(r->type()) != r->type();
@@ -54,6 +69,8 @@ void promoteRegion(Region& region) {
     // Constants of every dialect (stablehlo, arith, util) keep their value in `value`.
     if (Attribute v = op->attr("value"); v && v.kind() == Attribute::Kind::Dense)
       op->setAttr("value", Attribute::dense(promoted(v.asDense())));
+    if (std::string target = doubleTarget(*op); !target.empty())
+      op->setAttr("call_target_name", Attribute::string(target));
     for (size_t r = 0; r < op->numRegions(); ++r) promoteRegion(op->region(r));
   }
 }

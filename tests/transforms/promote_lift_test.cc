@@ -61,6 +61,30 @@ TEST(PromoteFloatsTest, ComputesTheSameToF32Precision) {
   EXPECT_EQ(bits->lookup("main")->param(0)->type().dtype(), DType::F32);
 }
 
+// jaxlib's LAPACK calls become their double-precision routines (s to d, c to z), and
+// compute the same to f32 precision.
+TEST(PromoteFloatsTest, LapackCallsBecomeTheirDoubleRoutines) {
+  const char* text = R"(
+    func.func @main(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
+      %r:2 = stablehlo.custom_call @lapack_spotrf_ffi(%a) {mhlo.backend_config = {uplo = 76 : ui8}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<> : tensor<0xindex>]} : (tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<i32>)
+      return %r#0 : tensor<2x2xf32>
+    })";
+  auto narrow = stablehlo::parseModule(text);
+  auto wide = stablehlo::parseModule(text);
+  promoteFloatsToF64(*wide);
+  const Op& call = *wide->lookup("main")->body().ops().front();
+  EXPECT_EQ(call.attr("call_target_name").asString(), "lapack_dpotrf_ffi");
+  Literal a(Type::tensor(DType::F32, {2, 2})), aw(Type::tensor(DType::F64, {2, 2}));
+  const double values[] = {4, 1, 1, 3};
+  for (int64_t i = 0; i < 4; ++i) {
+    a.setFloat(i, values[i]);
+    aw.setFloat(i, values[i]);
+  }
+  Literal l = interp::Interpreter(*narrow).call("main", {a})[0].tensor();
+  Literal lw = interp::Interpreter(*wide).call("main", {aw})[0].tensor();
+  for (int64_t i = 0; i < 4; ++i) EXPECT_NEAR(l.floatAt(i), lw.floatAt(i), 1e-6) << i;
+}
+
 TEST(LiftConstantsTest, InputsBecomeParameters) {
   auto m = stablehlo::parseModule(R"(
     func.func @main() -> tensor<3xf32> {
