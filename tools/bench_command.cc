@@ -15,8 +15,10 @@
 #include "backends/cpu/threads.h"
 #include "commands.h"
 #include "passes/cost_analysis.h"
+#include "passes/memory_limit.h"
 #include "passes/pass_manager.h"
 #include "stablehlo/parser.h"
+#include "support/atomic_file.h"
 #include "support/error.h"
 
 namespace kiln::tool {
@@ -33,6 +35,7 @@ struct BenchOptions {
   double scale = 1;
   std::string profile;  // a Chrome trace-event file to write
   bool report = false;  // print the steps that took longest
+  std::string memoryLimit;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -45,7 +48,7 @@ int runBench(const BenchOptions& o) {
   auto modules = stablehlo::parseFile(source);
   if (modules.size() != 1) throw Error(ErrorKind::Unsupported, "unsupported: kiln bench takes one module");
   // Every copy of the program gets the same filled constants (the seed decides them).
-  cpu::SourceCompile how = sourceCompile(o.tier, o.fillElided);
+  cpu::SourceCompile how = sourceCompile(o.tier, o.fillElided, memoryLimitOf(o.memoryLimit));
   if (how.prepare) how.prepare(*modules[0]);
   const std::string entry = entryName(*modules[0], o.entry, o.file);
   const Function* original = modules[0]->lookup(entry);
@@ -83,6 +86,7 @@ int runBench(const BenchOptions& o) {
       std::printf("tiered: optimized code ready %.1f ms after the fast tier's (second compile)\n", againOptimizing * 1e3);
   }
   const Module& module = executable ? executable->module() : *modules[0];
+  if (!executable) passes::checkMemoryLimit(module, how.options.memoryLimit);
   const Function& fn = *module.lookup(entry);
   auto once = [&] {
     Clock::time_point t = Clock::now();
@@ -123,9 +127,7 @@ int runBench(const BenchOptions& o) {
       profile.run(start, profile.now());
     }
     if (!o.profile.empty()) {
-      std::ofstream out(o.profile);
-      out << profile.chromeTrace();
-      if (!out) throw Error(ErrorKind::Io, "cannot write '" + o.profile + "'");
+      writeFileAtomically(o.profile, profile.chromeTrace());
       std::printf("profile of %d runs written to %s (open it in Perfetto or chrome://tracing)\n", o.runs,
                   o.profile.c_str());
     }
@@ -155,6 +157,7 @@ std::function<int()> addBenchCommand(CLI::App& app) {
       "drawn from this seed");
   cmd->add_option("--random-scale", o->scale, "Random floats are uniform in [-S, S)")->check(CLI::PositiveNumber);
   addCompileTierOption(cmd, o->tier);
+  addMemoryLimitOption(cmd, o->memoryLimit);
   cmd->add_option("--profile", o->profile,
                   "Write a Chrome trace-event file of N more runs: a slice per step and per kernel chunk");
   cmd->add_flag("--report", o->report, "Print the ten steps that took longest over N more runs, with their share");

@@ -29,11 +29,18 @@ Literal randomInput(const Type& type, std::mt19937_64& rng, double scale = 1);
 // How a command compiles its program for the cpu backend (program_cache.h): at `tier`,
 // with --fill-elided's constants filled from `seed` before the pipeline when given (and
 // that seed in the cache key).
-cpu::SourceCompile sourceCompile(cpu::CompileTier tier, std::optional<uint64_t> fillElidedSeed);
+cpu::SourceCompile sourceCompile(cpu::CompileTier tier, std::optional<uint64_t> fillElidedSeed,
+                                 int64_t memoryLimit = 0);
 
 // --compile-tier optimized|fast|tiered: how much LLVM optimizes the cpu backend's
 // kernels before the first run (native_kernels.h's CompileTier).
 void addCompileTierOption(CLI::App* cmd, cpu::CompileTier& tier);
+
+// --memory-limit SIZE ("4G", "512M", bytes): a program whose buffers need more at their
+// peak is refused when it compiles (passes/memory_limit.h). The limit in bytes is the
+// flag's, else KILN_MEMORY_LIMIT's, else 0 (none).
+void addMemoryLimitOption(CLI::App* cmd, std::string& limit);
+int64_t memoryLimitOf(const std::string& flag);
 
 // Each adds its subcommand to `app`; the returned action runs it (returns the exit code).
 std::function<int()> addBenchCommand(CLI::App& app);

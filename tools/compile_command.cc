@@ -2,7 +2,6 @@
 // and print the optimized module; --report summarizes what each pass did, the fusion
 // decisions and the buffer figures; --dump-dir keeps every intermediate module (and,
 // with --backend cpu, the kernels' LLVM IR and assembly).
-#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -11,10 +10,12 @@
 #include "commands.h"
 #include "ir/verifier.h"
 #include "passes/fill_elided_constants.h"
+#include "passes/memory_limit.h"
 #include "passes/pass_manager.h"
 #include "passes/passes.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
+#include "support/atomic_file.h"
 #include "support/error.h"
 
 namespace kiln::tool {
@@ -33,6 +34,7 @@ struct CompileCommandOptions {
   int64_t foldLimit = passes::PipelineOptions{}.foldElementLimit;
   std::string backend;
   std::optional<uint64_t> fillElided;
+  std::string memoryLimit;
 };
 
 int runCompileCommand(const CompileCommandOptions& o) {
@@ -56,12 +58,9 @@ int runCompileCommand(const CompileCommandOptions& o) {
   std::vector<std::string> names =
       o.backend == "cpu" && o.passes.empty() ? cpu::cpuPipeline() : passes::parsePassList(o.passes);
   passes::PipelineResult result = passes::runPipeline(*module, names, context);
+  passes::checkMemoryLimit(*module, memoryLimitOf(o.memoryLimit));
 
-  if (!o.output.empty()) {
-    std::ofstream out(o.output);
-    out << stablehlo::printModule(*module);
-    if (!out) throw Error(ErrorKind::Io, "cannot write '" + o.output + "'");
-  }
+  if (!o.output.empty()) writeFileAtomically(o.output, stablehlo::printModule(*module));
   // The cpu backend compiles the kernels when asked for their report or their dumps.
   std::unique_ptr<cpu::Executable> executable;
   if (o.backend == "cpu" && (o.report || !o.dumpDir.empty()))
@@ -89,6 +88,7 @@ std::function<int()> addCompileCommand(CLI::App& app) {
                   "Comma-separated passes to run instead of the full pipeline (" + known +
                       "; fixpoint(a,b,...) repeats a group until nothing changes)");
   addCompileTierOption(cmd, o->tier);
+  addMemoryLimitOption(cmd, o->memoryLimit);
   cmd->add_option("--dump-dir", o->dumpDir,
                   "Write the module after every pass (NN-pass.mlir), the fusion plan and the buffer assignment here; "
                   "with --backend cpu also the kernels' LLVM IR before and after optimization and their assembly");

@@ -9,6 +9,7 @@
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
 #include "stablehlo/round_trip.h"
+#include "support/atomic_file.h"
 #include "support/error.h"
 
 namespace kiln::tool {
@@ -43,9 +44,7 @@ int formatFile(const FmtOptions& o) {
     std::cout << text;
     return 0;
   }
-  std::ofstream out(o.output, std::ios::binary);
-  out << text;
-  if (!out) throw Error(ErrorKind::Io, "cannot write '" + o.output + "'");
+  writeFileAtomically(o.output, text);
   return 0;
 }
 

@@ -4,16 +4,17 @@
 // again. A program that runs past --time-limit is written as a hang reproducer and ends
 // the run. Exits 1 when any program disagreed or hung.
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include "commands.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
+#include "support/atomic_file.h"
 #include "support/error.h"
 #include "testing/differential.h"
 #include "testing/program_generator.h"
@@ -57,8 +58,8 @@ class Watchdog {
         if (!program_.empty() && std::chrono::duration<double>(Clock::now() - since_).count() > limit_) {
           const std::string path = (std::filesystem::path(out_) / ("fuzz_" + std::to_string(seed_) + "_hang.mlir")).string();
           std::filesystem::create_directories(out_);
-          std::ofstream(path) << "// kiln fuzz --replay " << path << " --seed " << seed_ << "\n// ran over "
-                              << limit_ << " s\n" << program_;
+          writeFileAtomically(path, "// kiln fuzz --replay " + path + " --seed " + std::to_string(seed_) +
+                                        "\n// ran over " + std::to_string(std::llround(limit_)) + " s\n" + program_);
           std::printf("seed %llu: ran over %.0f s; written to %s\n", static_cast<unsigned long long>(seed_), limit_,
                       path.c_str());
           std::fflush(stdout);
@@ -116,7 +117,7 @@ int fuzz(const FuzzOptions& o) {
       const std::string why = *testing::disagreement(small, inputs);
       std::filesystem::create_directories(o.out);
       const std::string path = (std::filesystem::path(o.out) / ("fuzz_" + std::to_string(seed) + ".mlir")).string();
-      std::ofstream(path) << "// kiln fuzz --replay " << path << " --seed " << seed << "\n// " << why << "\n" << small;
+      writeFileAtomically(path, "// kiln fuzz --replay " + path + " --seed " + std::to_string(seed) + "\n// " + why + "\n" + small);
       std::printf("seed %llu: %s\n  minimized to %s\n", static_cast<unsigned long long>(seed), d->c_str(), path.c_str());
     }
     watchdog.watch(seed, "");

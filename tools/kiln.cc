@@ -9,6 +9,8 @@
 #include "commands.h"
 #include "ir/module.h"
 #include "passes/fill_elided_constants.h"
+#include "passes/memory_limit.h"
+#include "support/byte_size.h"
 #include "support/error.h"
 
 namespace kiln::tool {
@@ -19,10 +21,12 @@ SourceRef readInput(const std::string& path) {
   return SourceBuffer::fromString("<stdin>", std::move(text));
 }
 
-cpu::SourceCompile sourceCompile(cpu::CompileTier tier, std::optional<uint64_t> fillElidedSeed) {
+cpu::SourceCompile sourceCompile(cpu::CompileTier tier, std::optional<uint64_t> fillElidedSeed,
+                                 int64_t memoryLimit) {
   cpu::SourceCompile how;
   how.options.cacheDir = cpu::defaultCacheDir();
   how.options.tier = tier;
+  how.options.memoryLimit = memoryLimit;
   if (fillElidedSeed) {
     how.prepare = [seed = *fillElidedSeed](Module& m) { passes::fillElidedConstants(m, seed); };
     how.prepareKey = "fill-elided " + std::to_string(*fillElidedSeed);
@@ -52,6 +56,16 @@ void addCompileTierOption(CLI::App* cmd, cpu::CompileTier& tier) {
                   "cpu: optimized (LLVM O2 before the first run; the default), fast (no optimization: "
                   "compiles ~10x faster, runs slower) or tiered (fast first, O2 in the background)")
       ->transform(CLI::CheckedTransformer(tiers, CLI::ignore_case));
+}
+
+void addMemoryLimitOption(CLI::App* cmd, std::string& limit) {
+  cmd->add_option("--memory-limit", limit,
+                  "Refuse, when it compiles, a program whose buffers need more than this at their peak "
+                  "(4G, 512M, bytes; default: KILN_MEMORY_LIMIT, else none)");
+}
+
+int64_t memoryLimitOf(const std::string& flag) {
+  return flag.empty() ? passes::memoryLimitFromEnvironment() : parseByteSize(flag, "--memory-limit");
 }
 
 }  // namespace kiln::tool

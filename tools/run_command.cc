@@ -10,6 +10,7 @@
 #include "interp/array_print.h"
 #include "interp/interpreter.h"
 #include "passes/fill_elided_constants.h"
+#include "passes/memory_limit.h"
 #include "stablehlo/npy.h"
 #include "stablehlo/parser.h"
 #include "support/error.h"
@@ -29,6 +30,7 @@ struct RunOptions {
   std::string probeDir;
   bool noPrint = false;
   std::string backend = "cpu";
+  std::string memoryLimit;
 };
 
 int runRun(const RunOptions& o) {
@@ -40,7 +42,7 @@ int runRun(const RunOptions& o) {
   std::unique_ptr<cpu::Executable> executable;
   std::unique_ptr<Module> parsed;
   if (o.backend == "cpu") {
-    executable = cpu::compileSource(source, sourceCompile(o.tier, o.fillElided)).executable;
+    executable = cpu::compileSource(source, sourceCompile(o.tier, o.fillElided, memoryLimitOf(o.memoryLimit))).executable;
   } else {
     auto modules = stablehlo::parseFile(source);
     if (modules.size() != 1)
@@ -48,6 +50,7 @@ int runRun(const RunOptions& o) {
                                               " parts ('// -----'); kiln run takes one module");
     parsed = std::move(modules[0]);
     if (o.fillElided) passes::fillElidedConstants(*parsed, *o.fillElided);
+    passes::checkMemoryLimit(*parsed, memoryLimitOf(o.memoryLimit));
   }
   const Module& module = executable ? executable->module() : *parsed;
   const std::string entry = entryName(module, o.entry, o.file);
@@ -116,6 +119,7 @@ std::function<int()> addRunCommand(CLI::App& app) {
   cmd->add_option("--random-scale", o->randomScale, "Random floats are uniform in [-S, S) (default 1)")
       ->check(CLI::PositiveNumber);
   addCompileTierOption(cmd, o->tier);
+  addMemoryLimitOption(cmd, o->memoryLimit);
   cmd->add_option("--output-dir", o->outputDir, "Write the results there as result_N.npy");
   cmd->add_option("--probe-dir", o->probeDir, "Folder for interpreter.probe output");
   cmd->add_flag("--no-print", o->noPrint, "Do not print the results");

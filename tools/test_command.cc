@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "passes/pass_manager.h"
 #include "passes/passes.h"
+#include "support/atomic_file.h"
 #include "support/error.h"
 #include "testing/test_runner.h"
 
@@ -45,9 +46,7 @@ void writeReport(const std::string& path, const std::vector<TestResult>& results
     j.push_back({{"file", r.file}, {"function", r.function}, {"family", r.family},
                  {"status", statusName(r.status)}, {"message", r.message}, {"seconds", r.seconds}});
   }
-  std::ofstream out(path);
-  out << j.dump(1) << "\n";
-  if (!out) throw Error(ErrorKind::Io, "cannot write '" + path + "'");
+  writeFileAtomically(path, j.dump(1) + "\n");
 }
 
 int runTestCommand(const TestCommandOptions& o) {

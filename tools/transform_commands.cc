@@ -14,6 +14,7 @@
 #include "passes/passes.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
+#include "support/atomic_file.h"
 #include "support/error.h"
 #include "transforms/autodiff.h"
 #include "transforms/vmap.h"
@@ -131,9 +132,7 @@ int runTransform(Mode mode, const TransformOptions& o) {
     std::cout << text;
     return 0;
   }
-  std::ofstream out(o.output);
-  out << text;
-  if (!out) throw Error(ErrorKind::Io, "cannot write '" + o.output + "'");
+  writeFileAtomically(o.output, text);
   return 0;
 }
 

@@ -11,8 +11,9 @@ namespace kiln {
 // (`file:line:col: error: ...`, the line and a caret, where the position is known);
 // kind() names what went wrong: "parse", "verify", "shape", "type", "unsupported", "io",
 // "usage" (the caller asked for something that does not exist, such as an unknown
-// function or pass), "runtime" (a failure while running, including a failed check) or
-// "internal" (a bug in kiln).
+// function or pass), "runtime" (a failure while running, including a failed check),
+// "resource exhausted" (out of memory, or over a configured memory limit) or "internal"
+// (a bug in kiln).
 class ApiError : public std::runtime_error {
  public:
   ApiError(std::string kind, const std::string& diagnostic)

@@ -12,17 +12,15 @@
 #include "passes/fixpoint.h"
 #include "passes/passes.h"
 #include "stablehlo/printer.h"
+#include "support/atomic_file.h"
+#include "support/byte_size.h"
 
 namespace kiln::passes {
 namespace fs = std::filesystem;
 
 namespace {
 
-void writeFile(const fs::path& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw Error(ErrorKind::Io, "cannot write '" + path.string() + "'");
-}
+void writeFile(const fs::path& path, const std::string& text) { writeFileAtomically(path.string(), text); }
 
 // A pass name as a file name: fixpoint(simplify,fold) -> fixpoint-simplify-fold, so dump
 // files need no quoting in a shell.
@@ -104,17 +102,6 @@ PipelineResult runPipeline(Module& module, std::vector<std::unique_ptr<Pass>> pa
   return result;
 }
 
-namespace {
-
-std::string bytesStr(int64_t bytes) {
-  if (bytes >= (int64_t{1} << 30)) return fmt::format("{:.2f} GiB", bytes / double(int64_t{1} << 30));
-  if (bytes >= (1 << 20)) return fmt::format("{:.2f} MiB", bytes / double(1 << 20));
-  if (bytes >= (1 << 10)) return fmt::format("{:.1f} KiB", bytes / 1024.0);
-  return fmt::format("{} B", bytes);
-}
-
-}  // namespace
-
 std::string pipelineReport(const PipelineResult& result, const PassContext& context) {
   // Names in one column, as wide as the longest (fixpoint groups are long); inner runs of
   // a group are indented two more and numbered by round ("r2 fold").
@@ -147,14 +134,14 @@ std::string pipelineReport(const PipelineResult& result, const PassContext& cont
   }
   for (const BufferAssignment& b : context.buffers) {
     out += fmt::format("buffers of @{}: values {}, peak live {}, arena {}, in place {}\n", b.function,
-                       bytesStr(b.totalValueBytes), bytesStr(b.peakLiveBytes), bytesStr(b.arenaBytes),
+                       formatBytes(b.totalValueBytes), formatBytes(b.peakLiveBytes), formatBytes(b.arenaBytes),
                        b.inPlaceReuses);
     size_t shown = 0;
     for (size_t i : b.liveAtPeak()) {
       if (shown++ == 3) break;
       const BufferedValue& v = b.values[i];
       std::string where = v.loc.fileLocation().isUnknown() ? "" : " at " + v.loc.fileLocation().str();
-      out += fmt::format("  live at peak: {} {} from {}{}\n", bytesStr(v.bytes), v.value->type().str(),
+      out += fmt::format("  live at peak: {} {} from {}{}\n", formatBytes(v.bytes), v.value->type().str(),
                          v.producer, where);
     }
   }

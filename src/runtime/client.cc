@@ -16,7 +16,7 @@ ErrorKind kindOf(KilnErrorCode code) {
     case KILN_ERROR_FAILED_PRECONDITION: return ErrorKind::Usage;
     case KILN_ERROR_UNIMPLEMENTED: return ErrorKind::Unsupported;
     case KILN_ERROR_IO: return ErrorKind::Io;
-    case KILN_ERROR_RESOURCE_EXHAUSTED:
+    case KILN_ERROR_RESOURCE_EXHAUSTED: return ErrorKind::ResourceExhausted;
     case KILN_ERROR_RUNTIME: return ErrorKind::Runtime;
     case KILN_ERROR_INTERNAL:
     case KILN_ERROR_UNKNOWN: break;

@@ -25,6 +25,8 @@ KilnErrorCode codeOf(ErrorKind kind) {
       return KILN_ERROR_IO;
     case ErrorKind::Runtime:
       return KILN_ERROR_RUNTIME;
+    case ErrorKind::ResourceExhausted:
+      return KILN_ERROR_RESOURCE_EXHAUSTED;
     case ErrorKind::Internal:
       return KILN_ERROR_INTERNAL;
   }

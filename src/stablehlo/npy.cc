@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "support/atomic_file.h"
 #include "support/error.h"
 
 namespace kiln::stablehlo {
@@ -164,10 +165,7 @@ std::string serializeNpy(const Literal& value) {
 }
 
 void writeNpy(const std::string& path, const Literal& value) {
-  std::string bytes = serializeNpy(value);
-  std::ofstream out(path, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw Error(ErrorKind::Io, "cannot write '" + path + "'");
+  writeFileAtomically(path, serializeNpy(value));
 }
 
 }  // namespace kiln::stablehlo

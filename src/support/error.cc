@@ -15,6 +15,7 @@ const char* errorKindName(ErrorKind kind) {
     case ErrorKind::Io: return "io";
     case ErrorKind::Usage: return "usage";
     case ErrorKind::Runtime: return "runtime";
+    case ErrorKind::ResourceExhausted: return "resource exhausted";
     case ErrorKind::Internal: return "internal";
   }
   return "unknown";

@@ -21,6 +21,7 @@ enum class ErrorKind {
                 // option value (tools exit with their usage code; the C API maps it to
                 // an invalid-argument code)
   Runtime,      // failures while running a program
+  ResourceExhausted,  // the program needs more than a configured limit allows (memory)
   Internal,     // a bug in kiln
 };
 

@@ -277,7 +277,7 @@ TEST(ArrayTest, ErrorsSurfaceWhenReadWithTheFailingOpsLine) {
     total.block_until_ready();
     FAIL() << "expected the computation to fail";
   } catch (const kiln::ApiError& e) {
-    EXPECT_EQ(e.kind(), "runtime");
+    EXPECT_EQ(e.kind(), "resource exhausted");
     EXPECT_THAT(e.what(), HasSubstr("numpy_test.cc:" + std::to_string(line) + ":"));
     EXPECT_THAT(e.what(), HasSubstr("out of memory"));
   }

@@ -4,6 +4,7 @@
 // catches corrupted assignments.
 #include <gtest/gtest.h>
 
+#include "passes/memory_limit.h"
 #include "passes/pass_test_util.h"
 
 namespace kiln::passes {
@@ -414,6 +415,35 @@ TEST(BufferCheckTest, ReportsMissingAndMisplacedValues) {
   BufferAssignment placedParameter = a;
   placedParameter.values[0].offset = 0;  // x: the caller's, not donated
   EXPECT_FALSE(checkBufferAssignment(mainOf(*m), placedParameter).empty());
+}
+
+// A memory limit refuses a program whose peak is over it, located at the peak's op and
+// naming the largest buffers live there; at or above the peak (or 0) it passes.
+TEST(MemoryLimitTest, RefusesAProgramOverTheLimitNamingItsLargestBuffers) {
+  auto m = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<256xf32>) -> tensor<f32> {
+      %b = stablehlo.broadcast_in_dim %x, dims = [1] : (tensor<256xf32>) -> tensor<64x256xf32>
+      %e = stablehlo.exponential %b : tensor<64x256xf32>
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %s = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [0, 1] : (tensor<64x256xf32>, tensor<f32>) -> tensor<f32>
+      return %s : tensor<f32>
+    })");
+  const int64_t peak = assignBuffers(mainOf(*m)).peakLiveBytes;
+  EXPECT_NO_THROW(checkMemoryLimit(*m, peak));
+  EXPECT_NO_THROW(checkMemoryLimit(*m, 0));
+  try {
+    checkMemoryLimit(*m, peak - 1);
+    ADD_FAILURE() << "a program over the limit passed";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::ResourceExhausted);
+    const std::string message = e.what();
+    EXPECT_EQ(message,
+              "resource exhausted: @main needs 65.0 KiB of buffers at its peak, over the memory limit of 65.0 KiB "
+              "(--memory-limit, KILN_MEMORY_LIMIT); the largest live there: 64.0 KiB tensor<64x256xf32> from "
+              "stablehlo.exponential (line 4); 1.0 KiB tensor<256xf32> from parameter 0; 4 B tensor<f32> from "
+              "stablehlo.constant (line 5)");
+    EXPECT_TRUE(e.pos().known());
+  }
 }
 
 }  // namespace

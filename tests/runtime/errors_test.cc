@@ -134,7 +134,7 @@ TEST_P(ErrorsTest, MemoryLimitIsResourceExhausted) {
   Client small(plugin_, ClientOptions{1, 64});
   Device d = small.devices()[0];
   Literal big(Type::tensor(DType::F32, {32}));  // 128 bytes
-  expectError([&] { small.bufferFromHost(big, d); }, ErrorKind::Runtime, "out of device memory");
+  expectError([&] { small.bufferFromHost(big, d); }, ErrorKind::ResourceExhausted, "out of device memory");
   EXPECT_EQ(d.memoryStats().numBuffers, 0);
 }
 

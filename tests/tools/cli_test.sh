@@ -57,6 +57,24 @@ grep -q 'functions: @f, @g; choose one with --entry' "$tmp/err.txt" || { echo "F
 grep -q '"traceEvents"' "$tmp/trace.json" || { echo "FAIL no trace written"; fail=1; }
 grep -q 'steps that took longest' "$tmp/bench.txt" || { echo "FAIL bench --report:"; cat "$tmp/bench.txt"; fail=1; }
 
+# A memory limit refuses, when it compiles, a program whose buffers need more (cpu, a
+# warm start from the disk cache too, and interp; the flag or KILN_MEMORY_LIMIT), naming
+# the largest buffers; a size that is not one is a usage error.
+for backend in cpu cpu interp; do
+  "$KILN" run "$dir/add.mlir" --random-inputs 1 --no-print --backend $backend --memory-limit 64 2> "$tmp/limit.txt"
+  check "memory limit ($backend)" 1 $?
+  grep -qE 'resource exhausted: @main needs 7[23] B of buffers at its peak, over the memory limit of 64 B' "$tmp/limit.txt" ||
+    { echo "FAIL memory limit message:"; cat "$tmp/limit.txt"; fail=1; }
+  grep -q '24 B tensor<2x3xf32> from parameter 0' "$tmp/limit.txt" || { echo "FAIL no largest buffers named"; fail=1; }
+done
+KILN_MEMORY_LIMIT=64 "$KILN" run "$dir/add.mlir" --random-inputs 1 --no-print 2> /dev/null; check "KILN_MEMORY_LIMIT" 1 $?
+KILN_MEMORY_LIMIT=64 "$KILN" run "$dir/add.mlir" --random-inputs 1 --no-print --memory-limit 1K; check "the flag over the variable" 0 $?
+"$KILN" compile "$dir/add.mlir" --backend cpu --memory-limit 64 > /dev/null 2>&1; check "compile over the limit" 1 $?
+"$KILN" bench "$dir/add.mlir" --runs 1 --memory-limit 64 > /dev/null 2>&1; check "bench over the limit" 1 $?
+"$KILN" run "$dir/add.mlir" --random-inputs 1 --memory-limit 12X 2> "$tmp/limit.txt"; check "bad memory limit" 2 $?
+grep -q "'12X' is not a size in bytes" "$tmp/limit.txt" || { echo "FAIL bad size message:"; cat "$tmp/limit.txt"; fail=1; }
+KILN_MEMORY_LIMIT=lots "$KILN" run "$dir/add.mlir" --random-inputs 1 > /dev/null 2>&1; check "bad KILN_MEMORY_LIMIT" 2 $?
+
 "$KILN" --version | grep -q '^kiln [0-9]' || { echo "FAIL --version"; fail=1; }
 for cmd in fmt run test compile devices bench grad jvp vjp vmap; do
   "$KILN" "$cmd" --help >/dev/null 2>&1; check "$cmd --help" 0 $?

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "passes/memory_limit.h"
 #include "passes/pass_manager.h"
 
 namespace kiln::cpu {
@@ -19,10 +20,14 @@ std::shared_ptr<const CompiledProgram> CompileCache::get(std::unique_ptr<Module>
   }
   std::lock_guard<std::mutex> compiling(entry->compiling);
   if (hit) *hit = entry->program != nullptr;
-  if (entry->program) return entry->program;
+  if (entry->program) {
+    passes::checkMemoryLimit(*entry->program->module, options.memoryLimit);  // compiled under another limit
+    return entry->program;
+  }
   try {
     passes::PassContext context;
     passes::runPipeline(*module, cpuPipeline(), context);
+    passes::checkMemoryLimit(*module, options.memoryLimit);
     auto program = std::make_shared<CompiledProgram>();
     program->executable = std::make_unique<Executable>(*module, options);
     program->module = std::move(module);

@@ -2,6 +2,7 @@
 // symbols (libm for the math functions kernels call), and the new pass manager's O2.
 #include "backends/cpu/jit.h"
 
+#include <llvm/ADT/SmallString.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -12,6 +13,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/SmallVectorMemoryBuffer.h>
@@ -25,6 +27,7 @@
 #include <mutex>
 
 #include "backends/cpu/runtime_kernels.h"
+#include "support/atomic_file.h"
 #include "support/build_id.h"
 #include "support/error.h"
 
@@ -89,23 +92,23 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine) {
   builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(module, mam);
 }
 
-// Writes `module` as text to dir/name (IR), or its machine code as assembly.
+// Writes `module` as text to dir/name (IR), or its machine code as assembly (whole, or
+// not at all: support/atomic_file.h).
 void dump(const llvm::Module& module, llvm::TargetMachine& machine, const std::string& dir, const std::string& name,
           bool assembly) {
-  std::string path = dir + "/" + name;
-  std::error_code error;
-  llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_Text);
-  if (error) throw Error(ErrorKind::Io, "cannot write '" + path + "': " + error.message());
+  llvm::SmallString<0> text;
+  llvm::raw_svector_ostream out(text);
   if (!assembly) {
     module.print(out, nullptr);
-    return;
+  } else {
+    // Code generation changes the IR it runs on: it runs on a copy.
+    std::unique_ptr<llvm::Module> copy = llvm::CloneModule(module);
+    llvm::legacy::PassManager codegen;
+    if (machine.addPassesToEmitFile(codegen, out, nullptr, llvm::CodeGenFileType::AssemblyFile))
+      throw Error(ErrorKind::Internal, "LLVM cannot emit assembly for this target");
+    codegen.run(*copy);
   }
-  // Code generation changes the IR it runs on: it runs on a copy.
-  std::unique_ptr<llvm::Module> copy = llvm::CloneModule(module);
-  llvm::legacy::PassManager codegen;
-  if (machine.addPassesToEmitFile(codegen, out, nullptr, llvm::CodeGenFileType::AssemblyFile))
-    throw Error(ErrorKind::Internal, "LLVM cannot emit assembly for this target");
-  codegen.run(*copy);
+  writeFileAtomically(dir + "/" + name, std::string_view(text.data(), text.size()));
 }
 
 }  // namespace

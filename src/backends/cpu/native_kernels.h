@@ -118,6 +118,9 @@ struct CompileOptions {
   // optimized code is kept there: a tiered compile that finds it there runs it at once.
   std::string cacheDir;
   CompileTier tier = CompileTier::Optimized;  // a dump is always optimized
+  // The most bytes the program's buffers may take at their peak; a program that needs
+  // more is refused before its kernels compile (passes/memory_limit.h). 0: no limit.
+  int64_t memoryLimit = 0;
 };
 
 // Emits one kernel per request into LLVM modules (one per thread of the backend, compiled

@@ -6,6 +6,7 @@
 #include "backends/cpu/disk_cache.h"
 #include "backends/cpu/jit.h"
 #include "backends/cpu/threads.h"
+#include "passes/memory_limit.h"
 #include "passes/pass_manager.h"
 #include "stablehlo/parser.h"
 
@@ -33,10 +34,15 @@ CompiledSource compileSource(const SourceRef& source, const SourceCompile& how) 
   const std::string key = cache ? programKey(source, how) : "";
   if (cache) {
     if (std::optional<std::string> bytes = cache->load(key)) {
+      std::unique_ptr<Executable> cached;
       try {
-        return {Executable::deserialize(*bytes, source), true};
+        cached = Executable::deserialize(*bytes, source);
       } catch (const Error&) {
         // Not an entry this build can use: compiled again below, and replaced.
+      }
+      if (cached) {
+        passes::checkMemoryLimit(cached->module(), how.options.memoryLimit);
+        return {std::move(cached), true};
       }
     }
   }
@@ -47,6 +53,7 @@ CompiledSource compileSource(const SourceRef& source, const SourceCompile& how) 
   if (how.prepare) how.prepare(*modules[0]);
   passes::PassContext context;
   passes::runPipeline(*modules[0], cpuPipeline(), context);
+  passes::checkMemoryLimit(*modules[0], how.options.memoryLimit);  // before LLVM spends its time
   CompiledSource out{std::make_unique<Executable>(std::move(modules[0]), how.options), false};
   if (cache && allOptimized(out.executable->native())) cache->store(key, out.executable->serialize());
   return out;
