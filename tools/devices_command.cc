@@ -36,7 +36,7 @@ int runDevices(const DevicesOptions& o) {
                   << "\n";
     } catch (const Error& e) {
       // One plugin that does not load does not hide the others.
-      std::cout << name << ": " << e.message() << "\n";
+      std::cerr << name << ": " << e.message() << "\n";  // the listing goes on; the exit says it
       status = 1;
     }
   }

@@ -2,6 +2,7 @@
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <new>
 #include <vector>
 
 #include "backends/cpu/disk_cache.h"
@@ -44,6 +45,7 @@ std::string entryName(const Module& module, const std::string& entry, const std:
   const std::string wanted = entry.empty() ? "main" : entry;
   if (module.lookup(wanted)) return wanted;
   if (entry.empty() && visible.size() == 1) return visible[0]->name();
+  if (names.empty()) throw Error(ErrorKind::Parse, file + " defines no functions to run");
   throw Error(ErrorKind::Usage, "no function @" + wanted + " in " + file + (entry.empty() ? " and not one public function to run instead" : "") +
                                     " (functions: " + names + "; choose one with --entry)");
 }
@@ -131,6 +133,11 @@ int main(int argc, char** argv) {
   } catch (const kiln::Error& e) {
     std::cerr << e.format() << "\n";
     return e.kind() == kiln::ErrorKind::Usage ? kExitUsage : kExitFailure;
+  } catch (const std::bad_alloc&) {
+    // A program that needs more memory than the machine gives: an error, not an abort.
+    std::cerr << "error: resource exhausted: out of memory (a value or buffer could not be allocated; "
+                 "--memory-limit refuses such programs when they compile, naming their largest buffers)\n";
+    return kExitFailure;
   }
   return 0;
 }

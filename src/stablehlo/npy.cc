@@ -69,6 +69,12 @@ Shape parseShape(const std::string& text, const std::string& name) {
     if (comma == std::string::npos) break;
     pos = comma + 1;
   }
+  // The same bound as tensor types in text (attr_parser.cc): no size computation overflows.
+  int64_t total = 1;
+  for (int64_t d : shape) {
+    if (d != 0 && total > (int64_t{1} << 48) / d) bad(name, "shape " + text + " has too many elements");
+    total *= d;
+  }
   return shape;
 }
 
