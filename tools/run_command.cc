@@ -1,5 +1,6 @@
 // `kiln run FILE.mlir`: run one function on inputs from .npy files (or random ones) and
 // print or save its results.
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <random>
@@ -31,6 +32,7 @@ struct RunOptions {
   bool noPrint = false;
   std::string backend = "cpu";
   std::string memoryLimit;
+  double timeLimit = 0;  // seconds; 0: none
 };
 
 int runRun(const RunOptions& o) {
@@ -80,6 +82,9 @@ int runRun(const RunOptions& o) {
   }
   interp::InterpOptions io;
   io.probeDir = o.probeDir;
+  if (o.timeLimit > 0)
+    io.deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(o.timeLimit));
   interp::HostValues results;
   if (executable) {
     results = executable->call(*fn, args, io);
@@ -120,6 +125,9 @@ std::function<int()> addRunCommand(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   addCompileTierOption(cmd, o->tier);
   addMemoryLimitOption(cmd, o->memoryLimit);
+  cmd->add_option("--time-limit", o->timeLimit,
+                  "Stop the run with an error after this many seconds (checked between steps and loop iterations)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--output-dir", o->outputDir, "Write the results there as result_N.npy");
   cmd->add_option("--probe-dir", o->probeDir, "Folder for interpreter.probe output");
   cmd->add_flag("--no-print", o->noPrint, "Do not print the results");
