@@ -50,7 +50,7 @@ fuzz:
 	@scripts/setup.sh --fuzz
 	@CXX=clang++-19 CC=clang-19 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DKILN_FUZZ=ON -DKILN_WERROR=OFF -DKILN_TESTS=OFF -DKILN_BENCH=OFF >/dev/null
-	@cmake --build build-fuzz -j $(JOBS) --target fuzz_parser
+	@cmake --build build-fuzz -j $(JOBS) --target fuzz_parser fuzz_npy fuzz_interpret
 	@scripts/fuzz.sh build-fuzz/fuzz/fuzz_parser $(FUZZ_SECONDS)
 
 bench: build
