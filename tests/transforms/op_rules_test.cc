@@ -14,6 +14,14 @@
 namespace kiln::transforms {
 namespace {
 
+// The test harness's ops (interpreter.*, check.*): no transform sees them.
+bool harnessOp(const OpInfo& info, std::string& why) {
+  std::string_view name = info.name;
+  if (!name.starts_with("interpreter.") && !name.starts_with("check.")) return false;
+  why = "test harness";
+  return true;
+}
+
 // Ops without derivatives: their results are integers, booleans or tokens, they take no
 // operands, or they read bits rather than values.
 bool notDifferentiable(const OpInfo& info, std::string& why) {
@@ -57,12 +65,7 @@ bool notDifferentiable(const OpInfo& info, std::string& why) {
     why = "structure";
     return true;
   }
-  std::string_view name = info.name;
-  if (name.starts_with("interpreter.") || name.starts_with("check.")) {
-    why = "test harness";
-    return true;
-  }
-  return false;
+  return harnessOp(info, why);
 }
 
 TEST(OpRulesTest, EveryOpHasARuleOrAReason) {
@@ -102,12 +105,7 @@ bool notBatchable(const OpInfo& info, std::string& why) {
     why = it->second;
     return true;
   }
-  std::string_view name = info.name;
-  if (name.starts_with("interpreter.") || name.starts_with("check.")) {
-    why = "test harness";
-    return true;
-  }
-  return false;
+  return harnessOp(info, why);
 }
 
 // Batching: every op that computes on arrays (not terminators, checks, or ops without

@@ -100,9 +100,9 @@ std::vector<Value*> allReduceTranspose(TransposeArgs& a) {
   return forOperands(a, rebuilt(a.b, a.op, resultCotangents(a), a.op.attrs()));
 }
 
-// One summing reduce_scatter per gathered operand (reduce_scatter takes one operand).
-std::vector<Value*> allGatherTranspose(TransposeArgs& a) {
-  NamedAttrList attrs = renamed(a.op, "all_gather_dim", "scatter_dimension");
+// For each linear operand with a cotangent, one `code` collective (reduce_scatter or
+// collective_reduce: they take one operand) that sums its cotangent, with `attrs`.
+std::vector<Value*> summedPerOperand(TransposeArgs& a, OpCode code, const NamedAttrList& attrs) {
   std::vector<Value*> cts(a.op.numOperands(), nullptr);
   for (size_t i = 0; i < cts.size(); ++i) {
     if (!a.linear[i] || !a.ct[i]) continue;
@@ -111,9 +111,13 @@ std::vector<Value*> allGatherTranspose(TransposeArgs& a) {
     body.push_back(a.b.buildRegion({e, e}, [](Builder& c, const std::vector<Value*>& v) {
       return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
     }));
-    cts[i] = a.b.create(O::ReduceScatter, {a.ct[i]}, attrs, std::move(body), {a.op.operand(i)->type()})->result();
+    cts[i] = a.b.create(code, {a.ct[i]}, attrs, std::move(body), {a.op.operand(i)->type()})->result();
   }
   return cts;
+}
+
+std::vector<Value*> allGatherTranspose(TransposeArgs& a) {
+  return summedPerOperand(a, O::ReduceScatter, renamed(a.op, "all_gather_dim", "scatter_dimension"));
 }
 
 std::vector<Value*> reduceScatterTranspose(TransposeArgs& a) {
@@ -155,20 +159,9 @@ NamedAttrList groupAttrs(const Op& op) {
   return attrs;
 }
 
-// One summing collective_reduce per broadcast operand (collective_reduce takes one).
 std::vector<Value*> collectiveBroadcastTranspose(TransposeArgs& a) {
   if (a.op.attr("has_dynamic_root")) unsupportedRule(a.op, "transpose", "a dynamic root");
-  std::vector<Value*> cts(a.op.numOperands(), nullptr);
-  for (size_t i = 0; i < cts.size(); ++i) {
-    if (!a.linear[i] || !a.ct[i]) continue;
-    Type e = Type::scalar(a.ct[i]->type().dtype());
-    std::vector<std::unique_ptr<Region>> body;
-    body.push_back(a.b.buildRegion({e, e}, [](Builder& c, const std::vector<Value*>& v) {
-      return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
-    }));
-    cts[i] = a.b.create(O::CollectiveReduce, {a.ct[i]}, groupAttrs(a.op), std::move(body), {a.ct[i]->type()})->result();
-  }
-  return cts;
+  return summedPerOperand(a, O::CollectiveReduce, groupAttrs(a.op));
 }
 
 std::vector<Value*> collectiveReduceTranspose(TransposeArgs& a) {
