@@ -601,6 +601,17 @@ TEST(AutodiffTest, LapackCustomCalls) {
       %r:3 = stablehlo.custom_call @lapack_dgetrf_ffi(%a) {mhlo.backend_config = {}, operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>], result_layouts = [dense<[1, 2, 0]> : tensor<3xindex>, dense<[1, 0]> : tensor<2xindex>, dense<0> : tensor<1xindex>]} : (tensor<2x4x4xf64>) -> (tensor<2x4x4xf64>, tensor<2x4xi32>, tensor<2xi32>)
       return %r#0 : tensor<2x4x4xf64>
     })");
+  // Tall and wide (L and U padded by the identity, as JAX does).
+  checkDerivatives(R"(
+    func.func @main(%a: tensor<5x3xf64>) -> tensor<5x3xf64> {
+      %r:3 = stablehlo.custom_call @lapack_dgetrf_ffi(%a) {mhlo.backend_config = {}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<0> : tensor<1xindex>, dense<> : tensor<0xindex>]} : (tensor<5x3xf64>) -> (tensor<5x3xf64>, tensor<3xi32>, tensor<i32>)
+      return %r#0 : tensor<5x3xf64>
+    })");
+  checkDerivatives(R"(
+    func.func @main(%a: tensor<2x3x5xf64>) -> tensor<2x3x5xf64> {
+      %r:3 = stablehlo.custom_call @lapack_dgetrf_ffi(%a) {mhlo.backend_config = {}, operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>], result_layouts = [dense<[1, 2, 0]> : tensor<3xindex>, dense<[1, 0]> : tensor<2xindex>, dense<0> : tensor<1xindex>]} : (tensor<2x3x5xf64>) -> (tensor<2x3x5xf64>, tensor<2x3xi32>, tensor<2xi32>)
+      return %r#0 : tensor<2x3x5xf64>
+    })");
   auto qr = stablehlo::parseModule(R"(
     func.func @main(%a: tensor<3x3xf64>) -> tensor<3x3xf64> {
       %r:2 = stablehlo.custom_call @lapack_dgeqrf_ffi(%a) {mhlo.backend_config = {}} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xf64>)

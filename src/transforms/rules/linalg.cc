@@ -7,7 +7,7 @@
 // - cholesky: JAX's rule (Murray, arXiv:1602.07527), dL = L·Φ(L⁻¹·dA·L⁻ᴴ) where Φ keeps
 //   the lower triangle and halves the diagonal;
 // - jaxlib's LAPACK custom calls for Cholesky (potrf), triangular solves (trsm),
-//   Hermitian eigendecompositions (syevd) and the LU of square matrices (getrf) through
+//   Hermitian eigendecompositions (syevd) and LU (getrf) through
 //   the same rules and JAX's; the other routines (QR, SVD, ...) have none yet and are
 //   refused by their target.
 // Matrices are the last two dimensions; the leading ones are batch dimensions.
@@ -336,14 +336,14 @@ Value* permutationOf(Builder& b, Value* pivots, int64_t m) {
   return out[1];
 }
 
-// getrf of a square matrix: P·A = L·U packed in one matrix (L unit lower, U upper) with
-// P from the pivots. JAX's rule: with X = L⁻¹·P·dA·U⁻¹, dL = L·strict_lower(X) and
-// dU = upper(X)·U, packed the same way; the pivots and info have no tangents.
+// getrf: P·A = L·U packed in one m×n matrix (L unit lower, U upper) with P from the
+// pivots. JAX's rule: with L and U padded to m×m and n×n by the identity, and
+// X = L⁻¹·P·dA·U⁻¹, dL = L·strict_lower(X) and dU = upper(X)·U, packed the same way; the
+// pivots and info have no tangents.
 std::vector<Value*> getrfTangents(JvpArgs& a, const kernels::LapackCall& call) {
   Builder& b = a.b;
   const Type& at = a.x[0]->type();
-  const int64_t rank = at.rank(), m = at.dim(rank - 2);
-  if (m != at.dim(rank - 1)) unsupportedRule(a.op, "jvp", "LU of a matrix that is not square");
+  const int64_t rank = at.rank(), m = at.dim(rank - 2), n = at.dim(rank - 1), k = std::min(m, n);
   Value* perm = permutationOf(b, a.y[1], m);
   GatherDims rowsOf;  // dA's rows in the order perm gives, per matrix
   rowsOf.operandBatchingDims = rowsOf.startIndicesBatchingDims = range(0, rank - 2);
@@ -351,12 +351,30 @@ std::vector<Value*> getrfTangents(JvpArgs& a, const kernels::LapackCall& call) {
   rowsOf.offsetDims = {rank - 1};
   rowsOf.indexVectorDim = rank - 1;
   Dims sizes(static_cast<size_t>(rank), 1);
-  sizes.back() = m;
+  sizes.back() = n;
   Value* permuted = b.gather(a.t[0], perm, rowsOf, sizes);
   Value* lu = a.y[0];
-  Value* diagonal = b.binary(O::And, inTriangle(b, at.shape(), true, 0), inTriangle(b, at.shape(), false, 0));
-  Value* L = b.binary(O::Add, triangle(b, lu, true, -1), b.select(diagonal, b.splat(at, 1), zeros(b, at)));
-  Value* U = triangle(b, lu, false, 0);
+  // The square matrix of `side` whose leading block is `block` (zeros elsewhere), plus
+  // ones on the diagonal from `onesFrom` on.
+  auto padded = [&](Value* block, int64_t side, int64_t onesFrom) {
+    const Shape& bs = block->type().shape();
+    Dims low(static_cast<size_t>(rank), 0), high(static_cast<size_t>(rank), 0), interior(static_cast<size_t>(rank), 0);
+    high[static_cast<size_t>(rank - 2)] = side - bs[static_cast<size_t>(rank - 2)];
+    high[static_cast<size_t>(rank - 1)] = side - bs[static_cast<size_t>(rank - 1)];
+    Value* square = b.pad(block, zeros(b, Type::scalar(at.dtype())), low, high, interior);
+    const Type& st = square->type();
+    const Type ids = Type::tensor(DType::I64, st.shape());
+    Value* row = b.iota(ids, rank - 2);
+    Value* ones = b.binary(O::And, b.compare(row, b.iota(ids, rank - 1), ComparisonDirection::EQ),
+                           b.compare(row, b.splat(ids, static_cast<double>(onesFrom)), ComparisonDirection::GE));
+    return b.binary(O::Add, square, b.select(ones, b.splat(st, 1), zeros(b, st)));
+  };
+  Dims origin(static_cast<size_t>(rank), 0), ones(static_cast<size_t>(rank), 1);
+  Dims leftLimit = at.shape(), topLimit = at.shape();
+  leftLimit.back() = k;
+  topLimit[static_cast<size_t>(rank - 2)] = k;
+  Value* L = padded(triangle(b, b.slice(lu, origin, leftLimit, ones), true, -1), m, 0);
+  Value* U = padded(triangle(b, b.slice(lu, origin, topLimit, ones), false, 0), n, k);
   Solve unitLower{true, true, true, TransposeKind::NoTranspose};
   Solve upperRight{false, false, false, TransposeKind::NoTranspose};
   Value* X = upperRight.apply(b, U, unitLower.apply(b, L, permuted));
