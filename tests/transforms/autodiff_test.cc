@@ -557,8 +557,8 @@ TEST(AutodiffTest, TriangularSolveAndCholesky) {
 // jaxlib's LAPACK custom calls: potrf (the factor in one triangle, the other left as
 // the input's: both tangents checked), trsm (with and without alpha, transposed and on
 // the right side), syevd (eigenvalues, and the squares of the eigenvectors, which do
-// not depend on the sign LAPACK gives each vector; batched) and getrf. Other routines
-// are refused by their target.
+// not depend on the sign LAPACK gives each vector; batched), getrf and gtsv. Other
+// routines are refused by their target.
 TEST(AutodiffTest, LapackCustomCalls) {
   for (const char* uplo : {"76", "85"}) {  // 'L', 'U'
     checkDerivatives(std::string(R"(
@@ -612,6 +612,24 @@ TEST(AutodiffTest, LapackCustomCalls) {
       %r:3 = stablehlo.custom_call @lapack_dgetrf_ffi(%a) {mhlo.backend_config = {}, operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>], result_layouts = [dense<[1, 2, 0]> : tensor<3xindex>, dense<[1, 0]> : tensor<2xindex>, dense<0> : tensor<1xindex>]} : (tensor<2x3x5xf64>) -> (tensor<2x3x5xf64>, tensor<2x3xi32>, tensor<2xi32>)
       return %r#0 : tensor<2x3x5xf64>
     })");
+  // Tridiagonal solves (dl[0] and the last du unused), batched; reverse mode transposes
+  // the tangent's solve by a solve with the transposed diagonals.
+  checkDerivatives(R"(
+    func.func @main(%dl: tensor<2x4xf64>, %d: tensor<2x4xf64>, %du: tensor<2x4xf64>, %b: tensor<2x4x3xf64>) -> tensor<2x4x3xf64> {
+      %five = stablehlo.constant dense<5.0> : tensor<2x4xf64>
+      %dd = stablehlo.add %d, %five : tensor<2x4xf64>
+      %r:5 = stablehlo.custom_call @lapack_dgtsv_ffi(%dl, %dd, %du, %b) {mhlo.backend_config = {}, operand_layouts = [dense<[1, 0]> : tensor<2xindex>, dense<[1, 0]> : tensor<2xindex>, dense<[1, 0]> : tensor<2xindex>, dense<[1, 2, 0]> : tensor<3xindex>], result_layouts = [dense<[1, 0]> : tensor<2xindex>, dense<[1, 0]> : tensor<2xindex>, dense<[1, 0]> : tensor<2xindex>, dense<[1, 2, 0]> : tensor<3xindex>, dense<0> : tensor<1xindex>]} : (tensor<2x4xf64>, tensor<2x4xf64>, tensor<2x4xf64>, tensor<2x4x3xf64>) -> (tensor<2x4xf64>, tensor<2x4xf64>, tensor<2x4xf64>, tensor<2x4x3xf64>, tensor<2xi32>)
+      return %r#3 : tensor<2x4x3xf64>
+    })",
+                   {-1, 1});
+  auto factorization = stablehlo::parseModule(R"(
+    func.func @main(%dl: tensor<3xf64>, %d: tensor<3xf64>, %du: tensor<3xf64>, %b: tensor<3x1xf64>) -> tensor<3xf64> {
+      %r:5 = stablehlo.custom_call @lapack_dgtsv_ffi(%dl, %d, %du, %b) {mhlo.backend_config = {}, operand_layouts = [dense<0> : tensor<1xindex>, dense<0> : tensor<1xindex>, dense<0> : tensor<1xindex>, dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<0> : tensor<1xindex>, dense<0> : tensor<1xindex>, dense<0> : tensor<1xindex>, dense<[0, 1]> : tensor<2xindex>, dense<> : tensor<0xindex>]} : (tensor<3xf64>, tensor<3xf64>, tensor<3xf64>, tensor<3x1xf64>) -> (tensor<3xf64>, tensor<3xf64>, tensor<3xf64>, tensor<3x1xf64>, tensor<i32>)
+      return %r#1 : tensor<3xf64>
+    })");
+  EXPECT_EQ(errorOf([&] { jvp(*factorization, *factorization->lookup("main"), "j"); }),
+            "unsupported: unsupported: jvp of stablehlo.custom_call @lapack_dgtsv_ffi (a use of the factorization "
+            "gtsv returns, line 3)");
   auto qr = stablehlo::parseModule(R"(
     func.func @main(%a: tensor<3x3xf64>) -> tensor<3x3xf64> {
       %r:2 = stablehlo.custom_call @lapack_dgeqrf_ffi(%a) {mhlo.backend_config = {}} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xf64>)

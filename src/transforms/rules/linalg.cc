@@ -7,11 +7,12 @@
 // - cholesky: JAX's rule (Murray, arXiv:1602.07527), dL = L·Φ(L⁻¹·dA·L⁻ᴴ) where Φ keeps
 //   the lower triangle and halves the diagonal;
 // - jaxlib's LAPACK custom calls for Cholesky (potrf), triangular solves (trsm),
-//   Hermitian eigendecompositions (syevd) and LU (getrf) through
-//   the same rules and JAX's; the other routines (QR, SVD, ...) have none yet and are
-//   refused by their target.
+//   Hermitian eigendecompositions (syevd), LU (getrf) and tridiagonal solves (gtsv)
+//   through the same rules and JAX's; the other routines (QR, SVD, ...) have none yet
+//   and are refused by their target.
 // Matrices are the last two dimensions; the leading ones are batch dimensions.
 #include <algorithm>
+#include <cstdlib>
 
 #include "ir/attr_records.h"
 #include "kernels/lapack/lapack_call.h"
@@ -282,20 +283,6 @@ std::vector<Value*> syevdTangents(JvpArgs& a, const kernels::LapackCall& call) {
   return {dV, dw, nullptr};
 }
 
-// Whether the matrices the call reads and writes (for the routines above: its operands
-// of rank 2 and up, and its first result) are column-major, as jaxlib lays them out: the
-// rules above are for the matrices LAPACK sees. (A row-major one is its transpose to
-// LAPACK.)
-bool columnMajor(const kernels::LapackCall& call) {
-  auto ok = [](const Type& t, const std::vector<int64_t>& layout) {
-    const int64_t rank = t.rank();
-    return rank < 2 || (layout.size() >= 2 && layout[0] == rank - 2 && layout[1] == rank - 1);
-  };
-  for (size_t i = 0; i < call.operands.size(); ++i)
-    if (!ok(call.operands[i], call.operandLayouts[i])) return false;
-  return ok(call.results[0], call.resultLayouts[0]);
-}
-
 // The row permutation LAPACK's 1-based `pivots` ([batch..., k]) make of m rows: from the
 // identity, row i swapped with row pivots[i] - 1 for i = 0, 1, ..., k - 1 (JAX's
 // lu_pivots_to_permutation), as a loop whose every step is elementwise over the batch.
@@ -383,22 +370,102 @@ std::vector<Value*> getrfTangents(JvpArgs& a, const kernels::LapackCall& call) {
   return {b.binary(O::Add, dL, dU), nullptr, nullptr};
 }
 
+// `x` moved `by` places along `dim` (+1: element i holds x[i - 1]), zeros moved in.
+Value* shifted(Builder& b, Value* x, int64_t dim, int64_t by) {
+  const Type& t = x->type();
+  const size_t d = static_cast<size_t>(dim);
+  const int64_t n = t.dim(dim), rank = t.rank();
+  Dims start(static_cast<size_t>(rank), 0), limit = t.shape(), strides(static_cast<size_t>(rank), 1);
+  Dims low(static_cast<size_t>(rank), 0), high(static_cast<size_t>(rank), 0), interior(static_cast<size_t>(rank), 0);
+  const int64_t moved = std::min(std::abs(by), n);
+  if (by > 0) limit[d] = n - moved, low[d] = moved;
+  else start[d] = moved, high[d] = moved;
+  return b.pad(b.slice(x, start, limit, strides), zeros(b, Type::scalar(t.dtype())), low, high, interior);
+}
+
+// gtsv (JAX's tridiagonal_solve): A·x = b for A tridiagonal with dl below the diagonal
+// (dl[i] at row i, column i - 1; dl[0] unused), d on it and du above it (du[i] at column
+// i + 1; the last unused). dx = A⁻¹·(db - dA·x), the solve another gtsv call on the
+// same diagonals (linear in its right-hand side: gtsvTranspose). LAPACK also returns its
+// factorization in place of dl, d and du, whose tangents are not written: a program that
+// reads them is refused.
+std::vector<Value*> gtsvTangents(JvpArgs& a, const kernels::LapackCall&) {
+  for (size_t r = 0; r < 3; ++r)
+    if (a.op.result(r)->hasUses()) unsupportedRule(a.op, "jvp", "a use of the factorization gtsv returns");
+  Builder& b = a.b;
+  Value* x = a.y[3];
+  const Type& xt = x->type();
+  const int64_t rank = xt.rank();
+  const Dims alongRows = range(0, rank - 1);
+  auto times = [&](Value* diagonal, Value* v) {
+    return b.binary(O::Multiply, b.broadcastInDim(diagonal, xt.shape(), alongRows), v);
+  };
+  Value* dAx = nullptr;
+  if (a.t[0]) dAx = times(a.t[0], shifted(b, x, rank - 2, 1));
+  if (a.t[1]) dAx = addTangents(b, dAx, times(a.t[1], x));
+  if (a.t[2]) dAx = addTangents(b, dAx, times(a.t[2], shifted(b, x, rank - 2, -1)));
+  Value* rhs = a.t[3];
+  if (dAx) rhs = addTangents(b, rhs, b.unary(O::Negate, dAx));
+  if (!rhs) return std::vector<Value*>(5, nullptr);
+  Value* dx = rebuilt(b, a.op, {a.x[0], a.x[1], a.x[2], rhs}, a.op.attrs(), a.op.resultTypes())[3];
+  return {nullptr, nullptr, nullptr, dx, nullptr};
+}
+
+// A gtsv call whose right-hand side is linear: x = A⁻¹·r transposes to r̄ = A⁻ᵀ·x̄, a gtsv
+// call on Aᵀ's diagonals (below it, du moved down one; above it, dl moved up one).
+std::vector<Value*> customCallTranspose(TransposeArgs& a) {
+  std::optional<kernels::LapackCall> call = kernels::lapackCallOf(a.op);
+  if (!call || call->routine != kernels::LapackRoutine::Gtsv || a.linear[0] || a.linear[1] || a.linear[2] ||
+      !a.linear[3])
+    unsupportedRule(a.op, "transpose");
+  if (!a.ct[3]) return {nullptr, nullptr, nullptr, nullptr};
+  const int64_t last = a.x[0]->type().rank() - 1;
+  Value* below = shifted(a.b, a.x[2], last, 1);
+  Value* above = shifted(a.b, a.x[0], last, -1);
+  return {nullptr, nullptr, nullptr,
+          rebuilt(a.b, a.op, {below, a.x[1], above, a.ct[3]}, a.op.attrs(), a.op.resultTypes())[3]};
+}
+
+// The LAPACK routines with rules, and where their matrices are (the rules are for the
+// matrices LAPACK sees: jaxlib lays them out column-major; a row-major one would be its
+// transpose to LAPACK, which they do not handle).
+struct LapackRule {
+  kernels::LapackRoutine routine;
+  std::vector<Value*> (*tangents)(JvpArgs&, const kernels::LapackCall&);
+  std::vector<size_t> matrixOperands;
+  size_t matrixResult;
+};
+const LapackRule kLapackRules[] = {
+    {kernels::LapackRoutine::Potrf, &potrfTangents, {0}, 0},
+    {kernels::LapackRoutine::Trsm, &trsmTangents, {0, 1}, 0},
+    {kernels::LapackRoutine::Syevd, &syevdTangents, {0}, 0},
+    {kernels::LapackRoutine::Getrf, &getrfTangents, {0}, 0},
+    {kernels::LapackRoutine::Gtsv, &gtsvTangents, {3}, 3},
+};
+
+bool columnMajor(const kernels::LapackCall& call, const LapackRule& rule) {
+  auto ok = [](const Type& t, const std::vector<int64_t>& layout) {
+    const int64_t rank = t.rank();
+    return layout.size() >= 2 && layout[0] == rank - 2 && layout[1] == rank - 1;
+  };
+  for (size_t i : rule.matrixOperands)
+    if (!ok(call.operands[i], call.operandLayouts[i])) return false;
+  return ok(call.results[rule.matrixResult], call.resultLayouts[rule.matrixResult]);
+}
+
 // A custom call kiln knows the derivative of: the LAPACK calls above. Others (and the
 // other LAPACK routines) are refused by their target.
 std::vector<Value*> customCallJvp(JvpArgs& a) {
   std::optional<kernels::LapackCall> call = kernels::lapackCallOf(a.op);
-  using Rule = std::vector<Value*> (*)(JvpArgs&, const kernels::LapackCall&);
-  Rule rule = nullptr;
-  if (call && call->routine == kernels::LapackRoutine::Potrf) rule = &potrfTangents;
-  if (call && call->routine == kernels::LapackRoutine::Trsm) rule = &trsmTangents;
-  if (call && call->routine == kernels::LapackRoutine::Syevd) rule = &syevdTangents;
-  if (call && call->routine == kernels::LapackRoutine::Getrf) rule = &getrfTangents;
+  const LapackRule* rule = nullptr;
+  for (const LapackRule& r : kLapackRules)
+    if (call && call->routine == r.routine) rule = &r;
   if (!rule) unsupportedRule(a.op, "jvp");
-  if (!columnMajor(*call)) unsupportedRule(a.op, "jvp", "matrices not in jaxlib's column-major layout");
+  if (!columnMajor(*call, *rule)) unsupportedRule(a.op, "jvp", "matrices not in jaxlib's column-major layout");
   bool any = false;
   for (Value* t : a.t) any |= t != nullptr;
   if (!any) return std::vector<Value*>(a.op.numResults(), nullptr);
-  return rule(a, *call);
+  return rule->tangents(a, *call);
 }
 
 // Both batched: the batch is one more batch dimension of the dot, first in the result.
@@ -436,6 +503,7 @@ void addLinalgRules(OpTable<OpRules>& t) {
   t[O::TriangularSolve] = {&triangularSolveJvp, &triangularSolveTranspose, nullptr, &everyOperandBatched};
   t[O::Cholesky] = {&choleskyJvp, nullptr, nullptr, &everyOperandBatched};
   t[O::CustomCall].jvp = &customCallJvp;
+  t[O::CustomCall].transpose = &customCallTranspose;
 }
 
 }  // namespace kiln::transforms
