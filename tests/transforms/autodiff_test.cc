@@ -557,8 +557,8 @@ TEST(AutodiffTest, TriangularSolveAndCholesky) {
 // jaxlib's LAPACK custom calls: potrf (the factor in one triangle, the other left as
 // the input's: both tangents checked), trsm (with and without alpha, transposed and on
 // the right side), syevd (eigenvalues, and the squares of the eigenvectors, which do
-// not depend on the sign LAPACK gives each vector; batched), getrf and gtsv. Other
-// routines are refused by their target.
+// not depend on the sign LAPACK gives each vector; batched), getrf, gtsv and gesdd.
+// Other routines are refused by their target.
 TEST(AutodiffTest, LapackCustomCalls) {
   for (const char* uplo : {"76", "85"}) {  // 'L', 'U'
     checkDerivatives(std::string(R"(
@@ -630,6 +630,29 @@ TEST(AutodiffTest, LapackCustomCalls) {
   EXPECT_EQ(errorOf([&] { jvp(*factorization, *factorization->lookup("main"), "j"); }),
             "unsupported: unsupported: jvp of stablehlo.custom_call @lapack_dgtsv_ffi (a use of the factorization "
             "gtsv returns, line 3)");
+  // SVD with reduced vectors of square, tall and wide matrices: the singular values and
+  // the squares of U and Vᴴ (signs LAPACK chooses per pair of vectors cancel).
+  checkDerivatives(R"(
+    func.func @main(%a: tensor<3x3xf64>) -> (tensor<3xf64>, tensor<3x3xf64>, tensor<3x3xf64>) {
+      %r:5 = stablehlo.custom_call @lapack_dgesdd_ffi(%a) {mhlo.backend_config = {mode = 83 : ui8}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<0> : tensor<1xindex>, dense<[0, 1]> : tensor<2xindex>, dense<[0, 1]> : tensor<2xindex>, dense<> : tensor<0xindex>]} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xf64>, tensor<3x3xf64>, tensor<3x3xf64>, tensor<i32>)
+      %u2 = stablehlo.multiply %r#2, %r#2 : tensor<3x3xf64>
+      %v2 = stablehlo.multiply %r#3, %r#3 : tensor<3x3xf64>
+      return %r#1, %u2, %v2 : tensor<3xf64>, tensor<3x3xf64>, tensor<3x3xf64>
+    })");
+  checkDerivatives(R"(
+    func.func @main(%a: tensor<4x3xf64>) -> (tensor<3xf64>, tensor<4x3xf64>, tensor<3x3xf64>) {
+      %r:5 = stablehlo.custom_call @lapack_dgesdd_ffi(%a) {mhlo.backend_config = {mode = 83 : ui8}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<0> : tensor<1xindex>, dense<[0, 1]> : tensor<2xindex>, dense<[0, 1]> : tensor<2xindex>, dense<> : tensor<0xindex>]} : (tensor<4x3xf64>) -> (tensor<4x3xf64>, tensor<3xf64>, tensor<4x3xf64>, tensor<3x3xf64>, tensor<i32>)
+      %u2 = stablehlo.multiply %r#2, %r#2 : tensor<4x3xf64>
+      %v2 = stablehlo.multiply %r#3, %r#3 : tensor<3x3xf64>
+      return %r#1, %u2, %v2 : tensor<3xf64>, tensor<4x3xf64>, tensor<3x3xf64>
+    })");
+  checkDerivatives(R"(
+    func.func @main(%a: tensor<3x5xf64>) -> (tensor<3xf64>, tensor<3x3xf64>, tensor<3x5xf64>) {
+      %r:5 = stablehlo.custom_call @lapack_dgesdd_ffi(%a) {mhlo.backend_config = {mode = 83 : ui8}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<0> : tensor<1xindex>, dense<[0, 1]> : tensor<2xindex>, dense<[0, 1]> : tensor<2xindex>, dense<> : tensor<0xindex>]} : (tensor<3x5xf64>) -> (tensor<3x5xf64>, tensor<3xf64>, tensor<3x3xf64>, tensor<3x5xf64>, tensor<i32>)
+      %u2 = stablehlo.multiply %r#2, %r#2 : tensor<3x3xf64>
+      %v2 = stablehlo.multiply %r#3, %r#3 : tensor<3x5xf64>
+      return %r#1, %u2, %v2 : tensor<3xf64>, tensor<3x3xf64>, tensor<3x5xf64>
+    })");
   auto qr = stablehlo::parseModule(R"(
     func.func @main(%a: tensor<3x3xf64>) -> tensor<3x3xf64> {
       %r:2 = stablehlo.custom_call @lapack_dgeqrf_ffi(%a) {mhlo.backend_config = {}} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xf64>)

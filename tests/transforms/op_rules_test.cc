@@ -49,7 +49,7 @@ bool notDifferentiable(const OpInfo& info, std::string& why) {
       {"chlo.top_k", "differentiated through its decomposition (sort)"},
       {"kiln.fusion", "made by the optimizer after differentiation"},
       {"kiln.custom_lin", "exists only inside vjp, which transposes it"},
-      {"stablehlo.custom_call", "opaque: only the LAPACK calls potrf, trsm, syevd, getrf and gtsv have rules (rules/linalg.cc)"},
+      {"stablehlo.custom_call", "opaque: only the LAPACK calls potrf, trsm, syevd, getrf, gtsv and gesdd have rules (rules/linalg.cc)"},
       {"stablehlo.async_start", "no executor runs async computations"},
       {"stablehlo.async_done", "no executor runs async computations"},
   };

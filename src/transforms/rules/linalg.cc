@@ -7,9 +7,9 @@
 // - cholesky: JAX's rule (Murray, arXiv:1602.07527), dL = L·Φ(L⁻¹·dA·L⁻ᴴ) where Φ keeps
 //   the lower triangle and halves the diagonal;
 // - jaxlib's LAPACK custom calls for Cholesky (potrf), triangular solves (trsm),
-//   Hermitian eigendecompositions (syevd), LU (getrf) and tridiagonal solves (gtsv)
-//   through the same rules and JAX's; the other routines (QR, SVD, ...) have none yet
-//   and are refused by their target.
+//   Hermitian eigendecompositions (syevd), LU (getrf), tridiagonal solves (gtsv) and SVD
+//   (gesdd) through the same rules and JAX's; the other routines (QR, Schur, ...) have
+//   none yet and are refused by their target.
 // Matrices are the last two dimensions; the leading ones are batch dimensions.
 #include <algorithm>
 #include <cstdlib>
@@ -370,6 +370,68 @@ std::vector<Value*> getrfTangents(JvpArgs& a, const kernels::LapackCall& call) {
   return {b.binary(O::Add, dL, dU), nullptr, nullptr};
 }
 
+// gesdd with reduced vectors (or full ones of a square matrix): A = U·diag(s)·Vᴴ. JAX's
+// svd rule: with dS = Uᴴ·dA·V, ds = Re(diag dS); dU = U·(F ∘ (dS·S + S·dSᴴ) + ½(dS - dSᴴ)·S⁻¹)
+// and dV = V·(F ∘ (S·dS + dSᴴ·S)), F_ij = 1/(s_j² - s_i²) off the diagonal; a tall or
+// wide matrix adds the part of dA outside U's (V's) columns. Repeated singular values
+// give non-finite tangents, as in JAX. LAPACK also returns its workspace in place of a:
+// a program that reads it is refused.
+std::vector<Value*> gesddTangents(JvpArgs& a, const kernels::LapackCall& call) {
+  Builder& b = a.b;
+  const Type& at = a.x[0]->type();
+  const int64_t rank = at.rank(), m = at.dim(rank - 2), n = at.dim(rank - 1);
+  if (call.mode != 'S' && !(call.mode == 'A' && m == n))
+    unsupportedRule(a.op, "jvp", "an SVD without its vectors, or with full ones of a matrix that is not square");
+  if (a.op.result(0)->hasUses()) unsupportedRule(a.op, "jvp", "a use of the workspace gesdd returns");
+  Value* sv = a.y[1];
+  Value* U = a.y[2];
+  Value* V = adjoint(b, a.y[3]);
+  Value* dA = a.t[0];
+  const DType dtype = at.dtype();
+  const bool complex = isComplex(dtype);
+  Value* dS = matmul(b, matmul(b, adjoint(b, U), dA), V);
+  const Type& st = dS->type();  // k×k
+  const Shape& square = st.shape();
+  Value* diagonal = b.binary(O::And, inTriangle(b, square, true, 0), inTriangle(b, square, false, 0));
+  Value* ds = b.reduce({b.select(diagonal, dS, zeros(b, st))}, {zeros(b, Type::scalar(dtype))}, {rank - 1},
+                       [](Builder& c, const std::vector<Value*>& v) {
+                         return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
+                       })[0];
+  if (complex) ds = b.unary(O::Real, ds);
+  const DType real = sv->type().dtype();
+  Dims batch = range(0, rank - 2), asColumns = batch, asRows = batch;  // s_j along the columns, s_i along the rows
+  asColumns.push_back(rank - 1);
+  asRows.push_back(rank - 2);
+  auto spread = [&](Value* perValue, const Shape& shape, const Dims& dims) {
+    Value* full = b.broadcastInDim(perValue, shape, dims);
+    return complex ? b.convert(full, dtype) : full;
+  };
+  const Type realSquare = Type::tensor(real, square);
+  Value* sj = b.broadcastInDim(sv, square, asColumns);
+  Value* si = b.broadcastInDim(sv, square, asRows);
+  Value* gaps = b.binary(O::Multiply, b.binary(O::Add, sj, si), b.binary(O::Subtract, sj, si));
+  Value* F = b.select(diagonal, zeros(b, realSquare), b.binary(O::Divide, b.splat(realSquare, 1), gaps));
+  if (complex) F = b.convert(F, dtype);
+  Value* dSS = b.binary(O::Multiply, spread(sv, square, asColumns), dS);
+  Value* SdS = b.binary(O::Multiply, spread(sv, square, asRows), dS);
+  const Type realVector = sv->type();
+  Value* isZero = b.compare(sv, zeros(b, realVector), ComparisonDirection::EQ);
+  Value* inverse = b.select(isZero, zeros(b, realVector), b.binary(O::Divide, b.splat(realVector, 1), sv));
+  Value* inverseDiagonal = b.select(diagonal, spread(inverse, square, asRows), zeros(b, st));
+  Value* skew = b.binary(O::Multiply, b.binary(O::Multiply, b.splat(st, 0.5), b.binary(O::Subtract, dS, adjoint(b, dS))),
+                         inverseDiagonal);
+  Value* dU = matmul(b, U, b.binary(O::Add, b.binary(O::Multiply, F, b.binary(O::Add, dSS, adjoint(b, dSS))), skew));
+  Value* dV = matmul(b, V, b.binary(O::Multiply, F, b.binary(O::Add, SdS, adjoint(b, SdS))));
+  // The part of dA that U's (V's) columns do not span, for a tall (wide) matrix.
+  auto outside = [&](Value* Q, Value* dAQ) {
+    Value* rest = b.binary(O::Subtract, dAQ, matmul(b, Q, matmul(b, adjoint(b, Q), dAQ)));
+    return b.binary(O::Divide, rest, spread(sv, rest->type().shape(), asColumns));
+  };
+  if (m > n) dU = b.binary(O::Add, dU, outside(U, matmul(b, dA, V)));
+  if (n > m) dV = b.binary(O::Add, dV, outside(V, matmul(b, adjoint(b, dA), U)));
+  return {nullptr, ds, dU, adjoint(b, dV), nullptr};
+}
+
 // `x` moved `by` places along `dim` (+1: element i holds x[i - 1]), zeros moved in.
 Value* shifted(Builder& b, Value* x, int64_t dim, int64_t by) {
   const Type& t = x->type();
@@ -441,6 +503,7 @@ const LapackRule kLapackRules[] = {
     {kernels::LapackRoutine::Syevd, &syevdTangents, {0}, 0},
     {kernels::LapackRoutine::Getrf, &getrfTangents, {0}, 0},
     {kernels::LapackRoutine::Gtsv, &gtsvTangents, {3}, 3},
+    {kernels::LapackRoutine::Gesdd, &gesddTangents, {0}, 2},
 };
 
 bool columnMajor(const kernels::LapackCall& call, const LapackRule& rule) {
