@@ -25,6 +25,7 @@ const OpTable<OpRules>& opRules() {
     addCustomDerivativeRules(t);
     addCheckpointRules(t);
     addSequentialRules(t);
+    addLapackCallRules(t);
     return t;
   }();
   return table;

@@ -7,7 +7,7 @@
 // transposes its tangent part backwards (transforms/vjp.cc). That is one rule per
 // differentiable op plus one per linear op, instead of MLX's jvp and vjp per op, and the
 // two modes cannot disagree. An op's rules sit next to each other in the file of its
-// family (rules/elementwise.cc, movement.cc, scatter.cc, linalg.cc, fft.cc,
+// family (rules/elementwise.cc, movement.cc, scatter.cc, linalg.cc, lapack_calls.cc, fft.cc,
 // convolution.cc, reduce.cc, windows.cc, control_flow.cc, collectives.cc), and kiln's
 // autodiff constructs have theirs (custom_derivatives.cc: custom_jvp and custom_vjp;
 // checkpoint.cc; stop_gradient, a composite, sits with the elementwise ops). The ops
@@ -113,6 +113,7 @@ void addCollectiveRules(OpTable<OpRules>& table);
 void addCustomDerivativeRules(OpTable<OpRules>& table);
 void addCheckpointRules(OpTable<OpRules>& table);
 void addSequentialRules(OpTable<OpRules>& table);
+void addLapackCallRules(OpTable<OpRules>& table);
 
 // Helpers the rules share.
 // The values an op's regions use from outside them (StableHLO regions may capture).

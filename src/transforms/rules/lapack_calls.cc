@@ -1,0 +1,338 @@
+// Autodiff rules of jaxlib's LAPACK custom calls (kernels/lapack/lapack_call.h), as JAX
+// differentiates the functions that emit them: Cholesky (potrf), triangular solves
+// (trsm), Hermitian eigendecompositions (syevd), LU (getrf), tridiagonal solves (gtsv)
+// and SVD (gesdd). The other routines (QR: geqrf and orgqr; geev, gees, gehrd, sytrd)
+// have none yet and are refused by their target, as is any other custom call.
+#include <algorithm>
+#include <cstdlib>
+
+#include "kernels/lapack/lapack_call.h"
+#include "transforms/op_rules.h"
+#include "transforms/rules/matrix_math.h"
+
+namespace kiln::transforms {
+namespace {
+
+using O = OpCode;
+
+// Their results are the call's own; the tangents are built from stablehlo ops, whose
+// transposes reverse mode uses. Info outputs are integers.
+
+// potrf: the factor in the `uplo` triangle, the input's other triangle left as it was
+// (LAPACK writes one triangle), so that one's tangent is the input's.
+std::vector<Value*> potrfTangents(JvpArgs& a, const kernels::LapackCall& call) {
+  const bool lower = call.uplo == 'L';
+  Value* da = a.t[0];
+  Value* factor = choleskyTangent(a.b, a.x[0], a.y[0], da, lower);
+  Value* untouched = triangle(a.b, da, !lower, lower ? 1 : -1);
+  return {a.b.binary(O::Add, triangle(a.b, factor, lower, 0), untouched), nullptr};
+}
+
+// trsm: x = α·op(a)⁻¹·b (left side) or α·b·op(a)⁻¹: dx = op(a)⁻¹·(α·db + dα·b - op(da)·x)
+// (on the right side mirrored), α 1 when the call has no third operand.
+std::vector<Value*> trsmTangents(JvpArgs& a, const kernels::LapackCall& call) {
+  Builder& b = a.b;
+  const TransposeKind kind = call.transpose == 'N'   ? TransposeKind::NoTranspose
+                             : call.transpose == 'T' ? TransposeKind::Transpose
+                                                     : TransposeKind::Adjoint;
+  Solve s{call.side == 'L', call.uplo == 'L', call.diag == 'U', kind};
+  const Shape& shape = a.x[1]->type().shape();
+  Value* db = a.t[1];
+  if (a.x.size() == 3) {
+    if (db) db = b.binary(O::Multiply, db, b.broadcastInDim(a.x[2], shape, {}));
+    if (a.t[2]) db = addTangents(b, db, b.binary(O::Multiply, a.x[1], b.broadcastInDim(a.t[2], shape, {})));
+  }
+  return {solveTangent(b, s, a.x[0], a.y[0], a.t[0], db)};
+}
+
+// syevd with vectors: A = V·diag(w)·Vᴴ from one triangle of A (as cholesky reads it).
+// With M = Vᴴ·dA·V: dw = Re(diag M), dV = V·(F ∘ M), F_ij = 1/(w_j - w_i) off the diagonal
+// and 0 on it (JAX's eigh rule; repeated eigenvalues give non-finite dV, as in JAX).
+std::vector<Value*> syevdTangents(JvpArgs& a, const kernels::LapackCall& call) {
+  if (call.mode != 'V') unsupportedRule(a.op, "jvp", "eigenvalues without eigenvectors");
+  Builder& b = a.b;
+  const bool lower = call.uplo == 'L';
+  Value* half = b.binary(O::Multiply, a.t[0], halvedTriangle(b, a.x[0], lower));
+  Value* dA = b.binary(O::Add, half, adjoint(b, half));
+  Value* V = a.y[0];
+  Value* w = a.y[1];
+  const Type& vt = V->type();
+  const int64_t rank = vt.rank();
+  Value* M = matmul(b, matmul(b, adjoint(b, V), dA), V);
+  Value* diagonal = b.binary(O::And, inTriangle(b, vt.shape(), true, 0), inTriangle(b, vt.shape(), false, 0));
+  Value* onDiagonal = b.select(diagonal, M, zeros(b, vt));
+  Value* dw = b.reduce({onDiagonal}, {zeros(b, Type::scalar(vt.dtype()))}, {rank - 1},
+                       [](Builder& c, const std::vector<Value*>& v) {
+                         return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
+                       })[0];
+  if (isComplex(vt.dtype())) dw = b.unary(O::Real, dw);
+  const Type& wt = w->type();
+  Dims batch = leadingDims(rank - 2);
+  Dims asColumns = batch, asRows = batch;  // w_j along the columns, w_i along the rows
+  asColumns.push_back(rank - 1);
+  asRows.push_back(rank - 2);
+  const Shape& square = vt.shape();
+  Value* gap = b.binary(O::Subtract, b.broadcastInDim(w, square, asColumns), b.broadcastInDim(w, square, asRows));
+  const Type realSquare = Type::tensor(wt.dtype(), square);
+  Value* F = b.select(diagonal, zeros(b, realSquare), b.binary(O::Divide, b.splat(realSquare, 1), gap));
+  if (isComplex(vt.dtype())) F = b.convert(F, vt.dtype());
+  Value* dV = matmul(b, V, b.binary(O::Multiply, F, M));
+  return {dV, dw, nullptr};
+}
+
+// The row permutation LAPACK's 1-based `pivots` ([batch..., k]) make of m rows: from the
+// identity, row i swapped with row pivots[i] - 1 for i = 0, 1, ..., k - 1 (JAX's
+// lu_pivots_to_permutation), as a loop whose every step is elementwise over the batch.
+Value* permutationOf(Builder& b, Value* pivots, int64_t m) {
+  const Type& pt = pivots->type();
+  const int64_t rank = pt.rank(), k = pt.dim(rank - 1);
+  Shape batch(pt.shape().begin(), pt.shape().end() - 1), rows = batch;
+  rows.push_back(m);
+  const Type index = Type::scalar(DType::I32), perRow = Type::tensor(DType::I32, rows);
+  Dims batchDims = leadingDims(rank - 1);
+  std::vector<Value*> out = b.while_(
+      {b.splat(index, 0), b.iota(perRow, rank - 1)},
+      [&](Builder& c, const std::vector<Value*>& v) {
+        return std::vector<Value*>{c.compare(v[0], c.splat(index, static_cast<double>(k)), ComparisonDirection::LT)};
+      },
+      [&](Builder& c, const std::vector<Value*>& v) {
+        Value* i = v[0];
+        Value* perm = v[1];
+        auto spread = [&](Value* perMatrix) { return c.broadcastInDim(perMatrix, rows, batchDims); };
+        std::vector<Value*> starts(static_cast<size_t>(rank), c.splat(index, 0));
+        starts.back() = i;
+        Dims one = batch;
+        one.push_back(1);
+        Value* j = c.binary(O::Subtract, c.reshape(c.dynamicSlice(pivots, starts, one), batch),
+                            c.splat(Type::tensor(DType::I32, batch), 1));
+        Value* column = c.iota(perRow, rank - 1);
+        Value* atI = c.compare(column, c.broadcastInDim(i, rows, {}), ComparisonDirection::EQ);
+        Value* atJ = c.compare(column, spread(j), ComparisonDirection::EQ);
+        auto pick = [&](Value* where) {  // perm at the one column `where` marks, per matrix
+          return c.reduce({c.select(where, perm, zeros(c, perRow))}, {zeros(c, index)}, {rank - 1},
+                          [](Builder& d, const std::vector<Value*>& w) {
+                            return std::vector<Value*>{d.binary(O::Add, w[0], w[1])};
+                          })[0];
+        };
+        Value* swapped = c.select(atI, spread(pick(atJ)), c.select(atJ, spread(pick(atI)), perm));
+        return std::vector<Value*>{c.binary(O::Add, i, c.splat(index, 1)), swapped};
+      });
+  return out[1];
+}
+
+// getrf: P·A = L·U packed in one m×n matrix (L unit lower, U upper) with P from the
+// pivots. JAX's rule: with L and U padded to m×m and n×n by the identity, and
+// X = L⁻¹·P·dA·U⁻¹, dL = L·strict_lower(X) and dU = upper(X)·U, packed the same way; the
+// pivots and info have no tangents.
+std::vector<Value*> getrfTangents(JvpArgs& a, const kernels::LapackCall& call) {
+  Builder& b = a.b;
+  const Type& at = a.x[0]->type();
+  const int64_t rank = at.rank(), m = at.dim(rank - 2), n = at.dim(rank - 1), k = std::min(m, n);
+  Value* perm = permutationOf(b, a.y[1], m);
+  GatherDims rowsOf;  // dA's rows in the order perm gives, per matrix
+  rowsOf.operandBatchingDims = rowsOf.startIndicesBatchingDims = leadingDims(rank - 2);
+  rowsOf.startIndexMap = rowsOf.collapsedSliceDims = {rank - 2};
+  rowsOf.offsetDims = {rank - 1};
+  rowsOf.indexVectorDim = rank - 1;
+  Dims sizes(static_cast<size_t>(rank), 1);
+  sizes.back() = n;
+  Value* permuted = b.gather(a.t[0], perm, rowsOf, sizes);
+  Value* lu = a.y[0];
+  // The square matrix of `side` whose leading block is `block` (zeros elsewhere), plus
+  // ones on the diagonal from `onesFrom` on.
+  auto padded = [&](Value* block, int64_t side, int64_t onesFrom) {
+    const Shape& bs = block->type().shape();
+    Dims low(static_cast<size_t>(rank), 0), high(static_cast<size_t>(rank), 0), interior(static_cast<size_t>(rank), 0);
+    high[static_cast<size_t>(rank - 2)] = side - bs[static_cast<size_t>(rank - 2)];
+    high[static_cast<size_t>(rank - 1)] = side - bs[static_cast<size_t>(rank - 1)];
+    Value* square = b.pad(block, zeros(b, Type::scalar(at.dtype())), low, high, interior);
+    const Type& st = square->type();
+    const Type ids = Type::tensor(DType::I64, st.shape());
+    Value* row = b.iota(ids, rank - 2);
+    Value* ones = b.binary(O::And, b.compare(row, b.iota(ids, rank - 1), ComparisonDirection::EQ),
+                           b.compare(row, b.splat(ids, static_cast<double>(onesFrom)), ComparisonDirection::GE));
+    return b.binary(O::Add, square, b.select(ones, b.splat(st, 1), zeros(b, st)));
+  };
+  Dims origin(static_cast<size_t>(rank), 0), ones(static_cast<size_t>(rank), 1);
+  Dims leftLimit = at.shape(), topLimit = at.shape();
+  leftLimit.back() = k;
+  topLimit[static_cast<size_t>(rank - 2)] = k;
+  Value* L = padded(triangle(b, b.slice(lu, origin, leftLimit, ones), true, -1), m, 0);
+  Value* U = padded(triangle(b, b.slice(lu, origin, topLimit, ones), false, 0), n, k);
+  Solve unitLower{true, true, true, TransposeKind::NoTranspose};
+  Solve upperRight{false, false, false, TransposeKind::NoTranspose};
+  Value* X = upperRight.apply(b, U, unitLower.apply(b, L, permuted));
+  Value* dL = matmul(b, L, triangle(b, X, true, -1));
+  Value* dU = matmul(b, triangle(b, X, false, 0), U);
+  return {b.binary(O::Add, dL, dU), nullptr, nullptr};
+}
+
+// gesdd with reduced vectors (or full ones of a square matrix): A = U·diag(s)·Vᴴ. JAX's
+// svd rule: with dS = Uᴴ·dA·V, ds = Re(diag dS); dU = U·(F ∘ (dS·S + S·dSᴴ) + ½(dS - dSᴴ)·S⁻¹)
+// and dV = V·(F ∘ (S·dS + dSᴴ·S)), F_ij = 1/(s_j² - s_i²) off the diagonal; a tall or
+// wide matrix adds the part of dA outside U's (V's) columns. Repeated singular values
+// give non-finite tangents, as in JAX. LAPACK also returns its workspace in place of a:
+// a program that reads it is refused.
+std::vector<Value*> gesddTangents(JvpArgs& a, const kernels::LapackCall& call) {
+  Builder& b = a.b;
+  const Type& at = a.x[0]->type();
+  const int64_t rank = at.rank(), m = at.dim(rank - 2), n = at.dim(rank - 1);
+  if (call.mode != 'S' && !(call.mode == 'A' && m == n))
+    unsupportedRule(a.op, "jvp", "an SVD without its vectors, or with full ones of a matrix that is not square");
+  if (a.op.result(0)->hasUses()) unsupportedRule(a.op, "jvp", "a use of the workspace gesdd returns");
+  Value* sv = a.y[1];
+  Value* U = a.y[2];
+  Value* V = adjoint(b, a.y[3]);
+  Value* dA = a.t[0];
+  const DType dtype = at.dtype();
+  const bool complex = isComplex(dtype);
+  Value* dS = matmul(b, matmul(b, adjoint(b, U), dA), V);
+  const Type& st = dS->type();  // k×k
+  const Shape& square = st.shape();
+  Value* diagonal = b.binary(O::And, inTriangle(b, square, true, 0), inTriangle(b, square, false, 0));
+  Value* ds = b.reduce({b.select(diagonal, dS, zeros(b, st))}, {zeros(b, Type::scalar(dtype))}, {rank - 1},
+                       [](Builder& c, const std::vector<Value*>& v) {
+                         return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
+                       })[0];
+  if (complex) ds = b.unary(O::Real, ds);
+  const DType real = sv->type().dtype();
+  Dims batch = leadingDims(rank - 2), asColumns = batch, asRows = batch;  // s_j along the columns, s_i along the rows
+  asColumns.push_back(rank - 1);
+  asRows.push_back(rank - 2);
+  auto spread = [&](Value* perValue, const Shape& shape, const Dims& dims) {
+    Value* full = b.broadcastInDim(perValue, shape, dims);
+    return complex ? b.convert(full, dtype) : full;
+  };
+  const Type realSquare = Type::tensor(real, square);
+  Value* sj = b.broadcastInDim(sv, square, asColumns);
+  Value* si = b.broadcastInDim(sv, square, asRows);
+  Value* gaps = b.binary(O::Multiply, b.binary(O::Add, sj, si), b.binary(O::Subtract, sj, si));
+  Value* F = b.select(diagonal, zeros(b, realSquare), b.binary(O::Divide, b.splat(realSquare, 1), gaps));
+  if (complex) F = b.convert(F, dtype);
+  Value* dSS = b.binary(O::Multiply, spread(sv, square, asColumns), dS);
+  Value* SdS = b.binary(O::Multiply, spread(sv, square, asRows), dS);
+  const Type realVector = sv->type();
+  Value* isZero = b.compare(sv, zeros(b, realVector), ComparisonDirection::EQ);
+  Value* inverse = b.select(isZero, zeros(b, realVector), b.binary(O::Divide, b.splat(realVector, 1), sv));
+  Value* inverseDiagonal = b.select(diagonal, spread(inverse, square, asRows), zeros(b, st));
+  Value* skew = b.binary(O::Multiply, b.binary(O::Multiply, b.splat(st, 0.5), b.binary(O::Subtract, dS, adjoint(b, dS))),
+                         inverseDiagonal);
+  Value* dU = matmul(b, U, b.binary(O::Add, b.binary(O::Multiply, F, b.binary(O::Add, dSS, adjoint(b, dSS))), skew));
+  Value* dV = matmul(b, V, b.binary(O::Multiply, F, b.binary(O::Add, SdS, adjoint(b, SdS))));
+  // The part of dA that U's (V's) columns do not span, for a tall (wide) matrix.
+  auto outside = [&](Value* Q, Value* dAQ) {
+    Value* rest = b.binary(O::Subtract, dAQ, matmul(b, Q, matmul(b, adjoint(b, Q), dAQ)));
+    return b.binary(O::Divide, rest, spread(sv, rest->type().shape(), asColumns));
+  };
+  if (m > n) dU = b.binary(O::Add, dU, outside(U, matmul(b, dA, V)));
+  if (n > m) dV = b.binary(O::Add, dV, outside(V, matmul(b, adjoint(b, dA), U)));
+  return {nullptr, ds, dU, adjoint(b, dV), nullptr};
+}
+
+// `x` moved `by` places along `dim` (+1: element i holds x[i - 1]), zeros moved in.
+Value* shifted(Builder& b, Value* x, int64_t dim, int64_t by) {
+  const Type& t = x->type();
+  const size_t d = static_cast<size_t>(dim);
+  const int64_t n = t.dim(dim), rank = t.rank();
+  Dims start(static_cast<size_t>(rank), 0), limit = t.shape(), strides(static_cast<size_t>(rank), 1);
+  Dims low(static_cast<size_t>(rank), 0), high(static_cast<size_t>(rank), 0), interior(static_cast<size_t>(rank), 0);
+  const int64_t moved = std::min(std::abs(by), n);
+  if (by > 0) limit[d] = n - moved, low[d] = moved;
+  else start[d] = moved, high[d] = moved;
+  return b.pad(b.slice(x, start, limit, strides), zeros(b, Type::scalar(t.dtype())), low, high, interior);
+}
+
+// gtsv (JAX's tridiagonal_solve): A·x = b for A tridiagonal with dl below the diagonal
+// (dl[i] at row i, column i - 1; dl[0] unused), d on it and du above it (du[i] at column
+// i + 1; the last unused). dx = A⁻¹·(db - dA·x), the solve another gtsv call on the
+// same diagonals (linear in its right-hand side: gtsvTranspose). LAPACK also returns its
+// factorization in place of dl, d and du, whose tangents are not written: a program that
+// reads them is refused.
+std::vector<Value*> gtsvTangents(JvpArgs& a, const kernels::LapackCall&) {
+  for (size_t r = 0; r < 3; ++r)
+    if (a.op.result(r)->hasUses()) unsupportedRule(a.op, "jvp", "a use of the factorization gtsv returns");
+  Builder& b = a.b;
+  Value* x = a.y[3];
+  const Type& xt = x->type();
+  const int64_t rank = xt.rank();
+  const Dims alongRows = leadingDims(rank - 1);
+  auto times = [&](Value* diagonal, Value* v) {
+    return b.binary(O::Multiply, b.broadcastInDim(diagonal, xt.shape(), alongRows), v);
+  };
+  Value* dAx = nullptr;
+  if (a.t[0]) dAx = times(a.t[0], shifted(b, x, rank - 2, 1));
+  if (a.t[1]) dAx = addTangents(b, dAx, times(a.t[1], x));
+  if (a.t[2]) dAx = addTangents(b, dAx, times(a.t[2], shifted(b, x, rank - 2, -1)));
+  Value* rhs = a.t[3];
+  if (dAx) rhs = addTangents(b, rhs, b.unary(O::Negate, dAx));
+  if (!rhs) return std::vector<Value*>(5, nullptr);
+  Value* dx = rebuilt(b, a.op, {a.x[0], a.x[1], a.x[2], rhs}, a.op.attrs(), a.op.resultTypes())[3];
+  return {nullptr, nullptr, nullptr, dx, nullptr};
+}
+
+// A gtsv call whose right-hand side is linear: x = A⁻¹·r transposes to r̄ = A⁻ᵀ·x̄, a gtsv
+// call on Aᵀ's diagonals (below it, du moved down one; above it, dl moved up one).
+std::vector<Value*> customCallTranspose(TransposeArgs& a) {
+  std::optional<kernels::LapackCall> call = kernels::lapackCallOf(a.op);
+  if (!call || call->routine != kernels::LapackRoutine::Gtsv || a.linear[0] || a.linear[1] || a.linear[2] ||
+      !a.linear[3])
+    unsupportedRule(a.op, "transpose");
+  if (!a.ct[3]) return {nullptr, nullptr, nullptr, nullptr};
+  const int64_t last = a.x[0]->type().rank() - 1;
+  Value* below = shifted(a.b, a.x[2], last, 1);
+  Value* above = shifted(a.b, a.x[0], last, -1);
+  return {nullptr, nullptr, nullptr,
+          rebuilt(a.b, a.op, {below, a.x[1], above, a.ct[3]}, a.op.attrs(), a.op.resultTypes())[3]};
+}
+
+// The LAPACK routines with rules, and where their matrices are (the rules are for the
+// matrices LAPACK sees: jaxlib lays them out column-major; a row-major one would be its
+// transpose to LAPACK, which they do not handle).
+struct LapackRule {
+  kernels::LapackRoutine routine;
+  std::vector<Value*> (*tangents)(JvpArgs&, const kernels::LapackCall&);
+  std::vector<size_t> matrixOperands;
+  size_t matrixResult;
+};
+const LapackRule kLapackRules[] = {
+    {kernels::LapackRoutine::Potrf, &potrfTangents, {0}, 0},
+    {kernels::LapackRoutine::Trsm, &trsmTangents, {0, 1}, 0},
+    {kernels::LapackRoutine::Syevd, &syevdTangents, {0}, 0},
+    {kernels::LapackRoutine::Getrf, &getrfTangents, {0}, 0},
+    {kernels::LapackRoutine::Gtsv, &gtsvTangents, {3}, 3},
+    {kernels::LapackRoutine::Gesdd, &gesddTangents, {0}, 2},
+};
+
+bool columnMajor(const kernels::LapackCall& call, const LapackRule& rule) {
+  auto ok = [](const Type& t, const std::vector<int64_t>& layout) {
+    const int64_t rank = t.rank();
+    return layout.size() >= 2 && layout[0] == rank - 2 && layout[1] == rank - 1;
+  };
+  for (size_t i : rule.matrixOperands)
+    if (!ok(call.operands[i], call.operandLayouts[i])) return false;
+  return ok(call.results[rule.matrixResult], call.resultLayouts[rule.matrixResult]);
+}
+
+// A custom call kiln knows the derivative of: the LAPACK calls above. Others (and the
+// other LAPACK routines) are refused by their target.
+std::vector<Value*> customCallJvp(JvpArgs& a) {
+  std::optional<kernels::LapackCall> call = kernels::lapackCallOf(a.op);
+  const LapackRule* rule = nullptr;
+  for (const LapackRule& r : kLapackRules)
+    if (call && call->routine == r.routine) rule = &r;
+  if (!rule) unsupportedRule(a.op, "jvp");
+  if (!columnMajor(*call, *rule)) unsupportedRule(a.op, "jvp", "matrices not in jaxlib's column-major layout");
+  bool any = false;
+  for (Value* t : a.t) any |= t != nullptr;
+  if (!any) return std::vector<Value*>(a.op.numResults(), nullptr);
+  return rule->tangents(a, *call);
+}
+
+}  // namespace
+
+void addLapackCallRules(OpTable<OpRules>& t) {
+  t[O::CustomCall].jvp = &customCallJvp;
+  t[O::CustomCall].transpose = &customCallTranspose;
+}
+
+}  // namespace kiln::transforms
