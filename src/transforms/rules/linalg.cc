@@ -7,7 +7,8 @@
 // - cholesky: JAX's rule (Murray, arXiv:1602.07527), dL = L·Φ(L⁻¹·dA·L⁻ᴴ) where Φ keeps
 //   the lower triangle and halves the diagonal.
 // jaxlib's LAPACK custom calls have their rules in lapack_calls.cc, built on the matrix
-// helpers defined here (rules/matrix_math.h). Matrices are the last two dimensions; the leading ones are batch dimensions.
+// helpers defined here (rules/matrix_math.h). Matrices are the last two dimensions; the
+// leading ones are batch dimensions.
 #include <algorithm>
 
 #include "ir/attr_records.h"
