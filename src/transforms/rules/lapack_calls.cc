@@ -15,8 +15,9 @@ namespace {
 
 using O = OpCode;
 
-// Their results are the call's own; the tangents are built from stablehlo ops, whose
-// transposes reverse mode uses. Info outputs are integers.
+// The primal results are the call's own; the tangents are built from stablehlo ops,
+// whose transposes reverse mode uses (gtsv's also from another gtsv call, with its own
+// transpose below). Info outputs are integers, without tangents.
 
 // potrf: the factor in the `uplo` triangle, the input's other triangle left as it was
 // (LAPACK writes one triangle), so that one's tangent is the input's.
