@@ -60,12 +60,8 @@ std::vector<Value*> syevdTangents(JvpArgs& a, const kernels::LapackCall& call) {
   const Type& vt = V->type();
   const int64_t rank = vt.rank();
   Value* M = matmul(b, matmul(b, adjoint(b, V), dA), V);
-  Value* diagonal = b.binary(O::And, inTriangle(b, vt.shape(), true, 0), inTriangle(b, vt.shape(), false, 0));
-  Value* onDiagonal = b.select(diagonal, M, zeros(b, vt));
-  Value* dw = b.reduce({onDiagonal}, {zeros(b, Type::scalar(vt.dtype()))}, {rank - 1},
-                       [](Builder& c, const std::vector<Value*>& v) {
-                         return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
-                       })[0];
+  Value* diagonal = onDiagonal(b, vt.shape());
+  Value* dw = diagonalOf(b, M);
   if (isComplex(vt.dtype())) dw = b.unary(O::Real, dw);
   const Type& wt = w->type();
   Dims batch = leadingDims(rank - 2);
@@ -190,11 +186,8 @@ std::vector<Value*> gesddTangents(JvpArgs& a, const kernels::LapackCall& call) {
   Value* dS = matmul(b, matmul(b, adjoint(b, U), dA), V);
   const Type& st = dS->type();  // k×k
   const Shape& square = st.shape();
-  Value* diagonal = b.binary(O::And, inTriangle(b, square, true, 0), inTriangle(b, square, false, 0));
-  Value* ds = b.reduce({b.select(diagonal, dS, zeros(b, st))}, {zeros(b, Type::scalar(dtype))}, {rank - 1},
-                       [](Builder& c, const std::vector<Value*>& v) {
-                         return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
-                       })[0];
+  Value* diagonal = onDiagonal(b, square);
+  Value* ds = diagonalOf(b, dS);
   if (complex) ds = b.unary(O::Real, ds);
   const DType real = sv->type().dtype();
   Dims batch = leadingDims(rank - 2), asColumns = batch, asRows = batch;  // s_j along the columns, s_i along the rows

@@ -132,6 +132,19 @@ Value* inTriangle(Builder& b, const Shape& shape, bool lower, int64_t k) {
   return b.compare(offset, b.splat(ids, static_cast<double>(k)), lower ? ComparisonDirection::LE : ComparisonDirection::GE);
 }
 
+Value* onDiagonal(Builder& b, const Shape& shape) {
+  return b.binary(O::And, inTriangle(b, shape, true, 0), inTriangle(b, shape, false, 0));
+}
+
+Value* diagonalOf(Builder& b, Value* x) {
+  const Type& t = x->type();
+  Value* kept = b.select(onDiagonal(b, t.shape()), x, zeros(b, t));
+  return b.reduce({kept}, {zeros(b, Type::scalar(t.dtype()))}, {t.rank() - 1},
+                  [](Builder& c, const std::vector<Value*>& v) {
+                    return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
+                  })[0];
+}
+
 // x's lower (upper) triangle from diagonal k on, zeros elsewhere.
 Value* triangle(Builder& b, Value* x, bool lower, int64_t k) {
   return b.select(inTriangle(b, x->type().shape(), lower, k), x, zeros(b, x->type()));
@@ -143,8 +156,7 @@ Value* triangle(Builder& b, Value* x, bool lower, int64_t k) {
 Value* halvedTriangle(Builder& b, Value* like, bool lower) {
   const Type& type = like->type();
   Value* strict = inTriangle(b, type.shape(), lower, lower ? -1 : 1);
-  Value* diagonal = b.binary(O::And, inTriangle(b, type.shape(), true, 0), inTriangle(b, type.shape(), false, 0));
-  return b.select(strict, b.splat(type, 1), b.select(diagonal, b.splat(type, 0.5), zeros(b, type)));
+  return b.select(strict, b.splat(type, 1), b.select(onDiagonal(b, type.shape()), b.splat(type, 0.5), zeros(b, type)));
 }
 
 

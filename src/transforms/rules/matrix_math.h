@@ -18,6 +18,10 @@ Value* matmul(Builder& b, Value* x, Value* y);
 // Whether each element of a tensor of `shape` lies in the lower (upper) triangle from
 // diagonal `k` on: column - row <= k (>= k).
 Value* inTriangle(Builder& b, const Shape& shape, bool lower, int64_t k);
+// Whether each element of a tensor of `shape` lies on the diagonal of its matrix.
+Value* onDiagonal(Builder& b, const Shape& shape);
+// The diagonal of each (square) matrix of `x`: [batch..., n].
+Value* diagonalOf(Builder& b, Value* x);
 // x's lower (upper) triangle from diagonal k on, zeros elsewhere.
 Value* triangle(Builder& b, Value* x, bool lower, int64_t k);
 // Ones in the strict lower (upper) triangle, halves on the diagonal, zeros elsewhere, of

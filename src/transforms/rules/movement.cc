@@ -336,6 +336,20 @@ Value* startRows(BatchArgs& a, size_t first, const Shape& shape, const Dims& siz
   return b.concatenate(columns, 1);
 }
 
+// A window at one start row per slice ([size, rank] starts) of a batched operand of
+// rank + 1: the batch a batching dimension of operand and starts, every other dimension
+// a window dimension. The scatter of dynamic updates writes where it reads (asScatter).
+GatherDims windowPerSlice(int64_t rank) {
+  GatherDims g;
+  g.operandBatchingDims = g.startIndicesBatchingDims = {0};
+  for (int64_t d = 1; d <= rank; ++d) {
+    g.startIndexMap.push_back(d);
+    g.offsetDims.push_back(d);
+  }
+  g.indexVectorDim = 1;
+  return g;
+}
+
 // Shared starts: one dynamic slice of the batched operand, from 0 along the batch.
 // Batched starts: a gather with the batch as a batching dimension of operand and starts.
 std::vector<Value*> dynamicSliceBatch(BatchArgs& a) {
@@ -348,16 +362,8 @@ std::vector<Value*> dynamicSliceBatch(BatchArgs& a) {
     starts.insert(starts.begin(), zeros(a.b, a.x[1]->type()));
     return {a.b.dynamicSlice(operand, starts, batchedShape(a.size, sizes))};
   }
-  const int64_t rank = static_cast<int64_t>(sizes.size());
-  GatherDims g;
-  g.operandBatchingDims = g.startIndicesBatchingDims = {0};
-  for (int64_t d = 1; d <= rank; ++d) {
-    g.startIndexMap.push_back(d);
-    g.offsetDims.push_back(d);
-  }
-  g.indexVectorDim = 1;
   Value* starts = startRows(a, 1, a.op.operand(0)->type().shape(), sizes);
-  return {a.b.gather(operand, starts, g, batchedShape(1, sizes))};
+  return {a.b.gather(operand, starts, windowPerSlice(static_cast<int64_t>(sizes.size())), batchedShape(1, sizes))};
 }
 
 // Shared starts: one dynamic update of the batched operand, from 0 along the batch.
@@ -374,16 +380,8 @@ std::vector<Value*> dynamicUpdateSliceBatch(BatchArgs& a) {
     return {a.b.dynamicUpdateSlice(operand, update, starts)};
   }
   const Shape& sizes = a.op.operand(1)->type().shape();
-  const int64_t rank = static_cast<int64_t>(sizes.size());
-  ScatterDims s;
-  s.inputBatchingDims = s.scatterIndicesBatchingDims = {0};
-  for (int64_t d = 1; d <= rank; ++d) {
-    s.scatterDimsToOperandDims.push_back(d);
-    s.updateWindowDims.push_back(d);
-  }
-  s.indexVectorDim = 1;
   Value* starts = startRows(a, 2, a.op.operand(0)->type().shape(), sizes);
-  return a.b.scatter({operand}, starts, {update}, s,
+  return a.b.scatter({operand}, starts, {update}, windowPerSlice(static_cast<int64_t>(sizes.size())).asScatter(),
                      [](Builder&, const std::vector<Value*>& v) { return std::vector<Value*>{v[1]}; });
 }
 

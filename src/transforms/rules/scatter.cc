@@ -38,10 +38,15 @@ Value* gatherBack(Builder& b, Value* from, Value* indices, const ScatterDims& s,
   return b.gather(from, indices, s.asGather(), s.windowSizes(from->type().shape(), updates.shape()));
 }
 
-Value* scatterAdd(Builder& b, Value* into, Value* indices, Value* updates, const ScatterDims& s) {
-  return b.scatter({into}, indices, {updates}, s, [](Builder& c, const std::vector<Value*>& v) {
-    return std::vector<Value*>{c.binary(O::Add, v[0], v[1])};
+// A scatter of `updates` into `into` that combines by `combine` (add, multiply).
+Value* scatterWith(Builder& b, OpCode combine, Value* into, Value* indices, Value* updates, const ScatterDims& s) {
+  return b.scatter({into}, indices, {updates}, s, [combine](Builder& c, const std::vector<Value*>& v) {
+    return std::vector<Value*>{c.binary(combine, v[0], v[1])};
   })[0];
+}
+
+Value* scatterAdd(Builder& b, Value* into, Value* indices, Value* updates, const ScatterDims& s) {
+  return scatterWith(b, O::Add, into, indices, updates, s);
 }
 
 // The tangent of a scatter that keeps the max (min) of `operand` and the `updates` that
@@ -75,12 +80,6 @@ Value* extremalTangent(Builder& b, Value* operand, Value* indices, Value* update
   return scatterAdd(b, tOperand, indices, parts, s);
 }
 
-Value* scatterMultiply(Builder& b, Value* into, Value* indices, Value* updates, const ScatterDims& s) {
-  return b.scatter({into}, indices, {updates}, s, [](Builder& c, const std::vector<Value*>& v) {
-    return std::vector<Value*>{c.binary(O::Multiply, v[0], v[1])};
-  })[0];
-}
-
 // The tangent of a scatter that multiplies `operand` by the `updates` landing on each
 // element: tOperand · P + operand · Σ tUpdate_k · (product of the other updates there),
 // P the product of all. The products of the others are found without dividing by zero:
@@ -96,7 +95,7 @@ Value* multiplyTangent(Builder& b, Value* operand, Value* indices, Value* update
   Value* one = b.splat(ut, 1);
   Value* zero = zeros(b, ut);
   Value* isZero = b.compare(updates, zero, D::EQ);
-  Value* nonzeroProduct = scatterMultiply(b, b.splat(ot, 1), indices, b.select(isZero, one, updates), s);
+  Value* nonzeroProduct = scatterWith(b, O::Multiply, b.splat(ot, 1), indices, b.select(isZero, one, updates), s);
   Value* zeroCount = scatterAdd(b, zeros(b, ot), indices, b.select(isZero, one, zero), s);
   Value* productAt = gatherBack(b, nonzeroProduct, indices, s, ut);
   Value* zerosAt = gatherBack(b, zeroCount, indices, s, ut);
