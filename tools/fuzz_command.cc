@@ -16,6 +16,7 @@
 #include "stablehlo/printer.h"
 #include "support/atomic_file.h"
 #include "support/error.h"
+#include "testing/check_harness.h"
 #include "testing/differential.h"
 #include "testing/program_generator.h"
 
@@ -114,11 +115,14 @@ int fuzz(const FuzzOptions& o) {
       ++failures;
       const std::string small = testing::minimize(
           text, [&](const std::string& candidate) { return testing::disagreement(candidate, inputs).has_value(); });
-      const std::string why = *testing::disagreement(small, inputs);
+      // (every line of the message a comment: LLVM's verifier reports take several)
+      std::string why = *testing::disagreement(small, inputs);
+      for (size_t at = why.find('\n'); at != std::string::npos; at = why.find('\n', at + 4)) why.replace(at, 1, "\n// ");
       std::filesystem::create_directories(o.out);
       const std::string path = (std::filesystem::path(o.out) / ("fuzz_" + std::to_string(seed) + ".mlir")).string();
       writeFileAtomically(path, "// kiln fuzz --replay " + path + " --seed " + std::to_string(seed) + "\n// " + why + "\n" + small);
-      std::printf("seed %llu: %s\n  minimized to %s\n", static_cast<unsigned long long>(seed), d->c_str(), path.c_str());
+      std::printf("seed %llu: %s\n  minimized to %s\n", static_cast<unsigned long long>(seed),
+                  testing::firstLine(*d).c_str(), path.c_str());
     }
     watchdog.watch(seed, "");
     if (elapsed() - reported >= 5) {

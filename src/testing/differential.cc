@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 
 #include "backends/cpu/executable.h"
 #include "interp/array_print.h"
@@ -12,6 +13,7 @@
 #include "passes/passes.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
+#include "testing/adjoint_check.h"
 #include "support/error.h"
 
 namespace kiln::testing {
@@ -32,9 +34,42 @@ std::string element(const Literal& v, int64_t i) {
   return std::to_string(isUnsignedInt(v.dtype()) ? static_cast<int64_t>(v.uintAt(i)) : v.intAt(i));
 }
 
+// Whether executors may round `op`'s results each its own way (differential.h).
+bool roundsFreely(const Op& op) {
+  const OpInfo& info = op.info();
+  if (info.elements == ElementClass::FloatOrComplex &&
+      (info.category == OpCategory::ElementwiseUnary || info.category == OpCategory::ElementwiseBinary))
+    return !op.is(OpCode::Real) && !op.is(OpCode::Imag);
+  if (op.is(OpCode::DotGeneral) || op.is(OpCode::Convolution)) return !isInteger(op.result(0)->type().dtype());
+  return false;
+}
+
+// Whether a and b are within `tolerance` of each other relative to max(|a|, |b|, 1).
+bool near(std::complex<double> a, std::complex<double> b, double tolerance) {
+  const double scale = std::max({std::abs(a), std::abs(b), 1.0});
+  return std::isfinite(scale) && std::abs(a - b) <= tolerance * scale;
+}
+
 }  // namespace
 
-std::optional<std::string> firstDifference(const interp::HostValues& expected, const interp::HostValues& got) {
+double tolerance(const Module& module) {
+  int freeOps = 0;
+  int precision = 53;  // significand bits of the narrowest float format
+  for (const auto& fn : module.functions())
+    walk(fn->body(), [&](Op& op) {
+      freeOps += roundsFreely(op);
+      for (const Value* r : op.results()) {
+        const DType e = r->type().dtype();
+        if (isFloat(e) || isComplex(e)) precision = std::min(precision, info(e).format.mantissaBits + 1);
+      }
+    });
+  // Each such op's result may be an ulp or two off, which the ops after it may magnify
+  // by a few bits more.
+  return freeOps == 0 ? 0 : freeOps * std::ldexp(1.0, 6 - precision);
+}
+
+std::optional<std::string> firstDifference(const interp::HostValues& expected, const interp::HostValues& got,
+                                           double tolerance) {
   if (expected.size() != got.size())
     return std::to_string(got.size()) + " results instead of " + std::to_string(expected.size());
   for (size_t r = 0; r < expected.size(); ++r) {
@@ -44,6 +79,8 @@ std::optional<std::string> firstDifference(const interp::HostValues& expected, c
     if (a.type() != b.type()) return where + " is " + b.type().str() + ", not " + a.type().str();
     for (int64_t i = 0; i < a.numElements(); ++i) {
       if (a.bitsAt(i) == b.bitsAt(i) || (isNaNAt(a, i) && isNaNAt(b, i))) continue;
+      if (tolerance > 0 && isFloat(a.dtype()) && near(a.floatAt(i), b.floatAt(i), tolerance)) continue;
+      if (tolerance > 0 && isComplex(a.dtype()) && near(a.complexAt(i), b.complexAt(i), tolerance)) continue;
       // (complex elements are two parts: bitsAt compares the storage of both)
       return where + " element " + std::to_string(i) + ": " + element(b, i) + " instead of " + element(a, i);
     }
@@ -53,8 +90,10 @@ std::optional<std::string> firstDifference(const interp::HostValues& expected, c
 
 std::optional<std::string> disagreement(const std::string& program, const interp::HostValues& inputs) {
   interp::HostValues expected;
+  double tol = 0;
   try {
     auto module = parse(program);
+    tol = tolerance(*module);
     expected = interp::Interpreter(*module).call("main", inputs);
   } catch (const Error&) {
     return std::nullopt;
@@ -62,7 +101,7 @@ std::optional<std::string> disagreement(const std::string& program, const interp
   auto check = [&](const std::string& executor, const std::function<interp::HostValues()>& run)
       -> std::optional<std::string> {
     try {
-      if (auto d = firstDifference(expected, run())) return executor + ": " + *d;
+      if (auto d = firstDifference(expected, run(), tol)) return executor + ": " + *d;
     } catch (const Error& e) {
       return executor + " threw: " + e.what();
     }
@@ -75,13 +114,23 @@ std::optional<std::string> disagreement(const std::string& program, const interp
         return interp::Interpreter(*module).call("main", inputs);
       }))
     return d;
-  return check("cpu", [&] {
+  if (auto d = check("cpu", [&] {
+        auto module = parse(program);
+        passes::PassContext context;
+        passes::runPipeline(*module, cpu::cpuPipeline(), context);
+        cpu::Executable executable(*module);
+        return executable.call(*module->lookup("main"), inputs);
+      }))
+    return d;
+  try {
     auto module = parse(program);
-    passes::PassContext context;
-    passes::runPipeline(*module, cpu::cpuPipeline(), context);
-    cpu::Executable executable(*module);
-    return executable.call(*module->lookup("main"), inputs);
-  });
+    AdjointCheck adjoint = checkAdjoint(*module, "main", inputs, 1);
+    if (adjoint.outcome == AdjointCheck::Outcome::Inconsistent) return "jvp/vjp: " + adjoint.message;
+  } catch (const Error& e) {
+    // (an op the transforms refuse, as JAX does: max of complex numbers, ...)
+    if (e.kind() != ErrorKind::Unsupported) return std::string("jvp/vjp threw: ") + e.what();
+  }
+  return std::nullopt;
 }
 
 std::string minimize(const std::string& program, const std::function<bool(const std::string&)>& stillFails) {

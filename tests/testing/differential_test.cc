@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "ir/verifier.h"
@@ -29,9 +31,11 @@ TEST(DifferentialTest, GeneratedProgramsAreValidVariedAndReproducible) {
   for (const char* name : {"stablehlo.add", "stablehlo.compare", "stablehlo.select", "stablehlo.convert",
                            "stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.transpose",
                            "stablehlo.reverse", "stablehlo.slice", "stablehlo.concatenate", "stablehlo.pad",
-                           "stablehlo.reduce", "stablehlo.dot_general", "stablehlo.iota", "stablehlo.not"})
+                           "stablehlo.reduce", "stablehlo.dot_general", "stablehlo.iota", "stablehlo.not",
+                           "stablehlo.exponential", "stablehlo.convolution", "stablehlo.gather", "stablehlo.scatter",
+                           "stablehlo.sort", "stablehlo.while", "stablehlo.if", "stablehlo.clamp"})
     EXPECT_TRUE(ops.count(name)) << name;
-  EXPECT_GE(ops.size(), 30u);
+  EXPECT_GE(ops.size(), 45u);
 }
 
 // The fixed seed set (kiln fuzz runs more in .ci/run).
@@ -42,6 +46,56 @@ TEST(DifferentialTest, EveryExecutorAgreesWithTheInterpreter) {
     std::optional<std::string> d = disagreement(text, generateInputs(*module->lookup("main"), seed));
     EXPECT_FALSE(d) << "seed " << seed << ": " << *d << "\n" << text;
   }
+}
+
+// Every disagreement kiln fuzz found, minimized and kept (tests/testing/fuzz_reproducers:
+// each file says what went wrong, and its inputs' seed on a line "// --seed N").
+TEST(DifferentialTest, TheReproducersOfFixedDisagreementsAgree) {
+  const std::filesystem::path dir = std::filesystem::path(KILN_SOURCE_DIR) / "tests/testing/fuzz_reproducers";
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(entry.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t at = text.find("// --seed ");
+    ASSERT_NE(at, std::string::npos) << entry.path();
+    const uint64_t seed = std::stoull(text.substr(at + 10));
+    auto module = stablehlo::parseModule(SourceBuffer::fromString(entry.path().string(), text));
+    std::optional<std::string> d = disagreement(text, generateInputs(*module->lookup("main"), seed));
+    EXPECT_FALSE(d) << entry.path().filename() << ": " << *d;
+    ++files;
+  }
+  EXPECT_GE(files, 6);
+}
+
+// A program with transcendental math or float dots is compared within a tolerance; one
+// without, bit for bit.
+TEST(DifferentialTest, TheToleranceComesFromTheOps) {
+  auto tol = [](const std::string& body) {
+    return tolerance(*stablehlo::parseModule(SourceBuffer::fromString("<t>", body)));
+  };
+  EXPECT_EQ(tol(R"(func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.multiply %x, %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+})"), 0.0);
+  const double f32 = tol(R"(func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.exponential %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+})");
+  const double f16 = tol(R"(func.func @main(%x: tensor<4xf32>) -> tensor<4xf16> {
+  %0 = stablehlo.sine %x : tensor<4xf32>
+  %1 = stablehlo.convert %0 : (tensor<4xf32>) -> tensor<4xf16>
+  return %1 : tensor<4xf16>
+})");
+  EXPECT_GT(f32, 0.0);
+  EXPECT_LT(f32, 1e-4);
+  EXPECT_GT(f16, 100 * f32);  // the narrowest format sets it
+  Literal a(Type::tensor(DType::F32, {1})), b(Type::tensor(DType::F32, {1}));
+  a.setFloat(0, 2.0);
+  b.setFloat(0, 2.0 * (1 + f32 / 2));
+  EXPECT_TRUE(firstDifference({a}, {b}));
+  EXPECT_FALSE(firstDifference({a}, {b}, f32));
+  b.setFloat(0, 2.0 * (1 + 2 * f32));
+  EXPECT_TRUE(firstDifference({a}, {b}, f32));
 }
 
 TEST(DifferentialTest, ResultsCompareBitForBitAndNaNMatchesAnyNaN) {

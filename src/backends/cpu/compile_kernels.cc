@@ -79,8 +79,9 @@ void emitPart(const std::vector<KernelRequest>& requests, size_t parts, const Ji
       if (part.kernels.back().twoPhase()) part.names.push_back(name + "_combine");
       part.compiled.push_back(i);
     } catch (const Declined& d) {
-      // Drop the half-built functions; the op stays with the interpreter.
-      for (const std::string& n : {name, name + "_combine"})
+      // Drop the half-built functions (the kernel, its combine step, sort's comparator);
+      // the op stays with the interpreter.
+      for (const std::string& n : {name, name + "_combine", name + "_less"})
         if (llvm::Function* f = module.getFunction(n)) f->eraseFromParent();
       part.declined.emplace_back(i, d.reason);
     }

@@ -475,8 +475,15 @@ std::vector<llvm::Value*> KernelEmitter::scalarRegion(const Region& region,
   for (size_t i = 0; i < region.numArguments(); ++i) values[region.argument(i)] = args[i];
   auto get = [&](const Value* v) {
     auto it = values.find(v);
-    if (it == values.end()) decline("unsupported: a region reading a value from outside");
-    return it->second;
+    if (it != values.end()) return it->second;
+    // A scalar constant from outside (CSE merges a region's constants with the
+    // function's) is still a constant here.
+    const Op* def = v->definingOp();
+    if (def && def->is(OpCode::Constant) && v->type().rank() == 0) {
+      requireSupported(v->type());
+      return values[v] = s_.constantOf(def->attr("value").asDense(), 0);
+    }
+    decline("unsupported: a region reading a value from outside");
   };
   for (const auto& op : region.ops()) {
     if (op->info().isTerminator()) {

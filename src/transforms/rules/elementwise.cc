@@ -251,8 +251,10 @@ std::vector<Value*> atan2Jvp(JvpArgs& a) {
   return {addTangents(a.b, l, r)};
 }
 
-// rem(x, y) = x - y·trunc(x/y): tx - ty·trunc(x/y).
+// rem(x, y) = x - y·trunc(x/y): tx - ty·trunc(x/y). (The spec leaves complex
+// remainder TBD, and JAX refuses it.)
 std::vector<Value*> remainderJvp(JvpArgs& a) {
+  if (isComplex(a.x[0]->type().dtype())) unsupportedRule(a.op, "jvp", "complex operands");
   Ops o{a.b};
   Value* r = nullptr;
   if (a.t[1]) {
@@ -316,7 +318,7 @@ std::vector<Value*> convertTranspose(TransposeArgs& a) {
 // real, imag and complex are linear over the reals. Their transposes keep the pairing
 // <a, b> = Re(a·b) that the other rules' transposes (products by the other factor,
 // without conjugation, as in JAX) keep: real's is complex(ct, 0), imag's complex(0, -ct),
-// complex's (real(ct), -imag(ct)).
+// complex's (real(ct), -imag(ct)). Of a real operand, real is the identity and imag zero.
 std::vector<Value*> realJvp(JvpArgs& a) { return {a.t[0] ? a.b.unary(O::Real, a.t[0]) : nullptr}; }
 std::vector<Value*> imagJvp(JvpArgs& a) { return {a.t[0] ? a.b.unary(O::Imag, a.t[0]) : nullptr}; }
 std::vector<Value*> complexJvp(JvpArgs& a) {
@@ -324,9 +326,11 @@ std::vector<Value*> complexJvp(JvpArgs& a) {
   return {a.b.binary(O::Complex, orZeros(a.b, a.t[0], a.x[0]), orZeros(a.b, a.t[1], a.x[1]))};
 }
 std::vector<Value*> realTranspose(TransposeArgs& a) {
+  if (!isComplex(a.op.operand(0)->type().dtype())) return {a.ct[0]};
   return {a.b.binary(O::Complex, a.ct[0], zeros(a.b, a.ct[0]->type()))};
 }
 std::vector<Value*> imagTranspose(TransposeArgs& a) {
+  if (!isComplex(a.op.operand(0)->type().dtype())) return {zeros(a.b, a.ct[0]->type())};
   return {a.b.binary(O::Complex, zeros(a.b, a.ct[0]->type()), a.b.unary(O::Negate, a.ct[0]))};
 }
 std::vector<Value*> complexTranspose(TransposeArgs& a) {

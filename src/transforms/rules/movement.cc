@@ -198,9 +198,14 @@ Value* takeAlongIndices(Builder& b, Value* positions, int64_t dim) {
 }
 
 // x's elements taken one by one at `indices` (takeAlongIndices): a gather of 1-element
-// slices, linear in x (its transpose scatter-adds).
+// slices, linear in x (its transpose scatter-adds). Of an x without elements, there is
+// no slice to take: the result is as empty.
 Value* takeAlong(Builder& b, Value* x, Value* indices) {
   const int64_t rank = x->type().rank();
+  if (x->type().numElements() == 0) {
+    const Shape& s = indices->type().shape();
+    return b.splat(Type::tensor(x->type().dtype(), Shape(s.begin(), s.end() - 1)), 0);
+  }
   GatherDims g;
   for (int64_t d = 0; d < rank; ++d) {
     g.collapsedSliceDims.push_back(d);
