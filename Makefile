@@ -6,7 +6,7 @@ JOBS ?= 2
 SHARED ?= ../shared
 CMAKE_FLAGS ?=
 
-.PHONY: all setup configure build run corpus test conformance asan fuzz bench clean
+.PHONY: all setup configure build run corpus test conformance asan sanitize fuzz bench clean
 
 all: build
 
@@ -38,9 +38,15 @@ test: build
 conformance: build
 	@scripts/conformance.sh $(BUILD)/tools/kiln $(JOBS)
 
-# Sanitizer build (ASan + UBSan) of everything, then the tests.
+# Sanitizer build (ASan + UBSan) of everything, then every test (the whole models too:
+# most of an hour).
 asan:
 	@$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DKILN_SANITIZE=ON -DKILN_BENCH=OFF"
+
+# The sanitizer stages .ci/run runs (scripts/sanitizers.sh): ASan+UBSan tests without the
+# whole models, a conformance sample and fuzzing; the runtime's tests under TSan.
+sanitize: build
+	@scripts/sanitizers.sh $(BUILD)/tools/kiln $(JOBS)
 
 # libFuzzer targets, built with clang-19 (scripts/setup.sh --fuzz installs it).
 # (Warnings are errors in the g++ build; clang with libstdc++ 12 warns about the library.)
@@ -59,4 +65,4 @@ bench: build
 	@$(BUILD)/bench/runtime_bench
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-tsan build-fuzz

@@ -3,7 +3,11 @@
 // minimized and written as a reproducer, which `kiln fuzz --replay FILE --seed S` checks
 // again. A program that runs past --time-limit is written as a hang reproducer and ends
 // the run. Exits 1 when any program disagreed or hung.
+#include <unistd.h>
+
 #include <chrono>
+#include <csignal>
+#include <cstring>
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
@@ -31,7 +35,23 @@ struct FuzzOptions {
   std::string out = ".";
   std::string replay;
   double timeLimit = 30;  // seconds one program (with its minimization) may take
+  bool print = false;     // print the programs instead of running them
 };
+
+// A crash ends the process before any reproducer is written: the signal handler prints
+// which seed it was on (prepared beforehand: a handler may only write(2)), and
+// `kiln fuzz --print --count 1 --seed N` shows the program.
+char crashNote[160];
+void onCrash(int signal) {
+  if (write(2, crashNote, std::strlen(crashNote)) < 0) {}  // (nothing to do if it fails)
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+}
+void noteSeed(uint64_t seed) {
+  std::snprintf(crashNote, sizeof crashNote,
+                "\nkiln fuzz: crashed on seed %llu (kiln fuzz --print --count 1 --seed %llu shows the program)\n",
+                static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed));
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -106,9 +126,15 @@ int fuzz(const FuzzOptions& o) {
   generator.maxOps = o.maxOps;
   int64_t programs = 0, failures = 0;
   double reported = 0;
+  for (int signal : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL}) std::signal(signal, onCrash);
   for (uint64_t seed = o.seed; o.count < 0 ? elapsed() < o.seconds : programs < o.count; ++seed, ++programs) {
+    noteSeed(seed);
     auto module = testing::generateProgram(seed, generator);
     const std::string text = stablehlo::printModule(*module);
+    if (o.print) {
+      std::printf("// seed %llu\n%s\n", static_cast<unsigned long long>(seed), text.c_str());
+      continue;
+    }
     const interp::HostValues inputs = testing::generateInputs(*module->lookup("main"), seed);
     watchdog.watch(seed, text);
     if (std::optional<std::string> d = testing::disagreement(text, inputs)) {
@@ -152,6 +178,7 @@ std::function<int()> addFuzzCommand(CLI::App& app) {
   cmd->add_option("--time-limit", o->timeLimit, "Seconds one program may take before it counts as a hang (default 30)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--replay", o->replay, "Check this program (a reproducer) again instead");
+  cmd->add_flag("--print", o->print, "Print the programs (each after a // seed N line) instead of running them");
   return [o] { return o->replay.empty() ? fuzz(*o) : replay(*o); };
 }
 

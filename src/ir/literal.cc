@@ -10,6 +10,7 @@
 namespace kiln {
 
 Literal::Literal(Type type) : type_(std::move(type)) {
+  if (type_.numElements() < 0) throw Error(ErrorKind::Shape, "a tensor of " + type_.str() + " has a negative size");
   bytes_ = std::make_shared<std::vector<uint8_t>>(
       zeroedBytes(static_cast<size_t>(type_.numElements() * storageBytes(type_.dtype()))));
 }

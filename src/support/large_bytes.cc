@@ -2,6 +2,9 @@
 #include "support/large_bytes.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
+
+#include <new>
 
 namespace kiln {
 
@@ -10,8 +13,23 @@ namespace {
 constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
 constexpr size_t kAdviseFrom = 4 * kHugePage;
 
-// Empty, with capacity for `size` bytes whose whole huge pages are advised.
+// The machine's physical memory and swap, in bytes.
+size_t memoryAndSwap() {
+  static const size_t bytes = [] {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
+    size_t total = pages > 0 && pageSize > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(pageSize) : 0;
+    // (swap from /proc/meminfo would add little; twice the memory bounds it generously)
+    return total == 0 ? SIZE_MAX : 2 * total;
+  }();
+  return bytes;
+}
+
+// Empty, with capacity for `size` bytes whose whole huge pages are advised. These bytes
+// are all written at once, so a request beyond what the machine can hold fails here as
+// std::bad_alloc, as an allocator without overcommit would, rather than by the OOM
+// killer while filling it (or by a sanitizer's allocator, which aborts on such sizes).
 std::vector<uint8_t> reserved(size_t size) {
+  if (size > memoryAndSwap()) throw std::bad_alloc();
   std::vector<uint8_t> bytes;
   bytes.reserve(size);
   if (size >= kAdviseFrom) {

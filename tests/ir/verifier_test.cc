@@ -381,6 +381,10 @@ std::vector<Case> shapeCases() {
           "interior_padding = array<i64: 1>} : (tensor<3xf32>, tensor<f32>) -> tensor<6xf32>",
           "result shape [6] does not match the expected [8] (operand [3] padded with low [1], high "
           "[2], interior [1])"),
+      bad("pad_past_nothing", "%a: tensor<2xf32>, %p: tensor<f32>",
+          "%0 = \"stablehlo.pad\"(%a, %p) {edge_padding_low = array<i64: -2>, edge_padding_high = "
+          "array<i64: -1>, interior_padding = array<i64: 0>} : (tensor<2xf32>, tensor<f32>) -> tensor<0xf32>",
+          "the padding makes dimension 0 of size -1"),
       bad("pad_interior", "%a: tensor<3xf32>, %p: tensor<f32>",
           "%0 = \"stablehlo.pad\"(%a, %p) {edge_padding_low = array<i64: 0>, edge_padding_high = "
           "array<i64: 0>, "

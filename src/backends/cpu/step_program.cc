@@ -416,7 +416,8 @@ class StepProgram::Runner {
   void copy(const Place& to, const Place& from, const Type& type) {
     void* dst = address(to);
     const void* src = address(from);
-    if (dst != src) std::memcpy(dst, src, static_cast<size_t>(passes::valueBytes(type)));
+    const auto bytes = static_cast<size_t>(passes::valueBytes(type));
+    if (dst != src && bytes > 0) std::memcpy(dst, src, bytes);  // (an empty value may have no address)
   }
   void copyAll(const std::vector<Place>& to, const std::vector<Place>& from, const Op& op) {
     for (size_t i = 0; i < to.size(); ++i) copy(to[i], from[i], op.result(i)->type());

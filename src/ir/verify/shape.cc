@@ -259,6 +259,12 @@ Shape checkPad(const InferContext& v, const std::vector<int64_t>& low,
     int64_t n = x.shape()[d];
     expected.push_back(satAdd(
         satAdd(satAdd(n, low[d]), satMul(std::max<int64_t>(n - 1, 0), interior[d])), high[d]));
+    // (negative padding crops, but not past nothing)
+    v.check(expected.back() >= 0, [&] {
+      return "the padding makes dimension " + std::to_string(d) + " of size " + std::to_string(expected.back()) +
+             ": operand " + shapeStr(x.shape()) + ", low " + shapeStr(low) + ", high " + shapeStr(high) +
+             ", interior " + shapeStr(interior);
+    });
   }
   return expected;
 }
