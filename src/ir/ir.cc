@@ -36,8 +36,12 @@ void Value::addUse(Op* user, unsigned index) {
 Region::~Region() {
   // Ops use values defined earlier in this region (also from nested regions): drop
   // every use first so that the order of destruction does not matter.
-  walk(*this, [](Op& op) { op.dropOperandUses(); });
+  dropOperandUses();
   ops_.clear();
+}
+
+void Region::dropOperandUses() {
+  walk(*this, [](Op& op) { op.dropOperandUses(); });
 }
 
 Value* Region::addArgument(Type type) {

@@ -119,6 +119,11 @@ class Region {
   // Clones arguments and ops into the empty region `dest`; `map` gains every mapping.
   void cloneInto(Region& dest, ValueMap& map) const;
 
+  // Makes its ops (nested ones too) read nothing, so that regions whose ops read each
+  // other's values can then be destroyed in any order. (The destructor does it for
+  // values of the region itself.)
+  void dropOperandUses();
+
  private:
   friend class Op;
   friend class Function;

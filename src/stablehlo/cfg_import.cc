@@ -71,7 +71,12 @@ Literal zeros(const Type& t) { return Literal(t); }
 
 }  // namespace
 
-void liftControlFlow(Function& fn, std::vector<CfgBlock>& blocks, const SourceRef& source) {
+CfgBlocks::~CfgBlocks() {
+  for (CfgBlock& block : *this)
+    if (block.region) block.region->dropOperandUses();
+}
+
+void liftControlFlow(Function& fn, CfgBlocks& blocks, const SourceRef& source) {
   const size_t n = blocks.size();
   const int64_t exitPc = static_cast<int64_t>(n);
   std::map<std::string, size_t> index;

@@ -198,7 +198,7 @@ void Parser::parseGenericFunction(Module& module) {
     if (argLocs[i]) pendingLocs_.push_back({&fn->argLocs[i], argLocs[i]});
   }
   Function* raw = module.addFunction(std::move(fn));
-  std::vector<CfgBlock> blocks = parseFunctionOps(*raw, offset);
+  CfgBlocks blocks = parseFunctionOps(*raw, offset);
   expect(Tok::RParen, "to close the function's region list");
   if (blocks.size() > 1 || blocks[0].end != CfgBlock::End::None)
     liftControlFlow(*raw, blocks, source_);

@@ -368,16 +368,16 @@ void Parser::parseFunction(Module& module) {
     // An explicit entry label repeats the parameters: ^bb0(%arg0: T, ...):
     error("an entry block label is not allowed in a function body");
   }
-  std::vector<CfgBlock> blocks = parseFunctionOps(*raw, offset);
+  CfgBlocks blocks = parseFunctionOps(*raw, offset);
   if (blocks.size() > 1 || blocks[0].end != CfgBlock::End::None)
     liftControlFlow(*raw, blocks, source_);
   parseOptionalLoc(raw->loc);
 }
 
-std::vector<CfgBlock> Parser::parseFunctionOps(Function& fn, size_t offset) {
+CfgBlocks Parser::parseFunctionOps(Function& fn, size_t offset) {
   // Ops go into the body; a cf.br / cf.cond_br or a block label makes the function a
   // control-flow graph, whose later blocks are read into their own regions.
-  std::vector<CfgBlock> blocks(1);
+  CfgBlocks blocks(1);
   blocks[0].offset = offset;
   while (!tok_.is(Tok::RBrace)) {
     if (tok_.is(Tok::Eof)) error("expected '}' to close the body of @" + fn.name());

@@ -38,9 +38,20 @@ struct CfgBlock {
   size_t endOffset = 0;
 };
 
+// The blocks of a function being read. Their ops read values of other blocks (those
+// before them, and after an error anything the text named), so every use is dropped
+// before any block goes: destroyed in order, a block would free values a later block's
+// ops still point at.
+struct CfgBlocks : std::vector<CfgBlock> {
+  using std::vector<CfgBlock>::vector;
+  CfgBlocks(CfgBlocks&&) = default;
+  CfgBlocks& operator=(CfgBlocks&&) = default;
+  ~CfgBlocks();
+};
+
 // Rewrites a function read as blocks into one region: a stablehlo.while over a state of
 // (block number, live values...) whose body is a stablehlo.case with a branch per block.
-void liftControlFlow(Function& fn, std::vector<CfgBlock>& blocks, const SourceRef& source);
+void liftControlFlow(Function& fn, CfgBlocks& blocks, const SourceRef& source);
 
 class Parser {
  public:
@@ -196,7 +207,7 @@ class Parser {
   void parseFunction(Module& module);
   // The ops of a function body up to and past its closing '}' (the '{' and the entry
   // block's names are the caller's), in blocks when it is a control-flow graph.
-  std::vector<CfgBlock> parseFunctionOps(Function& fn, size_t offset);
+  CfgBlocks parseFunctionOps(Function& fn, size_t offset);
   // The generic op form of the module and its functions, as mlir-opt
   // --mlir-print-op-generic writes a whole file (generic_structure.cc).
   bool isGenericOpNamed(std::string_view name) const;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <map>
+#include <mutex>
 
 #include "backends/cpu/executable.h"
 #include "interp/array_print.h"
@@ -11,6 +13,7 @@
 #include "ir/builder.h"
 #include "passes/pass_manager.h"
 #include "passes/passes.h"
+#include "runtime/client.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
 #include "testing/adjoint_check.h"
@@ -51,6 +54,30 @@ bool near(std::complex<double> a, std::complex<double> b, double tolerance) {
 }
 
 }  // namespace
+
+// `program`'s @main run through a plugin of the runtime (its C API), the way the CLI and
+// the frontend reach a backend. One client per plugin for the process, never destroyed:
+// at exit, the loaded plugins (statics made after this one) would go first.
+interp::HostValues runOnPlugin(const std::string& name, const std::string& program, const interp::HostValues& inputs) {
+  static std::mutex mutex;
+  static auto& clients = *new std::map<std::string, runtime::Client>;
+  std::unique_lock<std::mutex> lock(mutex);
+  auto it = clients.find(name);
+  if (it == clients.end()) it = clients.emplace(name, runtime::Client(runtime::Plugin::load(name))).first;
+  const runtime::Client client = it->second;
+  lock.unlock();
+  const runtime::Device device = client.devices().at(0);
+  runtime::Executable executable = client.compile(program, {.name = "<fuzz>"});
+  std::vector<runtime::Buffer> args;
+  std::vector<const runtime::Buffer*> argPointers;
+  for (const interp::HostValue& v : inputs) args.push_back(client.bufferFromHost(v.tensor(), device));
+  for (const runtime::Buffer& b : args) argPointers.push_back(&b);
+  runtime::Executable::Execution run = executable.execute(argPointers, device);
+  run.done.await();
+  interp::HostValues results;
+  for (const runtime::Buffer& out : run.outputs) results.push_back(out.toLiteral());
+  return results;
+}
 
 double tolerance(const Module& module) {
   int freeOps = 0;
@@ -122,6 +149,8 @@ std::optional<std::string> disagreement(const std::string& program, const interp
         return executable.call(*module->lookup("main"), inputs);
       }))
     return d;
+  for (const char* plugin : {"interp", "cpu"})
+    if (auto d = check(std::string(plugin) + " plugin", [&] { return runOnPlugin(plugin, program, inputs); })) return d;
   try {
     auto module = parse(program);
     AdjointCheck adjoint = checkAdjoint(*module, "main", inputs, 1);

@@ -1,5 +1,6 @@
 // Differential testing: a program runs on the reference interpreter, on the interpreter
-// after the optimizer's default pipeline, and on the cpu backend, and every executor must
+// after the optimizer's default pipeline, on the cpu backend, and through the interp
+// and cpu plugins of the runtime (its C API), and every executor must
 // give the reference's bits (a NaN matches any NaN: payloads are not specified) — or,
 // where the program has ops whose last bits the spec leaves to the executor, its floats
 // within a tolerance derived from those ops. Then its jvp and vjp must be consistent
