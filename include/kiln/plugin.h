@@ -28,7 +28,7 @@ extern "C" {
 /* A host refuses a plugin whose major version differs from its own; minor versions
  * only add fields at the end of structs and functions at the end of the table. */
 #define KILN_PLUGIN_API_MAJOR 0
-#define KILN_PLUGIN_API_MINOR 3
+#define KILN_PLUGIN_API_MINOR 4
 
 typedef struct KilnError KilnError;
 typedef struct KilnClient KilnClient;
@@ -46,7 +46,8 @@ typedef enum KilnErrorCode {
   KILN_ERROR_IO = 5,               /* files, and serialized executables that are damaged */
   KILN_ERROR_RUNTIME = 6,          /* a failure while running a program */
   KILN_ERROR_INTERNAL = 7,         /* a bug in the plugin */
-  KILN_ERROR_UNKNOWN = 8
+  KILN_ERROR_UNKNOWN = 8,
+  KILN_ERROR_CANCELLED = 9         /* since 0.4: the work was cancelled (execution_cancel) */
 } KilnErrorCode;
 
 /* Element types; the bytes of a buffer are its elements in row-major order, each in the
@@ -88,10 +89,24 @@ typedef struct KilnErrorInfoArgs {
 
 /* ---- the plugin ---- */
 
+/* Optional capabilities: a plugin lists the ones it implements (plugin_attributes), and
+ * answers a call that needs one it lacks with a KILN_ERROR_UNIMPLEMENTED error object.
+ * A host also checks the table's struct_size before calling a function newer than the
+ * plugin (the C++ wrapper does). */
+#define KILN_CAPABILITY_MULTI_DEVICE "multi_device"   /* replicas x partitions > 1, collectives */
+#define KILN_CAPABILITY_SERIALIZE "serialize"         /* executable_serialize / _deserialize */
+#define KILN_CAPABILITY_DONATION "donation"           /* KilnExecuteArgs.donated_args */
+#define KILN_CAPABILITY_CANCELLATION "cancellation"   /* execution_cancel */
+#define KILN_CAPABILITY_COST_ANALYSIS "cost_analysis" /* executable_info's flops, bytes, memory */
+#define KILN_CAPABILITY_MEMORY_STATS "memory_stats"   /* device_memory_stats */
+
 typedef struct KilnPluginAttributesArgs {
   size_t struct_size;
   const char* name;     /* out: "cpu", "interp" (static storage) */
   const char* version;  /* out: the plugin's own version, "0.1.0" (static storage) */
+  /* since 0.4 */
+  const char* const* capabilities; /* out: the KILN_CAPABILITY_* it implements (static storage) */
+  size_t num_capabilities;         /* out */
 } KilnPluginAttributesArgs;
 
 /* ---- clients and devices ---- */
@@ -190,7 +205,8 @@ typedef struct KilnBufferReadyEventArgs {
 
 /* Frees the buffer's device memory now; the handle stays valid until destroyed, and any
  * later use of it is a FAILED_PRECONDITION error (so is a queued execution's, when it
- * starts: delete what queued work no longer needs, or just destroy the handle). */
+ * starts: delete what queued work no longer needs, or just destroy the handle). A buffer
+ * donated to an execution belongs to it: deleting it does nothing. */
 typedef struct KilnBufferDeleteArgs {
   size_t struct_size;
   KilnBuffer* buffer;
@@ -306,7 +322,26 @@ typedef struct KilnExecuteArgs {
   const char* label; /* since 0.3; NULL: none. What a failure of this execution's own run
                         is prefixed with ("file.cc:12:5", the caller's source position),
                         so that the executions that read its outputs name where it came from */
+  /* since 0.4 (capability "donation"): argument indices whose buffers, on every device,
+   * the execution takes over. From the call on, using a donated buffer's handle is a
+   * FAILED_PRECONDITION error ("donated"); only destroying it remains. An output of the
+   * same type as a donated argument takes over its device memory (the first unmatched
+   * output of that type, in order), so a step that replaces its state needs no memory
+   * for a second copy of it; reads queued before the donation still read the value. */
+  const size_t* donated_args;
+  size_t num_donated_args;
 } KilnExecuteArgs;
+
+/* Since 0.4 (capability "cancellation"): asks the execution that `complete_event` (from
+ * execute) belongs to to stop, on every device it runs on. One that has not started
+ * never starts (one waiting for its arguments fails once they are ready, without running);
+ * one running stops at its next loop iteration or collective (straight-line kernels run
+ * to their end). Its outputs and events then fail with KILN_ERROR_CANCELLED.
+ * An execution already complete is unaffected; cancelling twice is harmless. */
+typedef struct KilnExecutionCancelArgs {
+  size_t struct_size;
+  KilnEvent* complete_event;
+} KilnExecutionCancelArgs;
 
 /* ---- events ---- */
 
@@ -377,6 +412,9 @@ typedef struct KilnPluginApi {
   KilnError* (*event_is_ready)(KilnEventIsReadyArgs* args);
   KilnError* (*event_await)(KilnEventAwaitArgs* args);
   KilnError* (*event_on_ready)(KilnEventOnReadyArgs* args);
+
+  /* since 0.4 */
+  KilnError* (*execution_cancel)(KilnExecutionCancelArgs* args);
 } KilnPluginApi;
 
 /* The one symbol a plugin exports: its table, in static storage. */

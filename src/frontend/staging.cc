@@ -47,7 +47,7 @@ std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs, c
     for (const Array& a : staged.captures) buffers.push_back(deviceBuffer(a));
     std::vector<const runtime::Buffer*> args;
     for (const runtime::Buffer& b : buffers) args.push_back(&b);
-    runtime::Executable::Execution execution = staged.executable->execute(args, session.device(), label.empty() ? staged.label : label);
+    runtime::Executable::Execution execution = staged.executable->execute(args, session.device(), {label.empty() ? staged.label : label, {}});
     session.track(execution.done);
     std::vector<Array> outputs;
     for (runtime::Buffer& b : execution.outputs) outputs.push_back(makeConcrete(std::move(b)));

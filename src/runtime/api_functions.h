@@ -36,6 +36,7 @@ KilnError* executableValueType(KilnExecutableValueTypeArgs* args);
 KilnError* executableSerialize(KilnExecutableSerializeArgs* args);
 KilnError* executableDeserialize(KilnExecutableDeserializeArgs* args);
 KilnError* execute(KilnExecuteArgs* args);
+KilnError* executionCancel(KilnExecutionCancelArgs* args);
 
 KilnError* eventDestroy(KilnEventDestroyArgs* args);
 KilnError* eventIsReady(KilnEventIsReadyArgs* args);

@@ -17,7 +17,8 @@ ErrorKind kindOf(KilnErrorCode code) {
     case KILN_ERROR_UNIMPLEMENTED: return ErrorKind::Unsupported;
     case KILN_ERROR_IO: return ErrorKind::Io;
     case KILN_ERROR_RESOURCE_EXHAUSTED: return ErrorKind::ResourceExhausted;
-    case KILN_ERROR_RUNTIME: return ErrorKind::Runtime;
+    case KILN_ERROR_RUNTIME:
+    case KILN_ERROR_CANCELLED: return ErrorKind::Runtime;
     case KILN_ERROR_INTERNAL:
     case KILN_ERROR_UNKNOWN: break;
   }
@@ -72,6 +73,29 @@ std::string Plugin::version() const {
   KilnPluginAttributesArgs args{};
   call(&KilnPluginApi::plugin_attributes, args, "plugin_attributes");
   return args.version;
+}
+
+std::vector<std::string> Plugin::capabilities() const {
+  KilnPluginAttributesArgs args{};
+  call(&KilnPluginApi::plugin_attributes, args, "plugin_attributes");
+  std::vector<std::string> names;
+  if (minorVersion() < 4 || !args.capabilities) return names;  // an older plugin fills no such field
+  for (size_t i = 0; i < args.num_capabilities; ++i)
+    if (args.capabilities[i]) names.emplace_back(args.capabilities[i]);
+  return names;
+}
+
+bool Plugin::has(const char* capability) const {
+  std::vector<std::string> names = capabilities();
+  return std::find(names.begin(), names.end(), capability) != names.end();
+}
+
+void Plugin::require(const char* capability, const char* what) const {
+  if (!has(capability))
+    throw Error(ErrorKind::Unsupported, std::string("unsupported: ") + what + ": plugin '" + loaded_->name +
+                                            "' (API " + std::to_string(majorVersion()) + "." +
+                                            std::to_string(minorVersion()) + ") lacks the capability '" +
+                                            capability + "'");
 }
 
 // ---- events ----
@@ -240,7 +264,9 @@ std::string Executable::serialize() const {
 }
 
 void Executable::launch(size_t numDevices, KilnDevice* const* devices, KilnBuffer* const* const* argLists,
-                        size_t numArgs, KilnBuffer** const* outLists, KilnEvent** done, const std::string& label) const {
+                        size_t numArgs, KilnBuffer** const* outLists, KilnEvent** done,
+                        const ExecuteOptions& options) const {
+  if (!options.donate.empty()) plugin_.require(KILN_CAPABILITY_DONATION, "donating arguments");
   KilnExecuteArgs e{};
   e.executable = handle();
   e.num_devices = numDevices;
@@ -249,12 +275,14 @@ void Executable::launch(size_t numDevices, KilnDevice* const* devices, KilnBuffe
   e.num_args = numArgs;
   e.output_lists = outLists;
   e.complete_events = done;
-  e.label = label.empty() ? nullptr : label.c_str();
+  e.label = options.label.empty() ? nullptr : options.label.c_str();
+  e.donated_args = options.donate.data();
+  e.num_donated_args = options.donate.size();
   plugin_.call(&KilnPluginApi::execute, e, "execute");
 }
 
 Executable::Execution Executable::execute(const std::vector<const Buffer*>& args, const Device& device,
-                                          const std::string& label) const {
+                                          const ExecuteOptions& options) const {
   // One device: no lists of lists (this is every eager op's path).
   std::vector<KilnBuffer*> argHandles(args.size()), outHandles(numResults_, nullptr);
   for (size_t i = 0; i < args.size(); ++i) argHandles[i] = args[i] ? args[i]->handle() : nullptr;
@@ -262,7 +290,7 @@ Executable::Execution Executable::execute(const std::vector<const Buffer*>& args
   KilnBuffer** outList = outHandles.data();
   KilnDevice* deviceHandle = device.handle();
   KilnEvent* done = nullptr;
-  launch(1, &deviceHandle, &argList, args.size(), &outList, &done, label);
+  launch(1, &deviceHandle, &argList, args.size(), &outList, &done, options);
   Execution execution{{}, Event(plugin_, done)};
   execution.outputs.reserve(outHandles.size());
   for (KilnBuffer* out : outHandles) execution.outputs.emplace_back(plugin_, client_, out);
@@ -270,7 +298,8 @@ Executable::Execution Executable::execute(const std::vector<const Buffer*>& args
 }
 
 std::vector<Executable::Execution> Executable::execute(const std::vector<std::vector<const Buffer*>>& args,
-                                                       const std::vector<Device>& devices, const std::string& label) const {
+                                                       const std::vector<Device>& devices,
+                                                       const ExecuteOptions& options) const {
   if (args.size() != devices.size())
     throw Error(ErrorKind::Usage, std::to_string(args.size()) + " argument lists for " +
                                       std::to_string(devices.size()) + " devices");
@@ -291,13 +320,19 @@ std::vector<Executable::Execution> Executable::execute(const std::vector<std::ve
     outLists[d] = outHandles[d].data();
     deviceHandles[d] = devices[d].handle();
   }
-  launch(n, deviceHandles.data(), argLists.data(), numArgs, outLists.data(), done.data(), label);
+  launch(n, deviceHandles.data(), argLists.data(), numArgs, outLists.data(), done.data(), options);
   std::vector<Execution> executions;
   for (size_t d = 0; d < n; ++d) {
     executions.push_back({{}, Event(plugin_, done[d])});
     for (KilnBuffer* out : outHandles[d]) executions.back().outputs.emplace_back(plugin_, client_, out);
   }
   return executions;
+}
+
+void Executable::Execution::cancel() const {
+  KilnExecutionCancelArgs args{};
+  args.complete_event = done.handle();
+  done.plugin().call(&KilnPluginApi::execution_cancel, args, "execution_cancel");
 }
 
 // ---- clients ----

@@ -29,6 +29,13 @@ class Plugin {
   const std::string& path() const { return loaded_->path; }
   std::string name() const;     // the plugin's own (plugin_attributes)
   std::string version() const;  // the plugin's own version
+  // The optional capabilities it implements (KILN_CAPABILITY_*); none for a plugin older
+  // than API 0.4, which does not say.
+  std::vector<std::string> capabilities() const;
+  bool has(const char* capability) const;
+  // Throws Unsupported naming `capability` when the plugin lacks it: fields of an args
+  // struct past a plugin's own version are ignored by it, so a host checks first.
+  void require(const char* capability, const char* what) const;
   int majorVersion() const { return api().major_version; }
   int minorVersion() const { return api().minor_version; }
 
@@ -63,6 +70,7 @@ class Event {
   // that completes the work, or at once on this one).
   void onReady(std::function<void(const std::optional<Error>&)> callback) const;
   KilnEvent* handle() const { return handle_.get(); }
+  const Plugin& plugin() const { return plugin_; }
 
  private:
   Plugin plugin_;
@@ -120,6 +128,11 @@ struct ExecutableInfo {
   int replicas = 1, partitions = 1;
 };
 
+struct ExecuteOptions {
+  std::string label;          // prefixes a failure of the execution's own run (KilnExecuteArgs::label)
+  std::vector<size_t> donate; // argument indices the execution takes over (capability "donation")
+};
+
 class Executable {
  public:
   Executable(Plugin plugin, std::shared_ptr<KilnClient> client, KilnExecutable* handle);
@@ -128,20 +141,23 @@ class Executable {
   struct Execution {
     std::vector<Buffer> outputs;
     Event done;
+    // Asks the execution (on every device it runs on) to stop: its outputs and `done`
+    // then fail ("cancelled"), unless it has completed (capability "cancellation").
+    void cancel() const;
   };
   // Starts the executable on `device` (returns before it runs).
-  // `label` prefixes a failure of its own run (KilnExecuteArgs::label).
-  Execution execute(const std::vector<const Buffer*>& args, const Device& device, const std::string& label = "") const;
+  Execution execute(const std::vector<const Buffer*>& args, const Device& device,
+                    const ExecuteOptions& options = {}) const;
   // Starts it as replicas x partitions processes: process d = r * partitions + p on
   // devices[d] with args[d]; one execution per device.
   std::vector<Execution> execute(const std::vector<std::vector<const Buffer*>>& args,
-                                 const std::vector<Device>& devices, const std::string& label = "") const;
+                                 const std::vector<Device>& devices, const ExecuteOptions& options = {}) const;
   KilnExecutable* handle() const { return handle_.get(); }
 
  private:
   // The plugin's execute, on lists already made.
   void launch(size_t numDevices, KilnDevice* const* devices, KilnBuffer* const* const* argLists, size_t numArgs,
-              KilnBuffer** const* outLists, KilnEvent** done, const std::string& label) const;
+              KilnBuffer** const* outLists, KilnEvent** done, const ExecuteOptions& options) const;
   size_t numResults_ = 0;  // asked of the plugin once, when made
   Plugin plugin_;
   std::shared_ptr<KilnClient> client_;

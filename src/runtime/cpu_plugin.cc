@@ -17,9 +17,11 @@ class CpuProgram : public CompiledProgram {
       : executable_(std::move(executable)), entry_(entryFunction(executable_->module(), entry)) {}
   const Module& module() const override { return executable_->module(); }
   const Function& entry() const override { return entry_; }
-  interp::HostValues run(const interp::HostValues& args, interp::ProcessContext* process) const override {
+  interp::HostValues run(const interp::HostValues& args, interp::ProcessContext* process,
+                         const std::atomic<bool>* cancel) const override {
     interp::InterpOptions options;
     options.process = process;
+    options.cancel = cancel;
     return executable_->call(entry_, args, std::move(options));
   }
   std::string serialize() const override { return executable_->serialize(); }

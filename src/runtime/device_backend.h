@@ -4,6 +4,7 @@
 // interface, so the cpu and interp plugins differ only in their DeviceBackend.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -25,8 +26,10 @@ class CompiledProgram {
   virtual const Function& entry() const = 0;
   // Runs the entry on `args` (already checked against its parameter types). `process`:
   // this device's process of a multi-device execution, through whose grid the
-  // program's collectives exchange values; null for a single device.
-  virtual interp::HostValues run(const interp::HostValues& args, interp::ProcessContext* process) const = 0;
+  // program's collectives exchange values; null for a single device. Once `cancel` is
+  // set, loops stop with a Runtime error ("cancelled").
+  virtual interp::HostValues run(const interp::HostValues& args, interp::ProcessContext* process,
+                                 const std::atomic<bool>* cancel) const = 0;
   // Bytes that the same backend's deserialize() turns back into this program.
   virtual std::string serialize() const = 0;
 };

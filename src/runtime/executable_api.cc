@@ -100,9 +100,15 @@ Placement deserializePlacement(std::string_view& bytes) {
 // The processes of one multi-device execution and the grid their collectives exchange
 // through (the in-process communicator).
 struct SharedGrid {
-  SharedGrid(int32_t replicas, int32_t partitions) : grid(replicas, partitions, {}, options) {
+  SharedGrid(int32_t replicas, int32_t partitions, const std::atomic<bool>* cancel)
+      : options(withCancel(cancel)), grid(replicas, partitions, {}, options) {
     for (int32_t r = 0; r < replicas; ++r)
       for (int32_t p = 0; p < partitions; ++p) processes.emplace_back(grid, interp::ProcessId{r, p});
+  }
+  static interp::InterpOptions withCancel(const std::atomic<bool>* cancel) {
+    interp::InterpOptions options;
+    options.cancel = cancel;  // processes waiting in a collective stop too
+    return options;
   }
   interp::InterpOptions options;  // before the grid, which keeps a reference to it
   interp::ProcessGrid grid;
@@ -114,11 +120,16 @@ struct SharedGrid {
 struct Launch {
   std::shared_ptr<const ProgramInfo> program;
   std::shared_ptr<DeviceQueue> queue;
+  KilnDevice* device = nullptr;
   std::vector<std::shared_ptr<BufferState>> args, outputs;
   EventRef done = std::make_shared<Event>();
   std::shared_ptr<SharedGrid> grid;  // null on one device
   size_t process = 0;                // its index in grid->processes
   std::string label;                 // prefixes the failures of its own run
+  std::shared_ptr<std::atomic<bool>> cancel;  // the execution's (execution_cancel)
+
+  bool cancelled() const { return cancel->load(std::memory_order_relaxed); }
+  static Failure cancelledFailure() { return {KILN_ERROR_CANCELLED, "the execution was cancelled"}; }
 
   // Fails the outputs; the arguments' reads end unread.
   void fail(const Failure& failure) {
@@ -132,11 +143,13 @@ struct Launch {
   // handle is gone is freed before the outputs are signalled.
   void run() {
     try {
+      if (cancelled()) throw ApiFailure(KILN_ERROR_CANCELLED, "the execution was cancelled before it started");
       if (!grid) return runProgram();
       interp::ProcessContext& self = grid->processes[process];
       grid->grid.runAs(self, [&] { runProgram(&self); });
     } catch (...) {
       Failure failure = currentFailure();
+      if (cancelled() && failure.code != KILN_ERROR_CANCELLED) failure = cancelledFailure();  // its loop's "cancelled"
       if (!label.empty()) failure.message = label + ": " + failure.message;
       fail(failure);
     }
@@ -160,7 +173,7 @@ struct Launch {
       }
     }
     if (missing) throw *missing;
-    interp::HostValues results = program->program->run(values, self);
+    interp::HostValues results = program->program->run(values, self, cancel.get());
     if (results.size() != outputs.size())
       throw ApiFailure(KILN_ERROR_INTERNAL, "the program returned " + std::to_string(results.size()) +
                                                 " results for " + std::to_string(outputs.size()) + " outputs");
@@ -206,6 +219,37 @@ struct Launch {
     });
   }
 };
+
+// Which arguments the call donates (KilnExecuteArgs.donated_args), checked.
+std::vector<bool> donatedArguments(const KilnExecuteArgs& a, const Fits& fits) {
+  std::vector<bool> donated(a.num_args, false);
+  if (!fits(a.num_donated_args) || a.num_donated_args == 0) return donated;
+  if (!a.donated_args) invalid("donated_args is null for " + std::to_string(a.num_donated_args) + " indices");
+  for (size_t k = 0; k < a.num_donated_args; ++k) {
+    const size_t i = a.donated_args[k];
+    if (i >= a.num_args)
+      invalid("donated_args[" + std::to_string(k) + "] is " + std::to_string(i) + ", not an argument index (the call has " +
+              std::to_string(a.num_args) + ")");
+    if (donated[i]) invalid("argument " + std::to_string(i) + " is donated twice");
+    donated[i] = true;
+  }
+  return donated;
+}
+
+// The donated argument whose device memory each output takes over (null: none): the
+// first output of a donated argument's type not yet matched, in order.
+std::vector<BufferState*> donorsOf(const Launch& launch, const ProgramInfo& info, const std::vector<bool>& donated) {
+  std::vector<BufferState*> donor(info.results.size(), nullptr);
+  std::vector<bool> matched(launch.args.size(), false);
+  for (size_t r = 0; r < info.results.size(); ++r)
+    for (size_t i = 0; i < launch.args.size(); ++i)
+      if (donated[i] && !matched[i] && launch.args[i]->type == info.results[r]) {
+        donor[r] = launch.args[i].get();
+        matched[i] = true;
+        break;
+      }
+  return donor;
+}
 
 }  // namespace
 
@@ -308,9 +352,12 @@ KilnError* execute(KilnExecuteArgs* args) {
               std::to_string(a.num_args) + " given");
     if (!a.argument_lists && a.num_args > 0) invalid("argument_lists is null");
     if (!a.output_lists) invalid("output_lists is null");
+    const std::vector<bool> donated = donatedArguments(a, fits);
     // Everything is checked before anything starts, so a failed call leaves nothing running.
     std::vector<std::shared_ptr<Launch>> launches;
-    auto grid = where.processes() > 1 ? std::make_shared<SharedGrid>(where.replicas, where.partitions) : nullptr;
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    auto grid = where.processes() > 1 ? std::make_shared<SharedGrid>(where.replicas, where.partitions, cancel.get())
+                                      : nullptr;
     for (size_t d = 0; d < a.num_devices; ++d) {
       KilnDevice* device = a.devices                ? a.devices[d]
                            : !where.devices.empty() ? client.handles[static_cast<size_t>(where.devices[d])]
@@ -333,46 +380,76 @@ KilnError* execute(KilnExecuteArgs* args) {
       auto launch = std::make_shared<Launch>();
       launch->program = executable.info;
       launch->queue = device->queue;
+      launch->device = device;
       launch->grid = grid;
       launch->process = d;
+      launch->cancel = cancel;
       if (fits(a.label) && a.label) launch->label = a.label;
       for (size_t i = 0; i < a.num_args; ++i) {
         const std::string what = "argument " + std::to_string(i);
         if (!list[i]) invalid(what + " is null");
         const std::shared_ptr<BufferState>& arg = list[i]->state;
-        if (arg->deleted()) throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION, what + ": the buffer was deleted");
+        if (arg->deleted())
+          throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION,
+                           what + (arg->donated() ? ": the buffer was donated to an execution" : ": the buffer was deleted"));
         if (arg->type != info.params[i])
           invalid(what + " is " + arg->type.str() + ", but parameter " + std::to_string(i) + " of @" +
                   info.program->entry().name() + " is " + info.params[i].str());
         if (arg->device != device)
           invalid(what + " is on device " + std::to_string(arg->device->id) + ", the execution on device " +
                   std::to_string(device->id) + " (copy it with buffer_copy_to_device)");
+        for (size_t j = 0; j < i; ++j)
+          if (launch->args[j] == arg && (donated[i] || donated[j]))
+            invalid("argument " + std::to_string(j) + " and " + what + " are the same buffer, and one is donated");
         launch->args.push_back(arg);
       }
-      for (const Type& type : info.results)
-        launch->outputs.push_back(std::make_shared<BufferState>(type, device, device->deviceMemory));
       launches.push_back(std::move(launch));
     }
-    // Every argument becomes a pending read; a buffer deleted since it was checked
-    // (by another thread) fails the call, and the reads counted so far end.
-    std::vector<BufferState*> counted;
+    // Every argument becomes a pending read (a donated one the execution's); a buffer
+    // deleted or donated since it was checked (by another thread) fails the call, and
+    // the reads and donations counted so far are undone. So does a device out of
+    // memory for the outputs.
+    std::vector<std::pair<BufferState*, bool>> counted;
     try {
       for (const auto& launch : launches)
-        for (const auto& arg : launch->args) {
-          arg->use();
-          counted.push_back(arg.get());
+        for (size_t i = 0; i < launch->args.size(); ++i) {
+          launch->args[i]->use(donated[i]);
+          counted.emplace_back(launch->args[i].get(), donated[i]);
         }
+      // The outputs with memory of their own first (reserving may fail), then those that
+      // take over a donated argument's (which cannot be undone).
+      for (const auto& launch : launches) {
+        launch->outputs.resize(info.results.size());
+        std::vector<BufferState*> donor = donorsOf(*launch, info, donated);
+        for (size_t r = 0; r < info.results.size(); ++r)
+          if (!donor[r])
+            launch->outputs[r] =
+                std::make_shared<BufferState>(info.results[r], launch->device, launch->device->deviceMemory);
+      }
     } catch (...) {
-      for (BufferState* arg : counted) arg->endUse();
+      for (auto [arg, donation] : counted) donation ? arg->undonate() : arg->endUse();
       throw;
+    }
+    for (const auto& launch : launches) {
+      std::vector<BufferState*> donor = donorsOf(*launch, info, donated);
+      for (size_t r = 0; r < info.results.size(); ++r)
+        if (donor[r]) launch->outputs[r] = std::make_shared<BufferState>(launch->device, *donor[r]);
     }
     for (size_t d = 0; d < launches.size(); ++d) {
       for (size_t r = 0; r < launches[d]->outputs.size(); ++r)
         a.output_lists[d][r] = std::make_unique<KilnBuffer>(KilnBuffer{launches[d]->outputs[r]}).release();
       if (a.complete_events)
-        a.complete_events[d] = std::make_unique<KilnEvent>(KilnEvent{launches[d]->done}).release();
+        a.complete_events[d] = std::make_unique<KilnEvent>(KilnEvent{launches[d]->done, cancel}).release();
     }
     Launch::start(std::move(launches), client.launchOrder);
+  });
+}
+
+KilnError* executionCancel(KilnExecutionCancelArgs* args) {
+  return apiCall("execution_cancel", args, [](KilnExecutionCancelArgs& a, const Fits&) {
+    const KilnEvent& event = need(a.complete_event, "complete_event");
+    if (!event.cancel) invalid("complete_event is not an execution's (execute's complete_events)");
+    event.cancel->store(true, std::memory_order_relaxed);
   });
 }
 

@@ -20,10 +20,12 @@ class InterpProgram : public CompiledProgram {
       : module_(std::move(module)), entry_(entryFunction(*module_, entry)) {}
   const Module& module() const override { return *module_; }
   const Function& entry() const override { return entry_; }
-  interp::HostValues run(const interp::HostValues& args, interp::ProcessContext* process) const override {
+  interp::HostValues run(const interp::HostValues& args, interp::ProcessContext* process,
+                         const std::atomic<bool>* cancel) const override {
     // An interpreter per run: runs on several devices at once share nothing mutable.
     interp::InterpOptions options;
     options.process = process;
+    options.cancel = cancel;
     interp::Interpreter interpreter(*module_, std::move(options));
     return interpreter.call(entry_, args);
   }

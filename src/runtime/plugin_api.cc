@@ -2,6 +2,7 @@
 #include "runtime/plugin_api.h"
 
 #include <atomic>
+#include <iterator>
 
 #include "runtime/api_call.h"
 #include "runtime/api_functions.h"
@@ -40,6 +41,13 @@ KilnError* pluginAttributes(KilnPluginAttributesArgs* args) {
   return apiCall("plugin_attributes", args, [](KilnPluginAttributesArgs& a, const Fits&) {
     a.name = backend().name();
     a.version = KILN_VERSION;
+    // Both plugins implement every capability: they share everything but compiling and
+    // running a program.
+    static const char* const kCapabilities[] = {KILN_CAPABILITY_MULTI_DEVICE,  KILN_CAPABILITY_SERIALIZE,
+                                                KILN_CAPABILITY_DONATION,      KILN_CAPABILITY_CANCELLATION,
+                                                KILN_CAPABILITY_COST_ANALYSIS, KILN_CAPABILITY_MEMORY_STATS};
+    a.capabilities = kCapabilities;
+    a.num_capabilities = std::size(kCapabilities);
   });
 }
 
@@ -79,6 +87,7 @@ const KilnPluginApi* pluginApi(const DeviceBackend& backend) {
       api::eventIsReady,
       api::eventAwait,
       api::eventOnReady,
+      api::executionCancel,
   };
   return &table;
 }

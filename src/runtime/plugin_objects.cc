@@ -33,23 +33,48 @@ BufferState::BufferState(Type t, KilnDevice* d, std::shared_ptr<DeviceMemory> me
   memory_->reserve(bytes);
 }
 
-BufferState::~BufferState() { remove(); }
+BufferState::BufferState(KilnDevice* d, BufferState& donor)
+    : type(donor.type), dims(donor.dims), bytes(donor.bytes), device(d), memory_(donor.memory_) {
+  std::lock_guard<std::mutex> lock(donor.mutex_);
+  donor.memoryMoved_ = true;
+}
+
+BufferState::~BufferState() {
+  bool release;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    release = freeLocked();
+  }
+  if (release) memory_->release(bytes);
+}
 
 namespace {
-[[noreturn]] void throwDeleted() { throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION, "the buffer was deleted"); }
+[[noreturn]] void throwGone(bool donated) {
+  throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION,
+                   donated ? "the buffer was donated to an execution" : "the buffer was deleted");
+}
 }  // namespace
 
 bool BufferState::freeLocked() {
   if (deleted_) return false;
   deleted_ = true;
   value_ = interp::HostValue();
-  return true;
+  return !memoryMoved_;
 }
 
-void BufferState::use() {
+void BufferState::use(bool donate) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (deleted_) throwDeleted();
+  if (deleted_ || donated_) throwGone(donated_);
   ++uses_;
+  if (donate) donated_ = true;
+}
+
+void BufferState::undonate() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    donated_ = false;
+  }
+  endUse();
 }
 
 interp::HostValue BufferState::take() {
@@ -61,7 +86,7 @@ interp::HostValue BufferState::take() {
     if (!deleted) value = value_;
   }
   endUse();
-  if (deleted) throwDeleted();
+  if (deleted) throwGone(false);
   return value;
 }
 
@@ -70,7 +95,7 @@ void BufferState::endUse() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     --uses_;
-    if (handleGone_ && uses_ == 0) release = freeLocked();
+    if ((handleGone_ || donated_) && uses_ == 0) release = freeLocked();
   }
   if (release) memory_->release(bytes);
 }
@@ -97,14 +122,19 @@ void BufferState::remove() {
   bool release;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    release = freeLocked();
+    release = !donated_ && freeLocked();
   }
   if (release) memory_->release(bytes);
 }
 
 bool BufferState::deleted() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return deleted_;
+  return deleted_ || donated_;
+}
+
+bool BufferState::donated() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return donated_;
 }
 
 ProgramInfo::ProgramInfo(std::shared_ptr<const CompiledProgram> p, Placement where)

@@ -40,15 +40,23 @@ class DeviceMemory {
 
 // A buffer's contents and the event that says they are there. Shared by the handle and
 // the work that fills or reads it, so either may finish first. Its memory is counted
-// until it is deleted, or until its handle is gone and no queued work that reads it is
-// pending (reads are counted as uses, from the call that queues them until they have
-// read), so the statistics a caller sees after awaiting its work are exact.
+// until it is deleted, or until its handle is gone (or it was donated) and no queued
+// work that reads it is pending (reads are counted as uses, from the call that queues
+// them until they have read), so the statistics a caller sees after awaiting its work
+// are exact. A donated buffer's memory may pass to an output of the execution it was
+// donated to, which then counts it instead (takeMemoryOf).
 struct BufferState {
   BufferState(Type type, KilnDevice* device, std::shared_ptr<DeviceMemory> memory);
+  // A buffer that counts the memory of `donor` (donated, of the same type) instead of
+  // reserving its own.
+  BufferState(KilnDevice* device, BufferState& donor);
   ~BufferState();  // releases the memory unless freed already
 
-  // A pending read; throws ApiFailure (FAILED_PRECONDITION) when deleted.
-  void use();
+  // A pending read; throws ApiFailure (FAILED_PRECONDITION) when deleted or donated.
+  // With `donate`, the read's execution takes the buffer over: no later use succeeds.
+  void use(bool donate = false);
+  // Undoes use(true)'s donation (its call failed after it), with its read.
+  void undonate();
   // The value for a pending read, once ready, ending the read; throws ApiFailure
   // (FAILED_PRECONDITION) when the buffer was deleted meanwhile.
   interp::HostValue take();
@@ -59,9 +67,12 @@ struct BufferState {
   void fail(const Failure& failure) { ready->set(failure); }
   // The handle is gone: frees the buffer once no read is pending.
   void dropHandle();
-  // Frees the contents and the memory now; later use fails. Idempotent.
+  // Frees the contents and the memory now; later use fails. Idempotent; nothing for a
+  // donated buffer (its execution owns it).
   void remove();
+  // Deleted or donated: the handle can no longer be used.
   bool deleted() const;
+  bool donated() const;
 
   const Type type;
   const std::vector<int64_t> dims;
@@ -79,6 +90,8 @@ struct BufferState {
   interp::HostValue value_;
   bool deleted_ = false;
   bool handleGone_ = false;
+  bool donated_ = false;
+  bool memoryMoved_ = false;  // an output counts the memory now
   int uses_ = 0;
 };
 
@@ -143,4 +156,6 @@ struct KilnExecutable {
 
 struct KilnEvent {
   kiln::runtime::EventRef event;
+  // An execution's: set to stop it (execution_cancel); null for other events.
+  std::shared_ptr<std::atomic<bool>> cancel;
 };

@@ -51,6 +51,40 @@ TEST(LoaderTest, AnotherMajorVersionIsRefused) {
                   ": their major versions differ");
 }
 
+TEST(LoaderTest, BothPluginsListEveryCapability) {
+  for (const char* name : kPlugins) {
+    Plugin plugin = Plugin::load(name);
+    std::vector<std::string> found = plugin.capabilities();
+    for (const char* capability : {KILN_CAPABILITY_MULTI_DEVICE, KILN_CAPABILITY_SERIALIZE, KILN_CAPABILITY_DONATION,
+                                   KILN_CAPABILITY_CANCELLATION, KILN_CAPABILITY_COST_ANALYSIS,
+                                   KILN_CAPABILITY_MEMORY_STATS}) {
+      EXPECT_TRUE(plugin.has(capability)) << name << " " << capability;
+      EXPECT_NO_THROW(plugin.require(capability, "a test"));
+    }
+    EXPECT_EQ(found.size(), 6u) << name;
+  }
+}
+
+// A plugin of API 0.3 works for what 0.3 had; what came later is "unsupported", asked of
+// the host's wrapper before any call the plugin could misread.
+TEST(LoaderTest, AnOlderMinorVersionWorksWithoutWhatCameAfterIt) {
+  ScopedEnv path("KILN_PLUGIN_PATH", KILN_OTHER_PLUGINS_DIR);
+  Plugin old = Plugin::load("oldminor");
+  EXPECT_EQ(old.minorVersion(), 3);
+  EXPECT_TRUE(old.capabilities().empty());
+  EXPECT_FALSE(old.has(KILN_CAPABILITY_DONATION));
+  Client client(old);
+  Device d = client.devices()[0];
+  Executable addOne = client.compile(kAddOne);
+  Buffer x = client.bufferFromHost(f32({4}, {1, 2, 3, 4}), d);
+  Executable::Execution run = addOne.execute({&x}, d);
+  EXPECT_EQ(run.outputs[0].toLiteral().floatAt(3), 5.0);
+  expectError([&] { addOne.execute({&x}, d, {"", {0}}); }, ErrorKind::Unsupported,
+              "unsupported: donating arguments: plugin 'oldminor' (API 0.3) lacks the capability 'donation'");
+  expectError([&] { run.cancel(); }, ErrorKind::Unsupported, "unsupported: plugin 'oldminor' has no execution_cancel");
+  EXPECT_EQ(x.toLiteral().floatAt(0), 1.0);  // not donated
+}
+
 TEST(LoaderTest, KilnPluginPathComesFirst) {
   ScopedEnv path("KILN_PLUGIN_PATH", std::string("/nonexistent:") + KILN_OTHER_PLUGINS_DIR);
   std::vector<std::string> folders = pluginSearchPath();

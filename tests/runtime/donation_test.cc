@@ -1,0 +1,103 @@
+// Donation (KilnExecuteArgs.donated_args): the execution takes the buffer over, an output
+// of its type takes over its device memory, the handle can no longer be used, and a
+// call that fails donates nothing.
+#include "runtime_test_util.h"
+
+namespace kiln::runtime::testing {
+namespace {
+
+class DonationTest : public ::testing::TestWithParam<const char*> {
+ protected:
+  // A client whose device holds exactly one f32[4] buffer (16 bytes), or `limit`.
+  void open(int64_t limit) {
+    client_.emplace(Plugin::load(GetParam()), ClientOptions{1, limit});
+    addOne_.emplace(client_->compile(kAddOne));
+  }
+  Device device() const { return client_->devices()[0]; }
+  std::vector<float> values(const Buffer& b) const {
+    Literal lit = b.toLiteral();
+    std::vector<float> v;
+    for (int64_t i = 0; i < lit.numElements(); ++i) v.push_back(static_cast<float>(lit.floatAt(i)));
+    return v;
+  }
+
+  std::optional<Client> client_;
+  std::optional<Executable> addOne_;
+};
+
+TEST_P(DonationTest, TheOutputTakesOverTheDonatedMemory) {
+  open(0);
+  Buffer x = client_->bufferFromHost(f32({4}, {1, 2, 3, 4}), device());
+  x.readyEvent().await();
+  Executable::Execution run = addOne_->execute({&x}, device(), {"", {0}});
+  EXPECT_EQ(values(run.outputs[0]), (std::vector<float>{2, 3, 4, 5}));
+  Device::MemoryStats stats = device().memoryStats();
+  EXPECT_EQ(stats.bytesInUse, 16);  // one buffer: the output in the donated memory
+  EXPECT_EQ(stats.numBuffers, 1);
+  EXPECT_EQ(stats.peakBytesInUse, 16);
+}
+
+TEST_P(DonationTest, AStepThatReplacesItsStateRunsInTheMemoryOfOneCopy) {
+  open(16);
+  Buffer x = client_->bufferFromHost(f32({4}, {0, 0, 0, 0}), device());
+  // Without donation the output needs memory of its own, which the limit does not have.
+  expectError([&] { addOne_->execute({&x}, device()); }, ErrorKind::ResourceExhausted, "out of device memory");
+  for (int step = 0; step < 10; ++step) {
+    Executable::Execution run = addOne_->execute({&x}, device(), {"", {0}});
+    x = run.outputs[0];  // the donated handle goes with the assignment
+  }
+  EXPECT_EQ(values(x), (std::vector<float>{10, 10, 10, 10}));
+  EXPECT_EQ(device().memoryStats().peakBytesInUse, 16);
+}
+
+TEST_P(DonationTest, ADonatedHandleCanOnlyBeDestroyed) {
+  open(0);
+  Buffer x = client_->bufferFromHost(f32({4}, {1, 2, 3, 4}), device());
+  Executable::Execution run = addOne_->execute({&x}, device(), {"", {0}});
+  expectError([&] { addOne_->execute({&x}, device()); }, ErrorKind::Usage, "argument 0: the buffer was donated");
+  expectError([&] { x.toLiteral(); }, ErrorKind::Usage, "donated");
+  expectError([&] { x.copyTo(device()); }, ErrorKind::Usage, "donated");
+  x.remove();  // deleting a donated buffer does nothing: the execution owns it
+  EXPECT_EQ(values(run.outputs[0]), (std::vector<float>{2, 3, 4, 5}));
+}
+
+TEST_P(DonationTest, ReadsQueuedBeforeTheDonationStillRead) {
+  open(0);
+  Executable slow = client_->compile(kSlowProgram);
+  Buffer n = client_->bufferFromHost(i64Scalar(20000), device());
+  Buffer x = client_->bufferFromHost(ramp256(), device());
+  Executable::Execution first = slow.execute({&n, &x}, device());
+  Executable::Execution second = slow.execute({&n, &x}, device(), {"", {1}});
+  EXPECT_TRUE(first.outputs[0].toLiteral() == second.outputs[0].toLiteral());
+}
+
+TEST_P(DonationTest, BadDonationsAreErrorsThatDonateNothing) {
+  open(0);
+  Executable add = client_->compile(R"(
+func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %z = stablehlo.add %x, %y : tensor<4xf32>
+  return %z : tensor<4xf32>
+})");
+  Buffer x = client_->bufferFromHost(f32({4}, {1, 2, 3, 4}), device());
+  Buffer y = client_->bufferFromHost(f32({4}, {1, 1, 1, 1}), device());
+  expectError([&] { add.execute({&x, &y}, device(), {"", {2}}); }, ErrorKind::Usage,
+              "donated_args[0] is 2, not an argument index");
+  expectError([&] { add.execute({&x, &y}, device(), {"", {0, 0}}); }, ErrorKind::Usage, "argument 0 is donated twice");
+  expectError([&] { add.execute({&x, &x}, device(), {"", {1}}); }, ErrorKind::Usage,
+              "argument 0 and argument 1 are the same buffer, and one is donated");
+  y.remove();
+  expectError([&] { add.execute({&x, &y}, device(), {"", {0}}); }, ErrorKind::Usage, "argument 1: the buffer was deleted");
+  // None of them took x.
+  EXPECT_EQ(values(x), (std::vector<float>{1, 2, 3, 4}));
+  Executable::Execution run = addOne_->execute({&x}, device());
+  EXPECT_EQ(values(run.outputs[0]), (std::vector<float>{2, 3, 4, 5}));
+  // Reading a buffer twice without donating it is fine.
+  Buffer one = client_->bufferFromHost(f32({4}, {1, 1, 1, 1}), device());
+  Executable::Execution twice = add.execute({&one, &one}, device());
+  EXPECT_EQ(values(twice.outputs[0]), (std::vector<float>{2, 2, 2, 2}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Plugins, DonationTest, ::testing::ValuesIn(kPlugins));
+
+}  // namespace
+}  // namespace kiln::runtime::testing
