@@ -43,7 +43,12 @@ configure_and_build() {  # DIR FLAG TARGET...
 }
 
 # ASan reports leaks too; UBSan's reports abort (-fno-sanitize-recover in CMakeLists.txt).
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0
+# intercept_tls_get_addr=0: GCC 12's sanitizer runtime takes a dynamic TLS block that a
+# malloc happens to place at a certain page offset for the header of a pre-2.25 glibc and
+# reads a bogus address from it, so now and then LeakSanitizer's scan at exit crashed
+# ("Tracer caught signal 11") after a test that passed (seen on the cpu frontend tests,
+# which dlopen the plugins, about one run of 52 tests in two). Off, the scan is reliable.
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0:intercept_tls_get_addr=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 

@@ -49,6 +49,7 @@ std::function<int()> addDevicesCommand(CLI::App& app);
 std::function<int()> addFmtCommand(CLI::App& app);
 std::function<int()> addFuzzCommand(CLI::App& app);
 std::function<int()> addGradCommand(CLI::App& app);
+std::function<int()> addPluginCheckCommand(CLI::App& app);
 std::function<int()> addJvpCommand(CLI::App& app);
 std::function<int()> addVjpCommand(CLI::App& app);
 std::function<int()> addVmapCommand(CLI::App& app);

@@ -118,6 +118,8 @@ int main(int argc, char** argv) {
 
   commands.emplace_back(nullptr, kiln::tool::addDevicesCommand(app));
   commands.back().first = app.get_subcommand("devices");
+  commands.emplace_back(nullptr, kiln::tool::addPluginCheckCommand(app));
+  commands.back().first = app.get_subcommand("plugin-check");
 
   try {
     app.parse(argc, argv);

@@ -26,6 +26,15 @@ T& need(T* handle, const char* what) {
   return *handle;
 }
 
+// The value a C caller stored in an enum field, which may be any int: reading the field as
+// the C++ enum would be undefined for values outside its enumerators.
+template <class E>
+std::underlying_type_t<E> rawEnum(const E& field) {
+  std::underlying_type_t<E> raw;
+  std::memcpy(&raw, &field, sizeof raw);
+  return raw;
+}
+
 // Which fields of an args struct the caller's struct_size covers.
 class Fits {
  public:

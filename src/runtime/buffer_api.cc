@@ -32,8 +32,11 @@ KilnError* bufferFromHost(KilnBufferFromHostArgs* args) {
     fits.requireOut(a.buffer, "buffer");
     KilnClient& client = need(a.client, "client");
     KilnDevice& device = deviceOf(client, a.device, "device");
-    std::optional<DType> dtype = dtypeOf(a.dtype);
-    if (!dtype) invalid("dtype " + std::to_string(static_cast<int>(a.dtype)) + " is not a KilnDType");
+    const auto code = rawEnum(a.dtype);
+    std::optional<DType> dtype = code >= KILN_DTYPE_PRED && code <= KILN_DTYPE_C128
+                                     ? dtypeOf(static_cast<KilnDType>(code))
+                                     : std::nullopt;
+    if (!dtype) invalid("dtype " + std::to_string(code) + " is not a KilnDType");
     if (a.num_dims > 0 && !a.dims) invalid("dims is null for " + std::to_string(a.num_dims) + " dimensions");
     Shape dims(a.dims, a.dims + a.num_dims);
     for (int64_t d : dims)

@@ -78,8 +78,9 @@ std::string Plugin::version() const {
 std::vector<std::string> Plugin::capabilities() const {
   KilnPluginAttributesArgs args{};
   call(&KilnPluginApi::plugin_attributes, args, "plugin_attributes");
+  if (minorVersion() < 4) return capabilitiesBeforeListing();  // it fills no such field
   std::vector<std::string> names;
-  if (minorVersion() < 4 || !args.capabilities) return names;  // an older plugin fills no such field
+  if (!args.capabilities) return names;
   for (size_t i = 0; i < args.num_capabilities; ++i)
     if (args.capabilities[i]) names.emplace_back(args.capabilities[i]);
   return names;

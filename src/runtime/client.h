@@ -29,8 +29,8 @@ class Plugin {
   const std::string& path() const { return loaded_->path; }
   std::string name() const;     // the plugin's own (plugin_attributes)
   std::string version() const;  // the plugin's own version
-  // The optional capabilities it implements (KILN_CAPABILITY_*); none for a plugin older
-  // than API 0.4, which does not say.
+  // The optional capabilities it implements (KILN_CAPABILITY_*): those it lists, or for a
+  // plugin older than API 0.4, which cannot, capabilitiesBeforeListing().
   std::vector<std::string> capabilities() const;
   bool has(const char* capability) const;
   // Throws Unsupported naming `capability` when the plugin lacks it: fields of an args

@@ -55,20 +55,30 @@ Placement placementOf(const KilnCompileArgs& a, const KilnClient& client) {
   return where;
 }
 
-// A serialized executable: what the runtime knows (its placement) in a header line,
-// then the backend's bytes.
-constexpr std::string_view kSerialMagic = "kiln executable 2\n";
+// A serialized executable: what the runtime knows (its placement) in a header line, the
+// size and checksum of the backend's bytes in a second one, then those bytes. The
+// checksum finds damage before a backend is given bytes it would misread.
+constexpr std::string_view kSerialMagic = "kiln executable 3\n";
 
-std::string serializePlacement(const Placement& where) {
+// FNV-1a, 64 bits.
+uint64_t checksum(std::string_view bytes) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ull;
+  return h;
+}
+
+std::string serializeExecutable(const Placement& where, const std::string& program) {
   std::string line = std::string(kSerialMagic) + std::to_string(where.replicas) + " " +
                      std::to_string(where.partitions) + " " + std::to_string(where.devices.size());
   for (int32_t id : where.devices) line += " " + std::to_string(id);
-  return line + " @" + where.entry + "\n";
+  return line + " @" + where.entry + "\n" + std::to_string(program.size()) + " " + std::to_string(checksum(program)) +
+         "\n" + program;
 }
 
-// Reads the header serializePlacement wrote off the front of `bytes`.
+// Reads the header serializeExecutable wrote off the front of `bytes`, checking that
+// the rest is the program's bytes as they were written.
 Placement deserializePlacement(std::string_view& bytes) {
-  auto damaged = [] { throw ApiFailure(KILN_ERROR_IO, "not a serialized kiln executable, or a damaged one (its header)"); };
+  auto damaged = [] { throw ApiFailure(KILN_ERROR_IO, "not a serialized kiln executable, or a damaged one"); };
   if (!bytes.starts_with(kSerialMagic)) damaged();
   bytes.remove_prefix(kSerialMagic.size());
   size_t end = bytes.find('\n');
@@ -94,6 +104,12 @@ Placement deserializePlacement(std::string_view& bytes) {
   for (int64_t i = 0, n = number(); i < n; ++i) where.devices.push_back(static_cast<int32_t>(number()));
   if (line.compare(at, 2, " @") != 0 || where.replicas < 1 || where.partitions < 1) damaged();
   where.entry = line.substr(at + 2);
+  end = bytes.find('\n');
+  if (end == std::string_view::npos) damaged();
+  std::string sizes(bytes.substr(0, end));
+  bytes.remove_prefix(end + 1);
+  const std::string expected = std::to_string(bytes.size()) + " " + std::to_string(checksum(bytes));
+  if (sizes != expected) damaged();
   return where;
 }
 
@@ -261,11 +277,11 @@ KilnError* compile(KilnCompileArgs* args) {
     Placement where = placementOf(a, client);
     CompileSettings settings;
     settings.entry = where.entry;
-    switch (a.optimization) {
+    switch (const auto optimization = rawEnum(a.optimization)) {
       case KILN_OPTIMIZATION_DEFAULT:
       case KILN_OPTIMIZATION_FULL: break;
       case KILN_OPTIMIZATION_FAST: settings.fast = true; break;
-      default: invalid("optimization " + std::to_string(static_cast<int>(a.optimization)) + " is not a KilnOptimization");
+      default: invalid("optimization " + std::to_string(optimization) + " is not a KilnOptimization");
     }
     if (a.dump_dir) settings.dumpDir = a.dump_dir;
     SourceRef source = SourceBuffer::fromString(a.name ? a.name : "<program>", std::string(a.code, a.code_size));
@@ -312,7 +328,7 @@ KilnError* executableValueType(KilnExecutableValueTypeArgs* args) {
 KilnError* executableSerialize(KilnExecutableSerializeArgs* args) {
   return apiCall("executable_serialize", args, [](KilnExecutableSerializeArgs& a, const Fits&) {
     KilnExecutable& executable = need(a.executable, "executable");
-    executable.serialized = serializePlacement(executable.info->placement) + executable.info->program->serialize();
+    executable.serialized = serializeExecutable(executable.info->placement, executable.info->program->serialize());
     a.bytes = executable.serialized.data();
     a.num_bytes = executable.serialized.size();
   });

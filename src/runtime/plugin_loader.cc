@@ -125,6 +125,11 @@ const LoadedPlugin& loadPluginFile(const std::string& path) {
   return open(name, fs::absolute(path).string());
 }
 
+std::vector<std::string> capabilitiesBeforeListing() {
+  return {KILN_CAPABILITY_MULTI_DEVICE, KILN_CAPABILITY_SERIALIZE, KILN_CAPABILITY_COST_ANALYSIS,
+          KILN_CAPABILITY_MEMORY_STATS};
+}
+
 std::vector<std::string> findPlugins() {
   std::set<std::string> names;
   for (const std::string& folder : pluginSearchPath()) {

@@ -30,6 +30,12 @@ const LoadedPlugin& loadPlugin(const std::string& name);
 // The same for a file named by its path (its name is taken from the file name).
 const LoadedPlugin& loadPluginFile(const std::string& path);
 
+// The optional capabilities (KILN_CAPABILITY_*) of a plugin of API 0.`minor` < 0.4, which
+// cannot list them: every function of its table had to work, so it has those that
+// existed (multi_device, serialize, cost_analysis, memory_stats), and not donation or
+// cancellation.
+std::vector<std::string> capabilitiesBeforeListing();
+
 // The names of the plugins on the search path (the first of each name), sorted.
 std::vector<std::string> findPlugins();
 

@@ -71,7 +71,8 @@ TEST(LoaderTest, AnOlderMinorVersionWorksWithoutWhatCameAfterIt) {
   ScopedEnv path("KILN_PLUGIN_PATH", KILN_OTHER_PLUGINS_DIR);
   Plugin old = Plugin::load("oldminor");
   EXPECT_EQ(old.minorVersion(), 3);
-  EXPECT_TRUE(old.capabilities().empty());
+  EXPECT_EQ(old.capabilities(), capabilitiesBeforeListing());  // what 0.3 had to have
+  EXPECT_TRUE(old.has(KILN_CAPABILITY_SERIALIZE));
   EXPECT_FALSE(old.has(KILN_CAPABILITY_DONATION));
   Client client(old);
   Device d = client.devices()[0];

@@ -1,0 +1,968 @@
+// The conformance kit: every check calls the plugin's table itself (never the C++
+// wrapper, which would stop the misuse before the plugin saw it), owns what it creates
+// (destroyed when the check ends, in reverse), and throws Fail with what went wrong.
+#include "testing/plugin_check.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <functional>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "kiln/plugin.h"
+#include "runtime/plugin_loader.h"
+#include "support/error.h"
+
+namespace kiln::testing {
+namespace {
+
+struct Fail {
+  std::string why;
+};
+struct Skip {
+  std::string why;
+};
+
+// ---- what a crash or a hang reports: the check that was running ----
+
+char runningCheck[256] = "loading the plugin";
+std::atomic<int64_t> checkStartedAt{0};  // steady-clock milliseconds; 0: none running
+
+int64_t nowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void onCrash(int signal) {
+  const char* parts[] = {"  CRASH ", runningCheck, ": the plugin raised signal ", strsignal(signal), "\n"};
+  for (const char* p : parts) (void)!write(2, p, strlen(p));
+  _exit(1);
+}
+
+void installCrashHandlers() {
+  for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(signal, onCrash);
+}
+
+// Ends the process when a check runs past `seconds` (a plugin that hangs).
+void startWatchdog(double seconds) {
+  std::thread([seconds] {
+    for (;;) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      int64_t started = checkStartedAt.load();
+      if (started != 0 && nowMs() - started > static_cast<int64_t>(seconds * 1000)) {
+        const std::string line = "  HANG  " + std::string(runningCheck) + ": no answer after " +
+                                 std::to_string(static_cast<int>(seconds)) + " s\n";
+        (void)!write(2, line.data(), line.size());
+        _exit(1);
+      }
+    }
+  }).detach();
+}
+
+// ---- programs ----
+
+constexpr const char* kAddOne = R"(func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %one = stablehlo.constant dense<1.0> : tensor<4xf32>
+  %y = stablehlo.add %x, %one : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+)";
+
+constexpr const char* kBadText = R"(func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = stablehlo.no_such_op %x : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+)";
+
+// sin applied n times: long enough to cancel, or to queue work behind.
+constexpr const char* kLoop = R"(func.func @main(%n: tensor<i64>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %zero = stablehlo.constant dense<0> : tensor<i64>
+  %one = stablehlo.constant dense<1> : tensor<i64>
+  %r:2 = stablehlo.while(%i = %zero, %y = %x) : tensor<i64>, tensor<4xf32>
+  cond {
+    %c = stablehlo.compare LT, %i, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  } do {
+    %next = stablehlo.add %i, %one : tensor<i64>
+    %s = stablehlo.sine %y : tensor<4xf32>
+    stablehlo.return %next, %s : tensor<i64>, tensor<4xf32>
+  }
+  return %r#1 : tensor<4xf32>
+}
+)";
+
+constexpr const char* kSumOfTwo = R"(func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %sum = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %sum : tensor<4xf32>
+}
+)";
+
+const std::vector<float> kFour = {1, 2, 3, 4};
+
+const char* codeName(int code) {
+  switch (code) {
+    case KILN_ERROR_INVALID_ARGUMENT: return "INVALID_ARGUMENT";
+    case KILN_ERROR_UNIMPLEMENTED: return "UNIMPLEMENTED";
+    case KILN_ERROR_FAILED_PRECONDITION: return "FAILED_PRECONDITION";
+    case KILN_ERROR_RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
+    case KILN_ERROR_IO: return "IO";
+    case KILN_ERROR_RUNTIME: return "RUNTIME";
+    case KILN_ERROR_INTERNAL: return "INTERNAL";
+    case KILN_ERROR_UNKNOWN: return "UNKNOWN";
+    case KILN_ERROR_CANCELLED: return "CANCELLED";
+    default: return "(not a KilnErrorCode)";
+  }
+}
+
+// The element size of each KilnDType (PRED: one byte).
+size_t elementSize(KilnDType t) {
+  switch (t) {
+    case KILN_DTYPE_PRED:
+    case KILN_DTYPE_S8:
+    case KILN_DTYPE_U8: return 1;
+    case KILN_DTYPE_S16:
+    case KILN_DTYPE_U16:
+    case KILN_DTYPE_F16:
+    case KILN_DTYPE_BF16: return 2;
+    case KILN_DTYPE_S32:
+    case KILN_DTYPE_U32:
+    case KILN_DTYPE_F32: return 4;
+    case KILN_DTYPE_S64:
+    case KILN_DTYPE_U64:
+    case KILN_DTYPE_F64:
+    case KILN_DTYPE_C64: return 8;
+    case KILN_DTYPE_C128: return 16;
+    default: return 0;
+  }
+}
+
+class Kit {
+ public:
+  Kit(const runtime::LoadedPlugin& plugin, std::ostream& out) : api_(*plugin.api), out_(out) {}
+
+  // ---- running checks ----
+
+  void check(const std::string& name, const std::function<void()>& body) {
+    std::snprintf(runningCheck, sizeof runningCheck, "%s", name.c_str());
+    checkStartedAt = nowMs();
+    std::string verdict, why;
+    try {
+      body();
+      verdict = "PASS";
+    } catch (const Fail& f) {
+      verdict = "FAIL";
+      why = f.why;
+    } catch (const Skip& s) {
+      verdict = "SKIP";
+      why = s.why;
+    } catch (const std::exception& e) {
+      verdict = "FAIL";
+      why = std::string("the kit caught an exception: ") + e.what();
+    }
+    cleanUp();
+    checkStartedAt = 0;
+    (verdict == "PASS" ? summary_.passed : verdict == "FAIL" ? summary_.failed : summary_.skipped)++;
+    out_ << "  " << verdict << "  " << name << (why.empty() ? "" : ": " + why) << "\n" << std::flush;
+  }
+
+  PluginCheckSummary summary() const { return summary_; }
+
+  // ---- the table ----
+
+  const KilnPluginApi& api() const { return api_; }
+
+  template <class Args>
+  bool hasFunction(KilnError* (*KilnPluginApi::*fn)(Args*)) const {
+    const auto* base = reinterpret_cast<const char*>(&api_);
+    size_t end = static_cast<size_t>(reinterpret_cast<const char*>(&(api_.*fn)) - base) + sizeof(void*);
+    return end <= api_.struct_size && api_.*fn;
+  }
+
+  // The capabilities the plugin lists (before API 0.4, those it had to have).
+  std::set<std::string> capabilities() {
+    KilnPluginAttributesArgs a{};
+    expectOk(&KilnPluginApi::plugin_attributes, a, "plugin_attributes");
+    if (api_.minor_version < 4) {
+      std::vector<std::string> implied = runtime::capabilitiesBeforeListing();
+      return {implied.begin(), implied.end()};
+    }
+    std::set<std::string> names;
+    if (a.capabilities)
+      for (size_t i = 0; i < a.num_capabilities; ++i)
+        if (a.capabilities[i]) names.insert(a.capabilities[i]);
+    return names;
+  }
+
+  // ---- calls ----
+
+  struct Outcome {
+    int code = 0;  // 0: success
+    std::string message;
+  };
+
+  // Takes an error object apart (and destroys it).
+  Outcome outcomeOf(KilnError* error) {
+    if (!error) return {};
+    KilnErrorInfoArgs info{};
+    info.struct_size = sizeof info;
+    info.error = error;
+    Outcome o;
+    if (KilnError* bad = api_.error_info(&info)) {
+      destroyError(bad);
+      o = {KILN_ERROR_UNKNOWN, "(error_info failed on the plugin's own error object)"};
+    } else {
+      o = {static_cast<int>(info.code), info.message ? std::string(info.message, info.message_size) : ""};
+      if (o.code == 0) o.code = -1;  // an error object without a code
+    }
+    destroyError(error);
+    return o;
+  }
+
+  void destroyError(KilnError* error) {
+    KilnErrorDestroyArgs d{sizeof d, error};
+    if (KilnError* e = api_.error_destroy(&d)) (void)e;  // nothing more can be done with it
+  }
+
+  template <class Args>
+  Outcome call(KilnError* (*KilnPluginApi::*fn)(Args*), Args& a) {
+    a.struct_size = sizeof(Args);
+    return outcomeOf((api_.*fn)(&a));
+  }
+
+  template <class Args>
+  void expectOk(KilnError* (*KilnPluginApi::*fn)(Args*), Args& a, const char* name) {
+    if (!hasFunction(fn)) throw Fail{std::string("the table has no ") + name};
+    Outcome o = call(fn, a);
+    if (o.code != 0) throw Fail{std::string(name) + " failed: " + codeName(o.code) + ": " + o.message};
+  }
+
+  // Expects an error object of `code` with a message; returns the message.
+  std::string expectError(Outcome o, int code, const std::string& what) {
+    if (o.code == 0) throw Fail{what + ": succeeded; expected " + codeName(code)};
+    if (o.code != code) throw Fail{what + ": " + codeName(o.code) + " (" + o.message + "); expected " + codeName(code)};
+    if (o.message.empty()) throw Fail{what + ": an error without a message"};
+    return o.message;
+  }
+
+  template <class Args>
+  std::string expectError(KilnError* (*KilnPluginApi::*fn)(Args*), Args& a, int code, const std::string& what) {
+    return expectError(call(fn, a), code, what);
+  }
+
+  // ---- what a check creates, destroyed when it ends ----
+
+  KilnClient* client(int32_t devices = 0, int64_t memoryLimit = 0) {
+    KilnClientCreateArgs a{};
+    a.num_devices = devices;
+    a.memory_limit_bytes = memoryLimit;
+    expectOk(&KilnPluginApi::client_create, a, "client_create");
+    if (!a.client) throw Fail{"client_create gave no client"};
+    KilnClient* c = a.client;
+    cleanup_.push_back([this, c] {
+      KilnClientDestroyArgs d{};
+      d.client = c;
+      call(&KilnPluginApi::client_destroy, d);
+    });
+    return c;
+  }
+
+  std::vector<KilnDevice*> devices(KilnClient* c) {
+    KilnClientDevicesArgs a{};
+    a.client = c;
+    expectOk(&KilnPluginApi::client_devices, a, "client_devices");
+    if (a.num_devices == 0 || !a.devices) throw Fail{"client_devices gave no devices"};
+    return {a.devices, a.devices + a.num_devices};
+  }
+
+  KilnBuffer* own(KilnBuffer* b) {
+    cleanup_.push_back([this, b] {
+      KilnBufferDestroyArgs d{};
+      d.buffer = b;
+      call(&KilnPluginApi::buffer_destroy, d);
+    });
+    return b;
+  }
+  KilnEvent* own(KilnEvent* e) {
+    cleanup_.push_back([this, e] { destroyEvent(e); });
+    return e;
+  }
+  KilnExecutable* own(KilnExecutable* x) {
+    cleanup_.push_back([this, x] {
+      KilnExecutableDestroyArgs d{};
+      d.executable = x;
+      call(&KilnPluginApi::executable_destroy, d);
+    });
+    return x;
+  }
+
+  void destroyEvent(KilnEvent* e) {
+    KilnEventDestroyArgs d{};
+    d.event = e;
+    call(&KilnPluginApi::event_destroy, d);
+  }
+
+  // Waits for the event; its outcome.
+  Outcome await(KilnEvent* e) {
+    KilnEventAwaitArgs a{};
+    a.event = e;
+    return call(&KilnPluginApi::event_await, a);
+  }
+
+  void awaitOk(KilnEvent* e, const std::string& what) {
+    Outcome o = await(e);
+    if (o.code != 0) throw Fail{what + " failed: " + codeName(o.code) + ": " + o.message};
+  }
+
+  // A buffer of `bytes` (which stay alive: the kit keeps a copy until the check ends).
+  KilnBuffer* upload(KilnClient* c, KilnDevice* d, KilnDType dtype, std::vector<int64_t> dims, std::string bytes) {
+    auto data = std::make_shared<std::string>(std::move(bytes));
+    auto shape = std::make_shared<std::vector<int64_t>>(std::move(dims));
+    cleanup_.push_back([data, shape] {});  // kept alive until after the buffer is destroyed
+    KilnBufferFromHostArgs a{};
+    a.client = c;
+    a.device = d;
+    a.dtype = dtype;
+    a.dims = shape->data();
+    a.num_dims = shape->size();
+    a.data = data->data();
+    expectOk(&KilnPluginApi::buffer_from_host, a, "buffer_from_host");
+    own(a.buffer);
+    if (a.done_with_host) awaitOk(own(a.done_with_host), "buffer_from_host's copy");
+    return a.buffer;
+  }
+
+  KilnBuffer* floats(KilnClient* c, KilnDevice* d, const std::vector<float>& values) {
+    std::string bytes(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
+    return upload(c, d, KILN_DTYPE_F32, {static_cast<int64_t>(values.size())}, bytes);
+  }
+  KilnBuffer* scalarI64(KilnClient* c, KilnDevice* d, int64_t v) {
+    return upload(c, d, KILN_DTYPE_S64, {}, std::string(reinterpret_cast<const char*>(&v), sizeof v));
+  }
+
+  KilnBufferInfoArgs info(KilnBuffer* b) {
+    KilnBufferInfoArgs a{};
+    a.buffer = b;
+    expectOk(&KilnPluginApi::buffer_info, a, "buffer_info");
+    return a;
+  }
+
+  // The buffer's bytes (waits for them).
+  std::string download(KilnBuffer* b) {
+    std::string bytes(static_cast<size_t>(info(b).on_device_size), '\0');
+    KilnBufferToHostArgs a{};
+    a.buffer = b;
+    a.dst = bytes.data();
+    a.dst_size = bytes.size();
+    expectOk(&KilnPluginApi::buffer_to_host, a, "buffer_to_host");
+    awaitOk(own(a.event), "buffer_to_host's copy");
+    return bytes;
+  }
+
+  std::vector<float> downloadFloats(KilnBuffer* b) {
+    std::string bytes = download(b);
+    std::vector<float> v(bytes.size() / sizeof(float));
+    std::memcpy(v.data(), bytes.data(), v.size() * sizeof(float));
+    return v;
+  }
+
+  void expectFloats(KilnBuffer* b, const std::vector<float>& want, const std::string& what) {
+    std::vector<float> got = downloadFloats(b);
+    if (got != want) {
+      std::string g;
+      for (float f : got) g += (g.empty() ? "" : ", ") + std::to_string(f);
+      throw Fail{what + " is [" + g + "]"};
+    }
+  }
+
+  KilnExecutable* compile(KilnClient* c, const char* text, int32_t replicas = 0) {
+    KilnCompileArgs a{};
+    a.client = c;
+    a.code = text;
+    a.code_size = std::strlen(text);
+    a.name = "check.mlir";
+    a.num_replicas = replicas;
+    expectOk(&KilnPluginApi::compile, a, "compile");
+    return own(a.executable);
+  }
+
+  struct Run {
+    Outcome call;                          // execute's own
+    std::vector<std::vector<KilnBuffer*>> outputs;  // per device
+    std::vector<KilnEvent*> done;          // per device
+  };
+
+  // Starts `x` with one argument list per device (owned results), donating `donate`.
+  Run execute(KilnExecutable* x, const std::vector<std::vector<KilnBuffer*>>& args,
+              std::vector<KilnDevice*> onDevices = {}, const std::vector<size_t>& donate = {}) {
+    KilnExecutableInfoArgs info{};
+    info.executable = x;
+    expectOk(&KilnPluginApi::executable_info, info, "executable_info");
+    const size_t n = args.size();
+    Run run;
+    run.outputs.assign(n, std::vector<KilnBuffer*>(info.num_results, nullptr));
+    run.done.assign(n, nullptr);
+    std::vector<KilnBuffer* const*> argLists(n);
+    std::vector<KilnBuffer**> outLists(n);
+    for (size_t d = 0; d < n; ++d) {
+      argLists[d] = args[d].data();
+      outLists[d] = run.outputs[d].data();
+    }
+    KilnExecuteArgs a{};
+    a.executable = x;
+    a.num_devices = n;
+    a.devices = onDevices.empty() ? nullptr : onDevices.data();
+    a.argument_lists = argLists.data();
+    a.num_args = args.empty() ? 0 : args[0].size();
+    a.output_lists = outLists.data();
+    a.complete_events = run.done.data();
+    a.donated_args = donate.empty() ? nullptr : donate.data();
+    a.num_donated_args = donate.size();
+    run.call = call(&KilnPluginApi::execute, a);
+    if (run.call.code == 0)
+      for (size_t d = 0; d < n; ++d) {
+        for (KilnBuffer* b : run.outputs[d]) own(b);
+        own(run.done[d]);
+      }
+    return run;
+  }
+
+  Run executeOk(KilnExecutable* x, const std::vector<std::vector<KilnBuffer*>>& args,
+                std::vector<KilnDevice*> onDevices = {}, const std::vector<size_t>& donate = {}) {
+    Run run = execute(x, args, std::move(onDevices), donate);
+    if (run.call.code != 0) throw Fail{std::string("execute failed: ") + codeName(run.call.code) + ": " + run.call.message};
+    return run;
+  }
+
+ private:
+  void cleanUp() {
+    while (!cleanup_.empty()) {
+      auto f = std::move(cleanup_.back());
+      cleanup_.pop_back();
+      f();
+    }
+  }
+
+  const KilnPluginApi& api_;
+  std::ostream& out_;
+  PluginCheckSummary summary_;
+  std::vector<std::function<void()>> cleanup_;
+};
+
+void require(bool ok, const std::string& why) {
+  if (!ok) throw Fail{why};
+}
+
+// ---- the checks ----
+
+// Every function of the table, called through `each(member pointer, name)`.
+template <class F>
+void forEachFunction(F&& each) {
+  each(&KilnPluginApi::error_destroy, "error_destroy");
+  each(&KilnPluginApi::error_info, "error_info");
+  each(&KilnPluginApi::plugin_attributes, "plugin_attributes");
+  each(&KilnPluginApi::client_create, "client_create");
+  each(&KilnPluginApi::client_destroy, "client_destroy");
+  each(&KilnPluginApi::client_devices, "client_devices");
+  each(&KilnPluginApi::device_info, "device_info");
+  each(&KilnPluginApi::memory_info, "memory_info");
+  each(&KilnPluginApi::device_memory_stats, "device_memory_stats");
+  each(&KilnPluginApi::buffer_from_host, "buffer_from_host");
+  each(&KilnPluginApi::buffer_to_host, "buffer_to_host");
+  each(&KilnPluginApi::buffer_info, "buffer_info");
+  each(&KilnPluginApi::buffer_ready_event, "buffer_ready_event");
+  each(&KilnPluginApi::buffer_delete, "buffer_delete");
+  each(&KilnPluginApi::buffer_destroy, "buffer_destroy");
+  each(&KilnPluginApi::buffer_copy_to_device, "buffer_copy_to_device");
+  each(&KilnPluginApi::compile, "compile");
+  each(&KilnPluginApi::executable_destroy, "executable_destroy");
+  each(&KilnPluginApi::executable_info, "executable_info");
+  each(&KilnPluginApi::executable_value_type, "executable_value_type");
+  each(&KilnPluginApi::executable_serialize, "executable_serialize");
+  each(&KilnPluginApi::executable_deserialize, "executable_deserialize");
+  each(&KilnPluginApi::execute, "execute");
+  each(&KilnPluginApi::event_destroy, "event_destroy");
+  each(&KilnPluginApi::event_is_ready, "event_is_ready");
+  each(&KilnPluginApi::event_await, "event_await");
+  each(&KilnPluginApi::event_on_ready, "event_on_ready");
+  each(&KilnPluginApi::execution_cancel, "execution_cancel");
+}
+
+// The functions every plugin has (API 0.1): a missing one fails the table check.
+constexpr size_t kCoreFunctions = 27;
+
+void checkTable(Kit& kit) {
+  kit.check("the table: version and functions", [&] {
+    const KilnPluginApi& api = kit.api();
+    require(api.major_version == KILN_PLUGIN_API_MAJOR, "major version " + std::to_string(api.major_version));
+    size_t index = 0;
+    std::string missing;
+    forEachFunction([&](auto fn, const char* name) {
+      if (!kit.hasFunction(fn) && index < kCoreFunctions) missing += std::string(missing.empty() ? "" : ", ") + name;
+      ++index;
+    });
+    require(missing.empty(), "the table lacks " + missing);
+  });
+  kit.check("plugin_attributes: name, version, capabilities", [&] {
+    KilnPluginAttributesArgs a{};
+    kit.expectOk(&KilnPluginApi::plugin_attributes, a, "plugin_attributes");
+    require(a.name && *a.name, "no name");
+    require(a.version && *a.version, "no version");
+    if (kit.api().minor_version >= 4)
+      for (size_t i = 0; i < a.num_capabilities; ++i) require(a.capabilities && a.capabilities[i], "a null capability name");
+  });
+}
+
+// Calls `fn` with an args struct of zeros (struct_size 0).
+template <class Args>
+KilnError* callZeroed(const KilnPluginApi& api, KilnError* (*KilnPluginApi::*fn)(Args*)) {
+  Args a;
+  std::memset(&a, 0, sizeof a);
+  return (api.*fn)(&a);
+}
+
+void checkArgsDiscipline(Kit& kit) {
+  kit.check("null args: every function returns an error object", [&] {
+    forEachFunction([&](auto fn, const char* name) {
+      if (kit.hasFunction(fn))
+        kit.expectError(kit.outcomeOf((kit.api().*fn)(nullptr)), KILN_ERROR_INVALID_ARGUMENT, std::string(name) + "(NULL)");
+    });
+  });
+  kit.check("struct_size 0: every function returns an error object", [&] {
+    forEachFunction([&](auto fn, const char* name) {
+      if (kit.hasFunction(fn))
+        kit.expectError(kit.outcomeOf(callZeroed(kit.api(), fn)), KILN_ERROR_INVALID_ARGUMENT,
+                        std::string(name) + " with struct_size 0");
+    });
+  });
+  kit.check("null handles are error objects", [&] {
+    KilnClientDevicesArgs devices{};
+    kit.expectError(&KilnPluginApi::client_devices, devices, KILN_ERROR_INVALID_ARGUMENT, "client_devices(client NULL)");
+    KilnDeviceInfoArgs device{};
+    kit.expectError(&KilnPluginApi::device_info, device, KILN_ERROR_INVALID_ARGUMENT, "device_info(device NULL)");
+    KilnBufferInfoArgs buffer{};
+    kit.expectError(&KilnPluginApi::buffer_info, buffer, KILN_ERROR_INVALID_ARGUMENT, "buffer_info(buffer NULL)");
+    KilnBufferDestroyArgs destroy{};
+    kit.expectError(&KilnPluginApi::buffer_destroy, destroy, KILN_ERROR_INVALID_ARGUMENT, "buffer_destroy(buffer NULL)");
+    KilnExecutableInfoArgs exe{};
+    kit.expectError(&KilnPluginApi::executable_info, exe, KILN_ERROR_INVALID_ARGUMENT, "executable_info(executable NULL)");
+    KilnEventAwaitArgs await{};
+    kit.expectError(&KilnPluginApi::event_await, await, KILN_ERROR_INVALID_ARGUMENT, "event_await(event NULL)");
+    KilnCompileArgs compile{};
+    compile.code = kAddOne;
+    compile.code_size = std::strlen(kAddOne);
+    kit.expectError(&KilnPluginApi::compile, compile, KILN_ERROR_INVALID_ARGUMENT, "compile(client NULL)");
+    KilnErrorDestroyArgs none{};
+    kit.expectOk(&KilnPluginApi::error_destroy, none, "error_destroy(error NULL)");  // like free(NULL)
+  });
+  kit.check("a struct_size that leaves out an output is an error", [&] {
+    KilnClient* c = kit.client();
+    KilnCompileArgs a{};
+    a.client = c;
+    a.code = kAddOne;
+    a.code_size = std::strlen(kAddOne);
+    a.struct_size = offsetof(KilnCompileArgs, executable);
+    kit.expectError(kit.outcomeOf(kit.api().compile(&a)), KILN_ERROR_INVALID_ARGUMENT,
+                    "compile with a struct_size short of 'executable'");
+  });
+}
+
+void checkClientsAndDevices(Kit& kit, const std::set<std::string>& caps) {
+  kit.check("clients, devices and their memories", [&] {
+    KilnClient* c = kit.client();
+    std::set<int32_t> ids;
+    for (KilnDevice* d : kit.devices(c)) {
+      KilnDeviceInfoArgs info{};
+      info.device = d;
+      kit.expectOk(&KilnPluginApi::device_info, info, "device_info");
+      require(ids.insert(info.global_id).second, "two devices have id " + std::to_string(info.global_id));
+      require(info.kind && *info.kind && info.description && *info.description, "a device without kind or description");
+      require(info.memory != nullptr, "device " + std::to_string(info.global_id) + " has no memory");
+      KilnMemoryInfoArgs memory{};
+      memory.memory = info.memory;
+      kit.expectOk(&KilnPluginApi::memory_info, memory, "memory_info");
+      require(memory.device == d, "the memory of device " + std::to_string(info.global_id) + " names another device");
+      require(memory.kind && *memory.kind, "a memory without kind");
+    }
+  });
+  kit.check("client_create(num_devices = 2): two devices, or an error", [&] {
+    KilnClientCreateArgs a{};
+    a.num_devices = 2;
+    Kit::Outcome o = kit.call(&KilnPluginApi::client_create, a);
+    if (o.code != 0) throw Skip{std::string("the plugin has no second device: ") + codeName(o.code) + ": " + o.message};
+    KilnClientDestroyArgs destroy{};
+    destroy.client = a.client;
+    std::vector<KilnDevice*> ds = kit.devices(a.client);
+    kit.expectOk(&KilnPluginApi::client_destroy, destroy, "client_destroy");
+    require(ds.size() == 2, "it gave " + std::to_string(ds.size()) + " devices");
+  });
+  kit.check("device_memory_stats count buffers", [&] {
+    KilnClient* c = kit.client();
+    KilnDevice* d = kit.devices(c)[0];
+    KilnDeviceMemoryStatsArgs before{};
+    before.device = d;
+    Kit::Outcome o = kit.call(&KilnPluginApi::device_memory_stats, before);
+    if (!caps.count(KILN_CAPABILITY_MEMORY_STATS)) {
+      kit.expectError(o, KILN_ERROR_UNIMPLEMENTED, "device_memory_stats without the capability");
+      throw Skip{"not a listed capability (answers UNIMPLEMENTED, as it should)"};
+    }
+    require(o.code == 0, std::string("device_memory_stats failed: ") + o.message);
+    kit.floats(c, d, kFour);
+    KilnDeviceMemoryStatsArgs after{};
+    after.device = d;
+    kit.expectOk(&KilnPluginApi::device_memory_stats, after, "device_memory_stats");
+    require(after.num_buffers == before.num_buffers + 1, "a new buffer did not count");
+    require(after.bytes_in_use >= before.bytes_in_use + 16, "a new buffer's 16 bytes did not count");
+    require(after.peak_bytes_in_use >= after.bytes_in_use, "the peak is below the bytes in use");
+  });
+}
+
+void checkBuffers(Kit& kit) {
+  kit.check("buffers of every dtype round-trip bit for bit", [&] {
+    KilnClient* c = kit.client();
+    KilnDevice* d = kit.devices(c)[0];
+    for (int t = KILN_DTYPE_PRED; t <= KILN_DTYPE_C128; ++t) {
+      const auto dtype = static_cast<KilnDType>(t);
+      std::string bytes(3 * elementSize(dtype), '\0');
+      for (size_t i = 0; i < bytes.size(); ++i)
+        bytes[i] = static_cast<char>(dtype == KILN_DTYPE_PRED ? i % 2 : (i * 37 + 11) % 127);
+      KilnBuffer* b = kit.upload(c, d, dtype, {3}, bytes);
+      KilnBufferInfoArgs info = kit.info(b);
+      require(info.dtype == dtype && info.num_dims == 1 && info.dims[0] == 3 &&
+                  info.on_device_size == static_cast<int64_t>(bytes.size()) && info.device == d,
+              "buffer_info of dtype " + std::to_string(t) + " does not describe the buffer");
+      require(kit.download(b) == bytes, "the bytes of dtype " + std::to_string(t) + " came back changed");
+    }
+  });
+  kit.check("empty and scalar buffers", [&] {
+    KilnClient* c = kit.client();
+    KilnDevice* d = kit.devices(c)[0];
+    KilnBuffer* empty = kit.upload(c, d, KILN_DTYPE_F32, {0, 5}, "");
+    require(kit.info(empty).on_device_size == 0 && kit.download(empty).empty(), "an f32[0,5] buffer is not empty");
+    KilnBuffer* scalar = kit.scalarI64(c, d, -7);
+    int64_t v = 0;
+    std::string bytes = kit.download(scalar);
+    std::memcpy(&v, bytes.data(), sizeof v);
+    require(kit.info(scalar).num_dims == 0 && v == -7, "a scalar did not come back");
+  });
+  kit.check("buffer misuse is an error object", [&] {
+    KilnClient* c = kit.client();
+    KilnDevice* d = kit.devices(c)[0];
+    KilnBufferFromHostArgs bad{};
+    const int64_t dims[1] = {-1};
+    const float data[1] = {0};
+    bad.client = c;
+    bad.device = d;
+    const int notADtype = 99;  // what a C caller may store; no KilnDType in C++
+    static_assert(sizeof notADtype == sizeof bad.dtype);
+    std::memcpy(&bad.dtype, &notADtype, sizeof notADtype);
+    bad.dims = dims + 0;
+    bad.num_dims = 0;
+    bad.data = data;
+    kit.expectError(&KilnPluginApi::buffer_from_host, bad, KILN_ERROR_INVALID_ARGUMENT, "buffer_from_host of dtype 99");
+    bad.dtype = KILN_DTYPE_F32;
+    bad.num_dims = 1;
+    kit.expectError(&KilnPluginApi::buffer_from_host, bad, KILN_ERROR_INVALID_ARGUMENT, "buffer_from_host of dims [-1]");
+    KilnClient* other = kit.client();
+    bad.dims = nullptr;
+    bad.num_dims = 0;
+    bad.device = kit.devices(other)[0];
+    kit.expectError(&KilnPluginApi::buffer_from_host, bad, KILN_ERROR_INVALID_ARGUMENT,
+                    "buffer_from_host onto another client's device");
+    KilnBuffer* b = kit.floats(c, d, kFour);
+    float small[2];
+    KilnBufferToHostArgs toHost{};
+    toHost.buffer = b;
+    toHost.dst = small;
+    toHost.dst_size = sizeof small;
+    kit.expectError(&KilnPluginApi::buffer_to_host, toHost, KILN_ERROR_INVALID_ARGUMENT, "buffer_to_host into 8 bytes of 16");
+    KilnBufferDeleteArgs del{};
+    del.buffer = b;
+    kit.expectOk(&KilnPluginApi::buffer_delete, del, "buffer_delete");
+    kit.expectOk(&KilnPluginApi::buffer_delete, del, "buffer_delete again");
+    float four[4];
+    toHost.dst = four;
+    toHost.dst_size = sizeof four;
+    kit.expectError(&KilnPluginApi::buffer_to_host, toHost, KILN_ERROR_FAILED_PRECONDITION, "buffer_to_host after delete");
+    KilnBufferCopyToDeviceArgs copy{};
+    copy.buffer = b;
+    copy.dst_device = d;
+    kit.expectError(&KilnPluginApi::buffer_copy_to_device, copy, KILN_ERROR_FAILED_PRECONDITION,
+                    "buffer_copy_to_device after delete");
+  });
+  kit.check("a client's memory limit is RESOURCE_EXHAUSTED", [&] {
+    KilnClient* c = kit.client(0, 64);
+    KilnDevice* d = kit.devices(c)[0];
+    std::vector<float> big(1024, 1.0f);
+    KilnBufferFromHostArgs a{};
+    const int64_t dims[1] = {1024};
+    a.client = c;
+    a.device = d;
+    a.dtype = KILN_DTYPE_F32;
+    a.dims = dims;
+    a.num_dims = 1;
+    a.data = big.data();
+    kit.expectError(&KilnPluginApi::buffer_from_host, a, KILN_ERROR_RESOURCE_EXHAUSTED, "4096 bytes on a 64-byte device");
+  });
+  kit.check("buffer_copy_to_device", [&] {
+    KilnClient* c = kit.client(2);
+    std::vector<KilnDevice*> ds = kit.devices(c);
+    if (ds.size() < 2) throw Skip{"the plugin gave one device"};
+    KilnBuffer* b = kit.floats(c, ds[0], kFour);
+    KilnBufferCopyToDeviceArgs a{};
+    a.buffer = b;
+    a.dst_device = ds[1];
+    kit.expectOk(&KilnPluginApi::buffer_copy_to_device, a, "buffer_copy_to_device");
+    kit.own(a.dst_buffer);
+    require(kit.info(a.dst_buffer).device == ds[1], "the copy is not on the device asked for");
+    kit.expectFloats(a.dst_buffer, kFour, "the copy");
+  });
+}
+
+void checkPrograms(Kit& kit) {
+  kit.check("compile, and describe the executable", [&] {
+    KilnClient* c = kit.client();
+    KilnExecutable* x = kit.compile(c, kAddOne);
+    KilnExecutableInfoArgs info{};
+    info.executable = x;
+    kit.expectOk(&KilnPluginApi::executable_info, info, "executable_info");
+    require(info.num_parameters == 1 && info.num_results == 1, "not one parameter and one result");
+    require(info.name && std::string(info.name) == "main", "the entry is not named main");
+    KilnExecutableValueTypeArgs type{};
+    type.executable = x;
+    kit.expectOk(&KilnPluginApi::executable_value_type, type, "executable_value_type");
+    require(type.dtype == KILN_DTYPE_F32 && type.num_dims == 1 && type.dims[0] == 4, "parameter 0 is not f32[4]");
+    type.index = 1;
+    kit.expectError(&KilnPluginApi::executable_value_type, type, KILN_ERROR_INVALID_ARGUMENT, "parameter 1 of 1");
+  });
+  kit.check("compile errors name their line", [&] {
+    KilnClient* c = kit.client();
+    KilnCompileArgs a{};
+    a.client = c;
+    a.code = kBadText;
+    a.code_size = std::strlen(kBadText);
+    a.name = "check.mlir";
+    std::string message = kit.expectError(&KilnPluginApi::compile, a, KILN_ERROR_INVALID_ARGUMENT, "compiling bad text");
+    require(message.find("check.mlir:2:") != std::string::npos, "the message does not name check.mlir:2: " + message);
+  });
+  kit.check("execute, with an argument still in flight", [&] {
+    KilnClient* c = kit.client();
+    KilnDevice* d = kit.devices(c)[0];
+    KilnExecutable* x = kit.compile(c, kAddOne);
+    KilnBuffer* in = kit.floats(c, d, kFour);
+    Kit::Run first = kit.executeOk(x, {{in}}, {d});
+    Kit::Run second = kit.executeOk(x, {{first.outputs[0][0]}}, {d});  // before the first is awaited
+    kit.awaitOk(second.done[0], "the second execution");
+    kit.expectFloats(second.outputs[0][0], {3, 4, 5, 6}, "x + 1 + 1");
+    KilnEventIsReadyArgs ready{};
+    ready.event = first.done[0];
+    kit.expectOk(&KilnPluginApi::event_is_ready, ready, "event_is_ready");
+    require(ready.is_ready == 1, "the first execution is not ready after the second, which read its output");
+  });
+  kit.check("event_on_ready calls back once", [&] {
+    KilnClient* c = kit.client();
+    KilnDevice* d = kit.devices(c)[0];
+    KilnExecutable* x = kit.compile(c, kAddOne);
+    Kit::Run run = kit.executeOk(x, {{kit.floats(c, d, kFour)}}, {d});
+    static std::atomic<int> calls{0}, failures{0};
+    calls = 0;
+    failures = 0;
+    KilnEventOnReadyArgs a{};
+    a.event = run.done[0];
+    a.callback = [](KilnError* error, void* kit) {
+      if (error) {
+        ++failures;
+        static_cast<Kit*>(kit)->destroyError(error);
+      }
+      ++calls;
+    };
+    a.user_arg = &kit;
+    kit.expectOk(&KilnPluginApi::event_on_ready, a, "event_on_ready");
+    kit.awaitOk(run.done[0], "the execution");
+    kit.expectOk(&KilnPluginApi::event_on_ready, a, "event_on_ready on a ready event");
+    for (int i = 0; i < 400 && calls < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    require(calls == 2 && failures == 0, std::to_string(calls.load()) + " calls (" + std::to_string(failures.load()) +
+                                              " with an error) for two registrations");
+  });
+  kit.check("execute misuse is an error object", [&] {
+    KilnClient* c = kit.client();
+    KilnDevice* d = kit.devices(c)[0];
+    KilnExecutable* x = kit.compile(c, kAddOne);
+    KilnBuffer* good = kit.floats(c, d, kFour);
+    KilnBuffer* shape = kit.floats(c, d, {1, 2});
+    KilnBuffer* dtype = kit.upload(c, d, KILN_DTYPE_S32, {4}, std::string(16, '\0'));
+    KilnClient* other = kit.client();
+    KilnBuffer* foreign = kit.floats(other, kit.devices(other)[0], kFour);
+    kit.expectError(kit.execute(x, {{good, good}}, {d}).call, KILN_ERROR_INVALID_ARGUMENT, "two arguments for one");
+    kit.expectError(kit.execute(x, {{shape}}, {d}).call, KILN_ERROR_INVALID_ARGUMENT, "an f32[2] argument for f32[4]");
+    kit.expectError(kit.execute(x, {{dtype}}, {d}).call, KILN_ERROR_INVALID_ARGUMENT, "an s32[4] argument for f32[4]");
+    kit.expectError(kit.execute(x, {{nullptr}}, {d}).call, KILN_ERROR_INVALID_ARGUMENT, "a null argument");
+    kit.expectError(kit.execute(x, {{foreign}}, {d}).call, KILN_ERROR_INVALID_ARGUMENT, "another client's buffer");
+    kit.expectError(kit.execute(x, {{good}, {good}}).call, KILN_ERROR_INVALID_ARGUMENT, "two devices for one process");
+    KilnBufferDeleteArgs del{};
+    del.buffer = good;
+    kit.expectOk(&KilnPluginApi::buffer_delete, del, "buffer_delete");
+    kit.expectError(kit.execute(x, {{good}}, {d}).call, KILN_ERROR_FAILED_PRECONDITION, "a deleted argument");
+  });
+}
+
+// The capabilities: each checked when listed; otherwise its call must answer UNIMPLEMENTED.
+void checkCapabilities(Kit& kit, const std::set<std::string>& caps) {
+  kit.check("serialize: a deserialized executable runs", [&] {
+    KilnClient* c = kit.client();
+    KilnDevice* d = kit.devices(c)[0];
+    KilnExecutable* x = kit.compile(c, kAddOne);
+    KilnExecutableSerializeArgs s{};
+    s.executable = x;
+    Kit::Outcome o = kit.call(&KilnPluginApi::executable_serialize, s);
+    if (!caps.count(KILN_CAPABILITY_SERIALIZE)) {
+      kit.expectError(o, KILN_ERROR_UNIMPLEMENTED, "executable_serialize without the capability");
+      throw Skip{"not a listed capability (answers UNIMPLEMENTED, as it should)"};
+    }
+    require(o.code == 0, "executable_serialize failed: " + o.message);
+    std::string bytes(s.bytes, s.num_bytes);
+    KilnExecutableDeserializeArgs back{};
+    back.client = c;
+    back.bytes = bytes.data();
+    back.num_bytes = bytes.size();
+    kit.expectOk(&KilnPluginApi::executable_deserialize, back, "executable_deserialize");
+    kit.own(back.executable);
+    Kit::Run run = kit.executeOk(back.executable, {{kit.floats(c, d, kFour)}}, {d});
+    kit.expectFloats(run.outputs[0][0], {2, 3, 4, 5}, "the deserialized executable's result");
+    std::string damaged = bytes.substr(0, bytes.size() / 2);
+    back.bytes = damaged.data();
+    back.num_bytes = damaged.size();
+    back.executable = nullptr;
+    Kit::Outcome bad = kit.call(&KilnPluginApi::executable_deserialize, back);
+    if (bad.code == 0) kit.own(back.executable);
+    require(bad.code == KILN_ERROR_IO || bad.code == KILN_ERROR_INVALID_ARGUMENT,
+            std::string("half of a serialized executable: ") + (bad.code ? codeName(bad.code) + (": " + bad.message) : "accepted"));
+  });
+  kit.check("donation: the execution takes the buffer over", [&] {
+    KilnClient* c = kit.client();
+    KilnDevice* d = kit.devices(c)[0];
+    KilnExecutable* x = kit.compile(c, kAddOne);
+    KilnBuffer* in = kit.floats(c, d, kFour);
+    if (!caps.count(KILN_CAPABILITY_DONATION))
+      throw Skip{"not a listed capability (a plugin without it ignores donated_args: hosts must not set them)"};
+    Kit::Run run = kit.executeOk(x, {{in}}, {d}, {0});
+    kit.expectFloats(run.outputs[0][0], {2, 3, 4, 5}, "the result of a donating execution");
+    kit.expectError(kit.execute(x, {{in}}, {d}).call, KILN_ERROR_FAILED_PRECONDITION, "executing on a donated buffer");
+    kit.expectError(kit.execute(x, {{in}}, {d}, {1}).call, KILN_ERROR_INVALID_ARGUMENT, "donating argument 1 of 1");
+  });
+  kit.check("cancellation: a running execution stops", [&] {
+    KilnClient* c = kit.client();
+    KilnDevice* d = kit.devices(c)[0];
+    if (!kit.hasFunction(&KilnPluginApi::execution_cancel))
+      throw Skip{"the table (API 0." + std::to_string(kit.api().minor_version) + ") has no execution_cancel"};
+    if (!caps.count(KILN_CAPABILITY_CANCELLATION)) {
+      // Asked of a completed execution: an endless one could then not be stopped.
+      KilnExecutable* x = kit.compile(c, kAddOne);
+      Kit::Run run = kit.executeOk(x, {{kit.floats(c, d, kFour)}}, {d});
+      kit.awaitOk(run.done[0], "the execution");
+      KilnExecutionCancelArgs a{};
+      a.complete_event = run.done[0];
+      kit.expectError(&KilnPluginApi::execution_cancel, a, KILN_ERROR_UNIMPLEMENTED,
+                      "execution_cancel without the capability");
+      throw Skip{"not a listed capability (answers UNIMPLEMENTED, as it should)"};
+    }
+    KilnExecutable* loop = kit.compile(c, kLoop);
+    Kit::Run run = kit.executeOk(loop, {{kit.scalarI64(c, d, int64_t{1} << 60), kit.floats(c, d, kFour)}}, {d});
+    KilnExecutionCancelArgs a{};
+    a.complete_event = run.done[0];
+    kit.expectOk(&KilnPluginApi::execution_cancel, a, "execution_cancel");
+    kit.expectError(kit.await(run.done[0]), KILN_ERROR_CANCELLED, "the cancelled execution's event");
+    KilnBufferReadyEventArgs outReady{};
+    outReady.buffer = run.outputs[0][0];
+    kit.expectOk(&KilnPluginApi::buffer_ready_event, outReady, "buffer_ready_event");
+    kit.expectError(kit.await(kit.own(outReady.event)), KILN_ERROR_CANCELLED, "the cancelled execution's output");
+    kit.expectOk(&KilnPluginApi::execution_cancel, a, "execution_cancel of a completed execution");
+    KilnBufferReadyEventArgs notExecution{};
+    notExecution.buffer = kit.floats(c, d, kFour);
+    kit.expectOk(&KilnPluginApi::buffer_ready_event, notExecution, "buffer_ready_event");
+    a.complete_event = kit.own(notExecution.event);
+    kit.expectError(&KilnPluginApi::execution_cancel, a, KILN_ERROR_INVALID_ARGUMENT, "cancelling a buffer's event");
+  });
+  kit.check("a failure reaches the events of what depended on it", [&] {
+    KilnClient* c = kit.client();
+    KilnDevice* d = kit.devices(c)[0];
+    if (!caps.count(KILN_CAPABILITY_CANCELLATION)) throw Skip{"needs cancellation to hold the device's queue"};
+    KilnExecutable* loop = kit.compile(c, kLoop);
+    KilnExecutable* x = kit.compile(c, kAddOne);
+    KilnBuffer* in = kit.floats(c, d, kFour);
+    Kit::Run blocker = kit.executeOk(loop, {{kit.scalarI64(c, d, int64_t{1} << 60), kit.floats(c, d, kFour)}}, {d});
+    Kit::Run reads = kit.executeOk(x, {{in}}, {d});                  // queued behind the blocker
+    Kit::Run dependent = kit.executeOk(x, {{reads.outputs[0][0]}}, {d});
+    KilnBufferDeleteArgs del{};
+    del.buffer = in;
+    kit.expectOk(&KilnPluginApi::buffer_delete, del, "buffer_delete");  // before the read ran
+    KilnExecutionCancelArgs cancel{};
+    cancel.complete_event = blocker.done[0];
+    kit.expectOk(&KilnPluginApi::execution_cancel, cancel, "execution_cancel");
+    kit.expectError(kit.await(reads.done[0]), KILN_ERROR_FAILED_PRECONDITION, "an execution whose argument was deleted");
+    kit.expectError(kit.await(dependent.done[0]), KILN_ERROR_FAILED_PRECONDITION, "the execution that read its output");
+  });
+  kit.check("multi_device: two replicas sum through all_reduce", [&] {
+    KilnClient* c = kit.client(2);
+    std::vector<KilnDevice*> ds = kit.devices(c);
+    KilnCompileArgs a{};
+    a.client = c;
+    a.code = kSumOfTwo;
+    a.code_size = std::strlen(kSumOfTwo);
+    a.num_replicas = 2;
+    Kit::Outcome o = kit.call(&KilnPluginApi::compile, a);
+    if (o.code == 0) kit.own(a.executable);
+    if (!caps.count(KILN_CAPABILITY_MULTI_DEVICE)) {
+      require(o.code != 0, "compiled for 2 replicas without the capability multi_device");
+      kit.expectError(o, KILN_ERROR_UNIMPLEMENTED, "compiling for 2 replicas without the capability");
+      throw Skip{"not a listed capability (answers UNIMPLEMENTED, as it should)"};
+    }
+    require(o.code == 0, std::string("compile for 2 replicas failed: ") + codeName(o.code) + ": " + o.message);
+    require(ds.size() >= 2, "the client has one device");
+    KilnBuffer* x0 = kit.floats(c, ds[0], kFour);
+    KilnBuffer* x1 = kit.floats(c, ds[1], {10, 20, 30, 40});
+    kit.expectError(kit.execute(a.executable, {{x0}}, {ds[0]}).call, KILN_ERROR_INVALID_ARGUMENT,
+                    "one device for two replicas");
+    Kit::Run run = kit.executeOk(a.executable, {{x0}, {x1}}, {ds[0], ds[1]});
+    for (int r = 0; r < 2; ++r) kit.expectFloats(run.outputs[r][0], {11, 22, 33, 44}, "replica " + std::to_string(r));
+  });
+}
+
+}  // namespace
+
+PluginCheckSummary checkPlugin(const std::string& nameOrPath, std::ostream& out, double hangSeconds) {
+  const bool isPath = nameOrPath.find('/') != std::string::npos || nameOrPath.ends_with(".so");
+  const runtime::LoadedPlugin& plugin = isPath ? runtime::loadPluginFile(nameOrPath) : runtime::loadPlugin(nameOrPath);
+  installCrashHandlers();
+  startWatchdog(hangSeconds);
+  Kit kit(plugin, out);
+  std::set<std::string> caps;
+  std::string listed;
+  try {
+    caps = kit.capabilities();
+  } catch (const Fail& f) {
+    out << "  FAIL  plugin_attributes: " << f.why << "\n";
+  }
+  for (const std::string& cap : caps) listed += (listed.empty() ? "" : ", ") + cap;
+  out << "plugin-check: " << plugin.path << ": API " << plugin.api->major_version << "."
+      << plugin.api->minor_version << "; capabilities" << (plugin.api->minor_version < 4 ? " (implied by the version)" : "")
+      << ": " << (listed.empty() ? "none" : listed) << "\n";
+  checkTable(kit);
+  checkArgsDiscipline(kit);
+  checkClientsAndDevices(kit, caps);
+  checkBuffers(kit);
+  checkPrograms(kit);
+  checkCapabilities(kit, caps);
+  return kit.summary();
+}
+
+}  // namespace kiln::testing

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# `kiln plugin-check` passes both plugins and the API 0.3 one (skipping what 0.3 lacks),
+# and finds the bugs of the broken ones: a capability listed but not honoured (a FAIL,
+# exit 1) and a crash (named, exit 1).
+#   plugin_check_test.sh KILN OTHER_PLUGINS_DIR
+set -u
+kiln=$1 other=$2
+status=0
+expect() {  # expect NAME EXIT PATTERN PLUGIN
+  local out code
+  out=$("$kiln" plugin-check "$4" --hang-seconds 60 2>&1)
+  code=$?
+  if [ "$code" != "$2" ] || ! grep -q -- "$3" <<<"$out"; then
+    echo "$1: exit $code (expected $2), output without '$3':"
+    echo "$out"
+    status=1
+  fi
+}
+expect cpu 0 '24 passed, 0 failed, 0 skipped' cpu
+expect interp 0 '24 passed, 0 failed, 0 skipped' interp
+expect oldminor 0 '21 passed, 0 failed, 3 skipped' "$other/libkiln_plugin_oldminor.so"
+expect liar 1 'FAIL  donation: the execution takes the buffer over: executing on a donated buffer: succeeded' \
+  "$other/libkiln_plugin_liar.so"
+expect crashy 1 'CRASH null args: every function returns an error object: the plugin raised signal' \
+  "$other/libkiln_plugin_crashy.so"
+[ $status -eq 0 ] && echo "plugin_check ok"
+exit $status
