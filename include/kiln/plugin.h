@@ -68,7 +68,11 @@ typedef enum KilnDType {
   KILN_DTYPE_F32 = 12,
   KILN_DTYPE_F64 = 13,
   KILN_DTYPE_C64 = 14,
-  KILN_DTYPE_C128 = 15
+  KILN_DTYPE_C128 = 15,
+  /* since 0.4: a token (it orders side effects, and holds nothing): a buffer of it has no
+   * dims and 0 bytes (buffer_from_host ignores its data). Programs pass tokens to and
+   * from send, recv, after_all... */
+  KILN_DTYPE_TOKEN = 16
 } KilnDType;
 
 /* ---- errors ---- */
@@ -99,6 +103,7 @@ typedef struct KilnErrorInfoArgs {
 #define KILN_CAPABILITY_CANCELLATION "cancellation"   /* execution_cancel */
 #define KILN_CAPABILITY_COST_ANALYSIS "cost_analysis" /* executable_info's flops, bytes, memory */
 #define KILN_CAPABILITY_MEMORY_STATS "memory_stats"   /* device_memory_stats */
+#define KILN_CAPABILITY_MPMD "mpmd" /* processes that run different functions (process_entries) */
 
 typedef struct KilnPluginAttributesArgs {
   size_t struct_size;
@@ -252,6 +257,12 @@ typedef struct KilnCompileArgs {
   /* [num_replicas * num_partitions] device ids: the device of process (r, p) at
    * r * num_partitions + p. NULL: execute chooses the devices (any distinct ones). */
   const int32_t* device_assignment;
+  /* since 0.4 (capability "mpmd"): the function each process runs, [num_replicas *
+   * num_partitions] names in the order of device_assignment (`entry` is then ignored):
+   * processes that exchange values with send/recv while running different code. NULL:
+   * every process runs `entry`. */
+  const char* const* process_entries;
+  size_t num_process_entries;
 } KilnCompileArgs;
 
 typedef struct KilnExecutableDestroyArgs {
@@ -272,6 +283,9 @@ typedef struct KilnExecutableInfoArgs {
   /* since 0.2 */
   int32_t num_replicas;   /* out */
   int32_t num_partitions; /* out */
+  /* since 0.4 (in): the process whose function the fields above describe (name,
+   * parameters, results, costs); they differ between processes only with process_entries */
+  size_t process;
 } KilnExecutableInfoArgs;
 
 /* The type of one parameter or result. */
@@ -283,6 +297,7 @@ typedef struct KilnExecutableValueTypeArgs {
   KilnDType dtype;     /* out */
   const int64_t* dims; /* out: valid while the executable lives */
   size_t num_dims;     /* out */
+  size_t process;      /* since 0.4 (in): of the function process `process` runs */
 } KilnExecutableValueTypeArgs;
 
 /* Bytes that executable_deserialize turns back into an executable of the same plugin
@@ -330,6 +345,10 @@ typedef struct KilnExecuteArgs {
    * for a second copy of it; reads queued before the donation still read the value. */
   const size_t* donated_args;
   size_t num_donated_args;
+  /* since 0.4: [num_devices] argument counts, for an executable whose processes run
+   * functions with different parameters (process_entries; output_lists[d] then holds the
+   * results of device d's function). NULL: num_args on every device. */
+  const size_t* num_args_per_device;
 } KilnExecuteArgs;
 
 /* Since 0.4 (capability "cancellation"): asks the execution that `complete_event` (from

@@ -17,8 +17,10 @@ KilnDevice& deviceOf(KilnClient& client, KilnDevice* device, const char* what) {
   return d;
 }
 
-// The elements of `value` in row-major order at `dst` (a splat is expanded).
+// The elements of `value` in row-major order at `dst` (a splat is expanded; a token has
+// none).
 void copyElements(const interp::HostValue& value, void* dst) {
+  if (value.isToken()) return;
   Literal lit = value.tensor();
   if (lit.storageSize() == 0) return;
   const uint8_t* src = lit.denseStorage();
@@ -33,6 +35,14 @@ KilnError* bufferFromHost(KilnBufferFromHostArgs* args) {
     KilnClient& client = need(a.client, "client");
     KilnDevice& device = deviceOf(client, a.device, "device");
     const auto code = rawEnum(a.dtype);
+    if (code == KILN_DTYPE_TOKEN) {
+      if (a.num_dims > 0) invalid("a token has no dims; num_dims is " + std::to_string(a.num_dims));
+      auto token = std::make_shared<BufferState>(Type::token(), &device, device.deviceMemory);
+      token->fill(interp::HostValue::token());
+      if (fits(a.done_with_host)) a.done_with_host = std::make_unique<KilnEvent>(KilnEvent{token->ready, {}}).release();
+      a.buffer = std::make_unique<KilnBuffer>(KilnBuffer{std::move(token)}).release();
+      return;
+    }
     std::optional<DType> dtype = code >= KILN_DTYPE_PRED && code <= KILN_DTYPE_C128
                                      ? dtypeOf(static_cast<KilnDType>(code))
                                      : std::nullopt;
@@ -86,7 +96,7 @@ KilnError* bufferToHost(KilnBufferToHostArgs* args) {
 KilnError* bufferInfo(KilnBufferInfoArgs* args) {
   return apiCall("buffer_info", args, [](KilnBufferInfoArgs& a, const Fits&) {
     const BufferState& state = *need(a.buffer, "buffer").state;
-    a.dtype = dtypeCode(state.type.dtype());
+    a.dtype = typeCode(state.type);
     a.dims = state.dims.data();
     a.num_dims = state.dims.size();
     a.on_device_size = state.bytes;

@@ -38,6 +38,7 @@ std::shared_ptr<Handle> owned(const Plugin& plugin, Handle* handle, KilnError* (
 }
 
 Type typeOf(KilnDType code, const int64_t* dims, size_t numDims) {
+  if (code == KILN_DTYPE_TOKEN) return Type::token();
   std::optional<DType> dtype = dtypeOf(code);
   if (!dtype) throw Error(ErrorKind::Internal, "the plugin reported dtype code " + std::to_string(code));
   return Type::tensor(*dtype, Shape(dims, dims + numDims));
@@ -199,7 +200,9 @@ Event Buffer::toHost(void* dst, size_t size) const {
 }
 
 Literal Buffer::toLiteral() const {
-  Literal out(type());
+  Type t = type();
+  if (!t.isTensor()) throw Error(ErrorKind::Usage, "a buffer of " + t.str() + " holds no literal");
+  Literal out(t);
   toHost(out.mutableStorage(), static_cast<size_t>(out.type().byteSize())).await();
   return out;
 }
@@ -227,12 +230,27 @@ Executable::Executable(Plugin plugin, std::shared_ptr<KilnClient> client, KilnEx
   KilnExecutableInfoArgs args{};
   args.executable = handle;
   plugin_.call(&KilnPluginApi::executable_info, args, "executable_info");
-  numResults_ = args.num_results;
+  const int processes = std::max(1, args.num_replicas) * std::max(1, args.num_partitions);
+  numResults_.push_back(args.num_results);
+  // Each process's function may differ (CompileOptions::processEntries); a plugin before
+  // API 0.4 runs one on all.
+  for (int p = 1; p < processes && plugin_.minorVersion() >= 4; ++p) {
+    KilnExecutableInfoArgs other{};
+    other.executable = handle;
+    other.process = static_cast<size_t>(p);
+    plugin_.call(&KilnPluginApi::executable_info, other, "executable_info");
+    numResults_.push_back(other.num_results);
+  }
 }
 
-ExecutableInfo Executable::info() const {
+size_t Executable::numResults(size_t process) const {
+  return numResults_[process < numResults_.size() ? process : 0];
+}
+
+ExecutableInfo Executable::info(size_t process) const {
   KilnExecutableInfoArgs args{};
   args.executable = handle();
+  args.process = process;
   plugin_.call(&KilnPluginApi::executable_info, args, "executable_info");
   ExecutableInfo info{args.name,
                       {},
@@ -250,6 +268,7 @@ ExecutableInfo Executable::info() const {
       t.executable = handle();
       t.is_result = isResult;
       t.index = i;
+      t.process = process;
       plugin_.call(&KilnPluginApi::executable_value_type, t, "executable_value_type");
       (isResult ? info.results : info.parameters).push_back(typeOf(t.dtype, t.dims, t.num_dims));
     }
@@ -265,8 +284,8 @@ std::string Executable::serialize() const {
 }
 
 void Executable::launch(size_t numDevices, KilnDevice* const* devices, KilnBuffer* const* const* argLists,
-                        size_t numArgs, KilnBuffer** const* outLists, KilnEvent** done,
-                        const ExecuteOptions& options) const {
+                        size_t numArgs, const size_t* numArgsPerDevice, KilnBuffer** const* outLists,
+                        KilnEvent** done, const ExecuteOptions& options) const {
   if (!options.donate.empty()) plugin_.require(KILN_CAPABILITY_DONATION, "donating arguments");
   KilnExecuteArgs e{};
   e.executable = handle();
@@ -274,6 +293,7 @@ void Executable::launch(size_t numDevices, KilnDevice* const* devices, KilnBuffe
   e.devices = devices;
   e.argument_lists = argLists;
   e.num_args = numArgs;
+  e.num_args_per_device = numArgsPerDevice;
   e.output_lists = outLists;
   e.complete_events = done;
   e.label = options.label.empty() ? nullptr : options.label.c_str();
@@ -285,13 +305,13 @@ void Executable::launch(size_t numDevices, KilnDevice* const* devices, KilnBuffe
 Executable::Execution Executable::execute(const std::vector<const Buffer*>& args, const Device& device,
                                           const ExecuteOptions& options) const {
   // One device: no lists of lists (this is every eager op's path).
-  std::vector<KilnBuffer*> argHandles(args.size()), outHandles(numResults_, nullptr);
+  std::vector<KilnBuffer*> argHandles(args.size()), outHandles(numResults(0), nullptr);
   for (size_t i = 0; i < args.size(); ++i) argHandles[i] = args[i] ? args[i]->handle() : nullptr;
   KilnBuffer* const* argList = argHandles.data();
   KilnBuffer** outList = outHandles.data();
   KilnDevice* deviceHandle = device.handle();
   KilnEvent* done = nullptr;
-  launch(1, &deviceHandle, &argList, args.size(), &outList, &done, options);
+  launch(1, &deviceHandle, &argList, args.size(), nullptr, &outList, &done, options);
   Execution execution{{}, Event(plugin_, done)};
   execution.outputs.reserve(outHandles.size());
   for (KilnBuffer* out : outHandles) execution.outputs.emplace_back(plugin_, client_, out);
@@ -306,22 +326,27 @@ std::vector<Executable::Execution> Executable::execute(const std::vector<std::ve
                                       std::to_string(devices.size()) + " devices");
   const size_t n = devices.size();
   size_t numArgs = args.empty() ? 0 : args[0].size();
+  std::vector<size_t> counts(n);  // per device: processes may run different functions
+  bool sameCounts = true;
   std::vector<std::vector<KilnBuffer*>> argHandles(n), outHandles(n);
   std::vector<KilnBuffer* const*> argLists(n);
   std::vector<KilnBuffer**> outLists(n);
   std::vector<KilnDevice*> deviceHandles(n);
   std::vector<KilnEvent*> done(n, nullptr);
   for (size_t d = 0; d < n; ++d) {
-    if (args[d].size() != numArgs)
-      throw Error(ErrorKind::Usage, "argument list " + std::to_string(d) + " has " + std::to_string(args[d].size()) +
-                                        " buffers, list 0 has " + std::to_string(numArgs));
+    counts[d] = args[d].size();
+    sameCounts &= counts[d] == numArgs;
     for (const Buffer* b : args[d]) argHandles[d].push_back(b ? b->handle() : nullptr);
-    outHandles[d].assign(numResults_, nullptr);
+    outHandles[d].assign(numResults(d), nullptr);
     argLists[d] = argHandles[d].data();
     outLists[d] = outHandles[d].data();
     deviceHandles[d] = devices[d].handle();
   }
-  launch(n, deviceHandles.data(), argLists.data(), numArgs, outLists.data(), done.data(), options);
+  if (!sameCounts && plugin_.minorVersion() < 4)
+    throw Error(ErrorKind::Usage, "argument lists of different lengths for a plugin of API 0." +
+                                      std::to_string(plugin_.minorVersion()) + " (one function runs on every device)");
+  launch(n, deviceHandles.data(), argLists.data(), numArgs, sameCounts ? nullptr : counts.data(), outLists.data(),
+         done.data(), options);
   std::vector<Execution> executions;
   for (size_t d = 0; d < n; ++d) {
     executions.push_back({{}, Event(plugin_, done[d])});
@@ -380,6 +405,16 @@ Buffer Client::bufferFromHost(const Literal& literal, const Device& device) cons
   return buffer;
 }
 
+Buffer Client::token(const Device& device) const {
+  KilnBufferFromHostArgs args{};
+  args.client = client_.get();
+  args.device = device.handle();
+  args.dtype = KILN_DTYPE_TOKEN;
+  plugin_.call(&KilnPluginApi::buffer_from_host, args, "buffer_from_host");
+  if (args.done_with_host) Event(plugin_, args.done_with_host);  // ready at once; destroyed here
+  return Buffer(plugin_, client_, args.buffer);
+}
+
 Executable Client::compile(std::string_view text, const CompileOptions& options) const {
   KilnCompileArgs args{};
   args.client = client_.get();
@@ -392,6 +427,13 @@ Executable Client::compile(std::string_view text, const CompileOptions& options)
   args.num_partitions = options.partitions;
   args.entry = options.entry.empty() ? nullptr : options.entry.c_str();
   args.device_assignment = options.deviceAssignment.empty() ? nullptr : options.deviceAssignment.data();
+  std::vector<const char*> entries;
+  for (const std::string& name : options.processEntries) entries.push_back(name.c_str());
+  if (!entries.empty()) {
+    plugin_.require(KILN_CAPABILITY_MPMD, "processes that run different functions");
+    args.process_entries = entries.data();
+    args.num_process_entries = entries.size();
+  }
   if (!options.deviceAssignment.empty() &&
       options.deviceAssignment.size() != static_cast<size_t>(std::max(1, options.replicas) * std::max(1, options.partitions)))
     throw Error(ErrorKind::Usage, "the device assignment names " + std::to_string(options.deviceAssignment.size()) +

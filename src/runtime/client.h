@@ -136,7 +136,9 @@ struct ExecuteOptions {
 class Executable {
  public:
   Executable(Plugin plugin, std::shared_ptr<KilnClient> client, KilnExecutable* handle);
-  ExecutableInfo info() const;
+  // What process `process` runs (they differ only with CompileOptions::processEntries).
+  ExecutableInfo info(size_t process = 0) const;
+  size_t numResults(size_t process = 0) const;
   std::string serialize() const;
   struct Execution {
     std::vector<Buffer> outputs;
@@ -157,8 +159,9 @@ class Executable {
  private:
   // The plugin's execute, on lists already made.
   void launch(size_t numDevices, KilnDevice* const* devices, KilnBuffer* const* const* argLists, size_t numArgs,
-              KilnBuffer** const* outLists, KilnEvent** done, const ExecuteOptions& options) const;
-  size_t numResults_ = 0;  // asked of the plugin once, when made
+              const size_t* numArgsPerDevice, KilnBuffer** const* outLists, KilnEvent** done,
+              const ExecuteOptions& options) const;
+  std::vector<size_t> numResults_;  // per process, asked of the plugin once, when made
   Plugin plugin_;
   std::shared_ptr<KilnClient> client_;
   std::shared_ptr<KilnExecutable> handle_;
@@ -176,6 +179,9 @@ struct CompileOptions {
   std::string entry;               // the function to run; empty: @main or the only public one
   int replicas = 1, partitions = 1;
   std::vector<int32_t> deviceAssignment;  // device ids of processes (r, p), replica-major; empty: any
+  // The function each process runs, replica-major (then `entry` is ignored); empty: all
+  // run `entry` (capability "mpmd").
+  std::vector<std::string> processEntries;
 };
 
 class Client {
@@ -188,6 +194,8 @@ class Client {
   std::pair<Buffer, Event> bufferFromHost(const void* data, DType dtype, const Shape& dims, const Device& device) const;
   // The same from a literal, which the copy keeps alive (no waiting).
   Buffer bufferFromHost(const Literal& literal, const Device& device) const;
+  // A token on `device` (for programs that take one: send, recv).
+  Buffer token(const Device& device) const;
 
   Executable compile(std::string_view text, const CompileOptions& options = {}) const;
   Executable deserialize(std::string_view bytes) const;

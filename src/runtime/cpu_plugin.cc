@@ -13,7 +13,7 @@ namespace {
 
 class CpuProgram : public CompiledProgram {
  public:
-  CpuProgram(std::unique_ptr<cpu::Executable> executable, const std::string& entry)
+  CpuProgram(std::shared_ptr<const cpu::Executable> executable, const std::string& entry)
       : executable_(std::move(executable)), entry_(entryFunction(executable_->module(), entry)) {}
   const Module& module() const override { return executable_->module(); }
   const Function& entry() const override { return entry_; }
@@ -25,9 +25,12 @@ class CpuProgram : public CompiledProgram {
     return executable_->call(entry_, args, std::move(options));
   }
   std::string serialize() const override { return executable_->serialize(); }
+  std::shared_ptr<const CompiledProgram> withEntry(const std::string& name) const override {
+    return std::make_shared<CpuProgram>(executable_, name);
+  }
 
  private:
-  std::unique_ptr<cpu::Executable> executable_;  // owns its module
+  std::shared_ptr<const cpu::Executable> executable_;  // owns its module; shared by its entries
   const Function& entry_;
 };
 

@@ -32,6 +32,9 @@ class CompiledProgram {
                                  const std::atomic<bool>* cancel) const = 0;
   // Bytes that the same backend's deserialize() turns back into this program.
   virtual std::string serialize() const = 0;
+  // The same compiled module entered at function `name` (kiln::Error Usage naming the
+  // functions there are when it has none of that name).
+  virtual std::shared_ptr<const CompiledProgram> withEntry(const std::string& name) const = 0;
 };
 
 struct CompileSettings {

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "ir/dtype.h"
+#include "ir/type.h"
 #include "kiln/plugin.h"
 
 namespace kiln::runtime {
@@ -30,6 +31,13 @@ inline KilnDType dtypeCode(DType dtype) {
   for (const auto& [c, d] : kDTypeCodes)
     if (d == dtype) return c;
   return KILN_DTYPE_INVALID;
+}
+
+// The code of a value's type as the C API passes it: its dtype's, KILN_DTYPE_TOKEN for a
+// token, KILN_DTYPE_INVALID for what the API does not pass (tuples, the dtypes above).
+inline KilnDType typeCode(const Type& type) {
+  if (type.isToken()) return KILN_DTYPE_TOKEN;
+  return type.isTensor() ? dtypeCode(type.dtype()) : KILN_DTYPE_INVALID;
 }
 
 }  // namespace kiln::runtime

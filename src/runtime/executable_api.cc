@@ -1,5 +1,7 @@
 // Executables: compiled (or deserialized) by the backend, described, serialized, and run
 // on a device's queue once their arguments are ready.
+#include <map>
+
 #include "runtime/api_call.h"
 #include "runtime/api_functions.h"
 #include "runtime/dtype_codes.h"
@@ -8,22 +10,33 @@ namespace kiln::runtime::api {
 
 namespace {
 
-// An executable for `program`, whose parameters and results must be tensors of the
-// dtypes the C API has codes for.
-KilnExecutable* newExecutable(KilnClient& client, std::unique_ptr<CompiledProgram> program, Placement placement) {
-  auto info = std::make_shared<ProgramInfo>(std::move(program), std::move(placement));
-  auto check = [](const std::vector<Type>& types, const char* what) {
-    for (size_t i = 0; i < types.size(); ++i)
-      if (!types[i].isTensor() || dtypeCode(types[i].dtype()) == KILN_DTYPE_INVALID)
-        throw ApiFailure(KILN_ERROR_UNIMPLEMENTED, std::string("unsupported: ") + what + " " + std::to_string(i) +
-                                                       " of type " + types[i].str() +
-                                                       " (the plugin API passes tensors of the KilnDType dtypes)");
-  };
-  check(info->params, "parameter");
-  check(info->results, "result");
+// An executable for `program` (entered at process 0's function; the other processes'
+// are entered from it), whose parameters and results must be tensors of the dtypes the
+// C API has codes for, or tokens.
+KilnExecutable* newExecutable(KilnClient& client, std::unique_ptr<CompiledProgram> program, const Placement& placement) {
   auto executable = std::make_unique<KilnExecutable>();
   executable->client = &client;
-  executable->info = std::move(info);
+  executable->info = std::make_shared<ProgramInfo>(std::move(program), placement);
+  std::map<std::string, std::shared_ptr<const ProgramInfo>> byName;
+  if (!placement.entries.empty()) byName[placement.entries[0]] = executable->info;
+  for (const std::string& name : placement.entries) {
+    std::shared_ptr<const ProgramInfo>& info = byName[name];
+    if (!info) info = std::make_shared<ProgramInfo>(executable->info->program->withEntry(name), placement);
+    executable->processes.push_back(info);
+  }
+  auto check = [](const ProgramInfo& info, const std::vector<Type>& types, const char* what) {
+    for (size_t i = 0; i < types.size(); ++i)
+      if (typeCode(types[i]) == KILN_DTYPE_INVALID)
+        throw ApiFailure(KILN_ERROR_UNIMPLEMENTED, std::string("unsupported: ") + what + " " + std::to_string(i) +
+                                                       " of @" + info.program->entry().name() + " has type " +
+                                                       types[i].str() +
+                                                       " (the plugin API passes tensors of the KilnDType dtypes and tokens)");
+  };
+  for (size_t p = 0; p < std::max<size_t>(1, executable->processes.size()); ++p) {
+    const ProgramInfo& info = *executable->infoOf(p);
+    check(info, info.params, "parameter");
+    check(info, info.results, "result");
+  }
   return executable.release();
 }
 
@@ -52,6 +65,20 @@ Placement placementOf(const KilnCompileArgs& a, const KilnClient& client) {
     }
   }
   if (a.entry) where.entry = a.entry;
+  if (a.process_entries) {
+    if (a.num_process_entries != static_cast<size_t>(processes))
+      invalid("num_process_entries is " + std::to_string(a.num_process_entries) + "; " + grid + " need " +
+              std::to_string(processes));
+    for (size_t i = 0; i < a.num_process_entries; ++i) {
+      const char* name = a.process_entries[i];
+      if (!name || !*name) invalid("process_entries[" + std::to_string(i) + "] is null or empty");
+      // Names go into the serialized header, one line of space-separated names.
+      for (const char* c = name; *c; ++c)
+        if (*c == ' ' || *c == '\n' || *c == '@')
+          invalid("process_entries[" + std::to_string(i) + "] ('" + name + "') is not a function name");
+      where.entries.emplace_back(name);
+    }
+  }
   return where;
 }
 
@@ -71,8 +98,9 @@ std::string serializeExecutable(const Placement& where, const std::string& progr
   std::string line = std::string(kSerialMagic) + std::to_string(where.replicas) + " " +
                      std::to_string(where.partitions) + " " + std::to_string(where.devices.size());
   for (int32_t id : where.devices) line += " " + std::to_string(id);
-  return line + " @" + where.entry + "\n" + std::to_string(program.size()) + " " + std::to_string(checksum(program)) +
-         "\n" + program;
+  line += " @" + where.entry + "\nentries";
+  for (const std::string& name : where.entries) line += " " + name;
+  return line + "\n" + std::to_string(program.size()) + " " + std::to_string(checksum(program)) + "\n" + program;
 }
 
 // Reads the header serializeExecutable wrote off the front of `bytes`, checking that
@@ -104,6 +132,18 @@ Placement deserializePlacement(std::string_view& bytes) {
   for (int64_t i = 0, n = number(); i < n; ++i) where.devices.push_back(static_cast<int32_t>(number()));
   if (line.compare(at, 2, " @") != 0 || where.replicas < 1 || where.partitions < 1) damaged();
   where.entry = line.substr(at + 2);
+  end = bytes.find('\n');
+  if (end == std::string_view::npos || !bytes.starts_with("entries")) damaged();
+  std::string entries(bytes.substr(7, end - 7));
+  bytes.remove_prefix(end + 1);
+  for (size_t from = 0; from < entries.size();) {
+    if (entries[from] != ' ') damaged();
+    size_t to = entries.find(' ', from + 1);
+    if (to == std::string::npos) to = entries.size();
+    where.entries.push_back(entries.substr(from + 1, to - from - 1));
+    from = to;
+  }
+  if (!where.entries.empty() && where.entries.size() != static_cast<size_t>(where.processes())) damaged();
   end = bytes.find('\n');
   if (end == std::string_view::npos) damaged();
   std::string sizes(bytes.substr(0, end));
@@ -142,7 +182,11 @@ struct Launch {
   std::shared_ptr<SharedGrid> grid;  // null on one device
   size_t process = 0;                // its index in grid->processes
   std::string label;                 // prefixes the failures of its own run
-  std::shared_ptr<std::atomic<bool>> cancel;  // the execution's (execution_cancel)
+  // The execution's cancellation (execution_cancel): a flag in its first launch, which
+  // the others keep alive (the completion events share it too).
+  std::atomic<bool> cancelFlag{false};
+  const std::atomic<bool>* cancel = &cancelFlag;
+  std::shared_ptr<const Launch> flagOwner;  // null in the first launch
 
   bool cancelled() const { return cancel->load(std::memory_order_relaxed); }
   static Failure cancelledFailure() { return {KILN_ERROR_CANCELLED, "the execution was cancelled"}; }
@@ -189,7 +233,7 @@ struct Launch {
       }
     }
     if (missing) throw *missing;
-    interp::HostValues results = program->program->run(values, self, cancel.get());
+    interp::HostValues results = program->program->run(values, self, cancel);
     if (results.size() != outputs.size())
       throw ApiFailure(KILN_ERROR_INTERNAL, "the program returned " + std::to_string(results.size()) +
                                                 " results for " + std::to_string(outputs.size()) + " outputs");
@@ -236,16 +280,20 @@ struct Launch {
   }
 };
 
-// Which arguments the call donates (KilnExecuteArgs.donated_args), checked.
+// Which arguments the call donates (KilnExecuteArgs.donated_args), checked; empty when
+// it donates none (the common call, which then allocates nothing for it).
 std::vector<bool> donatedArguments(const KilnExecuteArgs& a, const Fits& fits) {
-  std::vector<bool> donated(a.num_args, false);
-  if (!fits(a.num_donated_args) || a.num_donated_args == 0) return donated;
+  if (!fits(a.num_donated_args) || a.num_donated_args == 0) return {};
+  size_t most = a.num_args;  // the largest argument count of any device
+  if (fits(a.num_args_per_device) && a.num_args_per_device)
+    for (size_t d = 0; d < a.num_devices; ++d) most = std::max(most, a.num_args_per_device[d]);
+  std::vector<bool> donated(most, false);
   if (!a.donated_args) invalid("donated_args is null for " + std::to_string(a.num_donated_args) + " indices");
   for (size_t k = 0; k < a.num_donated_args; ++k) {
     const size_t i = a.donated_args[k];
-    if (i >= a.num_args)
+    if (i >= most)
       invalid("donated_args[" + std::to_string(k) + "] is " + std::to_string(i) + ", not an argument index (the call has " +
-              std::to_string(a.num_args) + ")");
+              std::to_string(most) + ")");
     if (donated[i]) invalid("argument " + std::to_string(i) + " is donated twice");
     donated[i] = true;
   }
@@ -267,6 +315,15 @@ std::vector<BufferState*> donorsOf(const Launch& launch, const ProgramInfo& info
   return donor;
 }
 
+// The function process `process` of `executable` runs.
+const ProgramInfo& processInfo(const KilnExecutable& executable, size_t process) {
+  const size_t processes = static_cast<size_t>(executable.info->placement.processes());
+  if (process >= processes)
+    invalid("process " + std::to_string(process) + " does not exist (the executable runs " +
+            std::to_string(processes) + ")");
+  return *executable.infoOf(process);
+}
+
 }  // namespace
 
 KilnError* compile(KilnCompileArgs* args) {
@@ -276,7 +333,7 @@ KilnError* compile(KilnCompileArgs* args) {
     if (!a.code) invalid("code is null");
     Placement where = placementOf(a, client);
     CompileSettings settings;
-    settings.entry = where.entry;
+    settings.entry = where.entries.empty() ? where.entry : where.entries[0];
     switch (const auto optimization = rawEnum(a.optimization)) {
       case KILN_OPTIMIZATION_DEFAULT:
       case KILN_OPTIMIZATION_FULL: break;
@@ -285,7 +342,7 @@ KilnError* compile(KilnCompileArgs* args) {
     }
     if (a.dump_dir) settings.dumpDir = a.dump_dir;
     SourceRef source = SourceBuffer::fromString(a.name ? a.name : "<program>", std::string(a.code, a.code_size));
-    a.executable = newExecutable(client, client.backend->compile(source, settings), std::move(where));
+    a.executable = newExecutable(client, client.backend->compile(source, settings), where);
   });
 }
 
@@ -298,7 +355,7 @@ KilnError* executableDestroy(KilnExecutableDestroyArgs* args) {
 
 KilnError* executableInfo(KilnExecutableInfoArgs* args) {
   return apiCall("executable_info", args, [](KilnExecutableInfoArgs& a, const Fits&) {
-    const ProgramInfo& info = *need(a.executable, "executable").info;
+    const ProgramInfo& info = processInfo(need(a.executable, "executable"), a.process);
     a.name = info.program->entry().name().c_str();
     a.num_parameters = info.params.size();
     a.num_results = info.results.size();
@@ -313,13 +370,13 @@ KilnError* executableInfo(KilnExecutableInfoArgs* args) {
 
 KilnError* executableValueType(KilnExecutableValueTypeArgs* args) {
   return apiCall("executable_value_type", args, [](KilnExecutableValueTypeArgs& a, const Fits&) {
-    const ProgramInfo& info = *need(a.executable, "executable").info;
+    const ProgramInfo& info = processInfo(need(a.executable, "executable"), a.process);
     const std::vector<Type>& types = a.is_result ? info.results : info.params;
     const auto& dims = a.is_result ? info.resultDims : info.paramDims;
     if (a.index >= types.size())
       invalid(std::string(a.is_result ? "result" : "parameter") + " " + std::to_string(a.index) +
               " does not exist (the executable has " + std::to_string(types.size()) + ")");
-    a.dtype = dtypeCode(types[a.index].dtype());
+    a.dtype = typeCode(types[a.index]);
     a.dims = dims[a.index].data();
     a.num_dims = dims[a.index].size();
   });
@@ -348,8 +405,8 @@ KilnError* executableDeserialize(KilnExecutableDeserializeArgs* args) {
       if (id >= static_cast<int32_t>(client.devices.size()))
         invalid("the executable's device assignment names device " + std::to_string(id) + "; the client has " +
                 std::to_string(client.devices.size()));
-    auto program = client.backend->deserialize(bytes, where.entry);
-    a.executable = newExecutable(client, std::move(program), std::move(where));
+    auto program = client.backend->deserialize(bytes, where.entries.empty() ? where.entry : where.entries[0]);
+    a.executable = newExecutable(client, std::move(program), where);
   });
 }
 
@@ -357,23 +414,34 @@ KilnError* execute(KilnExecuteArgs* args) {
   return apiCall("execute", args, [](KilnExecuteArgs& a, const Fits& fits) {
     KilnExecutable& executable = need(a.executable, "executable");
     KilnClient& client = *executable.client;
-    const ProgramInfo& info = *executable.info;
-    const Placement& where = info.placement;
+    const Placement& where = executable.info->placement;
     if (a.num_devices != static_cast<size_t>(where.processes()))
       invalid("the executable runs as " + std::to_string(where.replicas) + " replicas x " +
               std::to_string(where.partitions) + " partitions, on " + std::to_string(where.processes()) +
               " device(s); num_devices is " + std::to_string(a.num_devices));
-    if (a.num_args != info.params.size())
-      invalid("the executable takes " + std::to_string(info.params.size()) + " argument(s), " +
-              std::to_string(a.num_args) + " given");
-    if (!a.argument_lists && a.num_args > 0) invalid("argument_lists is null");
+    const size_t* perDevice = fits(a.num_args_per_device) ? a.num_args_per_device : nullptr;
+    auto numArgs = [&](size_t d) { return perDevice ? perDevice[d] : a.num_args; };
+    for (size_t d = 0; d < a.num_devices; ++d) {
+      const ProgramInfo& info = *executable.infoOf(d);
+      if (numArgs(d) == info.params.size()) continue;
+      if (executable.processes.empty())
+        invalid("the executable takes " + std::to_string(info.params.size()) + " argument(s), " +
+                std::to_string(numArgs(d)) + " given");
+      invalid("device " + std::to_string(d) + " runs @" + info.program->entry().name() + ", which takes " +
+              std::to_string(info.params.size()) + " argument(s); " + std::to_string(numArgs(d)) + " given");
+    }
+    if (!a.argument_lists)
+      for (size_t d = 0; d < a.num_devices; ++d)
+        if (numArgs(d) > 0) invalid("argument_lists is null");
     if (!a.output_lists) invalid("output_lists is null");
     const std::vector<bool> donated = donatedArguments(a, fits);
+    const bool donating = !donated.empty();
+    auto isDonated = [&](size_t i) { return donating && donated[i]; };
     // Everything is checked before anything starts, so a failed call leaves nothing running.
     std::vector<std::shared_ptr<Launch>> launches;
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    auto grid = where.processes() > 1 ? std::make_shared<SharedGrid>(where.replicas, where.partitions, cancel.get())
-                                      : nullptr;
+    launches.reserve(a.num_devices);
+    std::shared_ptr<std::atomic<bool>> cancel;  // in the first launch (no allocation of its own)
+    std::shared_ptr<SharedGrid> grid;
     for (size_t d = 0; d < a.num_devices; ++d) {
       KilnDevice* device = a.devices                ? a.devices[d]
                            : !where.devices.empty() ? client.handles[static_cast<size_t>(where.devices[d])]
@@ -390,33 +458,49 @@ KilnError* execute(KilnExecuteArgs* args) {
         if (launches[e]->queue == device->queue)
           invalid("device " + std::to_string(device->id) + " is given twice (devices " + std::to_string(e) + " and " +
                   std::to_string(d) + "); each process needs a device of its own");
-      if (!a.output_lists[d]) invalid("output_lists[" + std::to_string(d) + "] is null");
-      KilnBuffer* const* list = a.num_args > 0 ? a.argument_lists[d] : nullptr;
-      if (!list && a.num_args > 0) invalid("argument_lists[" + std::to_string(d) + "] is null");
+      const ProgramInfo& info = *executable.infoOf(d);
+      const size_t count = numArgs(d);
+      if (!a.output_lists[d] && !info.results.empty()) invalid("output_lists[" + std::to_string(d) + "] is null");
+      KilnBuffer* const* list = count > 0 ? a.argument_lists[d] : nullptr;
+      if (!list && count > 0) invalid("argument_lists[" + std::to_string(d) + "] is null");
+      if (donating)
+        for (size_t i = count; i < donated.size(); ++i)
+          if (donated[i])
+            invalid("argument " + std::to_string(i) + " is donated, but device " + std::to_string(d) + " has " +
+                    std::to_string(count) + " argument(s)");
       auto launch = std::make_shared<Launch>();
-      launch->program = executable.info;
+      if (!cancel) {
+        cancel = std::shared_ptr<std::atomic<bool>>(launch, &launch->cancelFlag);
+        if (where.processes() > 1)
+          grid = std::make_shared<SharedGrid>(where.replicas, where.partitions, cancel.get());
+      } else {
+        launch->cancel = cancel.get();
+        launch->flagOwner = launches.front();
+      }
+      launch->program = executable.infoOf(d);
       launch->queue = device->queue;
       launch->device = device;
       launch->grid = grid;
       launch->process = d;
-      launch->cancel = cancel;
       if (fits(a.label) && a.label) launch->label = a.label;
-      for (size_t i = 0; i < a.num_args; ++i) {
-        const std::string what = "argument " + std::to_string(i);
-        if (!list[i]) invalid(what + " is null");
+      launch->args.reserve(count);
+      for (size_t i = 0; i < count; ++i) {
+        auto what = [i] { return "argument " + std::to_string(i); };  // for messages only
+        if (!list[i]) invalid(what() + " is null");
         const std::shared_ptr<BufferState>& arg = list[i]->state;
         if (arg->deleted())
           throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION,
-                           what + (arg->donated() ? ": the buffer was donated to an execution" : ": the buffer was deleted"));
+                           what() + (arg->donated() ? ": the buffer was donated to an execution" : ": the buffer was deleted"));
         if (arg->type != info.params[i])
-          invalid(what + " is " + arg->type.str() + ", but parameter " + std::to_string(i) + " of @" +
+          invalid(what() + " is " + arg->type.str() + ", but parameter " + std::to_string(i) + " of @" +
                   info.program->entry().name() + " is " + info.params[i].str());
         if (arg->device != device)
-          invalid(what + " is on device " + std::to_string(arg->device->id) + ", the execution on device " +
+          invalid(what() + " is on device " + std::to_string(arg->device->id) + ", the execution on device " +
                   std::to_string(device->id) + " (copy it with buffer_copy_to_device)");
-        for (size_t j = 0; j < i; ++j)
-          if (launch->args[j] == arg && (donated[i] || donated[j]))
-            invalid("argument " + std::to_string(j) + " and " + what + " are the same buffer, and one is donated");
+        if (donating)
+          for (size_t j = 0; j < i; ++j)
+            if (launch->args[j] == arg && (donated[i] || donated[j]))
+              invalid("argument " + std::to_string(j) + " and " + what() + " are the same buffer, and one is donated");
         launch->args.push_back(arg);
       }
       launches.push_back(std::move(launch));
@@ -425,32 +509,35 @@ KilnError* execute(KilnExecuteArgs* args) {
     // deleted or donated since it was checked (by another thread) fails the call, and
     // the reads and donations counted so far are undone. So does a device out of
     // memory for the outputs.
-    std::vector<std::pair<BufferState*, bool>> counted;
+    size_t counted = 0;  // reads counted, launch by launch and argument by argument
     try {
       for (const auto& launch : launches)
-        for (size_t i = 0; i < launch->args.size(); ++i) {
-          launch->args[i]->use(donated[i]);
-          counted.emplace_back(launch->args[i].get(), donated[i]);
-        }
+        for (size_t i = 0; i < launch->args.size(); ++i, ++counted) launch->args[i]->use(isDonated(i));
       // The outputs with memory of their own first (reserving may fail), then those that
       // take over a donated argument's (which cannot be undone).
       for (const auto& launch : launches) {
+        const ProgramInfo& info = *launch->program;
         launch->outputs.resize(info.results.size());
-        std::vector<BufferState*> donor = donorsOf(*launch, info, donated);
+        std::vector<BufferState*> donor =
+            donating ? donorsOf(*launch, info, donated) : std::vector<BufferState*>(info.results.size(), nullptr);
         for (size_t r = 0; r < info.results.size(); ++r)
           if (!donor[r])
             launch->outputs[r] =
                 std::make_shared<BufferState>(info.results[r], launch->device, launch->device->deviceMemory);
       }
     } catch (...) {
-      for (auto [arg, donation] : counted) donation ? arg->undonate() : arg->endUse();
+      for (const auto& launch : launches)
+        for (size_t i = 0; i < launch->args.size() && counted > 0; ++i, --counted)
+          isDonated(i) ? launch->args[i]->undonate() : launch->args[i]->endUse();
       throw;
     }
-    for (const auto& launch : launches) {
-      std::vector<BufferState*> donor = donorsOf(*launch, info, donated);
-      for (size_t r = 0; r < info.results.size(); ++r)
-        if (donor[r]) launch->outputs[r] = std::make_shared<BufferState>(launch->device, *donor[r]);
-    }
+    if (donating)
+      for (const auto& launch : launches) {
+        const ProgramInfo& info = *launch->program;
+        std::vector<BufferState*> donor = donorsOf(*launch, info, donated);
+        for (size_t r = 0; r < info.results.size(); ++r)
+          if (donor[r]) launch->outputs[r] = std::make_shared<BufferState>(launch->device, *donor[r]);
+      }
     for (size_t d = 0; d < launches.size(); ++d) {
       for (size_t r = 0; r < launches[d]->outputs.size(); ++r)
         a.output_lists[d][r] = std::make_unique<KilnBuffer>(KilnBuffer{launches[d]->outputs[r]}).release();

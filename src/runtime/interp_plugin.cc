@@ -16,7 +16,7 @@ constexpr std::string_view kMagic = "kiln interp executable 1\n";
 
 class InterpProgram : public CompiledProgram {
  public:
-  InterpProgram(std::unique_ptr<Module> module, const std::string& entry)
+  InterpProgram(std::shared_ptr<const Module> module, const std::string& entry)
       : module_(std::move(module)), entry_(entryFunction(*module_, entry)) {}
   const Module& module() const override { return *module_; }
   const Function& entry() const override { return entry_; }
@@ -30,9 +30,12 @@ class InterpProgram : public CompiledProgram {
     return interpreter.call(entry_, args);
   }
   std::string serialize() const override { return std::string(kMagic) + stablehlo::printModule(*module_); }
+  std::shared_ptr<const CompiledProgram> withEntry(const std::string& name) const override {
+    return std::make_shared<InterpProgram>(module_, name);
+  }
 
  private:
-  std::unique_ptr<Module> module_;
+  std::shared_ptr<const Module> module_;  // shared by its entries
   const Function& entry_;
 };
 

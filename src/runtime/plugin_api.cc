@@ -45,7 +45,8 @@ KilnError* pluginAttributes(KilnPluginAttributesArgs* args) {
     // running a program.
     static const char* const kCapabilities[] = {KILN_CAPABILITY_MULTI_DEVICE,  KILN_CAPABILITY_SERIALIZE,
                                                 KILN_CAPABILITY_DONATION,      KILN_CAPABILITY_CANCELLATION,
-                                                KILN_CAPABILITY_COST_ANALYSIS, KILN_CAPABILITY_MEMORY_STATS};
+                                                KILN_CAPABILITY_COST_ANALYSIS, KILN_CAPABILITY_MEMORY_STATS,
+                                                KILN_CAPABILITY_MPMD};
     a.capabilities = kCapabilities;
     a.num_capabilities = std::size(kCapabilities);
   });

@@ -29,7 +29,8 @@ DeviceMemory::Stats DeviceMemory::stats() const {
 }
 
 BufferState::BufferState(Type t, KilnDevice* d, std::shared_ptr<DeviceMemory> memory)
-    : type(std::move(t)), dims(type.shape()), bytes(type.byteSize()), device(d), memory_(std::move(memory)) {
+    : type(std::move(t)), dims(type.shape()), bytes(type.isToken() ? 0 : type.byteSize()), device(d),
+      memory_(std::move(memory)) {
   memory_->reserve(bytes);
 }
 

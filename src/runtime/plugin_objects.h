@@ -100,10 +100,12 @@ struct Placement {
   int32_t replicas = 1, partitions = 1;
   std::vector<int32_t> devices;  // of process (r, p) at r * partitions + p; empty: any
   std::string entry;             // as the compile named it; empty: the default rule
+  std::vector<std::string> entries;  // the function of each process; empty: `entry` for all
   int32_t processes() const { return replicas * partitions; }
 };
 
-// A compiled program with what the C API reports about it, computed once.
+// A compiled program entered at one function, with what the C API reports about it,
+// computed once.
 struct ProgramInfo {
   ProgramInfo(std::shared_ptr<const CompiledProgram> program, Placement placement);
   std::shared_ptr<const CompiledProgram> program;
@@ -150,8 +152,14 @@ struct KilnBuffer {
 
 struct KilnExecutable {
   KilnClient* client = nullptr;
-  std::shared_ptr<const kiln::runtime::ProgramInfo> info;
+  std::shared_ptr<const kiln::runtime::ProgramInfo> info;  // process 0's
+  // Each process's, when they run different functions (Placement::entries); else empty.
+  std::vector<std::shared_ptr<const kiln::runtime::ProgramInfo>> processes;
   std::string serialized;  // the last serialize()'s bytes, which the caller borrows
+
+  const std::shared_ptr<const kiln::runtime::ProgramInfo>& infoOf(size_t process) const {
+    return processes.empty() ? info : processes[process];
+  }
 };
 
 struct KilnEvent {

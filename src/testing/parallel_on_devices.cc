@@ -32,13 +32,14 @@ std::optional<std::string> ParallelOnDevices::whyNot(const Module& module, const
   if (op.attr("infeed")) return "it feeds infeed";
   Grid grid = gridOf(op);
   if (grid.programs.empty()) return "it names no program";
-  if (std::any_of(grid.programs.begin(), grid.programs.end(), [&](const std::string& p) { return p != grid.programs[0]; }))
-    return "its processes run different functions (one executable runs one)";
-  const Function* fn = module.lookup(grid.programs[0]);
-  if (!fn) return "@" + grid.programs[0] + " is not in the module";
-  for (const std::vector<Type>& types : {fn->paramTypes(), fn->resultTypes()})
-    for (const Type& t : types)
-      if (!t.isTensor()) return "@" + grid.programs[0] + " passes a " + t.str() + " (the plugin API passes tensors)";
+  for (const std::string& name : grid.programs) {
+    const Function* fn = module.lookup(name);
+    if (!fn) return "@" + name + " is not in the module";
+    for (const std::vector<Type>& types : {fn->paramTypes(), fn->resultTypes()})
+      for (const Type& t : types)
+        if (!t.isTensor() && !t.isToken())
+          return "@" + name + " passes a " + t.str() + " (the plugin API passes tensors and tokens)";
+  }
   return std::nullopt;
 }
 
@@ -81,28 +82,39 @@ interp::HostValues ParallelOnDevices::run(const Module& module, const Op& op, co
   options.entry = grid.programs[0];
   options.replicas = grid.replicas;
   options.partitions = grid.partitions;
+  const bool oneFunction = std::all_of(grid.programs.begin(), grid.programs.end(),
+                                       [&](const std::string& p) { return p == grid.programs[0]; });
+  if (!oneFunction) options.processEntries = grid.programs;  // they exchange with send/recv
   runtime::Executable executable = devices.compile(stablehlo::printModule(module), options);
 
+  // The inputs are each process's parameters in turn, replica-major.
   const size_t processes = grid.programs.size();
-  const size_t numParams = module.lookup(grid.programs[0])->numParams();
-  if (inputs.size() != processes * numParams)
-    throw Error(ErrorKind::Runtime, std::string(op.name()) + ": the programs take " +
-                                        std::to_string(processes * numParams) + " inputs, " +
-                                        std::to_string(inputs.size()) + " given");
+  size_t expected = 0;
+  for (const std::string& name : grid.programs) expected += module.lookup(name)->numParams();
+  if (inputs.size() != expected)
+    throw Error(ErrorKind::Runtime, std::string(op.name()) + ": the programs take " + std::to_string(expected) +
+                                        " inputs, " + std::to_string(inputs.size()) + " given");
   std::vector<runtime::Device> all = devices.devices();
-  std::vector<runtime::Device> used(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(std::min(processes, all.size())));
+  if (processes > all.size())
+    throw Error(ErrorKind::Runtime, std::string(op.name()) + ": " + std::to_string(processes) + " processes, " +
+                                        std::to_string(all.size()) + " devices");
+  std::vector<runtime::Device> used(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(processes));
   std::vector<std::vector<runtime::Buffer>> buffers(processes);
   std::vector<std::vector<const runtime::Buffer*>> args(processes);
-  for (size_t k = 0; k < processes && k < used.size(); ++k) {
-    for (size_t i = 0; i < numParams; ++i)
-      buffers[k].push_back(devices.bufferFromHost(inputs[k * numParams + i].tensor(), used[k]));
+  size_t next = 0;
+  for (size_t k = 0; k < processes; ++k) {
+    for (size_t i = 0, n = module.lookup(grid.programs[k])->numParams(); i < n; ++i, ++next) {
+      const interp::HostValue& input = inputs[next];
+      buffers[k].push_back(input.isToken() ? devices.token(used[k]) : devices.bufferFromHost(input.tensor(), used[k]));
+    }
     for (const runtime::Buffer& b : buffers[k]) args[k].push_back(&b);
   }
   std::vector<runtime::Executable::Execution> executions = executable.execute(args, used);
   interp::HostValues results;
   for (auto& execution : executions) {
     execution.done.await();
-    for (const runtime::Buffer& out : execution.outputs) results.push_back(out.toLiteral());
+    for (const runtime::Buffer& out : execution.outputs)
+      results.push_back(out.type().isToken() ? interp::HostValue::token() : interp::HostValue(out.toLiteral()));
   }
   return results;
 }

@@ -1,7 +1,8 @@
-// interpreter.run_parallel on plugin devices: the function every process runs is
-// compiled once, through a plugin, as an executable for R replicas x P partitions, and
-// runs on R x P of the plugin's devices, whose collectives exchange through the
-// runtime's communicator — the way a multi-device program runs outside the tests.
+// interpreter.run_parallel on plugin devices: the module is compiled once, through a
+// plugin, as an executable for R replicas x P partitions (each process entered at its
+// function: processes may run different ones, which exchange with send/recv), and runs
+// on R x P of the plugin's devices, whose collectives exchange through the runtime's
+// communicator — the way a multi-device program runs outside the tests.
 #pragma once
 
 #include <map>
@@ -22,8 +23,8 @@ class ParallelOnDevices {
   // max(8, the plugin's default) devices: the conformance suites need up to 6.
   explicit ParallelOnDevices(std::string plugin) : plugin_(std::move(plugin)) {}
 
-  // Why `op` cannot run this way (its processes run different functions, it feeds
-  // infeed, or its values are not tensors the plugin API passes); nullopt when it can.
+  // Why `op` cannot run this way (it feeds infeed, or its values are not tensors or
+  // tokens the plugin API passes); nullopt when it can.
   static std::optional<std::string> whyNot(const Module& module, const Op& op);
 
   // Runs `op` (of `module`) on `inputs`; results as the interpreter's kernel returns them

@@ -106,6 +106,21 @@ constexpr const char* kSumOfTwo = R"(func.func @main(%x: tensor<4xf32>) -> tenso
 }
 )";
 
+// Two processes running different functions, meeting through send/recv with tokens.
+constexpr const char* kSendRecv = R"(func.func @producer(%x: tensor<4xf32>, %t: !stablehlo.token) -> !stablehlo.token {
+  %done = "stablehlo.send"(%x, %t) {
+    channel_handle = #stablehlo.channel_handle<handle = 1, type = 2>, is_host_transfer = true
+  } : (tensor<4xf32>, !stablehlo.token) -> !stablehlo.token
+  return %done : !stablehlo.token
+}
+func.func @consumer(%t: !stablehlo.token) -> (tensor<4xf32>, !stablehlo.token) {
+  %v, %done = "stablehlo.recv"(%t) {
+    channel_handle = #stablehlo.channel_handle<handle = 1, type = 3>, is_host_transfer = true
+  } : (!stablehlo.token) -> (tensor<4xf32>, !stablehlo.token)
+  return %v, %done : tensor<4xf32>, !stablehlo.token
+}
+)";
+
 const std::vector<float> kFour = {1, 2, 3, 4};
 
 const char* codeName(int code) {
@@ -937,6 +952,62 @@ void checkCapabilities(Kit& kit, const std::set<std::string>& caps) {
   });
 }
 
+void checkProcessEntries(Kit& kit, const std::set<std::string>& caps) {
+  kit.check("mpmd: processes run different functions, send/recv and tokens", [&] {
+    if (!caps.count(KILN_CAPABILITY_MPMD))
+      throw Skip{"not a listed capability (a plugin without it ignores process_entries: hosts must not set them)"};
+    KilnClient* c = kit.client(2);
+    std::vector<KilnDevice*> ds = kit.devices(c);
+    require(ds.size() >= 2, "the client has one device");
+    const char* entries[] = {"producer", "consumer"};
+    KilnCompileArgs a{};
+    a.client = c;
+    a.code = kSendRecv;
+    a.code_size = std::strlen(kSendRecv);
+    a.num_replicas = 2;
+    a.process_entries = entries;
+    a.num_process_entries = 2;
+    kit.expectOk(&KilnPluginApi::compile, a, "compile with process_entries");
+    kit.own(a.executable);
+    KilnExecutableInfoArgs consumer{};
+    consumer.executable = a.executable;
+    consumer.process = 1;
+    kit.expectOk(&KilnPluginApi::executable_info, consumer, "executable_info of process 1");
+    require(consumer.num_parameters == 1 && consumer.num_results == 2 && std::string(consumer.name) == "consumer",
+            "process 1 is not described as @consumer(token) -> (tensor, token)");
+    KilnBuffer* t0 = kit.upload(c, ds[0], KILN_DTYPE_TOKEN, {}, "");
+    KilnBuffer* t1 = kit.upload(c, ds[1], KILN_DTYPE_TOKEN, {}, "");
+    require(kit.info(t0).dtype == KILN_DTYPE_TOKEN && kit.info(t0).on_device_size == 0, "a token buffer is not one");
+    KilnBuffer* x = kit.floats(c, ds[0], kFour);
+    KilnBuffer* list0[] = {x, t0};
+    KilnBuffer* list1[] = {t1};
+    KilnBuffer* const* argLists[] = {list0, list1};
+    const size_t counts[] = {2, 1};
+    KilnBuffer* out0[1] = {};
+    KilnBuffer* out1[2] = {};
+    KilnBuffer** outLists[] = {out0, out1};
+    KilnEvent* done[2] = {};
+    KilnDevice* const onDevices[] = {ds[0], ds[1]};
+    KilnExecuteArgs e{};
+    e.executable = a.executable;
+    e.num_devices = 2;
+    e.devices = onDevices;
+    e.argument_lists = argLists;
+    e.num_args = 2;
+    e.num_args_per_device = counts;
+    e.output_lists = outLists;
+    e.complete_events = done;
+    kit.expectOk(&KilnPluginApi::execute, e, "execute with num_args_per_device");
+    kit.own(out0[0]);
+    kit.own(out1[0]);
+    kit.own(out1[1]);
+    kit.awaitOk(kit.own(done[0]), "the producer");
+    kit.awaitOk(kit.own(done[1]), "the consumer");
+    kit.expectFloats(out1[0], kFour, "what the consumer received");
+    require(kit.info(out0[0]).dtype == KILN_DTYPE_TOKEN, "the producer's result is not a token");
+  });
+}
+
 }  // namespace
 
 PluginCheckSummary checkPlugin(const std::string& nameOrPath, std::ostream& out, double hangSeconds) {
@@ -962,6 +1033,7 @@ PluginCheckSummary checkPlugin(const std::string& nameOrPath, std::ostream& out,
   checkBuffers(kit);
   checkPrograms(kit);
   checkCapabilities(kit, caps);
+  checkProcessEntries(kit, caps);
   return kit.summary();
 }
 

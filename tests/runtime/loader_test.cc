@@ -57,11 +57,11 @@ TEST(LoaderTest, BothPluginsListEveryCapability) {
     std::vector<std::string> found = plugin.capabilities();
     for (const char* capability : {KILN_CAPABILITY_MULTI_DEVICE, KILN_CAPABILITY_SERIALIZE, KILN_CAPABILITY_DONATION,
                                    KILN_CAPABILITY_CANCELLATION, KILN_CAPABILITY_COST_ANALYSIS,
-                                   KILN_CAPABILITY_MEMORY_STATS}) {
+                                   KILN_CAPABILITY_MEMORY_STATS, KILN_CAPABILITY_MPMD}) {
       EXPECT_TRUE(plugin.has(capability)) << name << " " << capability;
       EXPECT_NO_THROW(plugin.require(capability, "a test"));
     }
-    EXPECT_EQ(found.size(), 6u) << name;
+    EXPECT_EQ(found.size(), 7u) << name;
   }
 }
 

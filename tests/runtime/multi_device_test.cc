@@ -228,6 +228,71 @@ func.func @main(%x: tensor<256xf32>) -> tensor<4xf32> {
   }
 }
 
+// Two processes running different functions: @producer sends x * 10 on channel 1 and
+// returns its token; @consumer, with no tensor parameter, receives it and adds 1.
+constexpr const char* kSendRecv = R"(
+func.func @producer(%x: tensor<3xi64>, %t: !stablehlo.token) -> !stablehlo.token {
+  %ten = stablehlo.constant dense<10> : tensor<3xi64>
+  %y = stablehlo.multiply %x, %ten : tensor<3xi64>
+  %done = "stablehlo.send"(%y, %t) {
+    channel_handle = #stablehlo.channel_handle<handle = 1, type = 2>, is_host_transfer = true
+  } : (tensor<3xi64>, !stablehlo.token) -> !stablehlo.token
+  return %done : !stablehlo.token
+}
+func.func @consumer(%t: !stablehlo.token) -> (tensor<3xi64>, !stablehlo.token) {
+  %v, %done = "stablehlo.recv"(%t) {
+    channel_handle = #stablehlo.channel_handle<handle = 1, type = 3>, is_host_transfer = true
+  } : (!stablehlo.token) -> (tensor<3xi64>, !stablehlo.token)
+  %one = stablehlo.constant dense<1> : tensor<3xi64>
+  %w = stablehlo.add %v, %one : tensor<3xi64>
+  return %w, %done : tensor<3xi64>, !stablehlo.token
+}
+)";
+
+TEST_P(MultiDeviceTest, ProcessesRunDifferentFunctionsAndMeetThroughSendRecv) {
+  ASSERT_TRUE(plugin_.has(KILN_CAPABILITY_MPMD));
+  CompileOptions options;
+  options.replicas = 2;
+  options.processEntries = {"producer", "consumer"};
+  Executable exe = client_.compile(kSendRecv, options);
+  EXPECT_EQ(exe.info(0).name, "producer");
+  EXPECT_EQ(exe.info(1).name, "consumer");
+  EXPECT_EQ(exe.info(0).parameters.size(), 2u);
+  EXPECT_EQ(exe.info(1).parameters, (std::vector<Type>{Type::token()}));
+  EXPECT_EQ(exe.info(1).results, (std::vector<Type>{Type::tensor(DType::I64, {3}), Type::token()}));
+  // Serialized, the processes keep their functions.
+  for (const Executable& e : {exe, client_.deserialize(exe.serialize())}) {
+    Buffer x = client_.bufferFromHost(i64s({3}, {1, 2, 3}), devices_[0]);
+    Buffer t0 = client_.token(devices_[0]), t1 = client_.token(devices_[1]);
+    EXPECT_TRUE(t0.type().isToken());
+    EXPECT_EQ(t0.onDeviceSize(), 0);
+    std::vector<Executable::Execution> runs = e.execute({{&x, &t0}, {&t1}}, {devices_[0], devices_[1]});
+    ASSERT_EQ(runs[0].outputs.size(), 1u);
+    ASSERT_EQ(runs[1].outputs.size(), 2u);
+    for (const auto& r : runs) r.done.await();
+    EXPECT_TRUE(runs[0].outputs[0].type().isToken());
+    EXPECT_TRUE(runs[1].outputs[0].toLiteral() == i64s({3}, {11, 21, 31}));
+    expectError([&] { runs[1].outputs[1].toLiteral(); }, ErrorKind::Usage, "a buffer of !stablehlo.token holds no literal");
+  }
+}
+
+TEST_P(MultiDeviceTest, ProcessEntriesMisuse) {
+  CompileOptions options;
+  options.replicas = 2;
+  options.processEntries = {"producer"};
+  expectError([&] { client_.compile(kSendRecv, options); }, ErrorKind::Usage,
+              "num_process_entries is 1; 2 replicas x 1 partitions need 2");
+  options.processEntries = {"producer", "nowhere"};
+  expectError([&] { client_.compile(kSendRecv, options); }, ErrorKind::Usage, "nowhere");
+  options.processEntries = {"producer", "consumer"};
+  Executable exe = client_.compile(kSendRecv, options);
+  Buffer x = client_.bufferFromHost(i64s({3}, {1, 2, 3}), devices_[0]);
+  Buffer t = client_.token(devices_[1]);
+  expectError([&] { exe.execute({{&x}, {&t}}, {devices_[0], devices_[1]}); }, ErrorKind::Usage,
+              "device 0 runs @producer, which takes 2 argument(s); 1 given");
+  expectError([&] { exe.info(2); }, ErrorKind::Usage, "process 2 does not exist (the executable runs 2)");
+}
+
 INSTANTIATE_TEST_SUITE_P(Plugins, MultiDeviceTest, ::testing::ValuesIn(kPlugins));
 
 }  // namespace

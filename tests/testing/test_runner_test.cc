@@ -188,8 +188,8 @@ namespace {
 
 // Every collective test of the StableHLO interpreter suite passes on both backends with
 // its interpreter.run_parallel run as one multi-device executable on the backend's
-// plugin (8 devices); only the three whose processes run different functions or read
-// infeed stay on the interpreter's threads.
+// plugin (8 devices), the send/recv ones too (their processes run different functions and
+// pass tokens); only the one that reads infeed stays on the interpreter's threads.
 class ParallelOnDevicesTest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(ParallelOnDevicesTest, CollectiveConformanceTests) {
@@ -208,9 +208,9 @@ TEST_P(ParallelOnDevicesTest, CollectiveConformanceTests) {
   EXPECT_EQ(results.size(), 36u);
   for (const TestResult& r : results)
     EXPECT_EQ(r.status, Status::Passed) << r.file << " @" << r.function << ": " << r.message;
-  EXPECT_EQ(counts.onDevices, 33u);
+  EXPECT_EQ(counts.onDevices, 35u);  // send/recv too: processes entered at different functions, tokens passed
   EXPECT_EQ(counts.onThreads["it feeds infeed"], 1u);
-  EXPECT_EQ(counts.onThreads["its processes run different functions (one executable runs one)"], 2u);
+  EXPECT_EQ(counts.onThreads.size(), 1u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ParallelOnDevicesTest, ::testing::Values("interp", "cpu"));
