@@ -281,13 +281,7 @@ class Kit {
     a.memory_limit_bytes = memoryLimit;
     expectOk(&KilnPluginApi::client_create, a, "client_create");
     if (!a.client) throw Fail{"client_create gave no client"};
-    KilnClient* c = a.client;
-    cleanup_.push_back([this, c] {
-      KilnClientDestroyArgs d{};
-      d.client = c;
-      call(&KilnPluginApi::client_destroy, d);
-    });
-    return c;
+    return owned(a.client, &KilnPluginApi::client_destroy);
   }
 
   std::vector<KilnDevice*> devices(KilnClient* c) {
@@ -298,32 +292,9 @@ class Kit {
     return {a.devices, a.devices + a.num_devices};
   }
 
-  KilnBuffer* own(KilnBuffer* b) {
-    cleanup_.push_back([this, b] {
-      KilnBufferDestroyArgs d{};
-      d.buffer = b;
-      call(&KilnPluginApi::buffer_destroy, d);
-    });
-    return b;
-  }
-  KilnEvent* own(KilnEvent* e) {
-    cleanup_.push_back([this, e] { destroyEvent(e); });
-    return e;
-  }
-  KilnExecutable* own(KilnExecutable* x) {
-    cleanup_.push_back([this, x] {
-      KilnExecutableDestroyArgs d{};
-      d.executable = x;
-      call(&KilnPluginApi::executable_destroy, d);
-    });
-    return x;
-  }
-
-  void destroyEvent(KilnEvent* e) {
-    KilnEventDestroyArgs d{};
-    d.event = e;
-    call(&KilnPluginApi::event_destroy, d);
-  }
+  KilnBuffer* own(KilnBuffer* b) { return owned(b, &KilnPluginApi::buffer_destroy); }
+  KilnEvent* own(KilnEvent* e) { return owned(e, &KilnPluginApi::event_destroy); }
+  KilnExecutable* own(KilnExecutable* x) { return owned(x, &KilnPluginApi::executable_destroy); }
 
   // Waits for the event; its outcome.
   Outcome await(KilnEvent* e) {
@@ -458,6 +429,17 @@ class Kit {
   }
 
  private:
+  // `handle`, destroyed through `destroy` when the check ends (every destroy args struct
+  // is its struct_size and the handle).
+  template <class Handle, class Args>
+  Handle* owned(Handle* handle, KilnError* (*KilnPluginApi::*destroy)(Args*)) {
+    cleanup_.push_back([this, handle, destroy] {
+      Args d{sizeof(Args), handle};
+      outcomeOf((api_.*destroy)(&d));
+    });
+    return handle;
+  }
+
   void cleanUp() {
     while (!cleanup_.empty()) {
       auto f = std::move(cleanup_.back());
@@ -536,6 +518,14 @@ void checkTable(Kit& kit) {
   });
 }
 
+// The args struct of a table member: A for KilnError* (*KilnPluginApi::*)(A*).
+template <class Member>
+struct FunctionArgs;
+template <class A>
+struct FunctionArgs<KilnError* (*KilnPluginApi::*)(A*)> {
+  using type = A;
+};
+
 // Calls `fn` with an args struct of zeros (struct_size 0).
 template <class Args>
 KilnError* callZeroed(const KilnPluginApi& api, KilnError* (*KilnPluginApi::*fn)(Args*)) {
@@ -559,18 +549,17 @@ void checkArgsDiscipline(Kit& kit) {
     });
   });
   kit.check("null handles are error objects", [&] {
-    KilnClientDevicesArgs devices{};
-    kit.expectError(&KilnPluginApi::client_devices, devices, KILN_ERROR_INVALID_ARGUMENT, "client_devices(client NULL)");
-    KilnDeviceInfoArgs device{};
-    kit.expectError(&KilnPluginApi::device_info, device, KILN_ERROR_INVALID_ARGUMENT, "device_info(device NULL)");
-    KilnBufferInfoArgs buffer{};
-    kit.expectError(&KilnPluginApi::buffer_info, buffer, KILN_ERROR_INVALID_ARGUMENT, "buffer_info(buffer NULL)");
-    KilnBufferDestroyArgs destroy{};
-    kit.expectError(&KilnPluginApi::buffer_destroy, destroy, KILN_ERROR_INVALID_ARGUMENT, "buffer_destroy(buffer NULL)");
-    KilnExecutableInfoArgs exe{};
-    kit.expectError(&KilnPluginApi::executable_info, exe, KILN_ERROR_INVALID_ARGUMENT, "executable_info(executable NULL)");
-    KilnEventAwaitArgs await{};
-    kit.expectError(&KilnPluginApi::event_await, await, KILN_ERROR_INVALID_ARGUMENT, "event_await(event NULL)");
+    // Args of zeros but their size: every handle in them null.
+    auto withNulls = [&](auto fn, const char* what) {
+      typename FunctionArgs<decltype(fn)>::type a{};
+      kit.expectError(fn, a, KILN_ERROR_INVALID_ARGUMENT, what);
+    };
+    withNulls(&KilnPluginApi::client_devices, "client_devices(client NULL)");
+    withNulls(&KilnPluginApi::device_info, "device_info(device NULL)");
+    withNulls(&KilnPluginApi::buffer_info, "buffer_info(buffer NULL)");
+    withNulls(&KilnPluginApi::buffer_destroy, "buffer_destroy(buffer NULL)");
+    withNulls(&KilnPluginApi::executable_info, "executable_info(executable NULL)");
+    withNulls(&KilnPluginApi::event_await, "event_await(event NULL)");
     KilnCompileArgs compile{};
     compile.code = kAddOne;
     compile.code_size = std::strlen(kAddOne);

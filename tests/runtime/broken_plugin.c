@@ -2,10 +2,7 @@
    the cpu plugin's table: libkiln_plugin_liar.so lists the donation capability but reads
    execute's args as API 0.3 did (it ignores donated_args), and libkiln_plugin_crashy.so
    dereferences a null args pointer in buffer_info. */
-#include <dlfcn.h>
-#include <stddef.h>
-
-#include "kiln/plugin.h"
+#include "cpu_table.h"
 
 static const KilnPluginApi* cpu;
 static KilnPluginApi table;
@@ -29,12 +26,8 @@ static KilnError* bufferInfo(KilnBufferInfoArgs* args) {
 
 const KilnPluginApi* kiln_plugin_api(void) {
   if (!cpu) {
-    void* library = dlopen(KILN_CPU_PLUGIN, RTLD_NOW | RTLD_LOCAL);
-    KilnPluginApiFn entry;
-    if (!library) return NULL;
-    *(void**)(&entry) = dlsym(library, KILN_PLUGIN_ENTRY_POINT);
-    if (!entry) return NULL;
-    cpu = entry();
+    cpu = cpuTable();
+    if (!cpu) return NULL;
     table = *cpu;
 #ifdef KILN_BROKEN_LIAR
     table.execute = execute;

@@ -2,10 +2,7 @@
    0.3's ended, which fills only 0.3's fields of the structs that grew since. A host must
    neither call what the table lacks nor expect what 0.4 added (capabilities, donation,
    cancellation): it gets an "unsupported" error instead, never a crash. */
-#include <dlfcn.h>
-#include <stddef.h>
-
-#include "kiln/plugin.h"
+#include "cpu_table.h"
 
 static const KilnPluginApi* cpu;
 static KilnPluginApi table;
@@ -27,19 +24,28 @@ static KilnError* attributes(KilnPluginAttributesArgs* args) {
 
 static KilnError* execute(KilnExecuteArgs* args) { AS_OLDER(execute, args, offsetof(KilnExecuteArgs, donated_args)); }
 
+static KilnError* compile(KilnCompileArgs* args) { AS_OLDER(compile, args, offsetof(KilnCompileArgs, process_entries)); }
+
+static KilnError* info(KilnExecutableInfoArgs* args) {
+  AS_OLDER(executable_info, args, offsetof(KilnExecutableInfoArgs, process));
+}
+
+static KilnError* valueType(KilnExecutableValueTypeArgs* args) {
+  AS_OLDER(executable_value_type, args, offsetof(KilnExecutableValueTypeArgs, process));
+}
+
 const KilnPluginApi* kiln_plugin_api(void) {
   if (!cpu) {
-    void* library = dlopen(KILN_CPU_PLUGIN, RTLD_NOW | RTLD_LOCAL);
-    KilnPluginApiFn entry;
-    if (!library) return NULL;
-    *(void**)(&entry) = dlsym(library, KILN_PLUGIN_ENTRY_POINT);
-    if (!entry) return NULL;
-    cpu = entry();
+    cpu = cpuTable();
+    if (!cpu) return NULL;
     table = *cpu;
     table.struct_size = offsetof(KilnPluginApi, execution_cancel);
     table.minor_version = 3;
     table.plugin_attributes = attributes;
     table.execute = execute;
+    table.compile = compile;
+    table.executable_info = info;
+    table.executable_value_type = valueType;
   }
   return &table;
 }
