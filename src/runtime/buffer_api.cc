@@ -22,7 +22,8 @@ KilnDevice& deviceOf(KilnClient& client, KilnDevice* device, const char* what) {
 void copyElements(const interp::HostValue& value, void* dst) {
   if (value.isToken()) return;
   Literal lit = value.tensor();
-  if (lit.storageSize() == 0) return;
+  // No elements: dst may be null (a splat of an empty shape still stores its one value).
+  if (lit.storageSize() == 0 || lit.type().byteSize() == 0) return;
   const uint8_t* src = lit.denseStorage();
   std::memcpy(dst, src, static_cast<size_t>(lit.type().byteSize()));
 }
