@@ -69,6 +69,9 @@ void Event::set(std::optional<Failure> failure) {
 
 bool Event::isReady() const { return ready_.load(std::memory_order_acquire); }
 
+// failure_ no longer changes once ready_ is set (acquired here).
+bool Event::succeeded() const { return ready_.load(std::memory_order_acquire) && !failure_; }
+
 std::optional<Failure> Event::await() const {
   spinUntil([&] { return ready_.load(std::memory_order_acquire); });
   std::unique_lock<std::mutex> lock(mutex_);

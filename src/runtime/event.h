@@ -48,6 +48,8 @@ class Event {
   // Only the first call counts.
   void set(std::optional<Failure> failure = std::nullopt);
   bool isReady() const;
+  // Ready, and without a failure (no waiting, no lock).
+  bool succeeded() const;
   // Blocks until ready; returns the failure, if any.
   std::optional<Failure> await() const;
   // Runs `callback` once when ready: now, on this thread, if it already is.
