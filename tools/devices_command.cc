@@ -1,5 +1,6 @@
-// `kiln devices`: the plugins on the search path, their versions, and each one's devices
-// (what a client of it gets by default: KILN_CPU_DEVICES sets the cpu plugin's count).
+// `kiln devices`: the plugins on the search path, their versions and capabilities, and
+// each one's devices (what a client of it gets by default: KILN_CPU_DEVICES sets the cpu
+// plugin's count).
 #include <fmt/format.h>
 
 #include <iostream>
@@ -30,6 +31,9 @@ int runDevices(const DevicesOptions& o) {
       runtime::Plugin plugin = runtime::Plugin::load(name);
       std::cout << plugin.name() << " " << plugin.version() << " (plugin API " << plugin.majorVersion() << "."
                 << plugin.minorVersion() << ", " << plugin.path() << ")\n";
+      std::string capabilities;
+      for (const std::string& c : plugin.capabilities()) capabilities += (capabilities.empty() ? "" : ", ") + c;
+      std::cout << "  capabilities: " << (capabilities.empty() ? "none" : capabilities) << "\n";
       runtime::Client client(plugin);
       for (const runtime::Device& d : client.devices())
         std::cout << "  device " << d.id() << ": " << d.description() << ", memory " << gibibytes(d.memorySize())

@@ -211,7 +211,8 @@ grep -q "unknown backend 'bogus'" "$tmp/err.txt" || { echo "FAIL backend message
 "$KILN" run "$dir/add.mlir" --entry twice --input "$tmp/missing.npy" > /dev/null 2>&1; check "run missing .npy" 1 $?
 "$KILN" devices > "$tmp/devices.txt" 2>&1; check "devices" 0 $?
 grep -q '^cpu .*plugin API' "$tmp/devices.txt" && grep -q '^interp ' "$tmp/devices.txt" &&
-  grep -q '  device 0: cpu:0' "$tmp/devices.txt" || { echo "FAIL devices:"; cat "$tmp/devices.txt"; fail=1; }
+  grep -q '  device 0: cpu:0' "$tmp/devices.txt" && grep -q '  capabilities: .*donation, cancellation' "$tmp/devices.txt" ||
+  { echo "FAIL devices:"; cat "$tmp/devices.txt"; fail=1; }
 KILN_CPU_DEVICES=3 "$KILN" devices cpu > "$tmp/devices.txt" 2>&1; check "devices cpu" 0 $?
 grep -q '  device 2: cpu:2' "$tmp/devices.txt" || { echo "FAIL KILN_CPU_DEVICES:"; cat "$tmp/devices.txt"; fail=1; }
 "$KILN" devices nosuch > "$tmp/devices.txt" 2>&1; check "devices of a missing plugin" 1 $?
