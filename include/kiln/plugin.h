@@ -353,9 +353,9 @@ typedef struct KilnExecuteArgs {
 
 /* Since 0.4 (capability "cancellation"): asks the execution that `complete_event` (from
  * execute) belongs to to stop, on every device it runs on. One that has not started
- * never starts (one waiting for its arguments fails once they are ready, without running);
- * one running stops at its next loop iteration or collective (straight-line kernels run
- * to their end). Its outputs and events then fail with KILN_ERROR_CANCELLED.
+ * (queued, or waiting for its arguments) fails at once and never runs; one running stops
+ * at its next loop iteration or collective (straight-line kernels run to their end). Its
+ * outputs and events then fail with KILN_ERROR_CANCELLED.
  * An execution already complete is unaffected; cancelling twice is harmless. */
 typedef struct KilnExecutionCancelArgs {
   size_t struct_size;

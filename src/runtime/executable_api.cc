@@ -104,7 +104,7 @@ struct SharedGrid {
 
 // One device's part of an execution: its arguments, outputs and completion, and its
 // process of a multi-device execution.
-struct Launch {
+struct Launch : Cancellable {
   std::shared_ptr<const ProgramInfo> program;
   std::shared_ptr<DeviceQueue> queue;
   KilnDevice* device = nullptr;
@@ -114,15 +114,34 @@ struct Launch {
   size_t process = 0;                // its index in grid->processes
   std::string label;                 // prefixes the failures of its own run
   // The execution's cancellation (execution_cancel): a flag in its first launch, which
-  // the others keep alive (the completion events share it too).
+  // the others keep alive (the completion events share that launch too), with every
+  // launch of the execution, so that those not started yet fail at once.
   std::atomic<bool> cancelFlag{false};
-  const std::atomic<bool>* cancel = &cancelFlag;
-  std::shared_ptr<const Launch> flagOwner;  // null in the first launch
+  const std::atomic<bool>* flag = &cancelFlag;  // the first launch's
+  std::shared_ptr<const Launch> flagOwner;   // null in the first launch
+  std::vector<std::weak_ptr<Launch>> family;  // in the first launch: all of them
+  // Whether the launch has started running or been failed: whoever sets it first (the
+  // device's queue, a failed argument, or a cancel) is the one that finishes it.
+  std::atomic<bool> claimed{false};
 
-  bool cancelled() const { return cancel->load(std::memory_order_relaxed); }
+  bool claim() { return !claimed.exchange(true, std::memory_order_acq_rel); }
+  bool cancelled() const { return flag->load(std::memory_order_relaxed); }
   static Failure cancelledFailure() { return {KILN_ERROR_CANCELLED, "the execution was cancelled"}; }
 
-  // Fails the outputs; the arguments' reads end unread.
+  // (The first launch.) Sets the flag, and fails at once every launch not started: one
+  // still waiting for its arguments too (their reads end unread).
+  void cancel() override {
+    cancelFlag.store(true, std::memory_order_relaxed);
+    for (const std::weak_ptr<Launch>& weak : family)
+      if (std::shared_ptr<Launch> launch = weak.lock(); launch && launch->claim()) {
+        Failure failure{KILN_ERROR_CANCELLED, "the execution was cancelled before it started"};
+        if (!launch->label.empty()) failure.message = launch->label + ": " + failure.message;
+        if (launch->grid) launch->grid->grid.abandon(launch->grid->processes[launch->process].id(), failure.message);
+        launch->fail(failure);
+      }
+  }
+
+  // Fails the outputs; the arguments' reads end unread. Only by the launch's claimant.
   void fail(const Failure& failure) {
     for (const auto& arg : args) arg->endUse();
     args.clear();
@@ -133,6 +152,7 @@ struct Launch {
   // Runs on the device's queue. Reading an argument ends its use, so an argument whose
   // handle is gone is freed before the outputs are signalled.
   void run() {
+    if (!claim()) return;  // cancelled while queued: failed already
     try {
       if (cancelled()) throw ApiFailure(KILN_ERROR_CANCELLED, "the execution was cancelled before it started");
       if (!grid) return runProgram();
@@ -164,7 +184,7 @@ struct Launch {
       }
     }
     if (missing) throw *missing;
-    interp::HostValues results = program->program->run(values, self, cancel);
+    interp::HostValues results = program->program->run(values, self, flag);
     if (results.size() != outputs.size())
       throw ApiFailure(KILN_ERROR_INTERNAL, "the program returned " + std::to_string(results.size()) +
                                                 " results for " + std::to_string(outputs.size()) + " outputs");
@@ -182,6 +202,7 @@ struct Launch {
     try {
       launch->queue->push([launch] { launch->run(); });
     } catch (...) {
+      if (!launch->claim()) return;
       Failure failure = currentFailure();
       if (launch->grid) launch->grid->grid.abandon(launch->grid->processes[launch->process].id(), failure.message);
       launch->fail(failure);
@@ -205,7 +226,8 @@ struct Launch {
         static const std::string kPrefix = "an argument of the execution failed: ";
         const std::string message =
             failure->message.rfind(kPrefix, 0) == 0 ? failure->message : kPrefix + failure->message;
-        for (const auto& launch : launches) launch->fail({failure->code, message});
+        for (const auto& launch : launches)
+          if (launch->claim()) launch->fail({failure->code, message});
         return;
       }
       if (launches.size() == 1) return push(launches[0]);
@@ -375,7 +397,6 @@ KilnError* execute(KilnExecuteArgs* args) {
     // Everything is checked before anything starts, so a failed call leaves nothing running.
     std::vector<std::shared_ptr<Launch>> launches;
     launches.reserve(a.num_devices);
-    std::shared_ptr<std::atomic<bool>> cancel;  // in the first launch (no allocation of its own)
     std::shared_ptr<SharedGrid> grid;
     for (size_t d = 0; d < a.num_devices; ++d) {
       KilnDevice* device = a.devices                ? a.devices[d]
@@ -404,12 +425,11 @@ KilnError* execute(KilnExecuteArgs* args) {
             invalid("argument " + std::to_string(i) + " is donated, but device " + std::to_string(d) + " has " +
                     std::to_string(count) + " argument(s)");
       auto launch = std::make_shared<Launch>();
-      if (!cancel) {
-        cancel = std::shared_ptr<std::atomic<bool>>(launch, &launch->cancelFlag);
+      if (launches.empty()) {
         if (where.processes() > 1)
-          grid = std::make_shared<SharedGrid>(where.replicas, where.partitions, cancel.get());
+          grid = std::make_shared<SharedGrid>(where.replicas, where.partitions, &launch->cancelFlag);
       } else {
-        launch->cancel = cancel.get();
+        launch->flag = &launches.front()->cancelFlag;
         launch->flagOwner = launches.front();
       }
       launch->program = executable.infoOf(d);
@@ -477,8 +497,9 @@ KilnError* execute(KilnExecuteArgs* args) {
       for (size_t r = 0; r < launches[d]->outputs.size(); ++r)
         a.output_lists[d][r] = std::make_unique<KilnBuffer>(KilnBuffer{launches[d]->outputs[r]}).release();
       if (a.complete_events)
-        a.complete_events[d] = std::make_unique<KilnEvent>(KilnEvent{launches[d]->done, cancel}).release();
+        a.complete_events[d] = std::make_unique<KilnEvent>(KilnEvent{launches[d]->done, launches.front()}).release();
     }
+    for (const auto& launch : launches) launches.front()->family.push_back(launch);
     Launch::start(std::move(launches), client.launchOrder);
   });
 }
@@ -486,8 +507,8 @@ KilnError* execute(KilnExecuteArgs* args) {
 KilnError* executionCancel(KilnExecutionCancelArgs* args) {
   return apiCall("execution_cancel", args, [](KilnExecutionCancelArgs& a, const Fits&) {
     const KilnEvent& event = need(a.complete_event, "complete_event");
-    if (!event.cancel) invalid("complete_event is not an execution's (execute's complete_events)");
-    event.cancel->store(true, std::memory_order_relaxed);
+    if (!event.execution) invalid("complete_event is not an execution's (execute's complete_events)");
+    event.execution->cancel();
   });
 }
 

@@ -104,6 +104,13 @@ struct Placement {
   int32_t processes() const { return replicas * partitions; }
 };
 
+// What execution_cancel reaches through an execution's completion event.
+class Cancellable {
+ public:
+  virtual ~Cancellable() = default;
+  virtual void cancel() = 0;
+};
+
 // A compiled program entered at one function, with what the C API reports about it,
 // computed once.
 struct ProgramInfo {
@@ -164,6 +171,6 @@ struct KilnExecutable {
 
 struct KilnEvent {
   kiln::runtime::EventRef event;
-  // An execution's: set to stop it (execution_cancel); null for other events.
-  std::shared_ptr<std::atomic<bool>> cancel;
+  // An execution's: what execution_cancel stops; null for other events.
+  std::shared_ptr<kiln::runtime::Cancellable> execution;
 };

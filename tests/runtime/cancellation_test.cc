@@ -60,6 +60,22 @@ TEST_P(CancellationTest, AQueuedExecutionNeverStarts) {
   EXPECT_EQ(first.outputs[0].toLiteral().numElements(), 256);
 }
 
+TEST_P(CancellationTest, AnExecutionWaitingForItsArgumentsFailsAtOnce) {
+  Buffer n = iterations(20);
+  Buffer x = client_->bufferFromHost(ramp256(), device(0));
+  Executable::Execution producer = slow_->execute({&n, &x}, device(0));
+  Buffer few = client_->bufferFromHost(i64Scalar(3), device(0));
+  // Not queued yet: waiting for the producer's output.
+  Executable::Execution waiting = slow_->execute({&few, &producer.outputs[0]}, device(0));
+  Clock::time_point start = Clock::now();
+  waiting.cancel();
+  expectError([&] { waiting.done.await(); }, ErrorKind::Runtime, "the execution was cancelled before it started");
+  EXPECT_LT(secondsSince(start), 5.0);  // not after the producer's twenty seconds
+  EXPECT_FALSE(producer.done.ready());
+  producer.cancel();
+  expectError([&] { producer.done.await(); }, ErrorKind::Runtime, "cancelled");
+}
+
 TEST_P(CancellationTest, ACompletedExecutionIsUnaffected) {
   Buffer n = client_->bufferFromHost(i64Scalar(10), device(0));
   Buffer x = client_->bufferFromHost(ramp256(), device(0));
