@@ -76,19 +76,8 @@ std::string Plugin::version() const {
   return args.version;
 }
 
-std::vector<std::string> Plugin::capabilities() const {
-  KilnPluginAttributesArgs args{};
-  call(&KilnPluginApi::plugin_attributes, args, "plugin_attributes");
-  if (minorVersion() < 4) return capabilitiesBeforeListing();  // it fills no such field
-  std::vector<std::string> names;
-  if (!args.capabilities) return names;
-  for (size_t i = 0; i < args.num_capabilities; ++i)
-    if (args.capabilities[i]) names.emplace_back(args.capabilities[i]);
-  return names;
-}
-
 bool Plugin::has(const char* capability) const {
-  std::vector<std::string> names = capabilities();
+  const std::vector<std::string>& names = capabilities();
   return std::find(names.begin(), names.end(), capability) != names.end();
 }
 

@@ -31,7 +31,7 @@ class Plugin {
   std::string version() const;  // the plugin's own version
   // The optional capabilities it implements (KILN_CAPABILITY_*): those it lists, or for a
   // plugin older than API 0.4, which cannot, capabilitiesBeforeListing().
-  std::vector<std::string> capabilities() const;
+  const std::vector<std::string>& capabilities() const { return loaded_->capabilities; }
   bool has(const char* capability) const;
   // Throws Unsupported naming `capability` when the plugin lacks it: fields of an args
   // struct past a plugin's own version are ignored by it, so a host checks first.

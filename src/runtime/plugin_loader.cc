@@ -49,6 +49,22 @@ std::map<std::string, std::unique_ptr<LoadedPlugin>>& registry() {
   return plugins;
 }
 
+// What capabilities a plugin says it has (none when it cannot say: its error dropped).
+std::vector<std::string> capabilitiesOf(const KilnPluginApi& api) {
+  if (api.minor_version < 4) return capabilitiesBeforeListing();  // it fills no such field
+  KilnPluginAttributesArgs args{};
+  args.struct_size = sizeof args;
+  std::vector<std::string> names;
+  if (KilnError* error = api.plugin_attributes(&args)) {
+    KilnErrorDestroyArgs d{sizeof d, error};
+    api.error_destroy(&d);
+    return names;
+  }
+  for (size_t i = 0; args.capabilities && i < args.num_capabilities; ++i)
+    if (args.capabilities[i]) names.emplace_back(args.capabilities[i]);
+  return names;
+}
+
 const LoadedPlugin& open(const std::string& name, const std::string& path) {
   std::lock_guard<std::mutex> lock(registryMutex);
   std::unique_ptr<LoadedPlugin>& slot = registry()[path];
@@ -80,7 +96,7 @@ const LoadedPlugin& open(const std::string& name, const std::string& path) {
     dlclose(handle);
     throw refused;
   }
-  slot = std::make_unique<LoadedPlugin>(LoadedPlugin{name, path, api});
+  slot = std::make_unique<LoadedPlugin>(LoadedPlugin{name, path, api, capabilitiesOf(*api)});
   return *slot;
 }
 

@@ -17,6 +17,9 @@ struct LoadedPlugin {
   std::string name;  // "cpu"
   std::string path;  // the file it was loaded from
   const KilnPluginApi* api = nullptr;
+  // The optional capabilities it implements (KILN_CAPABILITY_*), asked once when loaded:
+  // those it lists, or for a plugin before API 0.4 capabilitiesBeforeListing().
+  std::vector<std::string> capabilities;
 };
 
 // The folders searched, in order.
