@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "backends/cpu/disk_cache.h"
+#include "support/disk_cache.h"
 #include "backends/cpu/executable.h"
 #include "backends/cpu/program_cache.h"
 #include "backends/cpu/profile.h"
@@ -61,7 +61,7 @@ int runBench(const BenchOptions& o) {
   // in LLVM's code (page faults in libLLVM) and initializes it; the second is what a
   // compile costs after that; then twice with the disk cache (the first fills it if it
   // must, the second is what a warm start costs: program_cache.h).
-  const std::string cacheDir = cpu::defaultCacheDir();
+  const std::string cacheDir = defaultCacheDir();
   double compile = 0, again = 0, warm = 0, optimizing = 0;
   std::unique_ptr<cpu::Executable> executable;
   if (o.backend == "cpu") {

@@ -10,6 +10,7 @@
 #include "backends/cpu/program_cache.h"
 #include "ir/literal.h"
 #include "ir/module.h"
+#include "runtime/compilation_cache.h"
 #include "support/source.h"
 
 namespace kiln::tool {
@@ -35,6 +36,15 @@ cpu::SourceCompile sourceCompile(cpu::CompileTier tier, std::optional<uint64_t> 
 // --compile-tier optimized|fast|tiered: how much LLVM optimizes the cpu backend's
 // kernels before the first run (native_kernels.h's CompileTier).
 void addCompileTierOption(CLI::App* cmd, cpu::CompileTier& tier);
+
+// The plugin API's optimization level for a --compile-tier.
+KilnOptimization optimizationOf(cpu::CompileTier tier);
+
+// How a command compiles a program through a plugin: from the disk cache when it can
+// (runtime/compilation_cache.h, in defaultCacheDir()), and an unknown or ambiguous entry
+// function is a usage error that names --entry.
+runtime::CachedCompile compileProgram(const runtime::Client& client, std::string_view text,
+                                      const runtime::CompileOptions& options);
 
 // --memory-limit SIZE ("4G", "512M", bytes): a program whose buffers need more at their
 // peak is refused when it compiles (passes/memory_limit.h). The limit in bytes is the

@@ -5,7 +5,7 @@
 #include <iostream>
 #include <optional>
 
-#include "backends/cpu/disk_cache.h"
+#include "support/disk_cache.h"
 #include "backends/cpu/executable.h"
 #include "commands.h"
 #include "ir/verifier.h"
@@ -64,7 +64,7 @@ int runCompileCommand(const CompileCommandOptions& o) {
   // The cpu backend compiles the kernels when asked for their report or their dumps.
   std::unique_ptr<cpu::Executable> executable;
   if (o.backend == "cpu" && (o.report || !o.dumpDir.empty()))
-    executable = std::make_unique<cpu::Executable>(*module, cpu::CompileOptions{o.dumpDir, cpu::defaultCacheDir(), o.tier});
+    executable = std::make_unique<cpu::Executable>(*module, cpu::CompileOptions{o.dumpDir, defaultCacheDir(), o.tier});
   if (o.report) {
     std::cout << passes::pipelineReport(result, context);
     if (executable) std::cout << executable->report();

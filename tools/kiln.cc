@@ -5,7 +5,7 @@
 #include <new>
 #include <vector>
 
-#include "backends/cpu/disk_cache.h"
+#include "support/disk_cache.h"
 #include "backends/cpu/threads.h"
 #include "commands.h"
 #include "ir/module.h"
@@ -25,7 +25,7 @@ SourceRef readInput(const std::string& path) {
 cpu::SourceCompile sourceCompile(cpu::CompileTier tier, std::optional<uint64_t> fillElidedSeed,
                                  int64_t memoryLimit) {
   cpu::SourceCompile how;
-  how.options.cacheDir = cpu::defaultCacheDir();
+  how.options.cacheDir = defaultCacheDir();
   how.options.tier = tier;
   how.options.memoryLimit = memoryLimit;
   if (fillElidedSeed) {
@@ -58,6 +58,27 @@ void addCompileTierOption(CLI::App* cmd, cpu::CompileTier& tier) {
                   "cpu: optimized (LLVM O2 before the first run; the default), fast (no optimization: "
                   "compiles ~10x faster, runs slower) or tiered (fast first, O2 in the background)")
       ->transform(CLI::CheckedTransformer(tiers, CLI::ignore_case));
+}
+
+KilnOptimization optimizationOf(cpu::CompileTier tier) {
+  switch (tier) {
+    case cpu::CompileTier::Optimized: return KILN_OPTIMIZATION_FULL;
+    case cpu::CompileTier::Fast: return KILN_OPTIMIZATION_FAST;
+    case cpu::CompileTier::Tiered: return KILN_OPTIMIZATION_TIERED;
+  }
+  return KILN_OPTIMIZATION_DEFAULT;
+}
+
+runtime::CachedCompile compileProgram(const runtime::Client& client, std::string_view text,
+                                      const runtime::CompileOptions& options) {
+  try {
+    return runtime::compileCached(client, text, options, defaultCacheDir());
+  } catch (const Error& e) {
+    // Unlocated usage errors of a compile are about its options; the entry is the one
+    // a command's user chooses.
+    if (e.kind() != ErrorKind::Usage || isLocatedDiagnostic(e.message())) throw;
+    throw Error(ErrorKind::Usage, e.message() + "; choose one with --entry");
+  }
 }
 
 void addMemoryLimitOption(CLI::App* cmd, std::string& limit) {

@@ -5,15 +5,12 @@
 #include <iostream>
 #include <random>
 
-#include "backends/cpu/disk_cache.h"
-#include "backends/cpu/program_cache.h"
 #include "commands.h"
 #include "interp/array_print.h"
-#include "interp/interpreter.h"
-#include "passes/fill_elided_constants.h"
-#include "passes/memory_limit.h"
+#include "runtime/client.h"
+#include "runtime/compilation_cache.h"
 #include "stablehlo/npy.h"
-#include "stablehlo/parser.h"
+#include "support/disk_cache.h"
 #include "support/error.h"
 
 namespace kiln::tool {
@@ -35,74 +32,73 @@ struct RunOptions {
   double timeLimit = 0;  // seconds; 0: none
 };
 
-int runRun(const RunOptions& o) {
-  if (o.backend != "cpu" && o.backend != "interp")
-    throw Error(ErrorKind::Usage, "unknown backend '" + o.backend + "' (available: cpu, interp)");
-  const SourceRef source = readInput(o.file);
-  // cpu: the optimized module, compiled or from the disk cache (whole executables are
-  // kept there, so a warm start neither parses the program nor runs the pipeline).
-  std::unique_ptr<cpu::Executable> executable;
-  std::unique_ptr<Module> parsed;
-  if (o.backend == "cpu") {
-    executable = cpu::compileSource(source, sourceCompile(o.tier, o.fillElided, memoryLimitOf(o.memoryLimit))).executable;
-  } else {
-    auto modules = stablehlo::parseFile(source);
-    if (modules.size() != 1)
-      throw Error(ErrorKind::Unsupported, "unsupported: " + o.file + " has " + std::to_string(modules.size()) +
-                                              " parts ('// -----'); kiln run takes one module");
-    parsed = std::move(modules[0]);
-    if (o.fillElided) passes::fillElidedConstants(*parsed, *o.fillElided);
-    passes::checkMemoryLimit(*parsed, memoryLimitOf(o.memoryLimit));
-  }
-  const Module& module = executable ? executable->module() : *parsed;
-  const std::string entry = entryName(module, o.entry, o.file);
-  const Function* fn = module.lookup(entry);
-  TypeList params = fn->paramTypes();
-  interp::HostValues args;
+// The arguments of a program with parameters `params`: from the .npy files, or drawn from
+// the seed; on `device`.
+std::vector<runtime::Buffer> arguments(const RunOptions& o, const runtime::ExecutableInfo& info,
+                                       const runtime::Client& client, const runtime::Device& device) {
+  const std::vector<Type>& params = info.parameters;
+  std::vector<runtime::Buffer> args;
   if (o.randomSeed) {
     if (!o.inputs.empty()) throw Error(ErrorKind::Usage, "give either --input files or --random-inputs, not both");
     std::mt19937_64 rng(*o.randomSeed);
-    for (const Type& t : params) {
-      if (!t.isTensor()) throw Error(ErrorKind::Unsupported, "unsupported: random inputs of type " + t.str());
-      args.push_back(randomInput(t, rng, o.randomScale));
-    }
-  } else {
-    if (o.inputs.size() != params.size()) {
-      throw Error(ErrorKind::Usage, "@" + entry + " takes " + std::to_string(params.size()) + " input(s) (" +
-                                        str(params) + "), " + std::to_string(o.inputs.size()) +
-                                        " given (use --input FILE.npy per input, or --random-inputs SEED)");
-    }
-    for (size_t i = 0; i < params.size(); ++i) {
-      Literal value = stablehlo::readNpy(o.inputs[i]);
-      if (value.type() != params[i])
-        throw Error(ErrorKind::Type, "input " + std::to_string(i) + " (" + o.inputs[i] + ") is " +
-                                         value.type().str() + ", but @" + entry + " expects " + params[i].str());
-      args.push_back(std::move(value));
-    }
+    for (const Type& t : params)
+      args.push_back(t.isToken() ? client.token(device) : client.bufferFromHost(randomInput(t, rng, o.randomScale), device));
+    return args;
   }
-  interp::InterpOptions io;
-  io.probeDir = o.probeDir;
-  if (o.timeLimit > 0)
-    io.deadline = std::chrono::steady_clock::now() +
-                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(o.timeLimit));
-  interp::HostValues results;
-  if (executable) {
-    results = executable->call(*fn, args, io);
-  } else {
-    interp::Interpreter interp(module, io);
-    results = interp.call(*fn, args);
+  if (o.inputs.size() != params.size()) {
+    throw Error(ErrorKind::Usage, "@" + info.name + " takes " + std::to_string(params.size()) + " input(s) (" +
+                                      str(params) + "), " + std::to_string(o.inputs.size()) +
+                                      " given (use --input FILE.npy per input, or --random-inputs SEED)");
   }
+  for (size_t i = 0; i < params.size(); ++i) {
+    Literal value = stablehlo::readNpy(o.inputs[i]);
+    if (value.type() != params[i])
+      throw Error(ErrorKind::Type, "input " + std::to_string(i) + " (" + o.inputs[i] + ") is " + value.type().str() +
+                                       ", but @" + info.name + " expects " + params[i].str());
+    args.push_back(client.bufferFromHost(value, device));
+  }
+  return args;
+}
+
+// Runs the program through the plugin named --backend, like any other host of the C API:
+// compiled, or deserialized from the disk cache (runtime/compilation_cache.h), on the
+// client's first device.
+int runRun(const RunOptions& o) {
+  const SourceRef source = readInput(o.file);
+  const runtime::Client client(runtime::Plugin::load(o.backend), runtime::ClientOptions{1, 0});
+  const runtime::Device device = client.devices().at(0);
+
+  runtime::CompileOptions compile;
+  compile.name = source->name();
+  compile.entry = o.entry;
+  compile.optimization = optimizationOf(o.tier);
+  if (o.fillElided) compile.namedOptions.emplace_back("fill_elided_seed", std::to_string(*o.fillElided));
+  if (const int64_t limit = memoryLimitOf(o.memoryLimit)) compile.namedOptions.emplace_back("memory_limit", std::to_string(limit));
+  if (!o.probeDir.empty()) compile.namedOptions.emplace_back("probe_dir", o.probeDir);
+  const runtime::Executable executable = compileProgram(client, source->text(), compile).executable;
+  const runtime::ExecutableInfo info = executable.info();
+
+  const std::vector<runtime::Buffer> args = arguments(o, info, client, device);
+  std::vector<const runtime::Buffer*> argPointers;
+  for (const runtime::Buffer& arg : args) argPointers.push_back(&arg);
+  runtime::ExecuteOptions run;
+  if (o.timeLimit > 0) run.timeLimit = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(o.timeLimit));
+  const runtime::Executable::Execution execution = executable.execute(argPointers, device, run);
+  execution.done.await();
+
   if (!o.outputDir.empty()) std::filesystem::create_directories(o.outputDir);
-  for (size_t i = 0; i < results.size(); ++i) {
-    const interp::HostValue& r = results[i];
+  for (size_t i = 0; i < execution.outputs.size(); ++i) {
+    const Type& type = info.results[i];
+    std::optional<Literal> value;
+    if (type.isTensor()) value = execution.outputs[i].toLiteral();
     if (!o.noPrint) {
-      std::cout << "result " << i << ": " << r.type().str() << "\n";
-      if (r.isTensor()) std::cout << interp::formatArray(r.tensor()) << "\n";
+      std::cout << "result " << i << ": " << type.str() << "\n";
+      if (value) std::cout << interp::formatArray(*value) << "\n";
     }
     if (!o.outputDir.empty()) {
-      if (!r.isTensor()) throw Error(ErrorKind::Unsupported, "unsupported: saving a " + r.type().str() + " result");
+      if (!value) throw Error(ErrorKind::Unsupported, "unsupported: saving a " + type.str() + " result");
       std::string path = (std::filesystem::path(o.outputDir) / ("result_" + std::to_string(i) + ".npy")).string();
-      stablehlo::writeNpy(path, r.tensor());
+      stablehlo::writeNpy(path, *value);
     }
   }
   return 0;
@@ -112,7 +108,7 @@ int runRun(const RunOptions& o) {
 
 std::function<int()> addRunCommand(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
-  CLI::App* cmd = app.add_subcommand("run", "Run a function of a StableHLO file (on cpu, or the reference interpreter)");
+  CLI::App* cmd = app.add_subcommand("run", "Run a function of a StableHLO file on a plugin's device (cpu by default)");
   cmd->add_option("file", o->file, "The .mlir file, or - for standard input")->required();
   cmd->add_option("--entry", o->entry, "The function to run (default: main, or the only public function)");
   cmd->add_option("--input", o->inputs, "A .npy file per parameter, in order (repeat the option)");
@@ -132,8 +128,8 @@ std::function<int()> addRunCommand(CLI::App& app) {
   cmd->add_option("--probe-dir", o->probeDir, "Folder for interpreter.probe output");
   cmd->add_flag("--no-print", o->noPrint, "Do not print the results");
   cmd->add_option("--backend", o->backend,
-                  "cpu (default: native kernels where the backend has them, the interpreter for the rest) "
-                  "or interp (the reference interpreter)");
+                  "The plugin to run on: cpu (the default: native code), interp (the reference interpreter), "
+                  "or another on KILN_PLUGIN_PATH (kiln devices lists them)");
   return [o] { return runRun(*o); };
 }
 

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/cpu/disk_cache.h"
+#include "support/disk_cache.h"
 #include "commands.h"
 #include "passes/pass_manager.h"
 #include "passes/passes.h"
@@ -57,7 +57,7 @@ int runTestCommand(const TestCommandOptions& o) {
   options.jobs = o.jobs;
   options.timeLimitSeconds = o.timeLimit;
   options.backend = o.backend;
-  options.cacheDir = cpu::defaultCacheDir();
+  options.cacheDir = defaultCacheDir();
   options.tier = o.tier;
   testing::BackendSummary summary;
   options.summary = &summary;

@@ -28,7 +28,7 @@ extern "C" {
 /* A host refuses a plugin whose major version differs from its own; minor versions
  * only add fields at the end of structs and functions at the end of the table. */
 #define KILN_PLUGIN_API_MAJOR 0
-#define KILN_PLUGIN_API_MINOR 4
+#define KILN_PLUGIN_API_MINOR 5
 
 typedef struct KilnError KilnError;
 typedef struct KilnClient KilnClient;
@@ -236,8 +236,25 @@ typedef struct KilnBufferCopyToDeviceArgs {
 typedef enum KilnOptimization {
   KILN_OPTIMIZATION_DEFAULT = 0, /* the plugin's choice (cpu: full) */
   KILN_OPTIMIZATION_FAST = 1,    /* compile fast, run slower (cpu: no LLVM optimization) */
-  KILN_OPTIMIZATION_FULL = 2
+  KILN_OPTIMIZATION_FULL = 2,
+  KILN_OPTIMIZATION_TIERED = 3   /* since 0.5: run fast code at once, optimized code once
+                                    ready (cpu: FAST, then FULL in the background) */
 } KilnOptimization;
+
+/* Since 0.5: a compile option a plugin defines by name, its value as text. kiln's cpu and
+ * interp plugins know:
+ *   "fill_elided_seed"  decimal: constants an exporter left out (dense_resource<__elided__>)
+ *                       are filled with values drawn from this seed before compiling
+ *   "memory_limit"      decimal bytes: a program whose buffers (parameters, results,
+ *                       temporaries) need more at their peak is refused when it compiles
+ *                       or deserializes (RESOURCE_EXHAUSTED, naming its largest buffers),
+ *                       rather than failing when it runs
+ *   "probe_dir"         the folder interpreter.probe writes to (and
+ *                       check.expect_serialized_eq reads from); not serialized */
+typedef struct KilnNamedOption {
+  const char* name;
+  const char* value;
+} KilnNamedOption;
 
 /* Compiles StableHLO text (one module; its entry is @main, or its only public function)
  * for the client's devices. Errors in the text come back with their position. */
@@ -263,6 +280,10 @@ typedef struct KilnCompileArgs {
    * every process runs `entry`. */
   const char* const* process_entries;
   size_t num_process_entries;
+  /* since 0.5: [num_options] options by name. A name the plugin does not know is an
+   * INVALID_ARGUMENT error that lists those it does. */
+  const KilnNamedOption* options;
+  size_t num_options;
 } KilnCompileArgs;
 
 typedef struct KilnExecutableDestroyArgs {
@@ -349,6 +370,10 @@ typedef struct KilnExecuteArgs {
    * functions with different parameters (process_entries; output_lists[d] then holds the
    * results of device d's function). NULL: num_args on every device. */
   const size_t* num_args_per_device;
+  /* since 0.5: once the execution has run this long after the call (nanoseconds), it
+   * stops at its next loop iteration or collective and fails with a RUNTIME error
+   * ("time limit exceeded", with the position of the op it stopped in). 0: no limit. */
+  int64_t time_limit_ns;
 } KilnExecuteArgs;
 
 /* Since 0.4 (capability "cancellation"): asks the execution that `complete_event` (from

@@ -1,51 +1,12 @@
-// The fingerprint: two independent 64-bit streams (FNV-1a and a multiply-rotate mix)
-// over a canonical serialization of the module, which depends only on what the program
+// The fingerprint: the byte digest (support/digest.h) of a canonical serialization of the module, which depends only on what the program
 // computes: op names, value numbers, types, attribute contents.
 #include "ir/fingerprint.h"
 
-#include <bit>
-#include <cstdio>
-#include <cstring>
 #include <optional>
 #include <unordered_map>
 
 namespace kiln {
 namespace {
-
-class Hasher {
- public:
-  // Eight bytes at a time (constants can be hundreds of megabytes), the tail zero-padded.
-  void bytes(const void* data, size_t n) {
-    const auto* p = static_cast<const uint8_t*>(data);
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-      uint64_t w;
-      std::memcpy(&w, p + i, 8);
-      word(w);
-    }
-    if (i < n) {
-      uint64_t w = 0;
-      std::memcpy(&w, p + i, n - i);
-      word(w);
-    }
-  }
-  void u64(uint64_t v) { word(v); }
-  void str(std::string_view s) {
-    u64(s.size());
-    bytes(s.data(), s.size());
-  }
-  Fingerprint result() const { return {a_, b_ ^ (b_ >> 29)}; }
-
- private:
-  void word(uint64_t w) {
-    a_ = (a_ ^ w) * 0x100000001b3ull;
-    a_ ^= a_ >> 32;
-    b_ = std::rotl(b_ ^ (w * 0x9e3779b97f4a7c15ull), 31) * 0xff51afd7ed558ccdull;
-  }
-
-  uint64_t a_ = 0xcbf29ce484222325ull;
-  uint64_t b_ = 0x84222325cbf29ce4ull;
-};
 
 class ModuleHasher {
  public:
@@ -193,13 +154,6 @@ class ModuleHasher {
 
 }  // namespace
 
-std::string Fingerprint::hex() const {
-  char text[33];
-  std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(hi),
-                static_cast<unsigned long long>(lo));
-  return text;
-}
-
 Fingerprint fingerprint(const Module& module) {
   Hasher h;
   ModuleHasher(h).module(module);
@@ -209,12 +163,6 @@ Fingerprint fingerprint(const Module& module) {
 std::optional<Fingerprint> codeFingerprint(const Op& op, const std::vector<const Value*>& marked) {
   Hasher h;
   if (!ModuleHasher(h).standaloneOp(op, marked)) return std::nullopt;
-  return h.result();
-}
-
-Fingerprint fingerprint(std::string_view bytes) {
-  Hasher h;
-  h.str(bytes);
   return h.result();
 }
 

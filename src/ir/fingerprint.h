@@ -10,19 +10,9 @@
 #include <vector>
 
 #include "ir/module.h"
+#include "support/digest.h"
 
 namespace kiln {
-
-struct Fingerprint {
-  uint64_t hi = 0, lo = 0;
-  bool operator==(const Fingerprint&) const = default;
-  std::string hex() const;  // 32 hex digits
-};
-
-// For unordered containers keyed by fingerprints (the bits are already well mixed).
-struct FingerprintHash {
-  size_t operator()(const Fingerprint& f) const { return static_cast<size_t>(f.hi ^ f.lo); }
-};
 
 // Functions (names, visibility, types, argument and result attributes), their ops in order
 // with operands, result types, attributes and regions, and the module's attributes.
@@ -35,8 +25,5 @@ Fingerprint fingerprint(const Module& module);
 // (the cpu backend compiles such kernels once). None when a region reads a value from
 // outside the op other than through its operands: its code would depend on that value.
 std::optional<Fingerprint> codeFingerprint(const Op& op, const std::vector<const Value*>& marked = {});
-
-// The same digest of raw bytes (what the cpu backend's disk cache names entries by).
-Fingerprint fingerprint(std::string_view bytes);
 
 }  // namespace kiln

@@ -53,7 +53,12 @@ Error Plugin::toError(const KilnError* error) const {
     api().error_destroy(&d);
     return Error(ErrorKind::Internal, "plugin '" + loaded_->name + "' cannot describe its own error");
   }
-  return Error(kindOf(info.code), std::string(info.message, info.message_size));
+  std::string message(info.message, info.message_size);
+  // An invalid argument located in the program's text is about the program (its parse or
+  // verification failed), not about how the host called: callers tell those apart.
+  const ErrorKind kind = info.code == KILN_ERROR_INVALID_ARGUMENT && isLocatedDiagnostic(message) ? ErrorKind::Parse
+                                                                                                  : kindOf(info.code);
+  return Error(kind, std::move(message));
 }
 
 void Plugin::check(KilnError* error) const {
@@ -74,6 +79,13 @@ std::string Plugin::version() const {
   KilnPluginAttributesArgs args{};
   call(&KilnPluginApi::plugin_attributes, args, "plugin_attributes");
   return args.version;
+}
+
+void Plugin::requireMinor(int minor, const char* what) const {
+  if (majorVersion() > 0 || minorVersion() >= minor) return;
+  throw Error(ErrorKind::Unsupported, "unsupported: plugin '" + loaded_->name + "' implements API 0." +
+                                          std::to_string(minorVersion()) + ", and " + what + " came in 0." +
+                                          std::to_string(minor));
 }
 
 bool Plugin::has(const char* capability) const {
@@ -288,6 +300,10 @@ void Executable::launch(size_t numDevices, KilnDevice* const* devices, KilnBuffe
   e.label = options.label.empty() ? nullptr : options.label.c_str();
   e.donated_args = options.donate.data();
   e.num_donated_args = options.donate.size();
+  if (options.timeLimit) {
+    plugin_.requireMinor(5, "a time limit on an execution");
+    e.time_limit_ns = std::max<int64_t>(1, options.timeLimit->count());
+  }
   plugin_.call(&KilnPluginApi::execute, e, "execute");
 }
 
@@ -422,6 +438,13 @@ Executable Client::compile(std::string_view text, const CompileOptions& options)
     plugin_.require(KILN_CAPABILITY_MPMD, "processes that run different functions");
     args.process_entries = entries.data();
     args.num_process_entries = entries.size();
+  }
+  std::vector<KilnNamedOption> named;
+  for (const auto& [name, value] : options.namedOptions) named.push_back({name.c_str(), value.c_str()});
+  if (!named.empty()) {
+    plugin_.requireMinor(5, "named compile options");
+    args.options = named.data();
+    args.num_options = named.size();
   }
   if (!options.deviceAssignment.empty() &&
       options.deviceAssignment.size() != static_cast<size_t>(std::max(1, options.replicas) * std::max(1, options.partitions)))

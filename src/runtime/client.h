@@ -4,11 +4,13 @@
 // outlive the Client object that made them.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ir/literal.h"
@@ -38,6 +40,9 @@ class Plugin {
   void require(const char* capability, const char* what) const;
   int majorVersion() const { return api().major_version; }
   int minorVersion() const { return api().minor_version; }
+  // Throws Unsupported when the plugin's API is older than 0.`minor`, which brought
+  // `what` (a field past an older plugin's structs would be ignored, not refused).
+  void requireMinor(int minor, const char* what) const;
 
   // Throws the kiln::Error for `error` (and destroys it); nothing for null.
   void check(KilnError* error) const;
@@ -131,6 +136,8 @@ struct ExecutableInfo {
 struct ExecuteOptions {
   std::string label;          // prefixes a failure of the execution's own run (KilnExecuteArgs::label)
   std::vector<size_t> donate; // argument indices the execution takes over (capability "donation")
+  // The execution fails ("time limit exceeded") once it has run this long (API 0.5).
+  std::optional<std::chrono::nanoseconds> timeLimit;
 };
 
 class Executable {
@@ -182,6 +189,8 @@ struct CompileOptions {
   // The function each process runs, replica-major (then `entry` is ignored); empty: all
   // run `entry` (capability "mpmd").
   std::vector<std::string> processEntries;
+  // Options the plugin defines by name (plugin.h: KilnNamedOption; API 0.5).
+  std::vector<std::pair<std::string, std::string>> namedOptions;
 };
 
 class Client {

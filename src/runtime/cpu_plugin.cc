@@ -5,6 +5,7 @@
 #include "backends/cpu/executable.h"
 #include "backends/cpu/program_cache.h"
 #include "backends/cpu/threads.h"
+#include "passes/fill_elided_constants.h"
 #include "runtime/plugin_api.h"
 #include "support/error.h"
 
@@ -13,25 +14,22 @@ namespace {
 
 class CpuProgram : public CompiledProgram {
  public:
-  CpuProgram(std::shared_ptr<const cpu::Executable> executable, const std::string& entry)
-      : executable_(std::move(executable)), entry_(entryFunction(executable_->module(), entry)) {}
+  CpuProgram(std::shared_ptr<const cpu::Executable> executable, const std::string& entry, std::string probeDir)
+      : executable_(std::move(executable)), entry_(entryFunction(executable_->module(), entry)), probeDir_(std::move(probeDir)) {}
   const Module& module() const override { return executable_->module(); }
   const Function& entry() const override { return entry_; }
-  interp::HostValues run(const interp::HostValues& args, interp::ProcessContext* process,
-                         const std::atomic<bool>* cancel) const override {
-    interp::InterpOptions options;
-    options.process = process;
-    options.cancel = cancel;
-    return executable_->call(entry_, args, std::move(options));
+  interp::HostValues run(const interp::HostValues& args, const RunControl& control) const override {
+    return executable_->call(entry_, args, control.interpOptions(probeDir_));
   }
   std::string serialize() const override { return executable_->serialize(); }
   std::shared_ptr<const CompiledProgram> withEntry(const std::string& name) const override {
-    return std::make_shared<CpuProgram>(executable_, name);
+    return std::make_shared<CpuProgram>(executable_, name, probeDir_);
   }
 
  private:
   std::shared_ptr<const cpu::Executable> executable_;  // owns its module; shared by its entries
   const Function& entry_;
+  std::string probeDir_;
 };
 
 class CpuBackend : public DeviceBackend {
@@ -44,14 +42,19 @@ class CpuBackend : public DeviceBackend {
   int defaultDeviceCount() const override { return deviceCountFromEnvironment(name()); }
   std::unique_ptr<CompiledProgram> compile(const SourceRef& source, const CompileSettings& settings) const override {
     // No disk cache: a host that wants warm starts keeps serialized executables itself.
-    cpu::SourceCompile how{
-        cpu::CompileOptions{settings.dumpDir, "", settings.fast ? cpu::CompileTier::Fast : cpu::CompileTier::Optimized},
-        {},
-        ""};
-    return std::make_unique<CpuProgram>(cpu::compileSource(source, how).executable, settings.entry);
+    cpu::SourceCompile how;
+    how.options.dumpDir = settings.dumpDir;
+    how.options.memoryLimit = settings.memoryLimit;  // checked before LLVM spends its time
+    using Optimization = CompileSettings::Optimization;
+    how.options.tier = settings.optimization == Optimization::Fast     ? cpu::CompileTier::Fast
+                       : settings.optimization == Optimization::Tiered ? cpu::CompileTier::Tiered
+                                                                       : cpu::CompileTier::Optimized;
+    if (settings.fillElidedSeed)
+      how.prepare = [seed = *settings.fillElidedSeed](Module& m) { passes::fillElidedConstants(m, seed); };
+    return std::make_unique<CpuProgram>(cpu::compileSource(source, how).executable, settings.entry, settings.probeDir);
   }
   std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes, const std::string& entry) const override {
-    return std::make_unique<CpuProgram>(cpu::Executable::deserialize(bytes), entry);
+    return std::make_unique<CpuProgram>(cpu::Executable::deserialize(bytes), entry, "");
   }
 };
 

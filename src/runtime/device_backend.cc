@@ -9,6 +9,15 @@
 
 namespace kiln::runtime {
 
+interp::InterpOptions RunControl::interpOptions(const std::string& probeDir) const {
+  interp::InterpOptions options;
+  options.process = process;
+  options.cancel = cancel;
+  options.deadline = deadline;
+  options.probeDir = probeDir;
+  return options;
+}
+
 std::string deviceCountVariable(const std::string& backend) {
   std::string name = "KILN_";
   for (char c : backend) name += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -34,7 +43,8 @@ const Function& entryFunction(const Module& module, const std::string& name) {
     names += (names.empty() ? "@" : ", @") + f->name();
     if (f->visibility == Visibility::Public) visible.push_back(f.get());
   }
-  names = names.empty() ? std::string("none") : names;
+  if (names.empty())  // an empty file, say: about the program, so at its start
+    throw Error(ErrorKind::Verify, "the program defines no functions to run", module.source, SourcePos{1, 1});
   if (!name.empty()) throw Error(ErrorKind::Usage, "the program has no function @" + name + " (functions: " + names + ")");
   if (visible.size() == 1) return *visible[0];
   throw Error(ErrorKind::Usage,

@@ -5,7 +5,10 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,6 +19,20 @@
 
 namespace kiln::runtime {
 
+// How one run of a program is controlled from outside.
+struct RunControl {
+  // This device's process of a multi-device execution, through whose grid the
+  // program's collectives exchange values; null for a single device.
+  interp::ProcessContext* process = nullptr;
+  // Once set, loops stop with a Runtime error ("cancelled").
+  const std::atomic<bool>* cancel = nullptr;
+  // Past it, loops stop with a Runtime error ("time limit exceeded") at their op.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+
+  // The interpreter's options for this run (what both backends' programs run under).
+  interp::InterpOptions interpOptions(const std::string& probeDir) const;
+};
+
 // A program compiled for a backend's devices. run() may be called from several device
 // queues at once.
 class CompiledProgram {
@@ -24,12 +41,8 @@ class CompiledProgram {
   // The module as it runs (cpu: after its pipeline) and its entry function.
   virtual const Module& module() const = 0;
   virtual const Function& entry() const = 0;
-  // Runs the entry on `args` (already checked against its parameter types). `process`:
-  // this device's process of a multi-device execution, through whose grid the
-  // program's collectives exchange values; null for a single device. Once `cancel` is
-  // set, loops stop with a Runtime error ("cancelled").
-  virtual interp::HostValues run(const interp::HostValues& args, interp::ProcessContext* process,
-                                 const std::atomic<bool>* cancel) const = 0;
+  // Runs the entry on `args` (already checked against its parameter types) under `control`.
+  virtual interp::HostValues run(const interp::HostValues& args, const RunControl& control) const = 0;
   // Bytes that the same backend's deserialize() turns back into this program.
   virtual std::string serialize() const = 0;
   // The same compiled module entered at function `name` (kiln::Error Usage naming the
@@ -38,10 +51,16 @@ class CompiledProgram {
 };
 
 struct CompileSettings {
-  bool fast = false;    // compile fast, run slower (KILN_OPTIMIZATION_FAST)
+  enum class Optimization { Full, Fast, Tiered };  // KILN_OPTIMIZATION_*
+  Optimization optimization = Optimization::Full;
   std::string dumpDir;  // where a backend writes what it generated; empty: nowhere
   std::string entry;    // the function to run; empty: entryFunction's rule
+  // The named compile options kiln's plugins know (plugin.h, KilnNamedOption).
+  std::optional<uint64_t> fillElidedSeed;  // "fill_elided_seed"
+  int64_t memoryLimit = 0;                 // "memory_limit"; 0: none
+  std::string probeDir;                    // "probe_dir"
 };
+
 
 class DeviceBackend {
  public:
@@ -53,7 +72,8 @@ class DeviceBackend {
   // The devices a client has when its options do not say.
   virtual int defaultDeviceCount() const = 0;
   // Parses `source` (one module) and compiles it. Throws kiln::Error with the position
-  // of the problem for bad text.
+  // of the problem for bad text, and ResourceExhausted (passes::checkMemoryLimit) for a
+  // program over settings.memoryLimit.
   virtual std::unique_ptr<CompiledProgram> compile(const SourceRef& source, const CompileSettings& settings) const = 0;
   // The program that serialize() wrote, entered at `entry` (as CompileSettings). Throws
   // kiln::Error for bytes that are not one (damaged, or from another backend).

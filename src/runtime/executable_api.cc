@@ -1,6 +1,9 @@
 // Executables: compiled (or deserialized) by the backend, described, serialized, and run
 // on a device's queue once their arguments are ready.
 #include <algorithm>
+#include <chrono>
+#include <cerrno>
+#include <cstdlib>
 #include <map>
 
 #include "runtime/api_call.h"
@@ -87,15 +90,11 @@ Placement placementOf(const KilnCompileArgs& a, const KilnClient& client) {
 // The processes of one multi-device execution and the grid their collectives exchange
 // through (the in-process communicator).
 struct SharedGrid {
-  SharedGrid(int32_t replicas, int32_t partitions, const std::atomic<bool>* cancel)
-      : options(withCancel(cancel)), grid(replicas, partitions, {}, options) {
+  // Processes waiting in a collective stop too when `control` says.
+  SharedGrid(int32_t replicas, int32_t partitions, const RunControl& control)
+      : options(control.interpOptions("")), grid(replicas, partitions, {}, options) {
     for (int32_t r = 0; r < replicas; ++r)
       for (int32_t p = 0; p < partitions; ++p) processes.emplace_back(grid, interp::ProcessId{r, p});
-  }
-  static interp::InterpOptions withCancel(const std::atomic<bool>* cancel) {
-    interp::InterpOptions options;
-    options.cancel = cancel;  // processes waiting in a collective stop too
-    return options;
   }
   interp::InterpOptions options;  // before the grid, which keeps a reference to it
   interp::ProcessGrid grid;
@@ -113,6 +112,7 @@ struct Launch : Cancellable {
   std::shared_ptr<SharedGrid> grid;  // null on one device
   size_t process = 0;                // its index in grid->processes
   std::string label;                 // prefixes the failures of its own run
+  std::optional<std::chrono::steady_clock::time_point> deadline;  // KilnExecuteArgs::time_limit_ns
   // The execution's cancellation (execution_cancel): a flag in its first launch, which
   // the others keep alive (the completion events share that launch too), with every
   // launch of the execution, so that those not started yet fail at once.
@@ -184,7 +184,11 @@ struct Launch : Cancellable {
       }
     }
     if (missing) throw *missing;
-    interp::HostValues results = program->program->run(values, self, flag);
+    RunControl control;
+    control.process = self;
+    control.cancel = flag;
+    control.deadline = deadline;
+    interp::HostValues results = program->program->run(values, control);
     if (results.size() != outputs.size())
       throw ApiFailure(KILN_ERROR_INTERNAL, "the program returned " + std::to_string(results.size()) +
                                                 " results for " + std::to_string(outputs.size()) + " outputs");
@@ -281,6 +285,48 @@ const ProgramInfo& processInfo(const KilnExecutable& executable, size_t process)
   return *executable.infoOf(process);
 }
 
+// The settings `a` asks for, besides the entry: its optimization and its named options.
+CompileSettings compileSettings(const KilnCompileArgs& a, const Fits& fits) {
+  CompileSettings settings;
+  using Optimization = CompileSettings::Optimization;
+  switch (const auto optimization = rawEnum(a.optimization)) {
+    case KILN_OPTIMIZATION_DEFAULT:
+    case KILN_OPTIMIZATION_FULL: break;
+    case KILN_OPTIMIZATION_FAST: settings.optimization = Optimization::Fast; break;
+    case KILN_OPTIMIZATION_TIERED: settings.optimization = Optimization::Tiered; break;
+    default: invalid("optimization " + std::to_string(optimization) + " is not a KilnOptimization");
+  }
+  if (a.dump_dir) settings.dumpDir = a.dump_dir;
+  if (!fits(a.num_options) || a.num_options == 0) return settings;
+  if (!a.options) invalid("options is null");
+  for (size_t i = 0; i < a.num_options; ++i) {
+    const KilnNamedOption& option = a.options[i];
+    const std::string where = "options[" + std::to_string(i) + "]";
+    if (!option.name || !option.value) invalid(where + " has a null name or value");
+    const std::string name = option.name, value = option.value;
+    auto decimal = [&](const char* what) {
+      char* end = nullptr;
+      errno = 0;
+      const unsigned long long n = std::strtoull(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || errno == ERANGE || value[0] == '-')
+        invalid(where + ": " + name + " is '" + value + "', not " + what);
+      return n;
+    };
+    if (name == "fill_elided_seed") {
+      settings.fillElidedSeed = decimal("a decimal seed");
+    } else if (name == "memory_limit") {
+      const unsigned long long limit = decimal("a decimal number of bytes");
+      if (limit > static_cast<unsigned long long>(INT64_MAX)) invalid(where + ": memory_limit is too large");
+      settings.memoryLimit = static_cast<int64_t>(limit);
+    } else if (name == "probe_dir") {
+      settings.probeDir = value;
+    } else {
+      invalid(where + ": unknown compile option '" + name + "' (this plugin knows: fill_elided_seed, memory_limit, probe_dir)");
+    }
+  }
+  return settings;
+}
+
 }  // namespace
 
 KilnError* compile(KilnCompileArgs* args) {
@@ -289,15 +335,8 @@ KilnError* compile(KilnCompileArgs* args) {
     KilnClient& client = need(a.client, "client");
     if (!a.code) invalid("code is null");
     Placement where = placementOf(a, client);
-    CompileSettings settings;
+    CompileSettings settings = compileSettings(a, fits);
     settings.entry = where.entries.empty() ? where.entry : where.entries[0];
-    switch (const auto optimization = rawEnum(a.optimization)) {
-      case KILN_OPTIMIZATION_DEFAULT:
-      case KILN_OPTIMIZATION_FULL: break;
-      case KILN_OPTIMIZATION_FAST: settings.fast = true; break;
-      default: invalid("optimization " + std::to_string(optimization) + " is not a KilnOptimization");
-    }
-    if (a.dump_dir) settings.dumpDir = a.dump_dir;
     SourceRef source = SourceBuffer::fromString(a.name ? a.name : "<program>", std::string(a.code, a.code_size));
     a.executable = newExecutable(client, client.backend->compile(source, settings), where);
   });
@@ -394,6 +433,11 @@ KilnError* execute(KilnExecuteArgs* args) {
     const std::vector<bool> donated = donatedArguments(a, fits);
     const bool donating = !donated.empty();
     auto isDonated = [&](size_t i) { return donating && donated[i]; };
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    if (fits(a.time_limit_ns) && a.time_limit_ns != 0) {
+      if (a.time_limit_ns < 0) invalid("time_limit_ns is " + std::to_string(a.time_limit_ns) + " (0 for none)");
+      deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(a.time_limit_ns);
+    }
     // Everything is checked before anything starts, so a failed call leaves nothing running.
     std::vector<std::shared_ptr<Launch>> launches;
     launches.reserve(a.num_devices);
@@ -426,8 +470,12 @@ KilnError* execute(KilnExecuteArgs* args) {
                     std::to_string(count) + " argument(s)");
       auto launch = std::make_shared<Launch>();
       if (launches.empty()) {
-        if (where.processes() > 1)
-          grid = std::make_shared<SharedGrid>(where.replicas, where.partitions, &launch->cancelFlag);
+        if (where.processes() > 1) {
+          RunControl control;
+          control.cancel = &launch->cancelFlag;
+          control.deadline = deadline;
+          grid = std::make_shared<SharedGrid>(where.replicas, where.partitions, control);
+        }
       } else {
         launch->flag = &launches.front()->cancelFlag;
         launch->flagOwner = launches.front();
@@ -438,6 +486,7 @@ KilnError* execute(KilnExecuteArgs* args) {
       launch->grid = grid;
       launch->process = d;
       if (fits(a.label) && a.label) launch->label = a.label;
+      launch->deadline = deadline;
       launch->args.reserve(count);
       for (size_t i = 0; i < count; ++i) {
         auto what = [i] { return "argument " + std::to_string(i); };  // for messages only

@@ -127,9 +127,11 @@ const LoadedPlugin& loadPlugin(const std::string& name) {
     fs::path candidate = fs::path(folder) / fileNameOf(name);
     if (fs::exists(candidate)) return open(name, candidate.string());
   }
-  std::string looked;
+  std::string looked, available;
   for (const std::string& folder : folders) looked += (looked.empty() ? "" : ", ") + folder;
-  throw Error(ErrorKind::Usage, "no plugin '" + name + "': looked for " + fileNameOf(name) + " in " +
+  for (const std::string& found : findPlugins()) available += (available.empty() ? "" : ", ") + found;
+  throw Error(ErrorKind::Usage, "no plugin '" + name + "' (available: " + (available.empty() ? "none" : available) +
+                                    "): looked for " + fileNameOf(name) + " in " +
                                     (looked.empty() ? std::string("no folder") : looked) +
                                     " (add its folder to KILN_PLUGIN_PATH)");
 }

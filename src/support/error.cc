@@ -29,9 +29,26 @@ Error& Error::at(SourceRef source, SourcePos pos) {
   return *this;
 }
 
+bool isLocatedDiagnostic(std::string_view message) {
+  // name:digits:digits: error: on the first line
+  const std::string_view first = message.substr(0, message.find('\n'));
+  const size_t tag = first.find(": error: ");
+  if (tag == std::string_view::npos) return false;
+  std::string_view head = first.substr(0, tag);
+  for (int field = 0; field < 2; ++field) {
+    const size_t colon = head.rfind(':');
+    if (colon == std::string_view::npos || colon + 1 == head.size()) return false;
+    for (char c : head.substr(colon + 1))
+      if (c < '0' || c > '9') return false;
+    head = head.substr(0, colon);
+  }
+  return !head.empty();
+}
+
 std::string Error::format() const {
   std::string out;
   bool located = source_ && pos_.known();
+  if (!located && isLocatedDiagnostic(what())) return what();
   if (located) {
     out = source_->name() + ":" + std::to_string(pos_.line) + ":" + std::to_string(pos_.col) + ": ";
   }

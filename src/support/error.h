@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "support/source.h"
 
@@ -50,6 +51,11 @@ class Error : public std::runtime_error {
   SourceRef source_;
   SourcePos pos_;
 };
+
+// Whether `message` is already a whole located diagnostic (`file:line:col: error: ...`,
+// as format() writes one): what crosses the plugin C API as an error's message, which
+// format() then prints as it is.
+bool isLocatedDiagnostic(std::string_view message);
 
 // Shorthand for the common "unsupported: ..." error.
 [[noreturn]] void throwUnsupported(const std::string& what);

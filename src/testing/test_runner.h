@@ -35,7 +35,7 @@ struct TestOptions {
   // kernels native; the rest still interpreted). Another name is a usage error.
   std::string backend = "interp";
   // The cpu backend's disk cache of machine code (`kiln test` passes
-  // cpu::defaultCacheDir()); empty: none.
+  // defaultCacheDir()); empty: none.
   std::string cacheDir;
   // How much LLVM optimizes the cpu backend's kernels (a tiered compile's tests run on
   // whichever code is in place when they run).

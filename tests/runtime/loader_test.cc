@@ -36,10 +36,11 @@ TEST(LoaderTest, FindsBothPlugins) {
   }
 }
 
-TEST(LoaderTest, MissingPluginListsWhereItLooked) {
+TEST(LoaderTest, MissingPluginListsThoseThereAreAndWhereItLooked) {
   ScopedEnv path("KILN_PLUGIN_PATH", "/nonexistent/a:/nonexistent/b");
   expectError([] { loadPlugin("nosuch"); }, ErrorKind::Usage,
-              "no plugin 'nosuch': looked for libkiln_plugin_nosuch.so in /nonexistent/a, /nonexistent/b, ");
+              "no plugin 'nosuch' (available: cpu, interp): looked for libkiln_plugin_nosuch.so in /nonexistent/a, "
+              "/nonexistent/b, ");
 }
 
 TEST(LoaderTest, AnotherMajorVersionIsRefused) {

@@ -13,7 +13,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "backends/cpu/disk_cache.h"
+#include "support/disk_cache.h"
 #include "backends/cpu/jit.h"
 #include "backends/cpu/kernel_emitter.h"
 #include "backends/cpu/threads.h"

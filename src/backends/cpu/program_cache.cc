@@ -3,7 +3,7 @@
 
 #include <optional>
 
-#include "backends/cpu/disk_cache.h"
+#include "support/disk_cache.h"
 #include "backends/cpu/jit.h"
 #include "backends/cpu/threads.h"
 #include "passes/memory_limit.h"

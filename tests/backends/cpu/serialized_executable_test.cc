@@ -7,7 +7,7 @@
 
 #include <filesystem>
 
-#include "backends/cpu/disk_cache.h"
+#include "support/disk_cache.h"
 #include "backends/cpu/executable.h"
 #include "backends/cpu/program_cache.h"
 #include "passes/pass_manager.h"

@@ -1,6 +1,6 @@
-// The disk cache of machine code: entries round-trip, a damaged or truncated entry is a
+// The disk cache of compiled code: entries round-trip, a damaged or truncated entry is a
 // miss, and readers racing writers see a whole entry or none.
-#include "backends/cpu/disk_cache.h"
+#include "support/disk_cache.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-namespace kiln::cpu {
+namespace kiln {
 namespace {
 
 std::string freshDir(const std::string& name) {
@@ -66,7 +66,7 @@ TEST(DiskCacheTest, ReadersRacingWritersSeeAWholeEntryOrNone) {
   // No temporary files are left behind.
   const std::string folder = std::filesystem::path(cache.pathOf("shared")).parent_path().string();
   for (const auto& entry : std::filesystem::directory_iterator(folder))
-    EXPECT_EQ(entry.path().extension(), ".o") << entry.path();
+    EXPECT_EQ(entry.path().extension(), ".entry") << entry.path();
 }
 
 TEST(DiskCacheTest, KilnCacheDirChoosesTheFolderAndOffTurnsItOff) {
@@ -90,4 +90,4 @@ TEST(DiskCacheTest, KilnCacheDirChoosesTheFolderAndOffTurnsItOff) {
 }
 
 }  // namespace
-}  // namespace kiln::cpu
+}  // namespace kiln

@@ -1,9 +1,7 @@
-// The persistent cache of machine code: one file per compiled LLVM module, named by a
-// hash of everything that decides its code (jit.h: Jit::cacheKey — the module's IR,
-// the host CPU and its features, LLVM's version and options, kiln's build), so a second
-// process with the same kernels skips LLVM's optimization and code generation. The
-// kernels are still emitted (that is how the key is known, and it takes a millisecond);
-// only their compilation is skipped.
+// A persistent cache of compiled code: one file per entry, named by a hash of its key
+// (the caller's: everything that decides the bytes). The cpu backend keeps machine code
+// there (jit.h: Jit::cacheKey) and whole executables (program_cache.h); the runtime's
+// host side keeps plugins' serialized executables (runtime/compilation_cache.h).
 //
 // Safe when several processes share the folder: an entry is written to a temporary file
 // and renamed into place, so a reader sees a whole entry or none. Each entry holds a
@@ -16,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-namespace kiln::cpu {
+namespace kiln {
 
 // KILN_CACHE_DIR when it is set ("" or "off" turn the cache off), else
 // $XDG_CACHE_HOME/kiln, else $HOME/.cache/kiln; "" when there is no home either.
@@ -38,4 +36,4 @@ class DiskCache {
   std::string dir_;
 };
 
-}  // namespace kiln::cpu
+}  // namespace kiln

@@ -1,6 +1,6 @@
 // The persistent cache of machine code (disk_cache.h). An entry: the magic, the key's
 // digest, the payload's size and digest, then the payload.
-#include "backends/cpu/disk_cache.h"
+#include "support/disk_cache.h"
 
 #include <unistd.h>
 
@@ -10,9 +10,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "ir/fingerprint.h"
+#include "support/digest.h"
 
-namespace kiln::cpu {
+namespace kiln {
 namespace {
 
 constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'O', 'B', 'J', '1'};
@@ -34,7 +34,7 @@ std::string defaultCacheDir() {
   return "";
 }
 
-std::string DiskCache::pathOf(std::string_view key) const { return dir_ + "/" + fingerprint(key).hex() + ".o"; }
+std::string DiskCache::pathOf(std::string_view key) const { return dir_ + "/" + fingerprint(key).hex() + ".entry"; }
 
 std::optional<std::string> DiskCache::load(std::string_view key) const {
   std::ifstream in(pathOf(key), std::ios::binary);
@@ -81,4 +81,4 @@ void DiskCache::store(std::string_view key, std::string_view bytes) const {
   if (error) std::filesystem::remove(temporary, error);
 }
 
-}  // namespace kiln::cpu
+}  // namespace kiln

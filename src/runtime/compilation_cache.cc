@@ -1,0 +1,69 @@
+#include "runtime/compilation_cache.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "support/disk_cache.h"
+
+namespace kiln::runtime {
+namespace {
+
+// The key of `text` compiled by `plugin` with `options` at `optimization`.
+std::string cacheKey(const Plugin& plugin, std::string_view text, const CompileOptions& options,
+                     KilnOptimization optimization) {
+  std::string key = "kiln compilation cache 1\n";
+  auto line = [&](const std::string& field, const std::string& value) {
+    key += field + "=" + std::to_string(value.size()) + ":" + value + "\n";
+  };
+  line("plugin", plugin.name() + " " + plugin.version() + " API " + std::to_string(plugin.majorVersion()) + "." +
+                     std::to_string(plugin.minorVersion()));
+  struct stat file {};
+  if (::stat(plugin.path().c_str(), &file) == 0)
+    line("plugin file", plugin.path() + " " + std::to_string(file.st_size) + " " +
+                            std::to_string(file.st_mtim.tv_sec) + "." + std::to_string(file.st_mtim.tv_nsec));
+  line("optimization", std::to_string(static_cast<int>(optimization)));
+  line("entry", options.entry);
+  line("replicas", std::to_string(options.replicas) + "x" + std::to_string(options.partitions));
+  std::string ids;
+  for (int32_t id : options.deviceAssignment) ids += std::to_string(id) + ",";
+  line("devices", ids);
+  for (const std::string& entry : options.processEntries) line("process entry", entry);
+  auto named = options.namedOptions;
+  std::sort(named.begin(), named.end());
+  for (const auto& [name, value] : named) line("option " + name, value);
+  line("text", std::string(text));
+  return key;
+}
+
+bool cacheable(const Client& client, const CompileOptions& options, const std::string& cacheDir) {
+  if (cacheDir.empty() || !options.dumpDir.empty()) return false;
+  for (const auto& [name, value] : options.namedOptions)
+    if (name == "probe_dir") return false;
+  return client.plugin().has(KILN_CAPABILITY_SERIALIZE);
+}
+
+}  // namespace
+
+CachedCompile compileCached(const Client& client, std::string_view text, const CompileOptions& options,
+                            const std::string& cacheDir) {
+  if (!cacheable(client, options, cacheDir)) return {client.compile(text, options), false};
+  const DiskCache cache(cacheDir);
+  const std::string key = cacheKey(client.plugin(), text, options, KILN_OPTIMIZATION_FULL);
+  if (std::optional<std::string> bytes = cache.load(key)) {
+    try {
+      return {client.deserialize(*bytes), true};
+    } catch (const Error& e) {
+      // Over the client's memory limit: as compiling would say. Otherwise an entry this
+      // plugin cannot use: compiled again below, and replaced.
+      if (e.kind() == ErrorKind::ResourceExhausted) throw;
+    }
+  }
+  Executable executable = client.compile(text, options);
+  const bool optimized = options.optimization == KILN_OPTIMIZATION_DEFAULT || options.optimization == KILN_OPTIMIZATION_FULL;
+  if (optimized) cache.store(key, executable.serialize());
+  return {std::move(executable), false};
+}
+
+}  // namespace kiln::runtime

@@ -1,0 +1,177 @@
+// What API 0.5 added to compiling and executing, on both plugins: named compile options
+// (fill_elided_seed, memory_limit, probe_dir; unknown names refused), a time limit on an execution, and the host's
+// compilation cache of serialized executables (runtime/compilation_cache.h).
+#include <chrono>
+#include <filesystem>
+
+#include "runtime/compilation_cache.h"
+#include "runtime_test_util.h"
+#include "support/disk_cache.h"
+
+namespace kiln::runtime::testing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A program whose constant the exporter left out: its value comes from the seed.
+constexpr const char* kElided = R"(
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %w = stablehlo.constant dense_resource<__elided__> : tensor<4xf32>
+  %y = stablehlo.add %x, %w : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+)";
+
+// Needs at least 2 x 64 MiB at its peak (its parameter and its result).
+constexpr const char* kBig = R"(
+func.func @main(%x: tensor<16777216xf32>) -> tensor<16777216xf32> {
+  %y = stablehlo.sine %x : tensor<16777216xf32>
+  %z = stablehlo.cosine %y : tensor<16777216xf32>
+  return %z : tensor<16777216xf32>
+}
+)";
+
+class CompileOptionsTest : public ::testing::TestWithParam<const char*> {
+ protected:
+  Client client(int64_t memoryLimit = 0) const { return Client(Plugin::load(GetParam()), ClientOptions{1, memoryLimit}); }
+  static std::vector<float> run(const Client& client, const Executable& executable, const Literal& x) {
+    Device d = client.devices()[0];
+    Buffer arg = client.bufferFromHost(x, d);
+    Executable::Execution e = executable.execute({&arg}, d);
+    Literal out = e.outputs[0].toLiteral();
+    std::vector<float> values;
+    for (int64_t i = 0; i < out.numElements(); ++i) values.push_back(static_cast<float>(out.floatAt(i)));
+    return values;
+  }
+  static std::string freshDir(const std::string& name) {
+    std::string dir = (std::filesystem::temp_directory_path() / ("kiln_compilation_cache_" + name + "_" + GetParam()))
+                          .string();
+    std::filesystem::remove_all(dir);
+    return dir;
+  }
+};
+
+TEST_P(CompileOptionsTest, FillElidedSeedDecidesTheMissingConstant) {
+  Client c = client();
+  auto compileWith = [&](const std::string& seed) {
+    CompileOptions options;
+    options.namedOptions = {{"fill_elided_seed", seed}};
+    return c.compile(kElided, options);
+  };
+  const Literal zeros = f32({4}, {0, 0, 0, 0});
+  const std::vector<float> one = run(c, compileWith("7"), zeros);
+  EXPECT_EQ(run(c, compileWith("7"), zeros), one);
+  EXPECT_NE(run(c, compileWith("8"), zeros), one);
+  expectError([&] { compileWith("seven"); }, ErrorKind::Usage, "fill_elided_seed is 'seven', not a decimal seed");
+  expectError([&] { compileWith("-1"); }, ErrorKind::Usage, "not a decimal seed");
+}
+
+TEST_P(CompileOptionsTest, AnUnknownOptionIsRefusedNamingTheKnownOnes) {
+  CompileOptions options;
+  options.namedOptions = {{"unroll_everything", "yes"}};
+  expectError([&] { client().compile(kAddOne, options); }, ErrorKind::Usage,
+              "unknown compile option 'unroll_everything' (this plugin knows: fill_elided_seed, memory_limit, probe_dir)");
+}
+
+TEST_P(CompileOptionsTest, AMemoryLimitRefusesAProgramWhenItCompiles) {
+  auto compileUnder = [&](const std::string& limit) {
+    CompileOptions options;
+    options.namedOptions = {{"memory_limit", limit}};
+    return client().compile(kBig, options);
+  };
+  // 100 MiB cannot hold two 64 MiB buffers; 1 GiB can.
+  expectError([&] { compileUnder(std::to_string(100 << 20)); }, ErrorKind::ResourceExhausted, "@main needs");
+  EXPECT_NO_THROW(compileUnder(std::to_string(1 << 30)));
+  expectError([&] { compileUnder("1G"); }, ErrorKind::Usage, "memory_limit is '1G', not a decimal number of bytes");
+}
+
+TEST_P(CompileOptionsTest, ATimeLimitStopsAnEndlessExecution) {
+  Client c = client();
+  Executable slow = c.compile(kSlowProgram);
+  Device d = c.devices()[0];
+  Buffer n = c.bufferFromHost(i64Scalar(int64_t{1} << 40), d);  // hours of work
+  Buffer x = c.bufferFromHost(ramp256(), d);
+  ExecuteOptions options;
+  options.timeLimit = std::chrono::milliseconds(200);
+  Clock::time_point start = Clock::now();
+  Executable::Execution e = slow.execute({&n, &x}, d, options);
+  expectError([&] { e.done.await(); }, ErrorKind::Runtime, "time limit exceeded");
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - start).count(), 20);
+  // An execution within its limit is unaffected.
+  Buffer few = c.bufferFromHost(i64Scalar(3), d);
+  options.timeLimit = std::chrono::seconds(60);
+  EXPECT_NO_THROW(slow.execute({&few, &x}, d, options).done.await());
+}
+
+TEST_P(CompileOptionsTest, TheCacheTurnsASecondCompileIntoADeserialize) {
+  Client c = client();
+  const std::string dir = freshDir("warm");
+  const Literal x = f32({4}, {1, 2, 3, 4});
+  CachedCompile cold = compileCached(c, kAddOne, {}, dir);
+  EXPECT_FALSE(cold.warm);
+  CachedCompile warm = compileCached(c, kAddOne, {}, dir);
+  EXPECT_TRUE(warm.warm);
+  EXPECT_EQ(run(c, warm.executable, x), run(c, cold.executable, x));
+  // Another option or another text is another entry.
+  CompileOptions seeded;
+  seeded.namedOptions = {{"fill_elided_seed", "3"}};
+  EXPECT_FALSE(compileCached(c, kAddOne, seeded, dir).warm);
+  EXPECT_TRUE(compileCached(c, kAddOne, seeded, dir).warm);
+  EXPECT_FALSE(compileCached(c, kElided, seeded, dir).warm);
+}
+
+TEST_P(CompileOptionsTest, ADamagedEntryIsCompiledAgainAndReplaced) {
+  Client c = client();
+  const std::string dir = freshDir("damaged");
+  compileCached(c, kAddOne, {}, dir);
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) std::filesystem::resize_file(entry.path(), 40);
+  EXPECT_FALSE(compileCached(c, kAddOne, {}, dir).warm);
+  EXPECT_TRUE(compileCached(c, kAddOne, {}, dir).warm);
+}
+
+TEST_P(CompileOptionsTest, FastCompilesReadTheOptimizedEntryAndStoreNothing) {
+  Client c = client();
+  const std::string dir = freshDir("tiers");
+  CompileOptions fast;
+  fast.optimization = KILN_OPTIMIZATION_FAST;
+  EXPECT_FALSE(compileCached(c, kAddOne, fast, dir).warm);
+  EXPECT_FALSE(compileCached(c, kAddOne, fast, dir).warm);  // nothing was stored
+  EXPECT_FALSE(compileCached(c, kAddOne, {}, dir).warm);
+  EXPECT_TRUE(compileCached(c, kAddOne, fast, dir).warm);
+}
+
+TEST_P(CompileOptionsTest, NothingIsCachedWithAProbeFolderOrWithoutAFolder) {
+  Client c = client();
+  const std::string dir = freshDir("probe");
+  CompileOptions probing;
+  probing.namedOptions = {{"probe_dir", dir + "/probes"}};
+  compileCached(c, kAddOne, probing, dir);
+  EXPECT_FALSE(compileCached(c, kAddOne, probing, dir).warm);
+  EXPECT_FALSE(compileCached(c, kAddOne, {}, "").warm);
+  EXPECT_FALSE(compileCached(c, kAddOne, {}, "").warm);
+}
+
+TEST_P(CompileOptionsTest, ADeserializedProgramsErrorsPointIntoItsOriginalText) {
+  Client c = client();
+  const std::string dir = freshDir("positions");
+  CompileOptions named;
+  named.name = "loop.mlir";
+  compileCached(c, kSlowProgram, named, dir);
+  CachedCompile warm = compileCached(c, kSlowProgram, named, dir);
+  ASSERT_TRUE(warm.warm);
+  Device d = c.devices()[0];
+  Buffer n = c.bufferFromHost(i64Scalar(int64_t{1} << 40), d);
+  Buffer x = c.bufferFromHost(ramp256(), d);
+  ExecuteOptions options;
+  options.timeLimit = std::chrono::milliseconds(100);
+  expectError([&] { warm.executable.execute({&n, &x}, d, options).done.await(); }, ErrorKind::Runtime,
+              "time limit exceeded");
+  if (std::string(GetParam()) == "interp")  // the interpreter stops at the loop, at its line in the text
+    expectError([&] { warm.executable.execute({&n, &x}, d, options).done.await(); }, ErrorKind::Runtime,
+                "loop.mlir:5:");
+}
+
+INSTANTIATE_TEST_SUITE_P(Plugins, CompileOptionsTest, ::testing::ValuesIn(kPlugins));
+
+}  // namespace
+}  // namespace kiln::runtime::testing
