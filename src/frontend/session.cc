@@ -1,16 +1,14 @@
 #include "frontend/session.h"
 
-#include <cctype>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <unordered_map>
 
 #include "ir/fingerprint.h"
+#include "runtime/compilation_cache.h"
 #include "stablehlo/printer.h"
 #include "support/atomic_file.h"
+#include "support/disk_cache.h"
 
 namespace kiln::detail {
 
@@ -24,32 +22,6 @@ std::string backendLocked() {
   if (!chosenBackend.empty()) return chosenBackend;
   const char* env = std::getenv("KILN_BACKEND");
   return env && *env ? env : "cpu";
-}
-
-// The persistent cache of compiled programs: the plugin's serialized executables, one
-// file per program fingerprint, entry and plugin version, in $KILN_CACHE_DIR
-// ("off": none), else $XDG_CACHE_HOME/kiln, else ~/.cache/kiln (under executables/).
-std::string persistentCacheDir() {
-  std::string base;
-  if (const char* dir = std::getenv("KILN_CACHE_DIR")) {
-    if (std::string(dir) == "off") return "";
-    base = dir;
-  } else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
-    base = std::string(xdg) + "/kiln";
-  } else if (const char* home = std::getenv("HOME"); home && *home) {
-    base = std::string(home) + "/.cache/kiln";
-  } else {
-    return "";
-  }
-  return base + "/executables";
-}
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
 }
 
 }  // namespace
@@ -67,17 +39,7 @@ Session::Session(const std::string& plugin)
     : client_(runtime::Plugin::load(plugin)),
       device_(client_.devices().at(0)),
       cache_(std::make_unique<Cache>()),
-      cacheDir_(persistentCacheDir()) {
-  // The plugin's name, version and build (its file's size and time), so that a rebuilt
-  // compiler never runs programs an older one compiled.
-  std::error_code ec;
-  auto size = std::filesystem::file_size(client_.plugin().path(), ec);
-  auto time = std::filesystem::last_write_time(client_.plugin().path(), ec).time_since_epoch().count();
-  pluginBuild_ = client_.plugin().name() + "-" + client_.plugin().version() + "-" + std::to_string(size) + "-" +
-                 std::to_string(time);
-  for (char& c : pluginBuild_)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
-}
+      cacheDir_(defaultCacheDir()) {}
 
 Session& Session::get() {
   std::lock_guard<std::mutex> guard(sessionLock);
@@ -106,40 +68,23 @@ std::shared_ptr<const runtime::Executable> Session::compile(const Module& module
   auto& entries = cache_->compiled[key];
   auto it = entries.find(entry);
   if (it != entries.end()) return it->second;
-  std::string file;
-  if (!cacheDir_.empty()) {
-    file = cacheDir_ + "/" + key.hex() + "-" + pluginBuild_ + "-" + entry + ".kx";
-    std::string bytes = readFile(file);
-    if (!bytes.empty()) {
-      try {
-        auto executable = std::make_shared<const runtime::Executable>(client_.deserialize(bytes));
-        return entries.emplace(entry, std::move(executable)).first->second;
-      } catch (const Error&) {
-        // A stale or damaged entry: compile again and replace it.
-      }
-    }
-  }
   runtime::CompileOptions options;
   options.entry = entry;
   options.name = "<traced program>";
-  std::string text = stablehlo::printModule(module);
   // KILN_DUMP_DIR: the traced program (<entry>-<fingerprint>.mlir), and whatever the
   // plugin writes of its compilation (XLA's --xla_dump_to).
-  if (const char* dump = std::getenv("KILN_DUMP_DIR")) {
-    options.dumpDir = dump;
-    writeFileAtomically(std::string(dump) + "/" + entry + "-" + key.hex() + ".mlir", text);
-  }
-  auto executable = std::make_shared<const runtime::Executable>(client_.compile(text, options));
-  ++cache_->compiles;
-  if (!file.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(cacheDir_, ec);
-    try {
-      writeFileAtomically(file, executable->serialize());
-    } catch (const Error&) {
-      // An unwritable cache costs the next process a compile, nothing more.
-    }
-  }
+  const char* dump = std::getenv("KILN_DUMP_DIR");
+  if (dump) options.dumpDir = dump;
+  // Compiled programs persist across processes (runtime/compilation_cache.h), found by
+  // the fingerprint: a program is printed only when it must be compiled.
+  auto text = [&] {
+    std::string printed = stablehlo::printModule(module);
+    if (dump) writeFileAtomically(std::string(dump) + "/" + entry + "-" + key.hex() + ".mlir", printed);
+    return printed;
+  };
+  runtime::CachedCompile compiled = runtime::compileCached(client_, "fingerprint " + key.hex(), text, options, cacheDir_);
+  if (!compiled.warm) ++cache_->compiles;
+  auto executable = std::make_shared<const runtime::Executable>(std::move(compiled.executable));
   return entries.emplace(entry, std::move(executable)).first->second;
 }
 

@@ -41,8 +41,7 @@ class Session {
   runtime::Device device_;
   struct Cache;
   std::unique_ptr<Cache> cache_;
-  std::string cacheDir_;     // the persistent cache's folder; empty: none
-  std::string pluginBuild_;  // names the plugin's build in cache file names
+  std::string cacheDir_;  // the persistent cache's folder (defaultCacheDir()); empty: none
   std::mutex pendingLock_;
   std::deque<runtime::Event> pending_;  // executions in flight, oldest first
 };

@@ -10,8 +10,8 @@
 namespace kiln::runtime {
 namespace {
 
-// The key of `text` compiled by `plugin` with `options` at `optimization`.
-std::string cacheKey(const Plugin& plugin, std::string_view text, const CompileOptions& options,
+// The key of `program` compiled by `plugin` with `options` at `optimization`.
+std::string cacheKey(const Plugin& plugin, std::string_view program, const CompileOptions& options,
                      KilnOptimization optimization) {
   std::string key = "kiln compilation cache 1\n";
   auto line = [&](const std::string& field, const std::string& value) {
@@ -33,7 +33,7 @@ std::string cacheKey(const Plugin& plugin, std::string_view text, const CompileO
   auto named = options.namedOptions;
   std::sort(named.begin(), named.end());
   for (const auto& [name, value] : named) line("option " + name, value);
-  line("text", std::string(text));
+  line("program", std::string(program));
   return key;
 }
 
@@ -48,9 +48,14 @@ bool cacheable(const Client& client, const CompileOptions& options, const std::s
 
 CachedCompile compileCached(const Client& client, std::string_view text, const CompileOptions& options,
                             const std::string& cacheDir) {
-  if (!cacheable(client, options, cacheDir)) return {client.compile(text, options), false};
+  return compileCached(client, text, [text] { return std::string(text); }, options, cacheDir);
+}
+
+CachedCompile compileCached(const Client& client, std::string_view program, const std::function<std::string()>& text,
+                            const CompileOptions& options, const std::string& cacheDir) {
+  if (!cacheable(client, options, cacheDir)) return {client.compile(text(), options), false};
   const DiskCache cache(cacheDir);
-  const std::string key = cacheKey(client.plugin(), text, options, KILN_OPTIMIZATION_FULL);
+  const std::string key = cacheKey(client.plugin(), program, options, KILN_OPTIMIZATION_FULL);
   if (std::optional<std::string> bytes = cache.load(key)) {
     try {
       return {client.deserialize(*bytes), true};
@@ -60,7 +65,7 @@ CachedCompile compileCached(const Client& client, std::string_view text, const C
       if (e.kind() == ErrorKind::ResourceExhausted) throw;
     }
   }
-  Executable executable = client.compile(text, options);
+  Executable executable = client.compile(text(), options);
   const bool optimized = options.optimization == KILN_OPTIMIZATION_DEFAULT || options.optimization == KILN_OPTIMIZATION_FULL;
   if (optimized) cache.store(key, executable.serialize());
   return {std::move(executable), false};

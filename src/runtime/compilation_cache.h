@@ -3,7 +3,7 @@
 // decides them, and the next process deserializes instead of compiling. This is what
 // JAX's persistent compilation cache does above PJRT, so a plugin needs no cache of its
 // own. The key holds the plugin (name, version, API version, and the file's size and
-// modification time, so a rebuilt plugin misses), the compile options and the text.
+// modification time, so a rebuilt plugin misses), the compile options and the program.
 //
 // Only fully optimized executables are stored: a fast or tiered compile reads the
 // optimized entry when there is one (it is what those tiers wait for), and otherwise
@@ -13,6 +13,7 @@
 // another build or CPU) is a miss, and is replaced.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -29,5 +30,11 @@ struct CachedCompile {
 // `cacheDir` (support/disk_cache.h: defaultCacheDir(); "" for none).
 CachedCompile compileCached(const Client& client, std::string_view text, const CompileOptions& options,
                             const std::string& cacheDir);
+
+// The same for a program that `program` identifies (its text, or a fingerprint of what
+// the text would be: a traced program is printed only when it must be compiled) and
+// `text()` writes.
+CachedCompile compileCached(const Client& client, std::string_view program, const std::function<std::string()>& text,
+                            const CompileOptions& options, const std::string& cacheDir);
 
 }  // namespace kiln::runtime

@@ -374,6 +374,51 @@ void checkPrograms(Kit& kit) {
     std::string message = kit.expectError(&KilnPluginApi::compile, a, KILN_ERROR_INVALID_ARGUMENT, "compiling bad text");
     require(message.find("check.mlir:2:") != std::string::npos, "the message does not name check.mlir:2: " + message);
   });
+  kit.check("named compile options: an unknown name is INVALID_ARGUMENT", [&] {
+    if (kit.api().minor_version < 5) throw Skip{"the plugin's API 0." + std::to_string(kit.api().minor_version) + " has no named options"};
+    KilnClient* c = kit.client();
+    KilnCompileArgs a{};
+    a.client = c;
+    a.code = kAddOne;
+    a.code_size = std::strlen(kAddOne);
+    const KilnNamedOption unknown{"plugin_check_no_such_option", "1"};
+    a.options = &unknown;
+    a.num_options = 1;
+    std::string message = kit.expectError(&KilnPluginApi::compile, a, KILN_ERROR_INVALID_ARGUMENT, "an unknown compile option");
+    require(message.find("plugin_check_no_such_option") != std::string::npos, "the message does not name the option: " + message);
+    const KilnNamedOption nullName{nullptr, "1"};
+    a.options = &nullName;
+    kit.expectError(&KilnPluginApi::compile, a, KILN_ERROR_INVALID_ARGUMENT, "a compile option without a name");
+  });
+  kit.check("time_limit_ns: an endless execution stops", [&] {
+    if (kit.api().minor_version < 5) throw Skip{"the plugin's API 0." + std::to_string(kit.api().minor_version) + " has no time limit"};
+    KilnClient* c = kit.client();
+    KilnDevice* d = kit.devices(c)[0];
+    KilnExecutable* loop = kit.compile(c, kLoop);
+    auto args = [&] { return std::vector<std::vector<KilnBuffer*>>{{kit.scalarI64(c, d, int64_t{1} << 60), kit.floats(c, d, kFour)}}; };
+    Kit::Run run = kit.executeOk(loop, args(), {d}, {}, 100'000'000);  // 0.1 s
+    // A plugin that ignores the limit would run for ever: given 10 s, it is cancelled.
+    const auto giveUp = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    for (;;) {
+      KilnEventIsReadyArgs ready{};
+      ready.event = run.done[0];
+      kit.expectOk(&KilnPluginApi::event_is_ready, ready, "event_is_ready");
+      if (ready.is_ready) break;
+      if (std::chrono::steady_clock::now() > giveUp) {
+        KilnExecutionCancelArgs cancel{};
+        cancel.complete_event = run.done[0];
+        if (kit.hasFunction(&KilnPluginApi::execution_cancel)) kit.call(&KilnPluginApi::execution_cancel, cancel);
+        throw Fail{"still running 10 s past its time limit of 0.1 s (time_limit_ns ignored)"};
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::string message = kit.expectError(kit.await(run.done[0]), KILN_ERROR_RUNTIME, "the execution past its time limit");
+    require(message.find("time limit exceeded") != std::string::npos, "the message does not say so: " + message);
+    kit.expectError(kit.execute(loop, args(), {d}, {}, -1).call, KILN_ERROR_INVALID_ARGUMENT, "a negative time limit");
+    KilnExecutable* x = kit.compile(c, kAddOne);
+    Kit::Run quick = kit.executeOk(x, {{kit.floats(c, d, kFour)}}, {d}, {}, 60'000'000'000);
+    kit.expectFloats(quick.outputs[0][0], {2, 3, 4, 5}, "an execution within its time limit");
+  });
   kit.check("execute, with an argument still in flight", [&] {
     KilnClient* c = kit.client();
     KilnDevice* d = kit.devices(c)[0];

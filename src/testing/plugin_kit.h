@@ -250,9 +250,11 @@ class Kit {
     std::vector<KilnEvent*> done;          // per device
   };
 
-  // Starts `x` with one argument list per device (owned results), donating `donate`.
+  // Starts `x` with one argument list per device (owned results), donating `donate`,
+  // under a time limit of `timeLimitNs` (0: none).
   Run execute(KilnExecutable* x, const std::vector<std::vector<KilnBuffer*>>& args,
-              std::vector<KilnDevice*> onDevices = {}, const std::vector<size_t>& donate = {}) {
+              std::vector<KilnDevice*> onDevices = {}, const std::vector<size_t>& donate = {},
+              int64_t timeLimitNs = 0) {
     KilnExecutableInfoArgs info{};
     info.executable = x;
     expectOk(&KilnPluginApi::executable_info, info, "executable_info");
@@ -276,6 +278,7 @@ class Kit {
     a.complete_events = run.done.data();
     a.donated_args = donate.empty() ? nullptr : donate.data();
     a.num_donated_args = donate.size();
+    a.time_limit_ns = timeLimitNs;
     run.call = call(&KilnPluginApi::execute, a);
     if (run.call.code == 0)
       for (size_t d = 0; d < n; ++d) {
@@ -286,8 +289,9 @@ class Kit {
   }
 
   Run executeOk(KilnExecutable* x, const std::vector<std::vector<KilnBuffer*>>& args,
-                std::vector<KilnDevice*> onDevices = {}, const std::vector<size_t>& donate = {}) {
-    Run run = execute(x, args, std::move(onDevices), donate);
+                std::vector<KilnDevice*> onDevices = {}, const std::vector<size_t>& donate = {},
+                int64_t timeLimitNs = 0) {
+    Run run = execute(x, args, std::move(onDevices), donate, timeLimitNs);
     if (run.call.code != 0) throw Fail{std::string("execute failed: ") + codeName(run.call.code) + ": " + run.call.message};
     return run;
   }

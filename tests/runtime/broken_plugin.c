@@ -1,7 +1,7 @@
 /* Plugins with bugs that `kiln plugin-check` must find, built from this file twice over
    the cpu plugin's table: libkiln_plugin_liar.so lists the donation capability but reads
-   execute's args as API 0.3 did (it ignores donated_args), and libkiln_plugin_crashy.so
-   dereferences a null args pointer in buffer_info. */
+   execute's args as API 0.3 did (it ignores donated_args and time_limit_ns), and
+   libkiln_plugin_crashy.so dereferences a null args pointer in buffer_info. */
 #include "cpu_table.h"
 
 static const KilnPluginApi* cpu;
