@@ -557,8 +557,8 @@ TEST(AutodiffTest, TriangularSolveAndCholesky) {
 // jaxlib's LAPACK custom calls: potrf (the factor in one triangle, the other left as
 // the input's: both tangents checked), trsm (with and without alpha, transposed and on
 // the right side), syevd (eigenvalues, and the squares of the eigenvectors, which do
-// not depend on the sign LAPACK gives each vector; batched), getrf, gtsv and gesdd.
-// Other routines are refused by their target.
+// not depend on the sign LAPACK gives each vector; batched), getrf, gtsv and gesdd (with
+// and without vectors). Other routines are refused by their target.
 TEST(AutodiffTest, LapackCustomCalls) {
   for (const char* uplo : {"76", "85"}) {  // 'L', 'U'
     checkDerivatives(std::string(R"(
@@ -653,6 +653,40 @@ TEST(AutodiffTest, LapackCustomCalls) {
       %v2 = stablehlo.multiply %r#3, %r#3 : tensor<3x5xf64>
       return %r#1, %u2, %v2 : tensor<3xf64>, tensor<3x3xf64>, tensor<3x5xf64>
     })");
+  // Singular values alone (mode 'N', the vectors declared reduced or full; tall, wide
+  // and batched) and eigenvalues alone (syevd mode 'N'): the rules compute the vectors
+  // with a second call.
+  for (const char* shapes : {"tensor<4x3xf64>) -> (tensor<4x3xf64>, tensor<3xf64>, tensor<4x3xf64>, tensor<3x3xf64>",
+                             "tensor<3x5xf64>) -> (tensor<3x5xf64>, tensor<3xf64>, tensor<3x3xf64>, tensor<5x5xf64>"}) {
+    const std::string in = std::string(shapes).substr(0, 15);
+    checkDerivatives("func.func @main(%a: " + in + ") -> tensor<3xf64> {\n"
+                     "  %r:5 = stablehlo.custom_call @lapack_dgesdd_ffi(%a) {mhlo.backend_config = {mode = 78 : ui8}, "
+                     "operand_layouts = [dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : "
+                     "tensor<2xindex>, dense<0> : tensor<1xindex>, dense<[0, 1]> : tensor<2xindex>, dense<[0, 1]> : "
+                     "tensor<2xindex>, dense<> : tensor<0xindex>]} : (" + std::string(shapes) + ", tensor<i32>)\n"
+                     "  return %r#1 : tensor<3xf64>\n}\n");
+  }
+  checkDerivatives(R"(
+    func.func @main(%a: tensor<2x4x3xf64>) -> tensor<2x3xf64> {
+      %r:5 = stablehlo.custom_call @lapack_dgesdd_ffi(%a) {mhlo.backend_config = {mode = 78 : ui8}, operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>], result_layouts = [dense<[1, 2, 0]> : tensor<3xindex>, dense<[1, 0]> : tensor<2xindex>, dense<[1, 2, 0]> : tensor<3xindex>, dense<[1, 2, 0]> : tensor<3xindex>, dense<0> : tensor<1xindex>]} : (tensor<2x4x3xf64>) -> (tensor<2x4x3xf64>, tensor<2x3xf64>, tensor<2x4x3xf64>, tensor<2x3x3xf64>, tensor<2xi32>)
+      return %r#1 : tensor<2x3xf64>
+    })");
+  checkDerivatives(R"(
+    func.func @main(%m: tensor<2x3x3xf64>) -> tensor<2x3xf64> {
+      %a = stablehlo.transpose %m, dims = [0, 2, 1] : (tensor<2x3x3xf64>) -> tensor<2x3x3xf64>
+      %s = stablehlo.add %m, %a : tensor<2x3x3xf64>
+      %r:3 = stablehlo.custom_call @lapack_dsyevd_ffi(%s) {mhlo.backend_config = {mode = 78 : ui8, uplo = 85 : ui8}, operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>], result_layouts = [dense<[1, 2, 0]> : tensor<3xindex>, dense<[1, 0]> : tensor<2xindex>, dense<0> : tensor<1xindex>]} : (tensor<2x3x3xf64>) -> (tensor<2x3x3xf64>, tensor<2x3xf64>, tensor<2xi32>)
+      return %r#1 : tensor<2x3xf64>
+    })",
+                   {-1, 1});
+  auto workspace = stablehlo::parseModule(R"(
+    func.func @main(%a: tensor<3x3xf64>) -> tensor<3x3xf64> {
+      %r:3 = stablehlo.custom_call @lapack_dsyevd_ffi(%a) {mhlo.backend_config = {mode = 78 : ui8, uplo = 76 : ui8}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<0> : tensor<1xindex>, dense<> : tensor<0xindex>]} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xf64>, tensor<i32>)
+      return %r#0 : tensor<3x3xf64>
+    })");
+  EXPECT_EQ(errorOf([&] { jvp(*workspace, *workspace->lookup("main"), "j"); }),
+            "unsupported: unsupported: jvp of stablehlo.custom_call @lapack_dsyevd_ffi (a use of the workspace syevd "
+            "returns without vectors, line 3)");
   auto qr = stablehlo::parseModule(R"(
     func.func @main(%a: tensor<3x3xf64>) -> tensor<3x3xf64> {
       %r:2 = stablehlo.custom_call @lapack_dgeqrf_ffi(%a) {mhlo.backend_config = {}} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xf64>)

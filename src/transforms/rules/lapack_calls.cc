@@ -1,8 +1,9 @@
 // Autodiff rules of jaxlib's LAPACK custom calls (kernels/lapack/lapack_call.h), as JAX
 // differentiates the functions that emit them: Cholesky (potrf), triangular solves
 // (trsm), Hermitian eigendecompositions (syevd), LU (getrf), tridiagonal solves (gtsv)
-// and SVD (gesdd). The other routines (QR: geqrf and orgqr; geev, gees, gehrd, sytrd)
-// have none yet and are refused by their target, as is any other custom call.
+// and SVD (gesdd), with and without vectors. The other routines (QR: geqrf and orgqr;
+// geev, gees, gehrd, sytrd) have none yet and are refused by their target, as is any
+// other custom call.
 #include <algorithm>
 #include <cstdlib>
 
@@ -46,17 +47,35 @@ std::vector<Value*> trsmTangents(JvpArgs& a, const kernels::LapackCall& call) {
   return {solveTangent(b, s, a.x[0], a.y[0], a.t[0], db)};
 }
 
-// syevd with vectors: A = V·diag(w)·Vᴴ from one triangle of A (as cholesky reads it).
-// With M = Vᴴ·dA·V: dw = Re(diag M), dV = V·(F ∘ M), F_ij = 1/(w_j - w_i) off the diagonal
-// and 0 on it (JAX's eigh rule; repeated eigenvalues give non-finite dV, as in JAX).
+// The same call with backend_config's `mode` set to `mode` and results of `types`: the
+// vectors a call without them needs for its derivative (JAX's rules compute them too).
+std::vector<Value*> callWithMode(JvpArgs& a, char mode, const TypeList& types) {
+  NamedAttrList attrs = a.op.attrs();
+  Attribute config = findAttr(attrs, "mhlo.backend_config");
+  NamedAttrList fields = config ? config.fields() : NamedAttrList{};
+  setAttr(fields, "mode", Attribute::integer(mode, DType::U8));
+  setAttr(attrs, "mhlo.backend_config", Attribute::dictionary(std::move(fields)));
+  return rebuilt(a.b, a.op, a.x, std::move(attrs), types);
+}
+
+// syevd: A = V·diag(w)·Vᴴ from one triangle of A (as cholesky reads it). With
+// M = Vᴴ·dA·V: dw = Re(diag M), dV = V·(F ∘ M), F_ij = 1/(w_j - w_i) off the diagonal and
+// 0 on it (JAX's eigh rule; repeated eigenvalues give non-finite dV, as in JAX). Without
+// vectors (mode 'N', whose first result is LAPACK's workspace: a program that reads it
+// is refused) the rule computes them with a second call in mode 'V', as JAX's
+// eigvalsh-through-eigh does.
 std::vector<Value*> syevdTangents(JvpArgs& a, const kernels::LapackCall& call) {
-  if (call.mode != 'V') unsupportedRule(a.op, "jvp", "eigenvalues without eigenvectors");
   Builder& b = a.b;
+  Value* V = a.y[0];
+  Value* w = a.y[1];
+  if (call.mode != 'V') {
+    if (a.op.result(0)->hasUses()) unsupportedRule(a.op, "jvp", "a use of the workspace syevd returns without vectors");
+    std::vector<Value*> withVectors = callWithMode(a, 'V', a.op.resultTypes());
+    V = withVectors[0];
+  }
   const bool lower = call.uplo == 'L';
   Value* half = b.binary(O::Multiply, a.t[0], halvedTriangle(b, a.x[0], lower));
   Value* dA = b.binary(O::Add, half, adjoint(b, half));
-  Value* V = a.y[0];
-  Value* w = a.y[1];
   const Type& vt = V->type();
   const int64_t rank = vt.rank();
   Value* M = matmul(b, matmul(b, adjoint(b, V), dA), V);
@@ -73,6 +92,7 @@ std::vector<Value*> syevdTangents(JvpArgs& a, const kernels::LapackCall& call) {
   const Type realSquare = Type::tensor(wt.dtype(), square);
   Value* F = b.select(diagonal, zeros(b, realSquare), b.binary(O::Divide, b.splat(realSquare, 1), gap));
   if (isComplex(vt.dtype())) F = b.convert(F, vt.dtype());
+  if (call.mode != 'V') return {nullptr, dw, nullptr};
   Value* dV = matmul(b, V, b.binary(O::Multiply, F, M));
   return {dV, dw, nullptr};
 }
@@ -169,17 +189,32 @@ std::vector<Value*> getrfTangents(JvpArgs& a, const kernels::LapackCall& call) {
 // and dV = V·(F ∘ (S·dS + dSᴴ·S)), F_ij = 1/(s_j² - s_i²) off the diagonal; a tall or
 // wide matrix adds the part of dA outside U's (V's) columns. Repeated singular values
 // give non-finite tangents, as in JAX. LAPACK also returns its workspace in place of a:
-// a program that reads it is refused.
+// a program that reads it is refused. Without vectors (mode 'N': jax.numpy.linalg.svd
+// with compute_uv=False) the rule computes reduced ones with a second call in mode 'S',
+// as JAX's svd rule does, and differentiates the singular values only.
 std::vector<Value*> gesddTangents(JvpArgs& a, const kernels::LapackCall& call) {
   Builder& b = a.b;
   const Type& at = a.x[0]->type();
-  const int64_t rank = at.rank(), m = at.dim(rank - 2), n = at.dim(rank - 1);
-  if (call.mode != 'S' && !(call.mode == 'A' && m == n))
-    unsupportedRule(a.op, "jvp", "an SVD without its vectors, or with full ones of a matrix that is not square");
+  const int64_t rank = at.rank(), m = at.dim(rank - 2), n = at.dim(rank - 1), k = std::min(m, n);
+  if (call.mode == 'A' && m != n)
+    unsupportedRule(a.op, "jvp", "an SVD with full vectors of a matrix that is not square");
   if (a.op.result(0)->hasUses()) unsupportedRule(a.op, "jvp", "a use of the workspace gesdd returns");
   Value* sv = a.y[1];
   Value* U = a.y[2];
-  Value* V = adjoint(b, a.y[3]);
+  Value* Vh = a.y[3];
+  const bool valuesOnly = call.mode == 'N';
+  if (valuesOnly) {
+    TypeList reduced = a.op.resultTypes();
+    Shape u = at.shape(), vh = at.shape();
+    u.back() = k;
+    vh[static_cast<size_t>(rank - 2)] = k;
+    reduced[2] = Type::tensor(at.dtype(), u);
+    reduced[3] = Type::tensor(at.dtype(), vh);
+    std::vector<Value*> withVectors = callWithMode(a, 'S', reduced);
+    U = withVectors[2];
+    Vh = withVectors[3];
+  }
+  Value* V = adjoint(b, Vh);
   Value* dA = a.t[0];
   const DType dtype = at.dtype();
   const bool complex = isComplex(dtype);
@@ -189,6 +224,7 @@ std::vector<Value*> gesddTangents(JvpArgs& a, const kernels::LapackCall& call) {
   Value* diagonal = onDiagonal(b, square);
   Value* ds = diagonalOf(b, dS);
   if (complex) ds = b.unary(O::Real, ds);
+  if (valuesOnly) return {nullptr, ds, nullptr, nullptr, nullptr};
   const DType real = sv->type().dtype();
   Dims batch = leadingDims(rank - 2), asColumns = batch, asRows = batch;  // s_j along the columns, s_i along the rows
   asColumns.push_back(rank - 1);
