@@ -557,8 +557,8 @@ TEST(AutodiffTest, TriangularSolveAndCholesky) {
 // jaxlib's LAPACK custom calls: potrf (the factor in one triangle, the other left as
 // the input's: both tangents checked), trsm (with and without alpha, transposed and on
 // the right side), syevd (eigenvalues, and the squares of the eigenvectors, which do
-// not depend on the sign LAPACK gives each vector; batched), getrf, gtsv and gesdd (with
-// and without vectors). Other routines are refused by their target.
+// not depend on the sign LAPACK gives each vector; batched), getrf, gtsv, gesdd (with
+// and without vectors), geqrf and orgqr. Other routines are refused by their target.
 TEST(AutodiffTest, LapackCustomCalls) {
   for (const char* uplo : {"76", "85"}) {  // 'L', 'U'
     checkDerivatives(std::string(R"(
@@ -687,13 +687,59 @@ TEST(AutodiffTest, LapackCustomCalls) {
   EXPECT_EQ(errorOf([&] { jvp(*workspace, *workspace->lookup("main"), "j"); }),
             "unsupported: unsupported: jvp of stablehlo.custom_call @lapack_dsyevd_ffi (a use of the workspace syevd "
             "returns without vectors, line 3)");
-  auto qr = stablehlo::parseModule(R"(
-    func.func @main(%a: tensor<3x3xf64>) -> tensor<3x3xf64> {
-      %r:2 = stablehlo.custom_call @lapack_dgeqrf_ffi(%a) {mhlo.backend_config = {}} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xf64>)
-      return %r#0 : tensor<3x3xf64>
-    })");
+  // QR: the packed reflectors and τs themselves (tall, square, where a real matrix's
+  // last τ is 0, and batched), Q and R as JAX's qr computes them (R the packed matrix's
+  // upper triangle, Q from orgqr), and orgqr alone on any reflectors.
+  const std::string m2 = "dense<[0, 1]> : tensor<2xindex>", v1 = "dense<0> : tensor<1xindex>";
+  const std::string m3 = "dense<[1, 2, 0]> : tensor<3xindex>", v2 = "dense<[1, 0]> : tensor<2xindex>";
+  auto geqrf = [](const std::string& shape, const std::string& tau, const std::string& layout, const std::string& tauLayout) {
+    return "%r:2 = stablehlo.custom_call @lapack_dgeqrf_ffi(%a) {mhlo.backend_config = {}, operand_layouts = [" + layout +
+           "], result_layouts = [" + layout + ", " + tauLayout + "]} : (tensor<" + shape + "xf64>) -> (tensor<" + shape +
+           "xf64>, tensor<" + tau + "xf64>)";
+  };
+  for (const auto& [shape, tau] : std::vector<std::pair<std::string, std::string>>{{"4x3", "3"}, {"3x3", "3"}}) {
+    checkDerivatives("func.func @main(%a: tensor<" + shape + "xf64>) -> (tensor<" + shape + "xf64>, tensor<" + tau +
+                     "xf64>) {\n  " + geqrf(shape, tau, m2, v1) + "\n  return %r#0, %r#1 : tensor<" + shape +
+                     "xf64>, tensor<" + tau + "xf64>\n}\n");
+  }
+  checkDerivatives("func.func @main(%a: tensor<2x5x3xf64>) -> (tensor<2x5x3xf64>, tensor<2x3xf64>) {\n  " +
+                   geqrf("2x5x3", "2x3", m3, v2) + "\n  return %r#0, %r#1 : tensor<2x5x3xf64>, tensor<2x3xf64>\n}\n");
+  checkDerivatives("func.func @main(%a: tensor<4x3xf64>) -> (tensor<4x3xf64>, tensor<3x3xf64>) {\n  " +
+                   geqrf("4x3", "3", m2, v1) + "\n"
+                   "  %q = stablehlo.custom_call @lapack_dorgqr_ffi(%r#0, %r#1) {mhlo.backend_config = {}, operand_layouts = [" +
+                   m2 + ", " + v1 + "], result_layouts = [" + m2 + "]} : (tensor<4x3xf64>, tensor<3xf64>) -> tensor<4x3xf64>\n"
+                   "  %top = stablehlo.slice %r#0 [0:3, 0:3] : (tensor<4x3xf64>) -> tensor<3x3xf64>\n"
+                   "  %row = stablehlo.iota dim = 0 : tensor<3x3xi64>\n"
+                   "  %col = stablehlo.iota dim = 1 : tensor<3x3xi64>\n"
+                   "  %upper = stablehlo.compare LE, %row, %col : (tensor<3x3xi64>, tensor<3x3xi64>) -> tensor<3x3xi1>\n"
+                   "  %zero = stablehlo.constant dense<0.0> : tensor<3x3xf64>\n"
+                   "  %R = stablehlo.select %upper, %top, %zero : tensor<3x3xi1>, tensor<3x3xf64>\n"
+                   "  return %q, %R : tensor<4x3xf64>, tensor<3x3xf64>\n}\n");
+  checkDerivatives("func.func @main(%p: tensor<5x3xf64>, %tau: tensor<2xf64>) -> tensor<5x3xf64> {\n"
+                   "  %q = stablehlo.custom_call @lapack_dorgqr_ffi(%p, %tau) {mhlo.backend_config = {}, operand_layouts = [" +
+                   m2 + ", " + v1 + "], result_layouts = [" + m2 + "]} : (tensor<5x3xf64>, tensor<2xf64>) -> tensor<5x3xf64>\n"
+                   "  return %q : tensor<5x3xf64>\n}\n",
+                   {-1, 1});
+  // Complex (zgeqrf, zungqr): Q's parts, through the reflectors and complex τs.
+  checkDerivatives("func.func @main(%re: tensor<4x3xf64>, %im: tensor<4x3xf64>) -> (tensor<4x3xf64>, tensor<4x3xf64>, "
+                   "tensor<3xf64>, tensor<3xf64>) {\n"
+                   "  %a = stablehlo.complex %re, %im : tensor<4x3xcomplex<f64>>\n"
+                   "  %r:2 = stablehlo.custom_call @lapack_zgeqrf_ffi(%a) {mhlo.backend_config = {}, operand_layouts = [" + m2 +
+                   "], result_layouts = [" + m2 + ", " + v1 + "]} : (tensor<4x3xcomplex<f64>>) -> (tensor<4x3xcomplex<f64>>, "
+                   "tensor<3xcomplex<f64>>)\n"
+                   "  %q = stablehlo.custom_call @lapack_zungqr_ffi(%r#0, %r#1) {mhlo.backend_config = {}, operand_layouts = [" +
+                   m2 + ", " + v1 + "], result_layouts = [" + m2 + "]} : (tensor<4x3xcomplex<f64>>, tensor<3xcomplex<f64>>) -> "
+                   "tensor<4x3xcomplex<f64>>\n"
+                   "  %qr = stablehlo.real %q : (tensor<4x3xcomplex<f64>>) -> tensor<4x3xf64>\n"
+                   "  %qi = stablehlo.imag %q : (tensor<4x3xcomplex<f64>>) -> tensor<4x3xf64>\n"
+                   "  %tr = stablehlo.real %r#1 : (tensor<3xcomplex<f64>>) -> tensor<3xf64>\n"
+                   "  %ti = stablehlo.imag %r#1 : (tensor<3xcomplex<f64>>) -> tensor<3xf64>\n"
+                   "  return %qr, %qi, %tr, %ti : tensor<4x3xf64>, tensor<4x3xf64>, tensor<3xf64>, tensor<3xf64>\n}\n");
+  auto qr = stablehlo::parseModule("func.func @main(%a: tensor<3x4xf64>) -> tensor<3x4xf64> {\n  " +
+                                   geqrf("3x4", "3", m2, v1) + "\n  return %r#0 : tensor<3x4xf64>\n}\n");
   EXPECT_EQ(errorOf([&] { jvp(*qr, *qr->lookup("main"), "j"); }),
-            "unsupported: unsupported: jvp of stablehlo.custom_call @lapack_dgeqrf_ffi (line 3)");
+            "unsupported: unsupported: jvp of stablehlo.custom_call @lapack_dgeqrf_ffi (QR of a wide matrix (fewer rows "
+            "than columns), as in JAX, line 2)");
   // Row-major matrices are their transposes to LAPACK: not what the rules are for.
   auto rowMajor = stablehlo::parseModule(R"(
     func.func @main(%a: tensor<3x3xf64>) -> tensor<3x3xf64> {

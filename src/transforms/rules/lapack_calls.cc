@@ -1,9 +1,9 @@
 // Autodiff rules of jaxlib's LAPACK custom calls (kernels/lapack/lapack_call.h), as JAX
 // differentiates the functions that emit them: Cholesky (potrf), triangular solves
 // (trsm), Hermitian eigendecompositions (syevd), LU (getrf), tridiagonal solves (gtsv)
-// and SVD (gesdd), with and without vectors. The other routines (QR: geqrf and orgqr;
-// geev, gees, gehrd, sytrd) have none yet and are refused by their target, as is any
-// other custom call.
+// SVD (gesdd), with and without vectors, and QR (geqrf, and orgqr / ungqr on its
+// reflectors). The other routines (geev, gees, gehrd, sytrd) have none yet and are
+// refused by their target, as is any other custom call.
 #include <algorithm>
 #include <cstdlib>
 
@@ -259,6 +259,150 @@ std::vector<Value*> gesddTangents(JvpArgs& a, const kernels::LapackCall& call) {
   return {nullptr, ds, dU, adjoint(b, dV), nullptr};
 }
 
+// ---- QR: geqrf (A = Q·R, Q as k Householder reflectors) and orgqr (Q from them) ----
+//
+// LAPACK packs the reflectors below R: column i of the unit lower trapezoidal V (m×k)
+// is v_i (1 on the diagonal, implicit), and Q = H_1···H_k with H_i = I - τ_i·v_i·v_iᴴ.
+// Their product is I - V·T·Vᴴ with T upper triangular, T_ii = τ_i (LAPACK's larft):
+// T = (I + D·S)⁻¹·D with D = diag(τ) and S = strict_upper(Vᴴ·V), which divides by no τ
+// (τ_i = 0, H_i = I, is common: the last reflector of a real square matrix). So orgqr
+// differentiates exactly, for any reflectors; and geqrf's reflectors are a smooth
+// function of (Q, R): with U = T·V₁ᴴ (upper, diagonal τ) and V₁ the top k×k block of V,
+// I - Q₁ = V₁·U is an LU factorization of the top of the reduced Q, and V₂ = -Q₂·U⁻¹
+// below it. geqrf's rule takes dQ and dR from JAX's qr rule, then the reflectors' and
+// the τs' tangents from that LU's.
+
+// Rows [r0, r1) and columns [c0, c1) of each matrix of x.
+Value* block(Builder& b, Value* x, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+  const Type& t = x->type();
+  const size_t rank = static_cast<size_t>(t.rank());
+  Dims start(rank, 0), limit = t.shape(), strides(rank, 1);
+  start[rank - 2] = r0, limit[rank - 2] = r1, start[rank - 1] = c0, limit[rank - 1] = c1;
+  return b.slice(x, start, limit, strides);
+}
+
+// Ones on the diagonal of a tensor of type `t`, zeros elsewhere.
+Value* identity(Builder& b, const Type& t) {
+  return b.select(onDiagonal(b, t.shape()), b.splat(t, 1), zeros(b, t));
+}
+
+// The k×k matrices with `d` ([batch..., k]) on their diagonal.
+Value* diagonalMatrix(Builder& b, Value* d) {
+  const Type& t = d->type();
+  Shape square = t.shape();
+  square.push_back(square.back());
+  const Type st = Type::tensor(t.dtype(), square);
+  Dims along = leadingDims(t.rank() - 1);
+  along.push_back(t.rank());
+  return b.select(onDiagonal(b, square), b.broadcastInDim(d, square, along), zeros(b, st));
+}
+
+// V (m×k) from the first k columns of the packed matrix, or its tangent (no diagonal).
+Value* reflectorsOf(Builder& b, Value* packed, int64_t k, bool withDiagonal) {
+  const Type& t = packed->type();
+  Value* strict = triangle(b, block(b, packed, 0, t.dim(t.rank() - 2), 0, k), true, -1);
+  return withDiagonal ? b.binary(O::Add, strict, identity(b, strict->type())) : strict;
+}
+
+// What Q's compact form needs, and the tangent of T from those of V and τ.
+struct CompactQ {
+  Value *V, *tau, *D, *N, *T;
+  static Solve unitUpper() { return {true, false, true, TransposeKind::NoTranspose}; }
+  CompactQ(Builder& b, Value* packed, Value* taus) : tau(taus) {
+    const int64_t k = taus->type().dim(taus->type().rank() - 1);
+    V = reflectorsOf(b, packed, k, true);
+    D = diagonalMatrix(b, tau);
+    N = b.binary(O::Add, identity(b, D->type()), matmul(b, D, triangle(b, matmul(b, adjoint(b, V), V), false, 1)));
+    T = unitUpper().apply(b, N, D);
+  }
+  // The first n columns of H_1···H_k: E - V·T·V[:n]ᴴ.
+  Value* q(Builder& b, int64_t n) const {
+    const Type& vt = V->type();
+    Shape shape = vt.shape();
+    shape.back() = n;
+    Value* top = block(b, V, 0, n, 0, vt.dim(vt.rank() - 1));
+    return b.binary(O::Subtract, identity(b, Type::tensor(vt.dtype(), shape)), matmul(b, matmul(b, V, T), adjoint(b, top)));
+  }
+  // dT = N⁻¹·(dD - dN·T), dN = dD·S + D·dS, dS = strict_upper(dVᴴ·V + Vᴴ·dV).
+  Value* dT(Builder& b, Value* dV, Value* dTau) const {
+    Value* dD = dTau ? diagonalMatrix(b, dTau) : nullptr;
+    Value* dN = nullptr;
+    if (dD) dN = matmul(b, dD, triangle(b, matmul(b, adjoint(b, V), V), false, 1));
+    if (dV) {
+      Value* VhdV = matmul(b, adjoint(b, V), dV);
+      Value* dS = triangle(b, b.binary(O::Add, adjoint(b, VhdV), VhdV), false, 1);
+      dN = addTangents(b, dN, matmul(b, D, dS));
+    }
+    Value* rhs = dD;
+    if (dN) rhs = addTangents(b, rhs, b.unary(O::Negate, matmul(b, dN, T)));
+    return rhs ? unitUpper().apply(b, N, rhs) : nullptr;
+  }
+};
+
+// orgqr: Q = (H_1···H_k)[:, :n] = E - V·T·Vₙᴴ, differentiated in V (the packed matrix's
+// strict lower part of its first k columns: the only part LAPACK reads) and τ.
+std::vector<Value*> orgqrTangents(JvpArgs& a, const kernels::LapackCall&) {
+  Builder& b = a.b;
+  const Type& pt = a.x[0]->type();
+  const int64_t rank = pt.rank(), n = pt.dim(rank - 1), k = a.x[1]->type().dim(a.x[1]->type().rank() - 1);
+  const CompactQ c(b, a.x[0], a.x[1]);
+  Value* Vn = block(b, c.V, 0, n, 0, k);
+  Value* dV = a.t[0] ? reflectorsOf(b, a.t[0], k, false) : nullptr;
+  Value* dQ = nullptr;
+  if (dV) {
+    Value* dVn = block(b, dV, 0, n, 0, k);
+    dQ = b.binary(O::Add, matmul(b, matmul(b, dV, c.T), adjoint(b, Vn)), matmul(b, matmul(b, c.V, c.T), adjoint(b, dVn)));
+  }
+  if (Value* dT = c.dT(b, dV, a.t[1])) dQ = addTangents(b, dQ, matmul(b, matmul(b, c.V, dT), adjoint(b, Vn)));
+  return {b.unary(O::Negate, dQ)};
+}
+
+// geqrf of an m×n matrix, m >= n (k = n; JAX's qr rule has the same limit). JAX's rule:
+// with X = dA·R⁻¹ and M = Qᴴ·X, Ω = tril(M, -1) - tril(M, -1)ᴴ (plus M's imaginary
+// diagonal for complex matrices), dQ = Q·(Ω - M) + X and dR = (M - Ω)·R. Then, from
+// I - Q₁ = V₁·U: with Y = -V₁⁻¹·dQ₁ and Λ = strict_lower(Y·U'⁻¹), dV₁ = V₁·Λ and
+// dU = upper(Y - Λ·U) (U' is U with 1 where τ_i = 0, on which no strict lower entry of
+// Y·U'⁻¹ depends); dτ = diag(dU); dV₂ = -(dQ₂ + V₂·dU)·U'⁻¹.
+std::vector<Value*> geqrfTangents(JvpArgs& a, const kernels::LapackCall&) {
+  Builder& b = a.b;
+  const Type& at = a.x[0]->type();
+  const int64_t rank = at.rank(), m = at.dim(rank - 2), n = at.dim(rank - 1);
+  if (m < n) unsupportedRule(a.op, "jvp", "QR of a wide matrix (fewer rows than columns), as in JAX");
+  const DType dtype = at.dtype();
+  Value* packed = a.y[0];
+  const CompactQ c(b, packed, a.y[1]);
+  Value* Q = c.q(b, n);
+  Value* R = triangle(b, block(b, packed, 0, n, 0, n), false, 0);
+  Value* X = Solve{false, false, false, TransposeKind::NoTranspose}.apply(b, R, a.t[0]);
+  Value* M = matmul(b, adjoint(b, Q), X);
+  Value* lower = triangle(b, M, true, -1);
+  Value* omega = b.binary(O::Subtract, lower, adjoint(b, lower));
+  if (isComplex(dtype)) {
+    Value* imaginary = b.binary(O::Subtract, M, b.convert(b.unary(O::Real, M), dtype));
+    omega = b.binary(O::Add, omega, b.select(onDiagonal(b, M->type().shape()), imaginary, zeros(b, M->type())));
+  }
+  Value* dQ = b.binary(O::Add, matmul(b, Q, b.binary(O::Subtract, omega, M)), X);
+  Value* dR = triangle(b, matmul(b, b.binary(O::Subtract, M, omega), R), false, 0);
+  // The reflectors' tangents.
+  Value* V1 = block(b, c.V, 0, n, 0, n);
+  Value* U = matmul(b, c.T, adjoint(b, V1));
+  const Type& ut = U->type();
+  Value* tauIsZero = b.compare(c.D, zeros(b, ut), ComparisonDirection::EQ);
+  Value* Uprime = b.select(b.binary(O::And, onDiagonal(b, ut.shape()), tauIsZero), b.splat(ut, 1), U);
+  const Solve unitLower{true, true, true, TransposeKind::NoTranspose};
+  const Solve byUpper{false, false, false, TransposeKind::NoTranspose};  // x·U' = rhs
+  Value* Y = b.unary(O::Negate, unitLower.apply(b, V1, block(b, dQ, 0, n, 0, n)));
+  Value* lambda = triangle(b, byUpper.apply(b, Uprime, Y), true, -1);
+  Value* dU = triangle(b, b.binary(O::Subtract, Y, matmul(b, lambda, U)), false, 0);
+  Value* dPacked = b.binary(O::Add, triangle(b, matmul(b, V1, lambda), true, -1), dR);
+  if (m > n) {
+    Value* V2 = block(b, c.V, n, m, 0, n);
+    Value* dV2 = byUpper.apply(b, Uprime, b.unary(O::Negate, b.binary(O::Add, block(b, dQ, n, m, 0, n), matmul(b, V2, dU))));
+    dPacked = b.concatenate({dPacked, dV2}, rank - 2);
+  }
+  return {dPacked, diagonalOf(b, dU)};
+}
+
 // `x` moved `by` places along `dim` (+1: element i holds x[i - 1]), zeros moved in.
 Value* shifted(Builder& b, Value* x, int64_t dim, int64_t by) {
   const Type& t = x->type();
@@ -331,6 +475,8 @@ const LapackRule kLapackRules[] = {
     {kernels::LapackRoutine::Getrf, &getrfTangents, {0}, 0},
     {kernels::LapackRoutine::Gtsv, &gtsvTangents, {3}, 3},
     {kernels::LapackRoutine::Gesdd, &gesddTangents, {0}, 2},
+    {kernels::LapackRoutine::Geqrf, &geqrfTangents, {0}, 0},
+    {kernels::LapackRoutine::Orgqr, &orgqrTangents, {0}, 0},
 };
 
 bool columnMajor(const kernels::LapackCall& call, const LapackRule& rule) {
