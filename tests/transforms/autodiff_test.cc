@@ -735,6 +735,44 @@ TEST(AutodiffTest, LapackCustomCalls) {
                    "  %tr = stablehlo.real %r#1 : (tensor<3xcomplex<f64>>) -> tensor<3xf64>\n"
                    "  %ti = stablehlo.imag %r#1 : (tensor<3xcomplex<f64>>) -> tensor<3xf64>\n"
                    "  return %qr, %qi, %tr, %ti : tensor<4x3xf64>, tensor<4x3xf64>, tensor<3xf64>, tensor<3xf64>\n}\n");
+  // Eigenvalues of general matrices (geev), as JAX's eig rule: real (complex pairs among
+  // them at random points; the call computes no vectors, the rule a second call with
+  // both) and complex; eigenvectors, and the Schur, Hessenberg and tridiagonal
+  // reductions, have no derivative, as in JAX.
+  const std::string none = "dense<> : tensor<0xindex>";
+  const std::string geevLayouts = "operand_layouts = [" + m2 + "], result_layouts = [" + v1 + ", " + v1 + ", " + m2 + ", " +
+                                  m2 + ", " + none + "]";
+  checkDerivatives("func.func @main(%a: tensor<3x3xf64>) -> (tensor<3xf64>, tensor<3xf64>) {\n"
+                   "  %r:5 = stablehlo.custom_call @lapack_dgeev_ffi(%a) {mhlo.backend_config = {compute_left = 78 : ui8, "
+                   "compute_right = 78 : ui8}, " + geevLayouts + "} : (tensor<3x3xf64>) -> (tensor<3xf64>, tensor<3xf64>, "
+                   "tensor<3x3xcomplex<f64>>, tensor<3x3xcomplex<f64>>, tensor<i32>)\n"
+                   "  return %r#0, %r#1 : tensor<3xf64>, tensor<3xf64>\n}\n");
+  checkDerivatives("func.func @main(%re: tensor<3x3xf64>, %im: tensor<3x3xf64>) -> (tensor<3xf64>, tensor<3xf64>) {\n"
+                   "  %a = stablehlo.complex %re, %im : tensor<3x3xcomplex<f64>>\n"
+                   "  %r:4 = stablehlo.custom_call @lapack_zgeev_ffi(%a) {mhlo.backend_config = {compute_left = 86 : ui8, "
+                   "compute_right = 86 : ui8}, operand_layouts = [" + m2 + "], result_layouts = [" + v1 + ", " + m2 + ", " + m2 +
+                   ", " + none + "]} : (tensor<3x3xcomplex<f64>>) -> (tensor<3xcomplex<f64>>, tensor<3x3xcomplex<f64>>, "
+                   "tensor<3x3xcomplex<f64>>, tensor<i32>)\n"
+                   "  %wr = stablehlo.real %r#0 : (tensor<3xcomplex<f64>>) -> tensor<3xf64>\n"
+                   "  %wi = stablehlo.imag %r#0 : (tensor<3xcomplex<f64>>) -> tensor<3xf64>\n"
+                   "  return %wr, %wi : tensor<3xf64>, tensor<3xf64>\n}\n");
+  auto vectors = stablehlo::parseModule("func.func @main(%a: tensor<3x3xf64>) -> tensor<3x3xcomplex<f64>> {\n"
+                                        "  %r:5 = stablehlo.custom_call @lapack_dgeev_ffi(%a) {mhlo.backend_config = {compute_left = "
+                                        "78 : ui8, compute_right = 86 : ui8}, " + geevLayouts + "} : (tensor<3x3xf64>) -> "
+                                        "(tensor<3xf64>, tensor<3xf64>, tensor<3x3xcomplex<f64>>, tensor<3x3xcomplex<f64>>, "
+                                        "tensor<i32>)\n  return %r#3 : tensor<3x3xcomplex<f64>>\n}\n");
+  EXPECT_EQ(errorOf([&] { jvp(*vectors, *vectors->lookup("main"), "j"); }),
+            "unsupported: unsupported: jvp of stablehlo.custom_call @lapack_dgeev_ffi (derivatives of eigenvectors, which "
+            "JAX does not define either; eigenvalues only, line 2)");
+  auto schur = stablehlo::parseModule("func.func @main(%a: tensor<3x3xf64>) -> tensor<3x3xf64> {\n"
+                                      "  %r:6 = stablehlo.custom_call @lapack_dgees_ffi(%a) {mhlo.backend_config = {mode = 86 : ui8, "
+                                      "sort = 78 : ui8}, operand_layouts = [" + m2 + "], result_layouts = [" + m2 + ", " + m2 +
+                                      ", " + v1 + ", " + v1 + ", " + none + ", " + none + "]} : (tensor<3x3xf64>) -> "
+                                      "(tensor<3x3xf64>, tensor<3x3xf64>, tensor<3xf64>, tensor<3xf64>, tensor<i32>, tensor<i32>)\n"
+                                      "  return %r#0 : tensor<3x3xf64>\n}\n");
+  EXPECT_EQ(errorOf([&] { jvp(*schur, *schur->lookup("main"), "j"); }),
+            "unsupported: unsupported: jvp of stablehlo.custom_call @lapack_dgees_ffi (the Schur decomposition has no "
+            "derivative (JAX defines none either), line 2)");
   auto qr = stablehlo::parseModule("func.func @main(%a: tensor<3x4xf64>) -> tensor<3x4xf64> {\n  " +
                                    geqrf("3x4", "3", m2, v1) + "\n  return %r#0 : tensor<3x4xf64>\n}\n");
   EXPECT_EQ(errorOf([&] { jvp(*qr, *qr->lookup("main"), "j"); }),

@@ -1,9 +1,10 @@
 // Autodiff rules of jaxlib's LAPACK custom calls (kernels/lapack/lapack_call.h), as JAX
 // differentiates the functions that emit them: Cholesky (potrf), triangular solves
 // (trsm), Hermitian eigendecompositions (syevd), LU (getrf), tridiagonal solves (gtsv)
-// SVD (gesdd), with and without vectors, and QR (geqrf, and orgqr / ungqr on its
-// reflectors). The other routines (geev, gees, gehrd, sytrd) have none yet and are
-// refused by their target, as is any other custom call.
+// SVD (gesdd), with and without vectors, QR (geqrf, and orgqr / ungqr on its
+// reflectors) and the eigenvalues of general matrices (geev). The Schur, Hessenberg and
+// tridiagonal reductions (gees, gehrd, sytrd) have none, as in JAX, and are refused
+// saying so; any other custom call is refused by its target.
 #include <algorithm>
 #include <cstdlib>
 
@@ -47,15 +48,19 @@ std::vector<Value*> trsmTangents(JvpArgs& a, const kernels::LapackCall& call) {
   return {solveTangent(b, s, a.x[0], a.y[0], a.t[0], db)};
 }
 
-// The same call with backend_config's `mode` set to `mode` and results of `types`: the
-// vectors a call without them needs for its derivative (JAX's rules compute them too).
-std::vector<Value*> callWithMode(JvpArgs& a, char mode, const TypeList& types) {
+// The same call with backend_config's character attributes `set` (name, value) and
+// results of `types`: the vectors a call without them needs for its derivative (JAX's
+// rules compute them too).
+std::vector<Value*> callWith(JvpArgs& a, const std::vector<std::pair<const char*, char>>& set, const TypeList& types) {
   NamedAttrList attrs = a.op.attrs();
   Attribute config = findAttr(attrs, "mhlo.backend_config");
   NamedAttrList fields = config ? config.fields() : NamedAttrList{};
-  setAttr(fields, "mode", Attribute::integer(mode, DType::U8));
+  for (const auto& [name, value] : set) setAttr(fields, name, Attribute::integer(value, DType::U8));
   setAttr(attrs, "mhlo.backend_config", Attribute::dictionary(std::move(fields)));
   return rebuilt(a.b, a.op, a.x, std::move(attrs), types);
+}
+std::vector<Value*> callWithMode(JvpArgs& a, char mode, const TypeList& types) {
+  return callWith(a, {{"mode", mode}}, types);
 }
 
 // syevd: A = V·diag(w)·Vᴴ from one triangle of A (as cholesky reads it). With
@@ -257,6 +262,38 @@ std::vector<Value*> gesddTangents(JvpArgs& a, const kernels::LapackCall& call) {
   if (m > n) dU = b.binary(O::Add, dU, outside(U, matmul(b, dA, V)));
   if (n > m) dV = b.binary(O::Add, dV, outside(V, matmul(b, adjoint(b, dA), U)));
   return {nullptr, ds, dU, adjoint(b, dV), nullptr};
+}
+
+// geev: the eigenvalues of a general matrix, as JAX differentiates eig: the eigenvalues
+// only (JAX raises for eigenvectors: a program that reads them is refused). With right
+// and left eigenvectors v_i and u_i (uᵢᴴ·A = λ_i·uᵢᴴ), dλ_i = uᵢᴴ·dA·v_i / (uᵢᴴ·v_i), so
+// no solve is needed; the rule computes both with a second call when the program's
+// lacks them. A real matrix's eigenvalues come as real and imaginary parts.
+std::vector<Value*> geevTangents(JvpArgs& a, const kernels::LapackCall& call) {
+  Builder& b = a.b;
+  const bool real = !isComplex(a.x[0]->type().dtype());
+  const size_t left = real ? 2 : 1, right = left + 1;
+  if (a.op.result(left)->hasUses() || a.op.result(right)->hasUses())
+    unsupportedRule(a.op, "jvp", "derivatives of eigenvectors, which JAX does not define either; eigenvalues only");
+  Value* U = a.y[left];
+  Value* V = a.y[right];
+  if (call.computeLeft != 'V' || call.computeRight != 'V') {
+    std::vector<Value*> both = callWith(a, {{"compute_left", 'V'}, {"compute_right", 'V'}}, a.op.resultTypes());
+    U = both[left];
+    V = both[right];
+  }
+  const DType complex = V->type().dtype();
+  Value* dA = real ? b.convert(a.t[0], complex) : a.t[0];
+  Value* Uh = adjoint(b, U);
+  Value* dw = b.binary(O::Divide, diagonalOf(b, matmul(b, matmul(b, Uh, dA), V)), diagonalOf(b, matmul(b, Uh, V)));
+  std::vector<Value*> tangents(a.op.numResults(), nullptr);
+  if (real) {
+    tangents[0] = b.unary(O::Real, dw);
+    tangents[1] = b.unary(O::Imag, dw);
+  } else {
+    tangents[0] = dw;
+  }
+  return tangents;
 }
 
 // ---- QR: geqrf (A = Q·R, Q as k Householder reflectors) and orgqr (Q from them) ----
@@ -477,6 +514,7 @@ const LapackRule kLapackRules[] = {
     {kernels::LapackRoutine::Gesdd, &gesddTangents, {0}, 2},
     {kernels::LapackRoutine::Geqrf, &geqrfTangents, {0}, 0},
     {kernels::LapackRoutine::Orgqr, &orgqrTangents, {0}, 0},
+    {kernels::LapackRoutine::Geev, &geevTangents, {0}, 2},  // an eigenvector matrix (real or complex calls)
 };
 
 bool columnMajor(const kernels::LapackCall& call, const LapackRule& rule) {
@@ -496,6 +534,14 @@ std::vector<Value*> customCallJvp(JvpArgs& a) {
   const LapackRule* rule = nullptr;
   for (const LapackRule& r : kLapackRules)
     if (call && call->routine == r.routine) rule = &r;
+  if (call && !rule) {
+    // As in JAX, whose schur, hessenberg and tridiagonal have no derivatives.
+    const char* what = call->routine == kernels::LapackRoutine::Gees    ? "the Schur decomposition"
+                       : call->routine == kernels::LapackRoutine::Gehrd ? "the Hessenberg reduction"
+                       : call->routine == kernels::LapackRoutine::Sytrd ? "the tridiagonal reduction"
+                                                                        : nullptr;
+    if (what) unsupportedRule(a.op, "jvp", std::string(what) + " has no derivative (JAX defines none either)");
+  }
   if (!rule) unsupportedRule(a.op, "jvp");
   if (!columnMajor(*call, *rule)) unsupportedRule(a.op, "jvp", "matrices not in jaxlib's column-major layout");
   bool any = false;
