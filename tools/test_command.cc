@@ -58,7 +58,7 @@ int runTestCommand(const TestCommandOptions& o) {
   options.timeLimitSeconds = o.timeLimit;
   options.backend = o.backend;
   options.cacheDir = defaultCacheDir();
-  options.tier = o.tier;
+  options.optimization = optimizationOf(o.tier);
   testing::BackendSummary summary;
   options.summary = &summary;
   if (o.optimize || !o.passes.empty()) {
@@ -111,15 +111,21 @@ int runTestCommand(const TestCommandOptions& o) {
       std::printf("%-36s %8zu %8zu %8zu\n", family.c_str(), c.passed, c.failed, c.skipped);
     for (const auto& [reason, n] : skipReasons) std::printf("skipped (%zu): unsupported %s\n", n, reason.c_str());
   }
-  if (o.backend == "cpu") {
-    // How much became native code, and what the interpreter still ran (and why).
-    std::printf("cpu: %zu native kernels and %zu BLAS dots in %zu modules, kernels compiled in %.1f s, run %llu times\n",
-                summary.kernels, summary.blasOps, summary.modules, summary.compileSeconds,
-                static_cast<unsigned long long>(summary.kernelRuns));
-    std::printf("cpu: %zu of %zu tests ran some op on the interpreter (a fallback)\n", summary.testsWithFallbacks,
+  if (summary.statistics.count("native_kernels")) {
+    // What the plugin made of the programs: how much became native code, and what its
+    // interpreter still ran (and why).
+    auto stat = [&](const char* name) { return summary.statistics.count(name) ? summary.statistics.at(name) : 0.0; };
+    const char* name = o.backend.c_str();
+    std::printf("%s: %.0f native kernels and %.0f BLAS dots in %zu modules, kernels compiled in %.1f s, run %.0f times\n",
+                name, stat("native_kernels"), stat("blas_ops"), summary.modules, stat("compile_seconds"),
+                stat("kernel_runs"));
+    std::printf("%s: %zu of %zu tests ran some op on the interpreter (a fallback)\n", name, summary.testsWithFallbacks,
                 summary.tests);
+    const std::string prefix = "interpreted: ";
     if (!o.quiet)
-      for (const auto& [reason, n] : summary.declined) std::printf("cpu: left to the interpreter (%zu): %s\n", n, reason.c_str());
+      for (const auto& [key, n] : summary.statistics)
+        if (key.rfind(prefix, 0) == 0)
+          std::printf("%s: left to the interpreter (%.0f): %s\n", name, n, key.substr(prefix.size()).c_str());
   }
   if (parallel.onDevices > 0 || !parallel.onThreads.empty()) {
     size_t onThreads = 0;
@@ -147,8 +153,8 @@ std::function<int()> addTestCommand(CLI::App& app) {
   cmd->add_option("-j,--jobs", o->jobs, "Tests to run at once")->check(CLI::Range(1, 256));
   cmd->add_option("--time-limit", o->timeLimit, "Seconds a test may run before it fails")->check(CLI::PositiveNumber);
   cmd->add_option("--report", o->report, "Write every result to this JSON file");
-  cmd->add_option("--backend", o->backend, "Executor: interp (the reference interpreter) or cpu (native kernels for fused "
-                                    "elementwise work; the rest still interpreted)");
+  cmd->add_option("--backend", o->backend, "The plugin the tests run on: interp (the reference interpreter; the default), "
+                                    "cpu (native kernels, the rest interpreted) or another on KILN_PLUGIN_PATH");
   addCompileTierOption(cmd, o->tier);
   cmd->add_flag("--optimize", o->optimize, "Run the full optimization pipeline (fusion included) on every program first");
   cmd->add_option("--passes", o->passes, "Run these comma-separated passes first instead (implies --optimize; "

@@ -338,6 +338,35 @@ typedef struct KilnExecutableDeserializeArgs {
   KilnExecutable* executable; /* out */
 } KilnExecutableDeserializeArgs;
 
+/* Since 0.5: the same compiled module entered at another of its functions, as a new
+ * executable (destroyed on its own; it keeps what it shares alive): a module compiled
+ * once and run at several entry points, such as a test file's tests or a library's
+ * functions. Not for an executable whose processes run different functions. */
+typedef struct KilnExecutableWithEntryArgs {
+  size_t struct_size;
+  KilnExecutable* executable;
+  const char* entry;
+  KilnExecutable* entry_executable; /* out */
+} KilnExecutableWithEntryArgs;
+
+/* Since 0.5: what the plugin can say about how it compiled an executable and how the
+ * module's code has run so far, as named numbers (PJRT's named values); names and
+ * meanings are the plugin's own. kiln's cpu plugin reports "native_kernels",
+ * "blas_ops", "compile_seconds", "kernel_runs", "interpreted_ops" (ops left to its
+ * interpreter) and, per reason an op was left there, "interpreted: <reason>"; the interp
+ * plugin none. */
+typedef struct KilnNamedValue {
+  const char* name;
+  double value;
+} KilnNamedValue;
+
+typedef struct KilnExecutableStatisticsArgs {
+  size_t struct_size;
+  KilnExecutable* executable;
+  const KilnNamedValue* values; /* out: valid until the next call for this executable or its destruction */
+  size_t num_values;            /* out */
+} KilnExecutableStatisticsArgs;
+
 /* Runs an executable, without waiting for it: one argument list per device it runs on,
  * replicas x partitions of them; devices[d] runs process (d / num_partitions,
  * d % num_partitions). Arguments may still be in flight (the execution waits for them).
@@ -459,6 +488,10 @@ typedef struct KilnPluginApi {
 
   /* since 0.4 */
   KilnError* (*execution_cancel)(KilnExecutionCancelArgs* args);
+
+  /* since 0.5 */
+  KilnError* (*executable_with_entry)(KilnExecutableWithEntryArgs* args);
+  KilnError* (*executable_statistics)(KilnExecutableStatisticsArgs* args);
 } KilnPluginApi;
 
 /* The one symbol a plugin exports: its table, in static storage. */

@@ -37,6 +37,8 @@ KilnError* executableSerialize(KilnExecutableSerializeArgs* args);
 KilnError* executableDeserialize(KilnExecutableDeserializeArgs* args);
 KilnError* execute(KilnExecuteArgs* args);
 KilnError* executionCancel(KilnExecutionCancelArgs* args);
+KilnError* executableWithEntry(KilnExecutableWithEntryArgs* args);
+KilnError* executableStatistics(KilnExecutableStatisticsArgs* args);
 
 KilnError* eventDestroy(KilnEventDestroyArgs* args);
 KilnError* eventIsReady(KilnEventIsReadyArgs* args);

@@ -307,6 +307,25 @@ void Executable::launch(size_t numDevices, KilnDevice* const* devices, KilnBuffe
   plugin_.call(&KilnPluginApi::execute, e, "execute");
 }
 
+Executable Executable::withEntry(const std::string& name) const {
+  plugin_.requireMinor(5, "entering an executable at another function");
+  KilnExecutableWithEntryArgs args{};
+  args.executable = handle();
+  args.entry = name.c_str();
+  plugin_.call(&KilnPluginApi::executable_with_entry, args, "executable_with_entry");
+  return Executable(plugin_, client_, args.entry_executable);
+}
+
+std::vector<std::pair<std::string, double>> Executable::statistics() const {
+  if (plugin_.minorVersion() < 5 && plugin_.majorVersion() == 0) return {};  // it can say nothing
+  KilnExecutableStatisticsArgs args{};
+  args.executable = handle();
+  plugin_.call(&KilnPluginApi::executable_statistics, args, "executable_statistics");
+  std::vector<std::pair<std::string, double>> values;
+  for (size_t i = 0; i < args.num_values; ++i) values.emplace_back(args.values[i].name, args.values[i].value);
+  return values;
+}
+
 Executable::Execution Executable::execute(const std::vector<const Buffer*>& args, const Device& device,
                                           const ExecuteOptions& options) const {
   // One device: no lists of lists (this is every eager op's path).

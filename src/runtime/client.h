@@ -147,6 +147,11 @@ class Executable {
   ExecutableInfo info(size_t process = 0) const;
   size_t numResults(size_t process = 0) const;
   std::string serialize() const;
+  // The same compiled module entered at function `name` (API 0.5).
+  Executable withEntry(const std::string& name) const;
+  // What the plugin says about how it compiled and ran the module (API 0.5; names are
+  // the plugin's, plugin.h: KilnExecutableStatisticsArgs).
+  std::vector<std::pair<std::string, double>> statistics() const;
   struct Execution {
     std::vector<Buffer> outputs;
     Event done;

@@ -25,6 +25,17 @@ class CpuProgram : public CompiledProgram {
   std::shared_ptr<const CompiledProgram> withEntry(const std::string& name) const override {
     return std::make_shared<CpuProgram>(executable_, name, probeDir_);
   }
+  std::vector<std::pair<std::string, double>> statistics() const override {
+    std::vector<std::pair<std::string, double>> values = {
+        {"native_kernels", static_cast<double>(executable_->numKernels())},
+        {"blas_ops", static_cast<double>(executable_->numBlasOps())},
+        {"compile_seconds", executable_->compileSeconds()},
+        {"kernel_runs", static_cast<double>(executable_->nativeRuns())},
+        {"interpreted_ops", static_cast<double>(executable_->native().declined.size())}};
+    for (const auto& [reason, count] : executable_->declinedReasons())
+      values.emplace_back("interpreted: " + reason, static_cast<double>(count));
+    return values;
+  }
 
  private:
   std::shared_ptr<const cpu::Executable> executable_;  // owns its module; shared by its entries

@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "interp/host_value.h"
 #include "interp/process_grid.h"
@@ -48,6 +50,9 @@ class CompiledProgram {
   // The same compiled module entered at function `name` (kiln::Error Usage naming the
   // functions there are when it has none of that name).
   virtual std::shared_ptr<const CompiledProgram> withEntry(const std::string& name) const = 0;
+  // Named numbers about how the module was compiled and has run so far
+  // (KilnExecutableStatisticsArgs); none by default.
+  virtual std::vector<std::pair<std::string, double>> statistics() const { return {}; }
 };
 
 struct CompileSettings {

@@ -18,7 +18,7 @@ namespace {
 // An executable for `program` (entered at process 0's function; the other processes'
 // are entered from it), whose parameters and results must be tensors of the dtypes the
 // C API has codes for, or tokens.
-KilnExecutable* newExecutable(KilnClient& client, std::unique_ptr<CompiledProgram> program, const Placement& placement) {
+KilnExecutable* newExecutable(KilnClient& client, std::shared_ptr<const CompiledProgram> program, const Placement& placement) {
   auto executable = std::make_unique<KilnExecutable>();
   executable->client = &client;
   executable->info = std::make_shared<ProgramInfo>(std::move(program), placement);
@@ -403,6 +403,34 @@ KilnError* executableDeserialize(KilnExecutableDeserializeArgs* args) {
                 std::to_string(client.devices.size()));
     auto program = client.backend->deserialize(bytes, where.entries.empty() ? where.entry : where.entries[0]);
     a.executable = newExecutable(client, std::move(program), where);
+  });
+}
+
+KilnError* executableWithEntry(KilnExecutableWithEntryArgs* args) {
+  return apiCall("executable_with_entry", args, [](KilnExecutableWithEntryArgs& a, const Fits& fits) {
+    fits.requireOut(a.entry_executable, "entry_executable");
+    const KilnExecutable& from = need(a.executable, "executable");
+    if (!a.entry) invalid("entry is null");
+    if (!from.processes.empty()) invalid("the executable's processes run different functions (process_entries)");
+    Placement where = from.info->placement;
+    where.entry = a.entry;
+    a.entry_executable = newExecutable(*from.client, from.info->program->withEntry(a.entry), where);
+  });
+}
+
+KilnError* executableStatistics(KilnExecutableStatisticsArgs* args) {
+  return apiCall("executable_statistics", args, [](KilnExecutableStatisticsArgs& a, const Fits&) {
+    KilnExecutable& executable = need(a.executable, "executable");
+    executable.statisticNames.clear();
+    executable.statistics.clear();
+    for (auto& [name, value] : executable.info->program->statistics()) {
+      executable.statisticNames.push_back(std::move(name));
+      executable.statistics.push_back({nullptr, value});
+    }
+    for (size_t i = 0; i < executable.statistics.size(); ++i)
+      executable.statistics[i].name = executable.statisticNames[i].c_str();
+    a.values = executable.statistics.data();
+    a.num_values = executable.statistics.size();
   });
 }
 

@@ -89,6 +89,8 @@ const KilnPluginApi* pluginApi(const DeviceBackend& backend) {
       api::eventAwait,
       api::eventOnReady,
       api::executionCancel,
+      api::executableWithEntry,
+      api::executableStatistics,
   };
   return &table;
 }

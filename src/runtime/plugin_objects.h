@@ -163,6 +163,9 @@ struct KilnExecutable {
   // Each process's, when they run different functions (Placement::entries); else empty.
   std::vector<std::shared_ptr<const kiln::runtime::ProgramInfo>> processes;
   std::string serialized;  // the last serialize()'s bytes, which the caller borrows
+  // The last executable_statistics' values (their names in `statisticNames`), borrowed.
+  std::vector<std::string> statisticNames;
+  std::vector<KilnNamedValue> statistics;
 
   const std::shared_ptr<const kiln::runtime::ProgramInfo>& infoOf(size_t process) const {
     return processes.empty() ? info : processes[process];

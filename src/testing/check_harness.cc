@@ -34,6 +34,36 @@ std::vector<const Function*> testFunctions(const Module& module) {
 
 std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
 
+namespace {
+
+// Runs `test`, which throws what fails, and fills `r` with how it ended.
+template <class Test>
+void recordOutcome(TestResult& r, Test&& test) {
+  auto start = std::chrono::steady_clock::now();
+  try {
+    test();
+    r.status = TestResult::Status::Passed;
+  } catch (const Error& e) {
+    r.status = TestResult::Status::Failed;
+    r.message = firstLine(e.format());
+  } catch (const std::exception& e) {
+    r.status = TestResult::Status::Failed;
+    r.message = std::string("internal error: ") + e.what();
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+void runTestExecution(const runtime::Executable& executable, const runtime::Device& device, double timeLimitSeconds,
+                      TestResult& r) {
+  recordOutcome(r, [&] {
+    runtime::ExecuteOptions options;
+    options.timeLimit = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(timeLimitSeconds));
+    executable.execute({}, device, options).done.await();
+  });
+}
+
 void runTestFunction(const Module& module, const Function& fn, double timeLimitSeconds, size_t slot,
                      TestResult& r, const interp::NativeOps* native, ParallelOnDevices* parallel) {
   auto start = std::chrono::steady_clock::now();
@@ -50,21 +80,13 @@ void runTestFunction(const Module& module, const Function& fn, double timeLimitS
     io.runParallel = [&](const Op& op, const interp::HostValues& inputs) {
       return parallel->runIfPossible(module, op, inputs);
     };
-  try {
+  recordOutcome(r, [&] {
     fs::create_directories(probes);
     interp::Interpreter interp(module, io);
     interp.call(fn, {});
-    r.status = TestResult::Status::Passed;
-  } catch (const Error& e) {
-    r.status = TestResult::Status::Failed;
-    r.message = firstLine(e.format());
-  } catch (const std::exception& e) {
-    r.status = TestResult::Status::Failed;
-    r.message = std::string("internal error: ") + e.what();
-  }
+  });
   std::error_code ignored;
   fs::remove_all(probes, ignored);
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace kiln::testing

@@ -1,7 +1,7 @@
 // The check harness: what a test is (a function without parameters that holds a check
-// op) and running one test on an executor — today the reference interpreter, later each
-// backend through the runtime — so that a check failure, an error and the time limit each
-// become one result with a one-line message, the same way for every executor.
+// op) and running one test — as an execution through a plugin, or on the host's
+// interpreter — so that a check failure, an error and the time limit each become one
+// result with a one-line message, the same way for every executor.
 #pragma once
 
 #include <string>
@@ -9,6 +9,7 @@
 
 #include "interp/interpreter.h"
 #include "ir/module.h"
+#include "runtime/client.h"
 
 namespace kiln::testing {
 
@@ -43,6 +44,12 @@ std::vector<const Function*> testFunctions(const Module& module);
 void runTestFunction(const Module& module, const Function& fn, double timeLimitSeconds, size_t slot,
                      TestResult& result, const interp::NativeOps* native = nullptr,
                      ParallelOnDevices* parallel = nullptr);
+
+// Runs a test compiled through a plugin (`executable`, entered at the test function) on
+// `device`, failing it after `timeLimitSeconds` (the execution's time limit); results as
+// runTestFunction's. Never throws.
+void runTestExecution(const runtime::Executable& executable, const runtime::Device& device, double timeLimitSeconds,
+                      TestResult& result);
 
 // The first line of an error, which is what a one-line report shows.
 std::string firstLine(const std::string& s);

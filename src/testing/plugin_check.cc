@@ -72,6 +72,18 @@ func.func @consumer(%t: !stablehlo.token) -> (tensor<4xf32>, !stablehlo.token) {
 }
 )";
 
+// One module, two entries: x + 1 (@main) and x + x.
+constexpr const char* kTwoEntries = R"(func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %one = stablehlo.constant dense<1.0> : tensor<4xf32>
+  %y = stablehlo.add %x, %one : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+func.func @twice(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = stablehlo.add %x, %x : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+)";
+
 const std::vector<float> kFour = {1, 2, 3, 4};
 
 
@@ -108,6 +120,8 @@ void forEachFunction(F&& each) {
   each(&KilnPluginApi::event_await, "event_await");
   each(&KilnPluginApi::event_on_ready, "event_on_ready");
   each(&KilnPluginApi::execution_cancel, "execution_cancel");
+  each(&KilnPluginApi::executable_with_entry, "executable_with_entry");
+  each(&KilnPluginApi::executable_statistics, "executable_statistics");
 }
 
 // The functions every plugin has (API 0.1): a missing one fails the table check.
@@ -389,6 +403,31 @@ void checkPrograms(Kit& kit) {
     const KilnNamedOption nullName{nullptr, "1"};
     a.options = &nullName;
     kit.expectError(&KilnPluginApi::compile, a, KILN_ERROR_INVALID_ARGUMENT, "a compile option without a name");
+  });
+  kit.check("executable_with_entry and executable_statistics", [&] {
+    if (kit.api().minor_version < 5) throw Skip{"the plugin's API 0." + std::to_string(kit.api().minor_version) + " has neither"};
+    KilnClient* c = kit.client();
+    KilnDevice* d = kit.devices(c)[0];
+    KilnExecutable* x = kit.compile(c, kTwoEntries);
+    KilnExecutableWithEntryArgs e{};
+    e.executable = x;
+    e.entry = "twice";
+    kit.expectOk(&KilnPluginApi::executable_with_entry, e, "executable_with_entry");
+    KilnExecutable* twice = kit.own(e.entry_executable);
+    Kit::Run run = kit.executeOk(twice, {{kit.floats(c, d, kFour)}}, {d});
+    kit.expectFloats(run.outputs[0][0], {2, 4, 6, 8}, "the result of the other entry");
+    Kit::Run first = kit.executeOk(x, {{kit.floats(c, d, kFour)}}, {d});
+    kit.expectFloats(first.outputs[0][0], {2, 3, 4, 5}, "the result of the first entry, after");
+    e.entry = "thrice";
+    kit.expectError(&KilnPluginApi::executable_with_entry, e, KILN_ERROR_INVALID_ARGUMENT, "an entry the module lacks");
+    e.entry = nullptr;
+    kit.expectError(&KilnPluginApi::executable_with_entry, e, KILN_ERROR_INVALID_ARGUMENT, "a null entry");
+    KilnExecutableStatisticsArgs st{};
+    st.executable = twice;
+    kit.expectOk(&KilnPluginApi::executable_statistics, st, "executable_statistics");
+    require(st.num_values == 0 || st.values, "num_values is " + std::to_string(st.num_values) + " but values is null");
+    for (size_t i = 0; i < st.num_values; ++i)
+      require(st.values[i].name && *st.values[i].name, "statistic " + std::to_string(i) + " has no name");
   });
   kit.check("time_limit_ns: an endless execution stops", [&] {
     if (kit.api().minor_version < 5) throw Skip{"the plugin's API 0." + std::to_string(kit.api().minor_version) + " has no time limit"};

@@ -1,5 +1,5 @@
-// The test runner: test files and their families, parallel loading, and the tests run
-// through the check harness.
+// The test runner: test files and their families, parallel loading and compiling
+// through the backend's plugin, and the tests run through the check harness.
 #include "testing/test_runner.h"
 
 #include <tbb/parallel_for.h>
@@ -9,9 +9,13 @@
 #include <filesystem>
 #include <mutex>
 
-#include "backends/cpu/executable.h"
-#include "passes/pass_manager.h"
+#include <unistd.h>
+
+#include <optional>
+
+#include "runtime/compilation_cache.h"
 #include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
 #include "support/error.h"
 #include "testing/parallel_on_devices.h"
 
@@ -62,33 +66,48 @@ std::string familyOf(const std::string& file) {
 
 namespace {
 
+// A test and where it runs: as an execution of its own entry through the plugin, or
+// (a test that holds an interpreter.run_parallel) on the host's interpreter.
 struct Job {
   std::shared_ptr<const Module> module;
-  std::shared_ptr<const cpu::Executable> executable;  // for the cpu backend (destroyed before the module)
+  std::shared_ptr<const runtime::Executable> executable;  // null: on the host's interpreter
   const Function* fn;
   size_t fileIndex;
+  size_t moduleIndex;  // in `compiled`, for the summary
+  std::string probeDir;  // a folder of its own, for a test that writes probes
 };
 
-// Prepares a module for the cpu backend and compiles its kernels.
-std::shared_ptr<const cpu::Executable> compileForCpu(Module& module, const std::string& cacheDir, cpu::CompileTier tier) {
-  passes::PassContext context;
-  try {
-    passes::runPipeline(module, cpu::cpuPipeline(), context);
-  } catch (const Error& e) {
-    throw Error(ErrorKind::Internal, "optimizing for cpu: " + e.format());
-  }
-  cpu::CompileOptions compile;
-  compile.cacheDir = cacheDir;
-  compile.tier = tier;
-  return std::make_shared<const cpu::Executable>(module, compile);
+bool holds(const Function& fn, OpCode code) {
+  bool found = false;
+  walk(fn.body(), [&](Op& op) { found = found || op.is(code); });
+  return found;
+}
+
+// The text a module of `file` is compiled from: the part of the file as written (behind
+// as many newlines as lines precede it, so that positions are the file's), or the
+// prepared module printed.
+std::string programText(const SourceRef& file, const std::pair<size_t, size_t>& part, const Module& module, bool prepared) {
+  if (prepared) return stablehlo::printModule(module);
+  const std::string_view text = file->text();
+  const size_t lines = static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(part.first), '\n'));
+  return std::string(lines, '\n') + std::string(text.substr(part.first, part.second - part.first));
+}
+
+// A folder of its own for the probes (interpreter.probe, check.expect_serialized_eq) of
+// test `test` of file `file`.
+std::string probeFolder(size_t file, size_t test) {
+  return (fs::temp_directory_path() /
+          ("kiln-probe-" + std::to_string(::getpid()) + "-" + std::to_string(file) + "-" + std::to_string(test)))
+      .string();
 }
 
 }  // namespace
 
 std::vector<TestResult> runTests(const std::vector<std::string>& files, const TestOptions& options) {
-  if (options.backend != "interp" && options.backend != "cpu")
-    throw Error(ErrorKind::Usage, "unknown backend '" + options.backend + "' (available: interp, cpu)");
-  const bool cpu = options.backend == "cpu";
+  const runtime::Client client(runtime::Plugin::load(options.backend),
+                               runtime::ClientOptions{std::max(1, options.jobs), 0});  // a device per job
+  client.plugin().requireMinor(5, "running tests on it (each test is an entry of its module's executable, under a time limit)");
+  const std::vector<runtime::Device> devices = client.devices();
   std::vector<TestResult> results;
   std::vector<Job> jobs;
   std::mutex mutex;
@@ -97,27 +116,61 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
     if (options.onResult) options.onResult(r);
     results.push_back(std::move(r));
   };
+  auto compileOptions = [&](const std::string& file, const std::string& entry) {
+    runtime::CompileOptions compile;
+    compile.name = file;
+    compile.entry = entry;
+    compile.optimization = options.optimization;
+    return compile;
+  };
 
-  // Load every file (in parallel too: parsing the big testdata files takes a while).
-  std::vector<std::vector<std::unique_ptr<Module>>> loaded(files.size());
-  // Every module outlives its executable (a tiered compile's background thread reads the
-  // module), also one without tests: declared before `compiled`, destroyed after it.
-  std::vector<std::shared_ptr<const Module>> modules;
-  std::vector<std::vector<std::shared_ptr<const cpu::Executable>>> compiled(files.size());
+  // Load, prepare and compile every file (in parallel: parsing the big testdata files
+  // and compiling take a while). Each module with tests is compiled once, at its first
+  // test; its other tests are entries of the same executable. A test that writes probes
+  // gets an executable of its own, whose probes go to its own folder.
+  struct Loaded {
+    std::vector<std::shared_ptr<const Module>> modules;
+    std::vector<std::optional<runtime::Executable>> compiled;  // per module; none without tests
+    std::vector<Job> jobs;
+  };
+  std::vector<Loaded> loaded(files.size());
   tbb::task_arena arena(std::max(1, options.jobs));
   arena.execute([&] {
     tbb::parallel_for(size_t{0}, files.size(), [&](size_t i) {
       try {
-        loaded[i] = stablehlo::parseFile(SourceBuffer::fromFile(files[i]));
-        if (options.prepare)
-          for (auto& module : loaded[i]) options.prepare(*module);
-        if (cpu)
-          for (auto& module : loaded[i]) compiled[i].push_back(compileForCpu(*module, options.cacheDir, options.tier));
+        const SourceRef source = SourceBuffer::fromFile(files[i]);
+        std::vector<std::unique_ptr<Module>> modules = stablehlo::parseFile(source);
+        const auto parts = stablehlo::splitInputFile(source->text());
+        for (size_t m = 0; m < modules.size(); ++m) {
+          if (options.prepare) options.prepare(*modules[m]);
+          std::shared_ptr<const Module> module(std::move(modules[m]));
+          loaded[i].modules.push_back(module);
+          loaded[i].compiled.emplace_back();
+          const std::vector<const Function*> tests = testFunctions(*module);
+          if (tests.empty()) continue;
+          const std::string text = programText(source, parts.at(m), *module, static_cast<bool>(options.prepare));
+          const runtime::Executable& base = loaded[i].compiled.back().emplace(
+              runtime::compileCached(client, text, compileOptions(files[i], tests[0]->name()), options.cacheDir).executable);
+          for (const Function* fn : tests) {
+            Job job{module, nullptr, fn, i, loaded[i].compiled.size() - 1};
+            if (holds(*fn, OpCode::InterpreterRunParallel)) {
+              // On the host's interpreter, which hands its run_parallel to the plugin.
+            } else if (holds(*fn, OpCode::InterpreterProbe) || holds(*fn, OpCode::CheckExpectSerializedEq)) {
+              job.probeDir = probeFolder(i, loaded[i].jobs.size());
+              runtime::CompileOptions own = compileOptions(files[i], fn->name());
+              own.namedOptions = {{"probe_dir", job.probeDir}};
+              job.executable = std::make_shared<const runtime::Executable>(client.compile(text, own));
+            } else {
+              job.executable = std::make_shared<const runtime::Executable>(fn == tests[0] ? base : base.withEntry(fn->name()));
+            }
+            loaded[i].jobs.push_back(std::move(job));
+          }
+        }
       } catch (const Error& e) {
-        // A module that failed to prepare must not run unprepared (its tests could pass
-        // and hide that --optimize broke it): the file's one result is the failure.
-        loaded[i].clear();
-        compiled[i].clear();
+        // A module that failed to prepare or compile must not run another way (its tests
+        // could pass and hide that --optimize broke it): the file's one result is the
+        // failure, or the skip when kiln does not support what it uses.
+        loaded[i] = Loaded{};
         TestResult r{files[i], "", familyOf(files[i])};
         r.status = e.kind() == ErrorKind::Unsupported ? TestResult::Status::Skipped : TestResult::Status::Failed;
         r.message = firstLine(e.format());
@@ -125,14 +178,8 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
       }
     });
   });
-  for (size_t i = 0; i < files.size(); ++i) {
-    for (size_t m = 0; m < loaded[i].size(); ++m) {
-      std::shared_ptr<const Module> module(std::move(loaded[i][m]));
-      modules.push_back(module);
-      std::shared_ptr<const cpu::Executable> executable = cpu ? compiled[i][m] : nullptr;
-      for (const Function* fn : testFunctions(*module)) jobs.push_back({module, executable, fn, i});
-    }
-  }
+  for (Loaded& l : loaded)
+    for (Job& job : l.jobs) jobs.push_back(std::move(job));
 
   std::optional<ParallelOnDevices> parallel;
   if (options.parallelOnDevices) parallel.emplace(options.backend);
@@ -140,27 +187,37 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
     tbb::parallel_for(size_t{0}, jobs.size(), [&](size_t j) {
       const Job& job = jobs[j];
       TestResult r{files[job.fileIndex], job.fn->name(), familyOf(files[job.fileIndex])};
-      runTestFunction(*job.module, *job.fn, options.timeLimitSeconds, j, r, job.executable.get(),
-                      parallel ? &*parallel : nullptr);
+      if (job.executable) {
+        // The device of this worker (one per job slot), so that tests run side by side.
+        const int slot = std::max(0, tbb::this_task_arena::current_thread_index());
+        std::error_code ignored;
+        if (!job.probeDir.empty()) fs::create_directories(job.probeDir, ignored);
+        runTestExecution(*job.executable, devices[static_cast<size_t>(slot) % devices.size()], options.timeLimitSeconds, r);
+        if (!job.probeDir.empty()) fs::remove_all(job.probeDir, ignored);
+      } else {
+        runTestFunction(*job.module, *job.fn, options.timeLimitSeconds, j, r, nullptr, parallel ? &*parallel : nullptr);
+      }
       report(std::move(r));
     });
   });
   if (parallel && options.parallelCounts) *options.parallelCounts = parallel->counts();
-  if (cpu && options.summary) {
+  if (options.summary) {
     BackendSummary& s = *options.summary;
-    for (const auto& executables : compiled) {
-      for (const auto& e : executables) {
+    std::vector<std::vector<bool>> interpreted(loaded.size());
+    for (size_t i = 0; i < loaded.size(); ++i) {
+      for (const std::optional<runtime::Executable>& executable : loaded[i].compiled) {
+        interpreted[i].push_back(false);
+        if (!executable) continue;
         ++s.modules;
-        s.kernels += e->numKernels();
-        s.blasOps += e->numBlasOps();
-        s.kernelRuns += e->nativeRuns();
-        s.compileSeconds += e->compileSeconds();
-        for (const auto& [reason, n] : e->declinedReasons()) s.declined[reason] += n;
+        for (const auto& [name, value] : executable->statistics()) {
+          s.statistics[name] += value;
+          if (name == "interpreted_ops" && value > 0) interpreted[i].back() = true;
+        }
       }
     }
     for (const Job& job : jobs) {
       ++s.tests;
-      if (!job.executable->native().declined.empty()) ++s.testsWithFallbacks;
+      if (interpreted[job.fileIndex][job.moduleIndex]) ++s.testsWithFallbacks;
     }
   }
   std::sort(results.begin(), results.end(), [](const TestResult& a, const TestResult& b) {

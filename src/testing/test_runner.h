@@ -1,6 +1,7 @@
 // Running StableHLO test suites (`kiln test`): the .mlir files under some paths are
-// loaded (and optionally prepared, e.g. optimized), and every test of theirs (see
-// check_harness.h) runs, in parallel, each under a time limit.
+// loaded (and optionally prepared, e.g. optimized), compiled through a plugin, and every
+// test of theirs (see check_harness.h) runs, in parallel, as an execution on one of the
+// plugin's devices under a time limit: the way a program runs outside the tests.
 #pragma once
 
 #include <functional>
@@ -8,47 +9,42 @@
 #include <string>
 #include <vector>
 
-#include "backends/cpu/native_kernels.h"
+#include "kiln/plugin.h"
 #include "ir/module.h"
 #include "testing/check_harness.h"
 #include "testing/parallel_on_devices.h"
 
 namespace kiln::testing {
 
-// What the cpu backend did over a run: how much of the programs became native code.
+// What the backend's plugin said about the modules of a run (Executable::statistics,
+// summed over the modules: the cpu plugin's kernels, BLAS dots, compile seconds, kernel
+// runs and the ops it left to its interpreter, by reason).
 struct BackendSummary {
   size_t modules = 0;
-  size_t kernels = 0;          // native kernels compiled
-  size_t blasOps = 0;          // dot_generals run on BLAS
-  uint64_t kernelRuns = 0;     // their executions
-  double compileSeconds = 0;   // in all, over every module
-  size_t tests = 0;              // tests run on the backend
-  size_t testsWithFallbacks = 0; // of them, those whose module left some op to the interpreter
-  // Ops left to the interpreter, by reason ("unsupported: stablehlo.sort (no native code yet)").
-  std::map<std::string, size_t> declined;
+  std::map<std::string, double> statistics;
+  size_t tests = 0;               // tests run on the plugin
+  size_t testsWithFallbacks = 0;  // of them, those whose module left some op to an interpreter ("interpreted_ops")
 };
 
 struct TestOptions {
   int jobs = 1;
   double timeLimitSeconds = 60;
-  // interp (the reference interpreter) or cpu (the module after cpu::cpuPipeline(), its
-  // kernels native; the rest still interpreted). Another name is a usage error.
+  // The plugin the tests run on ("interp", "cpu", or any on KILN_PLUGIN_PATH): each module
+  // is compiled once through it and each test run as an execution of its own entry.
   std::string backend = "interp";
-  // The cpu backend's disk cache of machine code (`kiln test` passes
-  // defaultCacheDir()); empty: none.
+  // The runtime's compilation cache (`kiln test` passes defaultCacheDir()); empty: none.
   std::string cacheDir;
-  // How much LLVM optimizes the cpu backend's kernels (a tiered compile's tests run on
-  // whichever code is in place when they run).
-  cpu::CompileTier tier = cpu::CompileTier::Optimized;
-  // Filled in for the cpu backend.
+  KilnOptimization optimization = KILN_OPTIMIZATION_DEFAULT;
+  // Filled in with what the plugin said.
   BackendSummary* summary = nullptr;
-  // interpreter.run_parallel ops whose processes all run one function run as one
-  // executable on that many devices of the backend's plugin (parallel_on_devices.h);
-  // false, or for the others: on the interpreter's threads.
+  // Tests that hold an interpreter.run_parallel run on the host's interpreter, which runs
+  // each run_parallel whose processes it can as one executable on that many devices of
+  // the backend's plugin (parallel_on_devices.h); false, or for the others: on the
+  // interpreter's threads.
   bool parallelOnDevices = true;
   // Filled in with where the run_parallel ops ran.
   ParallelOnDevices::Counts* parallelCounts = nullptr;
-  // Applied to every module after it is parsed, before its tests run (kiln test
+  // Applied to every module after it is parsed, before it is compiled (kiln test
   // --optimize runs the optimization pipeline here). An error fails the file's tests.
   std::function<void(Module&)> prepare;
   // Called after each test (from worker threads, one call at a time).

@@ -1,8 +1,10 @@
 // What API 0.5 added to compiling and executing, on both plugins: named compile options
 // (fill_elided_seed, memory_limit, probe_dir; unknown names refused), a time limit on an execution, and the host's
-// compilation cache of serialized executables (runtime/compilation_cache.h).
+// compilation cache of serialized executables (runtime/compilation_cache.h), a module
+// entered at several functions, and the plugin's statistics of an executable.
 #include <chrono>
 #include <filesystem>
+#include <map>
 
 #include "runtime/compilation_cache.h"
 #include "runtime_test_util.h"
@@ -169,6 +171,41 @@ TEST_P(CompileOptionsTest, ADeserializedProgramsErrorsPointIntoItsOriginalText) 
   if (std::string(GetParam()) == "interp")  // the interpreter stops at the loop, at its line in the text
     expectError([&] { warm.executable.execute({&n, &x}, d, options).done.await(); }, ErrorKind::Runtime,
                 "loop.mlir:5:");
+}
+
+// A module compiled once and entered at each of its functions (executable_with_entry),
+// and the plugin's statistics of it (the cpu plugin's kernels and their runs).
+TEST_P(CompileOptionsTest, OneModuleRunsAtSeveralEntries) {
+  Client c = client();
+  CompileOptions options;
+  options.entry = "plus_one";
+  Executable plusOne = c.compile(R"(
+func.func @plus_one(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %one = stablehlo.constant dense<1.0> : tensor<4xf32>
+  %y = stablehlo.add %x, %one : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+func.func @twice(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = stablehlo.add %x, %x : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+)",
+                                 options);
+  Executable twice = plusOne.withEntry("twice");
+  const Literal x = f32({4}, {1, 2, 3, 4});
+  EXPECT_EQ(run(c, plusOne, x), (std::vector<float>{2, 3, 4, 5}));
+  EXPECT_EQ(run(c, twice, x), (std::vector<float>{2, 4, 6, 8}));
+  EXPECT_EQ(twice.info().name, "twice");
+  expectError([&] { plusOne.withEntry("thrice"); }, ErrorKind::Usage, "no function @thrice");
+  std::map<std::string, double> stats;
+  for (const auto& [name, value] : twice.statistics()) stats[name] = value;
+  if (std::string(GetParam()) == "cpu") {
+    EXPECT_GE(stats["native_kernels"], 2);  // both functions' adds, compiled once
+    EXPECT_GE(stats["kernel_runs"], 2);
+    EXPECT_EQ(stats.count("interpreted_ops"), 1u);
+  } else {
+    EXPECT_TRUE(stats.empty());
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Plugins, CompileOptionsTest, ::testing::ValuesIn(kPlugins));

@@ -101,6 +101,8 @@ TEST_P(ErrorsTest, NullArgsAndStructSizeZeroAreErrorObjects) {
   KILN_EXPECT_ARGS_CHECKED(event_is_ready, KilnEventIsReadyArgs)
   KILN_EXPECT_ARGS_CHECKED(event_await, KilnEventAwaitArgs)
   KILN_EXPECT_ARGS_CHECKED(event_on_ready, KilnEventOnReadyArgs)
+  KILN_EXPECT_ARGS_CHECKED(executable_with_entry, KilnExecutableWithEntryArgs)
+  KILN_EXPECT_ARGS_CHECKED(executable_statistics, KilnExecutableStatisticsArgs)
 #undef KILN_EXPECT_ARGS_CHECKED
 }
 

@@ -151,6 +151,38 @@ TEST_F(TestRunnerTest, PrepareRunsOnEveryModuleAndItsErrorsFailTheFile) {
   EXPECT_NE(results[0].message.find("broke it"), std::string::npos) << results[0].message;
 }
 
+// The tests run through the plugin: its statistics of the modules it compiled reach
+// the summary (the cpu plugin's native kernels, none from the interp plugin), and a
+// plugin older than API 0.5 is refused with what it lacks.
+TEST_F(TestRunnerTest, TestsRunThroughThePlugin) {
+  std::string file = write("checks.mlir", kChecks);
+  for (const char* backend : {"cpu", "interp"}) {
+    testing::TestOptions options;
+    options.backend = backend;
+    options.timeLimitSeconds = 0.3;
+    testing::BackendSummary summary;
+    options.summary = &summary;
+    std::vector<TestResult> results = testing::runTests({file}, options);
+    auto r = byFunction(results);
+    EXPECT_EQ(r["passes"].status, Status::Passed) << backend << ": " << r["passes"].message;
+    EXPECT_EQ(summary.modules, 1u);
+    EXPECT_EQ(summary.tests, 3u);
+    if (std::string(backend) == "cpu") EXPECT_GT(summary.statistics["native_kernels"], 0) << backend;
+    else EXPECT_TRUE(summary.statistics.empty()) << backend;
+  }
+  testing::TestOptions old;
+  old.backend = "oldminor";
+  setenv("KILN_PLUGIN_PATH", KILN_OTHER_PLUGINS_DIR, 1);
+  try {
+    testing::runTests({file}, old);
+    ADD_FAILURE() << "an API 0.3 plugin must be refused";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+    EXPECT_NE(std::string(e.what()).find("implements API 0.3"), std::string::npos) << e.what();
+  }
+  unsetenv("KILN_PLUGIN_PATH");
+}
+
 TEST_F(TestRunnerTest, AnUnknownBackendIsAUsageError) {
   testing::TestOptions options;
   options.backend = "tpu";

@@ -205,7 +205,7 @@ grep -q 'stablehlo.constant dense_resource<__elided__> : tensor<3x4xf32>' "$tmp/
 "$KILN" test "$dir/tests_dir" --jobs 0 > /dev/null 2>&1; check "bad option value" 2 $?
 "$KILN" run "$dir/add.mlir" --random-inputs 1 --input "$tmp/in/result_0.npy" > /dev/null 2>&1; check "run inputs twice" 2 $?
 "$KILN" test "$dir/tests_dir" --backend bogus > /dev/null 2> "$tmp/err.txt"; check "test unknown backend" 2 $?
-grep -q "unknown backend 'bogus'" "$tmp/err.txt" || { echo "FAIL backend message:"; cat "$tmp/err.txt"; fail=1; }
+grep -q "no plugin 'bogus' (available: cpu, interp)" "$tmp/err.txt" || { echo "FAIL backend message:"; cat "$tmp/err.txt"; fail=1; }
 "$KILN" compile "$dir/add.mlir" --entry nope > /dev/null 2>&1; check "compile unknown entry" 2 $?
 "$KILN" fmt "$dir/good.mlir" "$dir/add.mlir" > /dev/null 2>&1; check "fmt two files" 2 $?
 "$KILN" run "$dir/add.mlir" --entry twice --input "$tmp/missing.npy" > /dev/null 2>&1; check "run missing .npy" 1 $?
