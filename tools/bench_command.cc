@@ -1,23 +1,24 @@
-// `kiln bench FILE.mlir`: compile a program, run it on seeded random inputs N times
-// after a warm-up, and print the compile time (the process's first compile, a second
-// one, and one from the disk cache), the median, min and max run time, and the
-// GB/s and GFLOP/s the program's own byte and flop counts give at the median.
+// `kiln bench FILE.mlir`: compile a program through a plugin, run it on seeded random
+// inputs N times after a warm-up, and print the compile time (the process's first
+// compile, a second one, and one from the disk cache), the median, min and max run time
+// (execute to completion), and the GB/s and GFLOP/s the program's own byte and flop
+// counts give at the median.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <string>
 
-#include "support/disk_cache.h"
 #include "backends/cpu/executable.h"
-#include "backends/cpu/program_cache.h"
 #include "backends/cpu/profile.h"
 #include "backends/cpu/threads.h"
 #include "commands.h"
 #include "passes/cost_analysis.h"
-#include "passes/memory_limit.h"
-#include "passes/pass_manager.h"
+#include "passes/fill_elided_constants.h"
+#include "runtime/client.h"
+#include "runtime/compilation_cache.h"
 #include "stablehlo/parser.h"
+#include "support/disk_cache.h"
 #include "support/atomic_file.h"
 #include "support/error.h"
 
@@ -42,56 +43,57 @@ using Clock = std::chrono::steady_clock;
 double seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
 int runBench(const BenchOptions& o) {
-  if (o.backend != "cpu" && o.backend != "interp")
-    throw Error(ErrorKind::Usage, "unknown backend '" + o.backend + "' (available: cpu, interp)");
   const SourceRef source = readInput(o.file);
+  // The program's own byte and flop counts, from the module as written (with the filled
+  // constants the compiles below get: the seed decides them).
   auto modules = stablehlo::parseFile(source);
   if (modules.size() != 1) throw Error(ErrorKind::Unsupported, "unsupported: kiln bench takes one module");
-  // Every copy of the program gets the same filled constants (the seed decides them).
-  cpu::SourceCompile how = sourceCompile(o.tier, o.fillElided, memoryLimitOf(o.memoryLimit));
-  if (how.prepare) how.prepare(*modules[0]);
+  if (o.fillElided) passes::fillElidedConstants(*modules[0], *o.fillElided);
   const std::string entry = entryName(*modules[0], o.entry, o.file);
   const Function* original = modules[0]->lookup(entry);
   passes::Cost cost = passes::costOf(*modules[0], *original);
-  std::mt19937_64 rng(o.seed);
-  interp::HostValues args;
-  for (const Type& t : original->paramTypes()) args.push_back(randomInput(t, rng, o.scale));
 
-  // Compiled up to four times, from the text: the first compile of a process also maps
-  // in LLVM's code (page faults in libLLVM) and initializes it; the second is what a
-  // compile costs after that; then twice with the disk cache (the first fills it if it
-  // must, the second is what a warm start costs: program_cache.h).
+  // Through the plugin, like any host: compiled up to four times, from the text. The
+  // first compile of a process also maps in the compiler's code (libLLVM's pages) and
+  // initializes it; the second is what a compile costs after that; then twice through
+  // the runtime's compilation cache (the first fills it if it must, the second is what a
+  // warm start costs).
+  const runtime::Client client(runtime::Plugin::load(o.backend), runtime::ClientOptions{1, 0});
+  const runtime::Device device = client.devices().at(0);
+  runtime::CompileOptions compile;
+  compile.name = source->name();
+  compile.entry = entry;
+  compile.optimization = optimizationOf(o.tier);
+  if (o.fillElided) compile.namedOptions.emplace_back("fill_elided_seed", std::to_string(*o.fillElided));
+  if (const int64_t limit = memoryLimitOf(o.memoryLimit)) compile.namedOptions.emplace_back("memory_limit", std::to_string(limit));
   const std::string cacheDir = defaultCacheDir();
-  double compile = 0, again = 0, warm = 0, optimizing = 0;
-  std::unique_ptr<cpu::Executable> executable;
-  if (o.backend == "cpu") {
-    auto compileOnce = [&](const std::string& dir) {
-      Clock::time_point start = Clock::now();
-      how.options.cacheDir = dir;
-      std::unique_ptr<cpu::Executable> compiled = cpu::compileSource(source, how).executable;
-      const double took = seconds(start);  // (not the previous executable's teardown)
-      // A tiered compile's optimized code is what the runs below time.
-      optimizing = compiled->waitForOptimizedCode();
-      executable = std::move(compiled);
-      return took;
-    };
-    compile = compileOnce("");
-    again = compileOnce("");
-    const double againOptimizing = optimizing;
-    if (!cacheDir.empty()) {
-      compileOnce(cacheDir);
-      warm = compileOnce(cacheDir);
-    }
-    if (againOptimizing > 0)
-      std::printf("tiered: optimized code ready %.1f ms after the fast tier's (second compile)\n", againOptimizing * 1e3);
+  std::optional<runtime::Executable> executable;
+  auto compileOnce = [&](bool cached) {
+    Clock::time_point start = Clock::now();
+    runtime::Executable compiled = cached ? runtime::compileCached(client, source->text(), compile, cacheDir).executable
+                                          : client.compile(source->text(), compile);
+    const double took = seconds(start);  // (not the previous executable's teardown)
+    executable.emplace(std::move(compiled));
+    return took;
+  };
+  const double first = compileOnce(false), again = compileOnce(false);
+  double warm = 0;
+  if (!cacheDir.empty()) {
+    compileOnce(true);
+    warm = compileOnce(true);
   }
-  const Module& module = executable ? executable->module() : *modules[0];
-  if (!executable) passes::checkMemoryLimit(module, how.options.memoryLimit);
-  const Function& fn = *module.lookup(entry);
+
+  std::mt19937_64 rng(o.seed);
+  std::vector<runtime::Buffer> args;
+  for (const Type& t : original->paramTypes())
+    args.push_back(t.isToken() ? client.token(device) : client.bufferFromHost(randomInput(t, rng, o.scale), device));
+  std::vector<const runtime::Buffer*> argPointers;
+  for (const runtime::Buffer& arg : args) argPointers.push_back(&arg);
+  for (const runtime::Buffer& arg : args) arg.readyEvent().await();
+  // A run: the execution and its completion (its results stay on the device).
   auto once = [&] {
     Clock::time_point t = Clock::now();
-    if (executable) executable->call(fn, args);
-    else interp::Interpreter(module).call(fn, args);
+    executable->execute(argPointers, device).done.await();
     return seconds(t);
   };
   once();  // warm-up: first-touch pages, caches, lazy symbol resolution
@@ -106,24 +108,33 @@ int runBench(const BenchOptions& o) {
     else std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
     return std::string(buf);
   };
-  char compiled[96] = "no compile";
-  if (executable && !cacheDir.empty())
+  char compiled[96];
+  if (!cacheDir.empty())
     std::snprintf(compiled, sizeof compiled, "compile %.1f ms (again %.1f ms, from the disk cache %.1f ms)",
-                  compile * 1e3, again * 1e3, warm * 1e3);
-  else if (executable)
-    std::snprintf(compiled, sizeof compiled, "compile %.1f ms (again %.1f ms)", compile * 1e3, again * 1e3);
+                  first * 1e3, again * 1e3, warm * 1e3);
+  else
+    std::snprintf(compiled, sizeof compiled, "compile %.1f ms (again %.1f ms)", first * 1e3, again * 1e3);
   std::printf("%s on %s, %d threads: %s; run median %s, min %s, max %s (%d runs)\n", o.file.c_str(),
               o.backend.c_str(), cpu::threadCount(), compiled, time(median).c_str(), time(times.front()).c_str(),
               time(times.back()).c_str(), o.runs);
   std::printf("  %.2f GB/s (%.1f MB moved), %.2f GFLOP/s (%.3f GFLOP)\n", cost.bytes / median / 1e9,
               cost.bytes / 1e6, cost.flops / median / 1e9, cost.flops / 1e9);
   if (!o.profile.empty() || o.report) {
-    if (!executable) throw Error(ErrorKind::Usage, "--profile and --report need the cpu backend");
-    // Runs of their own, after the timed ones: recording slices costs a little time.
-    cpu::Profile profile(module);
+    // The cpu backend's own records of its steps and kernel chunks, which no plugin
+    // function returns yet: compiled once more, directly, for runs of their own after
+    // the timed ones (recording slices costs a little time).
+    if (o.backend != "cpu") throw Error(ErrorKind::Usage, "--profile and --report need the cpu backend");
+    cpu::SourceCompile how = sourceCompile(o.tier, o.fillElided, memoryLimitOf(o.memoryLimit));
+    std::unique_ptr<cpu::Executable> direct = cpu::compileSource(source, how).executable;
+    direct->waitForOptimizedCode();
+    const Function& fn = *direct->module().lookup(entry);
+    interp::HostValues hostArgs;
+    std::mt19937_64 again(o.seed);
+    for (const Type& t : original->paramTypes()) hostArgs.push_back(randomInput(t, again, o.scale));
+    cpu::Profile profile(direct->module());
     for (int i = 0; i < o.runs; ++i) {
       const double start = profile.now();
-      executable->call(fn, args, {}, &profile);
+      direct->call(fn, hostArgs, {}, &profile);
       profile.run(start, profile.now());
     }
     if (!o.profile.empty()) {
@@ -148,7 +159,8 @@ std::function<int()> addBenchCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("bench", "Benchmark a program: compile time, run times, GB/s and GFLOP/s");
   cmd->add_option("file", o->file, "The .mlir file, or - for standard input")->required();
   cmd->add_option("--entry", o->entry, "The function to run (default: main, or the only public function)");
-  cmd->add_option("--backend", o->backend, "cpu (default) or interp");
+  cmd->add_option("--backend", o->backend,
+                  "The plugin to run on: cpu (the default), interp, or another on KILN_PLUGIN_PATH");
   cmd->add_option("--runs", o->runs, "Timed runs after one warm-up (default 10)")->check(CLI::Range(1, 100000));
   cmd->add_option("--seed", o->seed, "Seed of the random inputs");
   cmd->add_option(
