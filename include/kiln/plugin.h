@@ -208,10 +208,11 @@ typedef struct KilnBufferReadyEventArgs {
   KilnEvent* event; /* out */
 } KilnBufferReadyEventArgs;
 
-/* Frees the buffer's device memory now; the handle stays valid until destroyed, and any
- * later use of it is a FAILED_PRECONDITION error (so is a queued execution's, when it
- * starts: delete what queued work no longer needs, or just destroy the handle). A buffer
- * donated to an execution belongs to it: deleting it does nothing. */
+/* Deletes the buffer: any later use of the handle is a FAILED_PRECONDITION error (the
+ * handle stays valid until destroyed); its device memory is freed now, or, as PJRT's
+ * Delete does, once the executions and copies already queued that read it have read it
+ * (since 0.5; before, such a read failed). A buffer donated to an execution belongs to
+ * it: deleting it does nothing. */
 typedef struct KilnBufferDeleteArgs {
   size_t struct_size;
   KilnBuffer* buffer;

@@ -65,7 +65,7 @@ bool BufferState::freeLocked() {
 
 void BufferState::use(bool donate) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (deleted_ || donated_) throwGone(donated_);
+  if (deleted_ || handleDeleted_ || donated_) throwGone(donated_);
   ++uses_;
   if (donate) donated_ = true;
 }
@@ -96,7 +96,7 @@ void BufferState::endUse() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     --uses_;
-    if ((handleGone_ || donated_) && uses_ == 0) release = freeLocked();
+    if ((handleGone_ || handleDeleted_ || donated_) && uses_ == 0) release = freeLocked();
   }
   if (release) memory_->release(bytes);
 }
@@ -120,17 +120,19 @@ void BufferState::dropHandle() {
 }
 
 void BufferState::remove() {
-  bool release;
+  bool release = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    release = !donated_ && freeLocked();
+    if (donated_) return;
+    handleDeleted_ = true;
+    if (uses_ == 0) release = freeLocked();
   }
   if (release) memory_->release(bytes);
 }
 
 bool BufferState::deleted() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return deleted_ || donated_;
+  return deleted_ || handleDeleted_ || donated_;
 }
 
 bool BufferState::donated() const {

@@ -67,8 +67,9 @@ struct BufferState {
   void fail(const Failure& failure) { ready->set(failure); }
   // The handle is gone: frees the buffer once no read is pending.
   void dropHandle();
-  // Frees the contents and the memory now; later use fails. Idempotent; nothing for a
-  // donated buffer (its execution owns it).
+  // Deletes the buffer: later use fails; the contents and the memory are freed now, or
+  // once the reads already queued have read (as PJRT's Delete). Idempotent; nothing for
+  // a donated buffer (its execution owns it).
   void remove();
   // Deleted or donated: the handle can no longer be used.
   bool deleted() const;
@@ -88,7 +89,8 @@ struct BufferState {
   const std::shared_ptr<DeviceMemory> memory_;
   mutable std::mutex mutex_;
   interp::HostValue value_;
-  bool deleted_ = false;
+  bool deleted_ = false;      // freed
+  bool handleDeleted_ = false;  // remove()d: freed once no read is pending
   bool handleGone_ = false;
   bool donated_ = false;
   bool memoryMoved_ = false;  // an output counts the memory now

@@ -73,6 +73,29 @@ TEST_P(DevicesTest, ADroppedArgumentIsFreedOnceRead) {
   EXPECT_EQ(stats.peakBytesInUse, 32);
 }
 
+// Deleting a buffer (as PJRT's Delete) refuses later uses at once, but the executions
+// already queued still read it; its memory goes once they have.
+TEST_P(DevicesTest, DeletingABufferLetsQueuedReadsRead) {
+  Client client(plugin_);
+  Device d = client.devices()[0];
+  Executable slow = client.compile(kSlowProgram);
+  Executable exe = client.compile(kAddOne);
+  Buffer n = client.bufferFromHost(i64Scalar(slowIterations(client, slow, 0.2)), d);
+  Buffer r = client.bufferFromHost(ramp256(), d);
+  Executable::Execution busy = slow.execute({&n, &r}, d);  // holds the device's queue
+  Buffer x = client.bufferFromHost(f32({4}, {1, 2, 3, 4}), d);
+  Executable::Execution run = exe.execute({&x}, d);  // queued behind it
+  x.remove();
+  EXPECT_FALSE(run.done.ready());
+  expectError([&] { exe.execute({&x}, d); }, ErrorKind::Usage, "the buffer was deleted");
+  expectError([&] { x.toLiteral(); }, ErrorKind::Usage, "the buffer was deleted");
+  EXPECT_EQ(run.outputs[0].toLiteral(), f32({4}, {2, 3, 4, 5}));
+  busy.done.await();
+  Device::MemoryStats stats = d.memoryStats();
+  EXPECT_EQ(stats.numBuffers, 4);  // n, r, and the two outputs: x is gone
+  EXPECT_EQ(stats.bytesInUse, 8 + 1024 + 1024 + 16);
+}
+
 TEST(CpuDevicesTest, KilnCpuDevicesSetsTheDefault) {
   Plugin cpu = Plugin::load("cpu");
   setenv("KILN_CPU_DEVICES", "3", 1);

@@ -189,20 +189,21 @@ TEST_P(MultiDeviceTest, GroupSizeThatMisfitsTheResultType) {
   for (auto& r : runs) expectError([&] { r.done.await(); }, ErrorKind::Runtime, "tensor<8xi64> with the process group");
 }
 
-// A process whose argument was deleted before it ran fails; the processes that meet it
-// in the all_reduce fail too (naming it) instead of waiting for ever.
-TEST_P(MultiDeviceTest, AFailedProcessFailsTheOthers) {
+// A process whose argument failed (an execution past its time limit made it) fails,
+// and so do the processes that would meet it in the all_reduce, with that failure,
+// instead of waiting for ever (the processes start together once every argument is
+// ready, and fail together when one fails).
+TEST_P(MultiDeviceTest, AFailedArgumentFailsEveryProcess) {
   Executable slow = client_.compile(kSlowProgram);
-  const int64_t iterations = slowIterations(client_, slow, 0.2);
   CompileOptions options;
   options.replicas = 4;
   Executable exe = client_.compile(kSumOfReplicas, options);
-  Buffer n = client_.bufferFromHost(i64Scalar(iterations), devices_[1]);
+  Buffer n = client_.bufferFromHost(i64Scalar(int64_t{1} << 40), devices_[1]);  // hours of work
   Buffer x = client_.bufferFromHost(ramp256(), devices_[1]);
-  Executable::Execution pending = slow.execute({&n, &x}, devices_[1]);
-  (void)pending;
-  // The argument of process 1 is an output still being computed; it is deleted before
-  // the execution can read it.
+  ExecuteOptions limited;
+  limited.timeLimit = std::chrono::milliseconds(50);
+  Executable::Execution pending = slow.execute({&n, &x}, devices_[1], limited);
+  // The argument of process 1 is computed from that execution's output.
   constexpr const char* kFirstFour = R"(
 func.func @main(%x: tensor<256xf32>) -> tensor<4xf32> {
   %s = stablehlo.slice %x [0:4] : (tensor<256xf32>) -> tensor<4xf32>
@@ -216,8 +217,36 @@ func.func @main(%x: tensor<256xf32>) -> tensor<4xf32> {
   std::vector<std::vector<const Buffer*>> args;
   for (const Buffer& b : buffers) args.push_back({&b});
   std::vector<Executable::Execution> runs = exe.execute(args, devices_);
-  buffers[1].remove();
-  expectError([&] { runs[1].done.await(); }, ErrorKind::Usage, "deleted");
+  for (const Executable::Execution& r : runs)
+    expectError([&] { r.done.await(); }, ErrorKind::Runtime, "an argument of the execution failed: ");
+  expectError([&] { runs[2].outputs[0].toLiteral(); }, ErrorKind::Runtime, "time limit exceeded");
+}
+
+// A process that fails while it runs (replica 1's check does not hold) makes the
+// processes waiting for it in the all_reduce fail too, naming it, instead of hanging.
+TEST_P(MultiDeviceTest, AFailedProcessFailsTheOthers) {
+  CompileOptions options;
+  options.replicas = 4;
+  Executable exe = client_.compile(R"(
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = stablehlo.replica_id : tensor<ui32>
+  %one = stablehlo.constant dense<1> : tensor<ui32>
+  %not_one = stablehlo.compare NE, %r, %one : (tensor<ui32>, tensor<ui32>) -> tensor<i1>
+  check.expect_eq_const %not_one, dense<true> : tensor<i1>
+  %sum = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }) {replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %sum : tensor<4xf32>
+})",
+                                   options);
+  std::vector<Buffer> buffers;
+  for (int d = 0; d < 4; ++d) buffers.push_back(client_.bufferFromHost(f32({4}, {1, 2, 3, 4}), devices_[d]));
+  std::vector<std::vector<const Buffer*>> args;
+  for (const Buffer& b : buffers) args.push_back({&b});
+  std::vector<Executable::Execution> runs = exe.execute(args, devices_);
+  expectError([&] { runs[1].done.await(); }, ErrorKind::Runtime, "check.expect_eq_const");
   for (int d : {0, 2, 3}) {
     try {
       runs[static_cast<size_t>(d)].done.await();
