@@ -177,28 +177,20 @@ TEST_P(CompileOptionsTest, ADeserializedProgramsErrorsPointIntoItsOriginalText) 
 // and the plugin's statistics of it (the cpu plugin's kernels and their runs).
 TEST_P(CompileOptionsTest, OneModuleRunsAtSeveralEntries) {
   Client c = client();
-  CompileOptions options;
-  options.entry = "plus_one";
-  Executable plusOne = c.compile(R"(
-func.func @plus_one(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %one = stablehlo.constant dense<1.0> : tensor<4xf32>
-  %y = stablehlo.add %x, %one : tensor<4xf32>
+  // kAddOne's @main (x + 1), and x * x beside it.
+  Executable plusOne = c.compile(std::string(kAddOne) + R"(
+func.func @square(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = stablehlo.multiply %x, %x : tensor<4xf32>
   return %y : tensor<4xf32>
-}
-func.func @twice(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %y = stablehlo.add %x, %x : tensor<4xf32>
-  return %y : tensor<4xf32>
-}
-)",
-                                 options);
-  Executable twice = plusOne.withEntry("twice");
+})");
+  Executable square = plusOne.withEntry("square");
   const Literal x = f32({4}, {1, 2, 3, 4});
   EXPECT_EQ(run(c, plusOne, x), (std::vector<float>{2, 3, 4, 5}));
-  EXPECT_EQ(run(c, twice, x), (std::vector<float>{2, 4, 6, 8}));
-  EXPECT_EQ(twice.info().name, "twice");
-  expectError([&] { plusOne.withEntry("thrice"); }, ErrorKind::Usage, "no function @thrice");
+  EXPECT_EQ(run(c, square, x), (std::vector<float>{1, 4, 9, 16}));
+  EXPECT_EQ(square.info().name, "square");
+  expectError([&] { plusOne.withEntry("cube"); }, ErrorKind::Usage, "no function @cube");
   std::map<std::string, double> stats;
-  for (const auto& [name, value] : twice.statistics()) stats[name] = value;
+  for (const auto& [name, value] : square.statistics()) stats[name] = value;
   if (std::string(GetParam()) == "cpu") {
     EXPECT_GE(stats["native_kernels"], 2);  // both functions' adds, compiled once
     EXPECT_GE(stats["kernel_runs"], 2);
