@@ -59,10 +59,8 @@ CachedCompile compileCached(const Client& client, std::string_view program, cons
   if (std::optional<std::string> bytes = cache.load(key)) {
     try {
       return {client.deserialize(*bytes), true};
-    } catch (const Error& e) {
-      // Over the client's memory limit: as compiling would say. Otherwise an entry this
-      // plugin cannot use: compiled again below, and replaced.
-      if (e.kind() == ErrorKind::ResourceExhausted) throw;
+    } catch (const Error&) {
+      // An entry this plugin cannot use: compiled again below, and replaced.
     }
   }
   Executable executable = client.compile(text(), options);

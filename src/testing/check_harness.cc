@@ -65,7 +65,7 @@ void runTestExecution(const runtime::Executable& executable, const runtime::Devi
 }
 
 void runTestFunction(const Module& module, const Function& fn, double timeLimitSeconds, size_t slot,
-                     TestResult& r, const interp::NativeOps* native, ParallelOnDevices* parallel) {
+                     TestResult& r, ParallelOnDevices* parallel) {
   auto start = std::chrono::steady_clock::now();
   // Each test gets its own probe folder, so probes of parallel tests do not mix.
   fs::path probes =
@@ -75,7 +75,6 @@ void runTestFunction(const Module& module, const Function& fn, double timeLimitS
                             std::chrono::duration<double>(timeLimitSeconds));
   io.probeDir = probes.string();
   io.print = [](const std::string&) {};  // interpreter.print output is not part of a test
-  io.native = native;
   if (parallel)
     io.runParallel = [&](const Op& op, const interp::HostValues& inputs) {
       return parallel->runIfPossible(module, op, inputs);

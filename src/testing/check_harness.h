@@ -37,13 +37,10 @@ std::vector<const Function*> testFunctions(const Module& module);
 // other error, or after `timeLimitSeconds`. Probes (interpreter.probe and
 // check.expect_serialized_eq) go to a folder of their own, removed afterwards; `slot`
 // makes it unique among tests that run at the same time. Fills status, message and
-// seconds of `result`; never throws.
-// `native` runs the ops a backend compiled (null: the interpreter runs everything);
-// `parallel`, when given, runs the interpreter.run_parallel ops it can (the others run
-// on the interpreter's threads).
+// seconds of `result`; never throws. `parallel`, when given, runs the
+// interpreter.run_parallel ops it can (the others run on the interpreter's threads).
 void runTestFunction(const Module& module, const Function& fn, double timeLimitSeconds, size_t slot,
-                     TestResult& result, const interp::NativeOps* native = nullptr,
-                     ParallelOnDevices* parallel = nullptr);
+                     TestResult& result, ParallelOnDevices* parallel = nullptr);
 
 // Runs a test compiled through a plugin (`executable`, entered at the test function) on
 // `device`, failing it after `timeLimitSeconds` (the execution's time limit); results as

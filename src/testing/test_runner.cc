@@ -195,7 +195,7 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
         runTestExecution(*job.executable, devices[static_cast<size_t>(slot) % devices.size()], options.timeLimitSeconds, r);
         if (!job.probeDir.empty()) fs::remove_all(job.probeDir, ignored);
       } else {
-        runTestFunction(*job.module, *job.fn, options.timeLimitSeconds, j, r, nullptr, parallel ? &*parallel : nullptr);
+        runTestFunction(*job.module, *job.fn, options.timeLimitSeconds, j, r, parallel ? &*parallel : nullptr);
       }
       report(std::move(r));
     });
