@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "ir/sharding.h"
 
 namespace kiln {
 
@@ -57,6 +58,14 @@ class Module {
   NamedAttrList attrs; // mhlo.num_partitions, ...
   Location loc;
   SourceRef source;    // the text it was parsed from (for diagnostics); may be null
+
+  // Shardy's device meshes (`sdy.mesh @name = <...>`), which sdy.sharding attributes name.
+  struct NamedMesh {
+    std::string name;
+    Mesh mesh;
+  };
+  std::vector<NamedMesh> meshes;
+  const Mesh* findMesh(std::string_view meshName) const;
 
   const std::vector<std::unique_ptr<Function>>& functions() const { return functions_; }
   Function* addFunction(std::unique_ptr<Function> fn);

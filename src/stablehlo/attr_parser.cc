@@ -435,18 +435,22 @@ Attribute Parser::parseHashAttribute() {
     return parseRecordBody(*schema, hash.offset);
   }
   // Anything else (#sdy.sharding<...>, #mhlo.xyz<...>) is kept verbatim.
-  size_t end = hash.offset + hash.text.size();
-  if (tok_.is(Tok::Less)) {
-    int depth = 0;
-    do {
-      if (tok_.is(Tok::Eof)) errorAt(hash.offset, "unterminated attribute " + name + "<...");
-      if (tok_.is(Tok::Less)) ++depth;
-      if (tok_.is(Tok::Greater)) --depth;
-      end = tok_.offset + tok_.text.size();
-      advance();
-    } while (depth > 0);
-  }
-  return Attribute::opaque(std::string(source_->text().substr(hash.offset, end - hash.offset)));
+  std::string_view body = tok_.is(Tok::Less) ? angleText("attribute " + name) : std::string_view();
+  return Attribute::opaque(std::string(hash.text) + std::string(body));
+}
+
+std::string_view Parser::angleText(const std::string& what) {
+  const size_t start = tok_.offset;
+  size_t end = start;
+  int depth = 0;
+  do {
+    if (tok_.is(Tok::Eof)) errorAt(start, "unterminated " + what + " <...");
+    if (tok_.is(Tok::Less)) ++depth;
+    if (tok_.is(Tok::Greater)) --depth;
+    end = tok_.offset + tok_.text.size();
+    advance();
+  } while (depth > 0);
+  return source_->text().substr(start, end - start);
 }
 
 // Fields `name = value, ...>` of a record; missing fields take the schema defaults.

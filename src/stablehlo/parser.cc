@@ -2,6 +2,7 @@
 #include "stablehlo/parser.h"
 
 #include "ir/elided_constants.h"
+#include "ir/sharding_attrs.h"
 #include "ir/verifier.h"
 #include "stablehlo/parser_impl.h"
 #include "support/error.h"
@@ -176,10 +177,12 @@ std::unique_ptr<Module> Parser::parseModule() {
   auto module = std::make_unique<Module>();
   module->source = source_;
   bool sawModuleOp = false;
+  module_ = module.get();
   while (!tok_.is(Tok::Eof)) parseTopLevelItem(*module, sawModuleOp);
   if (unclaimedElided_)
     unsupportedAt(firstUnclaimedElided_, "dense_resource<__elided__> outside a constant op");
   resolveLocations();
+  verifyShardings(*module);
   return module;
 }
 
@@ -235,6 +238,10 @@ void Parser::parseTopLevelItem(Module& module, bool& sawModuleOp) {
     parseGlobal();
     return;
   }
+  if (tok_.isKeyword("sdy.mesh")) {
+    parseSdyMesh(module);
+    return;
+  }
   if (tok_.is(Tok::BareId) || tok_.is(Tok::String)) {
     unsupportedAt(tok_.offset, "top-level op " + describe(tok_) + " (only func.func is supported)");
   }
@@ -249,6 +256,8 @@ void Parser::parseModuleBody(Module& module) {
       parseGenericFunction(module);
     } else if (tok_.isKeyword("util.global")) {
       parseGlobal();
+    } else if (tok_.isKeyword("sdy.mesh")) {
+      parseSdyMesh(module);
     } else if (tok_.is(Tok::BareId) || tok_.is(Tok::String)) {
       unsupportedAt(tok_.offset, "module-level op " + describe(tok_) + " (only func.func is supported)");
     } else {
@@ -484,6 +493,11 @@ void Parser::parseOperation(Region& region) {
       parseTensorExtract(names, nameOffset);
       return;
     }
+    if (tok_.text.rfind("sdy.", 0) == 0) {
+      op = parseSdyOp(region, names, nameOffset);
+      parseOptionalLoc(op->loc);
+      return;
+    }
     if (tok_.text.rfind("util.global.", 0) == 0) {
       op = parseGlobalUse(region, names, nameOffset);
       if (!op) return;  // util.global.address defines a pointer, not a value
@@ -542,7 +556,8 @@ Op* Parser::finishOp(Region& region, OpCode code, const std::vector<Value*>& ope
 // JAX and torch_xla write: @mhlo.erf, @mhlo.topk, ... with their attributes in
 // mhlo.attributes) become those ops; the sharding markers of XLA's SPMD partitioner
 // are identities on one device (a reshape to the same type, which the simplifier
-// removes). Other targets stay custom calls.
+// removes); @Sharding keeps its mhlo.sharding, which makes it a sharding constraint
+// (ir/sharding_attrs.h). Other targets stay custom calls.
 void Parser::importCustomCall(OpCode& code, const std::vector<Value*>& operands, const TypeList& resultTypes,
                               NamedAttrList& attrs, size_t offset) {
   const Attribute target = findAttr(attrs, "call_target_name");
@@ -552,7 +567,9 @@ void Parser::importCustomCall(OpCode& code, const std::vector<Value*>& operands,
     if (operands.size() != 1 || resultTypes.size() != 1 || operands[0]->type() != resultTypes[0])
       unsupportedAt(offset, "custom_call @" + name + " that changes the shape (a sharded program; kiln runs on one device)");
     code = OpCode::Reshape;
+    Attribute sharding = findAttr(attrs, kHloShardingAttr);
     attrs.clear();
+    if (name == "Sharding" && sharding) setAttr(attrs, std::string(kHloShardingAttr), sharding);
     return;
   }
   if (name.rfind("mhlo.", 0) != 0) return;

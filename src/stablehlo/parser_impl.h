@@ -112,6 +112,8 @@ class Parser {
   double parseFloatValue(DType type, std::string_view context);
   // Dialect attributes after '#'.
   Attribute parseHashAttribute();
+  // The source text of the balanced <...> at the current token, consumed.
+  std::string_view angleText(const std::string& what);
   Attribute parseRecordBody(const RecordSchema& schema, size_t start);
   Attribute parseConvDimensions();  // [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]
   // Brings a named attribute of an op to its canonical form (by the op's schema).
@@ -219,6 +221,10 @@ class Parser {
   void parseGlobal();
   Op* parseGlobalUse(Region& region, const ResultNames& names, size_t nameOffset);
   void skipPointerType();  // !util.ptr<...>
+  // Shardy's ops (sdy_import.cc): `sdy.mesh` at module level; sharding constraints
+  // (sdy.sharding_constraint, sdy.reshard) in function bodies.
+  void parseSdyMesh(Module& module);
+  Op* parseSdyOp(Region& region, const ResultNames& names, size_t nameOffset);
   // cf.br / cf.cond_br ending `block`, and tensor.extract of a tensor<i1> (cfg_import.cc).
   void parseBranch(CfgBlock& block);
   void parseTensorExtract(const ResultNames& names, size_t nameOffset);
@@ -248,6 +254,7 @@ class Parser {
   int depth_ = 0;
   std::unordered_map<std::string, Literal> globals_;         // @symbol -> value
   std::unordered_map<std::string, std::string> pointers_;    // %ptr -> @symbol
+  const Module* module_ = nullptr;  // the module being parsed (its meshes)
   size_t begin_;
   bool sawResources_ = false;
   std::unordered_map<std::string, ResourceBlob> blobs_;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "ir/elided_constants.h"
+#include "ir/sharding_attrs.h"
 #include "stablehlo/printer_impl.h"
 
 namespace kiln::stablehlo {
@@ -78,6 +79,10 @@ void Printer::printModule(const Module& module) {
   }
   out_ += " {";
   ++indent_;
+  for (const Module::NamedMesh& m : module.meshes) {
+    newline();
+    out_ += "sdy.mesh " + symbolText(m.name) + " = " + printSdyMesh(m.mesh);
+  }
   for (const auto& fn : module.functions()) {
     newline();
     printFunction(*fn);
@@ -166,13 +171,43 @@ void Printer::printRegion(const Region& region, bool entryArgs) {
 
 void Printer::printOp(const Op& op) {
   const OpSyntax& syntax = opSyntax(op.code());
-  if (options_.generic || syntax.generic) {
+  if (!options_.generic && isShardingConstraint(op)) {
+    printShardingConstraint(op);
+  } else if (options_.generic || syntax.generic) {
     printResults(op);
     printGenericOp(op);
   } else {
     printPrettyOp(op, syntax);
   }
   printLocation(op.loc);
+}
+
+// The form a sharding constraint was written in: `custom_call @Sharding` for a GSPMD
+// sharding, `sdy.sharding_constraint` for a Shardy one.
+void Printer::printShardingConstraint(const Op& op) {
+  printResults(op);
+  const Type& type = op.result()->type();
+  if (Attribute hlo = op.attr(kHloShardingAttr)) {
+    out_ += "stablehlo.custom_call @Sharding(";
+    printValue(op.operand(0));
+    out_ += ") ";
+    printAttrDict({{std::string(kHloShardingAttr), hlo}});
+    out_ += " : ";
+    printFunctionType({type}, {type});
+    return;
+  }
+  std::string_view text = op.attr(kSdyShardingAttr).asString();  // #sdy.sharding_per_value<[<...>]>
+  const std::string_view prefix = "#sdy.sharding_per_value<[";
+  if (!text.starts_with(prefix) || !text.ends_with("]>")) {  // not what a constraint holds
+    printGenericOp(op);
+    return;
+  }
+  text.remove_prefix(prefix.size());
+  text.remove_suffix(2);
+  out_ += "sdy.sharding_constraint ";
+  printValue(op.operand(0));
+  out_ += " " + std::string(text) + " : ";
+  printType(type);
 }
 
 void Printer::printGenericOp(const Op& op) {

@@ -27,6 +27,7 @@ class Printer {
   void printFunction(const Function& fn);
   void printOp(const Op& op);
   void printGenericOp(const Op& op);
+  void printShardingConstraint(const Op& op);
   void printPrettyOp(const Op& op, const OpSyntax& syntax);
   // Region body in braces; `entryArgs` prints ^bb0(...) when the region has arguments.
   void printRegion(const Region& region, bool entryArgs = true);
