@@ -305,9 +305,9 @@ Attribute idTable(const std::vector<Dims>& rows, size_t width) {
   return Attribute::dense(std::move(table));
 }
 
-Attribute replicaGroups(const std::vector<Dims>& groups) { return idTable(groups, groups.empty() ? 0 : groups[0].size()); }
-
 }  // namespace
+
+Attribute replicaGroups(const std::vector<Dims>& groups) { return idTable(groups, groups.empty() ? 0 : groups[0].size()); }
 
 Value* Builder::batchNormInference(Value* x, Value* scale, Value* offset, Value* mean, Value* variance,
                                    double epsilon, int64_t featureIndex) {

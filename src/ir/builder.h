@@ -27,6 +27,9 @@ std::unique_ptr<Op> makeOp(OpCode code, const std::vector<Value*>& operands, Nam
                            std::vector<std::unique_ptr<Region>> regions = {}, const TypeList& given = {},
                            Location loc = {}, const Module* module = nullptr);
 
+// The replica_groups attribute of collectives: one row of process ids per group.
+Attribute replicaGroups(const std::vector<Dims>& groups);
+
 // Builds a region's body: receives the builder of the region and its arguments, returns
 // the values the region yields (the builder adds the stablehlo.return).
 using BodyFn = std::function<std::vector<Value*>(Builder&, const std::vector<Value*>& args)>;

@@ -69,4 +69,83 @@ std::vector<std::string> Sharding::unusedAxes() const {
   return out;
 }
 
+namespace {
+
+// The products of an iota mesh's leading axes: where its axes start and end, in devices.
+std::vector<int64_t> boundaries(const Mesh& mesh) {
+  std::vector<int64_t> out;
+  int64_t p = 1;
+  for (const MeshAxis& a : mesh.axes) {
+    if (a.size == 1) continue;
+    out.push_back(p *= a.size);
+  }
+  return out;
+}
+
+std::string refinedName(size_t i) { return "_axis_" + std::to_string(i); }
+
+}  // namespace
+
+std::optional<Mesh> commonMesh(const std::vector<const Mesh*>& meshes) {
+  std::vector<const Mesh*> real;
+  for (const Mesh* m : meshes)
+    if (!m->axes.empty()) real.push_back(m);
+  if (real.empty()) return Mesh{};
+  bool allEqual = true;
+  for (const Mesh* m : real) allEqual = allEqual && *m == *real[0];
+  if (allEqual) return *real[0];
+  std::vector<int64_t> cuts;
+  for (const Mesh* m : real) {
+    if (!m->deviceIds.empty() || m->numDevices() != real[0]->numDevices()) return std::nullopt;
+    for (int64_t b : boundaries(*m)) cuts.push_back(b);
+  }
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  Mesh out;
+  int64_t previous = 1;
+  for (int64_t c : cuts) {
+    if (c % previous != 0) return std::nullopt;  // 2x3 and 3x2: no common split
+    out.axes.push_back({refinedName(out.axes.size()), c / previous});
+    previous = c;
+  }
+  return out;
+}
+
+Sharding onMesh(const Sharding& s, const Mesh& mesh) {
+  if (s.kind == Sharding::Kind::Maximal || s.mesh == mesh) {
+    Sharding same = s;
+    if (s.kind != Sharding::Kind::Maximal) same.mesh = mesh;
+    return same;
+  }
+  // Each axis of s.mesh covers the refined axes between its boundaries.
+  std::vector<std::pair<std::string, std::vector<std::string>>> runs;
+  int64_t p = 1;
+  size_t next = 0;
+  int64_t covered = 1;
+  for (const MeshAxis& a : s.mesh.axes) {
+    std::vector<std::string> run;
+    p *= a.size;
+    while (covered < p && next < mesh.axes.size()) {
+      covered *= mesh.axes[next].size;
+      run.push_back(mesh.axes[next++].name);
+    }
+    runs.emplace_back(a.name, std::move(run));
+  }
+  auto map = [&](const std::vector<std::string>& axes) {
+    std::vector<std::string> out;
+    for (const std::string& a : axes)
+      for (const auto& [name, run] : runs)
+        if (name == a) out.insert(out.end(), run.begin(), run.end());
+    return out;
+  };
+  Sharding out = s;
+  out.mesh = mesh;
+  out.meshName.clear();
+  for (auto& axes : out.dims) axes = map(axes);
+  out.replicated = map(s.replicated);
+  out.unreduced = map(s.unreduced);
+  out.manualAxes = map(s.manualAxes);
+  return out;
+}
+
 }  // namespace kiln

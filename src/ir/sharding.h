@@ -67,6 +67,15 @@ struct Sharding {
   bool operator==(const Sharding&) const = default;
 };
 
+// One mesh all of `meshes` fit on, or nullopt: the meshes themselves when they are all
+// equal (axis names too); otherwise, for meshes of one device count in iota order, the
+// coarsest mesh whose axes split each given axis into a run of its own (a 4-device axis
+// and a 2x2 mesh give a 2x2 mesh). Meshes with no axes fit any.
+std::optional<Mesh> commonMesh(const std::vector<const Mesh*>& meshes);
+// `s` over `mesh` (one commonMesh gave for s.mesh): each axis of s.mesh becomes the run of
+// `mesh`'s axes that covers it.
+Sharding onMesh(const Sharding& s, const Mesh& mesh);
+
 // ---- GSPMD's text: the value of an `mhlo.sharding` attribute -------------------------
 // Parses "{replicated}", "{maximal device=3}", "{manual}", "{devices=[2,1]0,1}",
 // "{devices=[2,2]<=[2,2]T(1,0)}", "... last_tile_dim_replicate", "last_tile_dims={manual}",

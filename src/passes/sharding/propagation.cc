@@ -1,0 +1,237 @@
+// Sharding propagation (see propagation.h).
+#include "passes/sharding/propagation.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "ir/sharding_attrs.h"
+#include "passes/sharding/sharding_rules.h"
+#include "support/error.h"
+
+namespace kiln::passes {
+namespace {
+
+using Axes = std::vector<std::string>;
+
+std::string where(const Op& op) {
+  return std::string(op.name()) + (op.pos.known() ? " (line " + std::to_string(op.pos.line) + ")" : "");
+}
+
+std::string axesText(const Axes& axes) {
+  std::string out = "{";
+  for (size_t i = 0; i < axes.size(); ++i) out += (i ? ", \"" : "\"") + axes[i] + "\"";
+  return out + "}";
+}
+
+// A sharding over the plan's mesh from what the program wrote.
+Sharding normalized(const Sharding& given, const Mesh& mesh, size_t rank, const std::string& what,
+                    std::vector<std::string>& notes) {
+  if (given.kind == Sharding::Kind::Manual)
+    throwUnsupported("partitioning a manual sharding (" + what + "): shard_map regions are not partitioned yet");
+  if (given.kind == Sharding::Kind::Maximal) {
+    notes.push_back(what + ": a maximal sharding (one device) is computed on every device, replicated");
+    return Sharding::replicatedOn(mesh, rank);
+  }
+  if (!given.unreduced.empty()) throwUnsupported("a given sharding with unreduced axes (" + what + ")");
+  Sharding s = onMesh(given, mesh);
+  s.open.assign(rank, false);
+  s.replicated.clear();
+  s.meshName.clear();
+  return s;
+}
+
+class Propagator {
+ public:
+  Propagator(const Module& module, const Function& fn) : module_(module), fn_(fn) {}
+
+  ShardingPlan run() {
+    collectGiven();
+    for (int round = 0; round < 8; ++round) {
+      bool changed = false;
+      for (const auto& op : fn_.body().ops()) changed |= visit(*op, /*forward=*/true);
+      for (auto it = fn_.body().ops().rbegin(); it != fn_.body().ops().rend(); ++it) changed |= visit(**it, false);
+      if (!changed) break;
+    }
+    auto fill = [&](const Value* v) {
+      if (v->type().isTensor() && !plan_.values.count(v))
+        plan_.values.emplace(v, Sharding::replicatedOn(plan_.mesh, static_cast<size_t>(v->type().rank())));
+    };
+    for (size_t i = 0; i < fn_.numParams(); ++i) fill(fn_.param(i));
+    for (const auto& op : fn_.body().ops())
+      for (const Value* v : op->results()) fill(v);
+    const Op& ret = *fn_.body().ops().back();
+    for (size_t i = 0; i < ret.numOperands(); ++i) {
+      auto given = givenResults_.find(i);
+      plan_.results.push_back(given != givenResults_.end() ? given->second
+                              : ret.operand(i)->type().isTensor() ? plan_.of(ret.operand(i))
+                                                                   : Sharding());
+    }
+    return std::move(plan_);
+  }
+
+ private:
+  void collectGiven() {
+    struct Given {
+      const Value* value;  // null for a function result
+      size_t result;
+      Sharding sharding;
+      std::string what;
+    };
+    std::vector<Given> given;
+    for (size_t i = 0; i < fn_.numParams(); ++i)
+      if (auto s = paramSharding(module_, fn_, i)) given.push_back({fn_.param(i), 0, *s, "parameter " + std::to_string(i)});
+    for (size_t i = 0; i < fn_.resultTypes().size(); ++i)
+      if (auto s = resultSharding(module_, fn_, i)) given.push_back({nullptr, i, *s, "result " + std::to_string(i)});
+    for (const auto& op : fn_.body().ops()) {
+      if (auto all = opShardings(module_, *op))
+        for (size_t i = 0; i < all->size(); ++i) given.push_back({op->result(i), 0, (*all)[i], where(*op)});
+      walkNested(*op);
+    }
+    std::vector<const Mesh*> meshes;
+    for (const Given& g : given) {
+      if (g.sharding.kind == Sharding::Kind::Tiled) meshes.push_back(&g.sharding.mesh);
+      if (!g.sharding.meshName.empty()) plan_.shardy = true, plan_.meshName = g.sharding.meshName;
+    }
+    std::optional<Mesh> mesh = commonMesh(meshes);
+    if (!mesh) throwUnsupported("shardings over meshes with no common refinement (different device orders)");
+    plan_.mesh = *mesh;
+    if (const Mesh* named = module_.findMesh(plan_.meshName); !named || !(*named == plan_.mesh)) plan_.meshName.clear();
+    for (const Given& g : given) {
+      const Type& type = g.value ? g.value->type() : fn_.resultTypes()[g.result];
+      if (!type.isTensor()) continue;
+      Sharding s = normalized(g.sharding, plan_.mesh, static_cast<size_t>(type.rank()), g.what, plan_.notes);
+      if (g.value) {
+        plan_.values[g.value] = s;
+      } else {
+        givenResults_[g.result] = s;
+      }
+    }
+    // A result's sharding is also the first guess for the value returned there.
+    const Op& ret = *fn_.body().ops().back();
+    for (const auto& [i, s] : givenResults_)
+      if (!plan_.values.count(ret.operand(i))) plan_.values.emplace(ret.operand(i), s);
+  }
+
+  // Shardings inside nested regions (a while body's constraint) are not partitioned.
+  void walkNested(const Op& op) {
+    for (size_t r = 0; r < op.numRegions(); ++r)
+      walk(op.region(r), [&](Op& inner) {
+        if (inner.attr(kHloShardingAttr) || inner.attr(kSdyShardingAttr))
+          plan_.notes.push_back(where(inner) + ": a sharding inside " + where(op) +
+                                "'s region is not partitioned; the region runs on whole values");
+      });
+  }
+
+  // The axes `v` has on dimension `d`, if it has a sharding.
+  const Axes* axesOf(const Value* v, int d) const {
+    auto it = plan_.values.find(v);
+    return it == plan_.values.end() ? nullptr : &it->second.dims[d];
+  }
+
+  // Carries shardings through `op` by its rule; true when a value got one.
+  bool visit(const Op& op, bool forward) {
+    ShardingRule rule = shardingRule(op);
+    if (!rule.known) return false;
+    struct Side {
+      const std::vector<Value*>& values;
+      const std::vector<std::vector<int>>& dims;
+    };
+    std::vector<Value*> operands = op.operands(), results = op.results();
+    Side first{forward ? operands : results, forward ? rule.operandDims : rule.resultDims};
+    Side second{forward ? results : operands, forward ? rule.resultDims : rule.operandDims};
+    std::vector<Axes> factorAxes(rule.factors.size());
+    std::vector<std::string> used;
+    for (size_t f = 0; f < rule.factors.size(); ++f) {
+      if (rule.factors[f].kind == ShardingRule::Kind::Replicated) continue;
+      // The candidates, in preference order, with the bytes of the values offering each.
+      std::vector<std::pair<Axes, int64_t>> offers;
+      for (const Side& side : {first, second})
+        for (size_t k = 0; k < side.values.size(); ++k)
+          for (size_t d = 0; d < side.dims[k].size(); ++d) {
+            if (side.dims[k][d] != static_cast<int>(f)) continue;
+            const Axes* axes = axesOf(side.values[k], static_cast<int>(d));
+            if (axes && !axes->empty()) offers.emplace_back(*axes, side.values[k]->type().byteSize());
+          }
+      if (offers.empty()) continue;
+      const Axes* best = &offers[0].first;
+      int64_t bestCost = -1;
+      bool conflict = false;
+      for (const auto& [candidate, bytes] : offers) {
+        int64_t cost = 0;  // the bytes of the values that would have to be resharded
+        for (const auto& [other, otherBytes] : offers) {
+          if (other != candidate) cost += otherBytes;
+          conflict = conflict || other != candidate;
+        }
+        if (bestCost < 0 || cost < bestCost) best = &candidate, bestCost = cost;
+      }
+      Axes chosen = *best;
+      int64_t pieces = 1;
+      bool clash = false;
+      for (const std::string& a : chosen) {
+        pieces *= plan_.mesh.axisSize(a);
+        clash = clash || std::find(used.begin(), used.end(), a) != used.end();
+      }
+      if (clash || rule.factors[f].size % pieces != 0) {
+        noteOnce(op, where(op) + ": cannot split a dimension of size " + std::to_string(rule.factors[f].size) +
+                         " over " + axesText(chosen) + (clash ? " (an axis already splits another dimension)" : "") +
+                         "; it stays whole");
+        continue;
+      }
+      if (conflict)
+        noteOnce(op, where(op) + ": dimensions split differently; chose " + axesText(chosen) + ", which reshards " +
+                         std::to_string(bestCost) + " bytes");
+      used.insert(used.end(), chosen.begin(), chosen.end());
+      factorAxes[f] = std::move(chosen);
+    }
+    bool changed = false;
+    for (const Side& side : {first, second})
+      for (size_t k = 0; k < side.values.size(); ++k) {
+        const Value* v = side.values[k];
+        if (!v->type().isTensor() || plan_.values.count(v)) continue;
+        Sharding s = Sharding::replicatedOn(plan_.mesh, side.dims[k].size());
+        bool any = false;
+        for (size_t d = 0; d < side.dims[k].size(); ++d)
+          if (int f = side.dims[k][d]; f >= 0 && !factorAxes[f].empty()) s.dims[d] = factorAxes[f], any = true;
+        if (!any) continue;  // nothing known yet: later rounds may tell more
+        plan_.values.emplace(v, std::move(s));
+        changed = true;
+      }
+    return changed;
+  }
+
+  void noteOnce(const Op& op, std::string note) {
+    if (noted_.insert({&op, note}).second) plan_.notes.push_back(std::move(note));
+  }
+
+  const Module& module_;
+  const Function& fn_;
+  ShardingPlan plan_;
+  std::map<size_t, Sharding> givenResults_;
+  std::set<std::pair<const Op*, std::string>> noted_;
+};
+
+}  // namespace
+
+Attribute ShardingPlan::attribute(const Sharding& s) const {
+  if (shardy) {
+    Sharding named = s;
+    named.meshName = meshName;
+    return Attribute::opaque(printSdySharding(named));
+  }
+  return Attribute::string(printHloSharding(s));
+}
+
+bool hasShardings(const Module& module, const Function& fn) {
+  for (size_t i = 0; i < fn.numParams(); ++i)
+    if (findAttr(fn.argAttrs[i], kHloShardingAttr) || findAttr(fn.argAttrs[i], kSdyShardingAttr)) return true;
+  for (size_t i = 0; i < fn.resultTypes().size(); ++i)
+    if (findAttr(fn.resultAttrs[i], kHloShardingAttr) || findAttr(fn.resultAttrs[i], kSdyShardingAttr)) return true;
+  bool found = false;
+  walk(fn.body(), [&](Op& op) { found = found || op.attr(kHloShardingAttr) || op.attr(kSdyShardingAttr); });
+  return found;
+}
+
+ShardingPlan propagateShardings(const Module& module, const Function& fn) { return Propagator(module, fn).run(); }
+
+}  // namespace kiln::passes

@@ -1,0 +1,139 @@
+// Resharding (see resharding.h).
+#include "passes/sharding/resharding.h"
+
+#include <algorithm>
+
+#include "ir/attr_records.h"
+#include "support/error.h"
+
+namespace kiln::passes {
+
+Type localType(const Type& global, const Sharding& s) {
+  Shape shape = global.shape();
+  for (size_t d = 0; d < shape.size() && d < s.dims.size(); ++d) shape[d] /= s.shardCount(d);
+  return Type::tensor(global.dtype(), shape);
+}
+
+int64_t Resharder::pieces(const Axes& axes) const {
+  int64_t n = 1;
+  for (const std::string& a : axes) n *= mesh_.axisSize(a);
+  return n;
+}
+
+std::vector<Dims> Resharder::groups(const Axes& axes) const {
+  std::vector<size_t> along;
+  for (const std::string& a : axes) along.push_back(*mesh_.axisIndex(a));
+  std::vector<Dims> out;
+  for (int64_t p = 0; p < mesh_.numDevices(); ++p) {
+    bool first = true;  // a group starts at the position whose coordinates along `axes` are 0
+    for (size_t a : along) first = first && mesh_.coordinate(p, a) == 0;
+    if (!first) continue;
+    Dims group;
+    for (int64_t k = 0; k < pieces(axes); ++k) {
+      // The position of shard k: p plus k's digits (major first) along the axes.
+      int64_t position = p, rest = k;
+      for (size_t i = along.size(); i-- > 0;) {
+        int64_t size = mesh_.axes[along[i]].size, stride = 1;
+        for (size_t j = along[i] + 1; j < mesh_.axes.size(); ++j) stride *= mesh_.axes[j].size;
+        position += rest % size * stride;
+        rest /= size;
+      }
+      group.push_back(mesh_.device(position));
+    }
+    out.push_back(std::move(group));
+  }
+  return out;
+}
+
+Value* Resharder::shardIndex(const Axes& axes) {
+  if (auto it = indices_.find(axes); it != indices_.end()) return it->second;
+  const int64_t n = mesh_.numDevices();
+  Literal table(Type::tensor(DType::I64, {n}));
+  for (const Dims& group : groups(axes))
+    for (size_t k = 0; k < group.size(); ++k) table.setInt(group[k], static_cast<int64_t>(k));
+  if (!partition_) partition_ = b_.convert(b_.create1(OpCode::PartitionId, {}), DType::I64);
+  Value* index = b_.reshape(b_.dynamicSlice(b_.constant(std::move(table)), {partition_}, {1}), {});
+  return indices_[axes] = index;
+}
+
+NamedAttrList Resharder::collectiveAttrs(const Axes& axes, bool globalIds) {
+  NamedAttrList attrs{{"replica_groups", replicaGroups(groups(axes))},
+                      {"channel_handle", ChannelHandle{nextChannel_++, 1}.toAttr()}};
+  if (globalIds) attrs.push_back({"use_global_device_ids", Attribute::unit()});
+  return attrs;
+}
+
+std::unique_ptr<Region> Resharder::reducerRegion(DType dtype, OpCode reducer) {
+  Type e = Type::scalar(dtype);
+  return b_.buildRegion({e, e}, [&](Builder& body, const std::vector<Value*>& args) {
+    return std::vector<Value*>{body.binary(reducer, args[0], args[1])};
+  });
+}
+
+Value* Resharder::reshard(Value* v, const Type& global, const Sharding& from, const Sharding& to, OpCode reducer) {
+  Sharding cur = from;
+  const size_t rank = cur.dims.size();
+  if (!cur.unreduced.empty()) {
+    const Axes partial = cur.unreduced;
+    std::vector<std::unique_ptr<Region>> body;
+    body.push_back(reducerRegion(global.dtype(), reducer));
+    size_t d = 0;
+    while (d < rank && !(to.dims[d] == partial && cur.dims[d].empty())) ++d;
+    if (d < rank) {
+      NamedAttrList attrs = collectiveAttrs(partial, true);
+      attrs.push_back({"scatter_dimension", Attribute::integer(static_cast<int64_t>(d))});
+      cur.dims[d] = partial;
+      v = b_.create(OpCode::ReduceScatter, {v}, std::move(attrs), std::move(body), {localType(global, cur)})->result();
+      ++counts_.reduceScatter;
+    } else {
+      v = b_.create(OpCode::AllReduce, {v}, collectiveAttrs(partial, true), std::move(body))->result();
+      ++counts_.allReduce;
+    }
+    cur.unreduced.clear();
+  }
+  // A split moving from dimension i to a whole dimension j: one all_to_all.
+  for (size_t i = 0; i < rank; ++i) {
+    if (cur.dims[i].empty() || cur.dims[i] == to.dims[i]) continue;
+    for (size_t j = 0; j < rank; ++j) {
+      if (j == i || to.dims[j] != cur.dims[i] || !cur.dims[j].empty()) continue;
+      const Axes axes = cur.dims[i];
+      NamedAttrList attrs = collectiveAttrs(axes, false);
+      attrs.push_back({"split_dimension", Attribute::integer(static_cast<int64_t>(j))});
+      attrs.push_back({"concat_dimension", Attribute::integer(static_cast<int64_t>(i))});
+      attrs.push_back({"split_count", Attribute::integer(pieces(axes))});
+      cur.dims[j] = axes;
+      cur.dims[i].clear();
+      v = b_.create1(OpCode::AllToAll, {v}, std::move(attrs), {localType(global, cur)});
+      ++counts_.allToAll;
+      break;
+    }
+  }
+  for (size_t d = 0; d < rank; ++d) {
+    if (cur.dims[d].empty() || cur.dims[d] == to.dims[d]) continue;
+    NamedAttrList attrs = collectiveAttrs(cur.dims[d], true);
+    attrs.push_back({"all_gather_dim", Attribute::integer(static_cast<int64_t>(d))});
+    cur.dims[d].clear();
+    v = b_.create1(OpCode::AllGather, {v}, std::move(attrs), {localType(global, cur)});
+    ++counts_.allGather;
+  }
+  bool slice = false;
+  for (size_t d = 0; d < rank; ++d) slice = slice || (cur.dims[d] != to.dims[d]);
+  if (slice) {
+    std::vector<Value*> starts;
+    const Type piece = localType(global, to);
+    for (size_t d = 0; d < rank; ++d) {
+      Value* zero = b_.splat(Type::scalar(DType::I64), 0);
+      if (to.dims[d].empty()) {
+        starts.push_back(zero);
+        continue;
+      }
+      Value* size = b_.splat(Type::scalar(DType::I64), static_cast<double>(piece.shape()[d]));
+      starts.push_back(b_.binary(OpCode::Multiply, shardIndex(to.dims[d]), size));
+    }
+    v = b_.dynamicSlice(v, starts, piece.shape());
+    ++counts_.localSlices;
+  }
+  return v;
+}
+
+}  // namespace kiln::passes

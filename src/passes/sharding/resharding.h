@@ -1,0 +1,55 @@
+// Resharding: the collectives and local slices that turn this device's piece of a value
+// laid out one way into its piece under another layout, over one mesh. Partial sums are
+// combined first (a reduce_scatter when the target splits a whole dimension over the same
+// axes, else an all_reduce); a split that moves from one dimension to another is one
+// all_to_all; splits the target lacks are all_gathers; splits it adds are slices of what
+// the device already holds (no communication). Collectives address devices by partition
+// id (channel handles and global device ids), as an SPMD program of one replica does.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ir/builder.h"
+#include "ir/sharding.h"
+
+namespace kiln::passes {
+
+// The shape of one device's piece of a `global` value under `s`.
+Type localType(const Type& global, const Sharding& s);
+
+struct CollectiveCounts {
+  int allReduce = 0, allGather = 0, allToAll = 0, reduceScatter = 0, localSlices = 0;
+  int total() const { return allReduce + allGather + allToAll + reduceScatter; }
+};
+
+class Resharder {
+ public:
+  Resharder(Builder& b, const Mesh& mesh) : b_(b), mesh_(mesh) {}
+
+  // `local` is this device's piece of a value of type `global` laid out as `from` (whose
+  // unreduced axes hold partial results to combine with `reducer`).
+  Value* reshard(Value* local, const Type& global, const Sharding& from, const Sharding& to,
+                 OpCode reducer = OpCode::Add);
+  const CollectiveCounts& counts() const { return counts_; }
+
+ private:
+  using Axes = std::vector<std::string>;
+  // The device groups that differ only along `axes`, each ordered by shard index.
+  std::vector<Dims> groups(const Axes& axes) const;
+  // This device's shard index along `axes` (an i64 scalar; computed once per axes).
+  Value* shardIndex(const Axes& axes);
+  int64_t pieces(const Axes& axes) const;
+  NamedAttrList collectiveAttrs(const Axes& axes, bool globalIds);
+  std::unique_ptr<Region> reducerRegion(DType dtype, OpCode reducer);
+
+  Builder& b_;
+  const Mesh& mesh_;
+  int64_t nextChannel_ = 1;
+  Value* partition_ = nullptr;
+  std::map<Axes, Value*> indices_;
+  CollectiveCounts counts_;
+};
+
+}  // namespace kiln::passes

@@ -1,0 +1,162 @@
+// The sharding rule of each op (see sharding_rules.h).
+#include "passes/sharding/sharding_rules.h"
+
+#include "ir/attr_records.h"
+
+namespace kiln::passes {
+namespace {
+
+using Kind = ShardingRule::Kind;
+
+struct RuleBuilder {
+  ShardingRule rule;
+  explicit RuleBuilder(const Op& op) {
+    rule.known = true;
+    for (const Value* v : op.operands()) rule.operandDims.emplace_back(v->type().isTensor() ? v->type().rank() : 0, -1);
+    for (const Value* v : op.results()) rule.resultDims.emplace_back(v->type().isTensor() ? v->type().rank() : 0, -1);
+  }
+  int factor(int64_t size, Kind kind = Kind::Parallel) {
+    rule.factors.push_back({size, kind});
+    return static_cast<int>(rule.factors.size() - 1);
+  }
+};
+
+ShardingRule unknown() { return {}; }
+
+// Same-shape operands and results, dimension by dimension; scalar operands (select's
+// predicate, clamp's bounds) take no part.
+ShardingRule elementwise(const Op& op) {
+  const Type& out = op.result()->type();
+  for (const Value* v : op.operands())
+    if (!v->type().isTensor() || (v->type().rank() != 0 && v->type().shape() != out.shape())) return unknown();
+  for (const Value* v : op.results())
+    if (v->type().shape() != out.shape()) return unknown();
+  RuleBuilder r(op);
+  for (int64_t d = 0; d < out.rank(); ++d) {
+    int f = r.factor(out.shape()[d]);
+    for (auto& dims : r.rule.operandDims)
+      if (!dims.empty()) dims[d] = f;
+    for (auto& dims : r.rule.resultDims) dims[d] = f;
+  }
+  return r.rule;
+}
+
+ShardingRule broadcastInDim(const Op& op) {
+  RuleBuilder r(op);
+  const Shape& in = op.operand(0)->type().shape();
+  const Shape& out = op.result()->type().shape();
+  Dims map = op.attr("broadcast_dimensions").asInts();
+  for (size_t d = 0; d < out.size(); ++d) r.rule.resultDims[0][d] = r.factor(out[d]);
+  for (size_t i = 0; i < map.size(); ++i)  // a dimension of size 1 stretched to more has none
+    if (in[i] == out[map[i]]) r.rule.operandDims[0][i] = r.rule.resultDims[0][map[i]];
+  return r.rule;
+}
+
+ShardingRule transpose(const Op& op) {
+  RuleBuilder r(op);
+  Dims perm = op.attr("permutation").asInts();
+  const Shape& out = op.result()->type().shape();
+  for (size_t d = 0; d < out.size(); ++d) {
+    r.rule.resultDims[0][d] = r.factor(out[d]);
+    r.rule.operandDims[0][perm[d]] = r.rule.resultDims[0][d];
+  }
+  return r.rule;
+}
+
+// Operand and result dimensions fall into groups of equal products ([6] -> [2, 3]); in
+// each group the leading dimensions share one factor of the smaller size (splitting the
+// major part of a merged or split dimension keeps every piece contiguous); the rest of
+// the group stays whole.
+ShardingRule reshape(const Op& op) {
+  RuleBuilder r(op);
+  const Shape& in = op.operand(0)->type().shape();
+  const Shape& out = op.result()->type().shape();
+  size_t i = 0, o = 0;
+  while (i < in.size() && o < out.size()) {
+    if (in[i] == 1) { ++i; continue; }
+    if (out[o] == 1) { ++o; continue; }
+    r.rule.operandDims[0][i] = r.rule.resultDims[0][o] = r.factor(std::min(in[i], out[o]));
+    int64_t a = in[i++], b = out[o++];
+    while (a != b) {  // the rest of the group
+      if (a < b) { if (i == in.size()) return unknown(); a *= in[i++]; }
+      else { if (o == out.size()) return unknown(); b *= out[o++]; }
+    }
+  }
+  return r.rule;
+}
+
+ShardingRule dotGeneral(const Op& op) {
+  RuleBuilder r(op);
+  DotDims dims = DotDims::of(op);
+  const Shape& lhs = op.operand(0)->type().shape();
+  const Shape& rhs = op.operand(1)->type().shape();
+  auto& L = r.rule.operandDims[0];
+  auto& R = r.rule.operandDims[1];
+  auto& out = r.rule.resultDims[0];
+  size_t next = 0;
+  for (size_t k = 0; k < dims.lhsBatch.size(); ++k)
+    L[dims.lhsBatch[k]] = R[dims.rhsBatch[k]] = out[next++] = r.factor(lhs[dims.lhsBatch[k]]);
+  for (int64_t d : dims.lhsFree(static_cast<int64_t>(lhs.size()))) L[d] = out[next++] = r.factor(lhs[d]);
+  for (int64_t d : dims.rhsFree(static_cast<int64_t>(rhs.size()))) R[d] = out[next++] = r.factor(rhs[d]);
+  for (size_t k = 0; k < dims.lhsContracting.size(); ++k)
+    L[dims.lhsContracting[k]] = R[dims.rhsContracting[k]] = r.factor(lhs[dims.lhsContracting[k]], Kind::Reduction);
+  return r.rule;
+}
+
+// One input reduced by add, multiply, max, min, and, or: a reduced dimension split over
+// devices leaves partial results that one all_reduce with the same op combines. Several
+// inputs (argmax) or other bodies keep the reduced dimensions whole.
+ShardingRule reduce(const Op& op) {
+  RuleBuilder r(op);
+  const size_t n = op.numResults();
+  const Shape& in = op.operand(0)->type().shape();
+  Dims reduced = op.attr("dimensions").asInts();
+  const Op* body = binaryBodyOp(op.region(0));
+  Kind reduction = Kind::Replicated;
+  if (n == 1 && body) {
+    switch (body->code()) {
+      case OpCode::Add: case OpCode::Multiply: case OpCode::Maximum: case OpCode::Minimum:
+      case OpCode::And: case OpCode::Or:
+        reduction = Kind::Reduction;
+        r.rule.reducer = body->code();
+        break;
+      default: break;
+    }
+  }
+  size_t next = 0;
+  for (size_t d = 0; d < in.size(); ++d) {
+    bool isReduced = std::find(reduced.begin(), reduced.end(), static_cast<int64_t>(d)) != reduced.end();
+    int f = r.factor(in[d], isReduced ? reduction : Kind::Parallel);
+    for (size_t k = 0; k < n; ++k) r.rule.operandDims[k][d] = f;
+    if (!isReduced) {
+      for (size_t k = 0; k < n; ++k) r.rule.resultDims[k][next] = f;
+      ++next;
+    }
+  }
+  return r.rule;
+}
+
+}  // namespace
+
+ShardingRule shardingRule(const Op& op) {
+  for (const Value* v : op.results())
+    if (!v->type().isTensor()) return unknown();
+  switch (op.info().category) {
+    case OpCategory::ElementwiseUnary:
+    case OpCategory::ElementwiseBinary:
+    case OpCategory::ElementwiseOther:
+      return op.numRegions() == 0 ? elementwise(op) : unknown();
+    default: break;
+  }
+  switch (op.code()) {
+    case OpCode::BroadcastInDim: return broadcastInDim(op);
+    case OpCode::Transpose: return transpose(op);
+    case OpCode::Reshape: return reshape(op);
+    case OpCode::DotGeneral:
+    case OpCode::Dot: return dotGeneral(op);
+    case OpCode::Reduce: return reduce(op);
+    default: return unknown();
+  }
+}
+
+}  // namespace kiln::passes

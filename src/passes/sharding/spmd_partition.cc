@@ -1,0 +1,239 @@
+// SPMD partitioning (see spmd_partition.h).
+#include "passes/sharding/spmd_partition.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "ir/builder.h"
+#include "ir/sharding_attrs.h"
+#include "passes/sharding/sharding_rules.h"
+#include "support/error.h"
+
+namespace kiln::passes {
+namespace {
+
+using Axes = std::vector<std::string>;
+
+std::string where(const Op& op) {
+  return std::string(op.name()) + (op.pos.known() ? " (line " + std::to_string(op.pos.line) + ")" : "");
+}
+
+NamedAttrList withoutShardings(NamedAttrList attrs) {
+  removeAttr(attrs, kHloShardingAttr);
+  removeAttr(attrs, kSdyShardingAttr);
+  return attrs;
+}
+
+class Partitioner {
+ public:
+  Partitioner(const Function& fn, const ShardingPlan& plan, PartitionReport& report)
+      : fn_(fn), plan_(plan), report_(report) {}
+
+  std::unique_ptr<Function> run() {
+    TypeList params, results;
+    for (size_t i = 0; i < fn_.numParams(); ++i) params.push_back(local(fn_.param(i)));
+    for (size_t i = 0; i < fn_.resultTypes().size(); ++i)
+      results.push_back(fn_.resultTypes()[i].isTensor() ? localType(fn_.resultTypes()[i], plan_.results[i])
+                                                         : fn_.resultTypes()[i]);
+    auto out = std::make_unique<Function>(fn_.name(), params, results);
+    Builder b(out->body());
+    Resharder resharder(b, plan_.mesh);
+    for (size_t i = 0; i < fn_.numParams(); ++i) {
+      map_[fn_.param(i)] = out->param(i);
+      if (fn_.param(i)->type().isTensor()) layout_[fn_.param(i)] = plan_.of(fn_.param(i));
+    }
+    for (const auto& op : fn_.body().ops()) {
+      if (op->is(OpCode::FuncReturn)) {
+        std::vector<Value*> values;
+        for (size_t i = 0; i < op->numOperands(); ++i)
+          values.push_back(op->operand(i)->type().isTensor()
+                               ? resharder.reshard(map_.at(op->operand(i)), op->operand(i)->type(),
+                                                   layout_.at(op->operand(i)), plan_.results[i])
+                               : map_.at(op->operand(i)));
+        b.ret(values, OpCode::FuncReturn);
+        break;
+      }
+      emit(*op, b, resharder);
+    }
+    report_.collectives = resharder.counts();
+    return out;
+  }
+
+ private:
+  Type local(const Value* v) const { return v->type().isTensor() ? localType(v->type(), plan_.of(v)) : v->type(); }
+
+  // The splits of `op`'s factors: a result's planned sharding first, else an operand's.
+  std::vector<Axes> factorAxes(const Op& op, const ShardingRule& rule) const {
+    std::vector<Axes> axes(rule.factors.size());
+    std::vector<std::string> used;
+    for (size_t f = 0; f < rule.factors.size(); ++f) {
+      if (rule.factors[f].kind == ShardingRule::Kind::Replicated) continue;
+      auto offer = [&](const std::vector<Value*>& values, const std::vector<std::vector<int>>& dims,
+                       bool planned) -> std::optional<Axes> {
+        for (size_t k = 0; k < values.size(); ++k)
+          for (size_t d = 0; d < dims[k].size(); ++d) {
+            if (dims[k][d] != static_cast<int>(f)) continue;
+            const Sharding& s = planned ? plan_.of(values[k]) : layout_.at(values[k]);
+            if (!s.dims[d].empty()) return s.dims[d];
+          }
+        return std::nullopt;
+      };
+      std::optional<Axes> chosen = offer(op.results(), rule.resultDims, true);
+      if (!chosen) chosen = offer(op.operands(), rule.operandDims, false);
+      if (!chosen) continue;
+      int64_t pieces = 1;
+      bool clash = false;
+      for (const std::string& a : *chosen) {
+        pieces *= plan_.mesh.axisSize(a);
+        clash = clash || std::find(used.begin(), used.end(), a) != used.end();
+      }
+      if (clash || rule.factors[f].size % pieces != 0) continue;
+      used.insert(used.end(), chosen->begin(), chosen->end());
+      axes[f] = *chosen;
+    }
+    return axes;
+  }
+
+  Sharding layoutOf(size_t rank, const std::vector<int>& dims, const std::vector<Axes>& axes) const {
+    Sharding s = Sharding::replicatedOn(plan_.mesh, rank);
+    for (size_t d = 0; d < rank; ++d)
+      if (dims[d] >= 0) s.dims[d] = axes[dims[d]];
+    return s;
+  }
+
+  // Copies `op`'s regions, the values they read from outside mapped to whole ones.
+  std::vector<std::unique_ptr<Region>> regionsOf(const Op& op, Resharder& resharder) {
+    std::vector<std::unique_ptr<Region>> regions;
+    if (op.numRegions() == 0) return regions;
+    ValueMap captured;
+    for (size_t r = 0; r < op.numRegions(); ++r)
+      walk(op.region(r), [&](Op& inner) {
+        for (Value* v : inner.operands()) {
+          if (!map_.count(v) || captured.count(v)) continue;
+          captured[v] = v->type().isTensor()
+                            ? resharder.reshard(map_.at(v), v->type(), layout_.at(v),
+                                                Sharding::replicatedOn(plan_.mesh, static_cast<size_t>(v->type().rank())))
+                            : map_.at(v);
+        }
+      });
+    for (size_t r = 0; r < op.numRegions(); ++r) {
+      regions.push_back(std::make_unique<Region>());
+      ValueMap m = captured;
+      op.region(r).cloneInto(*regions.back(), m);
+    }
+    return regions;
+  }
+
+  void emit(const Op& op, Builder& b, Resharder& resharder) {
+    if (op.info().category == OpCategory::Collective)
+      throwUnsupported("partitioning a program with collectives of its own (" + where(op) + ")");
+    ShardingRule rule = shardingRule(op);
+    std::vector<Axes> axes = rule.known ? factorAxes(op, rule) : std::vector<Axes>();
+    std::vector<Value*> operands;
+    for (size_t k = 0; k < op.numOperands(); ++k) {
+      const Value* v = op.operand(k);
+      if (!v->type().isTensor()) {
+        operands.push_back(map_.at(v));
+        continue;
+      }
+      const size_t rank = static_cast<size_t>(v->type().rank());
+      Sharding need = rule.known ? layoutOf(rank, rule.operandDims[k], axes) : Sharding::replicatedOn(plan_.mesh, rank);
+      operands.push_back(resharder.reshard(map_.at(v), v->type(), layout_.at(v), need));
+    }
+    if (!rule.known && !layout_.empty()) {
+      for (const Value* v : op.operands())
+        if (v->type().isTensor() && !layout_.at(v).isFullyReplicated()) {
+          report_.notes.push_back(where(op) + " has no sharding rule: it runs on whole values");
+          break;
+        }
+    }
+    Axes partial;
+    for (size_t f = 0; f < axes.size(); ++f)
+      if (rule.factors[f].kind == ShardingRule::Kind::Reduction) partial.insert(partial.end(), axes[f].begin(), axes[f].end());
+    std::vector<Sharding> produced;
+    TypeList types;
+    for (size_t k = 0; k < op.numResults(); ++k) {
+      const Type& global = op.result(k)->type();
+      Sharding s = rule.known ? layoutOf(static_cast<size_t>(global.rank()), rule.resultDims[k], axes)
+                              : Sharding::replicatedOn(plan_.mesh, global.isTensor() ? global.rank() : 0);
+      s.unreduced = partial;
+      types.push_back(global.isTensor() ? localType(global, s) : global);
+      produced.push_back(std::move(s));
+    }
+    std::unique_ptr<Op> copy = Op::create(op.code(), operands, types, withoutShardings(op.attrs()),
+                                          regionsOf(op, resharder), op.loc);
+    copy->pos = op.pos;
+    Op* placed = b.region().push_back(std::move(copy));  // the builder inserts at the end too
+    for (size_t k = 0; k < op.numResults(); ++k) {
+      const Value* v = op.result(k);
+      if (!v->type().isTensor()) {
+        map_[v] = placed->result(k);
+        continue;
+      }
+      map_[v] = resharder.reshard(placed->result(k), v->type(), produced[k], plan_.of(v), rule.reducer);
+      layout_[v] = plan_.of(v);
+    }
+  }
+
+  const Function& fn_;
+  const ShardingPlan& plan_;
+  PartitionReport& report_;
+  ValueMap map_;                                       // global value -> its local piece
+  std::unordered_map<const Value*, Sharding> layout_;  // how that piece is laid out
+};
+
+void checkDivisible(const Function& fn, const ShardingPlan& plan) {
+  auto check = [&](const Type& t, const Sharding& s, const std::string& what) {
+    for (size_t d = 0; d < s.dims.size(); ++d)
+      if (t.shape()[d] % s.shardCount(d) != 0)
+        throwUnsupported(what + ": dimension " + std::to_string(d) + " of " + t.str() + " split into " +
+                         std::to_string(s.shardCount(d)) + " uneven pieces (padding is not implemented)");
+  };
+  for (const auto& [v, s] : plan.values) check(v->type(), s, "a value");
+  for (size_t i = 0; i < plan.results.size(); ++i)
+    if (fn.resultTypes()[i].isTensor()) check(fn.resultTypes()[i], plan.results[i], "result " + std::to_string(i));
+}
+
+}  // namespace
+
+PartitionReport partitionModule(Module& module, const std::string& entry) {
+  PartitionReport report;
+  Function* fn = module.lookup(entry);
+  if (!fn) throw Error(ErrorKind::Usage, "no function @" + entry + " to partition");
+  if (!hasShardings(module, *fn) || findAttr(module.attrs, kPartitionedAttr)) return report;
+  ShardingPlan plan = propagateShardings(module, *fn);
+  checkDivisible(*fn, plan);
+  report.partitioned = true;
+  report.numDevices = plan.numDevices();
+  report.notes = plan.notes;
+  std::unique_ptr<Function> out = Partitioner(*fn, plan, report).run();
+  out->visibility = fn->visibility;
+  out->attrs = fn->attrs;
+  out->loc = fn->loc;
+  out->pos = fn->pos;
+  out->argLocs = fn->argLocs;
+  out->argAttrs = fn->argAttrs;
+  out->resultAttrs = fn->resultAttrs;
+  for (size_t i = 0; i < fn->numParams(); ++i) {
+    const Sharding s = fn->param(i)->type().isTensor() ? plan.of(fn->param(i)) : Sharding();
+    report.params.push_back(s);
+    out->argAttrs[i] = withoutShardings(out->argAttrs[i]);
+    if (fn->param(i)->type().isTensor())
+      setAttr(out->argAttrs[i], std::string(plan.shardy ? kSdyShardingAttr : kHloShardingAttr), plan.attribute(s));
+  }
+  for (size_t i = 0; i < fn->resultTypes().size(); ++i) {
+    report.results.push_back(plan.results[i]);
+    out->resultAttrs[i] = withoutShardings(out->resultAttrs[i]);
+    if (fn->resultTypes()[i].isTensor())
+      setAttr(out->resultAttrs[i], std::string(plan.shardy ? kSdyShardingAttr : kHloShardingAttr),
+              plan.attribute(plan.results[i]));
+  }
+  module.eraseFunction(fn);
+  module.addFunction(std::move(out));
+  setAttr(module.attrs, "mhlo.num_partitions", Attribute::integer(report.numDevices, DType::I32));
+  setAttr(module.attrs, "mhlo.num_replicas", Attribute::integer(1, DType::I32));
+  setAttr(module.attrs, std::string(kPartitionedAttr), Attribute::boolean(true));
+  return report;
+}
+
+}  // namespace kiln::passes

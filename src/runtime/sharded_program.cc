@@ -1,0 +1,60 @@
+// Partitioning on the host and running the per-device program (see sharded_program.h).
+#include "runtime/sharded_program.h"
+
+#include "ir/sharded_literal.h"
+#include "passes/passes.h"
+#include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
+
+namespace kiln::runtime {
+
+ShardedProgram partitionProgram(std::string_view text, const std::string& name, std::string entry) {
+  std::unique_ptr<Module> module = stablehlo::parseModule(SourceBuffer::fromString(name, std::string(text)));
+  if (entry.empty()) entry = "main";
+  const Function* fn = module->lookup(entry);
+  if (!fn) throw Error(ErrorKind::Usage, "no function @" + entry + " in " + name);
+  ShardedProgram out;
+  for (size_t i = 0; i < fn->numParams(); ++i) out.params.push_back(fn->param(i)->type());
+  out.results = fn->resultTypes();
+  passes::PassContext context;
+  for (const char* pass : {"inline", "lower-chlo"}) passes::createPass(pass)->run(*module, context);
+  out.report = passes::partitionModule(*module, entry);
+  out.text = stablehlo::printModule(*module);
+  return out;
+}
+
+std::vector<Literal> runSharded(const Client& client, const ShardedProgram& program, const std::vector<Literal>& args) {
+  const passes::PartitionReport& report = program.report;
+  const int64_t n = report.numDevices;
+  std::vector<Device> devices = client.devices();
+  if (static_cast<int64_t>(devices.size()) < n)
+    throw Error(ErrorKind::Usage, "the program is partitioned over " + std::to_string(n) + " devices; the plugin has " +
+                                      std::to_string(devices.size()));
+  devices.erase(devices.begin() + n, devices.end());
+  if (args.size() != program.params.size())
+    throw Error(ErrorKind::Usage, "the program takes " + std::to_string(program.params.size()) + " arguments, not " +
+                                      std::to_string(args.size()));
+  CompileOptions options;
+  options.partitions = static_cast<int>(n);
+  Executable exe = client.compile(program.text, options);
+  std::vector<std::vector<Buffer>> held(static_cast<size_t>(n));
+  std::vector<std::vector<const Buffer*>> lists(static_cast<size_t>(n));
+  for (int64_t d = 0; d < n; ++d) {
+    for (size_t i = 0; i < args.size(); ++i) {
+      Literal piece = report.partitioned ? shardOf(args[i], report.params[i], d) : args[i];
+      held[d].push_back(client.bufferFromHost(piece, devices[d]));
+    }
+    for (const Buffer& b : held[d]) lists[d].push_back(&b);
+  }
+  std::vector<Executable::Execution> runs = exe.execute(lists, devices);
+  for (const auto& run : runs) run.done.await();
+  std::vector<Literal> results;
+  for (size_t r = 0; r < program.results.size(); ++r) {
+    std::vector<Literal> pieces;
+    for (int64_t d = 0; d < n; ++d) pieces.push_back(runs[d].outputs[r].toLiteral());
+    results.push_back(report.partitioned ? assembleShards(pieces, report.results[r], program.results[r]) : pieces[0]);
+  }
+  return results;
+}
+
+}  // namespace kiln::runtime

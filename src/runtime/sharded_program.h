@@ -1,0 +1,32 @@
+// A program with shardings, run over several devices of any plugin: partitioned on the
+// host (so every plugin, kiln's or another vendor's, runs sharded programs), compiled
+// once for one partition per device, each argument split into the piece its device
+// holds, each result assembled from the devices' pieces. The host side of what
+// jax.jit does with in_shardings / out_shardings.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "passes/sharding/spmd_partition.h"
+#include "runtime/client.h"
+
+namespace kiln::runtime {
+
+struct ShardedProgram {
+  std::string text;  // the per-device program (StableHLO with collectives)
+  passes::PartitionReport report;
+  std::vector<Type> params, results;  // the global types
+};
+
+// Partitions function `entry` (empty: @main) of the program `text` (named `name` in
+// errors): inlining and CHLO lowering first, then propagation and partitioning. A program
+// without shardings comes back as it is, for one device.
+ShardedProgram partitionProgram(std::string_view text, const std::string& name, std::string entry = "");
+
+// Compiles `program` for its devices (the client's first ones) and runs it on `args`
+// (global arrays), returning the global results.
+std::vector<Literal> runSharded(const Client& client, const ShardedProgram& program, const std::vector<Literal>& args);
+
+}  // namespace kiln::runtime

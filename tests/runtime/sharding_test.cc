@@ -1,0 +1,139 @@
+// Sharded programs on several devices of each plugin: partitioned on the host, run with
+// one partition per device, and compared bit for bit with the same program on one
+// device (the inputs are small integers, so every sum is exact whatever its order); the
+// collectives the partitioner inserted are the ones the shardings require.
+#include <gtest/gtest.h>
+
+#include "ir/sharded_literal.h"
+#include "runtime/sharded_program.h"
+#include "runtime_test_util.h"
+
+namespace kiln::runtime {
+namespace {
+
+using passes::CollectiveCounts;
+
+// Small integers as floats, different in every element.
+Literal integers(const Type& type, int salt) {
+  Literal lit(type);
+  for (int64_t i = 0; i < lit.numElements(); ++i) lit.setFloat(i, static_cast<double>((i * 7 + salt * 3) % 11 - 5));
+  return lit;
+}
+
+std::string replaceAll(std::string text, const std::string& from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
+  return text;
+}
+
+struct Case {
+  const char* name;
+  const char* program;  // N is the number of devices
+  CollectiveCounts expected;
+};
+
+// Data parallel: rows split, the weights whole; the result stays split (no collective).
+constexpr const char* kRows = R"(
+func.func @main(%x: tensor<8x4xf32> {mhlo.sharding = "{devices=[N,1]<=[N]}"}, %w: tensor<4x6xf32> {mhlo.sharding = "{replicated}"},
+                %b: tensor<6xf32>) -> (tensor<8x6xf32> {mhlo.sharding = "{devices=[N,1]<=[N]}"}) {
+  %y = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  %bb = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<6xf32>) -> tensor<8x6xf32>
+  %z = stablehlo.add %y, %bb : tensor<8x6xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<8x6xf32>
+  %r = stablehlo.maximum %z, %zero : tensor<8x6xf32>
+  return %r : tensor<8x6xf32>
+})";
+
+// Megatron's MLP: the first weight split by columns, the second by rows; the hidden
+// activations stay split and one all_reduce makes the output whole.
+constexpr const char* kMegatron = R"(
+func.func @main(%x: tensor<8x4xf32> {mhlo.sharding = "{replicated}"}, %w1: tensor<4x8xf32> {mhlo.sharding = "{devices=[1,N]<=[N]}"},
+                %w2: tensor<8x4xf32> {mhlo.sharding = "{devices=[N,1]<=[N]}"}) -> (tensor<8x4xf32> {mhlo.sharding = "{replicated}"}) {
+  %h = stablehlo.dot_general %x, %w1, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<8x8xf32>
+  %a = stablehlo.maximum %h, %zero : tensor<8x8xf32>
+  %y = stablehlo.dot_general %a, %w2, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %y : tensor<8x4xf32>
+})";
+
+// A split moving from rows to columns: one all_to_all.
+constexpr const char* kRowsToColumns = R"(
+func.func @main(%x: tensor<8x8xf32> {mhlo.sharding = "{devices=[N,1]<=[N]}"}) -> (tensor<8x8xf32> {mhlo.sharding = "{devices=[1,N]<=[N]}"}) {
+  %y = stablehlo.negate %x : tensor<8x8xf32>
+  %z = stablehlo.custom_call @Sharding(%y) {mhlo.sharding = "{devices=[1,N]<=[N]}"} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %r = stablehlo.abs %z : tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
+})";
+
+// Sums and maxima over a split dimension: partial results combined by all_reduce, one
+// each; the transposed copy keeps its split (a result without a sharding of its own
+// takes its value's, as in JAX).
+constexpr const char* kReductions = R"(
+func.func @main(%x: tensor<8x4xf32> {mhlo.sharding = "{devices=[N,1]<=[N]}"}) -> (tensor<4xf32>, tensor<4xf32>, tensor<4x8xf32>) {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %low = stablehlo.constant dense<-100.0> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<8x4xf32>, tensor<f32>) -> tensor<4xf32>
+  %m = stablehlo.reduce(%x init: %low) applies stablehlo.maximum across dimensions = [0] : (tensor<8x4xf32>, tensor<f32>) -> tensor<4xf32>
+  %t = stablehlo.transpose %x, dims = [1, 0] : (tensor<8x4xf32>) -> tensor<4x8xf32>
+  return %s, %m, %t : tensor<4xf32>, tensor<4xf32>, tensor<4x8xf32>
+})";
+
+// An op without a sharding rule (sort) gathers its operand; reshape carries a split.
+constexpr const char* kSortAndReshape = R"(
+func.func @main(%x: tensor<8x4xf32> {mhlo.sharding = "{devices=[N,1]<=[N]}"}) -> (tensor<8x4xf32>, tensor<4x2x4xf32>) {
+  %s = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %r = stablehlo.reshape %x : (tensor<8x4xf32>) -> tensor<4x2x4xf32>
+  return %s, %r : tensor<8x4xf32>, tensor<4x2x4xf32>
+})";
+
+std::vector<Case> cases() {
+  return {
+      {"rows", kRows, {}},
+      {"megatron", kMegatron, {.allReduce = 1}},
+      {"rows_to_columns", kRowsToColumns, {.allToAll = 1}},
+      {"reductions", kReductions, {.allReduce = 2}},
+      {"sort_and_reshape", kSortAndReshape, {.allGather = 1}},
+  };
+}
+
+class ShardingTest : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ShardingTest, PartitionedRunsAgreeWithOneDevice) {
+  Client client(Plugin::load(GetParam()), ClientOptions{4, 0});
+  for (const Case& c : cases()) {
+    for (int n : {1, 2, 4}) {
+      SCOPED_TRACE(std::string(c.name) + " on " + std::to_string(n) + " devices");
+      std::string text = replaceAll(c.program, "N", std::to_string(n));
+      ShardedProgram sharded = partitionProgram(text, c.name);
+      ASSERT_TRUE(sharded.report.partitioned);
+      EXPECT_EQ(sharded.report.numDevices, n);
+      std::vector<Literal> args;
+      for (size_t i = 0; i < sharded.params.size(); ++i) args.push_back(integers(sharded.params[i], static_cast<int>(i)));
+      std::vector<Literal> got = runSharded(client, sharded, args);
+      // The same program on one device.
+      Executable whole = client.compile(text);
+      std::vector<Buffer> held;
+      std::vector<const Buffer*> list;
+      for (const Literal& a : args) held.push_back(client.bufferFromHost(a, client.devices()[0]));
+      for (const Buffer& b : held) list.push_back(&b);
+      Executable::Execution run = whole.execute(list, client.devices()[0]);
+      run.done.await();
+      ASSERT_EQ(got.size(), run.outputs.size());
+      for (size_t r = 0; r < got.size(); ++r) EXPECT_EQ(got[r], run.outputs[r].toLiteral()) << "result " << r;
+      const CollectiveCounts& counts = sharded.report.collectives;
+      const CollectiveCounts expected = n == 1 ? CollectiveCounts{} : c.expected;
+      EXPECT_EQ(counts.allReduce, expected.allReduce) << sharded.text;
+      EXPECT_EQ(counts.allGather, expected.allGather) << sharded.text;
+      EXPECT_EQ(counts.allToAll, expected.allToAll) << sharded.text;
+      EXPECT_EQ(counts.reduceScatter, expected.reduceScatter) << sharded.text;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Plugins, ShardingTest, ::testing::ValuesIn(testing::kPlugins));
+
+}  // namespace
+}  // namespace kiln::runtime
