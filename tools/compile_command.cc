@@ -13,6 +13,7 @@
 #include "passes/memory_limit.h"
 #include "passes/pass_manager.h"
 #include "passes/passes.h"
+#include "passes/sharding/spmd_partition.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
 #include "support/atomic_file.h"
@@ -35,7 +36,25 @@ struct CompileCommandOptions {
   std::string backend;
   std::optional<uint64_t> fillElided;
   std::string memoryLimit;
+  bool partition = false;
 };
+
+// --partition: the per-device program of the entry's shardings, before the pipeline; the
+// report says over how many devices, which collectives, and why.
+std::string partition(Module& module, const std::string& entry, passes::PassContext& context) {
+  for (const char* pass : {"inline", "lower-chlo"}) passes::createPass(pass)->run(module, context);
+  std::string name = entry;
+  if (name.empty()) name = module.lookup("main") ? "main" : module.functions().empty() ? "" : module.functions()[0]->name();
+  passes::PartitionReport r = passes::partitionModule(module, name);
+  if (!r.partitioned) return "partitioning: @" + name + " gives no shardings; nothing to partition\n";
+  const passes::CollectiveCounts& c = r.collectives;
+  std::string out = "partitioning: @" + name + " over " + std::to_string(r.numDevices) + " device(s): " +
+                    std::to_string(c.allReduce) + " all_reduce, " + std::to_string(c.reduceScatter) + " reduce_scatter, " +
+                    std::to_string(c.allToAll) + " all_to_all, " + std::to_string(c.allGather) + " all_gather, " +
+                    std::to_string(c.localSlices) + " local slice(s)\n";
+  for (const std::string& note : r.notes) out += "  " + note + "\n";
+  return out;
+}
 
 int runCompileCommand(const CompileCommandOptions& o) {
   std::unique_ptr<Module> module = stablehlo::parseModule(readInput(o.file));
@@ -49,6 +68,7 @@ int runCompileCommand(const CompileCommandOptions& o) {
       if (fn->name() != o.entry) fn->visibility = Visibility::Private;
   }
   passes::PassContext context;
+  const std::string partitionReport = o.partition ? partition(*module, o.entry, context) : "";
   context.options.dumpDir = o.dumpDir;
   context.options.verifyEachPass = o.verifyEach;
   context.options.donateAllParameters = o.donate;
@@ -66,7 +86,7 @@ int runCompileCommand(const CompileCommandOptions& o) {
   if (o.backend == "cpu" && (o.report || !o.dumpDir.empty()))
     executable = std::make_unique<cpu::Executable>(*module, cpu::CompileOptions{o.dumpDir, defaultCacheDir(), o.tier});
   if (o.report) {
-    std::cout << passes::pipelineReport(result, context);
+    std::cout << partitionReport << passes::pipelineReport(result, context);
     if (executable) std::cout << executable->report();
   } else if (o.output.empty()) {
     std::cout << stablehlo::printModule(*module);
@@ -98,6 +118,9 @@ std::function<int()> addCompileCommand(CLI::App& app) {
   cmd->add_option("--backend", o->backend,
                   "cpu: the cpu pipeline, then compile; with --report, each kernel and each interpreter "
                   "fallback with its op and line");
+  cmd->add_flag("--partition", o->partition,
+                "First partition the entry by its shardings (mhlo.sharding, sdy.sharding): the per-device program "
+                "with its collectives; --report then explains each sharding choice with its op and line");
   cmd->add_flag("--verify-each", o->verifyEach, "Verify the module and check the buffer assignment after every pass");
   cmd->add_flag("--donate", o->donate, "Treat every parameter as donated (its buffer may hold results)");
   cmd->add_option("--fill-elided", o->fillElided,

@@ -9,6 +9,7 @@
 #include "interp/array_print.h"
 #include "runtime/client.h"
 #include "runtime/compilation_cache.h"
+#include "runtime/sharded_program.h"
 #include "stablehlo/npy.h"
 #include "support/disk_cache.h"
 #include "support/error.h"
@@ -30,23 +31,22 @@ struct RunOptions {
   std::string backend = "cpu";
   std::string memoryLimit;
   double timeLimit = 0;  // seconds; 0: none
+  bool partition = false;
 };
 
-// The arguments of a program with parameters `params`: from the .npy files, or drawn from
-// the seed; on `device`.
-std::vector<runtime::Buffer> arguments(const RunOptions& o, const runtime::ExecutableInfo& info,
-                                       const runtime::Client& client, const runtime::Device& device) {
-  const std::vector<Type>& params = info.parameters;
-  std::vector<runtime::Buffer> args;
+// The arguments of function `name` with parameters `params`: from the .npy files, or
+// drawn from the seed (nullopt for a token).
+std::vector<std::optional<Literal>> arguments(const RunOptions& o, const std::string& name, const std::vector<Type>& params) {
+  std::vector<std::optional<Literal>> args;
   if (o.randomSeed) {
     if (!o.inputs.empty()) throw Error(ErrorKind::Usage, "give either --input files or --random-inputs, not both");
     std::mt19937_64 rng(*o.randomSeed);
     for (const Type& t : params)
-      args.push_back(t.isToken() ? client.token(device) : client.bufferFromHost(randomInput(t, rng, o.randomScale), device));
+      args.push_back(t.isToken() ? std::nullopt : std::optional<Literal>(randomInput(t, rng, o.randomScale)));
     return args;
   }
   if (o.inputs.size() != params.size()) {
-    throw Error(ErrorKind::Usage, "@" + info.name + " takes " + std::to_string(params.size()) + " input(s) (" +
+    throw Error(ErrorKind::Usage, "@" + name + " takes " + std::to_string(params.size()) + " input(s) (" +
                                       str(params) + "), " + std::to_string(o.inputs.size()) +
                                       " given (use --input FILE.npy per input, or --random-inputs SEED)");
   }
@@ -54,10 +54,47 @@ std::vector<runtime::Buffer> arguments(const RunOptions& o, const runtime::Execu
     Literal value = stablehlo::readNpy(o.inputs[i]);
     if (value.type() != params[i])
       throw Error(ErrorKind::Type, "input " + std::to_string(i) + " (" + o.inputs[i] + ") is " + value.type().str() +
-                                       ", but @" + info.name + " expects " + params[i].str());
-    args.push_back(client.bufferFromHost(value, device));
+                                       ", but @" + name + " expects " + params[i].str());
+    args.push_back(std::move(value));
   }
   return args;
+}
+
+// Prints and saves the results as the options say.
+void report(const RunOptions& o, const std::vector<Type>& types, const std::vector<std::optional<Literal>>& values) {
+  if (!o.outputDir.empty()) std::filesystem::create_directories(o.outputDir);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!o.noPrint) {
+      std::cout << "result " << i << ": " << types[i].str() << "\n";
+      if (values[i]) std::cout << interp::formatArray(*values[i]) << "\n";
+    }
+    if (!o.outputDir.empty()) {
+      if (!values[i]) throw Error(ErrorKind::Unsupported, "unsupported: saving a " + types[i].str() + " result");
+      std::string path = (std::filesystem::path(o.outputDir) / ("result_" + std::to_string(i) + ".npy")).string();
+      stablehlo::writeNpy(path, *values[i]);
+    }
+  }
+}
+
+// --partition: the program's shardings partition it over their devices (runtime/
+// sharded_program.h); each argument is split, each result assembled.
+int runPartitioned(const RunOptions& o, const SourceRef& source, runtime::CompileOptions compile,
+                   const runtime::ExecuteOptions& run) {
+  runtime::ShardedProgram program = runtime::partitionProgram(source->text(), source->name(), o.entry);
+  const runtime::Client client(runtime::Plugin::load(o.backend),
+                               runtime::ClientOptions{static_cast<int>(program.report.numDevices), 0});
+  std::cerr << "partitioned over " << program.report.numDevices << " device(s): "
+            << program.report.collectives.total() << " collective(s)\n";
+  for (const std::string& note : program.report.notes) std::cerr << "  " << note << "\n";
+  std::vector<Literal> args;
+  for (std::optional<Literal>& a : arguments(o, o.entry.empty() ? "main" : o.entry, program.params)) {
+    if (!a) throw Error(ErrorKind::Unsupported, "unsupported: token parameters in a partitioned program");
+    args.push_back(std::move(*a));
+  }
+  std::vector<std::optional<Literal>> results;
+  for (Literal& r : runtime::runSharded(client, program, args, compile, run)) results.emplace_back(std::move(r));
+  report(o, program.results, results);
+  return 0;
 }
 
 // Runs the program through the plugin named --backend, like any other host of the C API:
@@ -65,9 +102,6 @@ std::vector<runtime::Buffer> arguments(const RunOptions& o, const runtime::Execu
 // client's first device.
 int runRun(const RunOptions& o) {
   const SourceRef source = readInput(o.file);
-  const runtime::Client client(runtime::Plugin::load(o.backend), runtime::ClientOptions{1, 0});
-  const runtime::Device device = client.devices().at(0);
-
   runtime::CompileOptions compile;
   compile.name = source->name();
   compile.entry = o.entry;
@@ -75,32 +109,26 @@ int runRun(const RunOptions& o) {
   if (o.fillElided) compile.namedOptions.emplace_back("fill_elided_seed", std::to_string(*o.fillElided));
   if (const int64_t limit = memoryLimitOf(o.memoryLimit)) compile.namedOptions.emplace_back("memory_limit", std::to_string(limit));
   if (!o.probeDir.empty()) compile.namedOptions.emplace_back("probe_dir", o.probeDir);
+  runtime::ExecuteOptions run;
+  if (o.timeLimit > 0) run.timeLimit = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(o.timeLimit));
+  if (o.partition) return runPartitioned(o, source, compile, run);
+
+  const runtime::Client client(runtime::Plugin::load(o.backend), runtime::ClientOptions{1, 0});
+  const runtime::Device device = client.devices().at(0);
   const runtime::Executable executable = compileProgram(client, source->text(), compile).executable;
   const runtime::ExecutableInfo info = executable.info();
 
-  const std::vector<runtime::Buffer> args = arguments(o, info, client, device);
+  std::vector<runtime::Buffer> args;
+  for (const std::optional<Literal>& a : arguments(o, info.name, info.parameters))
+    args.push_back(a ? client.bufferFromHost(*a, device) : client.token(device));
   std::vector<const runtime::Buffer*> argPointers;
   for (const runtime::Buffer& arg : args) argPointers.push_back(&arg);
-  runtime::ExecuteOptions run;
-  if (o.timeLimit > 0) run.timeLimit = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(o.timeLimit));
   const runtime::Executable::Execution execution = executable.execute(argPointers, device, run);
   execution.done.await();
-
-  if (!o.outputDir.empty()) std::filesystem::create_directories(o.outputDir);
-  for (size_t i = 0; i < execution.outputs.size(); ++i) {
-    const Type& type = info.results[i];
-    std::optional<Literal> value;
-    if (type.isTensor()) value = execution.outputs[i].toLiteral();
-    if (!o.noPrint) {
-      std::cout << "result " << i << ": " << type.str() << "\n";
-      if (value) std::cout << interp::formatArray(*value) << "\n";
-    }
-    if (!o.outputDir.empty()) {
-      if (!value) throw Error(ErrorKind::Unsupported, "unsupported: saving a " + type.str() + " result");
-      std::string path = (std::filesystem::path(o.outputDir) / ("result_" + std::to_string(i) + ".npy")).string();
-      stablehlo::writeNpy(path, *value);
-    }
-  }
+  std::vector<std::optional<Literal>> results;
+  for (size_t i = 0; i < execution.outputs.size(); ++i)
+    results.push_back(info.results[i].isTensor() ? std::optional<Literal>(execution.outputs[i].toLiteral()) : std::nullopt);
+  report(o, info.results, results);
   return 0;
 }
 
@@ -127,6 +155,9 @@ std::function<int()> addRunCommand(CLI::App& app) {
   cmd->add_option("--output-dir", o->outputDir, "Write the results there as result_N.npy");
   cmd->add_option("--probe-dir", o->probeDir, "Folder for interpreter.probe output");
   cmd->add_flag("--no-print", o->noPrint, "Do not print the results");
+  cmd->add_flag("--partition", o->partition,
+                "Partition the program by its shardings (mhlo.sharding, sdy.sharding) and run it on one device "
+                "per partition, splitting each input and assembling each result");
   cmd->add_option("--backend", o->backend,
                   "The plugin to run on: cpu (the default: native code), interp (the reference interpreter), "
                   "or another on KILN_PLUGIN_PATH (kiln devices lists them)");

@@ -349,6 +349,15 @@ bool dynamicSliceConstant(Op& op, Rewriter& rw) {
   return true;
 }
 
+// slice / dynamic_slice of a constant whose elements are all equal → the smaller splat
+// (a partitioned program slices its whole constants by partition id).
+bool sliceOfSplat(Op& op, Rewriter& rw) {
+  std::optional<Literal> element = splatOf(op.operand(0));
+  if (!element) return false;
+  rw.replace(rw.splat(typeOf(op.result()), *element));
+  return true;
+}
+
 }  // namespace
 
 void addMovementRules(RuleTable& t) {
@@ -362,6 +371,7 @@ void addMovementRules(RuleTable& t) {
   t.add(O::BroadcastInDim, "broadcast-identity", broadcastIdentity);
   t.add(O::BroadcastInDim, "broadcast-broadcast", broadcastBroadcast);
   t.add(O::Slice, "slice-full", sliceFull);
+  t.add(O::Slice, "slice-of-splat", sliceOfSplat);
   t.add(O::Slice, "slice-slice", sliceSlice);
   t.add(O::Concatenate, "concatenate-trivial", concatenateTrivial);
   t.add(O::Pad, "pad-noop", padNoop);
@@ -370,6 +380,7 @@ void addMovementRules(RuleTable& t) {
   t.add(O::Reduce, "reduce-trivial", reduceTrivial);
   t.add(O::DotGeneral, "dot-transpose", dotTranspose);
   t.add(O::GetTupleElement, "tuple-element", tupleElement);
+  t.add(O::DynamicSlice, "dynamic-slice-of-splat", sliceOfSplat);
   t.add(O::DynamicSlice, "dynamic-slice-constant", dynamicSliceConstant);
 }
 

@@ -23,7 +23,8 @@ ShardedProgram partitionProgram(std::string_view text, const std::string& name, 
   return out;
 }
 
-std::vector<Literal> runSharded(const Client& client, const ShardedProgram& program, const std::vector<Literal>& args) {
+std::vector<Literal> runSharded(const Client& client, const ShardedProgram& program, const std::vector<Literal>& args,
+                                CompileOptions options, const ExecuteOptions& execute) {
   const passes::PartitionReport& report = program.report;
   const int64_t n = report.numDevices;
   std::vector<Device> devices = client.devices();
@@ -34,11 +35,14 @@ std::vector<Literal> runSharded(const Client& client, const ShardedProgram& prog
   if (args.size() != program.params.size())
     throw Error(ErrorKind::Usage, "the program takes " + std::to_string(program.params.size()) + " arguments, not " +
                                       std::to_string(args.size()));
-  CompileOptions options;
   options.partitions = static_cast<int>(n);
   Executable exe = client.compile(program.text, options);
   std::vector<std::vector<Buffer>> held(static_cast<size_t>(n));
   std::vector<std::vector<const Buffer*>> lists(static_cast<size_t>(n));
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].type() != program.params[i])
+      throw Error(ErrorKind::Type, "argument " + std::to_string(i) + " is " + args[i].type().str() + ", the program takes " +
+                                       program.params[i].str());
   for (int64_t d = 0; d < n; ++d) {
     for (size_t i = 0; i < args.size(); ++i) {
       Literal piece = report.partitioned ? shardOf(args[i], report.params[i], d) : args[i];
@@ -46,7 +50,7 @@ std::vector<Literal> runSharded(const Client& client, const ShardedProgram& prog
     }
     for (const Buffer& b : held[d]) lists[d].push_back(&b);
   }
-  std::vector<Executable::Execution> runs = exe.execute(lists, devices);
+  std::vector<Executable::Execution> runs = exe.execute(lists, devices, execute);
   for (const auto& run : runs) run.done.await();
   std::vector<Literal> results;
   for (size_t r = 0; r < program.results.size(); ++r) {

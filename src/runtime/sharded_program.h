@@ -25,8 +25,9 @@ struct ShardedProgram {
 // without shardings comes back as it is, for one device.
 ShardedProgram partitionProgram(std::string_view text, const std::string& name, std::string entry = "");
 
-// Compiles `program` for its devices (the client's first ones) and runs it on `args`
-// (global arrays), returning the global results.
-std::vector<Literal> runSharded(const Client& client, const ShardedProgram& program, const std::vector<Literal>& args);
+// Compiles `program` for its devices (the client's first ones; `options` with its
+// partitions set) and runs it on `args` (global arrays), returning the global results.
+std::vector<Literal> runSharded(const Client& client, const ShardedProgram& program, const std::vector<Literal>& args,
+                                CompileOptions options = {}, const ExecuteOptions& execute = {});
 
 }  // namespace kiln::runtime

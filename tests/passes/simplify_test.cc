@@ -524,6 +524,22 @@ TEST(SimplifyTest, Slices) {
   EXPECT_EQ(d->attr("limit_indices").asInts(), (std::vector<int64_t>{12, 4}));
 }
 
+// A slice of a splat is the smaller splat, whatever the (dynamic) starts: a partitioned
+// program slices its whole constants by partition id.
+TEST(SimplifyTest, SlicesOfSplatsAreSplats) {
+  auto m = simplify(R"(
+    func.func @main(%i: tensor<i64>) -> (tensor<2x3xf32>, tensor<1x3xf32>) {
+      %c = stablehlo.constant dense<1.5> : tensor<8x3xf32>
+      %a = stablehlo.dynamic_slice %c, %i, %i, sizes = [2, 3] : (tensor<8x3xf32>, tensor<i64>, tensor<i64>) -> tensor<2x3xf32>
+      %b = stablehlo.slice %c [3:4, 0:3] : (tensor<8x3xf32>) -> tensor<1x3xf32>
+      return %a, %b : tensor<2x3xf32>, tensor<1x3xf32>
+    })");
+  EXPECT_EQ(count(*m, OpCode::DynamicSlice), 0);
+  EXPECT_EQ(count(*m, OpCode::Slice), 0);
+  ASSERT_TRUE(returned(*m, 0)->definingOp()->is(OpCode::Constant));
+  EXPECT_EQ(returned(*m, 0)->type().str(), "tensor<2x3xf32>");
+}
+
 // An empty slice of a slice: the composed start would lie past the operand (found by
 // kiln fuzz, seed 1757); the composed slice must stay valid.
 TEST(SimplifyTest, AnEmptySliceOfASliceStaysInBounds) {

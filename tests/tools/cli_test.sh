@@ -218,6 +218,19 @@ grep -q '  device 2: cpu:2' "$tmp/devices.txt" || { echo "FAIL KILN_CPU_DEVICES:
 "$KILN" devices nosuch > "$tmp/devices.txt" 2>&1; check "devices of a missing plugin" 1 $?
 grep -q "no plugin 'nosuch' (available: cpu, interp): looked for libkiln_plugin_nosuch.so in" "$tmp/devices.txt" || { echo "FAIL missing plugin:"; cat "$tmp/devices.txt"; fail=1; }
 
+# Sharded programs: partitioned over their devices (runtime/sharding_test.cc compares the
+# numbers with one device's).
+"$KILN" compile "$dir/megatron.mlir" --partition --report > "$tmp/partition.txt"; check "compile --partition" 0 $?
+grep -q 'partitioning: @main over 2 device(s): 1 all_reduce, 0 reduce_scatter, 0 all_to_all, 0 all_gather' "$tmp/partition.txt" ||
+  { echo "FAIL partition report:"; cat "$tmp/partition.txt"; fail=1; }
+for backend in cpu interp; do
+  "$KILN" run "$dir/megatron.mlir" --partition --backend $backend --random-inputs 4 --no-print 2> "$tmp/err.txt"
+  check "run --partition ($backend)" 0 $?
+  grep -q 'partitioned over 2 device(s): 1 collective(s)' "$tmp/err.txt" || { echo "FAIL run --partition:"; cat "$tmp/err.txt"; fail=1; }
+done
+"$KILN" run "$dir/add.mlir" --entry twice --partition --random-inputs 1 --no-print 2> "$tmp/err.txt"; check "partition without shardings" 0 $?
+grep -q 'partitioned over 1 device(s): 0 collective(s)' "$tmp/err.txt" || { echo "FAIL no shardings:"; cat "$tmp/err.txt"; fail=1; }
+
 "$KILN" fmt --check "$dir/good.mlir" "$dir/bad.mlir" > "$tmp/check.txt"; check "fmt --check with a bad file" 1 $?
 grep -q '1 round-trip, 0 unsupported, 1 failed' "$tmp/check.txt" || { echo "FAIL --check summary:"; cat "$tmp/check.txt"; fail=1; }
 
