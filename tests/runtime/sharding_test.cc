@@ -89,6 +89,34 @@ func.func @main(%x: tensor<8x4xf32> {mhlo.sharding = "{devices=[N,1]<=[N]}"}) ->
   return %s, %r : tensor<8x4xf32>, tensor<4x2x4xf32>
 })";
 
+// Ops that keep the split dimension and change the others: no collective.
+constexpr const char* kKeptDimensions = R"(
+func.func @main(%x: tensor<8x6xf32> {mhlo.sharding = "{devices=[N,1]<=[N]}"}) -> (tensor<8x9xf32> {mhlo.sharding = "{devices=[N,1]<=[N]}"}) {
+  %s = stablehlo.slice %x [0:8, 1:5] : (tensor<8x6xf32>) -> tensor<8x4xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %p = stablehlo.pad %s, %zero, low = [0, 1], high = [0, 0], interior = [0, 0] : (tensor<8x4xf32>, tensor<f32>) -> tensor<8x5xf32>
+  %r = stablehlo.reverse %p, dims = [1] : tensor<8x5xf32>
+  %i = stablehlo.iota dim = 1 : tensor<8x4xf32>
+  %c = stablehlo.concatenate %r, %i, dim = 1 : (tensor<8x5xf32>, tensor<8x4xf32>) -> tensor<8x9xf32>
+  return %c : tensor<8x9xf32>
+})";
+
+// Convolution: the images split by batch and the kernel by output features over the same
+// (only) mesh axis: the result's batch split wins and the kernel is gathered; a kernel
+// split by input features gives partial sums, combined by one all_reduce.
+constexpr const char* kConvolutions = R"(
+func.func @main(%x: tensor<4x5x5x4xf32> {mhlo.sharding = "{devices=[N,1,1,1]<=[N]}"}, %k: tensor<3x3x4x4xf32> {mhlo.sharding = "{devices=[1,1,1,N]<=[N]}"},
+                %k2: tensor<3x3x4x4xf32> {mhlo.sharding = "{devices=[1,1,N,1]<=[N]}"})
+    -> (tensor<4x3x3x4xf32> {mhlo.sharding = "{devices=[N,1,1,1]<=[N]}"}, tensor<4x3x3x4xf32> {mhlo.sharding = "{replicated}"}) {
+  %a = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]}
+       {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<4x5x5x4xf32>, tensor<3x3x4x4xf32>) -> tensor<4x3x3x4xf32>
+  %c = stablehlo.constant dense<1.0> : tensor<4x5x5x4xf32>
+  %y = stablehlo.add %c, %c : tensor<4x5x5x4xf32>
+  %b = stablehlo.convolution(%y, %k2) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]}
+       {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<4x5x5x4xf32>, tensor<3x3x4x4xf32>) -> tensor<4x3x3x4xf32>
+  return %a, %b : tensor<4x3x3x4xf32>, tensor<4x3x3x4xf32>
+})";
+
 std::vector<Case> cases() {
   return {
       {"rows", kRows, {}},
@@ -96,6 +124,8 @@ std::vector<Case> cases() {
       {"rows_to_columns", kRowsToColumns, {.allToAll = 1}},
       {"reductions", kReductions, {.allReduce = 2}},
       {"sort_and_reshape", kSortAndReshape, {.allGather = 1}},
+      {"kept_dimensions", kKeptDimensions, {}},
+      {"convolutions", kConvolutions, {.allReduce = 1, .allGather = 1}},
   };
 }
 
@@ -131,6 +161,51 @@ TEST_P(ShardingTest, PartitionedRunsAgreeWithOneDevice) {
       EXPECT_EQ(counts.reduceScatter, expected.reduceScatter) << sharded.text;
     }
   }
+}
+
+// A 2x2 Shardy mesh: the contraction split over "y" leaves partial sums over "y" only,
+// combined within each "x" row (groups of 2): an all_reduce where the result is whole
+// along "y", a reduce_scatter where the result is split along "y".
+constexpr const char* kMesh2d = R"(
+module @mesh2d {
+  sdy.mesh @mesh = <["x"=2, "y"=2]>
+  func.func @main(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>},
+                  %b: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>})
+      -> (tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) {
+    %c = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+    %d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+    %e = sdy.sharding_constraint %d <@mesh, [{"x"}, {"y"}]> : tensor<8x4xf32>
+    return %c, %e : tensor<8x4xf32>, tensor<8x4xf32>
+  }
+})";
+
+// Runs `text` sharded and on one device; the results must agree bit for bit.
+ShardedProgram expectAgreement(const Client& client, const std::string& text, const std::vector<Literal>& args) {
+  ShardedProgram sharded = partitionProgram(text, "test");
+  std::vector<Literal> got = runSharded(client, sharded, args);
+  Executable whole = client.compile(text);
+  std::vector<Buffer> held;
+  std::vector<const Buffer*> list;
+  for (const Literal& a : args) held.push_back(client.bufferFromHost(a, client.devices()[0]));
+  for (const Buffer& b : held) list.push_back(&b);
+  Executable::Execution run = whole.execute(list, client.devices()[0]);
+  run.done.await();
+  for (size_t r = 0; r < got.size(); ++r) EXPECT_EQ(got[r], run.outputs[r].toLiteral()) << "result " << r;
+  return sharded;
+}
+
+TEST_P(ShardingTest, ATwoDimensionalShardyMesh) {
+  Client client(Plugin::load(GetParam()), ClientOptions{4, 0});
+  Type a = Type::tensor(DType::F32, {8, 8}), b = Type::tensor(DType::F32, {8, 4});
+  ShardedProgram sharded = expectAgreement(client, kMesh2d, {integers(a, 1), integers(b, 2)});
+  EXPECT_EQ(sharded.report.numDevices, 4);
+  EXPECT_EQ(sharded.report.collectives.allReduce, 1) << sharded.text;
+  EXPECT_EQ(sharded.report.collectives.reduceScatter, 1) << sharded.text;
+  EXPECT_EQ(sharded.report.collectives.total(), 2) << sharded.text;
+  // Groups along "y" only: devices (0, 1) and (2, 3).
+  EXPECT_NE(sharded.text.find("replica_groups = dense<[[0, 1], [2, 3]]>"), std::string::npos) << sharded.text;
+  // The per-device program keeps Shardy's form for its parameters.
+  EXPECT_NE(sharded.text.find("sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}, {\"y\"}]>"), std::string::npos) << sharded.text;
 }
 
 INSTANTIATE_TEST_SUITE_P(Plugins, ShardingTest, ::testing::ValuesIn(testing::kPlugins));

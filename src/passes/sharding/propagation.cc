@@ -107,6 +107,14 @@ class Propagator {
         givenResults_[g.result] = s;
       }
     }
+    // A constraint's sharding is its operand's too when the constraint is its only use
+    // (what XLA's @Sharding custom call means), so the op producing it can produce it so.
+    for (const auto& op : fn_.body().ops()) {
+      const Value* operand = op->numOperands() ? op->operand(0) : nullptr;
+      if (isShardingConstraint(*op) && operand->uses().size() == 1 && plan_.values.count(op->result()) &&
+          !plan_.values.count(operand))
+        plan_.values.emplace(operand, plan_.values.at(op->result()));
+    }
     // A result's sharding is also the first guess for the value returned there.
     const Op& ret = *fn_.body().ops().back();
     for (const auto& [i, s] : givenResults_)

@@ -136,6 +136,78 @@ ShardingRule reduce(const Op& op) {
   return r.rule;
 }
 
+// Ops that keep some dimensions as they are and change others (slice, pad, reverse,
+// concatenate): a kept dimension is one parallel factor of every array operand and the
+// result; a changed one stays whole (GSPMD's halo exchanges are not implemented).
+ShardingRule keepsDimensions(const Op& op, const std::vector<bool>& changed) {
+  RuleBuilder r(op);
+  const Shape& out = op.result()->type().shape();
+  for (size_t d = 0; d < out.size(); ++d) {
+    if (changed[d]) continue;
+    int f = r.factor(out[d]);
+    r.rule.resultDims[0][d] = f;
+    for (auto& dims : r.rule.operandDims)
+      if (dims.size() == out.size()) dims[d] = f;  // not pad's scalar padding value
+  }
+  return r.rule;
+}
+
+std::vector<bool> changedDimensions(const Op& op) {
+  const Shape& in = op.operand(0)->type().shape();
+  std::vector<bool> changed(in.size(), false);
+  auto mark = [&](const Dims& dims) {
+    for (int64_t d : dims) changed[d] = true;
+  };
+  switch (op.code()) {
+    case OpCode::Slice: {
+      Dims start = op.attr("start_indices").asInts(), limit = op.attr("limit_indices").asInts(),
+           strides = op.attr("strides").asInts();
+      for (size_t d = 0; d < in.size(); ++d) changed[d] = start[d] != 0 || limit[d] != in[d] || strides[d] != 1;
+      break;
+    }
+    case OpCode::Pad: {
+      Dims low = op.attr("edge_padding_low").asInts(), high = op.attr("edge_padding_high").asInts(),
+           interior = op.attr("interior_padding").asInts();
+      for (size_t d = 0; d < in.size(); ++d) changed[d] = low[d] != 0 || high[d] != 0 || interior[d] != 0;
+      break;
+    }
+    case OpCode::Reverse: mark(op.attr("dimensions").asInts()); break;
+    case OpCode::Concatenate: changed[op.attr("dimension").asInt()] = true; break;
+    default: break;
+  }
+  return changed;
+}
+
+// Values of an iota do not depend on where they sit along the other dimensions.
+ShardingRule iota(const Op& op) {
+  RuleBuilder r(op);
+  const Shape& out = op.result()->type().shape();
+  const int64_t along = op.attr("iota_dimension").asInt();
+  for (size_t d = 0; d < out.size(); ++d)
+    if (static_cast<int64_t>(d) != along) r.rule.resultDims[0][d] = r.factor(out[d]);
+  return r.rule;
+}
+
+// Convolution: the batch and the output features split freely; the input features are
+// contracted (a reduction) when there is one group; spatial dimensions stay whole (their
+// windows would need halo exchanges).
+ShardingRule convolution(const Op& op) {
+  RuleBuilder r(op);
+  ConvDims dims = ConvDims::fromAttr(op.attr("dimension_numbers"));
+  const bool grouped = op.attrOrDefault("feature_group_count").asInt() != 1 ||
+                       op.attrOrDefault("batch_group_count").asInt() != 1;
+  const Shape& in = op.operand(0)->type().shape();
+  const Shape& kernel = op.operand(1)->type().shape();
+  auto& I = r.rule.operandDims[0];
+  auto& K = r.rule.operandDims[1];
+  auto& out = r.rule.resultDims[0];
+  if (grouped) return r.rule;  // everything whole
+  I[dims.inputBatch] = out[dims.outputBatch] = r.factor(in[dims.inputBatch]);
+  K[dims.kernelOutputFeature] = out[dims.outputFeature] = r.factor(kernel[dims.kernelOutputFeature]);
+  I[dims.inputFeature] = K[dims.kernelInputFeature] = r.factor(in[dims.inputFeature], Kind::Reduction);
+  return r.rule;
+}
+
 }  // namespace
 
 ShardingRule shardingRule(const Op& op) {
@@ -155,8 +227,27 @@ ShardingRule shardingRule(const Op& op) {
     case OpCode::DotGeneral:
     case OpCode::Dot: return dotGeneral(op);
     case OpCode::Reduce: return reduce(op);
+    case OpCode::Slice:
+    case OpCode::Pad:
+    case OpCode::Reverse:
+    case OpCode::Concatenate: return keepsDimensions(op, changedDimensions(op));
+    case OpCode::Iota: return iota(op);
+    case OpCode::Convolution: return convolution(op);
     default: return unknown();
   }
+}
+
+NamedAttrList localAttributes(const Op& op, const TypeList& localOperands) {
+  NamedAttrList attrs = op.attrs();
+  if (op.is(OpCode::Slice)) {
+    // A kept dimension is sliced whole: [0, its local size).
+    const Shape& global = op.operand(0)->type().shape();
+    Dims limit = op.attr("limit_indices").asInts();
+    for (size_t d = 0; d < limit.size(); ++d)
+      if (limit[d] == global[d]) limit[d] = localOperands[0].shape()[d];
+    setAttr(attrs, "limit_indices", Attribute::i64Array(limit));
+  }
+  return attrs;
 }
 
 }  // namespace kiln::passes

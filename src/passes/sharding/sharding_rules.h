@@ -34,4 +34,8 @@ struct ShardingRule {
 
 ShardingRule shardingRule(const Op& op);
 
+// `op`'s attributes for running on local pieces whose operands have `localOperands`
+// types: the few attributes that spell out a split dimension's size (slice's limits).
+NamedAttrList localAttributes(const Op& op, const TypeList& localOperands);
+
 }  // namespace kiln::passes

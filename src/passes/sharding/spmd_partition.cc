@@ -62,12 +62,19 @@ class Partitioner {
  private:
   Type local(const Value* v) const { return v->type().isTensor() ? localType(v->type(), plan_.of(v)) : v->type(); }
 
-  // The splits of `op`'s factors: a result's planned sharding first, else an operand's.
+  // The splits of `op`'s factors. Reductions first, as their operands are split (the
+  // partial results then cost one all_reduce or reduce_scatter, where splitting them
+  // differently would move the operands); then each parallel factor as a result's
+  // planned sharding has it, else as an operand's layout does.
   std::vector<Axes> factorAxes(const Op& op, const ShardingRule& rule) const {
     std::vector<Axes> axes(rule.factors.size());
     std::vector<std::string> used;
-    for (size_t f = 0; f < rule.factors.size(); ++f) {
-      if (rule.factors[f].kind == ShardingRule::Kind::Replicated) continue;
+    std::vector<size_t> order;
+    for (size_t f = 0; f < rule.factors.size(); ++f)
+      if (rule.factors[f].kind == ShardingRule::Kind::Reduction) order.push_back(f);
+    for (size_t f = 0; f < rule.factors.size(); ++f)
+      if (rule.factors[f].kind == ShardingRule::Kind::Parallel) order.push_back(f);
+    for (size_t f : order) {
       auto offer = [&](const std::vector<Value*>& values, const std::vector<std::vector<int>>& dims,
                        bool planned) -> std::optional<Axes> {
         for (size_t k = 0; k < values.size(); ++k)
@@ -78,16 +85,18 @@ class Partitioner {
           }
         return std::nullopt;
       };
+      auto usable = [&](const std::optional<Axes>& chosen) {
+        if (!chosen) return false;
+        int64_t pieces = 1;
+        for (const std::string& a : *chosen) {
+          pieces *= plan_.mesh.axisSize(a);
+          if (std::find(used.begin(), used.end(), a) != used.end()) return false;
+        }
+        return rule.factors[f].size % pieces == 0;
+      };
       std::optional<Axes> chosen = offer(op.results(), rule.resultDims, true);
-      if (!chosen) chosen = offer(op.operands(), rule.operandDims, false);
-      if (!chosen) continue;
-      int64_t pieces = 1;
-      bool clash = false;
-      for (const std::string& a : *chosen) {
-        pieces *= plan_.mesh.axisSize(a);
-        clash = clash || std::find(used.begin(), used.end(), a) != used.end();
-      }
-      if (clash || rule.factors[f].size % pieces != 0) continue;
+      if (!usable(chosen)) chosen = offer(op.operands(), rule.operandDims, false);
+      if (!usable(chosen)) continue;
       used.insert(used.end(), chosen->begin(), chosen->end());
       axes[f] = *chosen;
     }
@@ -160,7 +169,9 @@ class Partitioner {
       types.push_back(global.isTensor() ? localType(global, s) : global);
       produced.push_back(std::move(s));
     }
-    std::unique_ptr<Op> copy = Op::create(op.code(), operands, types, withoutShardings(op.attrs()),
+    TypeList operandTypes;
+    for (const Value* v : operands) operandTypes.push_back(v->type());
+    std::unique_ptr<Op> copy = Op::create(op.code(), operands, types, withoutShardings(localAttributes(op, operandTypes)),
                                           regionsOf(op, resharder), op.loc);
     copy->pos = op.pos;
     Op* placed = b.region().push_back(std::move(copy));  // the builder inserts at the end too
