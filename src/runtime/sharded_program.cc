@@ -23,42 +23,63 @@ ShardedProgram partitionProgram(std::string_view text, const std::string& name, 
   return out;
 }
 
-std::vector<Literal> runSharded(const Client& client, const ShardedProgram& program, const std::vector<Literal>& args,
-                                CompileOptions options, const ExecuteOptions& execute) {
-  const passes::PartitionReport& report = program.report;
-  const int64_t n = report.numDevices;
+namespace {
+
+std::vector<Device> devicesFor(const Client& client, int64_t n) {
   std::vector<Device> devices = client.devices();
   if (static_cast<int64_t>(devices.size()) < n)
     throw Error(ErrorKind::Usage, "the program is partitioned over " + std::to_string(n) + " devices; the plugin has " +
                                       std::to_string(devices.size()));
   devices.erase(devices.begin() + n, devices.end());
-  if (args.size() != program.params.size())
-    throw Error(ErrorKind::Usage, "the program takes " + std::to_string(program.params.size()) + " arguments, not " +
+  return devices;
+}
+
+Executable compileFor(const Client& client, const ShardedProgram& program, CompileOptions options) {
+  options.partitions = static_cast<int>(program.report.numDevices);
+  return client.compile(program.text, options);
+}
+
+}  // namespace
+
+ShardedExecutable::ShardedExecutable(const Client& client, ShardedProgram program, CompileOptions options)
+    : client_(client),
+      program_(std::move(program)),
+      devices_(devicesFor(client, program_.report.numDevices)),
+      executable_(compileFor(client, program_, std::move(options))) {}
+
+std::vector<Literal> ShardedExecutable::run(const std::vector<Literal>& args, const ExecuteOptions& execute) const {
+  const passes::PartitionReport& report = program_.report;
+  const size_t n = devices_.size();
+  if (args.size() != program_.params.size())
+    throw Error(ErrorKind::Usage, "the program takes " + std::to_string(program_.params.size()) + " arguments, not " +
                                       std::to_string(args.size()));
-  options.partitions = static_cast<int>(n);
-  Executable exe = client.compile(program.text, options);
-  std::vector<std::vector<Buffer>> held(static_cast<size_t>(n));
-  std::vector<std::vector<const Buffer*>> lists(static_cast<size_t>(n));
   for (size_t i = 0; i < args.size(); ++i)
-    if (args[i].type() != program.params[i])
+    if (args[i].type() != program_.params[i])
       throw Error(ErrorKind::Type, "argument " + std::to_string(i) + " is " + args[i].type().str() + ", the program takes " +
-                                       program.params[i].str());
-  for (int64_t d = 0; d < n; ++d) {
+                                       program_.params[i].str());
+  std::vector<std::vector<Buffer>> held(n);
+  std::vector<std::vector<const Buffer*>> lists(n);
+  for (size_t d = 0; d < n; ++d) {
     for (size_t i = 0; i < args.size(); ++i) {
-      Literal piece = report.partitioned ? shardOf(args[i], report.params[i], d) : args[i];
-      held[d].push_back(client.bufferFromHost(piece, devices[d]));
+      Literal piece = report.partitioned ? shardOf(args[i], report.params[i], static_cast<int64_t>(d)) : args[i];
+      held[d].push_back(client_.bufferFromHost(piece, devices_[d]));
     }
     for (const Buffer& b : held[d]) lists[d].push_back(&b);
   }
-  std::vector<Executable::Execution> runs = exe.execute(lists, devices, execute);
+  std::vector<Executable::Execution> runs = executable_.execute(lists, devices_, execute);
   for (const auto& run : runs) run.done.await();
   std::vector<Literal> results;
-  for (size_t r = 0; r < program.results.size(); ++r) {
+  for (size_t r = 0; r < program_.results.size(); ++r) {
     std::vector<Literal> pieces;
-    for (int64_t d = 0; d < n; ++d) pieces.push_back(runs[d].outputs[r].toLiteral());
-    results.push_back(report.partitioned ? assembleShards(pieces, report.results[r], program.results[r]) : pieces[0]);
+    for (size_t d = 0; d < n; ++d) pieces.push_back(runs[d].outputs[r].toLiteral());
+    results.push_back(report.partitioned ? assembleShards(pieces, report.results[r], program_.results[r]) : pieces[0]);
   }
   return results;
+}
+
+std::vector<Literal> runSharded(const Client& client, const ShardedProgram& program, const std::vector<Literal>& args,
+                                CompileOptions options, const ExecuteOptions& execute) {
+  return ShardedExecutable(client, program, std::move(options)).run(args, execute);
 }
 
 }  // namespace kiln::runtime

@@ -25,8 +25,23 @@ struct ShardedProgram {
 // without shardings comes back as it is, for one device.
 ShardedProgram partitionProgram(std::string_view text, const std::string& name, std::string entry = "");
 
-// Compiles `program` for its devices (the client's first ones; `options` with its
-// partitions set) and runs it on `args` (global arrays), returning the global results.
+// `program` compiled for its devices (the client's first ones), run on global arrays.
+class ShardedExecutable {
+ public:
+  // `options` are the compile options besides the partitions.
+  ShardedExecutable(const Client& client, ShardedProgram program, CompileOptions options = {});
+  const ShardedProgram& program() const { return program_; }
+  // Splits `args` (global arrays) among the devices, runs, and assembles the results.
+  std::vector<Literal> run(const std::vector<Literal>& args, const ExecuteOptions& execute = {}) const;
+
+ private:
+  const Client& client_;
+  ShardedProgram program_;
+  std::vector<Device> devices_;
+  Executable executable_;
+};
+
+// Compiles and runs once.
 std::vector<Literal> runSharded(const Client& client, const ShardedProgram& program, const std::vector<Literal>& args,
                                 CompileOptions options = {}, const ExecuteOptions& execute = {});
 
