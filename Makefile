@@ -63,6 +63,7 @@ bench: build
 	@$(BUILD)/bench/parse_bench
 	@$(BUILD)/bench/optimizer_bench
 	@$(BUILD)/bench/runtime_bench
+	@$(BUILD)/bench/sharding_bench
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz

@@ -75,27 +75,31 @@ class Frame : public EvalContext {
         checkTime();
       }
       HostValues results;
-      try {
-        const NativeOps* native = interp_.options().native;
-        if (!native || !native->run(op, operands, results)) {
-          const KernelEntry& entry = kernelTable().entries[op.code()];
-          const Region* decomposition = entry.kernel ? nullptr : interp_.decompositionOf(op);
-          if (!entry.kernel && !decomposition)
-            unsupportedOp(op, entry.unsupported ? entry.unsupported : "no interpreter kernel");
-          results = decomposition ? runRegion(*decomposition, operands) : entry.kernel(op, operands, *this);
-        }
-      } catch (Error& e) {
-        if (!e.pos().known() && op.pos.known()) e.at(interp_.module().source, op.pos);
-        throw;
-      }
-      if (results.size() != op.numResults())
-        throw Error(ErrorKind::Internal, std::string(op.name()) + " kernel returned " +
-                                             std::to_string(results.size()) + " values");
+      const NativeOps* native = interp_.options().native;
+      if (!native || !native->run(op, operands, results)) results = runOp(op, operands);
       for (size_t i = 0; i < results.size(); ++i) env_[op.result(i)] = std::move(results[i]);
       operands.clear();  // drop our references too, so freed values really go
       for (const Value* v : deadAfter[position++]) env_.erase(v);
     }
     throw Error(ErrorKind::Internal, "region without a terminator");
+  }
+
+  // `op` by its interpreter kernel (or its decomposition).
+  HostValues runOp(const Op& op, const HostValues& operands) {
+    HostValues results;
+    try {
+      const KernelEntry& entry = kernelTable().entries[op.code()];
+      const Region* decomposition = entry.kernel ? nullptr : interp_.decompositionOf(op);
+      if (!entry.kernel && !decomposition) unsupportedOp(op, entry.unsupported ? entry.unsupported : "no interpreter kernel");
+      results = decomposition ? runRegion(*decomposition, operands) : entry.kernel(op, operands, *this);
+    } catch (Error& e) {
+      if (!e.pos().known() && op.pos.known()) e.at(interp_.module().source, op.pos);
+      throw;
+    }
+    if (results.size() != op.numResults())
+      throw Error(ErrorKind::Internal, std::string(op.name()) + " kernel returned " + std::to_string(results.size()) +
+                                           " values");
+    return results;
   }
 
   HostValues callFunction(const std::string& name, const HostValues& args) override {
@@ -233,6 +237,11 @@ HostValues Interpreter::call(const Function& fn, const HostValues& args) {
   checkArguments(fn, args);
   Frame frame(*this, options_.process, 0);
   return frame.runFunction(fn, args);
+}
+
+HostValues Interpreter::runOp(const Op& op, const HostValues& operands) {
+  Frame frame(*this, options_.process, 0);
+  return frame.runOp(op, operands);
 }
 
 HostValues Interpreter::call(std::string_view fnName, const HostValues& args) {

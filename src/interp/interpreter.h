@@ -76,6 +76,9 @@ class Interpreter {
   // Unsupported for ops the interpreter cannot evaluate, Type for wrong arguments.
   HostValues call(const Function& fn, const HostValues& args);
   HostValues call(std::string_view fnName, const HostValues& args);
+  // Runs the one op `op` (of this module) on `operands`, as this run's process: what a
+  // backend's compiled program hands back to the interpreter (collectives).
+  HostValues runOp(const Op& op, const HostValues& operands);
 
   const Module& module() const { return module_; }
   const InterpOptions& options() const { return options_; }

@@ -2,6 +2,7 @@
 // sharded_literal.h).
 #include "ir/sharded_literal.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "support/error.h"
@@ -33,17 +34,20 @@ Piece pieceOf(const Shape& global, const Sharding& s, int64_t device) {
   return p;
 }
 
-// Calls copy(globalOffset, pieceOffset) for each element of the piece, in order.
+// Calls copy(globalOffset, pieceOffset, count) for each run of the piece's elements that
+// lie next to each other in the global array (a row of its last dimension), in order.
 template <class Fn>
-void forEachElement(const Shape& global, const Piece& p, Fn&& copy) {
+void forEachRun(const Shape& global, const Piece& p, Fn&& copy) {
   const size_t rank = global.size();
   if (numElements(p.shape) == 0) return;
+  if (rank == 0) return copy(0, 0, 1);
+  const int64_t run = p.shape[rank - 1];
   Shape index(rank, 0);
-  for (int64_t k = 0, n = numElements(p.shape); k < n; ++k) {
+  for (int64_t k = 0, n = numElements(p.shape); k < n; k += run) {
     int64_t offset = 0;
     for (size_t d = 0; d < rank; ++d) offset = offset * global[d] + p.start[d] + index[d];
-    copy(offset, k);
-    for (size_t d = rank; d-- > 0;) {
+    copy(offset, k, run);
+    for (size_t d = rank - 1; d-- > 0;) {
       if (++index[d] < p.shape[d]) break;
       index[d] = 0;
     }
@@ -60,7 +64,7 @@ Literal shardOf(const Literal& global, const Sharding& s, int64_t device) {
   const size_t width = storageBytes(global.dtype());
   Literal out(Type::tensor(global.dtype(), p.shape));
   uint8_t* to = out.mutableStorage();
-  forEachElement(global.shape(), p, [&](int64_t g, int64_t k) { std::memcpy(to + k * width, from + g * width, width); });
+  forEachRun(global.shape(), p, [&](int64_t g, int64_t k, int64_t n) { std::memcpy(to + k * width, from + g * width, n * width); });
   return out;
 }
 
@@ -77,12 +81,12 @@ Literal assembleShards(const std::vector<Literal>& pieces, const Sharding& s, co
                                           Type::tensor(global.dtype(), p.shape).str());
     Literal piece = pieces[device];
     const uint8_t* from = piece.denseStorage();
-    forEachElement(global.shape(), p, [&](int64_t g, int64_t k) {
-      if (writer[g] >= 0 && std::memcmp(to + g * width, from + k * width, width) != 0)
+    forEachRun(global.shape(), p, [&](int64_t g, int64_t k, int64_t n) {
+      if (writer[g] >= 0 && std::memcmp(to + g * width, from + k * width, n * width) != 0)
         throw Error(ErrorKind::Runtime, "devices " + std::to_string(writer[g]) + " and " + std::to_string(device) +
                                             " hold different copies of a replicated value");
-      std::memcpy(to + g * width, from + k * width, width);
-      writer[g] = static_cast<int64_t>(device);
+      std::memcpy(to + g * width, from + k * width, n * width);
+      std::fill(writer.begin() + g, writer.begin() + g + n, static_cast<int64_t>(device));
     });
   }
   return out;

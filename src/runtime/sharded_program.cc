@@ -47,9 +47,8 @@ ShardedExecutable::ShardedExecutable(const Client& client, ShardedProgram progra
       devices_(devicesFor(client, program_.report.numDevices)),
       executable_(compileFor(client, program_, std::move(options))) {}
 
-std::vector<Literal> ShardedExecutable::run(const std::vector<Literal>& args, const ExecuteOptions& execute) const {
+std::vector<std::vector<Buffer>> ShardedExecutable::place(const std::vector<Literal>& args) const {
   const passes::PartitionReport& report = program_.report;
-  const size_t n = devices_.size();
   if (args.size() != program_.params.size())
     throw Error(ErrorKind::Usage, "the program takes " + std::to_string(program_.params.size()) + " arguments, not " +
                                       std::to_string(args.size()));
@@ -57,24 +56,42 @@ std::vector<Literal> ShardedExecutable::run(const std::vector<Literal>& args, co
     if (args[i].type() != program_.params[i])
       throw Error(ErrorKind::Type, "argument " + std::to_string(i) + " is " + args[i].type().str() + ", the program takes " +
                                        program_.params[i].str());
-  std::vector<std::vector<Buffer>> held(n);
-  std::vector<std::vector<const Buffer*>> lists(n);
-  for (size_t d = 0; d < n; ++d) {
+  std::vector<std::vector<Buffer>> placed(devices_.size());
+  for (size_t d = 0; d < devices_.size(); ++d)
     for (size_t i = 0; i < args.size(); ++i) {
       Literal piece = report.partitioned ? shardOf(args[i], report.params[i], static_cast<int64_t>(d)) : args[i];
-      held[d].push_back(client_.bufferFromHost(piece, devices_[d]));
+      placed[d].push_back(client_.bufferFromHost(piece, devices_[d]));
     }
-    for (const Buffer& b : held[d]) lists[d].push_back(&b);
+  return placed;
+}
+
+std::vector<std::vector<Buffer>> ShardedExecutable::execute(const std::vector<std::vector<Buffer>>& placed,
+                                                            const ExecuteOptions& options) const {
+  std::vector<std::vector<const Buffer*>> lists(placed.size());
+  for (size_t d = 0; d < placed.size(); ++d)
+    for (const Buffer& b : placed[d]) lists[d].push_back(&b);
+  std::vector<Executable::Execution> runs = executable_.execute(lists, devices_, options);
+  std::vector<std::vector<Buffer>> outputs;
+  for (auto& run : runs) {
+    run.done.await();
+    outputs.push_back(std::move(run.outputs));
   }
-  std::vector<Executable::Execution> runs = executable_.execute(lists, devices_, execute);
-  for (const auto& run : runs) run.done.await();
+  return outputs;
+}
+
+std::vector<Literal> ShardedExecutable::assemble(const std::vector<std::vector<Buffer>>& outputs) const {
+  const passes::PartitionReport& report = program_.report;
   std::vector<Literal> results;
   for (size_t r = 0; r < program_.results.size(); ++r) {
     std::vector<Literal> pieces;
-    for (size_t d = 0; d < n; ++d) pieces.push_back(runs[d].outputs[r].toLiteral());
+    for (const std::vector<Buffer>& device : outputs) pieces.push_back(device[r].toLiteral());
     results.push_back(report.partitioned ? assembleShards(pieces, report.results[r], program_.results[r]) : pieces[0]);
   }
   return results;
+}
+
+std::vector<Literal> ShardedExecutable::run(const std::vector<Literal>& args, const ExecuteOptions& options) const {
+  return assemble(execute(place(args), options));
 }
 
 std::vector<Literal> runSharded(const Client& client, const ShardedProgram& program, const std::vector<Literal>& args,

@@ -31,8 +31,16 @@ class ShardedExecutable {
   // `options` are the compile options besides the partitions.
   ShardedExecutable(const Client& client, ShardedProgram program, CompileOptions options = {});
   const ShardedProgram& program() const { return program_; }
-  // Splits `args` (global arrays) among the devices, runs, and assembles the results.
-  std::vector<Literal> run(const std::vector<Literal>& args, const ExecuteOptions& execute = {}) const;
+  // Splits `args` (global arrays) among the devices, runs, and assembles the results:
+  // assemble(execute(place(args))).
+  std::vector<Literal> run(const std::vector<Literal>& args, const ExecuteOptions& options = {}) const;
+  // Each device's pieces of `args`, on the device.
+  std::vector<std::vector<Buffer>> place(const std::vector<Literal>& args) const;
+  // Runs on placed arguments (each device's list); returns each device's outputs, ready.
+  std::vector<std::vector<Buffer>> execute(const std::vector<std::vector<Buffer>>& placed,
+                                           const ExecuteOptions& options = {}) const;
+  // The global results from each device's outputs.
+  std::vector<Literal> assemble(const std::vector<std::vector<Buffer>>& outputs) const;
 
  private:
   const Client& client_;

@@ -111,7 +111,7 @@ void Executable::buildPrograms() {
   CompiledOps natives{native_, blas_, epilogueDots_, lapack_};
   for (const auto& fn : module_.functions()) {
     std::string whyNot;
-    if (auto program = StepProgram::build(*fn, natives, whyNot)) programs_[fn.get()] = std::move(program);
+    if (auto program = StepProgram::build(module_, *fn, natives, whyNot)) programs_[fn.get()] = std::move(program);
     else interpreted_[fn->name()] = whyNot;
   }
 }

@@ -113,6 +113,8 @@ class StepProgram::Builder {
     } else if (auto l = natives_.lapack.find(&op); l != natives_.lapack.end()) {
       s.kind = Step::Kind::Lapack;
       s.lapack = &l->second;
+    } else if (op.info().category == OpCategory::Collective) {
+      s.kind = Step::Kind::Host;
     } else if (op.is(OpCode::While)) {
       s.kind = Step::Kind::While;
       // The carries: one slot each, the arguments of both regions.
@@ -280,8 +282,9 @@ class StepProgram::Builder {
   Place scratch_;
 };
 
-std::unique_ptr<StepProgram> StepProgram::build(const Function& fn, const CompiledOps& natives, std::string& whyNot) {
-  std::unique_ptr<StepProgram> p(new StepProgram(fn));
+std::unique_ptr<StepProgram> StepProgram::build(const Module& module, const Function& fn, const CompiledOps& natives,
+                                               std::string& whyNot) {
+  std::unique_ptr<StepProgram> p(new StepProgram(module, fn));
   const passes::BufferAssignment assignment = passes::assignBuffers(fn);
   Builder builder(*p, natives, aligned(assignment.arenaBytes));
   auto& places = builder.places;
@@ -447,6 +450,7 @@ class StepProgram::Runner {
       case Step::Kind::Kernel: return s.dot ? "GEMM, then kernel" : "kernel";
       case Step::Kind::Gemm: return "GEMM";
       case Step::Kind::Lapack: return "LAPACK";
+      case Step::Kind::Host: return "collective";
       case Step::Kind::Rows: return "row group";
       case Step::Kind::While: return "while";
       case Step::Kind::If: return "if";
@@ -466,6 +470,22 @@ class StepProgram::Runner {
         for (const Place& p : s.operands) operands.push_back(address(p));
         for (const Place& p : s.results) results.push_back(address(p));
         kernels::runLapackCall(*s.lapack, operands.data(), results.data());
+        break;
+      }
+      case Step::Kind::Host: {
+        interp::HostValues operands;
+        for (size_t i = 0; i < s.operands.size(); ++i) {
+          Literal value(s.op->operand(i)->type());
+          const auto bytes = static_cast<size_t>(passes::valueBytes(s.op->operand(i)->type()));
+          if (bytes > 0) std::memcpy(value.mutableStorage(), address(s.operands[i]), bytes);
+          operands.emplace_back(std::move(value));
+        }
+        if (!host_) host_.emplace(p_.module_, options_);
+        interp::HostValues results = host_->runOp(*s.op, operands);
+        for (size_t i = 0; i < s.results.size(); ++i) {
+          const auto bytes = static_cast<size_t>(passes::valueBytes(s.op->result(i)->type()));
+          if (bytes > 0) std::memcpy(address(s.results[i]), results[i].tensor().denseStorage(), bytes);
+        }
         break;
       }
       case Step::Kind::Rows:
@@ -528,6 +548,7 @@ class StepProgram::Runner {
   std::atomic<uint64_t>& runs_;
   const interp::InterpOptions& options_;
   Profile* profile_;
+  std::optional<interp::Interpreter> host_;  // for host steps, made at the first
 };
 
 std::vector<std::string> StepProgram::rowGroups() const {

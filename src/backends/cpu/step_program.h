@@ -11,6 +11,8 @@
 // too, one per concurrent execution. Parameters are read where the caller holds them;
 // constants live in the program.
 //
+// Collectives (and replica_id / partition_id) are host steps: the interpreter's kernel
+// runs the op on copies of its operands, as this execution's process of the device grid.
 // A function with an op that has no native step (an op the emitter declined, calls,
 // checks, tuples or tokens) has no step program: the executable runs it through the
 // interpreter, which hands it the native ops one by one.
@@ -47,7 +49,8 @@ class StepProgram {
  public:
   // The program of `fn`, or null with `whyNot` set ("stablehlo.while at line 4 has no
   // native step").
-  static std::unique_ptr<StepProgram> build(const Function& fn, const CompiledOps& natives, std::string& whyNot);
+  static std::unique_ptr<StepProgram> build(const Module& module, const Function& fn, const CompiledOps& natives,
+                                            std::string& whyNot);
 
   // Runs the function on `args` (of its parameter types); `runs` counts native steps.
   // Loops stop with a Runtime error once `options.deadline` passes or `options.cancel`
@@ -72,7 +75,7 @@ class StepProgram {
   };
   struct Block;
   struct Step {
-    enum class Kind { Kernel, Gemm, Lapack, Rows, While, If, Case } kind = Kind::Kernel;
+    enum class Kind { Kernel, Gemm, Lapack, Host, Rows, While, If, Case } kind = Kind::Kernel;
     const Op* op = nullptr;
     const Kernel* kernel = nullptr;
     const kernels::LapackCall* lapack = nullptr;  // Lapack: the checked call
@@ -104,10 +107,11 @@ class StepProgram {
   class Builder;
   class Runner;
 
-  explicit StepProgram(const Function& fn) : fn_(fn) {}
+  StepProgram(const Module& module, const Function& fn) : module_(module), fn_(fn) {}
   Arena takeArena() const;
   void giveBack(Arena arena) const;
 
+  const Module& module_;
   const Function& fn_;
   Block body_;
   std::vector<Literal> constants_;     // dense

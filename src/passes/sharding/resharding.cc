@@ -20,6 +20,11 @@ int64_t Resharder::pieces(const Axes& axes) const {
   return n;
 }
 
+double Resharder::ring(const Axes& axes, int64_t bytes) const {
+  const double g = static_cast<double>(pieces(axes));
+  return (g - 1) / g * static_cast<double>(bytes);
+}
+
 std::vector<Dims> Resharder::groups(const Axes& axes) const {
   std::vector<size_t> along;
   for (const std::string& a : axes) along.push_back(*mesh_.axisIndex(a));
@@ -83,9 +88,11 @@ Value* Resharder::reshard(Value* v, const Type& global, const Sharding& from, co
       NamedAttrList attrs = collectiveAttrs(partial, true);
       attrs.push_back({"scatter_dimension", Attribute::integer(static_cast<int64_t>(d))});
       cur.dims[d] = partial;
+      counts_.bytesSent += ring(partial, v->type().byteSize());
       v = b_.create(OpCode::ReduceScatter, {v}, std::move(attrs), std::move(body), {localType(global, cur)})->result();
       ++counts_.reduceScatter;
     } else {
+      counts_.bytesSent += 2 * ring(partial, v->type().byteSize());
       v = b_.create(OpCode::AllReduce, {v}, collectiveAttrs(partial, true), std::move(body))->result();
       ++counts_.allReduce;
     }
@@ -103,6 +110,7 @@ Value* Resharder::reshard(Value* v, const Type& global, const Sharding& from, co
       attrs.push_back({"split_count", Attribute::integer(pieces(axes))});
       cur.dims[j] = axes;
       cur.dims[i].clear();
+      counts_.bytesSent += ring(axes, v->type().byteSize());
       v = b_.create1(OpCode::AllToAll, {v}, std::move(attrs), {localType(global, cur)});
       ++counts_.allToAll;
       break;
@@ -112,6 +120,7 @@ Value* Resharder::reshard(Value* v, const Type& global, const Sharding& from, co
     if (cur.dims[d].empty() || cur.dims[d] == to.dims[d]) continue;
     NamedAttrList attrs = collectiveAttrs(cur.dims[d], true);
     attrs.push_back({"all_gather_dim", Attribute::integer(static_cast<int64_t>(d))});
+    counts_.bytesSent += ring(cur.dims[d], v->type().byteSize() * pieces(cur.dims[d]));
     cur.dims[d].clear();
     v = b_.create1(OpCode::AllGather, {v}, std::move(attrs), {localType(global, cur)});
     ++counts_.allGather;

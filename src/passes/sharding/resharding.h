@@ -21,6 +21,10 @@ Type localType(const Type& global, const Sharding& s);
 
 struct CollectiveCounts {
   int allReduce = 0, allGather = 0, allToAll = 0, reduceScatter = 0, localSlices = 0;
+  // The bytes each device sends, by the ring algorithms' counts (an all_reduce of B bytes
+  // over g devices sends 2(g-1)/g B; an all_gather, reduce_scatter or all_to_all (g-1)/g
+  // of its larger side): a model of the program's traffic, not a measurement.
+  double bytesSent = 0;
   int total() const { return allReduce + allGather + allToAll + reduceScatter; }
 };
 
@@ -41,6 +45,8 @@ class Resharder {
   // This device's shard index along `axes` (an i64 scalar; computed once per axes).
   Value* shardIndex(const Axes& axes);
   int64_t pieces(const Axes& axes) const;
+  // (g-1)/g of `bytes` for groups of g devices along `axes`.
+  double ring(const Axes& axes, int64_t bytes) const;
   NamedAttrList collectiveAttrs(const Axes& axes, bool globalIds);
   std::unique_ptr<Region> reducerRegion(DType dtype, OpCode reducer);
 

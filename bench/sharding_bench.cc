@@ -1,0 +1,123 @@
+// Figures of sharding (issue: sharding), on W6 (bench/programs/w6_mlp_train_step.mlir: one
+// SGD step of a 784-512-10 MLP on a batch of 256) with shardings added to its parameters
+// and results:
+//  1. Bytes each device sends per step (the partitioner's ring model of the collectives
+//     it inserted) against the minimum the sharding needs: data parallel, the gradients
+//     (all weights) and the loss all-reduced once; Megatron tensor parallel (w1, b1 by
+//     columns, w2 by rows), the output all-reduced once.
+//  2. Step time of the data-parallel step on 1 and on 2 cpu devices of this machine (in
+//     one process), interleaved, best of several rounds; and the share of the 2-device
+//     step spent in collectives, measured as the time the same per-device program saves
+//     with each collective replaced by a multiplication with zero (the same compute
+//     before it; every device then holds the same zeros, so the results still assemble).
+// Run: build/bench/sharding_bench (make bench).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <string>
+
+#include "ir/builder.h"
+#include "ir/sharding_attrs.h"
+#include "runtime/sharded_program.h"
+#include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
+
+namespace {
+
+using namespace kiln;
+using Clock = std::chrono::steady_clock;
+
+// W6 with `params[i]` / `results[i]` as shardings (empty: none).
+std::string withShardings(const std::vector<std::string>& params, const std::vector<std::string>& results) {
+  auto module = stablehlo::parseModule(SourceBuffer::fromFile(KILN_SOURCE_DIR "/bench/programs/w6_mlp_train_step.mlir"));
+  Function& fn = *module->functions()[0];
+  for (size_t i = 0; i < params.size(); ++i)
+    if (!params[i].empty()) setAttr(fn.argAttrs[i], std::string(kHloShardingAttr), Attribute::string(params[i]));
+  for (size_t i = 0; i < results.size(); ++i)
+    if (!results[i].empty()) setAttr(fn.resultAttrs[i], std::string(kHloShardingAttr), Attribute::string(results[i]));
+  return stablehlo::printModule(*module);
+}
+
+// The per-device program with every collective replaced by x * 0.
+runtime::ShardedProgram withoutCollectives(runtime::ShardedProgram program) {
+  auto module = stablehlo::parseModule(SourceBuffer::fromString("nocollectives", program.text));
+  Region& body = module->functions()[0]->body();
+  std::vector<Op*> collectives;
+  for (const auto& op : body.ops())
+    if (op->info().category == OpCategory::Collective && op->numOperands() == 1 &&
+        op->operand(0)->type() == op->result()->type())
+      collectives.push_back(op.get());
+  for (Op* op : collectives) {
+    Builder b = Builder::before(*op);
+    Value* zero = b.binary(OpCode::Multiply, op->operand(0), b.splat(op->operand(0)->type(), 0));
+    op->result()->replaceAllUsesWith(zero);
+    body.erase(op);
+  }
+  program.text = stablehlo::printModule(*module);
+  return program;
+}
+
+std::vector<Literal> randomArgs(const std::vector<Type>& types) {
+  std::mt19937_64 rng(1);
+  std::uniform_real_distribution<double> u(-0.1, 0.1);
+  std::vector<Literal> out;
+  for (const Type& t : types) {
+    Literal lit(t);
+    for (int64_t i = 0; i < lit.numElements(); ++i) lit.setFloat(i, u(rng));
+    out.push_back(std::move(lit));
+  }
+  return out;
+}
+
+// One step with its arguments already on the devices (as a training loop keeps them),
+// from launch to the last device's outputs being ready.
+double stepSeconds(const runtime::ShardedExecutable& exe, const std::vector<std::vector<runtime::Buffer>>& placed) {
+  auto start = Clock::now();
+  exe.execute(placed);
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void printTraffic(const char* name, const runtime::ShardedProgram& p, double minimum) {
+  const passes::CollectiveCounts& c = p.report.collectives;
+  std::printf("%-34s %d all_reduce, %d all_gather, %d all_to_all, %d reduce_scatter; %9.0f bytes/device/step "
+              "(minimum %9.0f, ratio %.3f)\n",
+              name, c.allReduce, c.allGather, c.allToAll, c.reduceScatter, c.bytesSent, minimum,
+              minimum > 0 ? c.bytesSent / minimum : 1.0);
+}
+
+}  // namespace
+
+int main() {
+  const std::string split = "{devices=[2,1]<=[2]}", whole = "{replicated}";
+  // Parameters: x, y, w1, b1, w2, b2; results: loss, w1, b1, w2, b2.
+  runtime::ShardedProgram dp = runtime::partitionProgram(
+      withShardings({split, split, whole, whole, whole, whole}, {whole, whole, whole, whole, whole}), "w6 data parallel");
+  runtime::ShardedProgram tp = runtime::partitionProgram(
+      withShardings({whole, whole, "{devices=[1,2]<=[2]}", "{devices=[2]<=[2]}", split, whole},
+                    {whole, "{devices=[1,2]<=[2]}", "{devices=[2]<=[2]}", split, whole}),
+      "w6 tensor parallel");
+  runtime::ShardedProgram one = runtime::partitionProgram(withShardings({}, {}), "w6");
+  const double weights = 4.0 * (784 * 512 + 512 + 512 * 10 + 10);
+  std::printf("1. bytes each device sends per step (2 devices; ring model of the inserted collectives)\n");
+  printTraffic("data parallel (batch split)", dp, 2 * 0.5 * (weights + 4));
+  printTraffic("tensor parallel (Megatron)", tp, 2 * 0.5 * 4.0 * 256 * 10);
+
+  runtime::Client client(runtime::Plugin::load("cpu"), runtime::ClientOptions{2, 0});
+  runtime::ShardedExecutable single(client, one), sharded(client, dp), bare(client, withoutCollectives(dp));
+  const std::vector<Literal> args = randomArgs(dp.params);
+  const auto on1 = single.place(args), on2 = sharded.place(args);
+  for (int warm = 0; warm < 3; ++warm) stepSeconds(single, on1), stepSeconds(sharded, on2), stepSeconds(bare, on2);
+  double best1 = 1e9, best2 = 1e9, bestBare = 1e9;
+  for (int round = 0; round < 30; ++round) {
+    best1 = std::min(best1, stepSeconds(single, on1));
+    best2 = std::min(best2, stepSeconds(sharded, on2));
+    bestBare = std::min(bestBare, stepSeconds(bare, on2));
+  }
+  std::printf("2. data-parallel step (arguments on the devices), best of 30 interleaved rounds\n");
+  std::printf("   1 device  %8.3f ms\n", best1 * 1e3);
+  std::printf("   2 devices %8.3f ms   speedup %.2fx\n", best2 * 1e3, best1 / best2);
+  std::printf("   2 devices without the collectives %8.3f ms: collectives %.1f%% of the step\n", bestBare * 1e3,
+              100 * std::max(0.0, best2 - bestBare) / best2);
+  return 0;
+}
