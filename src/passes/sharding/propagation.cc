@@ -2,6 +2,7 @@
 #include "passes/sharding/propagation.h"
 
 #include <algorithm>
+#include <optional>
 #include <map>
 #include <set>
 
@@ -148,12 +149,17 @@ class Propagator {
     std::vector<Value*> operands = op.operands(), results = op.results();
     Side first{forward ? operands : results, forward ? rule.operandDims : rule.resultDims};
     Side second{forward ? results : operands, forward ? rule.resultDims : rule.operandDims};
-    std::vector<Axes> factorAxes(rule.factors.size());
-    std::vector<std::string> used;
+    // Each factor's best split: among the splits its values offer, the one that
+    // reshards the fewest bytes; its support is the bytes of the values offering it.
+    struct Choice {
+      Axes axes;
+      int64_t cost = 0, support = 0;
+      bool conflict = false;
+    };
+    std::vector<std::optional<Choice>> choices(rule.factors.size());
     for (size_t f = 0; f < rule.factors.size(); ++f) {
       if (rule.factors[f].kind == ShardingRule::Kind::Replicated) continue;
-      // The candidates, in preference order, with the bytes of the values offering each.
-      std::vector<std::pair<Axes, int64_t>> offers;
+      std::vector<std::pair<Axes, int64_t>> offers;  // in preference order
       for (const Side& side : {first, second})
         for (size_t k = 0; k < side.values.size(); ++k)
           for (size_t d = 0; d < side.dims[k].size(); ++d) {
@@ -161,36 +167,44 @@ class Propagator {
             const Axes* axes = axesOf(side.values[k], static_cast<int>(d));
             if (axes && !axes->empty()) offers.emplace_back(*axes, side.values[k]->type().byteSize());
           }
-      if (offers.empty()) continue;
-      const Axes* best = &offers[0].first;
-      int64_t bestCost = -1;
-      bool conflict = false;
       for (const auto& [candidate, bytes] : offers) {
-        int64_t cost = 0;  // the bytes of the values that would have to be resharded
+        Choice c{candidate};
         for (const auto& [other, otherBytes] : offers) {
-          if (other != candidate) cost += otherBytes;
-          conflict = conflict || other != candidate;
+          (other == candidate ? c.support : c.cost) += otherBytes;
+          c.conflict = c.conflict || other != candidate;
         }
-        if (bestCost < 0 || cost < bestCost) best = &candidate, bestCost = cost;
+        if (!choices[f] || c.cost < choices[f]->cost) choices[f] = std::move(c);
       }
-      Axes chosen = *best;
+    }
+    // Factors claim their axes in order of support, so where two want one axis, the
+    // split of more bytes keeps it.
+    std::vector<size_t> order;
+    for (size_t f = 0; f < rule.factors.size(); ++f)
+      if (choices[f]) order.push_back(f);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return choices[a]->support > choices[b]->support; });
+    std::vector<Axes> factorAxes(rule.factors.size());
+    std::vector<std::string> used;
+    for (size_t f : order) {
+      const Choice& c = *choices[f];
       int64_t pieces = 1;
       bool clash = false;
-      for (const std::string& a : chosen) {
+      for (const std::string& a : c.axes) {
         pieces *= plan_.mesh.axisSize(a);
         clash = clash || std::find(used.begin(), used.end(), a) != used.end();
       }
       if (clash || rule.factors[f].size % pieces != 0) {
-        noteOnce(op, where(op) + ": cannot split a dimension of size " + std::to_string(rule.factors[f].size) +
-                         " over " + axesText(chosen) + (clash ? " (an axis already splits another dimension)" : "") +
-                         "; it stays whole");
+        noteOnce(op, where(op) + ": a dimension of size " + std::to_string(rule.factors[f].size) + " stays whole" +
+                         (clash ? ": " + axesText(c.axes) + " already splits a dimension of more bytes (" +
+                                      std::to_string(c.support) + " bytes offered it here)"
+                                : ": " + axesText(c.axes) + " does not divide it"));
         continue;
       }
-      if (conflict)
-        noteOnce(op, where(op) + ": dimensions split differently; chose " + axesText(chosen) + ", which reshards " +
-                         std::to_string(bestCost) + " bytes");
-      used.insert(used.end(), chosen.begin(), chosen.end());
-      factorAxes[f] = std::move(chosen);
+      if (c.conflict)
+        noteOnce(op, where(op) + ": dimensions split differently; chose " + axesText(c.axes) + ", which reshards " +
+                         std::to_string(c.cost) + " bytes");
+      used.insert(used.end(), c.axes.begin(), c.axes.end());
+      factorAxes[f] = c.axes;
     }
     bool changed = false;
     for (const Side& side : {first, second})
