@@ -119,6 +119,20 @@ func.func @main(%x: tensor<4x5x5x4xf32> {mhlo.sharding = "{devices=[N,1,1,1]<=[N
   return %a, %b : tensor<4x3x3x4xf32>, tensor<4x3x3x4xf32>
 })";
 
+// An embedding lookup: the table split by its feature columns, the ids by batch; the
+// rows gathered keep both splits (no collective); an indexed (vocabulary) split would
+// be gathered whole first.
+constexpr const char* kEmbedding = R"(
+func.func @main(%table: tensor<12x8xf32> {mhlo.sharding = "{devices=[1,N]<=[N]}"}, %v: tensor<12x8xf32> {mhlo.sharding = "{devices=[N,1]<=[N]}"})
+    -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %ids = stablehlo.constant dense<[[3], [0], [11], [3]]> : tensor<4x1xi32>
+  %rows = "stablehlo.gather"(%table, %ids) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>,
+      slice_sizes = array<i64: 1, 8>, indices_are_sorted = false} : (tensor<12x8xf32>, tensor<4x1xi32>) -> tensor<4x8xf32>
+  %vrows = "stablehlo.gather"(%v, %ids) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>,
+      slice_sizes = array<i64: 1, 8>, indices_are_sorted = false} : (tensor<12x8xf32>, tensor<4x1xi32>) -> tensor<4x8xf32>
+  return %rows, %vrows : tensor<4x8xf32>, tensor<4x8xf32>
+})";
+
 std::vector<Case> cases() {
   return {
       {"rows", kRows, {}},
@@ -128,6 +142,7 @@ std::vector<Case> cases() {
       {"sort_and_reshape", kSortAndReshape, {.allGather = 1}},
       {"kept_dimensions", kKeptDimensions, {}},
       {"convolutions", kConvolutions, {.allReduce = 1, .allGather = 1}},
+      {"embedding", kEmbedding, {.allGather = 1}},
   };
 }
 

@@ -208,6 +208,39 @@ ShardingRule convolution(const Op& op) {
   return r.rule;
 }
 
+// Gather: the indices' batch dimensions are the output's batch dimensions (and, for
+// batching dimensions, the operand's too); an operand dimension taken whole by every
+// slice and not indexed is the output's offset dimension. An indexed dimension stays
+// whole (a split vocabulary would need masking and an all_reduce).
+ShardingRule gather(const Op& op) {
+  RuleBuilder r(op);
+  GatherDims g = GatherDims::fromAttr(op.attr("dimension_numbers"));
+  Dims sliceSizes = op.attr("slice_sizes").asInts();
+  const Shape& operand = op.operand(0)->type().shape();
+  const Shape& indices = op.operand(1)->type().shape();
+  const Shape& out = op.result()->type().shape();
+  auto contains = [](const Dims& dims, int64_t d) { return std::find(dims.begin(), dims.end(), d) != dims.end(); };
+  auto& O = r.rule.operandDims[0];
+  auto& I = r.rule.operandDims[1];
+  auto& R = r.rule.resultDims[0];
+  int64_t next = 0;  // the next output batch dimension
+  for (int64_t id = 0; id < static_cast<int64_t>(indices.size()); ++id) {
+    if (id == g.indexVectorDim) continue;
+    while (contains(g.offsetDims, next)) ++next;
+    int f = r.factor(indices[id]);
+    I[id] = R[next++] = f;
+    for (size_t j = 0; j < g.startIndicesBatchingDims.size(); ++j)
+      if (g.startIndicesBatchingDims[j] == id) O[g.operandBatchingDims[j]] = f;
+  }
+  size_t k = 0;  // the next offset dimension
+  for (int64_t od = 0; od < static_cast<int64_t>(operand.size()); ++od) {
+    if (contains(g.collapsedSliceDims, od) || contains(g.operandBatchingDims, od)) continue;
+    const int64_t rd = g.offsetDims[k++];
+    if (sliceSizes[od] == operand[od] && !contains(g.startIndexMap, od)) O[od] = R[rd] = r.factor(out[rd]);
+  }
+  return r.rule;
+}
+
 }  // namespace
 
 ShardingRule shardingRule(const Op& op) {
@@ -233,6 +266,7 @@ ShardingRule shardingRule(const Op& op) {
     case OpCode::Concatenate: return keepsDimensions(op, changedDimensions(op));
     case OpCode::Iota: return iota(op);
     case OpCode::Convolution: return convolution(op);
+    case OpCode::Gather: return gather(op);
     default: return unknown();
   }
 }
@@ -246,6 +280,14 @@ NamedAttrList localAttributes(const Op& op, const TypeList& localOperands) {
     for (size_t d = 0; d < limit.size(); ++d)
       if (limit[d] == global[d]) limit[d] = localOperands[0].shape()[d];
     setAttr(attrs, "limit_indices", Attribute::i64Array(limit));
+  }
+  if (op.is(OpCode::Gather)) {
+    // A dimension every slice takes whole takes the local piece whole.
+    const Shape& global = op.operand(0)->type().shape();
+    Dims sizes = op.attr("slice_sizes").asInts();
+    for (size_t d = 0; d < sizes.size(); ++d)
+      if (sizes[d] == global[d]) sizes[d] = localOperands[0].shape()[d];
+    setAttr(attrs, "slice_sizes", Attribute::i64Array(sizes));
   }
   return attrs;
 }
