@@ -133,6 +133,30 @@ func.func @main(%table: tensor<12x8xf32> {mhlo.sharding = "{devices=[1,N]<=[N]}"
   return %rows, %vrows : tensor<4x8xf32>, tensor<4x8xf32>
 })";
 
+// A while loop runs split as its carries: the accumulator takes the split of what the
+// body adds to it, and the sum inside the body is combined by one all_reduce there.
+constexpr const char* kWhileLoop = R"(
+func.func @main(%x: tensor<8x4xf32> {mhlo.sharding = "{devices=[N,1]<=[N]}"}) -> (tensor<8x4xf32>, tensor<f32>) {
+  %zero = stablehlo.constant dense<0> : tensor<i64>
+  %acc0 = stablehlo.constant dense<0.0> : tensor<8x4xf32>
+  %s0 = stablehlo.constant dense<0.0> : tensor<f32>
+  %r:3 = stablehlo.while(%i = %zero, %acc = %acc0, %s = %s0) : tensor<i64>, tensor<8x4xf32>, tensor<f32>
+  cond {
+    %n = stablehlo.constant dense<3> : tensor<i64>
+    %c = stablehlo.compare LT, %i, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i64>
+    %next = stablehlo.add %i, %one : tensor<i64>
+    %a = stablehlo.add %acc, %x : tensor<8x4xf32>
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %t = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0, 1] : (tensor<8x4xf32>, tensor<f32>) -> tensor<f32>
+    %s2 = stablehlo.add %s, %t : tensor<f32>
+    stablehlo.return %next, %a, %s2 : tensor<i64>, tensor<8x4xf32>, tensor<f32>
+  }
+  return %r#1, %r#2 : tensor<8x4xf32>, tensor<f32>
+})";
+
 std::vector<Case> cases() {
   return {
       {"rows", kRows, {}},
@@ -143,6 +167,7 @@ std::vector<Case> cases() {
       {"kept_dimensions", kKeptDimensions, {}},
       {"convolutions", kConvolutions, {.allReduce = 1, .allGather = 1}},
       {"embedding", kEmbedding, {.allGather = 1}},
+      {"while_loop", kWhileLoop, {.allReduce = 1}},
   };
 }
 

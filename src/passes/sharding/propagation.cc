@@ -2,6 +2,7 @@
 #include "passes/sharding/propagation.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <map>
 #include <set>
@@ -49,18 +50,12 @@ class Propagator {
   ShardingPlan run() {
     collectGiven();
     for (int round = 0; round < 8; ++round) {
-      bool changed = false;
-      for (const auto& op : fn_.body().ops()) changed |= visit(*op, /*forward=*/true);
-      for (auto it = fn_.body().ops().rbegin(); it != fn_.body().ops().rend(); ++it) changed |= visit(**it, false);
+      bool changed = visitRegion(fn_.body(), /*forward=*/true);
+      changed |= visitRegion(fn_.body(), /*forward=*/false);
       if (!changed) break;
     }
-    auto fill = [&](const Value* v) {
-      if (v->type().isTensor() && !plan_.values.count(v))
-        plan_.values.emplace(v, Sharding::replicatedOn(plan_.mesh, static_cast<size_t>(v->type().rank())));
-    };
+    fillRegion(fn_.body());
     for (size_t i = 0; i < fn_.numParams(); ++i) fill(fn_.param(i));
-    for (const auto& op : fn_.body().ops())
-      for (const Value* v : op->results()) fill(v);
     const Op& ret = *fn_.body().ops().back();
     for (size_t i = 0; i < ret.numOperands(); ++i) {
       auto given = givenResults_.find(i);
@@ -84,10 +79,13 @@ class Propagator {
       if (auto s = paramSharding(module_, fn_, i)) given.push_back({fn_.param(i), 0, *s, "parameter " + std::to_string(i)});
     for (size_t i = 0; i < fn_.resultTypes().size(); ++i)
       if (auto s = resultSharding(module_, fn_, i)) given.push_back({nullptr, i, *s, "result " + std::to_string(i)});
+    auto givenOf = [&](const Op& op) {
+      if (auto all = opShardings(module_, op))
+        for (size_t i = 0; i < all->size(); ++i) given.push_back({op.result(i), 0, (*all)[i], where(op)});
+    };
     for (const auto& op : fn_.body().ops()) {
-      if (auto all = opShardings(module_, *op))
-        for (size_t i = 0; i < all->size(); ++i) given.push_back({op->result(i), 0, (*all)[i], where(*op)});
-      walkNested(*op);
+      givenOf(*op);
+      walkNested(*op, givenOf);
     }
     std::vector<const Mesh*> meshes;
     for (const Given& g : given) {
@@ -110,26 +108,86 @@ class Propagator {
     }
     // A constraint's sharding is its operand's too when the constraint is its only use
     // (what XLA's @Sharding custom call means), so the op producing it can produce it so.
-    for (const auto& op : fn_.body().ops()) {
-      const Value* operand = op->numOperands() ? op->operand(0) : nullptr;
-      if (isShardingConstraint(*op) && operand->uses().size() == 1 && plan_.values.count(op->result()) &&
+    walk(fn_.body(), [&](const Op& op) {
+      const Value* operand = op.numOperands() ? op.operand(0) : nullptr;
+      if (isShardingConstraint(op) && operand->uses().size() == 1 && plan_.values.count(op.result()) &&
           !plan_.values.count(operand))
-        plan_.values.emplace(operand, plan_.values.at(op->result()));
-    }
+        plan_.values.emplace(operand, plan_.values.at(op.result()));
+    });
     // A result's sharding is also the first guess for the value returned there.
     const Op& ret = *fn_.body().ops().back();
     for (const auto& [i, s] : givenResults_)
       if (!plan_.values.count(ret.operand(i))) plan_.values.emplace(ret.operand(i), s);
   }
 
-  // Shardings inside nested regions (a while body's constraint) are not partitioned.
-  void walkNested(const Op& op) {
+  // The values a plan covers: the function's, and those of while loops' regions (which
+  // are partitioned with the loop); other regions run on whole values.
+  static bool partitionedInside(const Op& op) { return op.is(OpCode::While); }
+
+  void fill(const Value* v) {
+    if (v->type().isTensor() && !plan_.values.count(v))
+      plan_.values.emplace(v, Sharding::replicatedOn(plan_.mesh, static_cast<size_t>(v->type().rank())));
+  }
+  void fillRegion(const Region& region) {
+    for (const auto& op : region.ops()) {
+      for (const Value* v : op->results()) fill(v);
+      if (!partitionedInside(*op)) continue;
+      for (size_t r = 0; r < op->numRegions(); ++r) {
+        for (const Value* v : op->region(r).arguments()) fill(v);
+        fillRegion(op->region(r));
+      }
+    }
+  }
+
+  bool visitRegion(const Region& region, bool forward) {
+    bool changed = false;
+    auto one = [&](const Op& op) {
+      changed |= visit(op, forward);
+      if (!partitionedInside(op)) return;
+      changed |= tieCarries(op);
+      for (size_t r = 0; r < op.numRegions(); ++r) changed |= visitRegion(op.region(r), forward);
+      changed |= tieCarries(op);
+    };
+    if (forward) {
+      for (const auto& op : region.ops()) one(*op);
+    } else {
+      for (auto it = region.ops().rbegin(); it != region.ops().rend(); ++it) one(**it);
+    }
+    return changed;
+  }
+
+  // A while loop's carry i is one value seen five ways — the operand, the result, the
+  // argument of both regions and what the body yields — with one sharding.
+  bool tieCarries(const Op& loop) {
+    bool changed = false;
+    const Op* yield = loop.region(1).terminator();
+    for (size_t i = 0; i < loop.numOperands(); ++i) {
+      const Value* ways[] = {loop.operand(i), loop.result(i), loop.region(0).argument(i), loop.region(1).argument(i),
+                             yield->operand(i)};
+      if (!ways[0]->type().isTensor()) continue;
+      const Sharding* known = nullptr;
+      for (const Value* v : ways)
+        if (auto it = plan_.values.find(v); it != plan_.values.end() && !known) known = &it->second;
+      if (!known) continue;
+      const Sharding s = *known;
+      for (const Value* v : ways) changed |= plan_.values.emplace(v, s).second;
+    }
+    return changed;
+  }
+
+  // Shardings given inside a while loop's regions are read with the loop's; those inside
+  // other regions are not partitioned.
+  void walkNested(const Op& op, std::function<void(const Op&)> given) {
     for (size_t r = 0; r < op.numRegions(); ++r)
-      walk(op.region(r), [&](Op& inner) {
-        if (inner.attr(kHloShardingAttr) || inner.attr(kSdyShardingAttr))
-          plan_.notes.push_back(where(inner) + ": a sharding inside " + where(op) +
+      for (const auto& inner : op.region(r).ops()) {
+        if (partitionedInside(op)) {
+          given(*inner);
+          walkNested(*inner, given);
+        } else if (inner->attr(kHloShardingAttr) || inner->attr(kSdyShardingAttr)) {
+          plan_.notes.push_back(where(*inner) + ": a sharding inside " + where(op) +
                                 "'s region is not partitioned; the region runs on whole values");
-      });
+        }
+      }
   }
 
   // The axes `v` has on dimension `d`, if it has a sharding.

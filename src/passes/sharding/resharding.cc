@@ -63,7 +63,7 @@ Value* Resharder::shardIndex(const Axes& axes) {
 
 NamedAttrList Resharder::collectiveAttrs(const Axes& axes, bool globalIds) {
   NamedAttrList attrs{{"replica_groups", replicaGroups(groups(axes))},
-                      {"channel_handle", ChannelHandle{nextChannel_++, 1}.toAttr()}};
+                      {"channel_handle", ChannelHandle{shared_->nextChannel++, 1}.toAttr()}};
   if (globalIds) attrs.push_back({"use_global_device_ids", Attribute::unit()});
   return attrs;
 }
@@ -88,13 +88,13 @@ Value* Resharder::reshard(Value* v, const Type& global, const Sharding& from, co
       NamedAttrList attrs = collectiveAttrs(partial, true);
       attrs.push_back({"scatter_dimension", Attribute::integer(static_cast<int64_t>(d))});
       cur.dims[d] = partial;
-      counts_.bytesSent += ring(partial, v->type().byteSize());
+      shared_->counts.bytesSent += ring(partial, v->type().byteSize());
       v = b_.create(OpCode::ReduceScatter, {v}, std::move(attrs), std::move(body), {localType(global, cur)})->result();
-      ++counts_.reduceScatter;
+      ++shared_->counts.reduceScatter;
     } else {
-      counts_.bytesSent += 2 * ring(partial, v->type().byteSize());
+      shared_->counts.bytesSent += 2 * ring(partial, v->type().byteSize());
       v = b_.create(OpCode::AllReduce, {v}, collectiveAttrs(partial, true), std::move(body))->result();
-      ++counts_.allReduce;
+      ++shared_->counts.allReduce;
     }
     cur.unreduced.clear();
   }
@@ -110,9 +110,9 @@ Value* Resharder::reshard(Value* v, const Type& global, const Sharding& from, co
       attrs.push_back({"split_count", Attribute::integer(pieces(axes))});
       cur.dims[j] = axes;
       cur.dims[i].clear();
-      counts_.bytesSent += ring(axes, v->type().byteSize());
+      shared_->counts.bytesSent += ring(axes, v->type().byteSize());
       v = b_.create1(OpCode::AllToAll, {v}, std::move(attrs), {localType(global, cur)});
-      ++counts_.allToAll;
+      ++shared_->counts.allToAll;
       break;
     }
   }
@@ -120,10 +120,10 @@ Value* Resharder::reshard(Value* v, const Type& global, const Sharding& from, co
     if (cur.dims[d].empty() || cur.dims[d] == to.dims[d]) continue;
     NamedAttrList attrs = collectiveAttrs(cur.dims[d], true);
     attrs.push_back({"all_gather_dim", Attribute::integer(static_cast<int64_t>(d))});
-    counts_.bytesSent += ring(cur.dims[d], v->type().byteSize() * pieces(cur.dims[d]));
+    shared_->counts.bytesSent += ring(cur.dims[d], v->type().byteSize() * pieces(cur.dims[d]));
     cur.dims[d].clear();
     v = b_.create1(OpCode::AllGather, {v}, std::move(attrs), {localType(global, cur)});
-    ++counts_.allGather;
+    ++shared_->counts.allGather;
   }
   bool slice = false;
   for (size_t d = 0; d < rank; ++d) slice = slice || (cur.dims[d] != to.dims[d]);
@@ -140,7 +140,7 @@ Value* Resharder::reshard(Value* v, const Type& global, const Sharding& from, co
       starts.push_back(b_.binary(OpCode::Multiply, shardIndex(to.dims[d]), size));
     }
     v = b_.dynamicSlice(v, starts, piece.shape());
-    ++counts_.localSlices;
+    ++shared_->counts.localSlices;
   }
   return v;
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,12 +32,16 @@ struct CollectiveCounts {
 class Resharder {
  public:
   Resharder(Builder& b, const Mesh& mesh) : b_(b), mesh_(mesh) {}
+  // Resharding inside a region `b` builds (a loop body): the channels and counts are
+  // `outer`'s; the shard indices are computed again there (the outer ones would not
+  // dominate a later use outside it... nor the region's, outside).
+  Resharder(Builder& b, Resharder& outer) : b_(b), mesh_(outer.mesh_), shared_(outer.shared_) {}
 
   // `local` is this device's piece of a value of type `global` laid out as `from` (whose
   // unreduced axes hold partial results to combine with `reducer`).
   Value* reshard(Value* local, const Type& global, const Sharding& from, const Sharding& to,
                  OpCode reducer = OpCode::Add);
-  const CollectiveCounts& counts() const { return counts_; }
+  const CollectiveCounts& counts() const { return shared_->counts; }
 
  private:
   using Axes = std::vector<std::string>;
@@ -50,12 +55,15 @@ class Resharder {
   NamedAttrList collectiveAttrs(const Axes& axes, bool globalIds);
   std::unique_ptr<Region> reducerRegion(DType dtype, OpCode reducer);
 
+  struct Shared {  // what nested resharders share with the outermost
+    int64_t nextChannel = 1;
+    CollectiveCounts counts;
+  };
   Builder& b_;
   const Mesh& mesh_;
-  int64_t nextChannel_ = 1;
+  std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
   Value* partition_ = nullptr;
   std::map<Axes, Value*> indices_;
-  CollectiveCounts counts_;
 };
 
 }  // namespace kiln::passes
