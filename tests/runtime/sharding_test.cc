@@ -157,6 +157,25 @@ func.func @main(%x: tensor<8x4xf32> {mhlo.sharding = "{devices=[N,1]<=[N]}"}) ->
   return %r#1, %r#2 : tensor<8x4xf32>, tensor<f32>
 })";
 
+// If and case run split as their results: each branch computes its pieces.
+constexpr const char* kBranches = R"(
+func.func @main(%x: tensor<8x4xf32> {mhlo.sharding = "{devices=[N,1]<=[N]}"}, %p: tensor<i1>, %k: tensor<i32>) -> (tensor<8x4xf32>, tensor<8x4xf32>) {
+  %r = "stablehlo.if"(%p) ({
+    %n = stablehlo.negate %x : tensor<8x4xf32>
+    stablehlo.return %n : tensor<8x4xf32>
+  }, {
+    %a = stablehlo.add %x, %x : tensor<8x4xf32>
+    stablehlo.return %a : tensor<8x4xf32>
+  }) : (tensor<i1>) -> tensor<8x4xf32>
+  %c = "stablehlo.case"(%k) ({
+    stablehlo.return %r : tensor<8x4xf32>
+  }, {
+    %m = stablehlo.multiply %r, %x : tensor<8x4xf32>
+    stablehlo.return %m : tensor<8x4xf32>
+  }) : (tensor<i32>) -> tensor<8x4xf32>
+  return %r, %c : tensor<8x4xf32>, tensor<8x4xf32>
+})";
+
 std::vector<Case> cases() {
   return {
       {"rows", kRows, {}},
@@ -168,6 +187,7 @@ std::vector<Case> cases() {
       {"convolutions", kConvolutions, {.allReduce = 1, .allGather = 1}},
       {"embedding", kEmbedding, {.allGather = 1}},
       {"while_loop", kWhileLoop, {.allReduce = 1}},
+      {"branches", kBranches, {}},
   };
 }
 

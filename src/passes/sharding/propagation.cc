@@ -120,9 +120,11 @@ class Propagator {
       if (!plan_.values.count(ret.operand(i))) plan_.values.emplace(ret.operand(i), s);
   }
 
-  // The values a plan covers: the function's, and those of while loops' regions (which
-  // are partitioned with the loop); other regions run on whole values.
-  static bool partitionedInside(const Op& op) { return op.is(OpCode::While); }
+  // The values a plan covers: the function's, and those of the regions of while, if and
+  // case (which are partitioned with their op); other regions run on whole values.
+  static bool partitionedInside(const Op& op) {
+    return op.is(OpCode::While) || op.is(OpCode::If) || op.is(OpCode::Case);
+  }
 
   void fill(const Value* v) {
     if (v->type().isTensor() && !plan_.values.count(v))
@@ -157,13 +159,18 @@ class Propagator {
   }
 
   // A while loop's carry i is one value seen five ways — the operand, the result, the
-  // argument of both regions and what the body yields — with one sharding.
-  bool tieCarries(const Op& loop) {
+  // argument of both regions and what the body yields — with one sharding; an if's or a
+  // case's result i is what each branch yields there.
+  bool tieCarries(const Op& op) {
     bool changed = false;
-    const Op* yield = loop.region(1).terminator();
-    for (size_t i = 0; i < loop.numOperands(); ++i) {
-      const Value* ways[] = {loop.operand(i), loop.result(i), loop.region(0).argument(i), loop.region(1).argument(i),
-                             yield->operand(i)};
+    for (size_t i = 0; i < op.numResults(); ++i) {
+      std::vector<const Value*> ways{op.result(i)};
+      if (op.is(OpCode::While)) {
+        ways.insert(ways.end(), {op.operand(i), op.region(0).argument(i), op.region(1).argument(i),
+                                 op.region(1).terminator()->operand(i)});
+      } else {
+        for (size_t r = 0; r < op.numRegions(); ++r) ways.push_back(op.region(r).terminator()->operand(i));
+      }
       if (!ways[0]->type().isTensor()) continue;
       const Sharding* known = nullptr;
       for (const Value* v : ways)
@@ -175,8 +182,8 @@ class Propagator {
     return changed;
   }
 
-  // Shardings given inside a while loop's regions are read with the loop's; those inside
-  // other regions are not partitioned.
+  // Shardings given inside the regions of while, if and case are read with the
+  // function's; those inside other regions are not partitioned.
   void walkNested(const Op& op, std::function<void(const Op&)> given) {
     for (size_t r = 0; r < op.numRegions(); ++r)
       for (const auto& inner : op.region(r).ops()) {

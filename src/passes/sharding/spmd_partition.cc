@@ -133,31 +133,31 @@ class Partitioner {
     return regions;
   }
 
-  // A while loop runs split as its carries are: each region is partitioned into one
-  // taking the carries' pieces, the body yielding them laid out as it took them.
-  void emitWhile(const Op& op, Builder& b, Resharder& resharder) {
-    std::vector<Sharding> carries;
-    std::vector<Value*> operands;
+  // While, if and case run split as their results are: each region is partitioned in
+  // place — a loop's regions take the carries' pieces and its body yields them laid out
+  // as it took them (its condition a whole predicate); each branch yields the results'
+  // pieces. Their other operands (a predicate, an index) are scalars.
+  void emitWithRegions(const Op& op, Builder& b, Resharder& resharder) {
+    const bool loop = op.is(OpCode::While);
+    std::vector<Sharding> layouts;  // of each result
     TypeList types;
+    for (const Value* v : op.results()) {
+      layouts.push_back(v->type().isTensor() ? plan_.of(v) : Sharding());
+      types.push_back(v->type().isTensor() ? localType(v->type(), layouts.back()) : v->type());
+    }
+    std::vector<Value*> operands;
     for (size_t i = 0; i < op.numOperands(); ++i) {
       const Value* v = op.operand(i);
-      if (!v->type().isTensor()) {
-        carries.emplace_back();
-        operands.push_back(map_.at(v));
-        types.push_back(v->type());
-        continue;
-      }
-      carries.push_back(plan_.of(op.result(i)));
-      operands.push_back(resharder.reshard(map_.at(v), v->type(), layout_.at(v), carries.back()));
-      types.push_back(localType(v->type(), carries.back()));
+      const Sharding want = loop ? layouts[i] : Sharding::replicatedOn(plan_.mesh, v->type().isTensor() ? v->type().rank() : 0);
+      operands.push_back(v->type().isTensor() ? resharder.reshard(map_.at(v), v->type(), layout_.at(v), want) : map_.at(v));
     }
     std::vector<std::unique_ptr<Region>> regions;
-    for (size_t r = 0; r < 2; ++r) {
+    for (size_t r = 0; r < op.numRegions(); ++r) {
       const Region& from = op.region(r);
       auto region = std::make_unique<Region>();
-      for (size_t i = 0; i < from.numArguments(); ++i) {
+      for (size_t i = 0; i < from.numArguments(); ++i) {  // a loop's carries
         map_[from.argument(i)] = region->addArgument(types[i]);
-        if (from.argument(i)->type().isTensor()) layout_[from.argument(i)] = carries[i];
+        if (from.argument(i)->type().isTensor()) layout_[from.argument(i)] = layouts[i];
       }
       Builder rb(*region);
       Resharder inner(rb, resharder);
@@ -169,26 +169,26 @@ class Partitioner {
         std::vector<Value*> yields;
         for (size_t i = 0; i < innerOp->numOperands(); ++i) {
           const Value* v = innerOp->operand(i);
-          const Sharding want = r == 0 ? Sharding::replicatedOn(plan_.mesh, 0) : carries[i];
+          const Sharding want = loop && r == 0 ? Sharding::replicatedOn(plan_.mesh, 0) : layouts[i];
           yields.push_back(v->type().isTensor() ? inner.reshard(map_.at(v), v->type(), layout_.at(v), want) : map_.at(v));
         }
         rb.ret(yields);
       }
       regions.push_back(std::move(region));
     }
-    std::unique_ptr<Op> loop = Op::create(OpCode::While, operands, types, withoutShardings(op.attrs()), std::move(regions), op.loc);
-    loop->pos = op.pos;
-    Op* placed = b.region().push_back(std::move(loop));
+    std::unique_ptr<Op> copy = Op::create(op.code(), operands, types, withoutShardings(op.attrs()), std::move(regions), op.loc);
+    copy->pos = op.pos;
+    Op* placed = b.region().push_back(std::move(copy));
     for (size_t i = 0; i < op.numResults(); ++i) {
       map_[op.result(i)] = placed->result(i);
-      if (op.result(i)->type().isTensor()) layout_[op.result(i)] = carries[i];
+      if (op.result(i)->type().isTensor()) layout_[op.result(i)] = layouts[i];
     }
   }
 
   void emit(const Op& op, Builder& b, Resharder& resharder) {
     if (op.info().category == OpCategory::Collective)
       throwUnsupported("partitioning a program with collectives of its own (" + where(op) + ")");
-    if (op.is(OpCode::While)) return emitWhile(op, b, resharder);
+    if (op.is(OpCode::While) || op.is(OpCode::If) || op.is(OpCode::Case)) return emitWithRegions(op, b, resharder);
     ShardingRule rule = shardingRule(op);
     std::vector<Axes> axes = rule.known ? factorAxes(op, rule) : std::vector<Axes>();
     std::vector<Value*> operands;
