@@ -223,6 +223,8 @@ grep -q "no plugin 'nosuch' (available: cpu, interp): looked for libkiln_plugin_
 "$KILN" compile "$dir/megatron.mlir" --partition --report > "$tmp/partition.txt"; check "compile --partition" 0 $?
 grep -q 'partitioning: @main over 2 device(s): 1 all_reduce, 0 reduce_scatter, 0 all_to_all, 0 all_gather' "$tmp/partition.txt" ||
   { echo "FAIL partition report:"; cat "$tmp/partition.txt"; fail=1; }
+grep -q 'stablehlo.dot_general (line 8): all_reduce of partial sums of tensor<8x4xf32>' "$tmp/partition.txt" ||
+  { echo "FAIL partition report names the op:"; cat "$tmp/partition.txt"; fail=1; }
 for backend in cpu interp; do
   "$KILN" run "$dir/megatron.mlir" --partition --backend $backend --random-inputs 4 --no-print 2> "$tmp/err.txt"
   check "run --partition ($backend)" 0 $?

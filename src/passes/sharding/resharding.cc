@@ -20,6 +20,18 @@ int64_t Resharder::pieces(const Axes& axes) const {
   return n;
 }
 
+std::string Resharder::axesText(const Axes& axes) {
+  std::string out = "{";
+  for (size_t i = 0; i < axes.size(); ++i) out += (i ? ", \"" : "\"") + axes[i] + "\"";
+  return out + "}";
+}
+
+void Resharder::record(int CollectiveCounts::*kind, double bytes, const std::string& what) {
+  ++(shared_->counts.*kind);
+  shared_->counts.bytesSent += bytes;
+  shared_->notes.push_back((context_.empty() ? "" : context_ + ": ") + what);
+}
+
 double Resharder::ring(const Axes& axes, int64_t bytes) const {
   const double g = static_cast<double>(pieces(axes));
   return (g - 1) / g * static_cast<double>(bytes);
@@ -88,13 +100,14 @@ Value* Resharder::reshard(Value* v, const Type& global, const Sharding& from, co
       NamedAttrList attrs = collectiveAttrs(partial, true);
       attrs.push_back({"scatter_dimension", Attribute::integer(static_cast<int64_t>(d))});
       cur.dims[d] = partial;
-      shared_->counts.bytesSent += ring(partial, v->type().byteSize());
+      record(&CollectiveCounts::reduceScatter, ring(partial, v->type().byteSize()),
+             "reduce_scatter of partial sums of " + global.str() + " over " + axesText(partial) + " into dimension " +
+                 std::to_string(d));
       v = b_.create(OpCode::ReduceScatter, {v}, std::move(attrs), std::move(body), {localType(global, cur)})->result();
-      ++shared_->counts.reduceScatter;
     } else {
-      shared_->counts.bytesSent += 2 * ring(partial, v->type().byteSize());
+      record(&CollectiveCounts::allReduce, 2 * ring(partial, v->type().byteSize()),
+             "all_reduce of partial sums of " + global.str() + " over " + axesText(partial));
       v = b_.create(OpCode::AllReduce, {v}, collectiveAttrs(partial, true), std::move(body))->result();
-      ++shared_->counts.allReduce;
     }
     cur.unreduced.clear();
   }
@@ -110,9 +123,10 @@ Value* Resharder::reshard(Value* v, const Type& global, const Sharding& from, co
       attrs.push_back({"split_count", Attribute::integer(pieces(axes))});
       cur.dims[j] = axes;
       cur.dims[i].clear();
-      shared_->counts.bytesSent += ring(axes, v->type().byteSize());
+      record(&CollectiveCounts::allToAll, ring(axes, v->type().byteSize()),
+             "all_to_all of " + global.str() + ": the split over " + axesText(axes) + " moves from dimension " +
+                 std::to_string(i) + " to " + std::to_string(j));
       v = b_.create1(OpCode::AllToAll, {v}, std::move(attrs), {localType(global, cur)});
-      ++shared_->counts.allToAll;
       break;
     }
   }
@@ -120,10 +134,11 @@ Value* Resharder::reshard(Value* v, const Type& global, const Sharding& from, co
     if (cur.dims[d].empty() || cur.dims[d] == to.dims[d]) continue;
     NamedAttrList attrs = collectiveAttrs(cur.dims[d], true);
     attrs.push_back({"all_gather_dim", Attribute::integer(static_cast<int64_t>(d))});
-    shared_->counts.bytesSent += ring(cur.dims[d], v->type().byteSize() * pieces(cur.dims[d]));
+    record(&CollectiveCounts::allGather, ring(cur.dims[d], v->type().byteSize() * pieces(cur.dims[d])),
+           "all_gather of " + global.str() + " along dimension " + std::to_string(d) + " over " + axesText(cur.dims[d]) +
+               (to.dims[d].empty() ? " (needed whole)" : " (split differently)"));
     cur.dims[d].clear();
     v = b_.create1(OpCode::AllGather, {v}, std::move(attrs), {localType(global, cur)});
-    ++shared_->counts.allGather;
   }
   bool slice = false;
   for (size_t d = 0; d < rank; ++d) slice = slice || (cur.dims[d] != to.dims[d]);

@@ -42,6 +42,10 @@ class Resharder {
   Value* reshard(Value* local, const Type& global, const Sharding& from, const Sharding& to,
                  OpCode reducer = OpCode::Add);
   const CollectiveCounts& counts() const { return shared_->counts; }
+  // Each collective inserted, with the context it was inserted for.
+  const std::vector<std::string>& notes() const { return shared_->notes; }
+  // What the collectives inserted from now on are for ("stablehlo.dot_general (line 4)").
+  void setContext(std::string context) { context_ = std::move(context); }
 
  private:
   using Axes = std::vector<std::string>;
@@ -50,6 +54,9 @@ class Resharder {
   // This device's shard index along `axes` (an i64 scalar; computed once per axes).
   Value* shardIndex(const Axes& axes);
   int64_t pieces(const Axes& axes) const;
+  static std::string axesText(const Axes& axes);
+  // Counts a collective of `kind` sending `bytes` per device, and notes it.
+  void record(int CollectiveCounts::*kind, double bytes, const std::string& what);
   // (g-1)/g of `bytes` for groups of g devices along `axes`.
   double ring(const Axes& axes, int64_t bytes) const;
   NamedAttrList collectiveAttrs(const Axes& axes, bool globalIds);
@@ -58,10 +65,12 @@ class Resharder {
   struct Shared {  // what nested resharders share with the outermost
     int64_t nextChannel = 1;
     CollectiveCounts counts;
+    std::vector<std::string> notes;
   };
   Builder& b_;
   const Mesh& mesh_;
   std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
+  std::string context_;
   Value* partition_ = nullptr;
   std::map<Axes, Value*> indices_;
 };

@@ -44,6 +44,7 @@ class Partitioner {
     }
     for (const auto& op : fn_.body().ops()) {
       if (op->is(OpCode::FuncReturn)) {
+        resharder.setContext("the results");
         std::vector<Value*> values;
         for (size_t i = 0; i < op->numOperands(); ++i)
           values.push_back(op->operand(i)->type().isTensor()
@@ -56,6 +57,7 @@ class Partitioner {
       emit(*op, b, resharder);
     }
     report_.collectives = resharder.counts();
+    report_.notes.insert(report_.notes.end(), resharder.notes().begin(), resharder.notes().end());
     return out;
   }
 
@@ -139,6 +141,7 @@ class Partitioner {
   // pieces. Their other operands (a predicate, an index) are scalars.
   void emitWithRegions(const Op& op, Builder& b, Resharder& resharder) {
     const bool loop = op.is(OpCode::While);
+    resharder.setContext(where(op));
     std::vector<Sharding> layouts;  // of each result
     TypeList types;
     for (const Value* v : op.results()) {
@@ -167,6 +170,7 @@ class Partitioner {
           continue;
         }
         std::vector<Value*> yields;
+        inner.setContext(where(op) + "'s region " + std::to_string(r) + " yield");
         for (size_t i = 0; i < innerOp->numOperands(); ++i) {
           const Value* v = innerOp->operand(i);
           const Sharding want = loop && r == 0 ? Sharding::replicatedOn(plan_.mesh, 0) : layouts[i];
@@ -186,6 +190,7 @@ class Partitioner {
   }
 
   void emit(const Op& op, Builder& b, Resharder& resharder) {
+    resharder.setContext(where(op));
     if (op.info().category == OpCategory::Collective)
       throwUnsupported("partitioning a program with collectives of its own (" + where(op) + ")");
     if (op.is(OpCode::While) || op.is(OpCode::If) || op.is(OpCode::Case)) return emitWithRegions(op, b, resharder);
