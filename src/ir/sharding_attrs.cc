@@ -79,7 +79,17 @@ std::optional<std::vector<Sharding>> opShardings(const Module& module, const Op&
 
 bool isShardingConstraint(const Op& op) {
   return op.is(OpCode::Reshape) && op.operand(0)->type() == op.result()->type() &&
-         (op.attr(kHloShardingAttr) || op.attr(kSdyShardingAttr));
+         (op.attr(kHloShardingAttr) || op.attr(kSdyShardingAttr)) && !op.attr(kShardMapBoundaryAttr);
+}
+
+ShardMapBoundary shardMapBoundary(const Op& op) {
+  Attribute target;
+  if (op.is(OpCode::CustomCall)) target = op.attr("call_target_name");
+  else if (op.is(OpCode::Reshape)) target = op.attr(kShardMapBoundaryAttr);
+  if (!target.is(Attribute::Kind::String)) return ShardMapBoundary::None;
+  if (target.asString() == "SPMDFullToShardShape") return ShardMapBoundary::Entry;
+  if (target.asString() == "SPMDShardToFullShape") return ShardMapBoundary::Exit;
+  return ShardMapBoundary::None;
 }
 
 void verifyShardings(const Module& module) {

@@ -29,6 +29,14 @@ std::optional<std::vector<Sharding>> opShardings(const Module& module, const Op&
 
 bool isShardingConstraint(const Op& op);
 
+// shard_map's boundaries: @SPMDFullToShardShape (entry: the global value's piece
+// becomes each device's own value) and @SPMDShardToFullShape (exit). One that changes the
+// shape stays a custom call; one that does not (a one-device mesh) is an identity reshape
+// carrying kShardMapBoundaryAttr (the target's name), printed back as the call.
+inline constexpr std::string_view kShardMapBoundaryAttr = "kiln.shard_map_boundary";
+enum class ShardMapBoundary { None, Entry, Exit };
+ShardMapBoundary shardMapBoundary(const Op& op);
+
 // Checks that every sharding attribute of `module` parses and fits the rank of its value
 // (a Parse or Unsupported error located at the op or function otherwise).
 void verifyShardings(const Module& module);

@@ -557,19 +557,27 @@ Op* Parser::finishOp(Region& region, OpCode code, const std::vector<Value*>& ope
 // mhlo.attributes) become those ops; the sharding markers of XLA's SPMD partitioner
 // are identities on one device (a reshape to the same type, which the simplifier
 // removes); @Sharding keeps its mhlo.sharding, which makes it a sharding constraint
-// (ir/sharding_attrs.h). Other targets stay custom calls.
+// (ir/sharding_attrs.h); shard_map's boundaries that change the shape stay custom calls.
+// Other targets stay custom calls.
 void Parser::importCustomCall(OpCode& code, const std::vector<Value*>& operands, const TypeList& resultTypes,
                               NamedAttrList& attrs, size_t offset) {
   const Attribute target = findAttr(attrs, "call_target_name");
   if (!target.is(Attribute::Kind::String)) return;
   const std::string name = target.asString();
   if (name == "Sharding" || name == "SPMDFullToShardShape" || name == "SPMDShardToFullShape") {
-    if (operands.size() != 1 || resultTypes.size() != 1 || operands[0]->type() != resultTypes[0])
-      unsupportedAt(offset, "custom_call @" + name + " that changes the shape (a sharded program; kiln runs on one device)");
+    if (operands.size() != 1 || resultTypes.size() != 1)
+      unsupportedAt(offset, "custom_call @" + name + " of other than one operand and one result");
+    // A shard_map's boundaries change the shape: they stay custom calls, which only a
+    // partitioned program runs (passes/sharding/spmd_partition.h).
+    if (operands[0]->type() != resultTypes[0]) {
+      if (name == "Sharding") unsupportedAt(offset, "custom_call @Sharding that changes the shape");
+      return;
+    }
     code = OpCode::Reshape;
     Attribute sharding = findAttr(attrs, kHloShardingAttr);
     attrs.clear();
-    if (name == "Sharding" && sharding) setAttr(attrs, std::string(kHloShardingAttr), sharding);
+    if (sharding) setAttr(attrs, std::string(kHloShardingAttr), sharding);
+    if (name != "Sharding") setAttr(attrs, std::string(kShardMapBoundaryAttr), Attribute::string(name));
     return;
   }
   if (name.rfind("mhlo.", 0) != 0) return;

@@ -171,7 +171,7 @@ void Printer::printRegion(const Region& region, bool entryArgs) {
 
 void Printer::printOp(const Op& op) {
   const OpSyntax& syntax = opSyntax(op.code());
-  if (!options_.generic && isShardingConstraint(op)) {
+  if (!options_.generic && (isShardingConstraint(op) || (op.is(OpCode::Reshape) && op.attr(kShardMapBoundaryAttr)))) {
     printShardingConstraint(op);
   } else if (options_.generic || syntax.generic) {
     printResults(op);
@@ -183,15 +183,20 @@ void Printer::printOp(const Op& op) {
 }
 
 // The form a sharding constraint was written in: `custom_call @Sharding` for a GSPMD
-// sharding, `sdy.sharding_constraint` for a Shardy one.
+// sharding, `sdy.sharding_constraint` for a Shardy one; a shard_map boundary that keeps
+// the shape as its custom call.
 void Printer::printShardingConstraint(const Op& op) {
   printResults(op);
   const Type& type = op.result()->type();
-  if (Attribute hlo = op.attr(kHloShardingAttr)) {
-    out_ += "stablehlo.custom_call @Sharding(";
+  Attribute boundary = op.attr(kShardMapBoundaryAttr);
+  if (Attribute hlo = op.attr(kHloShardingAttr); hlo || boundary) {
+    out_ += "stablehlo.custom_call @" + (boundary ? boundary.asString() : std::string("Sharding")) + "(";
     printValue(op.operand(0));
-    out_ += ") ";
-    printAttrDict({{std::string(kHloShardingAttr), hlo}});
+    out_ += ")";
+    if (hlo) {
+      out_ += " ";
+      printAttrDict({{std::string(kHloShardingAttr), hlo}});
+    }
     out_ += " : ";
     printFunctionType({type}, {type});
     return;

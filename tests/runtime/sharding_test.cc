@@ -340,6 +340,63 @@ TEST_P(ShardingTest, TensorParallelTrainingMatchesOneDevice) {
   trainTenSteps(client, trainStep("{devices=[1,2]<=[2]}", "{devices=[2,1]<=[2]}", "{replicated}"), 1);
 }
 
+// shard_map as JAX exports it: @Sharding then @SPMDFullToShardShape into each device's
+// own code (here a column sum finished by an explicit all_reduce, JAX's psum, and a
+// square), then @SPMDShardToFullShape back to global values. The same numbers as the
+// plain program on one device.
+constexpr const char* kShardMap = R"(
+func.func @main(%x: tensor<8x4xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"})
+    -> (tensor<4xf32> {mhlo.sharding = "{replicated}"}, tensor<8x4xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"}) {
+  %0 = stablehlo.custom_call @Sharding(%x) {mhlo.sharding = "{devices=[2,1]<=[2]}"} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {mhlo.sharding = "{manual}"} : (tensor<8x4xf32>) -> tensor<4x4xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %2 = stablehlo.reduce(%1 init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+  %3 = "stablehlo.all_reduce"(%2) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>,
+      use_global_device_ids} : (tensor<4xf32>) -> tensor<4xf32>
+  %4 = stablehlo.custom_call @Sharding(%3) {mhlo.sharding = "{manual}"} : (tensor<4xf32>) -> tensor<4xf32>
+  %5 = stablehlo.custom_call @SPMDShardToFullShape(%4) {mhlo.sharding = "{replicated}"} : (tensor<4xf32>) -> tensor<4xf32>
+  %d = stablehlo.multiply %1, %1 : tensor<4x4xf32>
+  %6 = stablehlo.custom_call @Sharding(%d) {mhlo.sharding = "{manual}"} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %7 = stablehlo.custom_call @SPMDShardToFullShape(%6) {mhlo.sharding = "{devices=[2,1]<=[2]}"} : (tensor<4x4xf32>) -> tensor<8x4xf32>
+  return %5, %7 : tensor<4xf32>, tensor<8x4xf32>
+})";
+
+constexpr const char* kShardMapMeaning = R"(
+func.func @main(%x: tensor<8x4xf32>) -> (tensor<4xf32>, tensor<8x4xf32>) {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<8x4xf32>, tensor<f32>) -> tensor<4xf32>
+  %d = stablehlo.multiply %x, %x : tensor<8x4xf32>
+  return %s, %d : tensor<4xf32>, tensor<8x4xf32>
+})";
+
+TEST_P(ShardingTest, AShardMapRunsItsOwnCodeOnEachDevice) {
+  Client client(Plugin::load(GetParam()), ClientOptions{2, 0});
+  ShardedProgram sharded = partitionProgram(kShardMap, "shard_map");
+  EXPECT_EQ(sharded.report.numDevices, 2);
+  EXPECT_EQ(sharded.report.collectives.total(), 0) << sharded.text;  // the program's own all_reduce only
+  EXPECT_NE(sharded.text.find("stablehlo.all_reduce"), std::string::npos);
+  EXPECT_EQ(sharded.text.find("SPMD"), std::string::npos) << sharded.text;
+  Literal x = integers(Type::tensor(DType::F32, {8, 4}), 3);
+  std::vector<Literal> got = runSharded(client, sharded, {x});
+  ShardedProgram plain = partitionProgram(kShardMapMeaning, "meaning");
+  std::vector<Literal> want = runSharded(client, plain, {x});
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0], want[0]);
+  EXPECT_EQ(got[1], want[1]);
+  // On one device it says what it needs.
+  testing::expectError(
+      [&] {
+        Executable exe = client.compile(kShardMap);
+        Buffer arg = client.bufferFromHost(x, client.devices()[0]);
+        exe.execute({&arg}, client.devices()[0]).done.await();
+      },
+      ErrorKind::Unsupported, "custom_call @SPMDFullToShardShape outside a partitioned program");
+}
+
 INSTANTIATE_TEST_SUITE_P(Plugins, ShardingTest, ::testing::ValuesIn(testing::kPlugins));
 
 }  // namespace

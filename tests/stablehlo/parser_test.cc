@@ -66,8 +66,8 @@ TEST(ParserTest, CustomCallsThatStandForOpsImportAsThoseOps) {
                     ": (tensor<2x4xf32>) -> (tensor<2x2xf32>, tensor<2x2xi32>)\n")
                 .find("2:12: error: unsupported: custom_call @mhlo.topk with largest = false"),
             std::string::npos);
-  EXPECT_NE(errorOf("  %r = stablehlo.custom_call @SPMDFullToShardShape(%x) : (tensor<2x4xf32>) -> tensor<2x2xf32>\n")
-                .find("unsupported: custom_call @SPMDFullToShardShape that changes the shape"),
+  EXPECT_NE(errorOf("  %r = stablehlo.custom_call @Sharding(%x) : (tensor<2x4xf32>) -> tensor<2x2xf32>\n")
+                .find("unsupported: custom_call @Sharding that changes the shape"),
             std::string::npos);
 }
 

@@ -47,6 +47,30 @@ TEST(ShardingSyntaxTest, ReadsEveryFormAndPrintsItBack) {
   EXPECT_EQ(printModule(*m), kSharded);
 }
 
+// shard_map's boundaries: ones that change the shape stay custom calls; ones that do
+// not (a one-device mesh) are identities that print back as the calls.
+TEST(ShardingSyntaxTest, ShardMapBoundariesPrintBackAsTheyCame) {
+  const char* text = R"(module {
+  func.func @main(%arg0: tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<4x4xf32>) {
+    %0 = stablehlo.custom_call @SPMDFullToShardShape(%arg0) {mhlo.sharding = "{manual}"} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    %1 = stablehlo.custom_call @SPMDShardToFullShape(%0) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    %2 = stablehlo.custom_call @SPMDFullToShardShape(%1) {mhlo.sharding = "{manual}"} : (tensor<8x4xf32>) -> tensor<4x4xf32>
+    return %1, %2 : tensor<8x4xf32>, tensor<4x4xf32>
+  }
+}
+)";
+  std::unique_ptr<Module> m = parseModule(SourceBuffer::fromString("b.mlir", text));
+  const auto& ops = m->lookup("main")->body().ops();
+  auto it = ops.begin();
+  EXPECT_TRUE((*it)->is(OpCode::Reshape));
+  EXPECT_EQ(shardMapBoundary(**it), ShardMapBoundary::Entry);
+  EXPECT_FALSE(isShardingConstraint(**it));
+  EXPECT_EQ(shardMapBoundary(**++it), ShardMapBoundary::Exit);
+  EXPECT_TRUE((*++it)->is(OpCode::CustomCall));
+  EXPECT_EQ(shardMapBoundary(**it), ShardMapBoundary::Entry);
+  EXPECT_EQ(printModule(*m), text);
+}
+
 TEST(ShardingSyntaxTest, BadShardingsAreLocatedErrors) {
   auto errorOf = [](const std::string& text) {
     try {

@@ -45,6 +45,8 @@ HostValues customCall(const Op& op, const HostValues& v, EvalContext& ctx) {
   if (target == "shape_assertion") return shapeAssertion(op, v);
   if (target == "ProductOfElementaryHouseholderReflectors") return householderProductKernel(op, v, ctx);
   if (std::optional<kernels::LapackCall> call = kernels::lapackCallOf(op)) return lapackCall(*call, v);
+  if (target == "SPMDFullToShardShape" || target == "SPMDShardToFullShape")
+    throwUnsupported("custom_call @" + target + " outside a partitioned program (a shard_map: run it with --partition)");
   throwUnsupported("custom_call @" + target);
 }
 

@@ -48,6 +48,7 @@ class Propagator {
   Propagator(const Module& module, const Function& fn) : module_(module), fn_(fn) {}
 
   ShardingPlan run() {
+    findManual(fn_.body());
     collectGiven();
     for (int round = 0; round < 8; ++round) {
       bool changed = visitRegion(fn_.body(), /*forward=*/true);
@@ -58,6 +59,8 @@ class Propagator {
     for (size_t i = 0; i < fn_.numParams(); ++i) fill(fn_.param(i));
     const Op& ret = *fn_.body().ops().back();
     for (size_t i = 0; i < ret.numOperands(); ++i) {
+      if (plan_.manual.count(ret.operand(i)))
+        throwUnsupported("result " + std::to_string(i) + " is a shard_map's own value (no @SPMDShardToFullShape)");
       auto given = givenResults_.find(i);
       plan_.results.push_back(given != givenResults_.end() ? given->second
                               : ret.operand(i)->type().isTensor() ? plan_.of(ret.operand(i))
@@ -67,6 +70,27 @@ class Propagator {
   }
 
  private:
+  // shard_map's values: what @SPMDFullToShardShape makes and what is computed from it,
+  // up to @SPMDShardToFullShape.
+  void findManual(const Region& region) {
+    for (const auto& op : region.ops()) {
+      bool manual = shardMapBoundary(*op) == ShardMapBoundary::Entry;
+      if (shardMapBoundary(*op) != ShardMapBoundary::Exit)
+        for (const Value* v : op->operands()) manual = manual || plan_.manual.count(v);
+      if (manual)
+        for (const Value* v : op->results()) plan_.manual.insert(v);
+      else if (partitionedInside(*op))
+        for (size_t r = 0; r < op->numRegions(); ++r) findManual(op->region(r));
+    }
+  }
+  bool touchesManual(const Op& op) const {
+    for (const Value* v : op.operands())
+      if (plan_.manual.count(v)) return true;
+    for (const Value* v : op.results())
+      if (plan_.manual.count(v)) return true;
+    return false;
+  }
+
   void collectGiven() {
     struct Given {
       const Value* value;  // null for a function result
@@ -80,6 +104,8 @@ class Propagator {
     for (size_t i = 0; i < fn_.resultTypes().size(); ++i)
       if (auto s = resultSharding(module_, fn_, i)) given.push_back({nullptr, i, *s, "result " + std::to_string(i)});
     auto givenOf = [&](const Op& op) {
+      // A shard_map's own values, and its entry, have no global layout; its exit does.
+      if (touchesManual(op) && shardMapBoundary(op) != ShardMapBoundary::Exit) return;
       if (auto all = opShardings(module_, op))
         for (size_t i = 0; i < all->size(); ++i) given.push_back({op.result(i), 0, (*all)[i], where(op)});
     };
@@ -127,7 +153,7 @@ class Propagator {
   }
 
   void fill(const Value* v) {
-    if (v->type().isTensor() && !plan_.values.count(v))
+    if (v->type().isTensor() && !plan_.values.count(v) && !plan_.manual.count(v))
       plan_.values.emplace(v, Sharding::replicatedOn(plan_.mesh, static_cast<size_t>(v->type().rank())));
   }
   void fillRegion(const Region& region) {
@@ -205,6 +231,7 @@ class Propagator {
 
   // Carries shardings through `op` by its rule; true when a value got one.
   bool visit(const Op& op, bool forward) {
+    if (touchesManual(op) || shardMapBoundary(op) == ShardMapBoundary::Exit) return false;
     ShardingRule rule = shardingRule(op);
     if (!rule.known) return false;
     struct Side {

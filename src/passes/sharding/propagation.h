@@ -9,6 +9,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "ir/module.h"
@@ -22,6 +23,9 @@ struct ShardingPlan {
   std::string meshName;   // the sdy.mesh that is `mesh`, if any
   std::unordered_map<const Value*, Sharding> values;  // the function's top-level values
   std::vector<Sharding> results;                      // what each result is to be
+  // Values inside a shard_map: each device's own, from @SPMDFullToShardShape to
+  // @SPMDShardToFullShape; they have no global layout (and no entry in `values`).
+  std::unordered_set<const Value*> manual;
   std::vector<std::string> notes;                     // the choices made, op and line first
 
   int64_t numDevices() const { return mesh.numDevices(); }

@@ -189,8 +189,45 @@ class Partitioner {
     }
   }
 
+  // shard_map: its entry hands over the operand's piece (laid out as the constraint
+  // before it says); the code inside is each device's own, copied as it is (collectives
+  // included); its exit takes each device's value as its piece of the global result.
+  bool emitManual(const Op& op, Builder& b) {
+    const bool entry = shardMapBoundary(op) == ShardMapBoundary::Entry, exit = shardMapBoundary(op) == ShardMapBoundary::Exit;
+    bool inside = false;
+    for (const Value* v : op.operands()) inside = inside || plan_.manual.count(v);
+    if (!entry && !exit && !inside) return false;
+    if (entry || exit) {
+      const Value* from = op.operand(0);
+      const Value* to = op.result();
+      Value* piece = map_.at(from);
+      const Type expected = exit ? localType(to->type(), plan_.of(to)) : to->type();
+      if (piece->type() != expected)
+        throwUnsupported(where(op) + ": the shard_map's pieces are " + expected.str() + ", but this device holds " +
+                         piece->type().str() + " (a shard_map whose sharding differs from its operand's)");
+      map_[to] = piece;
+      if (exit) layout_[to] = plan_.of(to);
+      return true;
+    }
+    std::vector<Value*> operands;
+    for (const Value* v : op.operands()) operands.push_back(map_.at(v));
+    std::vector<std::unique_ptr<Region>> regions;
+    for (size_t r = 0; r < op.numRegions(); ++r) {
+      regions.push_back(std::make_unique<Region>());
+      ValueMap m = map_;
+      op.region(r).cloneInto(*regions.back(), m);
+    }
+    std::unique_ptr<Op> copy = Op::create(op.code(), operands, op.resultTypes(), withoutShardings(op.attrs()),
+                                          std::move(regions), op.loc);
+    copy->pos = op.pos;
+    Op* placed = b.region().push_back(std::move(copy));
+    for (size_t i = 0; i < op.numResults(); ++i) map_[op.result(i)] = placed->result(i);
+    return true;
+  }
+
   void emit(const Op& op, Builder& b, Resharder& resharder) {
     resharder.setContext(where(op));
+    if (emitManual(op, b)) return;
     if (op.info().category == OpCategory::Collective)
       throwUnsupported("partitioning a program with collectives of its own (" + where(op) + ")");
     if (op.is(OpCode::While) || op.is(OpCode::If) || op.is(OpCode::Case)) return emitWithRegions(op, b, resharder);
