@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "kiln/numpy.h"
+#include "kiln/sharding.h"
 #include "kiln/tree.h"
 
 namespace kiln {
@@ -48,6 +49,11 @@ struct Staged;
 std::shared_ptr<Staged> stage(const FlatFn& f, const std::vector<Array>& inputs, const std::string& name);
 // `label` prefixes a failure of this run (default: the program's name).
 std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs, const std::string& label = "");
+// The same partitioned by `in` / `out` (per flat input / output leaf; missing or empty
+// mesh: left to propagation) over the mesh's devices (sharding.h).
+std::vector<Array> runSharded(const Staged& staged, const std::vector<Array>& inputs,
+                              const std::vector<std::optional<NamedSharding>>& in,
+                              const std::vector<std::optional<NamedSharding>>& out);
 // The StableHLO text of f traced on `inputs`, its closed-over arrays as constants.
 std::string exportedText(const FlatFn& f, const std::vector<Array>& inputs);
 std::string stagedJaxpr(const Staged& staged);
@@ -116,6 +122,10 @@ FlatFn recording(const F& f, const std::shared_ptr<std::optional<R>>& result, co
 struct JitOptions {
   std::string name = "jit";        // what messages call the function
   bool explainRecompiles = false;  // also on with KILN_EXPLAIN_RECOMPILES=1
+  // jax.jit's in_shardings / out_shardings, one per flat leaf of the arguments / the
+  // result (std::nullopt: left to propagation); with any, the program is partitioned
+  // over the mesh's devices (kiln/sharding.h).
+  std::vector<std::optional<NamedSharding>> inShardings, outShardings;
 };
 
 // f traced and compiled once per signature; see the file comment.
@@ -147,7 +157,10 @@ class Jitted {
       ++state_->compiles;
       it = state_->entries.emplace(key, std::move(entry)).first;
     }
-    std::vector<Array> out = detail::run(*it->second.staged, leaves);
+    const JitOptions& o = state_->options;
+    std::vector<Array> out = o.inShardings.empty() && o.outShardings.empty()
+                                 ? detail::run(*it->second.staged, leaves)
+                                 : detail::runSharded(*it->second.staged, leaves, o.inShardings, o.outShardings);
     const R& like = **std::static_pointer_cast<std::optional<R>>(it->second.result);
     const Array* next = out.data();
     return Tree<R>::rebuild(like, next);

@@ -23,6 +23,7 @@ struct Staged {
   std::string label;            // names the program in its run's failures
   mutable std::mutex lock;
   mutable std::shared_ptr<const runtime::Executable> executable;
+  mutable std::shared_ptr<const void> sharded;  // jit with shardings: its partitioned executable (sharded_jit.cc)
 };
 
 // a, then b.

@@ -66,7 +66,7 @@ void Module::eraseFunction(Function* fn) {
   functions_.erase(it);
 }
 
-const Mesh* Module::findMesh(std::string_view meshName) const {
+const DeviceMesh* Module::findMesh(std::string_view meshName) const {
   for (const NamedMesh& m : meshes)
     if (m.name == meshName) return &m.mesh;
   return nullptr;

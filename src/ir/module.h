@@ -62,10 +62,10 @@ class Module {
   // Shardy's device meshes (`sdy.mesh @name = <...>`), which sdy.sharding attributes name.
   struct NamedMesh {
     std::string name;
-    Mesh mesh;
+    DeviceMesh mesh;
   };
   std::vector<NamedMesh> meshes;
-  const Mesh* findMesh(std::string_view meshName) const;
+  const DeviceMesh* findMesh(std::string_view meshName) const;
 
   const std::vector<std::unique_ptr<Function>>& functions() const { return functions_; }
   Function* addFunction(std::unique_ptr<Function> fn);

@@ -5,34 +5,34 @@
 
 namespace kiln {
 
-int64_t Mesh::numDevices() const {
+int64_t DeviceMesh::numDevices() const {
   int64_t n = 1;
   for (const MeshAxis& a : axes) n *= a.size;
   return n;
 }
 
-int64_t Mesh::device(int64_t position) const {
+int64_t DeviceMesh::device(int64_t position) const {
   return deviceIds.empty() ? position : deviceIds[static_cast<size_t>(position)];
 }
 
-std::optional<size_t> Mesh::axisIndex(std::string_view name) const {
+std::optional<size_t> DeviceMesh::axisIndex(std::string_view name) const {
   for (size_t i = 0; i < axes.size(); ++i)
     if (axes[i].name == name) return i;
   return std::nullopt;
 }
 
-int64_t Mesh::axisSize(std::string_view name) const {
+int64_t DeviceMesh::axisSize(std::string_view name) const {
   std::optional<size_t> i = axisIndex(name);
   return i ? axes[*i].size : 1;
 }
 
-int64_t Mesh::coordinate(int64_t position, size_t axis) const {
+int64_t DeviceMesh::coordinate(int64_t position, size_t axis) const {
   int64_t stride = 1;
   for (size_t i = axis + 1; i < axes.size(); ++i) stride *= axes[i].size;
   return position / stride % axes[axis].size;
 }
 
-Sharding Sharding::replicatedOn(Mesh mesh, size_t rank) {
+Sharding Sharding::replicatedOn(DeviceMesh mesh, size_t rank) {
   Sharding s;
   s.mesh = std::move(mesh);
   s.dims.resize(rank);
@@ -72,7 +72,7 @@ std::vector<std::string> Sharding::unusedAxes() const {
 namespace {
 
 // The products of an iota mesh's leading axes: where its axes start and end, in devices.
-std::vector<int64_t> boundaries(const Mesh& mesh) {
+std::vector<int64_t> boundaries(const DeviceMesh& mesh) {
   std::vector<int64_t> out;
   int64_t p = 1;
   for (const MeshAxis& a : mesh.axes) {
@@ -86,22 +86,22 @@ std::string refinedName(size_t i) { return "_axis_" + std::to_string(i); }
 
 }  // namespace
 
-std::optional<Mesh> commonMesh(const std::vector<const Mesh*>& meshes) {
-  std::vector<const Mesh*> real;
-  for (const Mesh* m : meshes)
+std::optional<DeviceMesh> commonMesh(const std::vector<const DeviceMesh*>& meshes) {
+  std::vector<const DeviceMesh*> real;
+  for (const DeviceMesh* m : meshes)
     if (!m->axes.empty()) real.push_back(m);
-  if (real.empty()) return Mesh{};
+  if (real.empty()) return DeviceMesh{};
   bool allEqual = true;
-  for (const Mesh* m : real) allEqual = allEqual && *m == *real[0];
+  for (const DeviceMesh* m : real) allEqual = allEqual && *m == *real[0];
   if (allEqual) return *real[0];
   std::vector<int64_t> cuts;
-  for (const Mesh* m : real) {
+  for (const DeviceMesh* m : real) {
     if (!m->deviceIds.empty() || m->numDevices() != real[0]->numDevices()) return std::nullopt;
     for (int64_t b : boundaries(*m)) cuts.push_back(b);
   }
   std::sort(cuts.begin(), cuts.end());
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-  Mesh out;
+  DeviceMesh out;
   int64_t previous = 1;
   for (int64_t c : cuts) {
     if (c % previous != 0) return std::nullopt;  // 2x3 and 3x2: no common split
@@ -111,7 +111,7 @@ std::optional<Mesh> commonMesh(const std::vector<const Mesh*>& meshes) {
   return out;
 }
 
-Sharding onMesh(const Sharding& s, const Mesh& mesh) {
+Sharding onMesh(const Sharding& s, const DeviceMesh& mesh) {
   if (s.kind == Sharding::Kind::Maximal || s.mesh == mesh) {
     Sharding same = s;
     if (s.kind != Sharding::Kind::Maximal) same.mesh = mesh;

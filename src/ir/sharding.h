@@ -24,7 +24,7 @@ struct MeshAxis {
 };
 
 // Devices arranged as an n-d array with named axes (row-major, first axis major).
-struct Mesh {
+struct DeviceMesh {
   std::vector<MeshAxis> axes;
   std::vector<int64_t> deviceIds;  // the device at each mesh position; empty: 0, 1, 2, ...
 
@@ -34,7 +34,7 @@ struct Mesh {
   int64_t axisSize(std::string_view name) const;  // 1 for an axis the mesh lacks
   // The coordinate along `axis` (an index into axes) of mesh position `position`.
   int64_t coordinate(int64_t position, size_t axis) const;
-  bool operator==(const Mesh&) const = default;
+  bool operator==(const DeviceMesh&) const = default;
 };
 
 struct Sharding {
@@ -46,7 +46,7 @@ struct Sharding {
   Kind kind = Kind::Tiled;
   int64_t device = 0;       // Maximal: which device
   std::string meshName;     // Shardy's mesh symbol; empty for a GSPMD sharding's own mesh
-  Mesh mesh;
+  DeviceMesh mesh;
   // Per array dimension, the mesh axes that split it, major first. A mesh axis used by no
   // dimension replicates the array along it (unless listed in `unreduced`).
   std::vector<std::vector<std::string>> dims;
@@ -56,7 +56,7 @@ struct Sharding {
   std::vector<std::string> unreduced;   // axes over which each device holds a partial sum
   std::vector<std::string> manualAxes;  // GSPMD's last_tile_dims={manual}: per-device along these
 
-  static Sharding replicatedOn(Mesh mesh, size_t rank);
+  static Sharding replicatedOn(DeviceMesh mesh, size_t rank);
   static Sharding maximal(int64_t device);
 
   bool isFullyReplicated() const;  // Tiled, no dimension split, nothing unreduced or manual
@@ -71,10 +71,10 @@ struct Sharding {
 // equal (axis names too); otherwise, for meshes of one device count in iota order, the
 // coarsest mesh whose axes split each given axis into a run of its own (a 4-device axis
 // and a 2x2 mesh give a 2x2 mesh). Meshes with no axes fit any.
-std::optional<Mesh> commonMesh(const std::vector<const Mesh*>& meshes);
+std::optional<DeviceMesh> commonMesh(const std::vector<const DeviceMesh*>& meshes);
 // `s` over `mesh` (one commonMesh gave for s.mesh): each axis of s.mesh becomes the run of
 // `mesh`'s axes that covers it.
-Sharding onMesh(const Sharding& s, const Mesh& mesh);
+Sharding onMesh(const Sharding& s, const DeviceMesh& mesh);
 
 // ---- GSPMD's text: the value of an `mhlo.sharding` attribute -------------------------
 // Parses "{replicated}", "{maximal device=3}", "{manual}", "{devices=[2,1]0,1}",
@@ -92,11 +92,11 @@ std::string printHloSharding(const Sharding& sharding);
 // ---- Shardy's text -------------------------------------------------------------------
 // A mesh: `<["x"=2, "y"=4]>`, `<["x"=2], device_ids=[1,0]>`, `<[], device_ids=[3]>` (a
 // maximal mesh), with or without the leading `#sdy.mesh`.
-Mesh parseSdyMesh(std::string_view text);
-std::string printSdyMesh(const Mesh& mesh);  // `<["x"=2, "y"=4]>`
+DeviceMesh parseSdyMesh(std::string_view text);
+std::string printSdyMesh(const DeviceMesh& mesh);  // `<["x"=2, "y"=4]>`
 // A sharding `#sdy.sharding<@mesh, [{"x"}, {"y", ?}, {}], replicated={"z"}>` (or with an
 // inline `mesh<...>`); `lookupMesh` resolves @names and returns null for an unknown one.
-using MeshLookup = std::function<const Mesh*(std::string_view name)>;
+using MeshLookup = std::function<const DeviceMesh*(std::string_view name)>;
 Sharding parseSdySharding(std::string_view text, const MeshLookup& lookupMesh);
 // `#sdy.sharding_per_value<[<@mesh, [...]>, ...]>`: an op's result shardings.
 std::vector<Sharding> parseSdyShardingPerValue(std::string_view text, const MeshLookup& lookupMesh);

@@ -261,8 +261,8 @@ std::vector<std::string> parseAxisList(Scanner& in) {  // {"x", "y"}
   return axes;
 }
 
-Mesh parseMeshBody(Scanner& in) {  // after '<': [axes] (, device_ids=[...])? >
-  Mesh mesh;
+DeviceMesh parseMeshBody(Scanner& in) {  // after '<': [axes] (, device_ids=[...])? >
+  DeviceMesh mesh;
   in.expect("[");
   if (in.peek() != ']') {
     do {
@@ -293,7 +293,7 @@ Sharding parseSdyBody(Scanner& in, const MeshLookup& lookupMesh) {
   Sharding s;
   if (in.eat("@")) {
     s.meshName = std::string(in.word());
-    const Mesh* mesh = lookupMesh ? lookupMesh(s.meshName) : nullptr;
+    const DeviceMesh* mesh = lookupMesh ? lookupMesh(s.meshName) : nullptr;
     if (!mesh) in.fail("unknown mesh @" + s.meshName);
     s.mesh = *mesh;
   } else {
@@ -435,16 +435,16 @@ std::string printHloSharding(const Sharding& s) {
   return out + suffix + "}";
 }
 
-Mesh parseSdyMesh(std::string_view text) {
+DeviceMesh parseSdyMesh(std::string_view text) {
   Scanner in(text, "sdy.mesh");
   in.eat("#sdy.mesh");
   in.expect("<");
-  Mesh mesh = parseMeshBody(in);
+  DeviceMesh mesh = parseMeshBody(in);
   if (!in.atEnd()) in.fail("text after the mesh");
   return mesh;
 }
 
-std::string printSdyMesh(const Mesh& mesh) {
+std::string printSdyMesh(const DeviceMesh& mesh) {
   std::string out = "<[";
   for (size_t i = 0; i < mesh.axes.size(); ++i)
     out += (i ? ", \"" : "\"") + mesh.axes[i].name + "\"=" + std::to_string(mesh.axes[i].size);

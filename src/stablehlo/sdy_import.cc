@@ -20,7 +20,7 @@ void Parser::parseSdyMesh(Module& module) {
   if (!tok_.is(Tok::Less)) error("expected '<' to open the mesh");
   const size_t meshOffset = tok_.offset;
   std::string_view text = angleText("sdy.mesh");
-  Mesh mesh;
+  DeviceMesh mesh;
   try {
     mesh = kiln::parseSdyMesh(text);
   } catch (const Error& e) {

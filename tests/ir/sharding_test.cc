@@ -84,12 +84,12 @@ TEST(ShardingTest, GspmdErrorsNameTheProblem) {
 }
 
 TEST(ShardingTest, ShardyMeshesAndShardings) {
-  Mesh mesh = parseSdyMesh("<[\"x\"=2, \"y\"=4]>");
+  DeviceMesh mesh = parseSdyMesh("<[\"x\"=2, \"y\"=4]>");
   EXPECT_EQ(mesh.numDevices(), 8);
   EXPECT_EQ(printSdyMesh(mesh), "<[\"x\"=2, \"y\"=4]>");
-  Mesh reversed = parseSdyMesh("#sdy.mesh<[\"x\"=2], device_ids=[1,0]>");
+  DeviceMesh reversed = parseSdyMesh("#sdy.mesh<[\"x\"=2], device_ids=[1,0]>");
   EXPECT_EQ(printSdyMesh(reversed), "<[\"x\"=2], device_ids=[1,0]>");
-  MeshLookup lookup = [&](std::string_view name) -> const Mesh* { return name == "mesh" ? &mesh : nullptr; };
+  MeshLookup lookup = [&](std::string_view name) -> const DeviceMesh* { return name == "mesh" ? &mesh : nullptr; };
 
   std::string text = "#sdy.sharding<@mesh, [{\"y\"}, {\"x\", ?}, {}]>";
   Sharding s = parseSdySharding(text, lookup);
@@ -120,8 +120,8 @@ TEST(ShardingTest, ShardyMeshesAndShardings) {
 }
 
 TEST(ShardingTest, ShardyErrors) {
-  Mesh mesh = parseSdyMesh("<[\"x\"=2]>");
-  MeshLookup lookup = [&](std::string_view name) -> const Mesh* { return name == "mesh" ? &mesh : nullptr; };
+  DeviceMesh mesh = parseSdyMesh("<[\"x\"=2]>");
+  MeshLookup lookup = [&](std::string_view name) -> const DeviceMesh* { return name == "mesh" ? &mesh : nullptr; };
   EXPECT_THROW(parseSdySharding("#sdy.sharding<@other, [{}]>", lookup), Error);
   EXPECT_THROW(parseSdySharding("#sdy.sharding<@mesh, [{\"z\"}]>", lookup), Error);
   EXPECT_THROW(parseSdyMesh("<[\"x\"=2, \"x\"=2]>"), Error);

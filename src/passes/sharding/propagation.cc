@@ -27,7 +27,7 @@ std::string axesText(const Axes& axes) {
 }
 
 // A sharding over the plan's mesh from what the program wrote.
-Sharding normalized(const Sharding& given, const Mesh& mesh, size_t rank, const std::string& what,
+Sharding normalized(const Sharding& given, const DeviceMesh& mesh, size_t rank, const std::string& what,
                     std::vector<std::string>& notes) {
   if (given.kind == Sharding::Kind::Manual)
     throwUnsupported("partitioning a manual sharding (" + what + "): shard_map regions are not partitioned yet");
@@ -113,15 +113,15 @@ class Propagator {
       givenOf(*op);
       walkNested(*op, givenOf);
     }
-    std::vector<const Mesh*> meshes;
+    std::vector<const DeviceMesh*> meshes;
     for (const Given& g : given) {
       if (g.sharding.kind == Sharding::Kind::Tiled) meshes.push_back(&g.sharding.mesh);
       if (!g.sharding.meshName.empty()) plan_.shardy = true, plan_.meshName = g.sharding.meshName;
     }
-    std::optional<Mesh> mesh = commonMesh(meshes);
+    std::optional<DeviceMesh> mesh = commonMesh(meshes);
     if (!mesh) throwUnsupported("shardings over meshes with no common refinement (different device orders)");
     plan_.mesh = *mesh;
-    if (const Mesh* named = module_.findMesh(plan_.meshName); !named || !(*named == plan_.mesh)) plan_.meshName.clear();
+    if (const DeviceMesh* named = module_.findMesh(plan_.meshName); !named || !(*named == plan_.mesh)) plan_.meshName.clear();
     for (const Given& g : given) {
       const Type& type = g.value ? g.value->type() : fn_.resultTypes()[g.result];
       if (!type.isTensor()) continue;

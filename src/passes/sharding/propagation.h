@@ -18,7 +18,7 @@
 namespace kiln::passes {
 
 struct ShardingPlan {
-  Mesh mesh;              // every sharding of the plan is over this mesh
+  DeviceMesh mesh;              // every sharding of the plan is over this mesh
   bool shardy = false;    // the program wrote Shardy's shardings (new ones print that way)
   std::string meshName;   // the sdy.mesh that is `mesh`, if any
   std::unordered_map<const Value*, Sharding> values;  // the function's top-level values

@@ -31,7 +31,7 @@ struct CollectiveCounts {
 
 class Resharder {
  public:
-  Resharder(Builder& b, const Mesh& mesh) : b_(b), mesh_(mesh) {}
+  Resharder(Builder& b, const DeviceMesh& mesh) : b_(b), mesh_(mesh) {}
   // Resharding inside a region `b` builds (a loop body): the channels and counts are
   // `outer`'s; the shard indices are computed again there (the outer ones would not
   // dominate a later use outside it... nor the region's, outside).
@@ -68,7 +68,7 @@ class Resharder {
     std::vector<std::string> notes;
   };
   Builder& b_;
-  const Mesh& mesh_;
+  const DeviceMesh& mesh_;
   std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
   std::string context_;
   Value* partition_ = nullptr;

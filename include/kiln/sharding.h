@@ -1,0 +1,48 @@
+// Meshes and shardings for jit, as jax.sharding spells them:
+//
+//   kiln::Mesh mesh({{"x", 2}});                                  // 2 devices
+//   auto step = kiln::jit(f, {.inShardings = {kiln::NamedSharding(mesh, {{"x"}, {}})},
+//                             .outShardings = {kiln::NamedSharding(mesh, {})}});
+//
+// The jitted program is partitioned by these shardings (and what propagates from them)
+// and runs on the mesh's devices of the frontend's plugin, each argument split into the
+// pieces its sharding says, each result assembled from its pieces (today's arrays live
+// on one device: the pieces are gathered back, so a sharded kiln::Array that keeps its
+// shards on their devices is still to come).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kiln {
+
+// Devices arranged as an n-d array with named axes; devices 0, 1, ... in row-major order.
+class Mesh {
+ public:
+  Mesh() = default;
+  explicit Mesh(std::vector<std::pair<std::string, int64_t>> axes) : axes_(std::move(axes)) {}
+  const std::vector<std::pair<std::string, int64_t>>& axes() const { return axes_; }
+  int64_t size() const {
+    int64_t n = 1;
+    for (const auto& a : axes_) n *= a.second;
+    return n;
+  }
+
+ private:
+  std::vector<std::pair<std::string, int64_t>> axes_;
+};
+
+// Per array dimension, the mesh axes that split it ({} keeps it whole); dimensions past
+// the end are whole (JAX's PartitionSpec('x', None) is {{"x"}, {}}).
+using PartitionSpec = std::vector<std::vector<std::string>>;
+
+struct NamedSharding {
+  NamedSharding() = default;
+  NamedSharding(Mesh mesh, PartitionSpec spec) : mesh(std::move(mesh)), spec(std::move(spec)) {}
+  Mesh mesh;
+  PartitionSpec spec;
+};
+
+}  // namespace kiln

@@ -1,0 +1,111 @@
+// jit with shardings (kiln/sharding.h): the staged program annotated with the given
+// shardings in Shardy's form (one sdy.mesh), partitioned on the host and run over the
+// mesh's devices of the session's plugin (runtime/sharded_program.h); arrays go to the
+// devices as pieces and come back whole.
+#include <map>
+#include <mutex>
+
+#include "frontend/array_impl.h"
+#include "frontend/session.h"
+#include "frontend/staging.h"
+#include "ir/sharding_attrs.h"
+#include "kiln/transforms.h"
+#include "runtime/sharded_program.h"
+#include "stablehlo/printer.h"
+#include "support/api_errors.h"
+
+namespace kiln::detail {
+namespace {
+
+// A client of the session's plugin with `n` devices (one per count, kept for the process:
+// executables compiled for it refer to it).
+const runtime::Client& clientWith(int64_t n) {
+  static std::mutex lock;
+  static std::map<int64_t, std::unique_ptr<runtime::Client>> clients;
+  std::lock_guard<std::mutex> guard(lock);
+  auto& client = clients[n];
+  if (!client)
+    client = std::make_unique<runtime::Client>(runtime::Plugin::load(sessionBackend()),
+                                               runtime::ClientOptions{static_cast<int>(n), 0});
+  return *client;
+}
+
+
+Sharding irSharding(const NamedSharding& given, const kiln::Mesh& mesh, size_t rank, const std::string& what) {
+  if (given.spec.size() > rank)
+    throw Error(ErrorKind::Usage, what + ": a PartitionSpec of " + std::to_string(given.spec.size()) +
+                                      " dimensions for an array of rank " + std::to_string(rank));
+  Sharding s;
+  s.meshName = "mesh";
+  for (const auto& [name, size] : mesh.axes()) s.mesh.axes.push_back({name, size});
+  s.dims.resize(rank);
+  s.open.assign(rank, false);
+  for (size_t d = 0; d < given.spec.size(); ++d) {
+    for (const std::string& axis : given.spec[d])
+      if (!s.mesh.axisIndex(axis)) throw Error(ErrorKind::Usage, what + ": the mesh has no axis \"" + axis + "\"");
+    s.dims[d] = given.spec[d];
+  }
+  return s;
+}
+
+}  // namespace
+
+std::vector<Array> runSharded(const Staged& staged, const std::vector<Array>& inputs,
+                              const std::vector<std::optional<NamedSharding>>& in,
+                              const std::vector<std::optional<NamedSharding>>& out) {
+  return translated([&] {
+    std::shared_ptr<const runtime::ShardedExecutable> exe;
+    {
+      std::lock_guard<std::mutex> guard(staged.lock);
+      if (!staged.sharded) {
+        const Function& fn = *staged.module->lookup(staged.entry);
+        const kiln::Mesh* mesh = nullptr;
+        for (const auto* list : {&in, &out})
+          for (const auto& s : *list) {
+            if (!s) continue;
+            if (mesh && mesh->axes() != s->mesh.axes())
+              throw Error(ErrorKind::Usage, "jit: shardings over different meshes (one mesh per program)");
+            mesh = &s->mesh;
+          }
+        if (in.size() > inputs.size() || out.size() > fn.resultTypes().size())
+          throw Error(ErrorKind::Usage, "jit: " + std::to_string(in.size()) + " in_shardings for " +
+                                            std::to_string(inputs.size()) + " inputs, " + std::to_string(out.size()) +
+                                            " out_shardings for " + std::to_string(fn.resultTypes().size()) + " outputs");
+        // The staged module stays as it is: the annotated copy is text.
+        std::string text = stablehlo::printModule(*staged.module);
+        if (mesh) {
+          DeviceMesh m;
+          for (const auto& [name, size] : mesh->axes()) m.axes.push_back({name, size});
+          staged.module->meshes.push_back({"mesh", m});
+          Function& f = *staged.module->lookup(staged.entry);
+          std::vector<NamedAttrList> args = f.argAttrs, results = f.resultAttrs;
+          for (size_t i = 0; i < in.size(); ++i)
+            if (in[i])
+              setAttr(f.argAttrs[i], std::string(kSdyShardingAttr),
+                      Attribute::opaque(printSdySharding(irSharding(*in[i], *mesh, f.param(i)->type().rank(),
+                                                                    "in_shardings[" + std::to_string(i) + "]"))));
+          for (size_t i = 0; i < out.size(); ++i)
+            if (out[i])
+              setAttr(f.resultAttrs[i], std::string(kSdyShardingAttr),
+                      Attribute::opaque(printSdySharding(irSharding(*out[i], *mesh, f.resultTypes()[i].rank(),
+                                                                    "out_shardings[" + std::to_string(i) + "]"))));
+          text = stablehlo::printModule(*staged.module);
+          f.argAttrs = std::move(args);
+          f.resultAttrs = std::move(results);
+          staged.module->meshes.pop_back();
+        }
+        runtime::ShardedProgram program = runtime::partitionProgram(text, staged.label, staged.entry);
+        staged.sharded = std::make_shared<runtime::ShardedExecutable>(clientWith(program.report.numDevices), std::move(program));
+      }
+      exe = std::static_pointer_cast<const runtime::ShardedExecutable>(staged.sharded);
+    }
+    std::vector<Literal> args;
+    for (const Array& a : inputs) args.push_back(hostValue(a));
+    for (const Array& a : staged.captures) args.push_back(hostValue(a));
+    std::vector<Array> outputs;
+    for (const Literal& r : exe->run(args)) outputs.push_back(makeConcrete(Session::get().upload(r)));
+    return outputs;
+  });
+}
+
+}  // namespace kiln::detail

@@ -1,0 +1,57 @@
+// jit with in_shardings / out_shardings: the program partitioned over a mesh of the
+// plugin's devices gives what the unsharded jit gives.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "frontend_test_util.h"
+
+namespace {
+
+using kiln::Array;
+using kiln::NamedSharding;
+using kiln_test::f32;
+using kiln_test::values;
+
+std::vector<float> ramp(size_t n, float scale) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = scale * static_cast<float>(static_cast<int>(i % 7) - 3);
+  return v;
+}
+
+TEST(ShardedJitTest, DataAndTensorParallelAgreeWithOneDevice) {
+  kiln::Mesh mesh({{"x", 2}});
+  auto mlp = [](const Array& x, const Array& w1, const Array& w2) {
+    return kiln::matmul(kiln::maximum(kiln::matmul(x, w1), 0.0f), w2);
+  };
+  Array x = f32(ramp(8 * 4, 0.5f), {8, 4}), w1 = f32(ramp(4 * 6, 0.25f), {4, 6}), w2 = f32(ramp(6 * 2, 1.0f), {6, 2});
+  std::vector<float> want = values(kiln::jit(mlp)(x, w1, w2));
+  // Data parallel: the batch split, the weights whole.
+  auto dp = kiln::jit(mlp, {.name = "dp", .inShardings = {NamedSharding(mesh, {{"x"}}), std::nullopt, std::nullopt},
+                            .outShardings = {NamedSharding(mesh, {{"x"}, {}})}});
+  // Megatron: w1 by columns, w2 by rows, the output whole.
+  auto tp = kiln::jit(mlp, {.name = "tp",
+                            .inShardings = {NamedSharding(mesh, {}), NamedSharding(mesh, {{}, {"x"}}),
+                                            NamedSharding(mesh, {{"x"}, {}})},
+                            .outShardings = {NamedSharding(mesh, {})}});
+  for (const auto& got : {values(dp(x, w1, w2)), values(tp(x, w1, w2))}) {
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_FLOAT_EQ(got[i], want[i]) << i;  // small integers: exact
+  }
+  // Traced and partitioned once.
+  dp(x, w1, w2);
+  EXPECT_EQ(dp.compiles(), 1);
+}
+
+TEST(ShardedJitTest, BadShardingsAreUsageErrors) {
+  kiln::Mesh mesh({{"x", 2}});
+  auto f = [](const Array& x) { return x * 2.0f; };
+  Array x = f32(ramp(8, 1), {8});
+  auto tooLong = kiln::jit(f, {.inShardings = {NamedSharding(mesh, {{"x"}, {}})}});
+  EXPECT_NE(kiln_test::errorMessage([&] { tooLong(x); }).find("a PartitionSpec of 2 dimensions for an array of rank 1"),
+            std::string::npos);
+  auto unknownAxis = kiln::jit(f, {.inShardings = {NamedSharding(mesh, {{"y"}})}});
+  EXPECT_NE(kiln_test::errorMessage([&] { unknownAxis(x); }).find("the mesh has no axis \"y\""), std::string::npos);
+}
+
+}  // namespace
