@@ -72,8 +72,10 @@ std::vector<Array> runSharded(const Staged& staged, const std::vector<Array>& in
                                             std::to_string(inputs.size()) + " inputs, " + std::to_string(out.size()) +
                                             " out_shardings for " + std::to_string(fn.resultTypes().size()) + " outputs");
         // The staged module stays as it is: the annotated copy is text.
-        std::string text = stablehlo::printModule(*staged.module);
-        if (mesh) {
+        std::string text;
+        if (!mesh) {
+          text = stablehlo::printModule(*staged.module);
+        } else {
           DeviceMesh m;
           for (const auto& [name, size] : mesh->axes()) m.axes.push_back({name, size});
           staged.module->meshes.push_back({"mesh", m});

@@ -16,16 +16,6 @@ namespace {
 
 using Axes = std::vector<std::string>;
 
-std::string where(const Op& op) {
-  return std::string(op.name()) + (op.pos.known() ? " (line " + std::to_string(op.pos.line) + ")" : "");
-}
-
-std::string axesText(const Axes& axes) {
-  std::string out = "{";
-  for (size_t i = 0; i < axes.size(); ++i) out += (i ? ", \"" : "\"") + axes[i] + "\"";
-  return out + "}";
-}
-
 // A sharding over the plan's mesh from what the program wrote.
 Sharding normalized(const Sharding& given, const DeviceMesh& mesh, size_t rank, const std::string& what,
                     std::vector<std::string>& notes) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "ir/attr_records.h"
+#include "passes/sharding/sharding_rules.h"
 #include "support/error.h"
 
 namespace kiln::passes {
@@ -18,12 +19,6 @@ int64_t Resharder::pieces(const Axes& axes) const {
   int64_t n = 1;
   for (const std::string& a : axes) n *= mesh_.axisSize(a);
   return n;
-}
-
-std::string Resharder::axesText(const Axes& axes) {
-  std::string out = "{";
-  for (size_t i = 0; i < axes.size(); ++i) out += (i ? ", \"" : "\"") + axes[i] + "\"";
-  return out + "}";
 }
 
 void Resharder::record(int CollectiveCounts::*kind, double bytes, const std::string& what) {

@@ -54,7 +54,6 @@ class Resharder {
   // This device's shard index along `axes` (an i64 scalar; computed once per axes).
   Value* shardIndex(const Axes& axes);
   int64_t pieces(const Axes& axes) const;
-  static std::string axesText(const Axes& axes);
   // Counts a collective of `kind` sending `bytes` per device, and notes it.
   void record(int CollectiveCounts::*kind, double bytes, const std::string& what);
   // (g-1)/g of `bytes` for groups of g devices along `axes`.

@@ -292,4 +292,14 @@ NamedAttrList localAttributes(const Op& op, const TypeList& localOperands) {
   return attrs;
 }
 
+std::string where(const Op& op) {
+  return std::string(op.name()) + (op.pos.known() ? " (line " + std::to_string(op.pos.line) + ")" : "");
+}
+
+std::string axesText(const std::vector<std::string>& axes) {
+  std::string out = "{";
+  for (size_t i = 0; i < axes.size(); ++i) out += (i ? ", \"" : "\"") + axes[i] + "\"";
+  return out + "}";
+}
+
 }  // namespace kiln::passes

@@ -8,6 +8,7 @@
 // an entry runs on whole (replicated) values.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "ir/ir.h"
@@ -33,6 +34,11 @@ struct ShardingRule {
 };
 
 ShardingRule shardingRule(const Op& op);
+
+// How the sharding passes' notes name an op ("stablehlo.dot_general (line 4)") and a list
+// of mesh axes ({"x", "y"}).
+std::string where(const Op& op);
+std::string axesText(const std::vector<std::string>& axes);
 
 // `op`'s attributes for running on local pieces whose operands have `localOperands`
 // types: the few attributes that spell out a split dimension's size (slice's limits).

@@ -14,10 +14,6 @@ namespace {
 
 using Axes = std::vector<std::string>;
 
-std::string where(const Op& op) {
-  return std::string(op.name()) + (op.pos.known() ? " (line " + std::to_string(op.pos.line) + ")" : "");
-}
-
 NamedAttrList withoutShardings(NamedAttrList attrs) {
   removeAttr(attrs, kHloShardingAttr);
   removeAttr(attrs, kSdyShardingAttr);
