@@ -10,6 +10,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config
   llvm-19-dev libopenblas-dev libtbb-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev
+  libopenmpi-dev openmpi-bin  # the mpi communicator: multi-process runs under mpirun
   python3-sklearn  # the digits data set of the main job (examples/digits_cnn.cc)
   wamerican        # the word list examples/char_transformer.cc learns from
 )

@@ -32,6 +32,8 @@ struct RunOptions {
   std::string memoryLimit;
   double timeLimit = 0;  // seconds; 0: none
   bool partition = false;
+  std::string communicator;      // empty: mpi when started by mpirun, else in_process
+  double collectiveTimeout = 0;  // seconds; 0: the plugin's default
 };
 
 // The arguments of function `name` with parameters `params`: from the .npy files, or
@@ -78,14 +80,28 @@ void report(const RunOptions& o, const std::vector<Type>& types, const std::vect
 
 // --partition: the program's shardings partition it over their devices (runtime/
 // sharded_program.h); each argument is split, each result assembled.
+// Under MPI (mpirun -np N kiln run --partition) every rank runs this with the same
+// inputs: it partitions the program alike, keeps its own device's pieces, and the
+// program gathers the results, which rank 0 prints and saves.
 int runPartitioned(const RunOptions& o, const SourceRef& source, runtime::CompileOptions compile,
                    const runtime::ExecuteOptions& run) {
-  runtime::ShardedProgram program = runtime::partitionProgram(source->text(), source->name(), o.entry);
-  const runtime::Client client(runtime::Plugin::load(o.backend),
-                               runtime::ClientOptions{static_cast<int>(program.report.numDevices), 0});
-  std::cerr << "partitioned over " << program.report.numDevices << " device(s): "
-            << program.report.collectives.total() << " collective(s)\n";
-  for (const std::string& note : program.report.notes) std::cerr << "  " << note << "\n";
+  runtime::Communicator communicator = runtime::defaultCommunicator();
+  if (o.communicator == "mpi") communicator = runtime::Communicator::Mpi;
+  if (o.communicator == "in_process") communicator = runtime::Communicator::InProcess;
+  const bool mpi = communicator == runtime::Communicator::Mpi;
+  runtime::ShardedProgram program = runtime::partitionProgram(source->text(), source->name(), o.entry, mpi);
+  runtime::ClientOptions clientOptions;
+  clientOptions.numDevices = mpi ? 0 : static_cast<int>(program.report.numDevices);
+  clientOptions.communicator = communicator;
+  clientOptions.collectiveTimeout = o.collectiveTimeout;
+  const runtime::Client client(runtime::Plugin::load(o.backend), clientOptions);
+  const bool first = client.processIndex() == 0;
+  if (first) {
+    std::cerr << "partitioned over " << program.report.numDevices << " device(s)"
+              << (mpi ? " (" + std::to_string(client.numProcesses()) + " MPI processes)" : std::string()) << ": "
+              << program.report.collectives.total() << " collective(s)\n";
+    for (const std::string& note : program.report.notes) std::cerr << "  " << note << "\n";
+  }
   std::vector<Literal> args;
   for (std::optional<Literal>& a : arguments(o, o.entry.empty() ? "main" : o.entry, program.params)) {
     if (!a) throw Error(ErrorKind::Unsupported, "unsupported: token parameters in a partitioned program");
@@ -93,7 +109,7 @@ int runPartitioned(const RunOptions& o, const SourceRef& source, runtime::Compil
   }
   std::vector<std::optional<Literal>> results;
   for (Literal& r : runtime::runSharded(client, program, args, compile, run)) results.emplace_back(std::move(r));
-  report(o, program.results, results);
+  if (first) report(o, program.results, results);
   return 0;
 }
 
@@ -158,6 +174,14 @@ std::function<int()> addRunCommand(CLI::App& app) {
   cmd->add_flag("--partition", o->partition,
                 "Partition the program by its shardings (mhlo.sharding, sdy.sharding) and run it on one device "
                 "per partition, splitting each input and assembling each result");
+  cmd->add_option("--communicator", o->communicator,
+                  "With --partition: how the devices exchange values: in_process (one process holds them all), or mpi "
+                  "(each process of `mpirun -np N` is one device; the default when started by mpirun)")
+      ->check(CLI::IsMember({"in_process", "mpi"}));
+  cmd->add_option("--collective-timeout", o->collectiveTimeout,
+                  "With the mpi communicator: seconds a collective waits for ranks that do not arrive before it "
+                  "ends the job (default 300)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--backend", o->backend,
                   "The plugin to run on: cpu (the default: native code), interp (the reference interpreter), "
                   "or another on KILN_PLUGIN_PATH (kiln devices lists them)");

@@ -28,7 +28,7 @@ extern "C" {
 /* A host refuses a plugin whose major version differs from its own; minor versions
  * only add fields at the end of structs and functions at the end of the table. */
 #define KILN_PLUGIN_API_MAJOR 0
-#define KILN_PLUGIN_API_MINOR 5
+#define KILN_PLUGIN_API_MINOR 6
 
 typedef struct KilnError KilnError;
 typedef struct KilnClient KilnClient;
@@ -104,6 +104,7 @@ typedef struct KilnErrorInfoArgs {
 #define KILN_CAPABILITY_COST_ANALYSIS "cost_analysis" /* executable_info's flops, bytes, memory */
 #define KILN_CAPABILITY_MEMORY_STATS "memory_stats"   /* device_memory_stats */
 #define KILN_CAPABILITY_MPMD "mpmd" /* processes that run different functions (process_entries) */
+#define KILN_CAPABILITY_MPI "mpi"   /* since 0.6: the client option communicator=mpi */
 
 typedef struct KilnPluginAttributesArgs {
   size_t struct_size;
@@ -116,11 +117,32 @@ typedef struct KilnPluginAttributesArgs {
 
 /* ---- clients and devices ---- */
 
+/* Since 0.5: an option a plugin defines by name, its value as text (client_create's and
+ * compile's options list those kiln's plugins know). */
+typedef struct KilnNamedOption {
+  const char* name;
+  const char* value;
+} KilnNamedOption;
+
 typedef struct KilnClientCreateArgs {
   size_t struct_size;
   int32_t num_devices;        /* 0: the plugin's default (cpu: $KILN_CPU_DEVICES, else 1) */
   int64_t memory_limit_bytes; /* per device; 0: no limit */
   KilnClient* client;         /* out */
+  /* since 0.6: [num_options] options by name (an unknown name is an INVALID_ARGUMENT
+   * error that lists those the plugin knows). kiln's plugins know:
+   *   "communicator"          "in_process" (the default): the client's devices live in
+   *                           this process and exchange through its memory; "mpi"
+   *                           (capability "mpi"): this process is one rank of an MPI job
+   *                           (mpirun -np N) and has one device, global id and
+   *                           process_index = its rank; an executable of N processes runs
+   *                           with one process on each rank (each rank executes it on its
+   *                           own device) and its collectives travel as MPI messages
+   *   "collective_timeout_s"  with "mpi": how long a collective waits for ranks that do
+   *                           not arrive before it ends the job with MPI_Abort, naming
+   *                           the collective and those ranks (decimal seconds; default 300) */
+  const KilnNamedOption* options;
+  size_t num_options;
 } KilnClientCreateArgs;
 
 /* Waits for the work queued on the client's devices, then frees it. Buffers and
@@ -133,8 +155,10 @@ typedef struct KilnClientDestroyArgs {
 typedef struct KilnClientDevicesArgs {
   size_t struct_size;
   KilnClient* client;
-  KilnDevice* const* devices; /* out: owned by the client */
+  KilnDevice* const* devices; /* out: owned by the client; the devices this process addresses */
   size_t num_devices;         /* out */
+  /* since 0.6 */
+  size_t num_all_devices;     /* out: the devices of all the client's processes (mpi: the ranks') */
 } KilnClientDevicesArgs;
 
 typedef struct KilnDeviceInfoArgs {
@@ -242,8 +266,7 @@ typedef enum KilnOptimization {
                                     ready (cpu: FAST, then FULL in the background) */
 } KilnOptimization;
 
-/* Since 0.5: a compile option a plugin defines by name, its value as text. kiln's cpu and
- * interp plugins know:
+/* Compile options (KilnCompileArgs.options) kiln's cpu and interp plugins know:
  *   "fill_elided_seed"  decimal: constants an exporter left out (dense_resource<__elided__>)
  *                       are filled with values drawn from this seed before compiling
  *   "memory_limit"      decimal bytes: a program whose buffers (parameters, results,
@@ -252,11 +275,6 @@ typedef enum KilnOptimization {
  *                       rather than failing when it runs
  *   "probe_dir"         the folder interpreter.probe writes to (and
  *                       check.expect_serialized_eq reads from); not serialized */
-typedef struct KilnNamedOption {
-  const char* name;
-  const char* value;
-} KilnNamedOption;
-
 /* Compiles StableHLO text (one module; its entry is @main, or its only public function)
  * for the client's devices. Errors in the text come back with their position. */
 typedef struct KilnCompileArgs {

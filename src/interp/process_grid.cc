@@ -13,10 +13,12 @@ std::string ProcessId::str() const {
 }
 
 ProcessGrid::ProcessGrid(int64_t numReplicas, int64_t numPartitions,
-                         std::vector<std::string> infeed, const InterpOptions& options)
+                         std::vector<std::string> infeed, const InterpOptions& options,
+                         std::shared_ptr<ProcessTransport> transport)
     : numReplicas_(numReplicas),
       numPartitions_(numPartitions),
       options_(options),
+      transport_(std::move(transport)),
       infeed_(infeed.begin(), infeed.end()),
       states_(static_cast<size_t>(numReplicas * numPartitions)) {}
 
@@ -42,8 +44,15 @@ std::vector<HostValues> ProcessGrid::rendezvous(ProcessContext& self, const std:
   if (n == 1) return {std::move(values)};
 
   std::string fullKey = key + " " + groupText(group);
+  if (transport_) {
+    // One grid process per OS process: only this thread touches `self`.
+    const int64_t occurrence = self.nextOccurrence(fullKey);
+    std::vector<size_t> members;
+    for (const ProcessId& id : group) members.push_back(flatIndex(id));
+    return transport_->exchange(fullKey + " #" + std::to_string(occurrence), members, std::move(values), options_);
+  }
   std::unique_lock<std::mutex> lock(mutex_);
-  int64_t occurrence = self.rendezvousCount_[fullKey]++;
+  int64_t occurrence = self.nextOccurrence(fullKey);
   auto it = slots_.try_emplace({fullKey, occurrence}).first;
   Slot& slot = it->second;
   if (slot.values.empty()) slot.values.resize(n);
@@ -69,12 +78,14 @@ std::vector<HostValues> ProcessGrid::rendezvous(ProcessContext& self, const std:
 }
 
 void ProcessGrid::send(int64_t channel, HostValues values) {
+  if (transport_) throw Error(ErrorKind::Unsupported, "unsupported: stablehlo.send between OS processes (channel " + std::to_string(channel) + ")");
   std::lock_guard<std::mutex> lock(mutex_);
   channels_[channel].push_back(std::move(values));
   changed_.notify_all();
 }
 
 HostValues ProcessGrid::recv(ProcessContext& self, int64_t channel) {
+  if (transport_) throw Error(ErrorKind::Unsupported, "unsupported: stablehlo.recv between OS processes (channel " + std::to_string(channel) + ")");
   std::unique_lock<std::mutex> lock(mutex_);
   std::deque<HostValues>& queue = channels_[channel];
   waitUntil(
@@ -86,6 +97,7 @@ HostValues ProcessGrid::recv(ProcessContext& self, int64_t channel) {
 }
 
 std::optional<std::string> ProcessGrid::popInfeed() {
+  if (transport_) throw Error(ErrorKind::Unsupported, "unsupported: infeed between OS processes");
   std::lock_guard<std::mutex> lock(mutex_);
   if (infeed_.empty()) return std::nullopt;
   std::string name = std::move(infeed_.front());
@@ -202,6 +214,7 @@ void ProcessGrid::runAs(ProcessContext& process, const std::function<void()>& bo
     } catch (...) {
     }
     finish(process.id(), what);
+    if (transport_) transport_->fail(what);
     throw;
   }
   finish(process.id(), "");
@@ -210,6 +223,7 @@ void ProcessGrid::runAs(ProcessContext& process, const std::function<void()>& bo
 void ProcessGrid::abandon(ProcessId process, const std::string& why) {
   recordError(std::make_exception_ptr(Error(ErrorKind::Runtime, why)));
   finish(process, why);
+  if (transport_) transport_->fail(why);
 }
 
 void ProcessGrid::finish(ProcessId id, std::string failure) {

@@ -13,6 +13,7 @@
 #include <exception>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -20,6 +21,7 @@
 
 #include "interp/host_value.h"
 #include "interp/interpreter.h"
+#include "interp/process_transport.h"
 
 namespace kiln::interp {
 
@@ -36,8 +38,11 @@ using ProcessGroup = std::vector<ProcessId>;
 
 class ProcessGrid {
  public:
+  // With a `transport`, the grid's processes live in transport->size() OS processes, and
+  // this one runs only process transport->rank() (flat index); send/recv and infeed are
+  // then unsupported.
   ProcessGrid(int64_t numReplicas, int64_t numPartitions, std::vector<std::string> infeed,
-              const InterpOptions& options);
+              const InterpOptions& options, std::shared_ptr<ProcessTransport> transport = nullptr);
 
   int64_t numReplicas() const { return numReplicas_; }
   int64_t numPartitions() const { return numPartitions_; }
@@ -53,6 +58,9 @@ class ProcessGrid {
   // key before, so repeated collectives on one channel pair up in program order.
   std::vector<HostValues> rendezvous(ProcessContext& self, const std::string& key,
                                      const ProcessGroup& group, HostValues values);
+  // Whether the processes share this address space (a rendezvous hands them the very
+  // values the others passed, so they may share buffers); false over a transport.
+  bool sharesMemory() const { return !transport_; }
 
   // send/recv: a FIFO per channel; send never blocks, recv waits for a value.
   void send(int64_t channel, HostValues values);
@@ -97,6 +105,7 @@ class ProcessGrid {
   int64_t numReplicas_;
   int64_t numPartitions_;
   const InterpOptions& options_;
+  std::shared_ptr<ProcessTransport> transport_;
 
   std::mutex mutex_;
   std::condition_variable changed_;
@@ -114,6 +123,8 @@ class ProcessContext {
   ProcessContext(ProcessGrid& grid, ProcessId id) : grid_(grid), id_(id) {}
   ProcessGrid& grid() { return grid_; }
   ProcessId id() const { return id_; }
+  // How often this process has met a rendezvous `key` before (and counts this one).
+  int64_t nextOccurrence(const std::string& key) { return rendezvousCount_[key]++; }
 
  private:
   friend class ProcessGrid;

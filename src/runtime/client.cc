@@ -152,6 +152,7 @@ KilnDeviceInfoArgs Device::info() const {
 }
 
 int Device::id() const { return info().global_id; }
+int Device::processIndex() const { return info().process_index; }
 std::string Device::kind() const { return info().kind; }
 std::string Device::description() const { return info().description; }
 int64_t Device::memorySize() const { return info().memory_size_bytes; }
@@ -387,12 +388,46 @@ void Executable::Execution::cancel() const {
 
 // ---- clients ----
 
+Communicator defaultCommunicator() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+    if (std::getenv(name)) return Communicator::Mpi;
+  return Communicator::InProcess;
+}
+
 Client::Client(Plugin plugin, const ClientOptions& options) : plugin_(plugin) {
   KilnClientCreateArgs args{};
   args.num_devices = options.numDevices;
   args.memory_limit_bytes = options.memoryLimit;
+  std::vector<std::pair<std::string, std::string>> settings;
+  if (options.communicator == Communicator::Mpi) {
+    plugin_.require(KILN_CAPABILITY_MPI, "the mpi communicator");
+    settings.emplace_back("communicator", "mpi");
+    if (options.collectiveTimeout > 0) settings.emplace_back("collective_timeout_s", std::to_string(options.collectiveTimeout));
+  }
+  std::vector<KilnNamedOption> named;
+  for (const auto& [name, value] : settings) named.push_back({name.c_str(), value.c_str()});
+  args.options = named.data();
+  args.num_options = named.size();
   plugin_.call(&KilnPluginApi::client_create, args, "client_create");
   client_ = owned(plugin_, args.client, &KilnPluginApi::client_destroy);
+}
+
+size_t Client::numAllDevices() const {
+  KilnClientDevicesArgs args{};
+  args.client = client_.get();
+  plugin_.call(&KilnPluginApi::client_devices, args, "client_devices");
+  // A plugin older than 0.6 fills no num_all_devices: its devices are all in this process.
+  return plugin_.minorVersion() >= 6 ? args.num_all_devices : args.num_devices;
+}
+
+int Client::processIndex() const {
+  const std::vector<Device> local = devices();
+  return local.empty() ? 0 : local.front().processIndex();
+}
+
+int Client::numProcesses() const {
+  const size_t local = devices().size();
+  return local == 0 ? 1 : static_cast<int>(numAllDevices() / local);
 }
 
 std::vector<Device> Client::devices() const {

@@ -86,6 +86,7 @@ class Device {
  public:
   Device(Plugin plugin, KilnDevice* handle) : plugin_(plugin), handle_(handle) {}
   int id() const;
+  int processIndex() const;  // the client process that addresses it (its MPI rank)
   std::string kind() const;
   std::string description() const;
   int64_t memorySize() const;
@@ -179,9 +180,21 @@ class Executable {
   std::shared_ptr<KilnExecutable> handle_;
 };
 
+// Which communicator a client's devices exchange values through.
+enum class Communicator {
+  InProcess,  // the client's devices are in this process
+  Mpi,        // this process is one rank of an MPI job, with one device (capability "mpi")
+};
+
+// The communicator a host defaults to: Mpi when this process was started by an MPI
+// launcher (mpirun sets OMPI_COMM_WORLD_SIZE; others PMI_SIZE or PMIX_RANK).
+Communicator defaultCommunicator();
+
 struct ClientOptions {
   int numDevices = 0;         // 0: the plugin's default
   int64_t memoryLimit = 0;    // per device, bytes; 0: none
+  Communicator communicator = Communicator::InProcess;
+  double collectiveTimeout = 0;  // seconds a collective waits for silent MPI ranks; 0: the plugin's default
 };
 
 struct CompileOptions {
@@ -202,7 +215,13 @@ class Client {
  public:
   Client(Plugin plugin, const ClientOptions& options = {});
   const Plugin& plugin() const { return plugin_; }
+  // The devices this process addresses.
   std::vector<Device> devices() const;
+  // The devices of all the client's processes (more than devices() under MPI).
+  size_t numAllDevices() const;
+  // This process's index among the client's processes (its MPI rank), and their number.
+  int processIndex() const;
+  int numProcesses() const;
 
   // A buffer on `device` from host memory, which must stay as it is until the event.
   std::pair<Buffer, Event> bufferFromHost(const void* data, DType dtype, const Shape& dims, const Device& device) const;

@@ -1,8 +1,13 @@
 // Clients, their devices and the devices' memories.
 #include <unistd.h>
 
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
 #include "runtime/api_call.h"
 #include "runtime/api_functions.h"
+#include "runtime/mpi_transport.h"
 
 namespace kiln::runtime::api {
 
@@ -21,6 +26,43 @@ int64_t memorySize(const KilnDevice& device) {
   return device.client->memoryLimit > 0 ? device.client->memoryLimit : hostMemoryBytes();
 }
 
+// What client_create's options ask for.
+struct ClientSettings {
+  bool mpi = false;     // the mpi communicator (else the in-process one)
+  double timeout = 300;  // collective_timeout_s
+};
+
+ClientSettings clientSettings(const KilnClientCreateArgs& a) {
+  if (a.num_options > 0 && !a.options) invalid("options is null");
+  ClientSettings settings;
+  for (size_t i = 0; i < a.num_options; ++i) {
+    const KilnNamedOption& option = a.options[i];
+    const std::string where = "options[" + std::to_string(i) + "]";
+    if (!option.name || !option.value) invalid(where + " has a null name or value");
+    const std::string name = option.name, value = option.value;
+    if (name == "communicator") {
+      if (value != "in_process" && value != "mpi")
+        invalid(where + ": communicator is '" + value + "' (in_process or mpi)");
+      settings.mpi = value == "mpi";
+    } else if (name == "collective_timeout_s") {
+      char* end = nullptr;
+      errno = 0;
+      settings.timeout = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(settings.timeout) || settings.timeout <= 0)
+        invalid(where + ": collective_timeout_s is '" + value + "', not a positive number of seconds");
+    } else {
+      invalid(where + ": unknown client option '" + name + "' (this plugin knows: communicator, collective_timeout_s)");
+    }
+  }
+  if (settings.mpi && a.num_devices > 1)
+    invalid("num_devices is " + std::to_string(a.num_devices) +
+            "; under the mpi communicator each process has one device (start more processes)");
+  if (settings.mpi && !mpiAvailable())
+    throw ApiFailure(KILN_ERROR_UNIMPLEMENTED, "unsupported: the mpi communicator (this build of the plugin has no MPI: "
+                                               "install libopenmpi-dev with scripts/setup.sh and configure again)");
+  return settings;
+}
+
 }  // namespace
 
 KilnError* clientCreate(KilnClientCreateArgs* args) {
@@ -31,13 +73,17 @@ KilnError* clientCreate(KilnClientCreateArgs* args) {
               std::to_string(kMaxDevices) + ")");
     if (a.memory_limit_bytes < 0)
       invalid("memory_limit_bytes is " + std::to_string(a.memory_limit_bytes) + " (0 for none)");
-    const int count = a.num_devices > 0 ? a.num_devices : backend().defaultDeviceCount();
+    const ClientSettings settings = clientSettings(a);
+    std::shared_ptr<interp::ProcessTransport> transport;
+    if (settings.mpi) transport = mpiTransport(std::chrono::duration<double>(settings.timeout));
+    const int count = transport ? 1 : a.num_devices > 0 ? a.num_devices : backend().defaultDeviceCount();
     auto client = std::make_unique<KilnClient>();
     client->backend = &backend();
     client->memoryLimit = a.memory_limit_bytes;
+    client->transport = std::move(transport);
     for (int i = 0; i < count; ++i) {
       auto device = std::make_unique<KilnDevice>();
-      device->id = i;
+      device->id = client->transport ? static_cast<int>(client->transport->rank()) : i;
       device->kind = backend().name();
       device->description = backend().describeDevice(i);
       device->deviceMemory = std::make_shared<DeviceMemory>(a.memory_limit_bytes);
@@ -63,6 +109,7 @@ KilnError* clientDevices(KilnClientDevicesArgs* args) {
     KilnClient& client = need(a.client, "client");
     a.devices = client.handles.data();
     a.num_devices = client.handles.size();
+    a.num_all_devices = client.allDevices();
   });
 }
 
@@ -70,7 +117,7 @@ KilnError* deviceInfo(KilnDeviceInfoArgs* args) {
   return apiCall("device_info", args, [](KilnDeviceInfoArgs& a, const Fits&) {
     KilnDevice& device = need(a.device, "device");
     a.global_id = device.id;
-    a.process_index = 0;  // one process until the communicator spans several
+    a.process_index = device.client->transport ? static_cast<int32_t>(device.client->transport->rank()) : 0;
     a.kind = device.kind.c_str();
     a.description = device.description.c_str();
     a.memory_size_bytes = memorySize(device);

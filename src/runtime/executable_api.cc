@@ -54,10 +54,16 @@ Placement placementOf(const KilnCompileArgs& a, const KilnClient& client) {
   const int64_t processes = int64_t{where.replicas} * where.partitions;
   const std::string grid = std::to_string(where.replicas) + " replicas x " + std::to_string(where.partitions) +
                            " partitions";
-  if (processes > static_cast<int64_t>(client.devices.size()))
+  if (client.transport && processes > 1 && processes != static_cast<int64_t>(client.allDevices()))
+    invalid(grid + " need " + std::to_string(processes) + " processes; the mpi communicator has " +
+            std::to_string(client.allDevices()) + " (mpirun -np sets how many)");
+  if (processes > static_cast<int64_t>(client.allDevices()))
     invalid(grid + " need " + std::to_string(processes) + " devices; the client has " +
             std::to_string(client.devices.size()) + " (the client option num_devices, or " +
             deviceCountVariable(client.backend->name()) + ", sets how many)");
+  if (a.device_assignment && client.transport)
+    throw ApiFailure(KILN_ERROR_UNIMPLEMENTED, "unsupported: a device_assignment under the mpi communicator "
+                                               "(process (r, p) runs on rank r * num_partitions + p)");
   if (a.device_assignment) {
     for (int64_t i = 0; i < processes; ++i) {
       const int32_t id = a.device_assignment[i];
@@ -88,11 +94,13 @@ Placement placementOf(const KilnCompileArgs& a, const KilnClient& client) {
 }
 
 // The processes of one multi-device execution and the grid their collectives exchange
-// through (the in-process communicator).
+// through (the in-process communicator, or the client's transport: then only this
+// rank's process runs here).
 struct SharedGrid {
   // Processes waiting in a collective stop too when `control` says.
-  SharedGrid(int32_t replicas, int32_t partitions, const RunControl& control)
-      : options(control.interpOptions("")), grid(replicas, partitions, {}, options) {
+  SharedGrid(int32_t replicas, int32_t partitions, const RunControl& control,
+             std::shared_ptr<interp::ProcessTransport> transport)
+      : options(control.interpOptions("")), grid(replicas, partitions, {}, options, std::move(transport)) {
     for (int32_t r = 0; r < replicas; ++r)
       for (int32_t p = 0; p < partitions; ++p) processes.emplace_back(grid, interp::ProcessId{r, p});
   }
@@ -394,9 +402,9 @@ KilnError* executableDeserialize(KilnExecutableDeserializeArgs* args) {
     if (!a.bytes && a.num_bytes > 0) invalid("bytes is null");
     std::string_view bytes(a.bytes, a.num_bytes);
     Placement where = deserializePlacement(bytes);
-    if (where.processes() > static_cast<int64_t>(client.devices.size()))
+    if (where.processes() > static_cast<int64_t>(client.allDevices()))
       invalid("the executable runs on " + std::to_string(where.processes()) + " devices; the client has " +
-              std::to_string(client.devices.size()));
+              std::to_string(client.allDevices()));
     for (int32_t id : where.devices)
       if (id >= static_cast<int32_t>(client.devices.size()))
         invalid("the executable's device assignment names device " + std::to_string(id) + "; the client has " +
@@ -439,14 +447,21 @@ KilnError* execute(KilnExecuteArgs* args) {
     KilnExecutable& executable = need(a.executable, "executable");
     KilnClient& client = *executable.client;
     const Placement& where = executable.info->placement;
-    if (a.num_devices != static_cast<size_t>(where.processes()))
+    // Under the mpi communicator each rank runs its own process of the execution.
+    const bool acrossRanks = client.transport && where.processes() > 1;
+    const size_t firstProcess = acrossRanks ? client.transport->rank() : 0;
+    if (acrossRanks && a.num_devices != 1)
+      invalid("the executable runs as " + std::to_string(where.processes()) +
+              " processes, one per MPI rank: each rank executes it on its own device (num_devices 1), not " +
+              std::to_string(a.num_devices));
+    if (!acrossRanks && a.num_devices != static_cast<size_t>(where.processes()))
       invalid("the executable runs as " + std::to_string(where.replicas) + " replicas x " +
               std::to_string(where.partitions) + " partitions, on " + std::to_string(where.processes()) +
               " device(s); num_devices is " + std::to_string(a.num_devices));
     const size_t* perDevice = fits(a.num_args_per_device) ? a.num_args_per_device : nullptr;
     auto numArgs = [&](size_t d) { return perDevice ? perDevice[d] : a.num_args; };
     for (size_t d = 0; d < a.num_devices; ++d) {
-      const ProgramInfo& info = *executable.infoOf(d);
+      const ProgramInfo& info = *executable.infoOf(firstProcess + d);
       if (numArgs(d) == info.params.size()) continue;
       if (executable.processes.empty())
         invalid("the executable takes " + std::to_string(info.params.size()) + " argument(s), " +
@@ -486,7 +501,7 @@ KilnError* execute(KilnExecuteArgs* args) {
         if (launches[e]->queue == device->queue)
           invalid("device " + std::to_string(device->id) + " is given twice (devices " + std::to_string(e) + " and " +
                   std::to_string(d) + "); each process needs a device of its own");
-      const ProgramInfo& info = *executable.infoOf(d);
+      const ProgramInfo& info = *executable.infoOf(firstProcess + d);
       const size_t count = numArgs(d);
       if (!a.output_lists[d] && !info.results.empty()) invalid("output_lists[" + std::to_string(d) + "] is null");
       KilnBuffer* const* list = count > 0 ? a.argument_lists[d] : nullptr;
@@ -502,17 +517,17 @@ KilnError* execute(KilnExecuteArgs* args) {
           RunControl control;
           control.cancel = &launch->cancelFlag;
           control.deadline = deadline;
-          grid = std::make_shared<SharedGrid>(where.replicas, where.partitions, control);
+          grid = std::make_shared<SharedGrid>(where.replicas, where.partitions, control, client.transport);
         }
       } else {
         launch->flag = &launches.front()->cancelFlag;
         launch->flagOwner = launches.front();
       }
-      launch->program = executable.infoOf(d);
+      launch->program = executable.infoOf(firstProcess + d);
       launch->queue = device->queue;
       launch->device = device;
       launch->grid = grid;
-      launch->process = d;
+      launch->process = firstProcess + d;
       if (fits(a.label) && a.label) launch->label = a.label;
       launch->deadline = deadline;
       launch->args.reserve(count);

@@ -6,6 +6,7 @@
 
 #include "runtime/api_call.h"
 #include "runtime/api_functions.h"
+#include "runtime/mpi_transport.h"
 
 #ifndef KILN_VERSION
 #error "KILN_VERSION must be defined (the project version)"
@@ -43,12 +44,13 @@ KilnError* pluginAttributes(KilnPluginAttributesArgs* args) {
     a.version = KILN_VERSION;
     // Both plugins implement every capability: they share everything but compiling and
     // running a program.
+    // (The mpi communicator, last, only when the plugin was built with MPI.)
     static const char* const kCapabilities[] = {KILN_CAPABILITY_MULTI_DEVICE,  KILN_CAPABILITY_SERIALIZE,
                                                 KILN_CAPABILITY_DONATION,      KILN_CAPABILITY_CANCELLATION,
                                                 KILN_CAPABILITY_COST_ANALYSIS, KILN_CAPABILITY_MEMORY_STATS,
-                                                KILN_CAPABILITY_MPMD};
+                                                KILN_CAPABILITY_MPMD,          KILN_CAPABILITY_MPI};
     a.capabilities = kCapabilities;
-    a.num_capabilities = std::size(kCapabilities);
+    a.num_capabilities = std::size(kCapabilities) - (mpiAvailable() ? 0 : 1);
   });
 }
 

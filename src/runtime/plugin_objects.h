@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "interp/host_value.h"
+#include "interp/process_transport.h"
 #include "kiln/plugin.h"
 #include "runtime/device_backend.h"
 #include "runtime/device_queue.h"
@@ -149,6 +150,11 @@ struct KilnClient {
   std::vector<std::unique_ptr<KilnDevice>> devices;
   std::vector<KilnDevice*> handles;  // what client_devices returns
   int64_t memoryLimit = 0;
+  // The mpi communicator's (null: in-process): this process is rank transport->rank() of
+  // transport->size(), with one device, and runs that process of an execution.
+  std::shared_ptr<kiln::interp::ProcessTransport> transport;
+  // Devices of all the client's processes: ids 0..allDevices-1, this process's among them.
+  size_t allDevices() const { return transport ? transport->size() : devices.size(); }
   // Held while a multi-device execution queues its processes, so that every device
   // queues the executions in one order (two executions queued in different orders on
   // two devices would each wait for a process queued behind the other).

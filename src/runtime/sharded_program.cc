@@ -8,7 +8,7 @@
 
 namespace kiln::runtime {
 
-ShardedProgram partitionProgram(std::string_view text, const std::string& name, std::string entry) {
+ShardedProgram partitionProgram(std::string_view text, const std::string& name, std::string entry, bool gatherResults) {
   std::unique_ptr<Module> module = stablehlo::parseModule(SourceBuffer::fromString(name, std::string(text)));
   if (entry.empty()) entry = "main";
   const Function* fn = module->lookup(entry);
@@ -18,15 +18,27 @@ ShardedProgram partitionProgram(std::string_view text, const std::string& name, 
   out.results = fn->resultTypes();
   passes::PassContext context;
   for (const char* pass : {"inline", "lower-chlo"}) passes::createPass(pass)->run(*module, context);
-  out.report = passes::partitionModule(*module, entry);
+  out.report = passes::partitionModule(*module, entry, gatherResults);
   out.text = stablehlo::printModule(*module);
   return out;
 }
 
 namespace {
 
-std::vector<Device> devicesFor(const Client& client, int64_t n) {
+std::vector<Device> devicesFor(const Client& client, const ShardedProgram& program) {
+  const int64_t n = program.report.numDevices;
   std::vector<Device> devices = client.devices();
+  if (const int processes = client.numProcesses(); processes > 1) {
+    if (n != processes)
+      throw Error(ErrorKind::Usage, "the program is partitioned over " + std::to_string(n) + " devices; the job has " +
+                                        std::to_string(processes) + " processes (mpirun -np " + std::to_string(n) + ")");
+    for (const Sharding& s : program.report.results)
+      if (!s.isFullyReplicated() && program.report.partitioned)
+        throw Error(ErrorKind::Usage, "a result of the program is split over the devices; a run over MPI ranks needs "
+                                      "it partitioned with gatherResults");
+    devices.erase(devices.begin() + 1, devices.end());
+    return devices;
+  }
   if (static_cast<int64_t>(devices.size()) < n)
     throw Error(ErrorKind::Usage, "the program is partitioned over " + std::to_string(n) + " devices; the plugin has " +
                                       std::to_string(devices.size()));
@@ -44,7 +56,7 @@ Executable compileFor(const Client& client, const ShardedProgram& program, Compi
 ShardedExecutable::ShardedExecutable(const Client& client, ShardedProgram program, CompileOptions options)
     : client_(client),
       program_(std::move(program)),
-      devices_(devicesFor(client, program_.report.numDevices)),
+      devices_(devicesFor(client, program_)),
       executable_(compileFor(client, program_, std::move(options))) {}
 
 std::vector<std::vector<Buffer>> ShardedExecutable::place(const std::vector<Literal>& args) const {
@@ -57,9 +69,12 @@ std::vector<std::vector<Buffer>> ShardedExecutable::place(const std::vector<Lite
       throw Error(ErrorKind::Type, "argument " + std::to_string(i) + " is " + args[i].type().str() + ", the program takes " +
                                        program_.params[i].str());
   std::vector<std::vector<Buffer>> placed(devices_.size());
+  // Under MPI the one device is the rank's: its pieces are the rank's.
+  const int64_t first = client_.numProcesses() > 1 ? client_.processIndex() : 0;
   for (size_t d = 0; d < devices_.size(); ++d)
     for (size_t i = 0; i < args.size(); ++i) {
-      Literal piece = report.partitioned ? shardOf(args[i], report.params[i], static_cast<int64_t>(d)) : args[i];
+      Literal piece =
+          report.partitioned ? shardOf(args[i], report.params[i], first + static_cast<int64_t>(d)) : args[i];
       placed[d].push_back(client_.bufferFromHost(piece, devices_[d]));
     }
   return placed;
@@ -85,7 +100,9 @@ std::vector<Literal> ShardedExecutable::assemble(const std::vector<std::vector<B
   for (size_t r = 0; r < program_.results.size(); ++r) {
     std::vector<Literal> pieces;
     for (const std::vector<Buffer>& device : outputs) pieces.push_back(device[r].toLiteral());
-    results.push_back(report.partitioned ? assembleShards(pieces, report.results[r], program_.results[r]) : pieces[0]);
+    // Under MPI the one device's results are whole (gathered by the program).
+    const bool whole = !report.partitioned || devices_.size() < static_cast<size_t>(report.numDevices);
+    results.push_back(whole ? pieces[0] : assembleShards(pieces, report.results[r], program_.results[r]));
   }
   return results;
 }

@@ -22,10 +22,16 @@ struct ShardedProgram {
 
 // Partitions function `entry` (empty: @main) of the program `text` (named `name` in
 // errors): inlining and CHLO lowering first, then propagation and partitioning. A program
-// without shardings comes back as it is, for one device.
-ShardedProgram partitionProgram(std::string_view text, const std::string& name, std::string entry = "");
+// without shardings comes back as it is, for one device. `gatherResults`: every device
+// computes the whole results (what a run over MPI ranks needs: each rank holds only its
+// own device's outputs).
+ShardedProgram partitionProgram(std::string_view text, const std::string& name, std::string entry = "",
+                                bool gatherResults = false);
 
 // `program` compiled for its devices (the client's first ones), run on global arrays.
+// Under the mpi communicator each rank holds the one device it addresses: it places that
+// device's pieces, runs its process, and assembles from its own outputs, so the program
+// must have been partitioned with gatherResults.
 class ShardedExecutable {
  public:
   // `options` are the compile options besides the partitions.

@@ -148,6 +148,35 @@ TEST_P(ErrorsTest, MemoryLimitIsResourceExhausted) {
   EXPECT_EQ(d.memoryStats().numBuffers, 0);
 }
 
+// Client options (API 0.6): unknown names and bad values are INVALID_ARGUMENT errors that
+// say what the plugin knows; the mpi communicator gives a process one device.
+TEST_P(ErrorsTest, BadClientOptions) {
+  auto create = [&](std::vector<KilnNamedOption> options, int32_t devices = 0) {
+    KilnClientCreateArgs args{};
+    args.struct_size = sizeof args;
+    args.num_devices = devices;
+    args.options = options.data();
+    args.num_options = options.size();
+    KilnError* e = plugin_.api().client_create(&args);
+    if (!e) {
+      KilnClientDestroyArgs destroy{};
+      destroy.struct_size = sizeof destroy;
+      destroy.client = args.client;
+      plugin_.check(plugin_.api().client_destroy(&destroy));
+    }
+    plugin_.check(e);
+  };
+  expectError([&] { create({{"colour", "red"}}); }, ErrorKind::Usage,
+              "unknown client option 'colour' (this plugin knows: communicator, collective_timeout_s)");
+  expectError([&] { create({{"communicator", "pigeon"}}); }, ErrorKind::Usage, "communicator is 'pigeon' (in_process or mpi)");
+  expectError([&] { create({{"collective_timeout_s", "-1"}}); }, ErrorKind::Usage, "not a positive number of seconds");
+  expectError([&] { create({{"communicator", nullptr}}); }, ErrorKind::Usage, "has a null name or value");
+  expectError([&] { create({{"communicator", "mpi"}}, 2); }, ErrorKind::Usage,
+              "under the mpi communicator each process has one device");
+  // In process, as without options.
+  EXPECT_NO_THROW(create({{"communicator", "in_process"}}, 2));
+}
+
 INSTANTIATE_TEST_SUITE_P(Plugins, ErrorsTest, ::testing::ValuesIn(kPlugins));
 
 }  // namespace

@@ -317,11 +317,12 @@ HostValues allGather(const Op& op, const HostValues& v, EvalContext& ctx) {
 // elements [k n / N, (k + 1) n / N) of every operand into them, in group order as
 // reduceAll does, and a second rendezvous says that all parts are written. Each member
 // so reads its share of the inputs once, instead of every member reading all of them.
+// Only where the processes share memory (not across OS processes).
 std::optional<HostValues> allReduceTogether(const Op& op, const HostValues& v, ProcessContext& self,
                                             const ProcessGroup& group) {
   bool swapped = false;
   const FoldKind kind = simpleBinaryBody(op.region(0), swapped);
-  if (kind == FoldKind::None || group.size() < 2) return std::nullopt;
+  if (kind == FoldKind::None || group.size() < 2 || !self.grid().sharesMemory()) return std::nullopt;
   const DType body = op.region(0).argument(0)->type().dtype();
   for (size_t i = 0; i < v.size(); ++i)
     if (v[i].tensor().dtype() != body || resultDType(op, i) != body || !isNativeStorage(body)) return std::nullopt;

@@ -298,12 +298,16 @@ void checkDivisible(const Function& fn, const ShardingPlan& plan) {
 
 }  // namespace
 
-PartitionReport partitionModule(Module& module, const std::string& entry) {
+PartitionReport partitionModule(Module& module, const std::string& entry, bool gatherResults) {
   PartitionReport report;
   Function* fn = module.lookup(entry);
   if (!fn) throw Error(ErrorKind::Usage, "no function @" + entry + " to partition");
   if (!hasShardings(module, *fn) || findAttr(module.attrs, kPartitionedAttr)) return report;
   ShardingPlan plan = propagateShardings(module, *fn);
+  if (gatherResults)
+    for (size_t i = 0; i < plan.results.size(); ++i)
+      if (fn->resultTypes()[i].isTensor())
+        plan.results[i] = Sharding::replicatedOn(plan.mesh, fn->resultTypes()[i].shape().size());
   checkDivisible(*fn, plan);
   report.partitioned = true;
   report.numDevices = plan.numDevices();

@@ -37,6 +37,9 @@ inline constexpr std::string_view kPartitionedAttr = "kiln.partitioned";
 // program's own form, and the module gets kPartitionedAttr (a module that has it is
 // left as it is). Unsupported: programs with collectives of their own, manual
 // (shard_map) shardings, dimensions the mesh does not divide evenly.
-PartitionReport partitionModule(Module& module, const std::string& entry);
+// `gatherResults`: every result comes out whole on every device (all-gathered at the
+// end, whatever sharding propagation gave it), for a host that reads only its own
+// device's outputs (one MPI rank).
+PartitionReport partitionModule(Module& module, const std::string& entry, bool gatherResults = false);
 
 }  // namespace kiln::passes
