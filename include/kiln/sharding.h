@@ -9,6 +9,11 @@
 // pieces its sharding says, each result assembled from its pieces (today's arrays live
 // on one device: the pieces are gathered back, so a sharded kiln::Array that keeps its
 // shards on their devices is still to come).
+//
+// Started by mpirun (`mpirun -np N program`), a program is one of N processes with one
+// device each (jax.distributed, with MPI as the launcher): a mesh of N devices spans the
+// processes, each process passes the same whole arguments and keeps its own pieces, the
+// collectives travel as MPI messages, and every process gets the whole results.
 #pragma once
 
 #include <cstdint>
@@ -44,5 +49,10 @@ struct NamedSharding {
   Mesh mesh;
   PartitionSpec spec;
 };
+
+// This process's index among the processes of the job (its MPI rank; 0 outside mpirun),
+// and their number (jax.process_index(), jax.process_count()).
+int processIndex();
+int processCount();
 
 }  // namespace kiln

@@ -17,19 +17,27 @@
 namespace kiln::detail {
 namespace {
 
+// Whether the program is one process of an MPI job (then sharded programs run one
+// partition per process, their results gathered by the program).
+bool acrossProcesses() { return runtime::defaultCommunicator() == runtime::Communicator::Mpi; }
+
 // A client of the session's plugin with `n` devices (one per count, kept for the process:
-// executables compiled for it refer to it).
+// executables compiled for it refer to it); under mpirun, the job's client (count 0),
+// whose one device is this process's.
 const runtime::Client& clientWith(int64_t n) {
   static std::mutex lock;
   static std::map<int64_t, std::unique_ptr<runtime::Client>> clients;
   std::lock_guard<std::mutex> guard(lock);
-  auto& client = clients[n];
-  if (!client)
-    client = std::make_unique<runtime::Client>(runtime::Plugin::load(sessionBackend()),
-                                               runtime::ClientOptions{static_cast<int>(n), 0});
+  const bool mpi = acrossProcesses();
+  auto& client = clients[mpi ? 0 : n];
+  if (!client) {
+    runtime::ClientOptions options;
+    options.numDevices = mpi ? 0 : static_cast<int>(n);
+    options.communicator = mpi ? runtime::Communicator::Mpi : runtime::Communicator::InProcess;
+    client = std::make_unique<runtime::Client>(runtime::Plugin::load(sessionBackend()), options);
+  }
   return *client;
 }
-
 
 Sharding irSharding(const NamedSharding& given, const kiln::Mesh& mesh, size_t rank, const std::string& what) {
   if (given.spec.size() > rank)
@@ -96,7 +104,7 @@ std::vector<Array> runSharded(const Staged& staged, const std::vector<Array>& in
           f.resultAttrs = std::move(results);
           staged.module->meshes.pop_back();
         }
-        runtime::ShardedProgram program = runtime::partitionProgram(text, staged.label, staged.entry);
+        runtime::ShardedProgram program = runtime::partitionProgram(text, staged.label, staged.entry, acrossProcesses());
         staged.sharded = std::make_shared<runtime::ShardedExecutable>(clientWith(program.report.numDevices), std::move(program));
       }
       exe = std::static_pointer_cast<const runtime::ShardedExecutable>(staged.sharded);
@@ -111,3 +119,15 @@ std::vector<Array> runSharded(const Staged& staged, const std::vector<Array>& in
 }
 
 }  // namespace kiln::detail
+
+namespace kiln {
+
+int processIndex() {
+  return detail::acrossProcesses() ? translated([] { return detail::clientWith(0).processIndex(); }) : 0;
+}
+
+int processCount() {
+  return detail::acrossProcesses() ? translated([] { return detail::clientWith(0).numProcesses(); }) : 1;
+}
+
+}  // namespace kiln

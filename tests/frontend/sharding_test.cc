@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "frontend_test_util.h"
 
@@ -17,6 +18,15 @@ std::vector<float> ramp(size_t n, float scale) {
   std::vector<float> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = scale * static_cast<float>(static_cast<int>(i % 7) - 3);
   return v;
+}
+
+// Under mpirun (ctest runs these tests with 2 ranks too) each process is one device of
+// the mesh: the job's size and this process's rank are what Open MPI's launcher says.
+TEST(ShardedJitTest, ProcessesOfTheJob) {
+  const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
+  const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
+  EXPECT_EQ(kiln::processCount(), size ? std::atoi(size) : 1);
+  EXPECT_EQ(kiln::processIndex(), rank ? std::atoi(rank) : 0);
 }
 
 TEST(ShardedJitTest, DataAndTensorParallelAgreeWithOneDevice) {
