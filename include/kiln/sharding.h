@@ -21,6 +21,8 @@
 #include <utility>
 #include <vector>
 
+#include "kiln/numpy.h"
+
 namespace kiln {
 
 // Devices arranged as an n-d array with named axes; devices 0, 1, ... in row-major order.
@@ -49,6 +51,12 @@ struct NamedSharding {
   Mesh mesh;
   PartitionSpec spec;
 };
+
+// Inside jit: `x`, with the sharding the program must give it there (a Shardy
+// sharding_constraint; propagation starts from it as from the in/out shardings, and jit
+// partitions a program that has one even without in/out shardings). Outside jit: `x`
+// (arrays live on one device). The mesh must be the program's one mesh.
+Array with_sharding_constraint(const Array& x, const NamedSharding& sharding, Site site = Site::current());
 
 // This process's index among the processes of the job (its MPI rank; 0 outside mpirun),
 // and their number (jax.process_index(), jax.process_count()).

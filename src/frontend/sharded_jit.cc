@@ -6,8 +6,10 @@
 #include <mutex>
 
 #include "frontend/array_impl.h"
+#include "frontend/dispatch.h"
 #include "frontend/session.h"
 #include "frontend/staging.h"
+#include "frontend/trace.h"
 #include "ir/sharding_attrs.h"
 #include "kiln/transforms.h"
 #include "runtime/sharded_program.h"
@@ -56,6 +58,17 @@ Sharding irSharding(const NamedSharding& given, const kiln::Mesh& mesh, size_t r
   return s;
 }
 
+// Gives `module` the program's one mesh, "mesh", as `mesh` (kept when it is there).
+void addMesh(Module& module, const kiln::Mesh& mesh) {
+  DeviceMesh m;
+  for (const auto& [name, size] : mesh.axes()) m.axes.push_back({name, size});
+  if (const DeviceMesh* there = module.findMesh("mesh")) {
+    if (!(*there == m)) throw Error(ErrorKind::Usage, "shardings over different meshes (one mesh per program)");
+    return;
+  }
+  module.meshes.push_back({"mesh", m});
+}
+
 }  // namespace
 
 std::vector<Array> runSharded(const Staged& staged, const std::vector<Array>& inputs,
@@ -79,14 +92,14 @@ std::vector<Array> runSharded(const Staged& staged, const std::vector<Array>& in
           throw Error(ErrorKind::Usage, "jit: " + std::to_string(in.size()) + " in_shardings for " +
                                             std::to_string(inputs.size()) + " inputs, " + std::to_string(out.size()) +
                                             " out_shardings for " + std::to_string(fn.resultTypes().size()) + " outputs");
-        // The staged module stays as it is: the annotated copy is text.
+        // The staged module stays as it is: the annotated copy is text. (Its mesh, if
+        // with_sharding_constraint gave it one, is the in/out shardings' too.)
         std::string text;
         if (!mesh) {
           text = stablehlo::printModule(*staged.module);
         } else {
-          DeviceMesh m;
-          for (const auto& [name, size] : mesh->axes()) m.axes.push_back({name, size});
-          staged.module->meshes.push_back({"mesh", m});
+          const size_t meshes = staged.module->meshes.size();
+          addMesh(*staged.module, *mesh);
           Function& f = *staged.module->lookup(staged.entry);
           std::vector<NamedAttrList> args = f.argAttrs, results = f.resultAttrs;
           for (size_t i = 0; i < in.size(); ++i)
@@ -102,7 +115,7 @@ std::vector<Array> runSharded(const Staged& staged, const std::vector<Array>& in
           text = stablehlo::printModule(*staged.module);
           f.argAttrs = std::move(args);
           f.resultAttrs = std::move(results);
-          staged.module->meshes.pop_back();
+          staged.module->meshes.resize(meshes);
         }
         runtime::ShardedProgram program = runtime::partitionProgram(text, staged.label, staged.entry, acrossProcesses());
         staged.sharded = std::make_shared<runtime::ShardedExecutable>(clientWith(program.report.numDevices), std::move(program));
@@ -121,6 +134,23 @@ std::vector<Array> runSharded(const Staged& staged, const std::vector<Array>& in
 }  // namespace kiln::detail
 
 namespace kiln {
+
+Array with_sharding_constraint(const Array& x, const NamedSharding& sharding, Site site) {
+  return translated([&]() -> Array {
+    detail::TraceState* trace = detail::currentTrace();
+    if (!trace) return x;  // outside jit arrays live on one device
+    const Type type = detail::implOf(x).type;
+    const Sharding s = detail::irSharding(sharding, sharding.mesh, type.rank(), "with_sharding_constraint");
+    detail::addMesh(*trace->module, sharding.mesh);
+    // Shardy's constraint: an identity reshape whose result carries the sharding.
+    const std::string attribute = printSdySharding(s);
+    const std::string perValue = "#sdy.sharding_per_value<[" + attribute.substr(attribute.find('<')) + "]>";
+    return detail::emit1({x}, site, [&](Builder& b, const std::vector<Value*>& v) {
+      return std::vector<Value*>{
+          b.create1(OpCode::Reshape, {v[0]}, {{std::string(kSdyShardingAttr), Attribute::opaque(perValue)}}, {v[0]->type()})};
+    }, detail::implOf(x).weak);
+  });
+}
 
 int processIndex() {
   return detail::acrossProcesses() ? translated([] { return detail::clientWith(0).processIndex(); }) : 0;

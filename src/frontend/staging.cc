@@ -36,6 +36,8 @@ std::shared_ptr<Staged> stage(const FlatFn& f, const std::vector<Array>& inputs,
 }
 
 std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs, const std::string& label) {
+  // A program with a mesh (with_sharding_constraint gave it one) is partitioned over it.
+  if (!staged.module->meshes.empty()) return runSharded(staged, inputs, {}, {});
   return translated([&] {
     Session& session = Session::get();
     {

@@ -53,6 +53,33 @@ TEST(ShardedJitTest, DataAndTensorParallelAgreeWithOneDevice) {
   EXPECT_EQ(dp.compiles(), 1);
 }
 
+// with_sharding_constraint: inside jit a Shardy constraint that the partitioner starts
+// from (jit partitions such a program without in/out shardings); outside jit the array.
+TEST(ShardedJitTest, WithShardingConstraint) {
+  kiln::Mesh mesh({{"x", 2}});
+  auto mlp = [&](const Array& x, const Array& w1, const Array& w2) {
+    Array h = kiln::with_sharding_constraint(kiln::maximum(kiln::matmul(x, w1), 0.0f), NamedSharding(mesh, {{}, {"x"}}));
+    return kiln::matmul(h, w2);
+  };
+  Array x = f32(ramp(8 * 4, 0.5f), {8, 4}), w1 = f32(ramp(4 * 6, 0.25f), {4, 6}), w2 = f32(ramp(6 * 2, 1.0f), {6, 2});
+  std::vector<float> want = values(mlp(x, w1, w2));  // eagerly: the constraint is the identity
+  std::vector<float> got = values(kiln::jit(mlp)(x, w1, w2));
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_FLOAT_EQ(got[i], want[i]) << i;
+  const std::string text = kiln::export_stablehlo(mlp, x, w1, w2);
+  EXPECT_NE(text.find("sdy.mesh @mesh = <[\"x\"=2]>"), std::string::npos) << text;
+  EXPECT_NE(text.find("sdy.sharding_constraint"), std::string::npos) << text;
+  EXPECT_NE(text.find("<@mesh, [{}, {\"x\"}]>"), std::string::npos) << text;
+  // The program is partitioned: a split the mesh cannot make evenly is refused there.
+  auto uneven = kiln::jit([&](const Array& a) { return kiln::with_sharding_constraint(a * 2.0f, NamedSharding(mesh, {{"x"}})); });
+  EXPECT_NE(kiln_test::errorMessage([&] { uneven(f32(ramp(3, 1), {3})); }).find("uneven pieces"), std::string::npos);
+  // One mesh per program.
+  auto twoMeshes = kiln::jit([&](const Array& a) {
+    return kiln::with_sharding_constraint(a, NamedSharding(kiln::Mesh({{"y", 2}}), {{"y"}}));
+  }, {.inShardings = {NamedSharding(mesh, {{"x"}})}});
+  EXPECT_NE(kiln_test::errorMessage([&] { twoMeshes(f32(ramp(4, 1), {4})); }).find("one mesh per program"), std::string::npos);
+}
+
 TEST(ShardedJitTest, BadShardingsAreUsageErrors) {
   kiln::Mesh mesh({{"x", 2}});
   auto f = [](const Array& x) { return x * 2.0f; };
