@@ -6,9 +6,8 @@
 //
 // The jitted program is partitioned by these shardings (and what propagates from them)
 // and runs on the mesh's devices of the frontend's plugin, each argument split into the
-// pieces its sharding says, each result assembled from its pieces (today's arrays live
-// on one device: the pieces are gathered back, so a sharded kiln::Array that keeps its
-// shards on their devices is still to come).
+// pieces its sharding says (or passed as its pieces, when it is a sharded array already
+// split that way); its results are sharded arrays, whose pieces stay on the devices.
 //
 // Started by mpirun (`mpirun -np N program`), a program is one of N processes with one
 // device each (jax.distributed, with MPI as the launcher): a mesh of N devices spans the
@@ -17,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -57,6 +57,18 @@ struct NamedSharding {
 // partitions a program that has one even without in/out shardings). Outside jit: `x`
 // (arrays live on one device). The mesh must be the program's one mesh.
 Array with_sharding_constraint(const Array& x, const NamedSharding& sharding, Site site = Site::current());
+
+// `x` split into the pieces `sharding` gives each of the mesh's devices, which keep them
+// (jax.device_put): a sharded array. jit passes a sharded argument whose pieces are the
+// ones its parameter needs as it is, and returns its results sharded (their pieces stay
+// on the devices), so a training loop's state never goes through the host; anything
+// else that reads a sharded array assembles it first. Inside jit: a sharding
+// constraint. Under mpirun: `x` (each process holds whole arrays).
+Array device_put(const Array& x, const NamedSharding& sharding, Site site = Site::current());
+// The sharding of a sharded array (nullopt for one on the session's device), and its
+// pieces in device order (copies on the session's device; one piece, `x`, when unsharded).
+std::optional<NamedSharding> sharding_of(const Array& x);
+std::vector<Array> addressable_shards(const Array& x);
 
 // This process's index among the processes of the job (its MPI rank; 0 outside mpirun),
 // and their number (jax.process_index(), jax.process_count()).

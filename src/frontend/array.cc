@@ -8,6 +8,7 @@
 #include "frontend/session.h"
 #include "frontend/trace.h"
 #include "interp/array_print.h"
+#include "ir/sharded_literal.h"
 #include "kiln/numpy.h"
 #include "stablehlo/npy.h"
 #include "support/atomic_file.h"
@@ -51,6 +52,13 @@ Array makeConcrete(runtime::Buffer buffer) {
   return Array(std::move(impl));
 }
 
+Array makeSharded(Type type, Shards shards) {
+  auto impl = std::make_shared<ArrayImpl>();
+  impl->type = std::move(type);
+  impl->shards = std::move(shards);
+  return Array(std::move(impl));
+}
+
 Array makeHostScalar(Literal value, bool weak) {
   auto impl = std::make_shared<ArrayImpl>();
   impl->type = value.type();
@@ -76,6 +84,16 @@ runtime::Buffer deviceBuffer(const Array& a) {
                                       ") is not known while tracing: a traced function cannot read its "
                                       "arguments' values (use where() or the lax control flow instead of C++ "
                                       "branches on them)");
+  if (impl.shards) {
+    {
+      std::lock_guard<std::mutex> guard(impl.uploadLock);
+      if (impl.buffer) return *impl.buffer;
+    }
+    runtime::Buffer whole = Session::get().upload(hostValue(a));
+    std::lock_guard<std::mutex> guard(impl.uploadLock);
+    if (!impl.buffer) impl.buffer = std::move(whole);
+    return *impl.buffer;
+  }
   std::lock_guard<std::mutex> guard(impl.uploadLock);
   if (!impl.buffer) impl.buffer = Session::get().upload(*impl.host);
   return *impl.buffer;
@@ -84,6 +102,11 @@ runtime::Buffer deviceBuffer(const Array& a) {
 Literal hostValue(const Array& a) {
   ArrayImpl& impl = implOf(a);
   if (impl.host) return *impl.host;
+  if (impl.shards) {
+    std::vector<Literal> pieces;
+    for (const runtime::Buffer& piece : impl.shards->pieces) pieces.push_back(piece.toLiteral());
+    return assembleShards(pieces, impl.shards->sharding, impl.type);
+  }
   return deviceBuffer(a).toLiteral();
 }
 
@@ -159,7 +182,12 @@ bool Array::is_tracer() const {
 
 const Array& Array::block_until_ready() const {
   translated([&] {
-    if (!implOf(*this).host) deviceBuffer(*this).readyEvent().await();
+    const ArrayImpl& impl = implOf(*this);
+    if (impl.shards) {
+      for (const runtime::Buffer& piece : impl.shards->pieces) piece.readyEvent().await();
+    } else if (!impl.host) {
+      deviceBuffer(*this).readyEvent().await();
+    }
   });
   return *this;
 }

@@ -1,6 +1,6 @@
 // What a kiln::Array is inside: a value on the device (a runtime buffer, possibly still
-// being computed), a C scalar not yet on any device, or a tracer (a value of a program
-// being traced).
+// being computed), a C scalar not yet on any device, a tracer (a value of a program
+// being traced), or a sharded value: its pieces on the devices of a mesh.
 #pragma once
 
 #include <memory>
@@ -9,6 +9,7 @@
 
 #include "ir/ir.h"
 #include "ir/literal.h"
+#include "ir/sharding.h"
 #include "kiln/array.h"
 #include "runtime/client.h"
 #include "support/api_errors.h"
@@ -16,6 +17,14 @@
 namespace kiln::detail {
 
 struct TraceState;
+
+// A sharded array's pieces: one per device of `client` (the mesh's devices, in order),
+// laid out as `sharding` says (jit with shardings and device_put make them).
+struct Shards {
+  std::shared_ptr<const runtime::Client> client;
+  Sharding sharding;
+  std::vector<runtime::Buffer> pieces;
+};
 
 struct ArrayImpl {
   Type type;
@@ -26,8 +35,10 @@ struct ArrayImpl {
   std::optional<runtime::Buffer> buffer;  // on the device
   std::shared_ptr<TraceState> trace;      // a tracer: `value` in the trace's function
   Value* value = nullptr;
+  std::optional<Shards> shards;           // sharded (`buffer` then caches the whole value,
+                                          // assembled the first time it is needed)
 
-  std::mutex uploadLock;  // guards making `buffer` from `host`
+  std::mutex uploadLock;  // guards making `buffer` from `host` or `shards`
 };
 
 // Array <-> impl.
@@ -38,11 +49,13 @@ inline ArrayImpl& implOf(const Array& a) {
 Array makeConcrete(runtime::Buffer buffer);
 Array makeHostScalar(Literal value, bool weak);
 Array makeTracer(const std::shared_ptr<TraceState>& trace, Value* value, bool weak = false);
+Array makeSharded(Type type, Shards shards);
 
 // The array's buffer on the device (uploading a host scalar the first time); throws
 // Usage for a tracer.
 runtime::Buffer deviceBuffer(const Array& a);
-// The host copy of a concrete array's value (waiting for it); throws Usage for a tracer.
+// The host copy of a concrete array's value (waiting for it; a sharded one assembled from
+// its pieces); throws Usage for a tracer.
 Literal hostValue(const Array& a);
 
 // kiln::Dtype <-> the IR's DType.

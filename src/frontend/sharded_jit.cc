@@ -10,6 +10,7 @@
 #include "frontend/session.h"
 #include "frontend/staging.h"
 #include "frontend/trace.h"
+#include "ir/sharded_literal.h"
 #include "ir/sharding_attrs.h"
 #include "kiln/transforms.h"
 #include "runtime/sharded_program.h"
@@ -26,9 +27,9 @@ bool acrossProcesses() { return runtime::defaultCommunicator() == runtime::Commu
 // A client of the session's plugin with `n` devices (one per count, kept for the process:
 // executables compiled for it refer to it); under mpirun, the job's client (count 0),
 // whose one device is this process's.
-const runtime::Client& clientWith(int64_t n) {
+std::shared_ptr<const runtime::Client> clientWith(int64_t n) {
   static std::mutex lock;
-  static std::map<int64_t, std::unique_ptr<runtime::Client>> clients;
+  static std::map<int64_t, std::shared_ptr<const runtime::Client>> clients;
   std::lock_guard<std::mutex> guard(lock);
   const bool mpi = acrossProcesses();
   auto& client = clients[mpi ? 0 : n];
@@ -36,9 +37,9 @@ const runtime::Client& clientWith(int64_t n) {
     runtime::ClientOptions options;
     options.numDevices = mpi ? 0 : static_cast<int>(n);
     options.communicator = mpi ? runtime::Communicator::Mpi : runtime::Communicator::InProcess;
-    client = std::make_unique<runtime::Client>(runtime::Plugin::load(sessionBackend()), options);
+    client = std::make_shared<const runtime::Client>(runtime::Plugin::load(sessionBackend()), options);
   }
-  return *client;
+  return client;
 }
 
 Sharding irSharding(const NamedSharding& given, const kiln::Mesh& mesh, size_t rank, const std::string& what) {
@@ -56,6 +57,12 @@ Sharding irSharding(const NamedSharding& given, const kiln::Mesh& mesh, size_t r
     s.dims[d] = given.spec[d];
   }
   return s;
+}
+
+// Whether pieces laid out as `a` are the pieces `b` needs (the same mesh and splits).
+bool samePieces(const Sharding& a, const Sharding& b) {
+  return a.kind == Sharding::Kind::Tiled && b.kind == Sharding::Kind::Tiled && a.mesh == b.mesh && a.dims == b.dims &&
+         a.unreduced == b.unreduced && a.manualAxes.empty() && b.manualAxes.empty();
 }
 
 // Gives `module` the program's one mesh, "mesh", as `mesh` (kept when it is there).
@@ -118,15 +125,39 @@ std::vector<Array> runSharded(const Staged& staged, const std::vector<Array>& in
           staged.module->meshes.resize(meshes);
         }
         runtime::ShardedProgram program = runtime::partitionProgram(text, staged.label, staged.entry, acrossProcesses());
-        staged.sharded = std::make_shared<runtime::ShardedExecutable>(clientWith(program.report.numDevices), std::move(program));
+        staged.sharded = std::make_shared<runtime::ShardedExecutable>(*clientWith(program.report.numDevices), std::move(program));
       }
       exe = std::static_pointer_cast<const runtime::ShardedExecutable>(staged.sharded);
     }
-    std::vector<Literal> args;
-    for (const Array& a : inputs) args.push_back(hostValue(a));
-    for (const Array& a : staged.captures) args.push_back(hostValue(a));
+    std::vector<Array> all = inputs;
+    all.insert(all.end(), staged.captures.begin(), staged.captures.end());
+    const passes::PartitionReport& report = exe->program().report;
     std::vector<Array> outputs;
-    for (const Literal& r : exe->run(args)) outputs.push_back(makeConcrete(Session::get().upload(r)));
+    if (!report.partitioned || exe->devices().size() < static_cast<size_t>(report.numDevices)) {
+      // One device, or one MPI rank's: whole arrays in, whole arrays out.
+      std::vector<Literal> args;
+      for (const Array& a : all) args.push_back(hostValue(a));
+      for (const Literal& r : exe->run(args)) outputs.push_back(makeConcrete(Session::get().upload(r)));
+      return outputs;
+    }
+    // The pieces stay on the devices: an argument already in the pieces its parameter
+    // needs is passed as it is; the results keep their pieces.
+    const std::shared_ptr<const runtime::Client> client = clientWith(report.numDevices);
+    std::vector<std::vector<runtime::Buffer>> placed(exe->devices().size());
+    for (size_t i = 0; i < all.size(); ++i) {
+      const ArrayImpl& impl = implOf(all[i]);
+      std::vector<runtime::Buffer> pieces =
+          impl.shards && impl.shards->client == client && samePieces(impl.shards->sharding, report.params[i])
+              ? impl.shards->pieces
+              : exe->placeArgument(i, hostValue(all[i]));
+      for (size_t d = 0; d < placed.size(); ++d) placed[d].push_back(std::move(pieces[d]));
+    }
+    std::vector<std::vector<runtime::Buffer>> results = exe->execute(placed);
+    for (size_t r = 0; r < exe->program().results.size(); ++r) {
+      Shards shards{client, report.results[r], {}};
+      for (std::vector<runtime::Buffer>& device : results) shards.pieces.push_back(std::move(device[r]));
+      outputs.push_back(makeSharded(exe->program().results[r], std::move(shards)));
+    }
     return outputs;
   });
 }
@@ -152,12 +183,54 @@ Array with_sharding_constraint(const Array& x, const NamedSharding& sharding, Si
   });
 }
 
+Array device_put(const Array& x, const NamedSharding& sharding, Site site) {
+  return translated([&]() -> Array {
+    if (detail::currentTrace()) return with_sharding_constraint(x, sharding, site);
+    if (detail::acrossProcesses()) return x;  // each process holds whole arrays
+    const Type type = detail::implOf(x).type;
+    const Sharding s = detail::irSharding(sharding, sharding.mesh, type.rank(), "device_put");
+    const Literal value = detail::hostValue(x);
+    detail::Shards shards{detail::clientWith(sharding.mesh.size()), s, {}};
+    const std::vector<runtime::Device> devices = shards.client->devices();
+    if (static_cast<int64_t>(devices.size()) < sharding.mesh.size())
+      throw Error(ErrorKind::Usage, "device_put: the mesh has " + std::to_string(sharding.mesh.size()) +
+                                        " devices; the plugin gives " + std::to_string(devices.size()));
+    for (int64_t d = 0; d < sharding.mesh.size(); ++d)
+      shards.pieces.push_back(shards.client->bufferFromHost(shardOf(value, s, d), devices[static_cast<size_t>(d)]));
+    return detail::makeSharded(type, std::move(shards));
+  });
+}
+
+std::optional<NamedSharding> sharding_of(const Array& x) {
+  return translated([&]() -> std::optional<NamedSharding> {
+    const detail::ArrayImpl& impl = detail::implOf(x);
+    if (!impl.shards) return std::nullopt;
+    std::vector<std::pair<std::string, int64_t>> axes;
+    for (const MeshAxis& axis : impl.shards->sharding.mesh.axes) axes.emplace_back(axis.name, axis.size);
+    return NamedSharding(Mesh(std::move(axes)), impl.shards->sharding.dims);
+  });
+}
+
+std::vector<Array> addressable_shards(const Array& x) {
+  return translated([&] {
+    const detail::ArrayImpl& impl = detail::implOf(x);
+    std::vector<Array> out;
+    if (!impl.shards) {
+      out.push_back(x);
+      return out;
+    }
+    for (const runtime::Buffer& piece : impl.shards->pieces)
+      out.push_back(detail::makeConcrete(detail::Session::get().upload(piece.toLiteral())));
+    return out;
+  });
+}
+
 int processIndex() {
-  return detail::acrossProcesses() ? translated([] { return detail::clientWith(0).processIndex(); }) : 0;
+  return detail::acrossProcesses() ? translated([] { return detail::clientWith(0)->processIndex(); }) : 0;
 }
 
 int processCount() {
-  return detail::acrossProcesses() ? translated([] { return detail::clientWith(0).numProcesses(); }) : 1;
+  return detail::acrossProcesses() ? translated([] { return detail::clientWith(0)->numProcesses(); }) : 1;
 }
 
 }  // namespace kiln

@@ -60,7 +60,6 @@ ShardedExecutable::ShardedExecutable(const Client& client, ShardedProgram progra
       executable_(compileFor(client, program_, std::move(options))) {}
 
 std::vector<std::vector<Buffer>> ShardedExecutable::place(const std::vector<Literal>& args) const {
-  const passes::PartitionReport& report = program_.report;
   if (args.size() != program_.params.size())
     throw Error(ErrorKind::Usage, "the program takes " + std::to_string(program_.params.size()) + " arguments, not " +
                                       std::to_string(args.size()));
@@ -69,15 +68,22 @@ std::vector<std::vector<Buffer>> ShardedExecutable::place(const std::vector<Lite
       throw Error(ErrorKind::Type, "argument " + std::to_string(i) + " is " + args[i].type().str() + ", the program takes " +
                                        program_.params[i].str());
   std::vector<std::vector<Buffer>> placed(devices_.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::vector<Buffer> pieces = placeArgument(i, args[i]);
+    for (size_t d = 0; d < devices_.size(); ++d) placed[d].push_back(std::move(pieces[d]));
+  }
+  return placed;
+}
+
+std::vector<Buffer> ShardedExecutable::placeArgument(size_t i, const Literal& value) const {
+  const passes::PartitionReport& report = program_.report;
   // Under MPI the one device is the rank's: its pieces are the rank's.
   const int64_t first = client_.numProcesses() > 1 ? client_.processIndex() : 0;
+  std::vector<Buffer> pieces;
   for (size_t d = 0; d < devices_.size(); ++d)
-    for (size_t i = 0; i < args.size(); ++i) {
-      Literal piece =
-          report.partitioned ? shardOf(args[i], report.params[i], first + static_cast<int64_t>(d)) : args[i];
-      placed[d].push_back(client_.bufferFromHost(piece, devices_[d]));
-    }
-  return placed;
+    pieces.push_back(client_.bufferFromHost(
+        report.partitioned ? shardOf(value, report.params.at(i), first + static_cast<int64_t>(d)) : value, devices_[d]));
+  return pieces;
 }
 
 std::vector<std::vector<Buffer>> ShardedExecutable::execute(const std::vector<std::vector<Buffer>>& placed,

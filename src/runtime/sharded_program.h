@@ -42,6 +42,11 @@ class ShardedExecutable {
   std::vector<Literal> run(const std::vector<Literal>& args, const ExecuteOptions& options = {}) const;
   // Each device's pieces of `args`, on the device.
   std::vector<std::vector<Buffer>> place(const std::vector<Literal>& args) const;
+  // Argument `i`'s pieces (one per device of devices()), on the devices.
+  std::vector<Buffer> placeArgument(size_t i, const Literal& value) const;
+  // The devices it runs on, in partition order (one under MPI: this rank's).
+  const std::vector<Device>& devices() const { return devices_; }
+  const Client& client() const { return client_; }
   // Runs on placed arguments (each device's list); returns each device's outputs, ready.
   std::vector<std::vector<Buffer>> execute(const std::vector<std::vector<Buffer>>& placed,
                                            const ExecuteOptions& options = {}) const;

@@ -80,6 +80,54 @@ TEST(ShardedJitTest, WithShardingConstraint) {
   EXPECT_NE(kiln_test::errorMessage([&] { twoMeshes(f32(ramp(4, 1), {4})); }).find("one mesh per program"), std::string::npos);
 }
 
+// device_put splits an array into pieces its devices keep; everything that reads it
+// whole (values, eager ops, a jit without shardings) assembles it.
+TEST(ShardedArrayTest, DevicePutKeepsPieces) {
+  if (kiln::processCount() > 1) GTEST_SKIP() << "under mpirun each process holds whole arrays";
+  kiln::Mesh mesh({{"x", 2}});
+  Array x = f32(ramp(8 * 4, 1.0f), {8, 4});
+  Array s = kiln::device_put(x, NamedSharding(mesh, {{"x"}, {}}));
+  EXPECT_FALSE(kiln::sharding_of(x).has_value());
+  ASSERT_TRUE(kiln::sharding_of(s).has_value());
+  EXPECT_EQ(kiln::sharding_of(s)->spec, (kiln::PartitionSpec{{"x"}, {}}));
+  EXPECT_EQ(kiln::sharding_of(s)->mesh.axes(), mesh.axes());
+  std::vector<Array> pieces = kiln::addressable_shards(s);
+  ASSERT_EQ(pieces.size(), 2u);
+  const std::vector<float> all = values(x);
+  for (size_t d = 0; d < 2; ++d) {
+    EXPECT_EQ(pieces[d].shape(), (std::vector<int64_t>{4, 4}));
+    EXPECT_EQ(values(pieces[d]), std::vector<float>(all.begin() + 16 * d, all.begin() + 16 * (d + 1))) << d;
+  }
+  EXPECT_EQ(values(s), all);
+  EXPECT_EQ(values(s * 2.0f), values(x * 2.0f));
+  EXPECT_EQ(values(kiln::jit([](const Array& a) { return a + 1.0f; })(s)), values(x + 1.0f));
+}
+
+// A training loop's state stays sharded from step to step (jit returns its results in
+// their pieces and takes them back as they are), and trains as the unsharded loop does.
+TEST(ShardedArrayTest, StateStaysShardedAcrossSteps) {
+  if (kiln::processCount() > 1) GTEST_SKIP() << "under mpirun each process holds whole arrays";
+  kiln::Mesh mesh({{"x", 2}});
+  const NamedSharding columns(mesh, {{}, {"x"}}), whole(mesh, {});
+  auto step = [](const Array& w, const Array& x) {
+    Array grad = kiln::matmul(kiln::transpose(x), kiln::matmul(x, w));
+    return w - grad * 0.01f;
+  };
+  auto sharded = kiln::jit(step, {.name = "step", .inShardings = {columns, whole}, .outShardings = {columns}});
+  Array x = f32(ramp(8 * 4, 0.5f), {8, 4}), w0 = f32(ramp(4 * 6, 0.25f), {4, 6});
+  Array w = kiln::device_put(w0, columns), plain = w0;
+  for (int i = 0; i < 3; ++i) {
+    w = sharded(w, x);
+    plain = step(plain, x);
+    ASSERT_TRUE(kiln::sharding_of(w).has_value());
+    EXPECT_EQ(kiln::sharding_of(w)->spec, (kiln::PartitionSpec{{}, {"x"}}));
+  }
+  const std::vector<float> got = values(w), want = values(plain);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5f * (1 + std::abs(want[i]))) << i;
+  EXPECT_EQ(sharded.compiles(), 1);
+}
+
 TEST(ShardedJitTest, BadShardingsAreUsageErrors) {
   kiln::Mesh mesh({{"x", 2}});
   auto f = [](const Array& x) { return x * 2.0f; };
