@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -69,6 +70,27 @@ Array device_put(const Array& x, const NamedSharding& sharding, Site site = Site
 // pieces in device order (copies on the session's device; one piece, `x`, when unsharded).
 std::optional<NamedSharding> sharding_of(const Array& x);
 std::vector<Array> addressable_shards(const Array& x);
+
+// jax.shard_map: `f` runs on each device's pieces of `args` (split as `inSpecs` say, one
+// PartitionSpec per argument) and returns each device's pieces of the results (put
+// together as `outSpecs` say; a dimension no axis splits must come out the same on
+// every device). Inside `f`, psum / all_gather / axis_index name the mesh's axes. Works
+// inside jit and outside it (then staged and partitioned on its own).
+using ShardMapFn = std::function<std::vector<Array>(const std::vector<Array>&)>;
+std::vector<Array> shard_map(const ShardMapFn& f, const Mesh& mesh, const std::vector<PartitionSpec>& inSpecs,
+                             const std::vector<PartitionSpec>& outSpecs, const std::vector<Array>& args);
+// Collectives inside a shard_map's function, over the devices along mesh axis `axis`:
+// the sum of their values (jax.lax.psum), their pieces concatenated along `dim` in axis
+// order (jax.lax.all_gather with tiled=True), and this device's index along it (an i32).
+Array psum(const Array& x, const std::string& axis, Site site = Site::current());
+Array all_gather(const Array& x, const std::string& axis, int64_t dim, Site site = Site::current());
+Array axis_index(const std::string& axis, Site site = Site::current());
+
+// jax.pmap as JAX now builds it, on shard_map: `f` runs once per slice of the arguments'
+// leading dimension (all the same size n, one device each of a mesh {axis: n}), on the
+// slice without that dimension; the results are stacked the same way. Collectives in `f`
+// name `axis`.
+std::vector<Array> pmap(const ShardMapFn& f, const std::string& axis, const std::vector<Array>& args);
 
 // This process's index among the processes of the job (its MPI rank; 0 outside mpirun),
 // and their number (jax.process_index(), jax.process_count()).

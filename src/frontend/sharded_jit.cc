@@ -8,6 +8,7 @@
 #include "frontend/array_impl.h"
 #include "frontend/dispatch.h"
 #include "frontend/session.h"
+#include "frontend/sharding_spec.h"
 #include "frontend/staging.h"
 #include "frontend/trace.h"
 #include "ir/sharded_literal.h"
@@ -42,22 +43,6 @@ std::shared_ptr<const runtime::Client> clientWith(int64_t n) {
   return client;
 }
 
-Sharding irSharding(const NamedSharding& given, const kiln::Mesh& mesh, size_t rank, const std::string& what) {
-  if (given.spec.size() > rank)
-    throw Error(ErrorKind::Usage, what + ": a PartitionSpec of " + std::to_string(given.spec.size()) +
-                                      " dimensions for an array of rank " + std::to_string(rank));
-  Sharding s;
-  s.meshName = "mesh";
-  for (const auto& [name, size] : mesh.axes()) s.mesh.axes.push_back({name, size});
-  s.dims.resize(rank);
-  s.open.assign(rank, false);
-  for (size_t d = 0; d < given.spec.size(); ++d) {
-    for (const std::string& axis : given.spec[d])
-      if (!s.mesh.axisIndex(axis)) throw Error(ErrorKind::Usage, what + ": the mesh has no axis \"" + axis + "\"");
-    s.dims[d] = given.spec[d];
-  }
-  return s;
-}
 
 // Whether pieces laid out as `a` are the pieces `b` needs (the same mesh and splits).
 bool samePieces(const Sharding& a, const Sharding& b) {
@@ -77,6 +62,23 @@ void addMesh(Module& module, const kiln::Mesh& mesh) {
 }
 
 }  // namespace
+
+Sharding irSharding(const NamedSharding& given, const kiln::Mesh& mesh, size_t rank, const std::string& what) {
+  if (given.spec.size() > rank)
+    throw Error(ErrorKind::Usage, what + ": a PartitionSpec of " + std::to_string(given.spec.size()) +
+                                      " dimensions for an array of rank " + std::to_string(rank));
+  Sharding s;
+  s.meshName = "mesh";
+  for (const auto& [name, size] : mesh.axes()) s.mesh.axes.push_back({name, size});
+  s.dims.resize(rank);
+  s.open.assign(rank, false);
+  for (size_t d = 0; d < given.spec.size(); ++d) {
+    for (const std::string& axis : given.spec[d])
+      if (!s.mesh.axisIndex(axis)) throw Error(ErrorKind::Usage, what + ": the mesh has no axis \"" + axis + "\"");
+    s.dims[d] = given.spec[d];
+  }
+  return s;
+}
 
 std::vector<Array> runSharded(const Staged& staged, const std::vector<Array>& inputs,
                               const std::vector<std::optional<NamedSharding>>& in,

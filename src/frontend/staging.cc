@@ -13,6 +13,7 @@
 #include "frontend/trace.h"
 #include "kiln/numpy.h"
 #include "kiln/transforms.h"
+#include "passes/sharding/propagation.h"
 #include "stablehlo/printer.h"
 #include "transforms/autodiff.h"
 #include "transforms/vmap.h"
@@ -36,8 +37,19 @@ std::shared_ptr<Staged> stage(const FlatFn& f, const std::vector<Array>& inputs,
 }
 
 std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs, const std::string& label) {
-  // A program with a mesh (with_sharding_constraint gave it one) is partitioned over it.
-  if (!staged.module->meshes.empty()) return runSharded(staged, inputs, {}, {});
+  // A program with shardings of its own (with_sharding_constraint, shard_map) is
+  // partitioned by them.
+  bool sharded = false;
+  {
+    std::lock_guard<std::mutex> guard(staged.lock);
+    if (!staged.givesShardings) {
+      staged.givesShardings = false;
+      for (const auto& fn : staged.module->functions())
+        if (passes::hasShardings(*staged.module, *fn)) staged.givesShardings = true;
+    }
+    sharded = *staged.givesShardings;
+  }
+  if (sharded) return runSharded(staged, inputs, {}, {});
   return translated([&] {
     Session& session = Session::get();
     {

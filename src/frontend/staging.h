@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct Staged {
   mutable std::mutex lock;
   mutable std::shared_ptr<const runtime::Executable> executable;
   mutable std::shared_ptr<const void> sharded;  // jit with shardings: its partitioned executable (sharded_jit.cc)
+  mutable std::optional<bool> givesShardings;   // whether the program itself has shardings (asked once)
 };
 
 // a, then b.

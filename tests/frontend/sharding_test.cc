@@ -128,6 +128,73 @@ TEST(ShardedArrayTest, StateStaysShardedAcrossSteps) {
   EXPECT_EQ(sharded.compiles(), 1);
 }
 
+// shard_map: each device's own code on its pieces, with explicit collectives; the
+// same numbers as the plain program, inside jit and outside it.
+TEST(ShardMapTest, CollectivesOnEachDevicesPieces) {
+  kiln::Mesh mesh({{"x", 2}});
+  Array x = f32(ramp(8 * 4, 1.0f), {8, 4});
+  auto perDevice = [](const std::vector<Array>& in) {
+    const Array& piece = in[0];  // 4x4: this device's rows
+    Array columnSums = kiln::psum(kiln::sum(piece, 0), "x");
+    Array whole = kiln::all_gather(piece, "x", 0);
+    Array numbered = piece + kiln::astype(kiln::axis_index("x"), kiln::float32) * 100.0f;
+    return std::vector<Array>{columnSums, whole, numbered};
+  };
+  auto mapped = [&](const Array& a) {
+    return kiln::shard_map(perDevice, mesh, {{{"x"}, {}}}, {{}, {}, {{"x"}, {}}}, {a});
+  };
+  const std::vector<float> all = values(x);
+  std::vector<float> numbered = all;
+  for (size_t i = 16; i < 32; ++i) numbered[i] += 100.0f;  // rows 4..7 are device 1's
+  for (bool jitted : {false, true}) {
+    SCOPED_TRACE(jitted ? "in jit" : "outside jit");
+    std::vector<Array> got = jitted ? kiln::jit([&](const Array& a) { return mapped(a); })(x) : mapped(x);
+    ASSERT_EQ(got.size(), 3u);
+    EXPECT_EQ(values(got[0]), values(kiln::sum(x, 0)));
+    EXPECT_EQ(values(got[1]), all);
+    EXPECT_EQ(values(got[2]), numbered);
+  }
+  // Its code is staged as JAX exports a shard_map.
+  const std::string text = kiln::export_stablehlo(mapped, x);
+  EXPECT_NE(text.find("@SPMDFullToShardShape"), std::string::npos) << text;
+  EXPECT_NE(text.find("@SPMDShardToFullShape"), std::string::npos) << text;
+  EXPECT_NE(text.find("stablehlo.all_reduce"), std::string::npos) << text;
+  EXPECT_NE(text.find("stablehlo.all_gather"), std::string::npos) << text;
+}
+
+// pmap on shard_map: once per slice of the leading dimension, psum over its axis.
+TEST(ShardMapTest, Pmap) {
+  Array x = f32(ramp(2 * 3, 1.0f), {2, 3});
+  std::vector<Array> got = kiln::pmap([](const std::vector<Array>& in) {
+    return std::vector<Array>{kiln::psum(in[0], "i"), in[0] * 2.0f};
+  }, "i", {x});
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].shape(), (std::vector<int64_t>{2, 3}));
+  const std::vector<float> v = values(x), sums = values(got[0]);
+  for (size_t j = 0; j < 3; ++j) {
+    EXPECT_EQ(sums[j], v[j] + v[3 + j]);
+    EXPECT_EQ(sums[3 + j], v[j] + v[3 + j]);
+  }
+  EXPECT_EQ(values(got[1]), values(x * 2.0f));
+}
+
+TEST(ShardMapTest, MisuseIsAUsageError) {
+  kiln::Mesh mesh({{"x", 2}});
+  Array x = f32(ramp(4, 1.0f), {4});
+  EXPECT_NE(kiln_test::errorMessage([&] { kiln::psum(x, "x"); }).find("outside a shard_map"), std::string::npos);
+  auto f = [](const std::vector<Array>& in) { return std::vector<Array>{kiln::psum(in[0], "y")}; };
+  EXPECT_NE(kiln_test::errorMessage([&] { kiln::shard_map(f, mesh, {{{"x"}}}, {{}}, {x}); }).find("no axis \"y\""),
+            std::string::npos);
+  auto id = [](const std::vector<Array>& in) { return in; };
+  EXPECT_NE(kiln_test::errorMessage([&] { kiln::shard_map(id, mesh, {}, {{}}, {x}); }).find("0 in_specs for 1 arguments"),
+            std::string::npos);
+  EXPECT_NE(kiln_test::errorMessage([&] { kiln::shard_map(id, mesh, {{{"x"}}}, {{}, {}}, {x}); }).find("returned 1 arrays for 2 out_specs"),
+            std::string::npos);
+  EXPECT_NE(kiln_test::errorMessage([&] { kiln::shard_map(id, mesh, {{{"x"}}}, {{}}, {f32(ramp(3, 1.0f), {3})}); })
+                .find("does not split into 2 equal pieces"),
+            std::string::npos);
+}
+
 TEST(ShardedJitTest, BadShardingsAreUsageErrors) {
   kiln::Mesh mesh({{"x", 2}});
   auto f = [](const Array& x) { return x * 2.0f; };

@@ -61,10 +61,12 @@ class Propagator {
 
  private:
   // shard_map's values: what @SPMDFullToShardShape makes and what is computed from it,
-  // up to @SPMDShardToFullShape.
+  // up to @SPMDShardToFullShape; and each device's own ids (partition_id, replica_id:
+  // what a shard_map's axis_index is computed from) and what is computed from them.
   void findManual(const Region& region) {
     for (const auto& op : region.ops()) {
-      bool manual = shardMapBoundary(*op) == ShardMapBoundary::Entry;
+      bool manual = shardMapBoundary(*op) == ShardMapBoundary::Entry || op->is(OpCode::PartitionId) ||
+                    op->is(OpCode::ReplicaId);
       if (shardMapBoundary(*op) != ShardMapBoundary::Exit)
         for (const Value* v : op->operands()) manual = manual || plan_.manual.count(v);
       if (manual)

@@ -190,8 +190,9 @@ class Partitioner {
   // included); its exit takes each device's value as its piece of the global result.
   bool emitManual(const Op& op, Builder& b) {
     const bool entry = shardMapBoundary(op) == ShardMapBoundary::Entry, exit = shardMapBoundary(op) == ShardMapBoundary::Exit;
-    bool inside = false;
+    bool inside = false;  // computed from a shard_map's values, or from the device's ids
     for (const Value* v : op.operands()) inside = inside || plan_.manual.count(v);
+    for (const Value* v : op.results()) inside = inside || plan_.manual.count(v);
     if (!entry && !exit && !inside) return false;
     if (entry || exit) {
       const Value* from = op.operand(0);
