@@ -64,7 +64,7 @@ bench: build
 	@$(BUILD)/bench/optimizer_bench
 	@$(BUILD)/bench/runtime_bench
 	@$(BUILD)/bench/sharding_bench
-	@mpirun --allow-run-as-root --oversubscribe -np 2 $(BUILD)/bench/sharding_bench
+	@mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2 $(BUILD)/bench/sharding_bench
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz

@@ -10,7 +10,8 @@
 //     step spent in collectives, measured as the time the same per-device program saves
 //     with each collective replaced by a multiplication with zero (the same compute
 //     before it; every device then holds the same zeros, so the results still assemble).
-//  3. Under mpirun (make bench runs `mpirun -np 2 sharding_bench` too): the same step over
+//  3. Under mpirun (make bench runs `mpirun --bind-to none -np 2 sharding_bench` too: unbound,
+//     as the in-process devices are, rather than one core per rank): the same step over
 //     2 MPI processes of one device each (the mpi communicator), interleaved with the
 //     1-device step on rank 0, and the share of collectives measured the same way.
 // Run: build/bench/sharding_bench (make bench).

@@ -78,7 +78,9 @@ void initialize() {
   std::atexit(finalizeAtExit);
 }
 
-// ---- messages: the collective's name, then each value ----------------------------------
+// ---- messages: a header (the collective's name, each value's type and size), then each
+// tensor's bytes as a message of its own, sent from and received into the tensors'
+// storage (no copies) --------------------------------------------------------------------
 
 void putBytes(std::string& out, const void* data, size_t size) { out.append(static_cast<const char*>(data), size); }
 
@@ -92,7 +94,7 @@ void putString(std::string& out, const std::string& s) {
   out += s;
 }
 
-std::string encode(const std::string& what, const interp::HostValues& values) {
+std::string header(const std::string& what, const interp::HostValues& values) {
   std::string out;
   putString(out, what);
   put<uint64_t>(out, values.size());
@@ -101,19 +103,30 @@ std::string encode(const std::string& what, const interp::HostValues& values) {
     put<uint8_t>(out, v.isTensor() ? 1 : 0);
     if (!v.isTensor()) continue;
     const Literal& t = v.tensor();
+    if (t.storageSize() > static_cast<size_t>(INT32_MAX))
+      throw Error(ErrorKind::Unsupported, "unsupported: a tensor of more than 2 GiB (" + t.type().str() +
+                                              ") in a collective between OS processes");
     putString(out, t.type().str());
     put<uint8_t>(out, t.isSplat() ? 1 : 0);
     put<uint64_t>(out, t.storageSize());
-    putBytes(out, t.storage(), t.storageSize());
   }
   return out;
 }
 
-// Reads what encode() wrote; `mine` (this rank's values) gives the types, which every
+// A value a header announces: a token, or a tensor of `type` whose `size` bytes follow
+// (one element when `splat`).
+struct Announced {
+  bool tensor = false;
+  Type type;
+  bool splat = false;
+  uint64_t size = 0;
+};
+
+// Reads what header() wrote; `mine` (this rank's values) gives the types, which every
 // member of a collective shares.
-class Decoder {
+class HeaderReader {
  public:
-  Decoder(const std::vector<char>& bytes, int from) : bytes_(bytes), from_(from) {}
+  HeaderReader(const std::vector<char>& bytes, int from) : bytes_(bytes), from_(from) {}
 
   std::string string() {
     const auto size = get<uint64_t>();
@@ -123,30 +136,25 @@ class Decoder {
     return s;
   }
 
-  interp::HostValues values(const interp::HostValues& mine) {
+  std::vector<Announced> values(const interp::HostValues& mine) {
     const auto count = get<uint64_t>();
     if (count != mine.size()) mismatch(std::to_string(count) + " values where this rank has " + std::to_string(mine.size()));
-    interp::HostValues out;
+    std::vector<Announced> out;
     for (const interp::HostValue& own : mine) {
-      const bool tensor = get<uint8_t>() != 0;
-      if (tensor != own.isTensor()) mismatch("a token where this rank has a tensor, or the other way around");
-      if (!tensor) {
-        out.push_back(interp::HostValue::token());
-        continue;
+      Announced value;
+      value.tensor = get<uint8_t>() != 0;
+      if (value.tensor != own.isTensor()) mismatch("a token where this rank has a tensor, or the other way around");
+      if (value.tensor) {
+        value.type = own.tensor().type();
+        if (const std::string sent = string(); sent != value.type.str())
+          mismatch("a " + sent + " where this rank has a " + value.type.str());
+        value.splat = get<uint8_t>() != 0;
+        value.size = get<uint64_t>();
+        const uint64_t element = static_cast<uint64_t>(storageBytes(value.type.dtype()));
+        if (value.size != (value.splat ? element : element * static_cast<uint64_t>(value.type.numElements())))
+          mismatch(std::to_string(value.size) + " bytes for a " + value.type.str());
       }
-      const Type& type = own.tensor().type();
-      if (const std::string sent = string(); sent != type.str())
-        mismatch("a " + sent + " where this rank has a " + type.str());
-      const bool splat = get<uint8_t>() != 0;
-      const auto size = get<uint64_t>();
-      need(size);
-      const auto* data = reinterpret_cast<const uint8_t*>(bytes_.data() + at_);
-      at_ += size;
-      if (splat) {
-        out.emplace_back(Literal::splat(type, data));
-      } else {
-        out.emplace_back(Literal::fromStorage(type, std::vector<uint8_t>(data, data + size)));
-      }
+      out.push_back(std::move(value));
     }
     return out;
   }
@@ -171,6 +179,29 @@ class Decoder {
   const std::vector<char>& bytes_;
   int from_;
   size_t at_ = 0;
+};
+
+// A member's values on their way in: its header read, its tensors' bytes arriving.
+struct Incoming {
+  int source = 0;
+  bool announced = false;
+  std::vector<Announced> values;
+  std::vector<std::vector<uint8_t>> bytes;  // per value (empty for a token)
+  std::vector<MPI_Request> requests;
+
+  interp::HostValues take() {
+    interp::HostValues out;
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (!values[i].tensor) {
+        out.push_back(interp::HostValue::token());
+      } else if (values[i].splat) {
+        out.emplace_back(Literal::splat(values[i].type, bytes[i].data()));
+      } else {
+        out.emplace_back(Literal::fromStorage(values[i].type, std::move(bytes[i])));
+      }
+    }
+    return out;
+  }
 };
 
 std::string rankList(const std::vector<int>& ranks) {
@@ -207,9 +238,9 @@ class MpiTransport final : public interp::ProcessTransport {
                                            interp::HostValues values, const interp::InterpOptions& options) override {
     if (!brokenWhy_.empty())
       throw Error(ErrorKind::Runtime, "the MPI processes cannot exchange values any more: " + brokenWhy_);
-    const std::string payload = encode(what, values);
+    auto head = std::make_unique<std::string>(header(what, values));  // (its bytes stay put)
     std::vector<std::optional<interp::HostValues>> received(members.size());
-    std::vector<int> waiting;  // the members whose values have not arrived
+    std::vector<Incoming> waiting;  // the members whose values have not all arrived
     std::vector<MPI_Request> sends;
     {
       std::lock_guard<std::mutex> lock(mpiLock);
@@ -217,55 +248,31 @@ class MpiTransport final : public interp::ProcessTransport {
         if (members[i] == rank_) continue;
         if (members[i] >= size_)
           throw Error(ErrorKind::Internal, what + " names rank " + std::to_string(members[i]) + " of " + std::to_string(size_));
-        waiting.push_back(static_cast<int>(members[i]));
+        const int to = static_cast<int>(members[i]);
+        waiting.push_back(Incoming{to});
         sends.emplace_back();
-        MPI_Isend(payload.data(), static_cast<int>(payload.size()), MPI_BYTE, waiting.back(), kDataTag, comm_,
-                  &sends.back());
+        MPI_Isend(head->data(), static_cast<int>(head->size()), MPI_BYTE, to, kDataTag, comm_, &sends.back());
+        for (const interp::HostValue& v : values)
+          if (v.isTensor() && v.tensor().storageSize() > 0) {
+            sends.emplace_back();
+            MPI_Isend(v.tensor().storage(), static_cast<int>(v.tensor().storageSize()), MPI_BYTE, to, kDataTag, comm_,
+                      &sends.back());
+          }
       }
     }
-    for (size_t i = 0; i < members.size(); ++i)
-      if (members[i] == rank_) received[i] = std::move(values);
-    const interp::HostValues& mine = *received[indexOf(members, rank_)];
+    // (The values stay here, and so their storage, until every send is complete.)
+    const size_t me = indexOf(members, rank_);
+    received[me] = std::move(values);
+    const interp::HostValues& mine = *received[me];
     const auto start = std::chrono::steady_clock::now();
-    for (int polls = 0;; ++polls) {
-      bool sent = false;
-      {
-        std::lock_guard<std::mutex> lock(mpiLock);
-        checkFailureNotices();
-        for (auto it = waiting.begin(); it != waiting.end();) {
-          std::optional<std::vector<char>> message = tryReceive(*it);
-          if (!message) {
-            ++it;
-            continue;
-          }
-          Decoder decoder(*message, *it);
-          if (const std::string theirs = decoder.string(); theirs != what)
-            breakWith("rank " + std::to_string(*it) + " is in " + theirs + " while rank " + std::to_string(rank_) +
-                      " is in " + what + ": the processes do not run the same program");
-          try {
-            received[indexOf(members, static_cast<size_t>(*it))] = decoder.values(mine);
-          } catch (const Error& e) {
-            breakWith(what + ": " + e.message());
-          }
-          it = waiting.erase(it);
-        }
-        int done = 0;
-        MPI_Testall(static_cast<int>(sends.size()), sends.data(), &done, MPI_STATUSES_IGNORE);
-        sent = done != 0;
-      }
-      if (waiting.empty() && sent) break;
-      if (options.cancel && options.cancel->load(std::memory_order_relaxed)) breakWith("cancelled in " + what);
-      const auto now = std::chrono::steady_clock::now();
-      if (options.deadline && now > *options.deadline)
-        breakWith("time limit exceeded while rank " + std::to_string(rank_) + " waits in " + what);
-      if (now - start > timeout_) abortJob(what, waiting);
-      // Spin briefly (a collective's members usually arrive close together), then sleep
-      // so that a rank waiting does not take the core another rank computes on.
-      if (polls < 2000) {
-        std::this_thread::yield();
-      } else {
-        std::this_thread::sleep_for(std::chrono::microseconds(50));
-      }
+    try {
+      poll(what, members, mine, received, waiting, sends, start, options);
+    } catch (...) {
+      // MPI may still read the buffers of sends and write those of receives in flight:
+      // they are kept until the process ends (it aborts the job at exit, anyBroken).
+      abandoned_.push_back(std::make_unique<Abandoned>(
+          Abandoned{std::move(head), std::move(*received[me]), std::move(waiting), std::move(sends)}));
+      throw;
     }
     std::vector<interp::HostValues> all;
     for (auto& r : received) all.push_back(std::move(*r));
@@ -290,10 +297,93 @@ class MpiTransport final : public interp::ProcessTransport {
   }
 
  private:
+  // What an exchange that failed left in flight.
+  struct Abandoned {
+    std::unique_ptr<std::string> head;
+    interp::HostValues values;
+    std::vector<Incoming> incoming;
+    std::vector<MPI_Request> sends;
+  };
+
+  // Polls until every member's values are in `received` and every send is complete.
+  void poll(const std::string& what, const std::vector<size_t>& members, const interp::HostValues& mine,
+            std::vector<std::optional<interp::HostValues>>& received, std::vector<Incoming>& waiting,
+            std::vector<MPI_Request>& sends, std::chrono::steady_clock::time_point start,
+            const interp::InterpOptions& options) {
+    for (;;) {
+      bool sent = false;
+      {
+        std::lock_guard<std::mutex> lock(mpiLock);
+        checkFailureNotices();
+        for (auto it = waiting.begin(); it != waiting.end();) {
+          if (!it->announced && !announce(*it, what, mine)) {
+            ++it;
+            continue;
+          }
+          int done = 0;
+          MPI_Testall(static_cast<int>(it->requests.size()), it->requests.data(), &done, MPI_STATUSES_IGNORE);
+          if (!done) {
+            ++it;
+            continue;
+          }
+          received[indexOf(members, static_cast<size_t>(it->source))] = it->take();
+          it = waiting.erase(it);
+        }
+        int done = 0;
+        MPI_Testall(static_cast<int>(sends.size()), sends.data(), &done, MPI_STATUSES_IGNORE);
+        sent = done != 0;
+      }
+      if (waiting.empty() && sent) break;
+      if (options.cancel && options.cancel->load(std::memory_order_relaxed)) breakWith("cancelled in " + what);
+      const auto now = std::chrono::steady_clock::now();
+      if (options.deadline && now > *options.deadline)
+        breakWith("time limit exceeded while rank " + std::to_string(rank_) + " waits in " + what);
+      if (now - start > timeout_) {
+        std::vector<int> missing;
+        for (const Incoming& in : waiting) missing.push_back(in.source);
+        abortJob(what, missing);
+      }
+      // Spin briefly (a collective's members often arrive close together), then sleep
+      // between polls, so that a rank that waits does not take the core another rank
+      // computes on (ranks share this machine's cores).
+      if (now - start < std::chrono::microseconds(50)) {
+        std::this_thread::yield();
+      } else {
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+      }
+    }
+  }
+
   static size_t indexOf(const std::vector<size_t>& members, size_t rank) {
     for (size_t i = 0; i < members.size(); ++i)
       if (members[i] == rank) return i;
     throw Error(ErrorKind::Internal, "rank " + std::to_string(rank) + " is not a member of its own exchange");
+  }
+
+  // Reads `in`'s header if it has arrived, checks it against `what` and `mine`, and
+  // starts receiving its tensors' bytes; false while it has not arrived (the lock is held).
+  bool announce(Incoming& in, const std::string& what, const interp::HostValues& mine) {
+    std::optional<std::vector<char>> message = tryReceive(in.source);
+    if (!message) return false;
+    HeaderReader reader(*message, in.source);
+    if (const std::string theirs = reader.string(); theirs != what)
+      breakWith("rank " + std::to_string(in.source) + " is in " + theirs + " while rank " + std::to_string(rank_) +
+                " is in " + what + ": the processes do not run the same program");
+    try {
+      in.values = reader.values(mine);
+    } catch (const Error& e) {
+      breakWith(what + ": " + e.message());
+    }
+    in.announced = true;
+    in.bytes.resize(in.values.size());
+    for (size_t i = 0; i < in.values.size(); ++i) {
+      if (!in.values[i].tensor || in.values[i].size == 0) continue;
+      in.bytes[i].resize(in.values[i].size);
+      in.requests.emplace_back();
+      MPI_Irecv(in.bytes[i].data(), static_cast<int>(in.values[i].size), MPI_BYTE, in.source, kDataTag, comm_,
+                &in.requests.back());
+    }
+    return true;
   }
 
   // A message from `source`, if one has arrived (the lock is held).
@@ -342,6 +432,7 @@ class MpiTransport final : public interp::ProcessTransport {
   bool broken_ = false;
   std::string brokenWhy_;
   std::string notice_;  // this rank's failure notice, kept while its sends are in flight
+  std::vector<std::unique_ptr<Abandoned>> abandoned_;
 };
 
 }  // namespace
