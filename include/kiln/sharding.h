@@ -74,7 +74,8 @@ std::vector<Array> addressable_shards(const Array& x);
 // jax.shard_map: `f` runs on each device's pieces of `args` (split as `inSpecs` say, one
 // PartitionSpec per argument) and returns each device's pieces of the results (put
 // together as `outSpecs` say; a dimension no axis splits must come out the same on
-// every device). Inside `f`, psum / all_gather / axis_index name the mesh's axes. Works
+// every device). Inside `f`, psum / all_gather / ppermute / axis_index name the mesh's
+// axes. Works
 // inside jit and outside it (then staged and partitioned on its own).
 using ShardMapFn = std::function<std::vector<Array>(const std::vector<Array>&)>;
 std::vector<Array> shard_map(const ShardMapFn& f, const Mesh& mesh, const std::vector<PartitionSpec>& inSpecs,
@@ -85,6 +86,11 @@ std::vector<Array> shard_map(const ShardMapFn& f, const Mesh& mesh, const std::v
 Array psum(const Array& x, const std::string& axis, Site site = Site::current());
 Array all_gather(const Array& x, const std::string& axis, int64_t dim, Site site = Site::current());
 Array axis_index(const std::string& axis, Site site = Site::current());
+// Each device's `x` sent to another along `axis` (jax.lax.ppermute): for each (from, to)
+// of `perm` (indices along the axis), the device at `from` sends to the one at `to`; a
+// device nothing is sent to gets zeros.
+Array ppermute(const Array& x, const std::string& axis, const std::vector<std::pair<int64_t, int64_t>>& perm,
+               Site site = Site::current());
 
 // jax.pmap as JAX now builds it, on shard_map: `f` runs once per slice of the arguments'
 // leading dimension (all the same size n, one device each of a mesh {axis: n}), on the

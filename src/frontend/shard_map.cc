@@ -166,6 +166,27 @@ Array all_gather(const Array& x, const std::string& axis, int64_t dim, Site site
   });
 }
 
+Array ppermute(const Array& x, const std::string& axis, const std::vector<std::pair<int64_t, int64_t>>& perm, Site site) {
+  return translated([&] {
+    detail::ShardMapScope& scope = detail::scopeFor("ppermute", axis);
+    const int64_t size = scope.mesh.axisSize(axis);
+    if (perm.empty()) throw Error(ErrorKind::Usage, "ppermute: an empty permutation");
+    std::vector<bool> sends(static_cast<size_t>(size)), receives(static_cast<size_t>(size));
+    for (const auto& [from, to] : perm) {
+      if (from < 0 || from >= size || to < 0 || to >= size)
+        throw Error(ErrorKind::Usage, "ppermute: the pair (" + std::to_string(from) + ", " + std::to_string(to) +
+                                          ") is not within the " + std::to_string(size) + " devices of axis \"" + axis + "\"");
+      if (sends[static_cast<size_t>(from)] || receives[static_cast<size_t>(to)])
+        throw Error(ErrorKind::Usage, "ppermute: device " + std::to_string(sends[static_cast<size_t>(from)] ? from : to) +
+                                          " of axis \"" + axis + "\" sends or receives twice");
+      sends[static_cast<size_t>(from)] = receives[static_cast<size_t>(to)] = true;
+    }
+    return detail::emit1({x}, site, [&](Builder&, const std::vector<Value*>& v) {
+      return std::vector<Value*>{scope.resharder->permute(v[0], {axis}, perm)};
+    });
+  });
+}
+
 Array axis_index(const std::string& axis, Site site) {
   return translated([&] {
     detail::ShardMapScope& scope = detail::scopeFor("axis_index", axis);

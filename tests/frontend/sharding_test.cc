@@ -162,6 +162,24 @@ TEST(ShardMapTest, CollectivesOnEachDevicesPieces) {
   EXPECT_NE(text.find("stablehlo.all_gather"), std::string::npos) << text;
 }
 
+// ppermute: a shift along the axis, on 4 devices; the first device receives zeros.
+TEST(ShardMapTest, Ppermute) {
+  kiln::Mesh mesh({{"x", 4}});
+  Array x = f32(ramp(8, 1.0f), {8});  // two elements per device
+  auto shifted = [&](const Array& a) {
+    return kiln::shard_map([](const std::vector<Array>& in) {
+      return std::vector<Array>{kiln::ppermute(in[0], "x", {{0, 1}, {1, 2}, {2, 3}})};
+    }, mesh, {{{"x"}}}, {{{"x"}}}, {a});
+  };
+  const std::vector<float> v = values(x);
+  std::vector<float> want = {0, 0, v[0], v[1], v[2], v[3], v[4], v[5]};
+  EXPECT_EQ(values(shifted(x)[0]), want);
+  EXPECT_EQ(values(kiln::jit([&](const Array& a) { return shifted(a); })(x)[0]), want);
+  auto twice = [](const std::vector<Array>& in) { return std::vector<Array>{kiln::ppermute(in[0], "x", {{0, 1}, {2, 1}})}; };
+  EXPECT_NE(kiln_test::errorMessage([&] { kiln::shard_map(twice, mesh, {{{"x"}}}, {{{"x"}}}, {x}); }).find("sends or receives twice"),
+            std::string::npos);
+}
+
 // pmap on shard_map: once per slice of the leading dimension, psum over its axis.
 TEST(ShardMapTest, Pmap) {
   Array x = f32(ramp(2 * 3, 1.0f), {2, 3});

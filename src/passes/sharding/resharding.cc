@@ -82,6 +82,17 @@ std::unique_ptr<Region> Resharder::reducerRegion(DType dtype, OpCode reducer) {
   });
 }
 
+Value* Resharder::permute(Value* local, const Axes& axes, const std::vector<std::pair<int64_t, int64_t>>& pairs) {
+  std::vector<Dims> rows;
+  for (const Dims& group : groups(axes))
+    for (const auto& [from, to] : pairs) rows.push_back({group.at(static_cast<size_t>(from)), group.at(static_cast<size_t>(to))});
+  record(&CollectiveCounts::collectivePermute, static_cast<double>(local->type().byteSize()),
+         "collective_permute of " + local->type().str() + " over " + axesText(axes));
+  return b_.create1(OpCode::CollectivePermute, {local},
+                    {{"source_target_pairs", replicaGroups(rows)},  // (the same table: a row per pair)
+                     {"channel_handle", ChannelHandle{shared_->nextChannel++, 1}.toAttr()}});
+}
+
 Value* Resharder::reshard(Value* v, const Type& global, const Sharding& from, const Sharding& to, OpCode reducer) {
   Sharding cur = from;
   const size_t rank = cur.dims.size();

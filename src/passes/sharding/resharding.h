@@ -21,16 +21,17 @@ namespace kiln::passes {
 Type localType(const Type& global, const Sharding& s);
 
 struct CollectiveCounts {
-  int allReduce = 0, allGather = 0, allToAll = 0, reduceScatter = 0, localSlices = 0;
+  int allReduce = 0, allGather = 0, allToAll = 0, reduceScatter = 0, collectivePermute = 0, localSlices = 0;
   // The bytes each device sends, by the ring algorithms' counts (an all_reduce of B bytes
   // over g devices sends 2(g-1)/g B; an all_gather, reduce_scatter or all_to_all (g-1)/g
   // of its larger side): a model of the program's traffic, not a measurement.
   double bytesSent = 0;
-  int total() const { return allReduce + allGather + allToAll + reduceScatter; }
+  int total() const { return allReduce + allGather + allToAll + reduceScatter + collectivePermute; }
 };
 
 class Resharder {
  public:
+  using Axes = std::vector<std::string>;
   Resharder(Builder& b, const DeviceMesh& mesh) : b_(b), mesh_(mesh) {}
   // Resharding inside a region `b` builds (a loop body): the channels and counts are
   // `outer`'s; the shard indices are computed again there (the outer ones would not
@@ -41,6 +42,11 @@ class Resharder {
   // unreduced axes hold partial results to combine with `reducer`).
   Value* reshard(Value* local, const Type& global, const Sharding& from, const Sharding& to,
                  OpCode reducer = OpCode::Add);
+  // Each device's `local` value sent along `axes`: within every group of devices that
+  // differ only along them, the one at index `from` sends to the one at index `to`, for
+  // each (from, to) of `pairs` (a device nothing is sent to gets zeros): one
+  // collective_permute (a shard_map's ppermute).
+  Value* permute(Value* local, const Axes& axes, const std::vector<std::pair<int64_t, int64_t>>& pairs);
   const CollectiveCounts& counts() const { return shared_->counts; }
   // Each collective inserted, with the context it was inserted for.
   const std::vector<std::string>& notes() const { return shared_->notes; }
@@ -48,7 +54,6 @@ class Resharder {
   void setContext(std::string context) { context_ = std::move(context); }
 
  private:
-  using Axes = std::vector<std::string>;
   // The device groups that differ only along `axes`, each ordered by shard index.
   std::vector<Dims> groups(const Axes& axes) const;
   // This device's shard index along `axes` (an i64 scalar; computed once per axes).
