@@ -174,6 +174,32 @@ func.func @main(%x: tensor<8x4xf32> {mhlo.sharding = "{devices=[N,1]<=[N]}"}, %p
   return %r, %c : tensor<8x4xf32>, tensor<8x4xf32>
 })";
 
+// The gradient of an embedding lookup: rows added into a zero table at the ids (a
+// scatter), the hidden dimension split with the table's; and a batched scatter whose
+// batch is split. Each device scatters into its own columns or batch: no collective.
+inline constexpr const char* kScatter = R"(
+func.func @main(%upd: tensor<4x8xf32> {mhlo.sharding = "{devices=[1,N]<=[N]}"}, %b: tensor<4x3xf32> {mhlo.sharding = "{devices=[N,1]<=[N]}"},
+                %bu: tensor<4x2xf32> {mhlo.sharding = "{devices=[N,1]<=[N]}"})
+    -> (tensor<12x8xf32> {mhlo.sharding = "{devices=[1,N]<=[N]}"}, tensor<4x3xf32> {mhlo.sharding = "{devices=[N,1]<=[N]}"}) {
+  %ids = stablehlo.constant dense<[[3], [0], [11], [3]]> : tensor<4x1xi32>
+  %zero = stablehlo.constant dense<0.0> : tensor<12x8xf32>
+  %grad = "stablehlo.scatter"(%zero, %ids, %upd) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %y : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>,
+      indices_are_sorted = false, unique_indices = false} : (tensor<12x8xf32>, tensor<4x1xi32>, tensor<4x8xf32>) -> tensor<12x8xf32>
+  %at = stablehlo.constant dense<[[[0], [2]], [[1], [1]], [[2], [0]], [[0], [1]]]> : tensor<4x2x1xi32>
+  %put = "stablehlo.scatter"(%b, %at, %bu) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %y : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [], inserted_window_dims = [1], input_batching_dims = [0],
+      scatter_indices_batching_dims = [0], scatter_dims_to_operand_dims = [1], index_vector_dim = 2>,
+      indices_are_sorted = false, unique_indices = false} : (tensor<4x3xf32>, tensor<4x2x1xi32>, tensor<4x2xf32>) -> tensor<4x3xf32>
+  return %grad, %put : tensor<12x8xf32>, tensor<4x3xf32>
+})";
+
 inline std::vector<Case> cases() {
   return {
       {"rows", kRows, {}},
@@ -184,6 +210,7 @@ inline std::vector<Case> cases() {
       {"kept_dimensions", kKeptDimensions, {}},
       {"convolutions", kConvolutions, {.allReduce = 1, .allGather = 1}},
       {"embedding", kEmbedding, {.allGather = 1}},
+      {"scatter", kScatter, {}},
       {"while_loop", kWhileLoop, {.allReduce = 1}},
       {"branches", kBranches, {}},
   };

@@ -241,6 +241,49 @@ ShardingRule gather(const Op& op) {
   return r.rule;
 }
 
+// Scatter (operands: the inputs, the indices, the updates): an input dimension every
+// update window covers whole and no index addresses is the updates' matching window
+// dimension and the result's; the indices' batching dimensions are the updates' and the
+// inputs' batching dimensions. Other update dimensions (which updates go where) stay
+// whole: split, every device would add its updates to the whole input, which no
+// collective takes apart again.
+ShardingRule scatter(const Op& op) {
+  RuleBuilder r(op);
+  const ScatterDims s = ScatterDims::fromAttr(op.attr("scatter_dimension_numbers"));
+  const size_t n = op.numResults();  // inputs, and updates, per result
+  const Shape& input = op.operand(0)->type().shape();
+  const Shape& indices = op.operand(n)->type().shape();
+  const Shape& updates = op.operand(n + 1)->type().shape();
+  auto contains = [](const Dims& dims, int64_t d) { return std::find(dims.begin(), dims.end(), d) != dims.end(); };
+  auto tie = [&](int64_t inputDim, int64_t updateDim, int f) {
+    for (size_t k = 0; k < n; ++k) {
+      if (inputDim >= 0) r.rule.operandDims[k][inputDim] = r.rule.resultDims[k][inputDim] = f;
+      r.rule.operandDims[n + 1 + k][updateDim] = f;
+    }
+  };
+  // The update dimensions that are not window dimensions follow the indices' dimensions
+  // (all but index_vector_dim), in order.
+  int64_t next = 0;
+  for (int64_t id = 0; id < static_cast<int64_t>(indices.size()); ++id) {
+    if (id == s.indexVectorDim) continue;
+    while (contains(s.updateWindowDims, next)) ++next;
+    const int64_t ud = next++;
+    for (size_t j = 0; j < s.scatterIndicesBatchingDims.size(); ++j)
+      if (s.scatterIndicesBatchingDims[j] == id) {
+        const int f = r.factor(indices[id]);
+        r.rule.operandDims[n][id] = f;
+        tie(s.inputBatchingDims[j], ud, f);
+      }
+  }
+  size_t k = 0;  // the next update window dimension
+  for (int64_t od = 0; od < static_cast<int64_t>(input.size()); ++od) {
+    if (contains(s.insertedWindowDims, od) || contains(s.inputBatchingDims, od)) continue;
+    const int64_t ud = s.updateWindowDims[k++];
+    if (updates[ud] == input[od] && !contains(s.scatterDimsToOperandDims, od)) tie(od, ud, r.factor(input[od]));
+  }
+  return r.rule;
+}
+
 }  // namespace
 
 ShardingRule shardingRule(const Op& op) {
@@ -267,6 +310,7 @@ ShardingRule shardingRule(const Op& op) {
     case OpCode::Iota: return iota(op);
     case OpCode::Convolution: return convolution(op);
     case OpCode::Gather: return gather(op);
+    case OpCode::Scatter: return scatter(op);
     default: return unknown();
   }
 }
