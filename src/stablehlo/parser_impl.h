@@ -225,6 +225,9 @@ class Parser {
   // (sdy.sharding_constraint, sdy.reshard) in function bodies.
   void parseSdyMesh(Module& module);
   Op* parseSdyOp(Region& region, const ResultNames& names, size_t nameOffset);
+  // sdy.manual_computation (Shardy's shard_map), imported as JAX's other export of a
+  // shard_map: its body between @SPMDFullToShardShape and @SPMDShardToFullShape.
+  Op* parseManualComputation(Region& region, const ResultNames& names, size_t nameOffset);
   // cf.br / cf.cond_br ending `block`, and tensor.extract of a tensor<i1> (cfg_import.cc).
   void parseBranch(CfgBlock& block);
   void parseTensorExtract(const ResultNames& names, size_t nameOffset);

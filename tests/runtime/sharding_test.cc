@@ -170,6 +170,45 @@ TEST_P(ShardingTest, AShardMapRunsItsOwnCodeOnEachDevice) {
       ErrorKind::Unsupported, "custom_call @SPMDFullToShardShape outside a partitioned program");
 }
 
+// The same shard_map as Shardy writes it (sdy.manual_computation): imported as the form
+// above, it computes the same.
+constexpr const char* kManualComputation = R"(
+module @manual {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func @main(%x: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> (tensor<4xf32>, tensor<8x4xf32>) {
+    %0:2 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{}]>, <@mesh, [{"x"}, {}]>]
+        manual_axes={"x"} (%piece: tensor<4x4xf32>) {
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %s = stablehlo.reduce(%piece init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+      %t = "stablehlo.all_reduce"(%s) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %u = stablehlo.add %a, %b : tensor<f32>
+        stablehlo.return %u : tensor<f32>
+      }) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>,
+          use_global_device_ids} : (tensor<4xf32>) -> tensor<4xf32>
+      %d = stablehlo.multiply %piece, %piece : tensor<4x4xf32>
+      sdy.return %t, %d : tensor<4xf32>, tensor<4x4xf32>
+    } : (tensor<8x4xf32>) -> (tensor<4xf32>, tensor<8x4xf32>)
+    return %0#0, %0#1 : tensor<4xf32>, tensor<8x4xf32>
+  }
+})";
+
+TEST_P(ShardingTest, ShardysManualComputation) {
+  Client client(Plugin::load(GetParam()), ClientOptions{2, 0});
+  ShardedProgram sharded = partitionProgram(kManualComputation, "manual");
+  EXPECT_EQ(sharded.report.numDevices, 2);
+  EXPECT_EQ(sharded.report.collectives.total(), 0) << sharded.text;
+  Literal x = integers(Type::tensor(DType::F32, {8, 4}), 3);
+  std::vector<Literal> got = runSharded(client, sharded, {x});
+  std::vector<Literal> want = runSharded(client, partitionProgram(kShardMapMeaning, "meaning"), {x});
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0], want[0]);
+  EXPECT_EQ(got[1], want[1]);
+  // A body still split over an axis that is not manual is refused.
+  testing::expectError([&] { partitionProgram(replaceAll(kManualComputation, "manual_axes={\"x\"}", "manual_axes={}"), "free"); },
+                       ErrorKind::Unsupported, "splits over the free axis \"x\"");
+}
+
 INSTANTIATE_TEST_SUITE_P(Plugins, ShardingTest, ::testing::ValuesIn(testing::kPlugins));
 
 }  // namespace

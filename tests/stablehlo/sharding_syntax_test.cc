@@ -95,8 +95,11 @@ TEST(ShardingSyntaxTest, BadShardingsAreLocatedErrors) {
   EXPECT_NE(errorOf(with("sdy.mesh @mesh = <[\"x\"=2]>", "sdy.mesh @mesh = <[\"x\"=2]>\n  sdy.mesh @mesh = <[\"y\"=2]>"))
                 .find("mesh @mesh is defined twice"),
             std::string::npos);
-  EXPECT_NE(errorOf(with("sdy.sharding_constraint", "sdy.manual_computation")).find("unsupported: op 'sdy.manual_computation'"),
+  EXPECT_NE(errorOf(with("sdy.sharding_constraint", "sdy.all_slice")).find("unsupported: op 'sdy.all_slice'"),
             std::string::npos);
+  EXPECT_NE(errorOf(with("sdy.sharding_constraint", "sdy.manual_computation")).find("bad.mlir:6:33: error: expected '('"),
+            std::string::npos)
+      << errorOf(with("sdy.sharding_constraint", "sdy.manual_computation"));
 }
 
 }  // namespace
