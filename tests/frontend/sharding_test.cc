@@ -164,6 +164,7 @@ TEST(ShardMapTest, CollectivesOnEachDevicesPieces) {
 
 // ppermute: a shift along the axis, on 4 devices; the first device receives zeros.
 TEST(ShardMapTest, Ppermute) {
+  if (kiln::processCount() != 1 && kiln::processCount() != 4) GTEST_SKIP() << "its mesh has 4 devices";
   kiln::Mesh mesh({{"x", 4}});
   Array x = f32(ramp(8, 1.0f), {8});  // two elements per device
   auto shifted = [&](const Array& a) {
