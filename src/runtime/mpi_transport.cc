@@ -285,7 +285,8 @@ class MpiTransport final : public interp::ProcessTransport {
     if (brokenWhy_.empty()) brokenWhy_ = "rank " + std::to_string(rank_) + " failed";
     broken_ = true;
     anyBroken = true;
-    notice_ = why;
+    if (!notice_.empty()) return;  // told already (its sends may still read the notice)
+    notice_ = why.empty() ? "failed" : why;
     // Not waited for: the process ends soon, and aborts the job at exit (anyBroken).
     for (size_t r = 0; r < size_; ++r) {
       if (r == rank_) continue;
