@@ -30,10 +30,12 @@ bool acrossProcesses() { return runtime::defaultCommunicator() == runtime::Commu
 // whose one device is this process's.
 std::shared_ptr<const runtime::Client> clientWith(int64_t n) {
   static std::mutex lock;
-  static std::map<int64_t, std::shared_ptr<const runtime::Client>> clients;
+  // Never destroyed: at exit a client would be destroyed after the plugin registry it
+  // calls through, when it was made first (statics end in reverse order of their start).
+  static auto* clients = new std::map<int64_t, std::shared_ptr<const runtime::Client>>();
   std::lock_guard<std::mutex> guard(lock);
   const bool mpi = acrossProcesses();
-  auto& client = clients[mpi ? 0 : n];
+  auto& client = (*clients)[mpi ? 0 : n];
   if (!client) {
     runtime::ClientOptions options;
     options.numDevices = mpi ? 0 : static_cast<int>(n);
