@@ -90,6 +90,15 @@ void printTraffic(const char* name, const runtime::ShardedProgram& p, double min
               minimum > 0 ? c.bytesSent / minimum : 1.0);
 }
 
+// The best times of one step on one device, on two, and on two without collectives.
+void printStep(const char* title, const char* one, const char* two, double best1, double best2, double bestBare) {
+  std::printf("%s, best of 30 interleaved rounds\n", title);
+  std::printf("   %-24s %8.3f ms\n", one, best1 * 1e3);
+  std::printf("   %-24s %8.3f ms   speedup %.2fx\n", two, best2 * 1e3, best1 / best2);
+  std::printf("   %s without the collectives %8.3f ms: collectives %.1f%% of the step\n", two, bestBare * 1e3,
+              100 * std::max(0.0, best2 - bestBare) / best2);
+}
+
 // Item 3, on every rank of `mpirun -np 2`: rounds of the 1-device step (rank 0 alone),
 // the 2-rank step and the 2-rank step without collectives, each phase entered together
 // (a tiny all_reduce is the barrier), best of 30; rank 0 prints.
@@ -127,13 +136,9 @@ int overMpi(const runtime::ShardedProgram& one, const runtime::ShardedProgram& d
     const double tBare = stepSeconds(bare, on2);
     if (round >= 0) best2 = std::min(best2, t2), bestBare = std::min(bestBare, tBare);
   }
-  if (first) {
-    std::printf("3. data-parallel step over 2 MPI processes (mpirun -np 2; rank 0's times), best of 30 interleaved rounds\n");
-    std::printf("   1 device (rank 0 alone) %8.3f ms\n", best1 * 1e3);
-    std::printf("   2 MPI ranks             %8.3f ms   speedup %.2fx\n", best2 * 1e3, best1 / best2);
-    std::printf("   2 MPI ranks without the collectives %8.3f ms: collectives %.1f%% of the step\n", bestBare * 1e3,
-                100 * std::max(0.0, best2 - bestBare) / best2);
-  }
+  if (first)
+    printStep("3. data-parallel step over 2 MPI processes (mpirun -np 2; rank 0's times)", "1 device (rank 0 alone)",
+              "2 MPI ranks", best1, best2, bestBare);
   return 0;
 }
 
@@ -166,10 +171,6 @@ int main() {
     best2 = std::min(best2, stepSeconds(sharded, on2));
     bestBare = std::min(bestBare, stepSeconds(bare, on2));
   }
-  std::printf("2. data-parallel step (arguments on the devices), best of 30 interleaved rounds\n");
-  std::printf("   1 device  %8.3f ms\n", best1 * 1e3);
-  std::printf("   2 devices %8.3f ms   speedup %.2fx\n", best2 * 1e3, best1 / best2);
-  std::printf("   2 devices without the collectives %8.3f ms: collectives %.1f%% of the step\n", bestBare * 1e3,
-              100 * std::max(0.0, best2 - bestBare) / best2);
+  printStep("2. data-parallel step (arguments on the devices)", "1 device", "2 devices", best1, best2, bestBare);
   return 0;
 }

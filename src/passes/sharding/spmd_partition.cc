@@ -241,7 +241,7 @@ class Partitioner {
       Sharding need = rule.known ? layoutOf(rank, rule.operandDims[k], axes) : Sharding::replicatedOn(plan_.mesh, rank);
       operands.push_back(resharder.reshard(map_.at(v), v->type(), layout_.at(v), need));
     }
-    if (!rule.known && !layout_.empty()) {
+    if (!rule.known) {
       for (const Value* v : op.operands())
         if (v->type().isTensor() && !layout_.at(v).isFullyReplicated()) {
           report_.notes.push_back(where(op) + " has no sharding rule: it runs on whole values");
