@@ -404,6 +404,18 @@ void checkPrograms(Kit& kit) {
     a.options = &nullName;
     kit.expectError(&KilnPluginApi::compile, a, KILN_ERROR_INVALID_ARGUMENT, "a compile option without a name");
   });
+  kit.check("client options: an unknown name is INVALID_ARGUMENT", [&] {
+    if (kit.api().minor_version < 6) throw Skip{"the plugin's API 0." + std::to_string(kit.api().minor_version) + " has no client options"};
+    KilnClientCreateArgs a{};
+    const KilnNamedOption unknown{"plugin_check_no_such_option", "1"};
+    a.options = &unknown;
+    a.num_options = 1;
+    std::string message = kit.expectError(&KilnPluginApi::client_create, a, KILN_ERROR_INVALID_ARGUMENT, "an unknown client option");
+    require(message.find("plugin_check_no_such_option") != std::string::npos, "the message does not name the option: " + message);
+    const KilnNamedOption nullValue{"plugin_check_option", nullptr};
+    a.options = &nullValue;
+    kit.expectError(&KilnPluginApi::client_create, a, KILN_ERROR_INVALID_ARGUMENT, "a client option without a value");
+  });
   kit.check("executable_with_entry and executable_statistics", [&] {
     if (kit.api().minor_version < 5) throw Skip{"the plugin's API 0." + std::to_string(kit.api().minor_version) + " has neither"};
     KilnClient* c = kit.client();
