@@ -57,6 +57,7 @@ ShardedExecutable::ShardedExecutable(const Client& client, ShardedProgram progra
     : client_(client),
       program_(std::move(program)),
       devices_(devicesFor(client, program_)),
+      firstPartition_(client.numProcesses() > 1 ? client.processIndex() : 0),
       executable_(compileFor(client, program_, std::move(options))) {}
 
 std::vector<std::vector<Buffer>> ShardedExecutable::place(const std::vector<Literal>& args) const {
@@ -77,12 +78,11 @@ std::vector<std::vector<Buffer>> ShardedExecutable::place(const std::vector<Lite
 
 std::vector<Buffer> ShardedExecutable::placeArgument(size_t i, const Literal& value) const {
   const passes::PartitionReport& report = program_.report;
-  // Under MPI the one device is the rank's: its pieces are the rank's.
-  const int64_t first = client_.numProcesses() > 1 ? client_.processIndex() : 0;
   std::vector<Buffer> pieces;
   for (size_t d = 0; d < devices_.size(); ++d)
     pieces.push_back(client_.bufferFromHost(
-        report.partitioned ? shardOf(value, report.params.at(i), first + static_cast<int64_t>(d)) : value, devices_[d]));
+        report.partitioned ? shardOf(value, report.params.at(i), firstPartition_ + static_cast<int64_t>(d)) : value,
+        devices_[d]));
   return pieces;
 }
 

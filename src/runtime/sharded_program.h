@@ -57,6 +57,7 @@ class ShardedExecutable {
   const Client& client_;
   ShardedProgram program_;
   std::vector<Device> devices_;
+  int64_t firstPartition_;  // the partition devices_[0] runs (under MPI: this rank's)
   Executable executable_;
 };
 

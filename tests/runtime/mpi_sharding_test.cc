@@ -82,14 +82,7 @@ TEST_P(MpiShardingTest, TrainingMatchesOneDevice) {
   const std::string rows = "{devices=[" + n + ",1]<=[" + n + "]}", columns = "{devices=[1," + n + "]<=[" + n + "]}";
   for (const std::string& text : {trainStep("{replicated}", "{replicated}", rows), trainStep(columns, rows, "{replicated}")}) {
     ShardedExecutable step(client, partitionProgram(text, "step", "", true));
-    std::vector<Literal> args;
-    std::mt19937_64 rng(7);
-    std::uniform_real_distribution<double> uniform(-1, 1);
-    for (const Type& t : step.program().params) {
-      Literal lit(t);
-      for (int64_t i = 0; i < lit.numElements(); ++i) lit.setFloat(i, uniform(rng));
-      args.push_back(std::move(lit));
-    }
+    std::vector<Literal> args = uniformArgs(step.program().params, 7);
     std::vector<Literal> a = args, b = args;
     for (int s = 0; s < 10; ++s) {
       std::vector<Literal> ra = step.run(a), rb = alone(text, b);

@@ -3,6 +3,7 @@
 // sharding pattern; N stands for the number of devices.
 #pragma once
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,19 @@ inline Literal integers(const Type& type, int salt) {
   Literal lit(type);
   for (int64_t i = 0; i < lit.numElements(); ++i) lit.setFloat(i, static_cast<double>((i * 7 + salt * 3) % 11 - 5));
   return lit;
+}
+
+// Values uniform in [-1, 1) for `types`, from `seed` (the training steps' starting point).
+inline std::vector<Literal> uniformArgs(const std::vector<Type>& types, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  std::vector<Literal> args;
+  for (const Type& t : types) {
+    Literal lit(t);
+    for (int64_t i = 0; i < lit.numElements(); ++i) lit.setFloat(i, uniform(rng));
+    args.push_back(std::move(lit));
+  }
+  return args;
 }
 
 inline std::string replaceAll(std::string text, const std::string& from, const std::string& to) {

@@ -79,14 +79,7 @@ void trainTenSteps(const Client& client, const std::string& text, int expectedAl
   ShardedExecutable step(client, sharded);
   ShardedExecutable single(client, partitionProgram(replaceAll(text, "mhlo.sharding", "unused.sharding"), "step"));
   ASSERT_EQ(single.program().report.numDevices, 1);
-  std::vector<Literal> args;
-  std::mt19937_64 rng(7);
-  std::uniform_real_distribution<double> uniform(-1, 1);
-  for (const Type& t : sharded.params) {
-    Literal lit(t);
-    for (int64_t i = 0; i < lit.numElements(); ++i) lit.setFloat(i, uniform(rng));
-    args.push_back(std::move(lit));
-  }
+  std::vector<Literal> args = uniformArgs(sharded.params, 7);
   std::vector<Literal> a = args, b = args;
   double firstLoss = 0, lastLoss = 0;
   for (int s = 0; s < 10; ++s) {
