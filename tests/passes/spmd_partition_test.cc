@@ -84,6 +84,38 @@ TEST(ShardingPropagationTest, GspmdMeshesOfOneDeviceOrderMeetOnTheirRefinement) 
   EXPECT_EQ(plan.of(fn.param(1)).dims[1], Axes{"_axis_1"});
 }
 
+TEST(ShardingPropagationTest, WindowsSplitWhereHalosComeFromNeighbours) {
+  // A "same" 3-row window over 8 rows split in 4 (pieces of 2) needs one row from each
+  // neighbour: the rows stay split. A 7-row window would need 3 from each: the rows of
+  // the second convolution stay whole, with a note; a "valid" convolution (6 rows out of
+  // 8) reads a different span on each device: whole, silently.
+  auto m = parse(R"(
+    func.func @main(%x: tensor<1x8x1xf32> {mhlo.sharding = "{devices=[1,4,1]<=[4]}"}, %k: tensor<3x1x1xf32>, %k7: tensor<7x1x1xf32>)
+        -> (tensor<1x8x1xf32>, tensor<1x8x1xf32>, tensor<1x6x1xf32>) {
+      %a = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[1, 1]]}
+           {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x1xf32>, tensor<3x1x1xf32>) -> tensor<1x8x1xf32>
+      %b = stablehlo.convolution(%x, %k7) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[3, 3]]}
+           {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x1xf32>, tensor<7x1x1xf32>) -> tensor<1x8x1xf32>
+      %c = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {}
+           {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x1xf32>, tensor<3x1x1xf32>) -> tensor<1x6x1xf32>
+      return %a, %b, %c : tensor<1x8x1xf32>, tensor<1x8x1xf32>, tensor<1x6x1xf32>
+    })");
+  const Function& fn = *m->lookup("main");
+  ShardingPlan plan = propagateShardings(*m, fn);
+  EXPECT_EQ(plan.results[0].dims[1], Axes{"_axis_0"});
+  EXPECT_TRUE(plan.results[1].dims[1].empty());
+  EXPECT_TRUE(plan.results[2].dims[1].empty());
+  ASSERT_EQ(plan.notes.size(), 1u);
+  EXPECT_NE(plan.notes[0].find("stablehlo.convolution (line 6): a dimension of size 8 stays whole: split over "
+                               "{\"_axis_0\"}, its windows would read beyond the neighbouring pieces"),
+            std::string::npos)
+      << plan.notes[0];
+  // Partitioned, the first convolution's pieces are widened by a row from each side.
+  PartitionReport r = partitionModule(*m, "main");
+  verifyModule(*m);
+  EXPECT_EQ(r.collectives.collectivePermute, 2);
+}
+
 TEST(SpmdPartitionTest, ThePartitionedProgramVerifiesAndKeepsItsShardings) {
   auto m = parse(R"(
     func.func @main(%x: tensor<8x4xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"}) -> (tensor<f32> {mhlo.sharding = "{replicated}"}) {

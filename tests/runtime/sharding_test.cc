@@ -52,6 +52,7 @@ TEST_P(ShardingTest, PartitionedRunsAgreeWithOneDevice) {
       EXPECT_EQ(counts.allGather, expected.allGather) << sharded.text;
       EXPECT_EQ(counts.allToAll, expected.allToAll) << sharded.text;
       EXPECT_EQ(counts.reduceScatter, expected.reduceScatter) << sharded.text;
+      EXPECT_EQ(counts.collectivePermute, expected.collectivePermute) << sharded.text;
     }
   }
 }

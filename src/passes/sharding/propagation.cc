@@ -277,11 +277,13 @@ class Propagator {
         pieces *= plan_.mesh.axisSize(a);
         clash = clash || std::find(used.begin(), used.end(), a) != used.end();
       }
-      if (clash || rule.factors[f].size % pieces != 0) {
+      if (clash || !rule.factors[f].splitsInto(pieces)) {
         noteOnce(op, where(op) + ": a dimension of size " + std::to_string(rule.factors[f].size) + " stays whole" +
                          (clash ? ": " + axesText(c.axes) + " already splits a dimension of more bytes (" +
                                       std::to_string(c.support) + " bytes offered it here)"
-                                : ": " + axesText(c.axes) + " does not divide it"));
+                          : rule.factors[f].size % pieces != 0
+                              ? ": " + axesText(c.axes) + " does not divide it"
+                              : ": split over " + axesText(c.axes) + ", its windows would read beyond the neighbouring pieces"));
         continue;
       }
       if (c.conflict)

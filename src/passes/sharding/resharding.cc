@@ -15,9 +15,9 @@ Type localType(const Type& global, const Sharding& s) {
   return Type::tensor(global.dtype(), shape);
 }
 
-int64_t Resharder::pieces(const Axes& axes) const {
+int64_t Resharder::pieces(const DeviceMesh& mesh, const Axes& axes) {
   int64_t n = 1;
-  for (const std::string& a : axes) n *= mesh_.axisSize(a);
+  for (const std::string& a : axes) n *= mesh.axisSize(a);
   return n;
 }
 
@@ -82,15 +82,46 @@ std::unique_ptr<Region> Resharder::reducerRegion(DType dtype, OpCode reducer) {
   });
 }
 
-Value* Resharder::permute(Value* local, const Axes& axes, const std::vector<std::pair<int64_t, int64_t>>& pairs) {
+Value* Resharder::permute(Value* local, const Axes& axes, const std::vector<std::pair<int64_t, int64_t>>& pairs,
+                          const std::string& purpose) {
   std::vector<Dims> rows;
   for (const Dims& group : groups(axes))
     for (const auto& [from, to] : pairs) rows.push_back({group.at(static_cast<size_t>(from)), group.at(static_cast<size_t>(to))});
   record(&CollectiveCounts::collectivePermute, static_cast<double>(local->type().byteSize()),
-         "collective_permute of " + local->type().str() + " over " + axesText(axes));
+         "collective_permute of " + local->type().str() + " over " + axesText(axes) +
+             (purpose.empty() ? "" : " (" + purpose + ")"));
   return b_.create1(OpCode::CollectivePermute, {local},
                     {{"source_target_pairs", replicaGroups(rows)},  // (the same table: a row per pair)
                      {"channel_handle", ChannelHandle{shared_->nextChannel++, 1}.toAttr()}});
+}
+
+Value* Resharder::exchangeHalos(Value* local, int64_t dim, const Axes& axes, int64_t before, int64_t after,
+                                Value* padding) {
+  const Shape& shape = local->type().shape();
+  const int64_t size = shape[static_cast<size_t>(dim)];
+  auto part = [&](int64_t from, int64_t to) {
+    Dims start(shape.size(), 0), limit = shape, strides(shape.size(), 1);
+    start[static_cast<size_t>(dim)] = from;
+    limit[static_cast<size_t>(dim)] = to;
+    return b_.slice(local, start, limit, strides);
+  };
+  const int64_t n = pieces(axes);
+  // The first and last devices receive nothing (zeros) from beyond the ends: there the
+  // halo is the padding.
+  auto orPaddingAt = [&](Value* halo, int64_t end) {
+    if (!padding) return halo;
+    Value* atEnd = b_.compare(shardIndex(axes), b_.splat(Type::scalar(DType::I64), static_cast<double>(end)),
+                              ComparisonDirection::EQ);
+    return b_.select(atEnd, b_.broadcastInDim(padding, halo->type().shape(), {}), halo);
+  };
+  std::vector<std::pair<int64_t, int64_t>> up, down;  // to the next piece, to the previous one
+  for (int64_t k = 0; k + 1 < n; ++k) up.push_back({k, k + 1}), down.push_back({k + 1, k});
+  std::vector<Value*> parts;
+  const std::string along = " along dimension " + std::to_string(dim);
+  if (before > 0) parts.push_back(orPaddingAt(permute(part(size - before, size), axes, up, "halo from the previous piece" + along), 0));
+  parts.push_back(after < 0 ? part(0, size + after) : local);
+  if (after > 0) parts.push_back(orPaddingAt(permute(part(0, after), axes, down, "halo from the next piece" + along), n - 1));
+  return parts.size() == 1 ? parts[0] : b_.concatenate(parts, dim);
 }
 
 Value* Resharder::reshard(Value* v, const Type& global, const Sharding& from, const Sharding& to, OpCode reducer) {

@@ -45,8 +45,18 @@ class Resharder {
   // Each device's `local` value sent along `axes`: within every group of devices that
   // differ only along them, the one at index `from` sends to the one at index `to`, for
   // each (from, to) of `pairs` (a device nothing is sent to gets zeros): one
-  // collective_permute (a shard_map's ppermute).
-  Value* permute(Value* local, const Axes& axes, const std::vector<std::pair<int64_t, int64_t>>& pairs);
+  // collective_permute (a shard_map's ppermute); `purpose` goes into its note.
+  Value* permute(Value* local, const Axes& axes, const std::vector<std::pair<int64_t, int64_t>>& pairs,
+                 const std::string& purpose = "");
+  // This device's `local` piece of a value whose dimension `dim` is split over `axes`,
+  // widened by the last `before` elements of the piece before it and the first `after`
+  // elements of the piece after it (past either end, the scalar `padding`, or zeros):
+  // a collective_permute each way (GSPMD's halo exchange). A negative `after` drops
+  // that many of the piece's own last elements.
+  Value* exchangeHalos(Value* local, int64_t dim, const Axes& axes, int64_t before, int64_t after,
+                       Value* padding = nullptr);
+  // How many pieces `axes` split a dimension into.
+  static int64_t pieces(const DeviceMesh& mesh, const Axes& axes);
   const CollectiveCounts& counts() const { return shared_->counts; }
   // Each collective inserted, with the context it was inserted for.
   const std::vector<std::string>& notes() const { return shared_->notes; }
@@ -58,7 +68,7 @@ class Resharder {
   std::vector<Dims> groups(const Axes& axes) const;
   // This device's shard index along `axes` (an i64 scalar; computed once per axes).
   Value* shardIndex(const Axes& axes);
-  int64_t pieces(const Axes& axes) const;
+  int64_t pieces(const Axes& axes) const { return pieces(mesh_, axes); }
   // Counts a collective of `kind` sending `bytes` per device, and notes it.
   void record(int CollectiveCounts::*kind, double bytes, const std::string& what);
   // (g-1)/g of `bytes` for groups of g devices along `axes`.

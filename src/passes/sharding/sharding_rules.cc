@@ -1,6 +1,8 @@
 // The sharding rule of each op (see sharding_rules.h).
 #include "passes/sharding/sharding_rules.h"
 
+#include <numeric>
+
 #include "ir/attr_records.h"
 
 namespace kiln::passes {
@@ -14,6 +16,19 @@ struct RuleBuilder {
     rule.known = true;
     for (const Value* v : op.operands()) rule.operandDims.emplace_back(v->type().isTensor() ? v->type().rank() : 0, -1);
     for (const Value* v : op.results()) rule.resultDims.emplace_back(v->type().isTensor() ? v->type().rank() : 0, -1);
+    rule.paddingOperand.assign(op.numOperands(), -1);
+  }
+  // A Windowed factor (see ShardingRule::Factor), or -1 when the window's dimension must
+  // stay whole: its operand is dilated, negative padding cuts it, or the result's size
+  // times the stride is not the operand's (every device's result piece would then read
+  // a different span around its operand piece).
+  int windowed(int64_t in, int64_t out, const Window& w, size_t i, int64_t windowSize) {
+    if (!w.paddingShapeOk || w.baseDilations[i] != 1 || w.padding[i].first < 0 || in != w.strides[i] * out) return -1;
+    const int f = factor(out, Kind::Windowed);
+    rule.factors[f].stride = w.strides[i];
+    rule.factors[f].low = w.padding[i].first;
+    rule.factors[f].extent = (windowSize - 1) * w.windowDilations[i] + 1;
+    return f;
   }
   int factor(int64_t size, Kind kind = Kind::Parallel) {
     rule.factors.push_back({size, kind});
@@ -188,23 +203,46 @@ ShardingRule iota(const Op& op) {
   return r.rule;
 }
 
-// Convolution: the batch and the output features split freely; the input features are
-// contracted (a reduction) when there is one group; spatial dimensions stay whole (their
-// windows would need halo exchanges).
+// Convolution: the batch splits freely when there is one batch group; the output
+// features split, and the input features are contracted (a reduction), when there is
+// one group of each; the spatial dimensions are windowed ("same" and strided
+// convolutions) or whole.
 ShardingRule convolution(const Op& op) {
   RuleBuilder r(op);
   ConvDims dims = ConvDims::fromAttr(op.attr("dimension_numbers"));
-  const bool grouped = op.attrOrDefault("feature_group_count").asInt() != 1 ||
-                       op.attrOrDefault("batch_group_count").asInt() != 1;
+  const int64_t featureGroups = op.attrOrDefault("feature_group_count").asInt();
+  const int64_t batchGroups = op.attrOrDefault("batch_group_count").asInt();
   const Shape& in = op.operand(0)->type().shape();
   const Shape& kernel = op.operand(1)->type().shape();
+  const Shape& result = op.result()->type().shape();
   auto& I = r.rule.operandDims[0];
   auto& K = r.rule.operandDims[1];
   auto& out = r.rule.resultDims[0];
-  if (grouped) return r.rule;  // everything whole
-  I[dims.inputBatch] = out[dims.outputBatch] = r.factor(in[dims.inputBatch]);
-  K[dims.kernelOutputFeature] = out[dims.outputFeature] = r.factor(kernel[dims.kernelOutputFeature]);
-  I[dims.inputFeature] = K[dims.kernelInputFeature] = r.factor(in[dims.inputFeature], Kind::Reduction);
+  if (batchGroups == 1) I[dims.inputBatch] = out[dims.outputBatch] = r.factor(in[dims.inputBatch]);
+  if (batchGroups == 1 && featureGroups == 1) {
+    K[dims.kernelOutputFeature] = out[dims.outputFeature] = r.factor(kernel[dims.kernelOutputFeature]);
+    I[dims.inputFeature] = K[dims.kernelInputFeature] = r.factor(in[dims.inputFeature], Kind::Reduction);
+  }
+  const Window w = Window::ofConvolution(op, static_cast<int64_t>(dims.inputSpatial.size()));
+  for (size_t i = 0; i < dims.inputSpatial.size(); ++i)
+    I[dims.inputSpatial[i]] = out[dims.outputSpatial[i]] =
+        r.windowed(in[dims.inputSpatial[i]], result[dims.outputSpatial[i]], w, i, kernel[dims.kernelSpatial[i]]);
+  return r.rule;
+}
+
+// Reduce_window (pooling): each dimension is windowed or whole, in every input and
+// result alike; past the ends, each input's window reads its init value.
+ShardingRule reduceWindow(const Op& op) {
+  RuleBuilder r(op);
+  const size_t n = op.numResults();
+  const Shape& in = op.operand(0)->type().shape();
+  const Shape& out = op.result()->type().shape();
+  const Window w = Window::ofReduceWindow(op, static_cast<int64_t>(in.size()));
+  for (size_t d = 0; d < in.size(); ++d) {
+    const int f = r.windowed(in[d], out[d], w, d, w.dimensions[d]);
+    for (size_t k = 0; k < n; ++k) r.rule.operandDims[k][d] = r.rule.resultDims[k][d] = f;
+  }
+  for (size_t k = 0; k < n; ++k) r.rule.paddingOperand[k] = static_cast<int>(n + k);
   return r.rule;
 }
 
@@ -286,6 +324,22 @@ ShardingRule scatter(const Op& op) {
 
 }  // namespace
 
+bool ShardingRule::Factor::splitsInto(int64_t pieces) const {
+  if (size % pieces != 0) return false;
+  if (kind != Kind::Windowed || pieces == 1) return true;
+  const int64_t local = stride * size / pieces;
+  const auto [before, after] = halos(pieces);
+  return before <= local && after <= local && local + after > 0;
+}
+
+std::pair<int64_t, int64_t> ShardingRule::Factor::halos(int64_t pieces) const {
+  // A device's result piece, elements [j0, j0 + size/pieces), reads operand elements
+  // [j0*stride - low, (j0 + size/pieces - 1)*stride - low + extent); it holds
+  // [j0*stride, (j0 + size/pieces)*stride).
+  const int64_t local = stride * size / pieces, span = (size / pieces - 1) * stride + extent;
+  return {low, span - low - local};
+}
+
 ShardingRule shardingRule(const Op& op) {
   for (const Value* v : op.results())
     if (!v->type().isTensor()) return unknown();
@@ -309,14 +363,29 @@ ShardingRule shardingRule(const Op& op) {
     case OpCode::Concatenate: return keepsDimensions(op, changedDimensions(op));
     case OpCode::Iota: return iota(op);
     case OpCode::Convolution: return convolution(op);
+    case OpCode::ReduceWindow: return reduceWindow(op);
     case OpCode::Gather: return gather(op);
     case OpCode::Scatter: return scatter(op);
     default: return unknown();
   }
 }
 
-NamedAttrList localAttributes(const Op& op, const TypeList& localOperands) {
+NamedAttrList localAttributes(const Op& op, const TypeList& localOperands, const Dims& haloed) {
   NamedAttrList attrs = op.attrs();
+  auto noPaddingAlong = [&](Window w, const Dims& windowDims) {  // windowDims[i]: window i's operand dimension
+    for (size_t i = 0; i < windowDims.size(); ++i)
+      if (std::find(haloed.begin(), haloed.end(), windowDims[i]) != haloed.end()) w.padding[i] = {0, 0};
+    return w;
+  };
+  if (op.is(OpCode::Convolution) && !haloed.empty()) {
+    const Dims spatial = ConvDims::fromAttr(op.attr("dimension_numbers")).inputSpatial;
+    setConvolutionWindowAttrs(attrs, noPaddingAlong(Window::ofConvolution(op, static_cast<int64_t>(spatial.size())), spatial));
+  }
+  if (op.is(OpCode::ReduceWindow) && !haloed.empty()) {
+    Dims all(static_cast<size_t>(op.operand(0)->type().rank()));
+    std::iota(all.begin(), all.end(), 0);
+    setReduceWindowAttrs(attrs, noPaddingAlong(Window::ofReduceWindow(op, static_cast<int64_t>(all.size())), all));
+  }
   if (op.is(OpCode::Slice)) {
     // A kept dimension is sliced whole: [0, its local size).
     const Shape& global = op.operand(0)->type().shape();

@@ -71,7 +71,8 @@ class Partitioner {
     for (size_t f = 0; f < rule.factors.size(); ++f)
       if (rule.factors[f].kind == ShardingRule::Kind::Reduction) order.push_back(f);
     for (size_t f = 0; f < rule.factors.size(); ++f)
-      if (rule.factors[f].kind == ShardingRule::Kind::Parallel) order.push_back(f);
+      if (rule.factors[f].kind == ShardingRule::Kind::Parallel || rule.factors[f].kind == ShardingRule::Kind::Windowed)
+        order.push_back(f);
     for (size_t f : order) {
       auto offer = [&](const std::vector<Value*>& values, const std::vector<std::vector<int>>& dims,
                        bool planned) -> std::optional<Axes> {
@@ -90,7 +91,7 @@ class Partitioner {
           pieces *= plan_.mesh.axisSize(a);
           if (std::find(used.begin(), used.end(), a) != used.end()) return false;
         }
-        return rule.factors[f].size % pieces == 0;
+        return rule.factors[f].splitsInto(pieces);
       };
       std::optional<Axes> chosen = offer(op.results(), rule.resultDims, true);
       if (!usable(chosen)) chosen = offer(op.operands(), rule.operandDims, false);
@@ -241,6 +242,22 @@ class Partitioner {
       Sharding need = rule.known ? layoutOf(rank, rule.operandDims[k], axes) : Sharding::replicatedOn(plan_.mesh, rank);
       operands.push_back(resharder.reshard(map_.at(v), v->type(), layout_.at(v), need));
     }
+    // A windowed dimension's pieces take their halos from the neighbouring devices.
+    Dims haloed;
+    for (size_t f = 0; f < axes.size(); ++f) {
+      if (rule.factors[f].kind != ShardingRule::Kind::Windowed || axes[f].empty()) continue;
+      const auto [before, after] = rule.factors[f].halos(Resharder::pieces(plan_.mesh, axes[f]));
+      for (size_t k = 0; k < operands.size(); ++k) {
+        const auto& dims = rule.operandDims[k];
+        const auto at = std::find(dims.begin(), dims.end(), static_cast<int>(f));
+        if (at == dims.end()) continue;
+        const int64_t d = at - dims.begin();
+        const int padding = rule.paddingOperand[k];
+        operands[k] = resharder.exchangeHalos(operands[k], d, axes[f], before, after,
+                                              padding < 0 ? nullptr : operands[static_cast<size_t>(padding)]);
+        if (k == 0) haloed.push_back(d);
+      }
+    }
     if (!rule.known) {
       for (const Value* v : op.operands())
         if (v->type().isTensor() && !layout_.at(v).isFullyReplicated()) {
@@ -263,7 +280,7 @@ class Partitioner {
     }
     TypeList operandTypes;
     for (const Value* v : operands) operandTypes.push_back(v->type());
-    std::unique_ptr<Op> copy = Op::create(op.code(), operands, types, withoutShardings(localAttributes(op, operandTypes)),
+    std::unique_ptr<Op> copy = Op::create(op.code(), operands, types, withoutShardings(localAttributes(op, operandTypes, haloed)),
                                           regionsOf(op, resharder), op.loc);
     copy->pos = op.pos;
     Op* placed = b.region().push_back(std::move(copy));  // the builder inserts at the end too
