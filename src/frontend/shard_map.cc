@@ -43,16 +43,10 @@ DeviceMesh irMesh(const kiln::Mesh& mesh) {
   return m;
 }
 
-// A boundary custom call: `target` from `v` to `type`, marked `sharding`. One that keeps
-// the shape (a mesh of one device) is the identity reshape the parser makes of it.
+// XLA's custom call `target` from `v` to `type`, marked `sharding`, in kiln's form.
 Value* boundary(Builder& b, const std::string& target, Value* v, const Type& type, const std::string& sharding) {
-  NamedAttrList attrs{{std::string(kHloShardingAttr), Attribute::string(sharding)}};
-  if (type == v->type()) {
-    if (target != "Sharding") setAttr(attrs, std::string(kShardMapBoundaryAttr), Attribute::string(target));
-    return b.create1(OpCode::Reshape, {v}, std::move(attrs), {type});
-  }
-  setAttr(attrs, "call_target_name", Attribute::string(target));
-  return b.create1(OpCode::CustomCall, {v}, std::move(attrs), {type});
+  ShardingMarker marker = shardingMarker(target, v->type(), type, kHloShardingAttr, Attribute::string(sharding));
+  return b.create1(marker.code, {v}, std::move(marker.attrs), {type});
 }
 
 // The global type of a piece `local` laid out as `s`.
@@ -108,8 +102,7 @@ std::vector<Array> traceShardMap(const ShardMapFn& f, const kiln::Mesh& mesh, co
     const PartitionSpec& spec = outSpecs.every ? *outSpecs.every : outSpecs.each[i];
     const Sharding s = irSharding(NamedSharding(mesh, spec), mesh, v->type().rank(),
                                   "shard_map out_specs[" + std::to_string(i) + "]");
-    Value* manual = b.create1(OpCode::Reshape, {v}, {{std::string(kHloShardingAttr), Attribute::string("{manual}")}},
-                              {v->type()});
+    Value* manual = boundary(b, "Sharding", v, v->type(), "{manual}");
     outputs.push_back(makeTracer(trace.shared_from_this(),
                                  boundary(b, "SPMDShardToFullShape", manual, globalType(v->type(), s), printHloSharding(s))));
   }

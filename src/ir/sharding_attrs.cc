@@ -92,6 +92,18 @@ ShardMapBoundary shardMapBoundary(const Op& op) {
   return ShardMapBoundary::None;
 }
 
+ShardingMarker shardingMarker(std::string_view target, const Type& from, const Type& to, std::string_view shardingAttr,
+                              Attribute sharding) {
+  NamedAttrList attrs;
+  if (sharding) setAttr(attrs, std::string(shardingAttr), std::move(sharding));
+  if (from != to) {  // a shard_map's boundary: only a partitioned program runs it
+    setAttr(attrs, "call_target_name", Attribute::string(std::string(target)));
+    return {OpCode::CustomCall, std::move(attrs)};
+  }
+  if (target != "Sharding") setAttr(attrs, std::string(kShardMapBoundaryAttr), Attribute::string(std::string(target)));
+  return {OpCode::Reshape, std::move(attrs)};
+}
+
 void verifyShardings(const Module& module) {
   for (const auto& fn : module.functions()) {
     for (size_t i = 0; i < fn->numParams(); ++i) paramSharding(module, *fn, i);

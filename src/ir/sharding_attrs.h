@@ -37,6 +37,19 @@ inline constexpr std::string_view kShardMapBoundaryAttr = "kiln.shard_map_bounda
 enum class ShardMapBoundary { None, Entry, Exit };
 ShardMapBoundary shardMapBoundary(const Op& op);
 
+// The op XLA's custom call `target` — "Sharding" (a constraint, or shard_map's "{manual}"
+// mark), "SPMDFullToShardShape" or "SPMDShardToFullShape" — from a value of type `from`
+// to `to` becomes in kiln: its code and attributes, `sharding` among them (as the
+// attribute `shardingAttr`: kHloShardingAttr or kSdyShardingAttr; none when null). The
+// one place these are built: the parser, Shardy's import and the frontend's shard_map
+// all make them here.
+struct ShardingMarker {
+  OpCode code;
+  NamedAttrList attrs;
+};
+ShardingMarker shardingMarker(std::string_view target, const Type& from, const Type& to, std::string_view shardingAttr,
+                              Attribute sharding);
+
 // Checks that every sharding attribute of `module` parses and fits the rank of its value
 // (a Parse or Unsupported error located at the op or function otherwise).
 void verifyShardings(const Module& module);

@@ -567,17 +567,12 @@ void Parser::importCustomCall(OpCode& code, const std::vector<Value*>& operands,
   if (name == "Sharding" || name == "SPMDFullToShardShape" || name == "SPMDShardToFullShape") {
     if (operands.size() != 1 || resultTypes.size() != 1)
       unsupportedAt(offset, "custom_call @" + name + " of other than one operand and one result");
-    // A shard_map's boundaries change the shape: they stay custom calls, which only a
-    // partitioned program runs (passes/sharding/spmd_partition.h).
-    if (operands[0]->type() != resultTypes[0]) {
-      if (name == "Sharding") unsupportedAt(offset, "custom_call @Sharding that changes the shape");
-      return;
-    }
-    code = OpCode::Reshape;
-    Attribute sharding = findAttr(attrs, kHloShardingAttr);
-    attrs.clear();
-    if (sharding) setAttr(attrs, std::string(kHloShardingAttr), sharding);
-    if (name != "Sharding") setAttr(attrs, std::string(kShardMapBoundaryAttr), Attribute::string(name));
+    if (name == "Sharding" && operands[0]->type() != resultTypes[0])
+      unsupportedAt(offset, "custom_call @Sharding that changes the shape");
+    ShardingMarker marker =
+        shardingMarker(name, operands[0]->type(), resultTypes[0], kHloShardingAttr, findAttr(attrs, kHloShardingAttr));
+    code = marker.code;
+    attrs = std::move(marker.attrs);
     return;
   }
   if (name.rfind("mhlo.", 0) != 0) return;

@@ -121,22 +121,22 @@ Op* Parser::parseManualComputation(Region& region, const ResultNames& names, siz
   if (!ret || !ret->is(OpCode::Return) || ret->numOperands() != results.size())
     errorAt(typeOffset, "the manual computation's body must end in sdy.return of its " + std::to_string(results.size()) +
                             " result(s)");
-  auto perValue = [](const std::string& text) {
-    return NamedAttrList{{std::string(kSdyShardingAttr), Attribute::opaque("#sdy.sharding_per_value<[" + text + "]>")}};
-  };
   // The boundary ops, placed at the manual computation's position (finishOp would bind
-  // names to them).
-  auto place = [&](OpCode code, Value* operand, const Type& type, NamedAttrList attrs) {
-    std::unique_ptr<Op> op = Op::create(code, {operand}, {type}, std::move(attrs), {});
+  // names to them); `sharding` is Shardy's text, or GSPMD's "{manual}".
+  auto place = [&](const char* target, Value* operand, const Type& type, const std::string& sharding) {
+    ShardingMarker marker =
+        sharding == "{manual}"
+            ? shardingMarker(target, operand->type(), type, kHloShardingAttr, Attribute::string(sharding))
+            : shardingMarker(target, operand->type(), type, kSdyShardingAttr,
+                             Attribute::opaque("#sdy.sharding_per_value<[" + sharding + "]>"));
+    std::unique_ptr<Op> op = Op::create(marker.code, {operand}, {type}, std::move(marker.attrs), {});
     op->pos = posOf(nameOffset);
     return region.push_back(std::move(op));
   };
   // Operands: constrained to their in_sharding, cut to each device's piece.
   for (size_t i = 0; i < operands.size(); ++i) {
-    Op* marked = place(OpCode::Reshape, operands[i], operands[i]->type(), perValue(in[i].first));
-    NamedAttrList attrs{{"call_target_name", Attribute::string("SPMDFullToShardShape")},
-                        {std::string(kHloShardingAttr), Attribute::string("{manual}")}};
-    Op* piece = place(OpCode::CustomCall, marked->result(), args[i].second, std::move(attrs));
+    Op* marked = place("Sharding", operands[i], operands[i]->type(), in[i].first);
+    Op* piece = place("SPMDFullToShardShape", marked->result(), args[i].second, "{manual}");
     body->argument(i)->replaceAllUsesWith(piece->result());
   }
   // The body, inline.
@@ -146,11 +146,8 @@ Op* Parser::parseManualComputation(Region& region, const ResultNames& names, siz
   std::vector<Value*> values;
   Op* last = nullptr;
   for (size_t r = 0; r < results.size(); ++r) {
-    Op* manual = place(OpCode::Reshape, yielded[r], yielded[r]->type(),
-                       {{std::string(kHloShardingAttr), Attribute::string("{manual}")}});
-    NamedAttrList attrs = perValue(out[r].first);
-    attrs.push_back({"call_target_name", Attribute::string("SPMDShardToFullShape")});
-    last = place(OpCode::CustomCall, manual->result(), results[r], std::move(attrs));
+    Op* manual = place("Sharding", yielded[r], yielded[r]->type(), "{manual}");
+    last = place("SPMDShardToFullShape", manual->result(), results[r], out[r].first);
     values.push_back(last->result());
   }
   if (names.total != values.size())
