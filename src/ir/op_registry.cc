@@ -9,7 +9,7 @@
 #include "ir/chlo_decompositions.h"
 #include "ir/composite_ops.h"
 #include "ir/float_format.h"
-#include "ir/map_decomposition.h"
+#include "ir/region_decompositions.h"
 #include "ir/stablehlo_decompositions.h"
 #include "support/error.h"
 
@@ -296,6 +296,7 @@ std::vector<OpInfo> buildTable() {
       opt("base_dilations", A::I64Array), opt("window_dilations", A::I64Array),
       opt("padding", A::DenseI64)};
   t.rows.back().regions = exactly(1);
+  t.rows.back().decompose = &decomposeReduceWindow;
   t.binary(O::Remainder);
   t.op(O::ReplicaId, C::Collective, exactly(0), exactly(1), "attr-dict : type(result)");
   t.op(O::Reshape, C::DataMovement, exactly(1), exactly(1), kFn);

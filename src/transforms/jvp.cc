@@ -85,7 +85,8 @@ void JvpEmitter::emitOp(const Op& op) {
   bool differentiableResult = false;
   for (Value* r : op.results()) differentiableResult |= isDifferentiable(r->type());
   const OpRules& rules = opRules()[op.code()];
-  if (anyTangent && differentiableResult && !rules.jvp &&
+  const bool byRule = rules.jvp && !(rules.differentiatesThroughDecomposition && rules.differentiatesThroughDecomposition(op));
+  if (anyTangent && differentiableResult && !byRule &&
       throughDecomposition(
           op, module_, [&](const Op& inner) { emitOp(inner); },
           [&](size_t i, Value* part) {

@@ -95,6 +95,10 @@ struct OpRules {
   BatchRule batch = nullptr;
   // The batching rule handles batched values its regions capture (loops, conditionals).
   bool batchesRegions = false;
+  // True for the ops autodiff takes through their registry decomposition although the op
+  // has a jvp rule (a reduce_window whose body the rule does not know); when the
+  // decomposition declines too, the jvp rule says what is unsupported.
+  bool (*differentiatesThroughDecomposition)(const Op&) = nullptr;
 };
 
 const OpTable<OpRules>& opRules();

@@ -451,6 +451,44 @@ TEST(AutodiffTest, BatchNorm) {
     })", positive);
 }
 
+// A reduce_window whose body has no rule of its own differentiates through the fold of
+// its body over the window's positions: cumlogsumexp as JAX lowers it on CPU (a window
+// covering the prefix; padded here with -1000, as -inf - -inf is NaN in this body), and a windowed argmax over two inputs (value,
+// position) whose body keeps the larger pair — the position is an integer with no
+// tangent, the value routes its tangent.
+TEST(AutodiffTest, WindowedReductionsOfOtherBodies) {
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<2x5xf64>) -> tensor<2x5xf64> {
+      %low = stablehlo.constant dense<-1.0e+03> : tensor<f64>
+      %s = "stablehlo.reduce_window"(%x, %low) ({
+      ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+        %m = stablehlo.maximum %a, %b : tensor<f64>
+        %d = stablehlo.subtract %a, %b : tensor<f64>
+        %ad = stablehlo.abs %d : tensor<f64>
+        %n = stablehlo.negate %ad : tensor<f64>
+        %e = stablehlo.exponential %n : tensor<f64>
+        %l = stablehlo.log_plus_one %e : tensor<f64>
+        %r = stablehlo.add %m, %l : tensor<f64>
+        stablehlo.return %r : tensor<f64>
+      }) {window_dimensions = array<i64: 1, 5>, padding = dense<[[0, 0], [4, 0]]> : tensor<2x2xi64>} : (tensor<2x5xf64>, tensor<f64>) -> tensor<2x5xf64>
+      return %s : tensor<2x5xf64>
+    })");
+  checkDerivatives(R"(
+    func.func @main(%x: tensor<6x4xf64>) -> tensor<3x3xf64> {
+      %i = stablehlo.iota dim = 0 : tensor<6x4xi32>
+      %ninf = stablehlo.constant dense<0xFFF0000000000000> : tensor<f64>
+      %zero = stablehlo.constant dense<0> : tensor<i32>
+      %v, %p = "stablehlo.reduce_window"(%x, %i, %ninf, %zero) ({
+      ^bb0(%a: tensor<f64>, %ai: tensor<i32>, %b: tensor<f64>, %bi: tensor<i32>):
+        %keep = stablehlo.compare GE, %a, %b : (tensor<f64>, tensor<f64>) -> tensor<i1>
+        %v1 = stablehlo.select %keep, %a, %b : tensor<i1>, tensor<f64>
+        %i1 = stablehlo.select %keep, %ai, %bi : tensor<i1>, tensor<i32>
+        stablehlo.return %v1, %i1 : tensor<f64>, tensor<i32>
+      }) {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 1>} : (tensor<6x4xf64>, tensor<6x4xi32>, tensor<f64>, tensor<i32>) -> (tensor<3x3xf64>, tensor<3x3xi32>)
+      return %v : tensor<3x3xf64>
+    })");
+}
+
 // map differentiates through its computation applied to whole tensors.
 TEST(AutodiffTest, Map) {
   checkDerivatives(R"(

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using interp::HostValues;
 
 // Programs checked today; raise it as rules land.
-constexpr int kCheckedFloor = 741;
+constexpr int kCheckedFloor = 748;
 
 // "checked", "mismatch ...", or why the program was not checked.
 std::string checkProgram(const fs::path& path) {

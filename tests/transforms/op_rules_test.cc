@@ -34,7 +34,6 @@ bool notDifferentiable(const OpInfo& info, std::string& why) {
       {"util.unfoldable_constant", "no operands"},
       {"stablehlo.rng", "random numbers: no tangent, as in JAX"},
       {"stablehlo.rng_bit_generator", "random bits"},
-      {"stablehlo.bitcast_convert", "reinterprets bits"},
       {"stablehlo.replica_id", "integer result"},
       {"stablehlo.partition_id", "integer result"},
       {"stablehlo.get_dimension_size", "integer result"},

@@ -392,6 +392,9 @@ std::vector<Value*> identityTranspose(TransposeArgs& a) { return a.ct; }
 void addElementwiseRules(OpTable<OpRules>& t) {
   for (O code : {O::Sign, O::Floor, O::Ceil, O::RoundNearestAfz, O::RoundNearestEven, O::ChloNextAfter})
     t[code].jvp = &zeroJvp;
+  // bitcast_convert reinterprets bits: a zero tangent, as JAX defines it (a float made
+  // of another float's bits does not vary with it in any useful sense).
+  t[O::BitcastConvert].jvp = &zeroJvp;
   t[O::Negate] = {&negateJvp, &negateTranspose};
   t[O::Abs].jvp = &absJvp;
   t[O::Exponential].jvp = &expJvp;

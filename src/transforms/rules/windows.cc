@@ -11,10 +11,14 @@
 //   without dividing by zero from the windows' products of nonzero elements and counts
 //   of zeros (as for a scatter that multiplies). The init appears once per window and
 //   once per padding element in it.
+// - any other reduce_window (several inputs, another body: cumlogsumexp, a complex
+//   cummax) differentiates through its decomposition, a fold of its elementwise body
+//   over the window's positions (ir/region_decompositions.h).
 #include <limits>
 #include <optional>
 
 #include "ir/attr_records.h"
+#include "ir/region_decompositions.h"
 #include "transforms/op_rules.h"
 
 namespace kiln::transforms {
@@ -119,8 +123,17 @@ Value* selectAndScatterAdd(Builder& b, Value* x, Value* source, const Window& w,
       ->result();
 }
 
+// The reduce_windows reduceWindowJvp knows: one input, reduced by add, max, min or
+// multiply. Others differentiate through their decomposition (ir/region_decompositions.h).
+bool knownReduceWindow(const Op& op) {
+  const Op* f = binaryBodyOp(op.region(0));
+  return op.numOperands() == 2 && f && (f->is(O::Add) || f->is(O::Maximum) || f->is(O::Minimum) || f->is(O::Multiply));
+}
+
 std::vector<Value*> reduceWindowJvp(JvpArgs& a) {
-  if (a.op.numOperands() != 2) unsupportedRule(a.op, "jvp", "a reduce_window of several inputs");
+  if (a.op.numOperands() != 2)
+    unsupportedRule(a.op, "jvp", "a reduce_window of several inputs whose body is not elementwise, or whose window has more than " +
+                                     std::to_string(kMaxUnrolledWindow) + " positions");
   const Op* f = binaryBodyOp(a.op.region(0));
   Window w = windowOf(a.op);
   Builder& b = a.b;
@@ -144,7 +157,8 @@ std::vector<Value*> reduceWindowJvp(JvpArgs& a) {
     if (!a.t[0] && !a.t[1]) return {nullptr};
     return {windowProductTangent(b, a.x[0], a.x[1], a.t[0], a.t[1], w)};
   }
-  unsupportedRule(a.op, "jvp", "a reduce_window that is not a sum, product, max or min");
+  unsupportedRule(a.op, "jvp", "a reduce_window that is not a sum, product, max or min, and whose body is not "
+                               "elementwise or whose window has more than " + std::to_string(kMaxUnrolledWindow) + " positions");
 }
 
 std::vector<Value*> reduceWindowTranspose(TransposeArgs& a) {
@@ -262,6 +276,7 @@ std::vector<Value*> selectAndScatterBatch(BatchArgs& a) {
 
 void addWindowRules(OpTable<OpRules>& t) {
   t[O::ReduceWindow] = {&reduceWindowJvp, &reduceWindowTranspose, nullptr, &reduceWindowBatch};
+  t[O::ReduceWindow].differentiatesThroughDecomposition = [](const Op& op) { return !knownReduceWindow(op); };
   t[O::SelectAndScatter] = {&selectAndScatterJvp, &selectAndScatterTranspose, nullptr, &selectAndScatterBatch};
 }
 
