@@ -136,11 +136,12 @@ func.func @main(%x: tensor<4x5x5x4xf32> {mhlo.sharding = "{devices=[N,1,1,1]<=[N
 // strided convolution's first rows, which fall where the previous device's windows end.
 // The first convolution is dilated ("same" padding, a window 5 rows tall); the second
 // halves the height; the max pool ("same", 3x3, of values below zero) reads -inf past
-// the ends, not zeros.
+// the ends, not zeros; the depthwise one (a feature group per channel) has halos too.
 inline constexpr const char* kHaloConvolutions = R"(
-func.func @main(%x: tensor<2x8x6x3xf32> {mhlo.sharding = "{devices=[1,N,1,1]<=[N]}"}, %k: tensor<3x3x3x4xf32>, %k2: tensor<3x3x4x2xf32>)
+func.func @main(%x: tensor<2x8x6x3xf32> {mhlo.sharding = "{devices=[1,N,1,1]<=[N]}"}, %k: tensor<3x3x3x4xf32>, %k2: tensor<3x3x4x2xf32>,
+                %kd: tensor<3x3x1x3xf32>)
     -> (tensor<2x8x6x4xf32> {mhlo.sharding = "{devices=[1,N,1,1]<=[N]}"}, tensor<2x4x3x2xf32> {mhlo.sharding = "{devices=[1,N,1,1]<=[N]}"},
-        tensor<2x8x6x4xf32> {mhlo.sharding = "{devices=[1,N,1,1]<=[N]}"}) {
+        tensor<2x8x6x4xf32> {mhlo.sharding = "{devices=[1,N,1,1]<=[N]}"}, tensor<2x8x6x3xf32> {mhlo.sharding = "{devices=[1,N,1,1]<=[N]}"}) {
   %a = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[2, 2], [1, 1]], rhs_dilate = [2, 1]}
        {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x8x6x3xf32>, tensor<3x3x3x4xf32>) -> tensor<2x8x6x4xf32>
   %b = stablehlo.convolution(%a, %k2) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[0, 1], [0, 1]]}
@@ -156,7 +157,9 @@ func.func @main(%x: tensor<2x8x6x3xf32> {mhlo.sharding = "{devices=[1,N,1,1]<=[N
     stablehlo.return %r : tensor<f32>
   }) {window_dimensions = array<i64: 1, 3, 3, 1>, padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>}
       : (tensor<2x8x6x4xf32>, tensor<f32>) -> tensor<2x8x6x4xf32>
-  return %a, %b, %m : tensor<2x8x6x4xf32>, tensor<2x4x3x2xf32>, tensor<2x8x6x4xf32>
+  %dw = stablehlo.convolution(%x, %kd) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 1], [1, 1]]}
+       {batch_group_count = 1 : i64, feature_group_count = 3 : i64} : (tensor<2x8x6x3xf32>, tensor<3x3x1x3xf32>) -> tensor<2x8x6x3xf32>
+  return %a, %b, %m, %dw : tensor<2x8x6x4xf32>, tensor<2x4x3x2xf32>, tensor<2x8x6x4xf32>, tensor<2x8x6x3xf32>
 })";
 
 // An embedding lookup: the table split by its feature columns, the ids by batch; the
@@ -251,7 +254,7 @@ inline std::vector<Case> cases() {
       {"sort_and_reshape", kSortAndReshape, {.allGather = 1}},
       {"kept_dimensions", kKeptDimensions, {}},
       {"convolutions", kConvolutions, {.allReduce = 1, .allGather = 1}},
-      {"halo_convolutions", kHaloConvolutions, {.collectivePermute = 5}},
+      {"halo_convolutions", kHaloConvolutions, {.collectivePermute = 7}},
       {"embedding", kEmbedding, {.allGather = 1}},
       {"scatter", kScatter, {}},
       {"while_loop", kWhileLoop, {.allReduce = 1}},
