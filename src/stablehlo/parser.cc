@@ -571,6 +571,7 @@ void Parser::importCustomCall(OpCode& code, const std::vector<Value*>& operands,
       unsupportedAt(offset, "custom_call @Sharding that changes the shape");
     ShardingMarker marker =
         shardingMarker(name, operands[0]->type(), resultTypes[0], kHloShardingAttr, findAttr(attrs, kHloShardingAttr));
+    if (marker.code == OpCode::CustomCall) return;  // stays the call it is, every attribute kept
     code = marker.code;
     attrs = std::move(marker.attrs);
     return;

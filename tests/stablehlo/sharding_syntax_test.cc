@@ -47,14 +47,15 @@ TEST(ShardingSyntaxTest, ReadsEveryFormAndPrintsItBack) {
   EXPECT_EQ(printModule(*m), kSharded);
 }
 
-// shard_map's boundaries: ones that change the shape stay custom calls; ones that do
-// not (a one-device mesh) are identities that print back as the calls.
+// shard_map's boundaries: ones that change the shape stay custom calls (with every
+// attribute they came with); ones that do not (a one-device mesh) are identities that
+// print back as the calls.
 TEST(ShardingSyntaxTest, ShardMapBoundariesPrintBackAsTheyCame) {
   const char* text = R"(module {
   func.func @main(%arg0: tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<4x4xf32>) {
     %0 = stablehlo.custom_call @SPMDFullToShardShape(%arg0) {mhlo.sharding = "{manual}"} : (tensor<8x4xf32>) -> tensor<8x4xf32>
     %1 = stablehlo.custom_call @SPMDShardToFullShape(%0) : (tensor<8x4xf32>) -> tensor<8x4xf32>
-    %2 = stablehlo.custom_call @SPMDFullToShardShape(%1) {mhlo.sharding = "{manual}"} : (tensor<8x4xf32>) -> tensor<4x4xf32>
+    %2 = stablehlo.custom_call @SPMDFullToShardShape(%1) {backend_config = "", mhlo.sharding = "{manual}"} : (tensor<8x4xf32>) -> tensor<4x4xf32>
     return %1, %2 : tensor<8x4xf32>, tensor<4x4xf32>
   }
 }
