@@ -3,12 +3,15 @@
 //  1. Dispatch: executes of a tiny program (x + 1 on f32[4]) issued back to back through
 //     the plugin C API (each with its outputs and event destroyed, the last one awaited),
 //     and execute-plus-await latency, against calling the cpu backend's executable
-//     directly (synchronously, no runtime in between).
+//     directly (synchronously, no runtime in between); the program runs on the caller's
+//     thread (the plugins' default for one this small) and, as a second figure, on the
+//     device's thread.
 //  2. Host -> device -> host round trip of 64 MiB through the cpu plugin (buffer from
 //     host, awaited; copy to host, awaited) as a bandwidth, against memcpy of 64 MiB.
 //  3. all_reduce (sum, f32) of 64 MiB on 2 and 4 cpu devices, inputs already on the
 //     devices, as 64 MiB / time, against the same memcpy.
-// Run: build/bench/runtime_bench (make bench). Best of several rounds for each figure.
+// Run: build/bench/runtime_bench (make bench), or with the figures to measure named
+// (dispatch, roundtrip, allreduce: one part under a profiler). Best of several rounds.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -82,36 +85,60 @@ struct RawExecute {
   }
 };
 
-void dispatch(const runtime::Client& client) {
+// Back-to-back and execute + await times per call (best of 5 rounds) on `client`.
+struct DispatchTimes {
+  double issue = 1e9, latency = 1e9;
+};
+
+DispatchTimes timeDispatch(const runtime::Client& client, const Literal& x) {
   runtime::Device device = client.devices()[0];
   runtime::Executable exe = client.compile(kTiny);
-  Literal x(Type::tensor(DType::F32, {4}));
   runtime::Buffer arg = client.bufferFromHost(x, device);
   arg.readyEvent().await();
   RawExecute execute{client.plugin().api(), exe.handle(), device.handle(), arg.handle()};
-
-  cpu::CompiledSource direct = cpu::compileSource(SourceBuffer::fromString("tiny", kTiny), {});
-  const Function& entry = *direct.executable->module().lookup("main");
-  interp::HostValues args = {x};
-
   const int n = 20000;
-  double issue = 1e9, latency = 1e9, call = 1e9;
+  DispatchTimes best;
   for (int round = 0; round < 5; ++round) {
     auto start = Clock::now();
     for (int i = 0; i < n; ++i) execute(i == n - 1);
-    issue = std::min(issue, secondsSince(start) / n);
+    best.issue = std::min(best.issue, secondsSince(start) / n);
     start = Clock::now();
     for (int i = 0; i < n / 4; ++i) execute(true);
-    latency = std::min(latency, secondsSince(start) / (n / 4));
-    start = Clock::now();
-    for (int i = 0; i < n; ++i) direct.executable->call(entry, args);
-    call = std::min(call, secondsSince(start) / n);
+    best.latency = std::min(best.latency, secondsSince(start) / (n / 4));
   }
-  std::printf("dispatch of a tiny program (x + 1 on f32[4]), best of 5 rounds:\n");
-  std::printf("  C API execute, back to back      %8.2f us per call   (target <= 2 us)\n", issue * 1e6);
-  std::printf("  C API execute + await            %8.2f us per call   (target <= 10 us)\n", latency * 1e6);
-  std::printf("  backend executable called directly %6.2f us per call\n", call * 1e6);
-  std::printf("  ratio: back to back / direct %.2fx, execute + await / direct %.2fx\n", issue / call, latency / call);
+  return best;
+}
+
+// The tiny program through the C API, run on the caller's thread (the default for a
+// program this small: the client option "inline_execution") and handed to the device's
+// thread ("never"), against the backend's executable called directly.
+void dispatch(const runtime::Plugin& plugin) {
+  Literal x(Type::tensor(DType::F32, {4}));
+  cpu::CompiledSource direct = cpu::compileSource(SourceBuffer::fromString("tiny", kTiny), {});
+  const Function& entry = *direct.executable->module().lookup("main");
+  interp::HostValues args = {x};
+  runtime::Client inlined(plugin);
+  runtime::ClientOptions queuedOptions;
+  queuedOptions.inlineExecution = false;
+  runtime::Client queued(plugin, queuedOptions);
+  DispatchTimes here, handed;
+  double call = 1e9;
+  for (int round = 0; round < 3; ++round) {  // interleaved, against the machine's drift
+    DispatchTimes h = timeDispatch(inlined, x), q = timeDispatch(queued, x);
+    here = {std::min(here.issue, h.issue), std::min(here.latency, h.latency)};
+    handed = {std::min(handed.issue, q.issue), std::min(handed.latency, q.latency)};
+    auto start = Clock::now();
+    for (int i = 0; i < 20000; ++i) direct.executable->call(entry, args);
+    call = std::min(call, secondsSince(start) / 20000);
+  }
+  std::printf("dispatch of a tiny program (x + 1 on f32[4]), best of 15 rounds:\n");
+  std::printf("  C API execute, back to back          %6.2f us per call   (target <= 2 us)\n", here.issue * 1e6);
+  std::printf("  C API execute + await                %6.2f us per call   (target <= 10 us)\n", here.latency * 1e6);
+  std::printf("  the same on the device's thread (inline_execution never):\n");
+  std::printf("    back to back %.2f us, execute + await %.2f us per call\n", handed.issue * 1e6, handed.latency * 1e6);
+  std::printf("  backend executable called directly   %6.2f us per call\n", call * 1e6);
+  std::printf("  ratio to direct: back to back %.2fx, execute + await %.2fx (device's thread: %.2fx, %.2fx)\n",
+              here.issue / call, here.latency / call, handed.issue / call, handed.latency / call);
 }
 
 // memcpy of `bytes` (best of `rounds`), as the reference for the bandwidth figures.
@@ -180,15 +207,28 @@ void allReduce(const runtime::Plugin& plugin, int devices) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  auto wanted = [&](const char* part) {
+    if (argc < 2) return true;
+    for (int i = 1; i < argc; ++i)
+      if (std::strcmp(argv[i], part) == 0) return true;
+    return false;
+  };
+  for (int i = 1; i < argc; ++i)
+    if (!std::strstr("dispatch roundtrip allreduce", argv[i])) {
+      std::fprintf(stderr, "runtime_bench: unknown figure '%s' (dispatch, roundtrip, allreduce)\n", argv[i]);
+      return 2;
+    }
   try {
     runtime::Plugin cpu = runtime::Plugin::load("cpu");
     runtime::Client client(cpu);
-    dispatch(client);
-    roundTrip(client);
-    std::printf("all_reduce (sum) of 64 MiB of f32 on cpu devices, best of 5:\n");
-    allReduce(cpu, 2);
-    allReduce(cpu, 4);
+    if (wanted("dispatch")) dispatch(cpu);
+    if (wanted("roundtrip")) roundTrip(client);
+    if (wanted("allreduce")) {
+      std::printf("all_reduce (sum) of 64 MiB of f32 on cpu devices, best of 5:\n");
+      allReduce(cpu, 2);
+      allReduce(cpu, 4);
+    }
   } catch (const Error& e) {
     std::fprintf(stderr, "runtime_bench: %s\n", e.format().c_str());
     return 1;

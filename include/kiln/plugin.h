@@ -140,7 +140,14 @@ typedef struct KilnClientCreateArgs {
    *                           own device) and its collectives travel as MPI messages
    *   "collective_timeout_s"  with "mpi": how long a collective waits for ranks that do
    *                           not arrive before it ends the job with MPI_Abort, naming
-   *                           the collective and those ranks (decimal seconds; default 300) */
+   *                           the collective and those ranks (decimal seconds; default 300)
+   *   "inline_execution"      "small" (the default): execute runs a small program (under
+   *                           1000 flops, small arrays, no loops, exchanges or side
+   *                           effects) on the caller's thread when its one device is
+   *                           idle and its arguments are ready, and returns with its
+   *                           outputs ready (as XLA's CPU client does: the hand-off to
+   *                           the device's thread would cost more than the program);
+   *                           "never": every execution runs on its device's thread */
   const KilnNamedOption* options;
   size_t num_options;
 } KilnClientCreateArgs;

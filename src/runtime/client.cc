@@ -404,6 +404,7 @@ Client::Client(Plugin plugin, const ClientOptions& options) : plugin_(plugin) {
     settings.emplace_back("communicator", "mpi");
     if (options.collectiveTimeout > 0) settings.emplace_back("collective_timeout_s", std::to_string(options.collectiveTimeout));
   }
+  if (!options.inlineExecution) settings.emplace_back("inline_execution", "never");
   std::vector<KilnNamedOption> named;
   for (const auto& [name, value] : settings) named.push_back({name.c_str(), value.c_str()});
   args.options = named.data();

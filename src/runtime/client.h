@@ -195,6 +195,9 @@ struct ClientOptions {
   int64_t memoryLimit = 0;    // per device, bytes; 0: none
   Communicator communicator = Communicator::InProcess;
   double collectiveTimeout = 0;  // seconds a collective waits for silent MPI ranks; 0: the plugin's default
+  // false: every execution runs on its device's thread, small ones too (kiln's plugins
+  // run those on the caller's by default: client option "inline_execution").
+  bool inlineExecution = true;
 };
 
 struct CompileOptions {

@@ -30,6 +30,7 @@ int64_t memorySize(const KilnDevice& device) {
 struct ClientSettings {
   bool mpi = false;     // the mpi communicator (else the in-process one)
   double timeout = 300;  // collective_timeout_s
+  bool inlineExecution = true;
 };
 
 ClientSettings clientSettings(const KilnClientCreateArgs& a) {
@@ -50,8 +51,13 @@ ClientSettings clientSettings(const KilnClientCreateArgs& a) {
       settings.timeout = std::strtod(value.c_str(), &end);
       if (value.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(settings.timeout) || settings.timeout <= 0)
         invalid(where + ": collective_timeout_s is '" + value + "', not a positive number of seconds");
+    } else if (name == "inline_execution") {
+      if (value != "small" && value != "never")
+        invalid(where + ": inline_execution is '" + value + "' (small or never)");
+      settings.inlineExecution = value == "small";
     } else {
-      invalid(where + ": unknown client option '" + name + "' (this plugin knows: communicator, collective_timeout_s)");
+      invalid(where + ": unknown client option '" + name +
+              "' (this plugin knows: communicator, collective_timeout_s, inline_execution)");
     }
   }
   if (settings.mpi && a.num_devices > 1)
@@ -81,6 +87,7 @@ KilnError* clientCreate(KilnClientCreateArgs* args) {
     client->backend = &backend();
     client->memoryLimit = a.memory_limit_bytes;
     client->transport = std::move(transport);
+    client->inlineExecution = settings.inlineExecution;
     for (int i = 0; i < count; ++i) {
       auto device = std::make_unique<KilnDevice>();
       device->id = client->transport ? static_cast<int>(client->transport->rank()) : i;

@@ -17,6 +17,7 @@ void DeviceQueue::push(std::function<void()> task) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_) throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION, "the device's client was destroyed");
     tasks_.push_back(std::move(task));
+    pending_.fetch_add(1, std::memory_order_acq_rel);
     queued_.fetch_add(1, std::memory_order_release);
   }
   cv_.notify_one();
@@ -43,7 +44,11 @@ void DeviceQueue::loop() {
       tasks_.pop_front();
       queued_.fetch_sub(1, std::memory_order_relaxed);
     }
-    task();
+    {
+      std::lock_guard<std::mutex> device(running_);
+      task();
+    }
+    pending_.fetch_sub(1, std::memory_order_release);
   }
 }
 

@@ -23,6 +23,21 @@ class DeviceQueue {
   // Queues `task` (which must not throw). Throws ApiFailure (FAILED_PRECONDITION) once
   // the queue has stopped.
   void push(std::function<void()> task);
+  // Runs `task` on the calling thread, as the device's next work, when the device is
+  // idle (nothing queued or running); false, having run nothing, when it is busy. Work
+  // queued meanwhile waits for it, so the device still runs one thing at a time, in
+  // order. (A tiny program costs less than handing it to the queue's thread and back.)
+  template <class Task>
+  bool runHereIfIdle(Task&& task) {
+    size_t idle = 0;
+    if (!pending_.compare_exchange_strong(idle, 1, std::memory_order_acq_rel)) return false;
+    {
+      std::lock_guard<std::mutex> device(running_);
+      task();
+    }
+    pending_.fetch_sub(1, std::memory_order_release);
+    return true;
+  }
   // Runs what is queued, then stops the thread (later pushes fail). Idempotent.
   void stop();
 
@@ -34,6 +49,9 @@ class DeviceQueue {
   std::deque<std::function<void()>> tasks_;
   bool stopping_ = false;
   std::atomic<size_t> queued_{0};  // tasks_.size(), for the spin before the queue sleeps
+  // Tasks queued or running, and a runHereIfIdle's: the device is idle at 0.
+  std::atomic<size_t> pending_{0};
+  std::mutex running_;  // held while a task runs, on the queue's thread or a caller's
   std::thread thread_;
 };
 

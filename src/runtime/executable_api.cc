@@ -127,7 +127,7 @@ struct Launch : Cancellable {
   std::atomic<bool> cancelFlag{false};
   const std::atomic<bool>* flag = &cancelFlag;  // the first launch's
   std::shared_ptr<const Launch> flagOwner;   // null in the first launch
-  std::vector<std::weak_ptr<Launch>> family;  // in the first launch: all of them
+  std::vector<std::weak_ptr<Launch>> family;  // in the first of several: all of them
   // Whether the launch has started running or been failed: whoever sets it first (the
   // device's queue, a failed argument, or a cancel) is the one that finishes it.
   std::atomic<bool> claimed{false};
@@ -140,13 +140,16 @@ struct Launch : Cancellable {
   // still waiting for its arguments too (their reads end unread).
   void cancel() override {
     cancelFlag.store(true, std::memory_order_relaxed);
+    if (family.empty()) return failUnstarted(*this);  // the execution's only launch
     for (const std::weak_ptr<Launch>& weak : family)
-      if (std::shared_ptr<Launch> launch = weak.lock(); launch && launch->claim()) {
-        Failure failure{KILN_ERROR_CANCELLED, "the execution was cancelled before it started"};
-        if (!launch->label.empty()) failure.message = launch->label + ": " + failure.message;
-        if (launch->grid) launch->grid->grid.abandon(launch->grid->processes[launch->process].id(), failure.message);
-        launch->fail(failure);
-      }
+      if (std::shared_ptr<Launch> launch = weak.lock()) failUnstarted(*launch);
+  }
+  static void failUnstarted(Launch& launch) {
+    if (!launch.claim()) return;
+    Failure failure{KILN_ERROR_CANCELLED, "the execution was cancelled before it started"};
+    if (!launch.label.empty()) failure.message = launch.label + ": " + failure.message;
+    if (launch.grid) launch.grid->grid.abandon(launch.grid->processes[launch.process].id(), failure.message);
+    launch.fail(failure);
   }
 
   // Fails the outputs; the arguments' reads end unread. Only by the launch's claimant.
@@ -225,10 +228,16 @@ struct Launch : Cancellable {
   // processes of a multi-device execution start together, in one order on every
   // device: `order` is the client's launch lock); a failed argument fails them all.
   static void start(std::vector<std::shared_ptr<Launch>> launches, std::shared_ptr<std::mutex> order) {
-    // The common call: one device, its arguments computed already.
+    // The common call: one device, its arguments computed already; a small program runs
+    // here (the caller's thread) when the device has nothing else to do.
     if (launches.size() == 1 && std::all_of(launches[0]->args.begin(), launches[0]->args.end(),
-                                            [](const auto& arg) { return arg->ready->succeeded(); }))
+                                            [](const auto& arg) { return arg->ready->succeeded(); })) {
+      Launch& only = *launches[0];
+      if (only.program->runsInline && !only.grid && only.device->client->inlineExecution &&
+          only.queue->runHereIfIdle([&] { only.run(); }))
+        return;
       return push(launches[0]);
+    }
     std::vector<EventRef> inputs;
     for (const auto& launch : launches)
       for (const auto& arg : launch->args) inputs.push_back(arg->ready);
@@ -565,10 +574,9 @@ KilnError* execute(KilnExecuteArgs* args) {
       for (const auto& launch : launches) {
         const ProgramInfo& info = *launch->program;
         launch->outputs.resize(info.results.size());
-        std::vector<BufferState*> donor =
-            donating ? donorsOf(*launch, info, donated) : std::vector<BufferState*>(info.results.size(), nullptr);
+        std::vector<BufferState*> donor = donating ? donorsOf(*launch, info, donated) : std::vector<BufferState*>();
         for (size_t r = 0; r < info.results.size(); ++r)
-          if (!donor[r])
+          if (!donating || !donor[r])
             launch->outputs[r] =
                 std::make_shared<BufferState>(info.results[r], launch->device, launch->device->deviceMemory);
       }
@@ -591,7 +599,8 @@ KilnError* execute(KilnExecuteArgs* args) {
       if (a.complete_events)
         a.complete_events[d] = std::make_unique<KilnEvent>(KilnEvent{launches[d]->done, launches.front()}).release();
     }
-    for (const auto& launch : launches) launches.front()->family.push_back(launch);
+    if (launches.size() > 1)
+      for (const auto& launch : launches) launches.front()->family.push_back(launch);
     Launch::start(std::move(launches), client.launchOrder);
   });
 }

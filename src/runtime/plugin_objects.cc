@@ -1,6 +1,8 @@
 // Device memory accounting, buffers' shared state, and what an executable reports.
 #include "runtime/plugin_objects.h"
 
+#include <algorithm>
+
 #include "passes/buffer_assignment.h"
 #include "passes/cost_analysis.h"
 
@@ -140,6 +142,42 @@ bool BufferState::donated() const {
   return donated_;
 }
 
+namespace {
+
+// A program runs inline when it costs about what the thread hop would (a few µs): few
+// flops (XLA's CPU client uses the same bound of 1000), small arrays, and nothing that
+// may take long or wait: no loops, exchanges, I/O, side effects or custom calls. Called
+// functions count as their bodies.
+bool smallEnoughToRunInline(const Module& module, const Function& fn, const passes::Cost& cost) {
+  constexpr double kFlops = 1000, kBytes = 64 * 1024;
+  constexpr int64_t kElements = 4096;  // of any one value
+  if (cost.flops >= kFlops || cost.bytes > kBytes) return false;
+  bool small = true;
+  std::vector<const Function*> pending{&fn}, seen{&fn};
+  while (small && !pending.empty()) {
+    const Function* f = pending.back();
+    pending.pop_back();
+    walk(f->body(), [&](Op& op) {
+      const OpInfo& info = op.info();
+      const OpCategory c = info.category;
+      if (op.is(OpCode::While) || op.is(OpCode::CustomCall) || info.has(kSideEffect) ||
+          c == OpCategory::Collective || c == OpCategory::Communication || c == OpCategory::Interpreter)
+        small = false;
+      for (const Value* v : op.results())
+        if (v->type().isTensor() && v->type().numElements() > kElements) small = false;
+      if (op.is(OpCode::FuncCall))
+        if (const Function* callee = module.lookup(op.attr("callee").asString());
+            callee && std::find(seen.begin(), seen.end(), callee) == seen.end()) {
+          seen.push_back(callee);
+          pending.push_back(callee);
+        }
+    });
+  }
+  return small;
+}
+
+}  // namespace
+
 ProgramInfo::ProgramInfo(std::shared_ptr<const CompiledProgram> p, Placement where)
     : program(std::move(p)), placement(std::move(where)) {
   const Function& fn = program->entry();
@@ -150,6 +188,7 @@ ProgramInfo::ProgramInfo(std::shared_ptr<const CompiledProgram> p, Placement whe
   passes::Cost cost = passes::costOf(program->module(), fn);
   flops = cost.flops;
   bytesAccessed = cost.bytes;
+  runsInline = smallEnoughToRunInline(program->module(), fn, cost);
   passes::BufferAssignment buffers = passes::assignBuffers(fn);
   tempBytes = buffers.arenaBytes;
   peakLiveBytes = buffers.peakLiveBytes;

@@ -124,6 +124,9 @@ struct ProgramInfo {
   std::vector<std::vector<int64_t>> paramDims, resultDims;
   double flops = 0, bytesAccessed = 0;
   int64_t tempBytes = 0, peakLiveBytes = 0;
+  // Small enough that running it costs less than handing it to a device's thread: run on
+  // the caller's when its device is idle (see smallEnoughToRunInline).
+  bool runsInline = false;
 };
 
 }  // namespace kiln::runtime
@@ -159,6 +162,9 @@ struct KilnClient {
   // queues the executions in one order (two executions queued in different orders on
   // two devices would each wait for a process queued behind the other).
   std::shared_ptr<std::mutex> launchOrder = std::make_shared<std::mutex>();
+  // Whether small programs may run on the caller's thread (client option
+  // "inline_execution"; ProgramInfo::runsInline).
+  bool inlineExecution = true;
 };
 
 struct KilnBuffer {

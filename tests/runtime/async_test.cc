@@ -116,19 +116,61 @@ TEST_P(AsyncTest, TwoDevicesRunAtOnce) {
   longRun.done.await();
 }
 
-TEST_P(AsyncTest, ThreadsChainExecutionsWithoutWaiting) {
-  // 8 threads each chain 50 executions, every one taking the previous one's output
-  // before it exists, on alternating devices (so half the links cross devices).
-  constexpr int kThreads = 8, kLinks = 50;
+TEST_P(AsyncTest, ASmallProgramRunsOnTheCallersThreadWhenItsDeviceIsIdle) {
+  Buffer x = client_->bufferFromHost(f32({4}, {1, 2, 3, 4}), device(0));
+  x.readyEvent().await();
+  Executable::Execution run = quick_->execute({&x}, device(0));
+  EXPECT_TRUE(run.done.ready());  // ran inside execute
+  EXPECT_EQ(run.outputs[0].toLiteral(), f32({4}, {2, 3, 4, 5}));
+  // An argument still in flight, or a program with a loop, goes to the device's thread.
+  Executable::Execution later = quick_->execute({&run.outputs[0]}, device(0));
+  EXPECT_EQ(later.outputs[0].toLiteral(), f32({4}, {3, 4, 5, 6}));
+}
+
+TEST_P(AsyncTest, ASmallProgramWaitsBehindWorkQueuedOnItsDevice) {
+  // Device 0 is busy with a long program: a small one queued after it runs after it, not
+  // on the caller's thread ahead of it; device 1, idle, runs one at once.
+  Buffer n = client_->bufferFromHost(i64Scalar(iterations_), device(0));
+  Buffer ramp = client_->bufferFromHost(ramp256(), device(0));
+  Buffer x0 = client_->bufferFromHost(f32({4}, {1, 2, 3, 4}), device(0));
+  Buffer x1 = client_->bufferFromHost(f32({4}, {1, 2, 3, 4}), device(1));
+  x0.readyEvent().await();
+  x1.readyEvent().await();
+  Executable::Execution longRun = slow_->execute({&n, &ramp}, device(0));
+  Executable::Execution behind = quick_->execute({&x0}, device(0));
+  EXPECT_FALSE(behind.done.ready());
+  Executable::Execution beside = quick_->execute({&x1}, device(1));
+  EXPECT_TRUE(beside.done.ready());
+  behind.done.await();
+  EXPECT_TRUE(longRun.done.ready());
+  EXPECT_EQ(behind.outputs[0].toLiteral(), f32({4}, {2, 3, 4, 5}));
+}
+
+TEST_P(AsyncTest, InlineExecutionNeverHandsEveryProgramToItsDevice) {
+  ClientOptions options{1, 0};
+  options.inlineExecution = false;
+  Client handing(Plugin::load(GetParam()), options);
+  Executable quick = handing.compile(kAddOne);
+  Buffer x = handing.bufferFromHost(f32({4}, {1, 2, 3, 4}), handing.devices()[0]);
+  Executable::Execution run = quick.execute({&x}, handing.devices()[0]);
+  EXPECT_EQ(run.outputs[0].toLiteral(), f32({4}, {2, 3, 4, 5}));
+}
+
+// 8 threads each chain 100 executions, every one taking the previous one's output before
+// it exists, on alternating devices (so half the links cross devices); small programs
+// run on the callers' threads whenever their argument is there and the device idle.
+void chainExecutions(const Client& client, const Executable& quick) {
+  constexpr int kThreads = 8, kLinks = 100;
   std::vector<std::thread> threads;
   std::vector<Literal> results(kThreads);
   std::atomic<int> errors{0};
+  auto device = [&](int i) { return client.devices()[static_cast<size_t>(i)]; };
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       try {
-        Buffer current = client_->bufferFromHost(f32({4}, {float(t), 0, 1, 2}), device(t % 2));
+        Buffer current = client.bufferFromHost(f32({4}, {float(t), 0, 1, 2}), device(t % 2));
         for (int i = 0; i < kLinks; ++i) {
-          Executable::Execution run = quick_->execute({&current}, current.device());
+          Executable::Execution run = quick.execute({&current}, current.device());
           current = (i % 2 == 0) ? run.outputs[0].copyTo(device((t + 1) % 2)) : run.outputs[0];
         }
         results[t] = current.toLiteral();
@@ -142,6 +184,15 @@ TEST_P(AsyncTest, ThreadsChainExecutionsWithoutWaiting) {
   ASSERT_EQ(errors.load(), 0);
   for (int t = 0; t < kThreads; ++t)
     EXPECT_EQ(results[t], f32({4}, {float(t + kLinks), kLinks, kLinks + 1, kLinks + 2})) << "thread " << t;
+}
+
+TEST_P(AsyncTest, ThreadsChainExecutionsWithoutWaiting) { chainExecutions(*client_, *quick_); }
+
+TEST_P(AsyncTest, ThreadsChainExecutionsOnTheDevicesThreads) {
+  ClientOptions options{2, 0};
+  options.inlineExecution = false;
+  Client handing(Plugin::load(GetParam()), options);
+  chainExecutions(handing, handing.compile(kAddOne));
 }
 
 INSTANTIATE_TEST_SUITE_P(Plugins, AsyncTest, ::testing::ValuesIn(kPlugins));
