@@ -11,8 +11,7 @@ namespace kiln {
 
 Literal::Literal(Type type) : type_(std::move(type)) {
   if (type_.numElements() < 0) throw Error(ErrorKind::Shape, "a tensor of " + type_.str() + " has a negative size");
-  bytes_ = std::make_shared<std::vector<uint8_t>>(
-      zeroedBytes(static_cast<size_t>(type_.numElements() * storageBytes(type_.dtype()))));
+  bytes_ = sharedBytes(zeroedBytes(static_cast<size_t>(type_.numElements() * storageBytes(type_.dtype()))));
 }
 
 Literal Literal::splat(Type type, const uint8_t* element) {
@@ -30,7 +29,7 @@ Literal Literal::fromStorage(Type type, std::vector<uint8_t> bytes) {
                                          " bytes for " + type.str());
   Literal lit;
   lit.type_ = std::move(type);
-  lit.bytes_ = std::make_shared<std::vector<uint8_t>>(std::move(bytes));
+  lit.bytes_ = sharedBytes(std::move(bytes));
   return lit;
 }
 
@@ -42,13 +41,13 @@ const uint8_t* Literal::denseStorage() {
 uint8_t* Literal::mutableStorage() {
   size_t width = static_cast<size_t>(storageBytes(dtype()));
   if (splat_) {
-    auto full = std::make_shared<std::vector<uint8_t>>(static_cast<size_t>(type_.byteSize()));
+    auto full = sharedBytes(zeroedBytes(static_cast<size_t>(type_.byteSize())));
     for (size_t off = 0; off < full->size(); off += width)
       std::memcpy(full->data() + off, bytes_->data(), width);
     bytes_ = std::move(full);
     splat_ = false;
   } else if (bytes_.use_count() > 1) {
-    bytes_ = std::make_shared<std::vector<uint8_t>>(*bytes_);
+    bytes_ = sharedBytes(copiedBytes(bytes_->data(), bytes_->size()));
   }
   return bytes_->data();
 }
