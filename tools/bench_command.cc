@@ -9,9 +9,6 @@
 #include <fstream>
 #include <string>
 
-#include "backends/cpu/executable.h"
-#include "backends/cpu/profile.h"
-#include "backends/cpu/threads.h"
 #include "commands.h"
 #include "passes/cost_analysis.h"
 #include "passes/fill_elided_constants.h"
@@ -26,7 +23,7 @@ namespace kiln::tool {
 namespace {
 
 struct BenchOptions {
-  cpu::CompileTier tier = cpu::CompileTier::Optimized;
+  KilnOptimization tier = KILN_OPTIMIZATION_FULL;
   std::string file;
   std::string entry;  // default: main, or the only public function
   std::string backend = "cpu";
@@ -63,7 +60,7 @@ int runBench(const BenchOptions& o) {
   runtime::CompileOptions compile;
   compile.name = source->name();
   compile.entry = entry;
-  compile.optimization = optimizationOf(o.tier);
+  compile.optimization = o.tier;
   if (o.fillElided) compile.namedOptions.emplace_back("fill_elided_seed", std::to_string(*o.fillElided));
   if (const int64_t limit = memoryLimitOf(o.memoryLimit)) compile.namedOptions.emplace_back("memory_limit", std::to_string(limit));
   const std::string cacheDir = defaultCacheDir();
@@ -114,40 +111,32 @@ int runBench(const BenchOptions& o) {
                   first * 1e3, again * 1e3, warm * 1e3);
   else
     std::snprintf(compiled, sizeof compiled, "compile %.1f ms (again %.1f ms)", first * 1e3, again * 1e3);
-  std::printf("%s on %s, %d threads: %s; run median %s, min %s, max %s (%d runs)\n", o.file.c_str(),
-              o.backend.c_str(), cpu::threadCount(), compiled, time(median).c_str(), time(times.front()).c_str(),
-              time(times.back()).c_str(), o.runs);
+  // The kernel threads, when the plugin says (the cpu plugin's statistic "threads").
+  std::string threads;
+  for (const auto& [name, value] : executable->statistics())
+    if (name == "threads") threads = ", " + std::to_string(static_cast<int>(value)) + " threads";
+  std::printf("%s on %s%s: %s; run median %s, min %s, max %s (%d runs)\n", o.file.c_str(), o.backend.c_str(),
+              threads.c_str(), compiled, time(median).c_str(), time(times.front()).c_str(), time(times.back()).c_str(),
+              o.runs);
   std::printf("  %.2f GB/s (%.1f MB moved), %.2f GFLOP/s (%.3f GFLOP)\n", cost.bytes / median / 1e9,
               cost.bytes / 1e6, cost.flops / median / 1e9, cost.flops / 1e9);
   if (!o.profile.empty() || o.report) {
-    // The cpu backend's own records of its steps and kernel chunks, which no plugin
-    // function returns yet: compiled once more, directly, for runs of their own after
-    // the timed ones (recording slices costs a little time).
-    if (o.backend != "cpu") throw Error(ErrorKind::Usage, "--profile and --report need the cpu backend");
-    cpu::SourceCompile how = sourceCompile(o.tier, o.fillElided, memoryLimitOf(o.memoryLimit));
-    std::unique_ptr<cpu::Executable> direct = cpu::compileSource(source, how).executable;
-    direct->waitForOptimizedCode();
-    const Function& fn = *direct->module().lookup(entry);
-    interp::HostValues hostArgs;
-    std::mt19937_64 again(o.seed);
-    for (const Type& t : original->paramTypes()) hostArgs.push_back(randomInput(t, again, o.scale));
-    cpu::Profile profile(direct->module());
-    for (int i = 0; i < o.runs; ++i) {
-      const double start = profile.now();
-      direct->call(fn, hostArgs, {}, &profile);
-      profile.run(start, profile.now());
-    }
+    // The plugin's own records of its steps (capability "profile"): compiled once more
+    // with profiling on, for runs of their own after the timed ones (recording slices
+    // costs a little time).
+    if (!client.plugin().has(KILN_CAPABILITY_PROFILE))
+      throw Error(ErrorKind::Usage, "--profile and --report need a plugin that records profiles (the " + o.backend +
+                                        " plugin does not; the cpu plugin does)");
+    runtime::CompileOptions profiled = compile;
+    profiled.namedOptions.emplace_back("profile", "1");
+    const runtime::Executable recording = client.compile(source->text(), profiled);
+    for (int i = 0; i < o.runs; ++i) recording.execute(argPointers, device).done.await();
     if (!o.profile.empty()) {
-      writeFileAtomically(o.profile, profile.chromeTrace());
+      writeFileAtomically(o.profile, recording.text("profile"));
       std::printf("profile of %d runs written to %s (open it in Perfetto or chrome://tracing)\n", o.runs,
                   o.profile.c_str());
     }
-    if (o.report) {
-      std::printf("%s", profile.slowestSteps(10).c_str());
-      const cpu::Profile::Work work = profile.workPerRun();
-      std::printf("per run: %.4f GFLOP in dots and convolutions, %.2f MB moved by the other steps\n",
-                  work.contractionFlops / 1e9, work.otherBytes / 1e6);
-    }
+    if (o.report) std::printf("%s", recording.text("profile_summary").c_str());
   }
   return 0;
 }

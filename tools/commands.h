@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include "backends/cpu/program_cache.h"
+#include "kiln/plugin.h"
 #include "ir/literal.h"
 #include "ir/module.h"
 #include "runtime/compilation_cache.h"
@@ -27,18 +27,9 @@ std::string entryName(const Module& module, const std::string& entry, const std:
 // inputs.
 Literal randomInput(const Type& type, std::mt19937_64& rng, double scale = 1);
 
-// How a command compiles its program for the cpu backend (program_cache.h): at `tier`,
-// with --fill-elided's constants filled from `seed` before the pipeline when given (and
-// that seed in the cache key).
-cpu::SourceCompile sourceCompile(cpu::CompileTier tier, std::optional<uint64_t> fillElidedSeed,
-                                 int64_t memoryLimit = 0);
-
-// --compile-tier optimized|fast|tiered: how much LLVM optimizes the cpu backend's
-// kernels before the first run (native_kernels.h's CompileTier).
-void addCompileTierOption(CLI::App* cmd, cpu::CompileTier& tier);
-
-// The plugin API's optimization level for a --compile-tier.
-KilnOptimization optimizationOf(cpu::CompileTier tier);
+// --compile-tier optimized|fast|tiered: the plugin's optimization level (KILN_OPTIMIZATION_*;
+// the cpu plugin's: how much LLVM optimizes the kernels before the first run).
+void addCompileTierOption(CLI::App* cmd, KilnOptimization& tier);
 
 // How a command compiles a program through a plugin: from the disk cache when it can
 // (runtime/compilation_cache.h, in defaultCacheDir()), and an unknown or ambiguous entry

@@ -1,12 +1,12 @@
 // `kiln compile FILE`: run the optimization pipeline (or the passes named by --passes)
 // and print the optimized module; --report summarizes what each pass did, the fusion
-// decisions and the buffer figures; --dump-dir keeps every intermediate module (and,
-// with --backend cpu, the kernels' LLVM IR and assembly).
+// decisions and the buffer figures; --dump-dir keeps every intermediate module. With
+// --backend NAME the plugin compiles it instead, like any host would have it compiled
+// (the cpu plugin: its pipeline, then the kernels' LLVM IR and assembly in the dump).
 #include <iostream>
 #include <optional>
 
 #include "support/disk_cache.h"
-#include "backends/cpu/executable.h"
 #include "commands.h"
 #include "ir/verifier.h"
 #include "passes/fill_elided_constants.h"
@@ -14,6 +14,7 @@
 #include "passes/pass_manager.h"
 #include "passes/passes.h"
 #include "passes/sharding/spmd_partition.h"
+#include "runtime/client.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
 #include "support/atomic_file.h"
@@ -23,7 +24,7 @@ namespace kiln::tool {
 namespace {
 
 struct CompileCommandOptions {
-  cpu::CompileTier tier = cpu::CompileTier::Optimized;
+  KilnOptimization tier = KILN_OPTIMIZATION_FULL;
   std::string file;
   std::string entry;
   std::string passes;
@@ -56,7 +57,56 @@ std::string partition(Module& module, const std::string& entry, passes::PassCont
   return out;
 }
 
+// With --backend: the plugin compiles the program (after the partitioner, with
+// --partition) with its own pipeline, and says what it made: the module as it runs it,
+// or with --report what it did (the cpu plugin: the passes, then each kernel); its dump
+// dir gets what it generated (cpu: the modules after every pass, the kernels' LLVM IR
+// and assembly).
+int compileOnPlugin(const CompileCommandOptions& o) {
+  const CompileCommandOptions defaults;
+  std::string ownPipeline = !o.passes.empty()                ? "--passes"
+                            : o.verifyEach                   ? "--verify-each"
+                            : o.donate                       ? "--donate"
+                            : o.foldLimit != defaults.foldLimit ? "--fold-limit"
+                                                             : "";
+  if (!ownPipeline.empty())
+    throw Error(ErrorKind::Usage, ownPipeline + " sets kiln's own pipeline, which runs without --backend; with --backend " +
+                                      o.backend + " the plugin compiles with its pipeline");
+  const SourceRef source = readInput(o.file);
+  std::string text(source->text());
+  std::string partitionReport;
+  if (o.partition) {
+    std::unique_ptr<Module> module = stablehlo::parseModule(source);
+    verifyModule(*module);
+    if (o.fillElided) passes::fillElidedConstants(*module, *o.fillElided);
+    passes::PassContext context;
+    partitionReport = partition(*module, o.entry, context);
+    text = stablehlo::printModule(*module);
+  }
+  const runtime::Client client(runtime::Plugin::load(o.backend), runtime::ClientOptions{1, 0});
+  runtime::CompileOptions compile;
+  compile.name = source->name();
+  compile.entry = o.entry;
+  compile.optimization = o.tier;
+  compile.dumpDir = o.dumpDir;
+  if (o.fillElided && !o.partition) compile.namedOptions.emplace_back("fill_elided_seed", std::to_string(*o.fillElided));
+  if (const int64_t limit = memoryLimitOf(o.memoryLimit)) compile.namedOptions.emplace_back("memory_limit", std::to_string(limit));
+  // The cpu plugin keeps kernels' machine code across processes where kiln keeps its cache.
+  if (const std::string cache = defaultCacheDir(); !cache.empty() && client.plugin().name() == "cpu")
+    compile.namedOptions.emplace_back("kernel_cache_dir", cache);
+  const runtime::Executable executable = client.compile(text, compile);
+  if (o.report) {
+    std::cout << partitionReport << executable.text("report");
+    return 0;
+  }
+  const std::string program = executable.text("program");
+  if (!o.output.empty()) writeFileAtomically(o.output, program);
+  else std::cout << program;
+  return 0;
+}
+
 int runCompileCommand(const CompileCommandOptions& o) {
+  if (!o.backend.empty()) return compileOnPlugin(o);
   std::unique_ptr<Module> module = stablehlo::parseModule(readInput(o.file));
   verifyModule(*module);
   if (o.fillElided) passes::fillElidedConstants(*module, *o.fillElided);
@@ -73,24 +123,12 @@ int runCompileCommand(const CompileCommandOptions& o) {
   context.options.verifyEachPass = o.verifyEach;
   context.options.donateAllParameters = o.donate;
   context.options.foldElementLimit = o.foldLimit;
-  if (!o.backend.empty() && o.backend != "cpu")
-    throw Error(ErrorKind::Usage, "unknown backend '" + o.backend + "' (available: cpu)");
-  std::vector<std::string> names =
-      o.backend == "cpu" && o.passes.empty() ? cpu::cpuPipeline() : passes::parsePassList(o.passes);
-  passes::PipelineResult result = passes::runPipeline(*module, names, context);
+  passes::PipelineResult result = passes::runPipeline(*module, passes::parsePassList(o.passes), context);
   passes::checkMemoryLimit(*module, memoryLimitOf(o.memoryLimit));
 
   if (!o.output.empty()) writeFileAtomically(o.output, stablehlo::printModule(*module));
-  // The cpu backend compiles the kernels when asked for their report or their dumps.
-  std::unique_ptr<cpu::Executable> executable;
-  if (o.backend == "cpu" && (o.report || !o.dumpDir.empty()))
-    executable = std::make_unique<cpu::Executable>(*module, cpu::CompileOptions{o.dumpDir, defaultCacheDir(), o.tier});
-  if (o.report) {
-    std::cout << partitionReport << passes::pipelineReport(result, context);
-    if (executable) std::cout << executable->report();
-  } else if (o.output.empty()) {
-    std::cout << stablehlo::printModule(*module);
-  }
+  if (o.report) std::cout << partitionReport << passes::pipelineReport(result, context);
+  else if (o.output.empty()) std::cout << stablehlo::printModule(*module);
   return 0;
 }
 
@@ -116,8 +154,9 @@ std::function<int()> addCompileCommand(CLI::App& app) {
   cmd->add_flag("--report", o->report, "Print a summary (passes, times, op counts, fusion decisions, buffers) "
                                        "instead of the module");
   cmd->add_option("--backend", o->backend,
-                  "cpu: the cpu pipeline, then compile; with --report, each kernel and each interpreter "
-                  "fallback with its op and line");
+                  "Compile with this plugin's own pipeline (cpu, interp, or another on KILN_PLUGIN_PATH) and print "
+                  "the module it runs; with --report what it did (cpu: the passes, each kernel and each "
+                  "interpreter fallback with its op and line)");
   cmd->add_flag("--partition", o->partition,
                 "First partition the entry by its shardings (mhlo.sharding, sdy.sharding): the per-device program "
                 "with its collectives; --report then explains each sharding choice with its op and line");

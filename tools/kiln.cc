@@ -1,4 +1,5 @@
 // The `kiln` command-line tool: subcommand dispatch and error reporting.
+#include <cstdlib>
 #include <iostream>
 #include <iterator>
 #include <map>
@@ -6,10 +7,8 @@
 #include <vector>
 
 #include "support/disk_cache.h"
-#include "backends/cpu/threads.h"
 #include "commands.h"
 #include "ir/module.h"
-#include "passes/fill_elided_constants.h"
 #include "passes/memory_limit.h"
 #include "support/byte_size.h"
 #include "support/error.h"
@@ -20,19 +19,6 @@ SourceRef readInput(const std::string& path) {
   if (path != "-") return SourceBuffer::fromFile(path);
   std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
   return SourceBuffer::fromString("<stdin>", std::move(text));
-}
-
-cpu::SourceCompile sourceCompile(cpu::CompileTier tier, std::optional<uint64_t> fillElidedSeed,
-                                 int64_t memoryLimit) {
-  cpu::SourceCompile how;
-  how.options.cacheDir = defaultCacheDir();
-  how.options.tier = tier;
-  how.options.memoryLimit = memoryLimit;
-  if (fillElidedSeed) {
-    how.prepare = [seed = *fillElidedSeed](Module& m) { passes::fillElidedConstants(m, seed); };
-    how.prepareKey = "fill-elided " + std::to_string(*fillElidedSeed);
-  }
-  return how;
 }
 
 std::string entryName(const Module& module, const std::string& entry, const std::string& file) {
@@ -50,23 +36,14 @@ std::string entryName(const Module& module, const std::string& entry, const std:
                                     " (functions: " + names + "; choose one with --entry)");
 }
 
-void addCompileTierOption(CLI::App* cmd, cpu::CompileTier& tier) {
-  const std::map<std::string, cpu::CompileTier> tiers = {{"optimized", cpu::CompileTier::Optimized},
-                                                         {"fast", cpu::CompileTier::Fast},
-                                                         {"tiered", cpu::CompileTier::Tiered}};
+void addCompileTierOption(CLI::App* cmd, KilnOptimization& tier) {
+  const std::map<std::string, KilnOptimization> tiers = {{"optimized", KILN_OPTIMIZATION_FULL},
+                                                         {"fast", KILN_OPTIMIZATION_FAST},
+                                                         {"tiered", KILN_OPTIMIZATION_TIERED}};
   cmd->add_option("--compile-tier", tier,
                   "cpu: optimized (LLVM O2 before the first run; the default), fast (no optimization: "
                   "compiles ~10x faster, runs slower) or tiered (fast first, O2 in the background)")
       ->transform(CLI::CheckedTransformer(tiers, CLI::ignore_case));
-}
-
-KilnOptimization optimizationOf(cpu::CompileTier tier) {
-  switch (tier) {
-    case cpu::CompileTier::Optimized: return KILN_OPTIMIZATION_FULL;
-    case cpu::CompileTier::Fast: return KILN_OPTIMIZATION_FAST;
-    case cpu::CompileTier::Tiered: return KILN_OPTIMIZATION_TIERED;
-  }
-  return KILN_OPTIMIZATION_DEFAULT;
 }
 
 runtime::CachedCompile compileProgram(const runtime::Client& client, std::string_view text,
@@ -150,7 +127,9 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : kExitUsage;
   }
   try {
-    kiln::cpu::setThreadCount(threads);  // 0: the default (validates KILN_NUM_THREADS)
+    // The plugins read it when they start their threads (each plugin keeps its own copy
+    // of kiln, so a setting made here in-process would not reach them).
+    if (threads > 0) ::setenv("KILN_NUM_THREADS", std::to_string(threads).c_str(), 1);
     for (auto& [cmd, action] : commands)
       if (cmd->parsed()) return action();
   } catch (const kiln::Error& e) {

@@ -18,7 +18,7 @@ namespace kiln::tool {
 namespace {
 
 struct RunOptions {
-  cpu::CompileTier tier = cpu::CompileTier::Optimized;
+  KilnOptimization tier = KILN_OPTIMIZATION_FULL;
   std::string file;
   std::string entry;  // default: main, or the only public function
   std::vector<std::string> inputs;
@@ -121,7 +121,7 @@ int runRun(const RunOptions& o) {
   runtime::CompileOptions compile;
   compile.name = source->name();
   compile.entry = o.entry;
-  compile.optimization = optimizationOf(o.tier);
+  compile.optimization = o.tier;
   if (o.fillElided) compile.namedOptions.emplace_back("fill_elided_seed", std::to_string(*o.fillElided));
   if (const int64_t limit = memoryLimitOf(o.memoryLimit)) compile.namedOptions.emplace_back("memory_limit", std::to_string(limit));
   if (!o.probeDir.empty()) compile.namedOptions.emplace_back("probe_dir", o.probeDir);

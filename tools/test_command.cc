@@ -20,7 +20,7 @@ using testing::TestResult;
 using Status = TestResult::Status;
 
 struct TestCommandOptions {
-  cpu::CompileTier tier = cpu::CompileTier::Optimized;
+  KilnOptimization tier = KILN_OPTIMIZATION_FULL;
   std::vector<std::string> paths;
   int jobs = 1;
   double timeLimit = 60;
@@ -58,7 +58,7 @@ int runTestCommand(const TestCommandOptions& o) {
   options.timeLimitSeconds = o.timeLimit;
   options.backend = o.backend;
   options.cacheDir = defaultCacheDir();
-  options.optimization = optimizationOf(o.tier);
+  options.optimization = o.tier;
   testing::BackendSummary summary;
   options.summary = &summary;
   if (o.optimize || !o.passes.empty()) {

@@ -28,7 +28,7 @@ extern "C" {
 /* A host refuses a plugin whose major version differs from its own; minor versions
  * only add fields at the end of structs and functions at the end of the table. */
 #define KILN_PLUGIN_API_MAJOR 0
-#define KILN_PLUGIN_API_MINOR 6
+#define KILN_PLUGIN_API_MINOR 7
 
 typedef struct KilnError KilnError;
 typedef struct KilnClient KilnClient;
@@ -105,6 +105,8 @@ typedef struct KilnErrorInfoArgs {
 #define KILN_CAPABILITY_MEMORY_STATS "memory_stats"   /* device_memory_stats */
 #define KILN_CAPABILITY_MPMD "mpmd" /* processes that run different functions (process_entries) */
 #define KILN_CAPABILITY_MPI "mpi"   /* since 0.6: the client option communicator=mpi */
+#define KILN_CAPABILITY_TEXT "text" /* since 0.7: executable_text */
+#define KILN_CAPABILITY_PROFILE "profile" /* since 0.7: the compile option "profile" */
 
 typedef struct KilnPluginAttributesArgs {
   size_t struct_size;
@@ -281,7 +283,15 @@ typedef enum KilnOptimization {
  *                       or deserializes (RESOURCE_EXHAUSTED, naming its largest buffers),
  *                       rather than failing when it runs
  *   "probe_dir"         the folder interpreter.probe writes to (and
- *                       check.expect_serialized_eq reads from); not serialized */
+ *                       check.expect_serialized_eq reads from); not serialized
+ * and, since 0.7:
+ *   "profile"           "1" (capability "profile"; the cpu plugin): every run of the
+ *                       executable records its steps (runs are then one at a time);
+ *                       executable_text's "profile" and "profile_summary" return them;
+ *                       not serialized
+ *   "kernel_cache_dir"  (cpu) a folder that keeps the machine code of kernels across
+ *                       processes, so that a program sharing kernels with one compiled
+ *                       before compiles only its new ones; not serialized */
 /* Compiles StableHLO text (one module; its entry is @main, or its only public function)
  * for the client's devices. Errors in the text come back with their position. */
 typedef struct KilnCompileArgs {
@@ -392,6 +402,25 @@ typedef struct KilnExecutableStatisticsArgs {
   const KilnNamedValue* values; /* out: valid until the next call for this executable or its destruction */
   size_t num_values;            /* out */
 } KilnExecutableStatisticsArgs;
+
+/* Since 0.7 (capability "text"): a text about an executable, by name; the names are the
+ * plugin's own. kiln's plugins know:
+ *   "program"          the module as the executable runs it (cpu: after its pipeline)
+ *   "report"           (cpu) what `kiln compile --backend cpu --report` prints: the
+ *                      pipeline's passes and figures, then each kernel and each op left
+ *                      to the interpreter, with its op and line
+ *   "profile"          (compiled with the option "profile") the runs so far as a Chrome
+ *                      trace-event file: a slice per step and per kernel chunk
+ *   "profile_summary"  (the same) the steps that took longest, with their share of the
+ *                      runs, and the work per run
+ * An unknown name is an INVALID_ARGUMENT error that lists those the plugin knows. */
+typedef struct KilnExecutableTextArgs {
+  size_t struct_size;
+  KilnExecutable* executable;
+  const char* name;
+  const char* text; /* out: valid until the next executable_text for this executable or its destruction */
+  size_t text_size; /* out */
+} KilnExecutableTextArgs;
 
 /* Runs an executable, without waiting for it: one argument list per device it runs on,
  * replicas x partitions of them; devices[d] runs process (d / num_partitions,
@@ -518,6 +547,9 @@ typedef struct KilnPluginApi {
   /* since 0.5 */
   KilnError* (*executable_with_entry)(KilnExecutableWithEntryArgs* args);
   KilnError* (*executable_statistics)(KilnExecutableStatisticsArgs* args);
+
+  /* since 0.7 */
+  KilnError* (*executable_text)(KilnExecutableTextArgs* args);
 } KilnPluginApi;
 
 /* The one symbol a plugin exports: its table, in static storage. */

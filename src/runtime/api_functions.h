@@ -39,6 +39,7 @@ KilnError* execute(KilnExecuteArgs* args);
 KilnError* executionCancel(KilnExecutionCancelArgs* args);
 KilnError* executableWithEntry(KilnExecutableWithEntryArgs* args);
 KilnError* executableStatistics(KilnExecutableStatisticsArgs* args);
+KilnError* executableText(KilnExecutableTextArgs* args);
 
 KilnError* eventDestroy(KilnEventDestroyArgs* args);
 KilnError* eventIsReady(KilnEventIsReadyArgs* args);

@@ -327,6 +327,16 @@ std::vector<std::pair<std::string, double>> Executable::statistics() const {
   return values;
 }
 
+std::string Executable::text(const std::string& name) const {
+  plugin_.requireMinor(7, "executable_text");
+  plugin_.require(KILN_CAPABILITY_TEXT, "executable_text");
+  KilnExecutableTextArgs args{};
+  args.executable = handle();
+  args.name = name.c_str();
+  plugin_.call(&KilnPluginApi::executable_text, args, "executable_text");
+  return std::string(args.text, args.text_size);
+}
+
 Executable::Execution Executable::execute(const std::vector<const Buffer*>& args, const Device& device,
                                           const ExecuteOptions& options) const {
   // One device: no lists of lists (this is every eager op's path).

@@ -153,6 +153,10 @@ class Executable {
   // What the plugin says about how it compiled and ran the module (API 0.5; names are
   // the plugin's, plugin.h: KilnExecutableStatisticsArgs).
   std::vector<std::pair<std::string, double>> statistics() const;
+  // A text about the executable by name (capability "text", API 0.7; plugin.h:
+  // KilnExecutableTextArgs): "program", and the cpu plugin's "report", "profile" and
+  // "profile_summary".
+  std::string text(const std::string& name) const;
   struct Execution {
     std::vector<Buffer> outputs;
     Event done;

@@ -39,8 +39,9 @@ std::string cacheKey(const Plugin& plugin, std::string_view program, const Compi
 
 bool cacheable(const Client& client, const CompileOptions& options, const std::string& cacheDir) {
   if (cacheDir.empty() || !options.dumpDir.empty()) return false;
+  // (Options a serialized executable does not keep: a profile records its own runs.)
   for (const auto& [name, value] : options.namedOptions)
-    if (name == "probe_dir") return false;
+    if (name == "probe_dir" || name == "profile") return false;
   return client.plugin().has(KILN_CAPABILITY_SERIALIZE);
 }
 

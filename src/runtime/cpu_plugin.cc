@@ -2,7 +2,11 @@
 // optimizer's pipeline, LLVM kernels through ORC, BLAS). Its devices are the host's
 // cores, shared: $KILN_CPU_DEVICES of them (default 1) so that multi-device programs
 // run on one machine.
+#include <cstdio>
+#include <mutex>
+
 #include "backends/cpu/executable.h"
+#include "backends/cpu/profile.h"
 #include "backends/cpu/program_cache.h"
 #include "backends/cpu/threads.h"
 #include "passes/fill_elided_constants.h"
@@ -14,16 +18,31 @@ namespace {
 
 class CpuProgram : public CompiledProgram {
  public:
-  CpuProgram(std::shared_ptr<const cpu::Executable> executable, const std::string& entry, std::string probeDir)
-      : executable_(std::move(executable)), entry_(entryFunction(executable_->module(), entry)), probeDir_(std::move(probeDir)) {}
+  // `pipelineReport`: what the pipeline did (empty for a deserialized program); with
+  // `profile`, each run records its steps.
+  CpuProgram(std::shared_ptr<const cpu::Executable> executable, const std::string& entry, std::string probeDir,
+             std::string pipelineReport = "", bool profile = false)
+      : executable_(std::move(executable)),
+        entry_(entryFunction(executable_->module(), entry)),
+        probeDir_(std::move(probeDir)),
+        pipelineReport_(std::move(pipelineReport)),
+        profile_(profile ? std::make_shared<Recording>(executable_->module()) : nullptr) {}
   const Module& module() const override { return executable_->module(); }
   const Function& entry() const override { return entry_; }
   interp::HostValues run(const interp::HostValues& args, const RunControl& control) const override {
-    return executable_->call(entry_, args, control.interpOptions(probeDir_));
+    if (!profile_) return executable_->call(entry_, args, control.interpOptions(probeDir_));
+    // One run at a time, so that each step's share is of runs that did not overlap.
+    std::lock_guard<std::mutex> lock(profile_->mutex);
+    const double start = profile_->profile.now();
+    interp::HostValues results = executable_->call(entry_, args, control.interpOptions(probeDir_), &profile_->profile);
+    profile_->profile.run(start, profile_->profile.now());
+    return results;
   }
   std::string serialize() const override { return executable_->serialize(); }
   std::shared_ptr<const CompiledProgram> withEntry(const std::string& name) const override {
-    return std::make_shared<CpuProgram>(executable_, name, probeDir_);
+    auto other = std::make_shared<CpuProgram>(executable_, name, probeDir_, pipelineReport_);
+    other->profile_ = profile_;
+    return other;
   }
   std::vector<std::pair<std::string, double>> statistics() const override {
     std::vector<std::pair<std::string, double>> values = {
@@ -31,16 +50,43 @@ class CpuProgram : public CompiledProgram {
         {"blas_ops", static_cast<double>(executable_->numBlasOps())},
         {"compile_seconds", executable_->compileSeconds()},
         {"kernel_runs", static_cast<double>(executable_->nativeRuns())},
-        {"interpreted_ops", static_cast<double>(executable_->native().declined.size())}};
+        {"interpreted_ops", static_cast<double>(executable_->native().declined.size())},
+        {"threads", static_cast<double>(cpu::threadCount())}};
     for (const auto& [reason, count] : executable_->declinedReasons())
       values.emplace_back("interpreted: " + reason, static_cast<double>(count));
     return values;
   }
+  std::optional<std::string> text(const std::string& name) const override {
+    if (name == "report") return pipelineReport_ + executable_->report();
+    if (profile_ && (name == "profile" || name == "profile_summary")) {
+      std::lock_guard<std::mutex> lock(profile_->mutex);  // not while a run records
+      const cpu::Profile& p = profile_->profile;
+      if (name == "profile") return p.chromeTrace();
+      const cpu::Profile::Work work = p.workPerRun();
+      char perRun[160];
+      std::snprintf(perRun, sizeof perRun, "per run: %.4f GFLOP in dots and convolutions, %.2f MB moved by the other steps\n",
+                    work.contractionFlops / 1e9, work.otherBytes / 1e6);
+      return p.slowestSteps(10) + perRun;
+    }
+    return CompiledProgram::text(name);
+  }
+  std::vector<std::string> textNames() const override {
+    std::vector<std::string> names = {"program", "report"};
+    if (profile_) names.insert(names.end(), {"profile", "profile_summary"});
+    return names;
+  }
 
  private:
+  struct Recording {
+    explicit Recording(const Module& module) : profile(module) {}
+    std::mutex mutex;
+    cpu::Profile profile;
+  };
   std::shared_ptr<const cpu::Executable> executable_;  // owns its module; shared by its entries
   const Function& entry_;
   std::string probeDir_;
+  std::string pipelineReport_;
+  std::shared_ptr<Recording> profile_;  // shared by its entries; null: not profiled
 };
 
 class CpuBackend : public DeviceBackend {
@@ -60,13 +106,18 @@ class CpuBackend : public DeviceBackend {
     how.options.tier = settings.optimization == Optimization::Fast     ? cpu::CompileTier::Fast
                        : settings.optimization == Optimization::Tiered ? cpu::CompileTier::Tiered
                                                                        : cpu::CompileTier::Optimized;
+    how.options.cacheDir = settings.kernelCacheDir;  // kernels only: the host keeps executables
+    how.cacheWholeProgram = false;
     if (settings.fillElidedSeed)
       how.prepare = [seed = *settings.fillElidedSeed](Module& m) { passes::fillElidedConstants(m, seed); };
-    return std::make_unique<CpuProgram>(cpu::compileSource(source, how).executable, settings.entry, settings.probeDir);
+    cpu::CompiledSource compiled = cpu::compileSource(source, how);
+    return std::make_unique<CpuProgram>(std::move(compiled.executable), settings.entry, settings.probeDir,
+                                        std::move(compiled.pipelineReport), settings.profile);
   }
   std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes, const std::string& entry) const override {
     return std::make_unique<CpuProgram>(cpu::Executable::deserialize(bytes), entry, "");
   }
+  bool profiles() const override { return true; }
 };
 
 }  // namespace

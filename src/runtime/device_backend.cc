@@ -1,10 +1,11 @@
-// What every backend shares: the entry function's rule and the device count's variable
-// (one rule, so both plugins agree).
+// What every backend shares: the entry function's rule, the device count's variable
+// (one rule, so both plugins agree) and the text every program has.
 #include "runtime/device_backend.h"
 
 #include <cctype>
 #include <cstdlib>
 
+#include "stablehlo/printer.h"
 #include "support/error.h"
 
 namespace kiln::runtime {
@@ -16,6 +17,11 @@ interp::InterpOptions RunControl::interpOptions(const std::string& probeDir) con
   options.deadline = deadline;
   options.probeDir = probeDir;
   return options;
+}
+
+std::optional<std::string> CompiledProgram::text(const std::string& name) const {
+  if (name == "program") return stablehlo::printModule(module());
+  return std::nullopt;
 }
 
 std::string deviceCountVariable(const std::string& backend) {

@@ -53,6 +53,11 @@ class CompiledProgram {
   // Named numbers about how the module was compiled and has run so far
   // (KilnExecutableStatisticsArgs); none by default.
   virtual std::vector<std::pair<std::string, double>> statistics() const { return {}; }
+  // The text executable_text returns under `name`, or none for a name this program does
+  // not know; textNames() lists those it does. Every program knows "program" (its
+  // module, printed).
+  virtual std::optional<std::string> text(const std::string& name) const;
+  virtual std::vector<std::string> textNames() const { return {"program"}; }
 };
 
 struct CompileSettings {
@@ -64,6 +69,8 @@ struct CompileSettings {
   std::optional<uint64_t> fillElidedSeed;  // "fill_elided_seed"
   int64_t memoryLimit = 0;                 // "memory_limit"; 0: none
   std::string probeDir;                    // "probe_dir"
+  bool profile = false;                    // "profile"
+  std::string kernelCacheDir;              // "kernel_cache_dir"
 };
 
 
@@ -83,6 +90,8 @@ class DeviceBackend {
   // The program that serialize() wrote, entered at `entry` (as CompileSettings). Throws
   // kiln::Error for bytes that are not one (damaged, or from another backend).
   virtual std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes, const std::string& entry) const = 0;
+  // Whether its programs record profiles (the compile option "profile").
+  virtual bool profiles() const { return false; }
 };
 
 // The environment variable that sets how many devices a backend's clients have by

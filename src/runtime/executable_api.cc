@@ -337,8 +337,17 @@ CompileSettings compileSettings(const KilnCompileArgs& a, const Fits& fits) {
       settings.memoryLimit = static_cast<int64_t>(limit);
     } else if (name == "probe_dir") {
       settings.probeDir = value;
+    } else if (name == "profile") {
+      if (value != "0" && value != "1") invalid(where + ": profile is '" + value + "' (1 or 0)");
+      settings.profile = value == "1";
+      if (settings.profile && !backend().profiles())
+        throw ApiFailure(KILN_ERROR_UNIMPLEMENTED,
+                         std::string("unsupported: the ") + backend().name() + " plugin records no profiles");
+    } else if (name == "kernel_cache_dir") {
+      settings.kernelCacheDir = value;
     } else {
-      invalid(where + ": unknown compile option '" + name + "' (this plugin knows: fill_elided_seed, memory_limit, probe_dir)");
+      invalid(where + ": unknown compile option '" + name +
+              "' (this plugin knows: fill_elided_seed, memory_limit, probe_dir, profile, kernel_cache_dir)");
     }
   }
   return settings;
@@ -448,6 +457,23 @@ KilnError* executableStatistics(KilnExecutableStatisticsArgs* args) {
       executable.statistics[i].name = executable.statisticNames[i].c_str();
     a.values = executable.statistics.data();
     a.num_values = executable.statistics.size();
+  });
+}
+
+KilnError* executableText(KilnExecutableTextArgs* args) {
+  return apiCall("executable_text", args, [](KilnExecutableTextArgs& a, const Fits&) {
+    KilnExecutable& executable = need(a.executable, "executable");
+    if (!a.name) invalid("name is null");
+    const CompiledProgram& program = *executable.info->program;
+    std::optional<std::string> text = program.text(a.name);
+    if (!text) {
+      std::string known;
+      for (const std::string& name : program.textNames()) known += (known.empty() ? "" : ", ") + name;
+      invalid(std::string("no text '") + a.name + "' of this executable (it has: " + known + ")");
+    }
+    executable.text = std::move(*text);
+    a.text = executable.text.c_str();
+    a.text_size = executable.text.size();
   });
 }
 

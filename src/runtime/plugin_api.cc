@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <iterator>
+#include <vector>
 
 #include "runtime/api_call.h"
 #include "runtime/api_functions.h"
@@ -42,15 +43,20 @@ KilnError* pluginAttributes(KilnPluginAttributesArgs* args) {
   return apiCall("plugin_attributes", args, [](KilnPluginAttributesArgs& a, const Fits&) {
     a.name = backend().name();
     a.version = KILN_VERSION;
-    // Both plugins implement every capability: they share everything but compiling and
-    // running a program.
-    // (The mpi communicator, last, only when the plugin was built with MPI.)
-    static const char* const kCapabilities[] = {KILN_CAPABILITY_MULTI_DEVICE,  KILN_CAPABILITY_SERIALIZE,
-                                                KILN_CAPABILITY_DONATION,      KILN_CAPABILITY_CANCELLATION,
-                                                KILN_CAPABILITY_COST_ANALYSIS, KILN_CAPABILITY_MEMORY_STATS,
-                                                KILN_CAPABILITY_MPMD,          KILN_CAPABILITY_MPI};
-    a.capabilities = kCapabilities;
-    a.num_capabilities = std::size(kCapabilities) - (mpiAvailable() ? 0 : 1);
+    // Both plugins implement the same capabilities, since they share everything but
+    // compiling and running a program. (Profiles, only from a backend that records them; the mpi communicator, only when
+    // the plugin was built with MPI.)
+    static const std::vector<const char*> capabilities = [] {
+      std::vector<const char*> list = {KILN_CAPABILITY_MULTI_DEVICE,  KILN_CAPABILITY_SERIALIZE,
+                                       KILN_CAPABILITY_DONATION,      KILN_CAPABILITY_CANCELLATION,
+                                       KILN_CAPABILITY_COST_ANALYSIS, KILN_CAPABILITY_MEMORY_STATS,
+                                       KILN_CAPABILITY_MPMD,          KILN_CAPABILITY_TEXT};
+      if (backend().profiles()) list.push_back(KILN_CAPABILITY_PROFILE);
+      if (mpiAvailable()) list.push_back(KILN_CAPABILITY_MPI);
+      return list;
+    }();
+    a.capabilities = capabilities.data();
+    a.num_capabilities = capabilities.size();
   });
 }
 
@@ -93,6 +99,7 @@ const KilnPluginApi* pluginApi(const DeviceBackend& backend) {
       api::executionCancel,
       api::executableWithEntry,
       api::executableStatistics,
+      api::executableText,
   };
   return &table;
 }

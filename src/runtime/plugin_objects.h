@@ -180,6 +180,7 @@ struct KilnExecutable {
   // The last executable_statistics' values (their names in `statisticNames`), borrowed.
   std::vector<std::string> statisticNames;
   std::vector<KilnNamedValue> statistics;
+  std::string text;  // the last executable_text's, borrowed
 
   const std::shared_ptr<const kiln::runtime::ProgramInfo>& infoOf(size_t process) const {
     return processes.empty() ? info : processes[process];

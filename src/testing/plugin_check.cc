@@ -122,6 +122,7 @@ void forEachFunction(F&& each) {
   each(&KilnPluginApi::execution_cancel, "execution_cancel");
   each(&KilnPluginApi::executable_with_entry, "executable_with_entry");
   each(&KilnPluginApi::executable_statistics, "executable_statistics");
+  each(&KilnPluginApi::executable_text, "executable_text");
 }
 
 // The functions every plugin has (API 0.1): a missing one fails the table check.
@@ -672,6 +673,66 @@ void checkCapabilities(Kit& kit, const std::set<std::string>& caps) {
   });
 }
 
+// Compiles kAddOne with the compile option "profile" set to 1.
+Kit::Outcome compileProfiled(Kit& kit, KilnClient* c, KilnExecutable*& executable) {
+  KilnCompileArgs a{};
+  a.client = c;
+  a.code = kAddOne;
+  a.code_size = std::strlen(kAddOne);
+  const KilnNamedOption profile{"profile", "1"};
+  a.options = &profile;
+  a.num_options = 1;
+  Kit::Outcome o = kit.call(&KilnPluginApi::compile, a);
+  if (o.code == 0) executable = kit.own(a.executable);
+  return o;
+}
+
+void checkTexts(Kit& kit, const std::set<std::string>& caps) {
+  kit.check("executable_text: a text by name; an unknown name is INVALID_ARGUMENT", [&] {
+    if (kit.api().minor_version < 7) throw Skip{"the plugin's API 0." + std::to_string(kit.api().minor_version) + " has no texts"};
+    KilnClient* c = kit.client();
+    KilnExecutableTextArgs t{};
+    t.executable = kit.compile(c, kAddOne);
+    t.name = "program";
+    Kit::Outcome o = kit.call(&KilnPluginApi::executable_text, t);
+    if (!caps.count(KILN_CAPABILITY_TEXT)) {
+      kit.expectError(o, KILN_ERROR_UNIMPLEMENTED, "executable_text without the capability");
+      throw Skip{"not a listed capability (answers UNIMPLEMENTED, as it should)"};
+    }
+    // Which names a plugin knows is its own; an unknown one must be refused by name.
+    if (o.code == 0) require(t.text_size == 0 || t.text, "text_size is " + std::to_string(t.text_size) + " but text is null");
+    t.name = "plugin_check_no_such_text";
+    std::string message = kit.expectError(kit.call(&KilnPluginApi::executable_text, t), KILN_ERROR_INVALID_ARGUMENT,
+                                          "an unknown text");
+    require(message.find("plugin_check_no_such_text") != std::string::npos, "the message does not name the text: " + message);
+    t.name = nullptr;
+    kit.expectError(kit.call(&KilnPluginApi::executable_text, t), KILN_ERROR_INVALID_ARGUMENT, "a null name");
+  });
+  kit.check("profile: a profiled executable runs and returns its profile", [&] {
+    if (kit.api().minor_version < 7) throw Skip{"the plugin's API 0." + std::to_string(kit.api().minor_version) + " has no profiles"};
+    KilnClient* c = kit.client();
+    KilnDevice* d = kit.devices(c)[0];
+    KilnExecutable* x = nullptr;
+    Kit::Outcome o = compileProfiled(kit, c, x);
+    if (!caps.count(KILN_CAPABILITY_PROFILE)) {
+      require(o.code != 0, "compiled with profile=1 without the capability profile");
+      if (o.code != KILN_ERROR_UNIMPLEMENTED) kit.expectError(o, KILN_ERROR_INVALID_ARGUMENT, "profile=1 without the capability");
+      throw Skip{"not a listed capability (refuses the option, as it should)"};
+    }
+    require(o.code == 0, std::string("compile with profile=1 failed: ") + codeName(o.code) + ": " + o.message);
+    for (int i = 0; i < 2; ++i) {
+      Kit::Run run = kit.executeOk(x, {{kit.floats(c, d, kFour)}}, {d});
+      kit.expectFloats(run.outputs[0][0], {2, 3, 4, 5}, "a profiled run's result");
+    }
+    require(caps.count(KILN_CAPABILITY_TEXT), "the capability profile without the capability text");
+    KilnExecutableTextArgs t{};
+    t.executable = x;
+    t.name = "profile";
+    kit.expectOk(&KilnPluginApi::executable_text, t, "executable_text of \"profile\"");
+    require(t.text && t.text_size > 0, "an empty profile after two runs");
+  });
+}
+
 void checkProcessEntries(Kit& kit, const std::set<std::string>& caps) {
   kit.check("mpmd: processes run different functions, send/recv and tokens", [&] {
     if (!caps.count(KILN_CAPABILITY_MPMD))
@@ -749,6 +810,7 @@ PluginCheckSummary checkPlugin(const std::string& nameOrPath, std::ostream& out,
   checkBuffers(kit);
   checkPrograms(kit);
   checkCapabilities(kit, caps);
+  checkTexts(kit, caps);
   checkProcessEntries(kit, caps);
   return kit.summary();
 }

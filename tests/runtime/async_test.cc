@@ -119,11 +119,19 @@ TEST_P(AsyncTest, TwoDevicesRunAtOnce) {
 TEST_P(AsyncTest, ASmallProgramRunsOnTheCallersThreadWhenItsDeviceIsIdle) {
   Buffer x = client_->bufferFromHost(f32({4}, {1, 2, 3, 4}), device(0));
   x.readyEvent().await();
-  Executable::Execution run = quick_->execute({&x}, device(0));
-  EXPECT_TRUE(run.done.ready());  // ran inside execute
-  EXPECT_EQ(run.outputs[0].toLiteral(), f32({4}, {2, 3, 4, 5}));
-  // An argument still in flight, or a program with a loop, goes to the device's thread.
-  Executable::Execution later = quick_->execute({&run.outputs[0]}, device(0));
+  // The copy's event is set before its task has left the device's thread: once that
+  // thread is idle (at once, as a rule; tries 10 ms apart allow for a slow machine), a
+  // run of the small program is over when execute returns.
+  std::optional<Executable::Execution> run;
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(attempt == 0 ? 1 : 10));
+    run = quick_->execute({&x}, device(0));
+    if (run->done.ready()) break;
+    run->done.await();
+  }
+  EXPECT_TRUE(run->done.ready());  // ran inside execute
+  EXPECT_EQ(run->outputs[0].toLiteral(), f32({4}, {2, 3, 4, 5}));
+  Executable::Execution later = quick_->execute({&run->outputs[0]}, device(0));
   EXPECT_EQ(later.outputs[0].toLiteral(), f32({4}, {3, 4, 5, 6}));
 }
 
@@ -136,6 +144,7 @@ TEST_P(AsyncTest, ASmallProgramWaitsBehindWorkQueuedOnItsDevice) {
   Buffer x1 = client_->bufferFromHost(f32({4}, {1, 2, 3, 4}), device(1));
   x0.readyEvent().await();
   x1.readyEvent().await();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the copies' tasks have left
   Executable::Execution longRun = slow_->execute({&n, &ramp}, device(0));
   Executable::Execution behind = quick_->execute({&x0}, device(0));
   EXPECT_FALSE(behind.done.ready());

@@ -72,7 +72,8 @@ TEST_P(CompileOptionsTest, AnUnknownOptionIsRefusedNamingTheKnownOnes) {
   CompileOptions options;
   options.namedOptions = {{"unroll_everything", "yes"}};
   expectError([&] { client().compile(kAddOne, options); }, ErrorKind::Usage,
-              "unknown compile option 'unroll_everything' (this plugin knows: fill_elided_seed, memory_limit, probe_dir)");
+              "unknown compile option 'unroll_everything' (this plugin knows: fill_elided_seed, memory_limit, probe_dir, "
+              "profile, kernel_cache_dir)");
 }
 
 TEST_P(CompileOptionsTest, AMemoryLimitRefusesAProgramWhenItCompiles) {
@@ -198,6 +199,60 @@ func.func @square(%x: tensor<4xf32>) -> tensor<4xf32> {
   } else {
     EXPECT_TRUE(stats.empty());
   }
+}
+
+// API 0.7: texts about an executable by name (executable_text), and profiles of its runs.
+TEST_P(CompileOptionsTest, AnExecutableSaysWhatItRunsAndWhatItDid) {
+  Client c = client();
+  Executable plusOne = c.compile(kAddOne);
+  const std::string program = plusOne.text("program");
+  EXPECT_NE(program.find("func.func @main"), std::string::npos) << program;
+  EXPECT_NE(program.find("stablehlo.add"), std::string::npos) << program;
+  if (std::string(GetParam()) == "cpu") {
+    // The pipeline's passes and figures, then how @main runs.
+    const std::string report = plusOne.text("report");
+    EXPECT_NE(report.find("fusion:"), std::string::npos) << report;
+    EXPECT_NE(report.find("@main: "), std::string::npos) << report;
+    expectError([&] { plusOne.text("profile"); }, ErrorKind::Usage,
+                "no text 'profile' of this executable (it has: program, report)");
+  } else {
+    expectError([&] { plusOne.text("report"); }, ErrorKind::Usage, "no text 'report' of this executable (it has: program)");
+  }
+}
+
+TEST_P(CompileOptionsTest, AProfiledExecutableRecordsItsRuns) {
+  Client c = client();
+  CompileOptions profiled;
+  profiled.namedOptions = {{"profile", "1"}};
+  if (std::string(GetParam()) != "cpu") {
+    EXPECT_FALSE(c.plugin().has(KILN_CAPABILITY_PROFILE));
+    expectError([&] { c.compile(kAddOne, profiled); }, ErrorKind::Unsupported, "the interp plugin records no profiles");
+    return;
+  }
+  EXPECT_TRUE(c.plugin().has(KILN_CAPABILITY_PROFILE));
+  Executable recording = c.compile(kAddOne, profiled);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(run(c, recording, f32({4}, {1, 2, 3, 4})), (std::vector<float>{2, 3, 4, 5}));
+  const std::string trace = recording.text("profile");
+  EXPECT_NE(trace.find("\"traceEvents\""), std::string::npos) << trace;
+  EXPECT_NE(trace.find("stablehlo.add"), std::string::npos) << trace;  // the step's op
+  const std::string summary = recording.text("profile_summary");
+  EXPECT_NE(summary.find("steps that took longest"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("per run: "), std::string::npos) << summary;
+  profiled.namedOptions = {{"profile", "yes"}};
+  expectError([&] { c.compile(kAddOne, profiled); }, ErrorKind::Usage, "profile is 'yes' (1 or 0)");
+}
+
+// The cpu plugin keeps the kernels' machine code in kernel_cache_dir: a second process
+// (here: client) compiling the same kernels takes them from there.
+TEST_P(CompileOptionsTest, KernelsComeFromTheKernelCacheTheSecondTime) {
+  if (std::string(GetParam()) != "cpu") GTEST_SKIP() << "the interp plugin compiles no kernels";
+  const std::string dir = freshDir("kernels");
+  CompileOptions cached;
+  cached.namedOptions = {{"kernel_cache_dir", dir}};
+  const std::string cold = client().compile(kAddOne, cached).text("report");
+  EXPECT_EQ(cold.find("from the disk cache"), std::string::npos) << cold;
+  const std::string warm = client().compile(kAddOne, cached).text("report");
+  EXPECT_NE(warm.find("from the disk cache"), std::string::npos) << warm;
 }
 
 INSTANTIATE_TEST_SUITE_P(Plugins, CompileOptionsTest, ::testing::ValuesIn(kPlugins));

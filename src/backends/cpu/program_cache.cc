@@ -30,7 +30,8 @@ bool allOptimized(const NativeKernels& kernels) {
 
 CompiledSource compileSource(const SourceRef& source, const SourceCompile& how) {
   std::optional<DiskCache> cache;
-  if (!how.options.cacheDir.empty() && how.options.dumpDir.empty()) cache.emplace(how.options.cacheDir);
+  if (how.cacheWholeProgram && !how.options.cacheDir.empty() && how.options.dumpDir.empty())
+    cache.emplace(how.options.cacheDir);
   const std::string key = cache ? programKey(source, how) : "";
   if (cache) {
     if (std::optional<std::string> bytes = cache->load(key)) {
@@ -52,9 +53,11 @@ CompiledSource compileSource(const SourceRef& source, const SourceCompile& how) 
                                             " parts ('// -----'); only one module compiles at a time");
   if (how.prepare) how.prepare(*modules[0]);
   passes::PassContext context;
-  passes::runPipeline(*modules[0], cpuPipeline(), context);
+  context.options.dumpDir = how.options.dumpDir;
+  const passes::PipelineResult result = passes::runPipeline(*modules[0], cpuPipeline(), context);
   passes::checkMemoryLimit(*modules[0], how.options.memoryLimit);  // before LLVM spends its time
-  CompiledSource out{std::make_unique<Executable>(std::move(modules[0]), how.options), false};
+  CompiledSource out{std::make_unique<Executable>(std::move(modules[0]), how.options), false,
+                     passes::pipelineReport(result, context)};
   if (cache && allOptimized(out.executable->native())) cache->store(key, out.executable->serialize());
   return out;
 }

@@ -23,11 +23,16 @@ struct SourceCompile {
   // `prepareKey` says what it does, for the cache key ("" when there is no `prepare`).
   std::function<void(Module&)> prepare;
   std::string prepareKey;
+  // Whether the whole executable is kept in (and taken from) options.cacheDir too, or
+  // only its kernels' machine code (a host that keeps executables itself: the plugin).
+  bool cacheWholeProgram = true;
 };
 
 struct CompiledSource {
   std::unique_ptr<Executable> executable;  // owns its module
   bool warm = false;                       // from the disk cache
+  // What the pipeline did (passes::pipelineReport); empty when it came from the cache.
+  std::string pipelineReport;
 };
 
 // The disk cache key of `source` compiled `how` (what the entry is stored under).
@@ -35,7 +40,8 @@ std::string programKey(const SourceRef& source, const SourceCompile& how);
 
 // Parses `source` (one module: a file split by `// -----` is an Unsupported error),
 // prepares it, runs cpuPipeline() and compiles it; or loads it from the disk cache
-// (options.cacheDir; never with a dump dir). Parse and verify errors are as parsing's.
+// (options.cacheDir; never with a dump dir). With a dump dir the pipeline writes its
+// modules there too. Parse and verify errors are as parsing's.
 CompiledSource compileSource(const SourceRef& source, const SourceCompile& how);
 
 }  // namespace kiln::cpu
