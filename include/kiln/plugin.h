@@ -458,6 +458,13 @@ typedef struct KilnExecuteArgs {
    * stops at its next loop iteration or collective and fails with a RUNTIME error
    * ("time limit exceeded", with the position of the op it stopped in). 0: no limit. */
   int64_t time_limit_ns;
+  /* since 0.7: where the program's prints (interpreter.print) go; NULL: the plugin's
+   * standard output. Called on the threads that run the execution, one print at a time,
+   * with `print_user`; print_release(print_user) (when not NULL) once the execution will
+   * print no more. When execute returns an error, neither is ever called. */
+  void (*print)(void* user, const char* text, size_t size);
+  void* print_user;
+  void (*print_release)(void* user);
 } KilnExecuteArgs;
 
 /* Since 0.4 (capability "cancellation"): asks the execution that `complete_event` (from

@@ -305,7 +305,18 @@ void Executable::launch(size_t numDevices, KilnDevice* const* devices, KilnBuffe
     plugin_.requireMinor(5, "a time limit on an execution");
     e.time_limit_ns = std::max<int64_t>(1, options.timeLimit->count());
   }
+  // The callback lives until the plugin releases it (or the call fails).
+  using Print = std::function<void(std::string_view)>;
+  std::unique_ptr<Print> print;
+  if (options.print) {
+    plugin_.requireMinor(7, "a print callback on an execution");
+    print = std::make_unique<Print>(options.print);
+    e.print = [](void* user, const char* text, size_t size) { (*static_cast<Print*>(user))(std::string_view(text, size)); };
+    e.print_user = print.get();
+    e.print_release = [](void* user) { delete static_cast<Print*>(user); };
+  }
   plugin_.call(&KilnPluginApi::execute, e, "execute");
+  (void)print.release();  // the plugin's now
 }
 
 Executable Executable::withEntry(const std::string& name) const {

@@ -139,6 +139,9 @@ struct ExecuteOptions {
   std::vector<size_t> donate; // argument indices the execution takes over (capability "donation")
   // The execution fails ("time limit exceeded") once it has run this long (API 0.5).
   std::optional<std::chrono::nanoseconds> timeLimit;
+  // Where the program's interpreter.print output goes, called on the threads that run it
+  // (API 0.7); empty: the plugin's standard output.
+  std::function<void(std::string_view)> print;
 };
 
 class Executable {

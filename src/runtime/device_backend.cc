@@ -16,6 +16,7 @@ interp::InterpOptions RunControl::interpOptions(const std::string& probeDir) con
   options.cancel = cancel;
   options.deadline = deadline;
   options.probeDir = probeDir;
+  options.print = print;
   return options;
 }
 

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +31,8 @@ struct RunControl {
   const std::atomic<bool>* cancel = nullptr;
   // Past it, loops stop with a Runtime error ("time limit exceeded") at their op.
   std::optional<std::chrono::steady_clock::time_point> deadline;
+  // Where interpreter.print writes (the host's KilnExecuteArgs::print); null: stdout.
+  std::function<void(const std::string&)> print;
 
   // The interpreter's options for this run (what both backends' programs run under).
   interp::InterpOptions interpOptions(const std::string& probeDir) const;

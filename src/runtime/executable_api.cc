@@ -109,6 +109,18 @@ struct SharedGrid {
   std::vector<interp::ProcessContext> processes;  // replica-major
 };
 
+// The host's print callback of one execution (KilnExecuteArgs::print), shared by its
+// launches: released once the last is gone, if the call that made it succeeded (armed).
+struct PrintSink {
+  void (*print)(void*, const char*, size_t);
+  void* user;
+  void (*release)(void*);
+  bool armed = false;
+  ~PrintSink() {
+    if (armed && release) release(user);
+  }
+};
+
 // One device's part of an execution: its arguments, outputs and completion, and its
 // process of a multi-device execution.
 struct Launch : Cancellable {
@@ -121,6 +133,7 @@ struct Launch : Cancellable {
   size_t process = 0;                // its index in grid->processes
   std::string label;                 // prefixes the failures of its own run
   std::optional<std::chrono::steady_clock::time_point> deadline;  // KilnExecuteArgs::time_limit_ns
+  std::shared_ptr<PrintSink> printSink;  // null: prints go to stdout
   // The execution's cancellation (execution_cancel): a flag in its first launch, which
   // the others keep alive (the completion events share that launch too), with every
   // launch of the execution, so that those not started yet fail at once.
@@ -199,6 +212,8 @@ struct Launch : Cancellable {
     control.process = self;
     control.cancel = flag;
     control.deadline = deadline;
+    if (printSink)
+      control.print = [sink = printSink.get()](const std::string& text) { sink->print(sink->user, text.data(), text.size()); };
     interp::HostValues results = program->program->run(values, control);
     if (results.size() != outputs.size())
       throw ApiFailure(KILN_ERROR_INTERNAL, "the program returned " + std::to_string(results.size()) +
@@ -516,6 +531,10 @@ KilnError* execute(KilnExecuteArgs* args) {
       if (a.time_limit_ns < 0) invalid("time_limit_ns is " + std::to_string(a.time_limit_ns) + " (0 for none)");
       deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(a.time_limit_ns);
     }
+    std::shared_ptr<PrintSink> printSink;
+    if (fits(a.print) && a.print)
+      printSink.reset(new PrintSink{a.print, fits(a.print_user) ? a.print_user : nullptr,
+                                    fits(a.print_release) ? a.print_release : nullptr});
     // Everything is checked before anything starts, so a failed call leaves nothing running.
     std::vector<std::shared_ptr<Launch>> launches;
     launches.reserve(a.num_devices);
@@ -565,6 +584,7 @@ KilnError* execute(KilnExecuteArgs* args) {
       launch->process = firstProcess + d;
       if (fits(a.label) && a.label) launch->label = a.label;
       launch->deadline = deadline;
+      launch->printSink = printSink;
       launch->args.reserve(count);
       for (size_t i = 0; i < count; ++i) {
         auto what = [i] { return "argument " + std::to_string(i); };  // for messages only
@@ -627,6 +647,7 @@ KilnError* execute(KilnExecuteArgs* args) {
     }
     if (launches.size() > 1)
       for (const auto& launch : launches) launches.front()->family.push_back(launch);
+    if (printSink) printSink->armed = true;  // the call succeeds: from here on it is released
     Launch::start(std::move(launches), client.launchOrder);
   });
 }

@@ -1,7 +1,9 @@
 // Asynchronous execution: execute returns before the program has run, events await and
 // call back once, an execution waits for arguments still being computed, a failure
 // reaches everything that depended on it, and two devices run at the same time.
+#include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <thread>
 
 #include "runtime_test_util.h"
@@ -163,6 +165,47 @@ TEST_P(AsyncTest, InlineExecutionNeverHandsEveryProgramToItsDevice) {
   Buffer x = handing.bufferFromHost(f32({4}, {1, 2, 3, 4}), handing.devices()[0]);
   Executable::Execution run = quick.execute({&x}, handing.devices()[0]);
   EXPECT_EQ(run.outputs[0].toLiteral(), f32({4}, {2, 3, 4, 5}));
+}
+
+// A program's prints reach the host's callback (API 0.7), from every device that runs it;
+// the plugin lets go of the callback once the execution is over and its handles gone.
+TEST_P(AsyncTest, PrintsReachTheHostsCallback) {
+  constexpr const char* kPrinting = R"(
+func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  "interpreter.print"(%x) : (tensor<2xf32>) -> ()
+  %y = stablehlo.add %x, %x : tensor<2xf32>
+  return %y : tensor<2xf32>
+})";
+  auto printed = std::make_shared<std::vector<std::string>>();
+  auto mutex = std::make_shared<std::mutex>();
+  {
+    ExecuteOptions options;
+    options.print = [printed, mutex](std::string_view text) {
+      std::lock_guard<std::mutex> lock(*mutex);
+      printed->emplace_back(text);
+    };
+    Executable one = client_->compile(kPrinting);
+    Buffer x = client_->bufferFromHost(f32({2}, {1, 2}), device(0));
+    Executable::Execution run = one.execute({&x}, device(0), options);
+    EXPECT_EQ(run.outputs[0].toLiteral(), f32({2}, {2, 4}));
+    CompileOptions twice;
+    twice.replicas = 2;
+    Executable both = client_->compile(kPrinting, twice);
+    Buffer y = client_->bufferFromHost(f32({2}, {3, 4}), device(1));
+    std::vector<Executable::Execution> runs = both.execute({{&x}, {&y}}, {device(0), device(1)}, options);
+    for (auto& r : runs) r.done.await();
+  }
+  ASSERT_EQ(printed->size(), 3u);
+  EXPECT_NE((*printed)[0].find("tensor<2xf32>"), std::string::npos) << (*printed)[0];
+  EXPECT_NE((*printed)[0].find("1.0"), std::string::npos) << (*printed)[0];
+  std::vector<std::string> replicas = {(*printed)[1], (*printed)[2]};
+  std::sort(replicas.begin(), replicas.end());
+  EXPECT_NE(replicas[0].find("1.0"), std::string::npos) << replicas[0];
+  EXPECT_NE(replicas[1].find("3.0"), std::string::npos) << replicas[1];
+  // Released: the callbacks' copies of `printed` are gone (the plugin's last release
+  // may still be running on a device's thread for a moment).
+  for (int i = 0; i < 500 && printed.use_count() > 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  EXPECT_EQ(printed.use_count(), 1);
 }
 
 // 8 threads each chain 100 executions, every one taking the previous one's output before
