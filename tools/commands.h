@@ -31,9 +31,14 @@ Literal randomInput(const Type& type, std::mt19937_64& rng, double scale = 1);
 // the cpu plugin's: how much LLVM optimizes the kernels before the first run).
 void addCompileTierOption(CLI::App* cmd, KilnOptimization& tier);
 
+// Adds the cpu plugin's compile option kernel_cache_dir (kernels' machine code kept in
+// defaultCacheDir(), so that a program sharing kernels with one compiled before compiles
+// only its new ones); nothing for other plugins or with the cache off.
+void keepKernelsInTheCache(const runtime::Client& client, runtime::CompileOptions& options);
+
 // How a command compiles a program through a plugin: from the disk cache when it can
-// (runtime/compilation_cache.h, in defaultCacheDir()), and an unknown or ambiguous entry
-// function is a usage error that names --entry.
+// (runtime/compilation_cache.h, in defaultCacheDir()), with the kernels kept there too,
+// and an unknown or ambiguous entry function is a usage error that names --entry.
 runtime::CachedCompile compileProgram(const runtime::Client& client, std::string_view text,
                                       const runtime::CompileOptions& options);
 

@@ -6,7 +6,6 @@
 #include <iostream>
 #include <optional>
 
-#include "support/disk_cache.h"
 #include "commands.h"
 #include "ir/verifier.h"
 #include "passes/fill_elided_constants.h"
@@ -91,9 +90,7 @@ int compileOnPlugin(const CompileCommandOptions& o) {
   compile.dumpDir = o.dumpDir;
   if (o.fillElided && !o.partition) compile.namedOptions.emplace_back("fill_elided_seed", std::to_string(*o.fillElided));
   if (const int64_t limit = memoryLimitOf(o.memoryLimit)) compile.namedOptions.emplace_back("memory_limit", std::to_string(limit));
-  // The cpu plugin keeps kernels' machine code across processes where kiln keeps its cache.
-  if (const std::string cache = defaultCacheDir(); !cache.empty() && client.plugin().name() == "cpu")
-    compile.namedOptions.emplace_back("kernel_cache_dir", cache);
+  keepKernelsInTheCache(client, compile);
   const runtime::Executable executable = client.compile(text, compile);
   if (o.report) {
     std::cout << partitionReport << executable.text("report");

@@ -46,10 +46,17 @@ void addCompileTierOption(CLI::App* cmd, KilnOptimization& tier) {
       ->transform(CLI::CheckedTransformer(tiers, CLI::ignore_case));
 }
 
+void keepKernelsInTheCache(const runtime::Client& client, runtime::CompileOptions& options) {
+  if (const std::string cache = defaultCacheDir(); !cache.empty() && client.plugin().name() == "cpu")
+    options.namedOptions.emplace_back("kernel_cache_dir", cache);
+}
+
 runtime::CachedCompile compileProgram(const runtime::Client& client, std::string_view text,
                                       const runtime::CompileOptions& options) {
+  runtime::CompileOptions withKernels = options;
+  keepKernelsInTheCache(client, withKernels);
   try {
-    return runtime::compileCached(client, text, options, defaultCacheDir());
+    return runtime::compileCached(client, text, withKernels, defaultCacheDir());
   } catch (const Error& e) {
     // Unlocated usage errors of a compile are about its options; the entry is the one
     // a command's user chooses.

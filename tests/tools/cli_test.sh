@@ -24,6 +24,12 @@ compile_report damaged
 if grep -q 'from the disk cache' "$tmp/cache.txt"; then echo "FAIL a truncated entry was loaded"; fail=1; fi
 compile_report repaired
 grep -q 'from the disk cache' "$tmp/cache.txt" || { echo "FAIL the damaged entry was not replaced"; fail=1; }
+# kiln run keeps the cpu plugin's kernels in the cache: a compile of the same program in
+# another process takes their machine code from there.
+rm -rf "$tmp/cache"
+"$KILN" run "$dir/add.mlir" --random-inputs 1 --no-print; check "run keeps kernels" 0 $?
+"$KILN" compile "$dir/add.mlir" --backend cpu --report > "$tmp/kept.txt"; check "compile after run" 0 $?
+grep -qE 'machine code of ([0-9]+) of \1 modules from the disk cache' "$tmp/kept.txt" || { echo "FAIL run kept no kernels:"; cat "$tmp/kept.txt"; fail=1; }
 # A warm start (the whole executable from the disk cache) prints what a cold one does.
 rm -rf "$tmp/cache"
 "$KILN" run "$dir/loss.mlir" --random-inputs 3 > "$tmp/cold_run.txt"; check "run cold" 0 $?
