@@ -215,7 +215,8 @@ int main(int argc, char** argv) {
     return false;
   };
   for (int i = 1; i < argc; ++i)
-    if (!std::strstr("dispatch roundtrip allreduce", argv[i])) {
+    if (std::strcmp(argv[i], "dispatch") != 0 && std::strcmp(argv[i], "roundtrip") != 0 &&
+        std::strcmp(argv[i], "allreduce") != 0) {
       std::fprintf(stderr, "runtime_bench: unknown figure '%s' (dispatch, roundtrip, allreduce)\n", argv[i]);
       return 2;
     }

@@ -286,7 +286,8 @@ typedef enum KilnOptimization {
  *                       check.expect_serialized_eq reads from); not serialized
  * and, since 0.7:
  *   "profile"           "1" (capability "profile"; the cpu plugin): every run of the
- *                       executable records its steps (runs are then one at a time);
+ *                       executable records its steps (runs on several devices side by
+ *                       side);
  *                       executable_text's "profile" and "profile_summary" return them;
  *                       not serialized
  *   "kernel_cache_dir"  (cpu) a folder that keeps the machine code of kernels across
@@ -418,11 +419,13 @@ typedef struct KilnExecutableTextArgs {
   size_t struct_size;
   KilnExecutable* executable;
   const char* name;
-  const char* text; /* out: valid until the next executable_text for this executable or its destruction */
+  const char* text; /* out: valid until the next executable_text for this executable or its
+                       destruction (so not to be called for one executable from two threads at once) */
   size_t text_size; /* out */
 } KilnExecutableTextArgs;
 
-/* Runs an executable, without waiting for it: one argument list per device it runs on,
+/* Runs an executable, without waiting for it (a small program on an idle device may
+ * have run when it returns: the client option "inline_execution"): one argument list per device it runs on,
  * replicas x partitions of them; devices[d] runs process (d / num_partitions,
  * d % num_partitions). Arguments may still be in flight (the execution waits for them).
  * The caller provides output_lists[d], an array of num_results buffer handles per

@@ -175,6 +175,7 @@ class Executable {
   std::vector<Execution> execute(const std::vector<std::vector<const Buffer*>>& args,
                                  const std::vector<Device>& devices, const ExecuteOptions& options = {}) const;
   KilnExecutable* handle() const { return handle_.get(); }
+  const Plugin& plugin() const { return plugin_; }
 
  private:
   // The plugin's execute, on lists already made.

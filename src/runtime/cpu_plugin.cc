@@ -3,7 +3,6 @@
 // cores, shared: $KILN_CPU_DEVICES of them (default 1) so that multi-device programs
 // run on one machine.
 #include <cstdio>
-#include <mutex>
 
 #include "backends/cpu/executable.h"
 #include "backends/cpu/profile.h"
@@ -26,16 +25,16 @@ class CpuProgram : public CompiledProgram {
         entry_(entryFunction(executable_->module(), entry)),
         probeDir_(std::move(probeDir)),
         pipelineReport_(std::move(pipelineReport)),
-        profile_(profile ? std::make_shared<Recording>(executable_->module()) : nullptr) {}
+        profile_(profile ? std::make_shared<cpu::Profile>(executable_->module()) : nullptr) {}
   const Module& module() const override { return executable_->module(); }
   const Function& entry() const override { return entry_; }
   interp::HostValues run(const interp::HostValues& args, const RunControl& control) const override {
     if (!profile_) return executable_->call(entry_, args, control.interpOptions(probeDir_));
-    // One run at a time, so that each step's share is of runs that did not overlap.
-    std::lock_guard<std::mutex> lock(profile_->mutex);
-    const double start = profile_->profile.now();
-    interp::HostValues results = executable_->call(entry_, args, control.interpOptions(probeDir_), &profile_->profile);
-    profile_->profile.run(start, profile_->profile.now());
+    // Runs on several devices at once record side by side (the processes of one
+    // execution wait for each other in their collectives: no lock may keep them apart).
+    const double start = profile_->now();
+    interp::HostValues results = executable_->call(entry_, args, control.interpOptions(probeDir_), profile_.get());
+    profile_->run(start, profile_->now());
     return results;
   }
   std::string serialize() const override { return executable_->serialize(); }
@@ -59,8 +58,7 @@ class CpuProgram : public CompiledProgram {
   std::optional<std::string> text(const std::string& name) const override {
     if (name == "report") return pipelineReport_ + executable_->report();
     if (profile_ && (name == "profile" || name == "profile_summary")) {
-      std::lock_guard<std::mutex> lock(profile_->mutex);  // not while a run records
-      const cpu::Profile& p = profile_->profile;
+      const cpu::Profile& p = *profile_;  // (it locks itself against runs recording)
       if (name == "profile") return p.chromeTrace();
       const cpu::Profile::Work work = p.workPerRun();
       char perRun[160];
@@ -77,16 +75,11 @@ class CpuProgram : public CompiledProgram {
   }
 
  private:
-  struct Recording {
-    explicit Recording(const Module& module) : profile(module) {}
-    std::mutex mutex;
-    cpu::Profile profile;
-  };
   std::shared_ptr<const cpu::Executable> executable_;  // owns its module; shared by its entries
   const Function& entry_;
   std::string probeDir_;
   std::string pipelineReport_;
-  std::shared_ptr<Recording> profile_;  // shared by its entries; null: not profiled
+  std::shared_ptr<cpu::Profile> profile_;  // shared by its entries; null: not profiled
 };
 
 class CpuBackend : public DeviceBackend {

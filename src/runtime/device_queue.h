@@ -23,18 +23,22 @@ class DeviceQueue {
   // Queues `task` (which must not throw). Throws ApiFailure (FAILED_PRECONDITION) once
   // the queue has stopped.
   void push(std::function<void()> task);
-  // Runs `task` on the calling thread, as the device's next work, when the device is
-  // idle (nothing queued or running); false, having run nothing, when it is busy. Work
-  // queued meanwhile waits for it, so the device still runs one thing at a time, in
-  // order. (A tiny program costs less than handing it to the queue's thread and back.)
+  // Runs `task` (which must not throw) on the calling thread, as the device's next
+  // work, when the device is idle (nothing queued or running); false, having run
+  // nothing, when it is busy. Never waits: a task queued by another thread at the same
+  // moment may run first (then this one is not run here). Work queued meanwhile waits
+  // for it, so the device still runs one thing at a time. (A tiny program costs less
+  // than handing it to the queue's thread and back.)
   template <class Task>
   bool runHereIfIdle(Task&& task) {
     size_t idle = 0;
     if (!pending_.compare_exchange_strong(idle, 1, std::memory_order_acq_rel)) return false;
-    {
-      std::lock_guard<std::mutex> device(running_);
-      task();
+    if (!running_.try_lock()) {  // the queue's thread took a task pushed just now
+      pending_.fetch_sub(1, std::memory_order_release);
+      return false;
     }
+    task();
+    running_.unlock();
     pending_.fetch_sub(1, std::memory_order_release);
     return true;
   }

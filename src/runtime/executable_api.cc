@@ -173,7 +173,8 @@ struct Launch : Cancellable {
     done->set(failure);
   }
 
-  // Runs on the device's queue. Reading an argument ends its use, so an argument whose
+  // Runs on the device's queue (or on the caller's thread: Launch::start). Reading an
+  // argument ends its use, so an argument whose
   // handle is gone is freed before the outputs are signalled.
   void run() {
     if (!claim()) return;  // cancelled while queued: failed already
@@ -647,8 +648,10 @@ KilnError* execute(KilnExecuteArgs* args) {
     }
     if (launches.size() > 1)
       for (const auto& launch : launches) launches.front()->family.push_back(launch);
-    if (printSink) printSink->armed = true;  // the call succeeds: from here on it is released
     Launch::start(std::move(launches), client.launchOrder);
+    // The call succeeded: the sink is released once the launches are gone (`printSink`
+    // keeps it alive until here, so no launch can have released it yet).
+    if (printSink) printSink->armed = true;
   });
 }
 

@@ -44,8 +44,8 @@ KilnError* pluginAttributes(KilnPluginAttributesArgs* args) {
     a.name = backend().name();
     a.version = KILN_VERSION;
     // Both plugins implement the same capabilities, since they share everything but
-    // compiling and running a program. (Profiles, only from a backend that records them; the mpi communicator, only when
-    // the plugin was built with MPI.)
+    // compiling and running a program; profiles only from a backend that records them,
+    // the mpi communicator only when the plugin was built with MPI.
     static const std::vector<const char*> capabilities = [] {
       std::vector<const char*> list = {KILN_CAPABILITY_MULTI_DEVICE,  KILN_CAPABILITY_SERIALIZE,
                                        KILN_CAPABILITY_DONATION,      KILN_CAPABILITY_CANCELLATION,

@@ -38,12 +38,12 @@ class Recycled {
     return *p;
   }
   // An empty vector with capacity for `size` bytes, from one kept, or none; a kept
-  // vector serves sizes down to half its capacity.
+  // vector serves sizes down to 4/5 of its capacity (a value holds little it does not use).
   std::vector<uint8_t> take(size_t size) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto best = kept_.end();
     for (auto it = kept_.begin(); it != kept_.end(); ++it)
-      if (it->capacity() >= size && it->capacity() / 2 <= size && (best == kept_.end() || it->capacity() < best->capacity()))
+      if (it->capacity() >= size && it->capacity() / 5 * 4 <= size && (best == kept_.end() || it->capacity() < best->capacity()))
         best = it;
     if (best == kept_.end()) return {};
     std::vector<uint8_t> bytes = std::move(*best);
@@ -110,7 +110,11 @@ std::vector<uint8_t> copiedBytes(const uint8_t* data, size_t size) {
 std::shared_ptr<std::vector<uint8_t>> sharedBytes(std::vector<uint8_t> bytes) {
   if (bytes.capacity() < kRecycleFrom) return std::make_shared<std::vector<uint8_t>>(std::move(bytes));
   return std::shared_ptr<std::vector<uint8_t>>(new std::vector<uint8_t>(std::move(bytes)), [](std::vector<uint8_t>* v) {
-    Recycled::pool().keep(std::move(*v));
+    try {
+      Recycled::pool().keep(std::move(*v));
+    } catch (const std::bad_alloc&) {
+      // (no room to keep it: freed below)
+    }
     delete v;
   });
 }

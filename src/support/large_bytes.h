@@ -2,10 +2,11 @@
 // to the kernel as huge-page memory before it is first touched, so that filling a fresh
 // 64 MiB value takes 32 page faults rather than 16384 (with transparent huge pages in
 // "madvise" mode, Debian's default; elsewhere the advice changes nothing). And the
-// memory of a large value that is freed is kept a while for the next one of about its
-// size: the kernel zero-fills every fresh page on its first touch, which costs more than
-// most work done on the value (a 64 MiB all_reduce's result spent two thirds of its
-// time there), so a program that makes a value of that size per step reuses one.
+// memory of a large value that is freed is kept for the next one of about its size,
+// until newer ones displace it: the kernel zero-fills every fresh page on its first
+// touch, which costs more than most work done on the value (a 64 MiB all_reduce's
+// result spent two thirds of its time there), so a program that makes a value of that
+// size per step reuses one. (Each copy of kiln keeps its own: a host and each plugin.)
 #pragma once
 
 #include <cstddef>

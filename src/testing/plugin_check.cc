@@ -363,6 +363,23 @@ void checkBuffers(Kit& kit) {
   });
 }
 
+// Compiles kAddOne with one named compile option; `executable` gets the executable
+// (owned by the kit) when the compile succeeds.
+Kit::Outcome compileWithOption(Kit& kit, KilnClient* c, KilnNamedOption option, KilnExecutable** executable = nullptr) {
+  KilnCompileArgs a{};
+  a.client = c;
+  a.code = kAddOne;
+  a.code_size = std::strlen(kAddOne);
+  a.options = &option;
+  a.num_options = 1;
+  Kit::Outcome o = kit.call(&KilnPluginApi::compile, a);
+  if (o.code == 0) {
+    KilnExecutable* compiled = kit.own(a.executable);
+    if (executable) *executable = compiled;
+  }
+  return o;
+}
+
 void checkPrograms(Kit& kit) {
   kit.check("compile, and describe the executable", [&] {
     KilnClient* c = kit.client();
@@ -392,18 +409,10 @@ void checkPrograms(Kit& kit) {
   kit.check("named compile options: an unknown name is INVALID_ARGUMENT", [&] {
     if (kit.api().minor_version < 5) throw Skip{"the plugin's API 0." + std::to_string(kit.api().minor_version) + " has no named options"};
     KilnClient* c = kit.client();
-    KilnCompileArgs a{};
-    a.client = c;
-    a.code = kAddOne;
-    a.code_size = std::strlen(kAddOne);
-    const KilnNamedOption unknown{"plugin_check_no_such_option", "1"};
-    a.options = &unknown;
-    a.num_options = 1;
-    std::string message = kit.expectError(&KilnPluginApi::compile, a, KILN_ERROR_INVALID_ARGUMENT, "an unknown compile option");
+    std::string message = kit.expectError(compileWithOption(kit, c, {"plugin_check_no_such_option", "1"}),
+                                          KILN_ERROR_INVALID_ARGUMENT, "an unknown compile option");
     require(message.find("plugin_check_no_such_option") != std::string::npos, "the message does not name the option: " + message);
-    const KilnNamedOption nullName{nullptr, "1"};
-    a.options = &nullName;
-    kit.expectError(&KilnPluginApi::compile, a, KILN_ERROR_INVALID_ARGUMENT, "a compile option without a name");
+    kit.expectError(compileWithOption(kit, c, {nullptr, "1"}), KILN_ERROR_INVALID_ARGUMENT, "a compile option without a name");
   });
   kit.check("client options: an unknown name is INVALID_ARGUMENT", [&] {
     if (kit.api().minor_version < 6) throw Skip{"the plugin's API 0." + std::to_string(kit.api().minor_version) + " has no client options"};
@@ -673,20 +682,6 @@ void checkCapabilities(Kit& kit, const std::set<std::string>& caps) {
   });
 }
 
-// Compiles kAddOne with the compile option "profile" set to 1.
-Kit::Outcome compileProfiled(Kit& kit, KilnClient* c, KilnExecutable*& executable) {
-  KilnCompileArgs a{};
-  a.client = c;
-  a.code = kAddOne;
-  a.code_size = std::strlen(kAddOne);
-  const KilnNamedOption profile{"profile", "1"};
-  a.options = &profile;
-  a.num_options = 1;
-  Kit::Outcome o = kit.call(&KilnPluginApi::compile, a);
-  if (o.code == 0) executable = kit.own(a.executable);
-  return o;
-}
-
 void checkTexts(Kit& kit, const std::set<std::string>& caps) {
   kit.check("executable_text: a text by name; an unknown name is INVALID_ARGUMENT", [&] {
     if (kit.api().minor_version < 7) throw Skip{"the plugin's API 0." + std::to_string(kit.api().minor_version) + " has no texts"};
@@ -713,7 +708,7 @@ void checkTexts(Kit& kit, const std::set<std::string>& caps) {
     KilnClient* c = kit.client();
     KilnDevice* d = kit.devices(c)[0];
     KilnExecutable* x = nullptr;
-    Kit::Outcome o = compileProfiled(kit, c, x);
+    Kit::Outcome o = compileWithOption(kit, c, {"profile", "1"}, &x);
     if (!caps.count(KILN_CAPABILITY_PROFILE)) {
       require(o.code != 0, "compiled with profile=1 without the capability profile");
       if (o.code != KILN_ERROR_UNIMPLEMENTED) kit.expectError(o, KILN_ERROR_INVALID_ARGUMENT, "profile=1 without the capability");

@@ -240,6 +240,25 @@ TEST_P(CompileOptionsTest, AProfiledExecutableRecordsItsRuns) {
   EXPECT_NE(summary.find("per run: "), std::string::npos) << summary;
   profiled.namedOptions = {{"profile", "yes"}};
   expectError([&] { c.compile(kAddOne, profiled); }, ErrorKind::Usage, "profile is 'yes' (1 or 0)");
+  // The processes of a profiled execution on two devices meet in their all_reduce (runs
+  // are recorded side by side: one waiting for the other to finish would never end).
+  Client two(Plugin::load(GetParam()), ClientOptions{2, 0});
+  profiled.namedOptions = {{"profile", "1"}};
+  profiled.replicas = 2;
+  Executable both = two.compile(R"(
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %s = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %r = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %r : tensor<f32>
+  }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %s : tensor<4xf32>
+})", profiled);
+  std::vector<Device> ds = two.devices();
+  Buffer x0 = two.bufferFromHost(f32({4}, {1, 2, 3, 4}), ds[0]), x1 = two.bufferFromHost(f32({4}, {10, 20, 30, 40}), ds[1]);
+  std::vector<Executable::Execution> runs = both.execute({{&x0}, {&x1}}, ds);
+  for (auto& r : runs) EXPECT_EQ(r.outputs[0].toLiteral(), f32({4}, {11, 22, 33, 44}));
+  EXPECT_NE(both.text("profile").find("\"traceEvents\""), std::string::npos);
 }
 
 // The cpu plugin keeps the kernels' machine code in kernel_cache_dir: a second process

@@ -36,7 +36,7 @@ TEST(LargeBytesTest, ValuesOfAnotherSizeClassAreNotServedByIt) {
     std::shared_ptr<std::vector<uint8_t>> bytes = sharedBytes(zeroedBytes(kLarge));
     large = bytes->data();
   }
-  // Under half the kept vector's size: memory of its own.
+  // Well under the kept vector's size: memory of its own.
   std::shared_ptr<std::vector<uint8_t>> small = sharedBytes(zeroedBytes(kLarge / 4));
   EXPECT_NE(small->data(), large);
   EXPECT_LT(small->capacity(), kLarge);
