@@ -371,6 +371,19 @@ class StepProgram::Runner {
     return arena_ + p.offset;
   }
 
+  // The whole literal a value lives in, when it has one of its own (a parameter, a
+  // constant, a result); null for a value in the arena.
+  const Literal* heldWhole(const Place& p) const {
+    switch (p.in) {
+      case Place::In::Parameter: return &params_[p.index];
+      case Place::In::Constant: return &p_.constants_[p.index];
+      case Place::In::Result: return &results_[p.index];
+      case Place::In::Arena:
+      case Place::In::Scratch: break;
+    }
+    return nullptr;
+  }
+
   // A row group: its blocks in `parts` runs of consecutive blocks, one per thread, each
   // with its own block scratch. A scratch value's pointer is placed so that row r of the
   // block is where the kernel looks for row r of the value: `r0` rows before the scratch.
@@ -473,8 +486,14 @@ class StepProgram::Runner {
         break;
       }
       case Step::Kind::Host: {
+        // Values held whole (parameters, constants, results) are shared with the
+        // interpreter, which only reads its operands; values in the arena are copied out.
         interp::HostValues operands;
         for (size_t i = 0; i < s.operands.size(); ++i) {
+          if (const Literal* whole = heldWhole(s.operands[i])) {
+            operands.emplace_back(*whole);
+            continue;
+          }
           Literal value(s.op->operand(i)->type());
           const auto bytes = static_cast<size_t>(passes::valueBytes(s.op->operand(i)->type()));
           if (bytes > 0) std::memcpy(value.mutableStorage(), address(s.operands[i]), bytes);
@@ -483,6 +502,12 @@ class StepProgram::Runner {
         if (!host_) host_.emplace(p_.module_, options_);
         interp::HostValues results = host_->runOp(*s.op, operands);
         for (size_t i = 0; i < s.results.size(); ++i) {
+          // A result of the function takes the interpreter's value as it is (a 64 MiB
+          // collective's result is not copied again); others are copied into the arena.
+          if (s.results[i].in == Place::In::Result && results[i].isTensor()) {
+            results_[s.results[i].index] = results[i].tensor();
+            continue;
+          }
           const auto bytes = static_cast<size_t>(passes::valueBytes(s.op->result(i)->type()));
           if (bytes > 0) std::memcpy(address(s.results[i]), results[i].tensor().denseStorage(), bytes);
         }
