@@ -56,6 +56,14 @@ std::string partition(Module& module, const std::string& entry, passes::PassCont
   return out;
 }
 
+// The module of `source`, verified, with --fill-elided's constants filled.
+std::unique_ptr<Module> readModule(const SourceRef& source, const CompileCommandOptions& o) {
+  std::unique_ptr<Module> module = stablehlo::parseModule(source);
+  verifyModule(*module);
+  if (o.fillElided) passes::fillElidedConstants(*module, *o.fillElided);
+  return module;
+}
+
 // With --backend: the plugin compiles the program (after the partitioner, with
 // --partition) with its own pipeline, and says what it made: the module as it runs it,
 // or with --report what it did (the cpu plugin: the passes, then each kernel); its dump
@@ -75,9 +83,7 @@ int compileOnPlugin(const CompileCommandOptions& o) {
   std::string text(source->text());
   std::string partitionReport;
   if (o.partition) {
-    std::unique_ptr<Module> module = stablehlo::parseModule(source);
-    verifyModule(*module);
-    if (o.fillElided) passes::fillElidedConstants(*module, *o.fillElided);
+    std::unique_ptr<Module> module = readModule(source, o);
     passes::PassContext context;
     partitionReport = partition(*module, o.entry, context);
     text = stablehlo::printModule(*module);
@@ -104,9 +110,7 @@ int compileOnPlugin(const CompileCommandOptions& o) {
 
 int runCompileCommand(const CompileCommandOptions& o) {
   if (!o.backend.empty()) return compileOnPlugin(o);
-  std::unique_ptr<Module> module = stablehlo::parseModule(readInput(o.file));
-  verifyModule(*module);
-  if (o.fillElided) passes::fillElidedConstants(*module, *o.fillElided);
+  std::unique_ptr<Module> module = readModule(readInput(o.file), o);
   if (!o.entry.empty()) {
     if (!module->lookup(o.entry)) throw Error(ErrorKind::Usage, "no function @" + o.entry + " in " + o.file);
     // Only the entry and what it calls survive: the others become private, and inlining

@@ -2,8 +2,6 @@
 // optimizer's pipeline, LLVM kernels through ORC, BLAS). Its devices are the host's
 // cores, shared: $KILN_CPU_DEVICES of them (default 1) so that multi-device programs
 // run on one machine.
-#include <cstdio>
-
 #include "backends/cpu/executable.h"
 #include "backends/cpu/profile.h"
 #include "backends/cpu/program_cache.h"
@@ -59,12 +57,7 @@ class CpuProgram : public CompiledProgram {
     if (name == "report") return pipelineReport_ + executable_->report();
     if (profile_ && (name == "profile" || name == "profile_summary")) {
       const cpu::Profile& p = *profile_;  // (it locks itself against runs recording)
-      if (name == "profile") return p.chromeTrace();
-      const cpu::Profile::Work work = p.workPerRun();
-      char perRun[160];
-      std::snprintf(perRun, sizeof perRun, "per run: %.4f GFLOP in dots and convolutions, %.2f MB moved by the other steps\n",
-                    work.contractionFlops / 1e9, work.otherBytes / 1e6);
-      return p.slowestSteps(10) + perRun;
+      return name == "profile" ? p.chromeTrace() : p.summary(10);
     }
     return CompiledProgram::text(name);
   }

@@ -174,8 +174,8 @@ struct Launch : Cancellable {
   }
 
   // Runs on the device's queue (or on the caller's thread: Launch::start). Reading an
-  // argument ends its use, so an argument whose
-  // handle is gone is freed before the outputs are signalled.
+  // argument ends its use, so an argument whose handle is gone is freed before the
+  // outputs are signalled.
   void run() {
     if (!claim()) return;  // cancelled while queued: failed already
     try {

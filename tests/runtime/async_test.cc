@@ -157,16 +157,6 @@ TEST_P(AsyncTest, ASmallProgramWaitsBehindWorkQueuedOnItsDevice) {
   EXPECT_EQ(behind.outputs[0].toLiteral(), f32({4}, {2, 3, 4, 5}));
 }
 
-TEST_P(AsyncTest, InlineExecutionNeverHandsEveryProgramToItsDevice) {
-  ClientOptions options{1, 0};
-  options.inlineExecution = false;
-  Client handing(Plugin::load(GetParam()), options);
-  Executable quick = handing.compile(kAddOne);
-  Buffer x = handing.bufferFromHost(f32({4}, {1, 2, 3, 4}), handing.devices()[0]);
-  Executable::Execution run = quick.execute({&x}, handing.devices()[0]);
-  EXPECT_EQ(run.outputs[0].toLiteral(), f32({4}, {2, 3, 4, 5}));
-}
-
 // A program's prints reach the host's callback (API 0.7), from every device that runs it;
 // the plugin lets go of the callback once the execution is over and its handles gone.
 TEST_P(AsyncTest, PrintsReachTheHostsCallback) {

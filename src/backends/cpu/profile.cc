@@ -149,6 +149,14 @@ std::string Profile::chromeTrace() const {
   return out + "]}\n";
 }
 
+std::string Profile::summary(size_t n) const {
+  const Work work = workPerRun();
+  char perRun[160];
+  std::snprintf(perRun, sizeof perRun, "per run: %.4f GFLOP in dots and convolutions, %.2f MB moved by the other steps\n",
+                work.contractionFlops / 1e9, work.otherBytes / 1e6);
+  return slowestSteps(n) + perRun;
+}
+
 std::string Profile::slowestSteps(size_t n) const {
   std::lock_guard<std::mutex> lock(mutex_);
   struct Total {

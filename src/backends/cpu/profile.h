@@ -46,6 +46,8 @@ class Profile {
   Work workPerRun() const;
   // The `n` steps that took longest in all, each with its share of the runs' time.
   std::string slowestSteps(size_t n) const;
+  // slowestSteps(n), then a line with workPerRun() (`kiln bench --report`).
+  std::string summary(size_t n) const;
 
  private:
   struct Slice {

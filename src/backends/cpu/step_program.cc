@@ -348,24 +348,12 @@ void StepProgram::giveBack(Arena arena) const {
 }
 
 // One execution: the places resolved against this call's arena, parameters and results.
-namespace {
-
-// Where each result of the function came from in one execution.
-enum class ResultSource : uint8_t {
-  None,  // not written yet
-  Pool,  // a buffer from the result pool, which the steps wrote
-  Host,  // the value a step of the interpreter made, as it is
-};
-
-}  // namespace
-
 class StepProgram::Runner {
  public:
   Runner(const StepProgram& p, Arena& arena, std::vector<Literal>& params, std::vector<Literal>& results,
-         std::vector<ResultSource>& sources, std::atomic<uint64_t>& runs, const interp::InterpOptions& options,
-         Profile* profile)
-      : p_(p), arenaOwner_(arena), arena_(arena.bytes.get()), params_(params), results_(results), sources_(sources),
-        runs_(runs), options_(options), profile_(profile) {}
+         std::atomic<uint64_t>& runs, const interp::InterpOptions& options, Profile* profile)
+      : p_(p), arenaOwner_(arena), arena_(arena.bytes.get()), params_(params), results_(results), runs_(runs),
+        options_(options), profile_(profile) {}
 
   void block(const Block& b) {
     for (const Step& s : b.steps) step(s);
@@ -376,20 +364,11 @@ class StepProgram::Runner {
     switch (p.in) {
       case Place::In::Parameter: return const_cast<uint8_t*>(params_[p.index].storage());
       case Place::In::Constant: return const_cast<uint8_t*>(p_.constants_[p.index].storage());
-      case Place::In::Result: return result(p.index).mutableStorage();
+      case Place::In::Result: return results_[p.index].mutableStorage();
       case Place::In::Arena:
       case Place::In::Scratch: break;
     }
     return arena_ + p.offset;
-  }
-
-  // Result `i` of the function, its buffer taken from the pool when first asked for.
-  Literal& result(size_t i) {
-    if (sources_[i] == ResultSource::None) {
-      results_[i] = p_.results_.take(*p_.resultOps_[i], p_.resultIndex_[i]);
-      sources_[i] = ResultSource::Pool;
-    }
-    return results_[i];
   }
 
   // The whole literal a value lives in, when it has one of its own (a parameter, a
@@ -398,7 +377,7 @@ class StepProgram::Runner {
     switch (p.in) {
       case Place::In::Parameter: return &params_[p.index];
       case Place::In::Constant: return &p_.constants_[p.index];
-      case Place::In::Result: return &result(p.index);
+      case Place::In::Result: return &results_[p.index];
       case Place::In::Arena:
       case Place::In::Scratch: break;
     }
@@ -527,7 +506,6 @@ class StepProgram::Runner {
           // collective's result is not copied again); others are copied into the arena.
           if (s.results[i].in == Place::In::Result && results[i].isTensor()) {
             results_[s.results[i].index] = results[i].tensor();
-            sources_[s.results[i].index] = ResultSource::Host;
             continue;
           }
           const auto bytes = static_cast<size_t>(passes::valueBytes(s.op->result(i)->type()));
@@ -592,7 +570,6 @@ class StepProgram::Runner {
   uint8_t* arena_;
   std::vector<Literal>& params_;
   std::vector<Literal>& results_;
-  std::vector<ResultSource>& sources_;
   std::atomic<uint64_t>& runs_;
   const interp::InterpOptions& options_;
   Profile* profile_;
@@ -624,19 +601,14 @@ interp::HostValues StepProgram::run(const interp::HostValues& args, std::atomic<
     params.back().denseStorage();
   }
   // Buffers from the pool, before anything runs (a program too large fails here, out of
-  // memory), except for the results of collectives: a step of the interpreter makes
-  // those, whose value is handed out as it is (Runner::result takes a buffer for any
-  // result written otherwise).
+  // memory), except for the results of collectives: the step of the interpreter that
+  // makes each hands out its value as it is.
   std::vector<Literal> results(resultOps_.size());
-  std::vector<ResultSource> sources(resultOps_.size(), ResultSource::None);
-  for (size_t r = 0; r < resultOps_.size(); ++r) {
-    if (resultOps_[r]->info().category == OpCategory::Collective) continue;
-    results[r] = results_.take(*resultOps_[r], resultIndex_[r]);
-    sources[r] = ResultSource::Pool;
-  }
+  for (size_t r = 0; r < resultOps_.size(); ++r)
+    if (!madeByInterpreter(r)) results[r] = results_.take(*resultOps_[r], resultIndex_[r]);
   Arena arena = takeArena();
   try {
-    Runner(*this, arena, params, results, sources, runs, options, profile).block(body_);
+    Runner(*this, arena, params, results, runs, options, profile).block(body_);
   } catch (...) {
     giveBack(std::move(arena));
     throw;
@@ -651,12 +623,8 @@ interp::HostValues StepProgram::run(const interp::HostValues& args, std::atomic<
     } else if (p.in == Place::In::Constant) {
       out.emplace_back(constants_[p.index]);
     } else if (p.in == Place::In::Result) {
-      if (sources[p.index] == ResultSource::None) {  // (every result is written; as before, a pool buffer)
-        results[p.index] = results_.take(*resultOps_[p.index], resultIndex_[p.index]);
-        sources[p.index] = ResultSource::Pool;
-      }
       // A pool buffer is kept for a later execution; an interpreter's value is not.
-      if (!handedOut[p.index] && sources[p.index] == ResultSource::Pool)
+      if (!handedOut[p.index] && !madeByInterpreter(p.index))
         results_.keep(*resultOps_[p.index], resultIndex_[p.index], results[p.index]);
       handedOut[p.index] = true;
       out.emplace_back(results[p.index]);

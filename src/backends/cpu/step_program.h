@@ -115,6 +115,10 @@ class StepProgram {
   const Function& fn_;
   Block body_;
   std::vector<Literal> constants_;     // dense
+  // Whether Result place `r` is made by a step the interpreter runs (a collective's: the
+  // builder makes every collective such a step, and a function result is made at the top
+  // level, so always).
+  bool madeByInterpreter(size_t r) const { return resultOps_[r]->info().category == OpCategory::Collective; }
   std::vector<const Op*> resultOps_;   // the op (and result number) behind each Result place
   std::vector<size_t> resultIndex_;
   int64_t arenaBytes_ = 0;
