@@ -22,6 +22,7 @@
 #include <iostream>
 #include <mutex>
 #include <optional>
+#include <chrono>
 #include <thread>
 #endif
 
@@ -52,6 +53,10 @@ std::mutex mpiLock;
 // Whether an exchange was left half done (messages in flight that nobody will match):
 // then MPI_Finalize could wait forever, and the process aborts the job at exit instead.
 std::atomic<bool> anyBroken{false};
+// Whether this rank told the others it failed: they report that (naming this rank and
+// why) when their next exchange polls, so the abort at exit waits a moment for them.
+std::atomic<bool> toldOthers{false};
+constexpr std::chrono::milliseconds kNoticeGrace{1000};
 bool weInitialized = false;
 
 void finalizeAtExit() {
@@ -59,7 +64,10 @@ void finalizeAtExit() {
   MPI_Finalized(&finalized);
   if (finalized) return;
   std::fflush(nullptr);
-  if (anyBroken.load()) MPI_Abort(MPI_COMM_WORLD, 1);
+  if (anyBroken.load()) {
+    if (toldOthers.load()) std::this_thread::sleep_for(kNoticeGrace);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
   MPI_Finalize();
 }
 
@@ -295,6 +303,7 @@ class MpiTransport final : public interp::ProcessTransport {
                 &request);
       MPI_Request_free(&request);
     }
+    toldOthers = true;
   }
 
  private:
