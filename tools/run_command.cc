@@ -22,6 +22,7 @@ struct RunOptions {
   std::string file;
   std::string entry;  // default: main, or the only public function
   std::vector<std::string> inputs;
+  std::vector<std::string> infeed;  // .npy files queued on the device's infeed, in order
   std::optional<uint64_t> randomSeed;
   std::optional<uint64_t> fillElided;
   double randomScale = 1;
@@ -127,10 +128,19 @@ int runRun(const RunOptions& o) {
   if (!o.probeDir.empty()) compile.namedOptions.emplace_back("probe_dir", o.probeDir);
   runtime::ExecuteOptions run;
   if (o.timeLimit > 0) run.timeLimit = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(o.timeLimit));
-  if (o.partition) return runPartitioned(o, source, compile, run);
+  if (o.partition) {
+    if (!o.infeed.empty()) throw Error(ErrorKind::Unsupported, "unsupported: --infeed with --partition");
+    return runPartitioned(o, source, compile, run);
+  }
 
-  const runtime::Client client(runtime::Plugin::load(o.backend), runtime::ClientOptions{1, 0});
+  // Every infeed value is queued before the run: a program that reads more fails when
+  // it finds the infeed empty, rather than waiting for values nobody will give.
+  runtime::ClientOptions clientOptions{1, 0};
+  runtime::Plugin plugin = runtime::Plugin::load(o.backend);
+  clientOptions.infeedWaits = !plugin.has(KILN_CAPABILITY_FEEDS);
+  const runtime::Client client(plugin, clientOptions);
   const runtime::Device device = client.devices().at(0);
+  for (const std::string& file : o.infeed) device.infeed(stablehlo::readNpy(file));
   const runtime::Executable executable = compileProgram(client, source->text(), compile).executable;
   const runtime::ExecutableInfo info = executable.info();
 
@@ -140,7 +150,14 @@ int runRun(const RunOptions& o) {
   std::vector<const runtime::Buffer*> argPointers;
   for (const runtime::Buffer& arg : args) argPointers.push_back(&arg);
   const runtime::Executable::Execution execution = executable.execute(argPointers, device, run);
-  execution.done.await();
+  try {
+    execution.done.await();
+  } catch (const Error& e) {
+    if (std::string(e.what()).find("the device's infeed is empty") != std::string::npos)
+      std::cerr << "note: give the program's infeed values with --infeed FILE.npy, in order (" << o.infeed.size()
+                << " given)\n";
+    throw;
+  }
   std::vector<std::optional<Literal>> results;
   for (size_t i = 0; i < execution.outputs.size(); ++i)
     results.push_back(info.results[i].isTensor() ? std::optional<Literal>(execution.outputs[i].toLiteral()) : std::nullopt);
@@ -157,6 +174,9 @@ std::function<int()> addRunCommand(CLI::App& app) {
   cmd->add_option("--entry", o->entry, "The function to run (default: main, or the only public function)");
   cmd->add_option("--input", o->inputs, "A .npy file per parameter, in order (repeat the option)");
   cmd->add_option("--random-inputs", o->randomSeed, "Generate inputs from this seed instead");
+  cmd->add_option("--infeed", o->infeed,
+                  "A .npy file queued on the device's infeed before the run (repeat the option: the program's "
+                  "infeed ops take them in order; one that finds none left fails)");
   cmd->add_option(
       "--fill-elided", o->fillElided,
       "Fill constants the exporter left out (dense_resource<__elided__>) with random values "

@@ -28,7 +28,7 @@ extern "C" {
 /* A host refuses a plugin whose major version differs from its own; minor versions
  * only add fields at the end of structs and functions at the end of the table. */
 #define KILN_PLUGIN_API_MAJOR 0
-#define KILN_PLUGIN_API_MINOR 7
+#define KILN_PLUGIN_API_MINOR 8
 
 typedef struct KilnError KilnError;
 typedef struct KilnClient KilnClient;
@@ -107,6 +107,7 @@ typedef struct KilnErrorInfoArgs {
 #define KILN_CAPABILITY_MPI "mpi"   /* since 0.6: the client option communicator=mpi */
 #define KILN_CAPABILITY_TEXT "text" /* since 0.7: executable_text */
 #define KILN_CAPABILITY_PROFILE "profile" /* since 0.7: the compile option "profile" */
+#define KILN_CAPABILITY_FEEDS "feeds"     /* since 0.8: device_infeed, device_outfeed */
 
 typedef struct KilnPluginAttributesArgs {
   size_t struct_size;
@@ -149,7 +150,12 @@ typedef struct KilnClientCreateArgs {
    *                           idle and its arguments are ready, and returns with its
    *                           outputs ready (as XLA's CPU client does: the hand-off to
    *                           the device's thread would cost more than the program);
-   *                           "never": every execution runs on its device's thread */
+   *                           "never": every execution runs on its device's thread
+   *   "infeed_when_empty"     (since 0.8, capability "feeds") "wait" (the default): a
+   *                           program whose infeed op finds the device's infeed empty
+   *                           waits for the host to queue a value; "fail": it fails at
+   *                           once (RUNTIME), for hosts that queue every value before
+   *                           the run */
   const KilnNamedOption* options;
   size_t num_options;
 } KilnClientCreateArgs;
@@ -197,6 +203,43 @@ typedef struct KilnDeviceMemoryStatsArgs {
   int64_t num_buffers;       /* out: live buffers on the device */
   int64_t bytes_limit;       /* out: 0 when there is none */
 } KilnDeviceMemoryStatsArgs;
+
+/* Since 0.8 (capability "feeds"): a device's infeed and outfeed queues, as XLA's
+ * TransferToInfeed and TransferFromOutfeed. The infeed ops of the programs a device runs
+ * take their values from its infeed queue, one value per result (not the token), in the
+ * order the host queued them, and wait while it is empty (until the value comes, the
+ * execution is cancelled or runs past its time limit, or the client is destroyed); a
+ * value of another type than the result's fails the execution (RUNTIME, naming both
+ * types), and is taken all the same. The outfeed ops of its programs append their
+ * operands' values (not the token) to its outfeed queue and never wait; the host takes
+ * them in that order with device_outfeed. */
+
+/* Queues a value for the device's infeed. The host memory is copied before the call
+ * returns. */
+typedef struct KilnDeviceInfeedArgs {
+  size_t struct_size;
+  KilnDevice* device;
+  KilnDType dtype; /* a tensor's (not KILN_DTYPE_TOKEN) */
+  const int64_t* dims;
+  size_t num_dims;
+  const void* data; /* the elements (see KilnDType); NULL only when there are none */
+} KilnDeviceInfeedArgs;
+
+/* Asks for the next value the device's programs outfeed (requests are served in the
+ * order they are made), without waiting: `event` becomes ready once it is copied to
+ * `dst`, which must stay valid until then. A request whose dtype and dims are not the
+ * next value's fails (INVALID_ARGUMENT, naming its type) and leaves the value for the
+ * next request; one not served when the client is destroyed fails (CANCELLED). */
+typedef struct KilnDeviceOutfeedArgs {
+  size_t struct_size;
+  KilnDevice* device;
+  KilnDType dtype;
+  const int64_t* dims;
+  size_t num_dims;
+  void* dst;
+  size_t dst_size;  /* bytes: the elements of dims x dtype */
+  KilnEvent* event; /* out: destroy it with event_destroy */
+} KilnDeviceOutfeedArgs;
 
 /* ---- buffers ---- */
 
@@ -373,6 +416,13 @@ typedef struct KilnExecutableDeserializeArgs {
   const char* bytes;
   size_t num_bytes;
   KilnExecutable* executable; /* out */
+  /* since 0.8: the text the executable was compiled from and the name it was compiled
+   * under, when the host has them (NULL: none; the plugin copies them). Runtime errors of
+   * the executable then show the line they point at, as those of a compiled one do (the
+   * cpu plugin's serialized form keeps positions, not the text). */
+  const char* source_name;
+  const char* source;
+  size_t source_size;
 } KilnExecutableDeserializeArgs;
 
 /* Since 0.5: the same compiled module entered at another of its functions, as a new
@@ -560,6 +610,10 @@ typedef struct KilnPluginApi {
 
   /* since 0.7 */
   KilnError* (*executable_text)(KilnExecutableTextArgs* args);
+
+  /* since 0.8 */
+  KilnError* (*device_infeed)(KilnDeviceInfeedArgs* args);
+  KilnError* (*device_outfeed)(KilnDeviceOutfeedArgs* args);
 } KilnPluginApi;
 
 /* The one symbol a plugin exports: its table, in static storage. */

@@ -44,6 +44,22 @@ class NativeOps {
   virtual bool run(const Op& op, const HostValues& operands, HostValues& results) const = 0;
 };
 
+struct InterpOptions;
+
+// A device's infeed and outfeed queues (the runtime's, which the host fills and drains
+// through the plugin API): where a run's infeed ops take their values and its outfeed
+// ops put theirs. Without them, infeed reads interpreter.run_parallel's queue of
+// functions and outfeed drops its values.
+class DeviceFeeds {
+ public:
+  virtual ~DeviceFeeds() = default;
+  // The next value queued for infeed, waiting for one while `options` let the run go on
+  // (cancellation, deadline). Throws kiln::Error (Runtime) when the run stops first.
+  virtual HostValue takeInfeed(const InterpOptions& options) = 0;
+  // Appends a value to the outfeed (never waits).
+  virtual void putOutfeed(HostValue value) = 0;
+};
+
 struct InterpOptions {
   // The run stops with a Runtime error ("time limit") once this passes.
   std::optional<std::chrono::steady_clock::time_point> deadline;
@@ -63,6 +79,8 @@ struct InterpOptions {
   // executable on plugin devices) and returns its results, or nullopt to leave the op to
   // the grid of threads the interpreter starts itself (also when this is null).
   std::function<std::optional<HostValues>(const Op& op, const HostValues& inputs)> runParallel;
+  // The device's infeed and outfeed (a run on a plugin device); null: see DeviceFeeds.
+  DeviceFeeds* feeds = nullptr;
 };
 
 class Interpreter {

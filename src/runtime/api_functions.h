@@ -1,5 +1,5 @@
 // The C API's functions inside a plugin, by object kind (client_api.cc, buffer_api.cc,
-// executable_api.cc, event_api.cc); plugin_api.cc puts them in the table.
+// executable_api.cc, event_api.cc, feed_api.cc); plugin_api.cc puts them in the table.
 #pragma once
 
 #include "kiln/plugin.h"
@@ -20,6 +20,8 @@ KilnError* clientDevices(KilnClientDevicesArgs* args);
 KilnError* deviceInfo(KilnDeviceInfoArgs* args);
 KilnError* memoryInfo(KilnMemoryInfoArgs* args);
 KilnError* deviceMemoryStats(KilnDeviceMemoryStatsArgs* args);
+KilnError* deviceInfeed(KilnDeviceInfeedArgs* args);
+KilnError* deviceOutfeed(KilnDeviceOutfeedArgs* args);
 
 KilnError* bufferFromHost(KilnBufferFromHostArgs* args);
 KilnError* bufferToHost(KilnBufferToHostArgs* args);

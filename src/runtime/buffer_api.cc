@@ -5,7 +5,7 @@
 #include "runtime/api_call.h"
 #include "runtime/api_functions.h"
 #include "runtime/dtype_codes.h"
-#include "support/large_bytes.h"
+#include "runtime/host_memory.h"
 
 namespace kiln::runtime::api {
 
@@ -15,17 +15,6 @@ KilnDevice& deviceOf(KilnClient& client, KilnDevice* device, const char* what) {
   KilnDevice& d = need(device, what);
   if (d.client != &client) invalid(std::string(what) + " belongs to another client");
   return d;
-}
-
-// The elements of `value` in row-major order at `dst` (a splat is expanded; a token has
-// none).
-void copyElements(const interp::HostValue& value, void* dst) {
-  if (value.isToken()) return;
-  Literal lit = value.tensor();
-  // No elements: dst may be null (a splat of an empty shape still stores its one value).
-  if (lit.storageSize() == 0 || lit.type().byteSize() == 0) return;
-  const uint8_t* src = lit.denseStorage();
-  std::memcpy(dst, src, static_cast<size_t>(lit.type().byteSize()));
 }
 
 }  // namespace
@@ -44,20 +33,13 @@ KilnError* bufferFromHost(KilnBufferFromHostArgs* args) {
       a.buffer = std::make_unique<KilnBuffer>(KilnBuffer{std::move(token)}).release();
       return;
     }
-    std::optional<DType> dtype = code >= KILN_DTYPE_PRED && code <= KILN_DTYPE_C128
-                                     ? dtypeOf(static_cast<KilnDType>(code))
-                                     : std::nullopt;
-    if (!dtype) invalid("dtype " + std::to_string(code) + " is not a KilnDType");
-    if (a.num_dims > 0 && !a.dims) invalid("dims is null for " + std::to_string(a.num_dims) + " dimensions");
-    Shape dims(a.dims, a.dims + a.num_dims);
-    for (int64_t d : dims)
-      if (d < 0) invalid("dimension sizes must be >= 0, got " + std::to_string(d));
-    auto state = std::make_shared<BufferState>(Type::tensor(*dtype, dims), &device, device.deviceMemory);
+    auto state = std::make_shared<BufferState>(tensorTypeFromArgs(code, a.dims, a.num_dims), &device,
+                                               device.deviceMemory);
     if (state->bytes > 0 && !a.data) invalid("data is null for " + std::to_string(state->bytes) + " bytes");
-    const auto* data = static_cast<const uint8_t*>(a.data);
+    const void* data = a.data;
     device.queue->push([state, data] {
       try {
-        state->fill(Literal::fromStorage(state->type, copiedBytes(data, static_cast<size_t>(state->bytes))));
+        state->fill(valueFromHost(state->type, data));
       } catch (...) {
         state->fail(currentFailure());
       }

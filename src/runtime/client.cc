@@ -164,6 +164,42 @@ Device::MemoryStats Device::memoryStats() const {
   return {args.bytes_in_use, args.peak_bytes_in_use, args.num_buffers, args.bytes_limit};
 }
 
+void Device::infeed(const Literal& value) const {
+  plugin_.require(KILN_CAPABILITY_FEEDS, "infeed");
+  KilnDType code = dtypeCode(value.dtype());
+  if (code == KILN_DTYPE_INVALID)
+    throw Error(ErrorKind::Unsupported, "unsupported: infeed of " + std::string(name(value.dtype())) + " (no KilnDType)");
+  Literal dense = value;  // shares the storage; a splat is expanded in this copy
+  KilnDeviceInfeedArgs args{};
+  args.device = handle_;
+  args.dtype = code;
+  args.dims = dense.shape().data();
+  args.num_dims = dense.shape().size();
+  args.data = dense.denseStorage();
+  plugin_.call(&KilnPluginApi::device_infeed, args, "device_infeed");
+}
+
+Event Device::outfeed(const Type& type, void* dst, size_t size) const {
+  plugin_.require(KILN_CAPABILITY_FEEDS, "outfeed");
+  KilnDType code = type.isTensor() ? dtypeCode(type.dtype()) : KILN_DTYPE_INVALID;
+  if (code == KILN_DTYPE_INVALID) throw Error(ErrorKind::Unsupported, "unsupported: outfeed of " + type.str());
+  KilnDeviceOutfeedArgs args{};
+  args.device = handle_;
+  args.dtype = code;
+  args.dims = type.shape().data();
+  args.num_dims = type.shape().size();
+  args.dst = dst;
+  args.dst_size = size;
+  plugin_.call(&KilnPluginApi::device_outfeed, args, "device_outfeed");
+  return Event(plugin_, args.event);
+}
+
+Literal Device::outfeed(const Type& type) const {
+  Literal out(type);
+  outfeed(type, out.mutableStorage(), static_cast<size_t>(type.byteSize())).await();
+  return out;
+}
+
 // ---- buffers ----
 
 Buffer::Buffer(Plugin plugin, std::shared_ptr<KilnClient> client, KilnBuffer* handle)
@@ -426,6 +462,10 @@ Client::Client(Plugin plugin, const ClientOptions& options) : plugin_(plugin) {
     if (options.collectiveTimeout > 0) settings.emplace_back("collective_timeout_s", std::to_string(options.collectiveTimeout));
   }
   if (!options.inlineExecution) settings.emplace_back("inline_execution", "never");
+  if (!options.infeedWaits) {
+    plugin_.require(KILN_CAPABILITY_FEEDS, "infeed_when_empty=fail");
+    settings.emplace_back("infeed_when_empty", "fail");
+  }
   std::vector<KilnNamedOption> named;
   for (const auto& [name, value] : settings) named.push_back({name.c_str(), value.c_str()});
   args.options = named.data();
@@ -531,11 +571,16 @@ Executable Client::compile(std::string_view text, const CompileOptions& options)
   return Executable(plugin_, client_, args.executable);
 }
 
-Executable Client::deserialize(std::string_view bytes) const {
+Executable Client::deserialize(std::string_view bytes, const std::string& sourceName, std::string_view source) const {
   KilnExecutableDeserializeArgs args{};
   args.client = client_.get();
   args.bytes = bytes.data();
   args.num_bytes = bytes.size();
+  if (!source.empty()) {
+    args.source_name = sourceName.c_str();
+    args.source = source.data();
+    args.source_size = source.size();
+  }
   plugin_.call(&KilnPluginApi::executable_deserialize, args, "executable_deserialize");
   return Executable(plugin_, client_, args.executable);
 }

@@ -94,6 +94,14 @@ class Device {
     int64_t bytesInUse = 0, peakBytesInUse = 0, numBuffers = 0, bytesLimit = 0;
   };
   MemoryStats memoryStats() const;
+  // Queues `value` for the infeed ops of the programs this device runs; copied before
+  // it returns (capability "feeds", API 0.8; plugin.h: KilnDeviceInfeedArgs).
+  void infeed(const Literal& value) const;
+  // Asks for the next value this device's programs outfeed, of `type`, copied to `dst`
+  // (its bytes) once there: the event says when (and fails for a value of another type).
+  Event outfeed(const Type& type, void* dst, size_t size) const;
+  // The same as a literal (waits for it).
+  Literal outfeed(const Type& type) const;
   KilnDevice* handle() const { return handle_; }
 
  private:
@@ -206,6 +214,9 @@ struct ClientOptions {
   // false: every execution runs on its device's thread, small ones too (kiln's plugins
   // run those on the caller's by default: client option "inline_execution").
   bool inlineExecution = true;
+  // false: a program whose infeed finds the device's infeed empty fails at once instead
+  // of waiting for a value (client option "infeed_when_empty"; capability "feeds").
+  bool infeedWaits = true;
 };
 
 struct CompileOptions {
@@ -242,7 +253,9 @@ class Client {
   Buffer token(const Device& device) const;
 
   Executable compile(std::string_view text, const CompileOptions& options = {}) const;
-  Executable deserialize(std::string_view bytes) const;
+  // `sourceName` and `source`: the name and text it was compiled from, when known (API
+  // 0.8: its runtime errors then show their source line).
+  Executable deserialize(std::string_view bytes, const std::string& sourceName = "", std::string_view source = {}) const;
 
  private:
   Plugin plugin_;

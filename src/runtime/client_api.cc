@@ -31,6 +31,7 @@ struct ClientSettings {
   bool mpi = false;     // the mpi communicator (else the in-process one)
   double timeout = 300;  // collective_timeout_s
   bool inlineExecution = true;
+  bool infeedWaits = true;  // infeed_when_empty
 };
 
 ClientSettings clientSettings(const KilnClientCreateArgs& a) {
@@ -55,9 +56,12 @@ ClientSettings clientSettings(const KilnClientCreateArgs& a) {
       if (value != "small" && value != "never")
         invalid(where + ": inline_execution is '" + value + "' (small or never)");
       settings.inlineExecution = value == "small";
+    } else if (name == "infeed_when_empty") {
+      if (value != "wait" && value != "fail") invalid(where + ": infeed_when_empty is '" + value + "' (wait or fail)");
+      settings.infeedWaits = value == "wait";
     } else {
       invalid(where + ": unknown client option '" + name +
-              "' (this plugin knows: communicator, collective_timeout_s, inline_execution)");
+              "' (this plugin knows: communicator, collective_timeout_s, inline_execution, infeed_when_empty)");
     }
   }
   if (settings.mpi && a.num_devices > 1)
@@ -95,6 +99,7 @@ KilnError* clientCreate(KilnClientCreateArgs* args) {
       device->description = backend().describeDevice(i);
       device->deviceMemory = std::make_shared<DeviceMemory>(a.memory_limit_bytes);
       device->queue = std::make_shared<DeviceQueue>();
+      device->feeds = std::make_shared<DeviceFeedQueues>(settings.infeedWaits);
       device->client = client.get();
       client->handles.push_back(device.get());
       client->devices.push_back(std::move(device));
@@ -106,7 +111,9 @@ KilnError* clientCreate(KilnClientCreateArgs* args) {
 KilnError* clientDestroy(KilnClientDestroyArgs* args) {
   return apiCall("client_destroy", args, [](KilnClientDestroyArgs& a, const Fits&) {
     std::unique_ptr<KilnClient> client(&need(a.client, "client"));
-    // Work already queued finishes (its events become ready); later work is refused.
+    // Work already queued finishes (its events become ready; a program waiting for
+    // infeed fails); later work is refused.
+    for (auto& device : client->devices) device->feeds->close();
     for (auto& device : client->devices) device->queue->stop();
   });
 }

@@ -45,21 +45,17 @@ bool cacheable(const Client& client, const CompileOptions& options, const std::s
   return client.plugin().has(KILN_CAPABILITY_SERIALIZE);
 }
 
-}  // namespace
-
-CachedCompile compileCached(const Client& client, std::string_view text, const CompileOptions& options,
+// `source`: the program's text, when `program` is it (for the errors of a deserialized
+// executable); empty when `program` is a fingerprint.
+CachedCompile compileOrLoad(const Client& client, std::string_view program, std::string_view source,
+                            const std::function<std::string()>& text, const CompileOptions& options,
                             const std::string& cacheDir) {
-  return compileCached(client, text, [text] { return std::string(text); }, options, cacheDir);
-}
-
-CachedCompile compileCached(const Client& client, std::string_view program, const std::function<std::string()>& text,
-                            const CompileOptions& options, const std::string& cacheDir) {
   if (!cacheable(client, options, cacheDir)) return {client.compile(text(), options), false};
   const DiskCache cache(cacheDir);
   const std::string key = cacheKey(client.plugin(), program, options, KILN_OPTIMIZATION_FULL);
   if (std::optional<std::string> bytes = cache.load(key)) {
     try {
-      return {client.deserialize(*bytes), true};
+      return {client.deserialize(*bytes, options.name, source), true};
     } catch (const Error&) {
       // An entry this plugin cannot use: compiled again below, and replaced.
     }
@@ -68,6 +64,18 @@ CachedCompile compileCached(const Client& client, std::string_view program, cons
   const bool optimized = options.optimization == KILN_OPTIMIZATION_DEFAULT || options.optimization == KILN_OPTIMIZATION_FULL;
   if (optimized) cache.store(key, executable.serialize());
   return {std::move(executable), false};
+}
+
+}  // namespace
+
+CachedCompile compileCached(const Client& client, std::string_view text, const CompileOptions& options,
+                            const std::string& cacheDir) {
+  return compileOrLoad(client, text, text, [text] { return std::string(text); }, options, cacheDir);
+}
+
+CachedCompile compileCached(const Client& client, std::string_view program, const std::function<std::string()>& text,
+                            const CompileOptions& options, const std::string& cacheDir) {
+  return compileOrLoad(client, program, {}, text, options, cacheDir);
 }
 
 }  // namespace kiln::runtime

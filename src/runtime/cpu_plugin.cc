@@ -100,8 +100,9 @@ class CpuBackend : public DeviceBackend {
     return std::make_unique<CpuProgram>(std::move(compiled.executable), settings.entry, settings.probeDir,
                                         std::move(compiled.pipelineReport), settings.profile);
   }
-  std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes, const std::string& entry) const override {
-    return std::make_unique<CpuProgram>(cpu::Executable::deserialize(bytes), entry, "");
+  std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes, const std::string& entry,
+                                               SourceRef source) const override {
+    return std::make_unique<CpuProgram>(cpu::Executable::deserialize(bytes, std::move(source)), entry, "");
   }
   bool profiles() const override { return true; }
 };

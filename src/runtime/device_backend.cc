@@ -17,6 +17,7 @@ interp::InterpOptions RunControl::interpOptions(const std::string& probeDir) con
   options.deadline = deadline;
   options.probeDir = probeDir;
   options.print = print;
+  options.feeds = feeds;
   return options;
 }
 

@@ -33,6 +33,8 @@ struct RunControl {
   std::optional<std::chrono::steady_clock::time_point> deadline;
   // Where interpreter.print writes (the host's KilnExecuteArgs::print); null: stdout.
   std::function<void(const std::string&)> print;
+  // The device's infeed and outfeed; null: as the interpreter has them (DeviceFeeds).
+  interp::DeviceFeeds* feeds = nullptr;
 
   // The interpreter's options for this run (what both backends' programs run under).
   interp::InterpOptions interpOptions(const std::string& probeDir) const;
@@ -90,9 +92,11 @@ class DeviceBackend {
   // of the problem for bad text, and ResourceExhausted (passes::checkMemoryLimit) for a
   // program over settings.memoryLimit.
   virtual std::unique_ptr<CompiledProgram> compile(const SourceRef& source, const CompileSettings& settings) const = 0;
-  // The program that serialize() wrote, entered at `entry` (as CompileSettings). Throws
-  // kiln::Error for bytes that are not one (damaged, or from another backend).
-  virtual std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes, const std::string& entry) const = 0;
+  // The program that serialize() wrote, entered at `entry` (as CompileSettings); `source`,
+  // when not null, is the text it was compiled from (for its errors' source lines).
+  // Throws kiln::Error for bytes that are not one (damaged, or from another backend).
+  virtual std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes, const std::string& entry,
+                                                       SourceRef source) const = 0;
   // Whether its programs record profiles (the compile option "profile").
   virtual bool profiles() const { return false; }
 };

@@ -213,6 +213,7 @@ struct Launch : Cancellable {
     control.process = self;
     control.cancel = flag;
     control.deadline = deadline;
+    control.feeds = device->feeds.get();
     if (printSink)
       control.print = [sink = printSink.get()](const std::string& text) { sink->print(sink->user, text.data(), text.size()); };
     interp::HostValues results = program->program->run(values, control);
@@ -443,7 +444,9 @@ KilnError* executableDeserialize(KilnExecutableDeserializeArgs* args) {
       if (id >= static_cast<int32_t>(client.devices.size()))
         invalid("the executable's device assignment names device " + std::to_string(id) + "; the client has " +
                 std::to_string(client.devices.size()));
-    auto program = client.backend->deserialize(bytes, where.entries.empty() ? where.entry : where.entries[0]);
+    SourceRef source;
+    if (a.source) source = SourceBuffer::fromString(a.source_name ? a.source_name : "<program>", std::string(a.source, a.source_size));
+    auto program = client.backend->deserialize(bytes, where.entries.empty() ? where.entry : where.entries[0], source);
     a.executable = newExecutable(client, std::move(program), where);
   });
 }

@@ -101,7 +101,9 @@ class InterpBackend : public DeviceBackend {
     passes::checkMemoryLimit(program->module(), settings.memoryLimit);
     return program;
   }
-  std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes, const std::string& entry) const override {
+  // (Its serialized form holds the text: `source` adds nothing.)
+  std::unique_ptr<CompiledProgram> deserialize(std::string_view bytes, const std::string& entry,
+                                               SourceRef) const override {
     return InterpProgram::deserialize(bytes, entry);
   }
 };

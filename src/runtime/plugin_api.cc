@@ -50,7 +50,8 @@ KilnError* pluginAttributes(KilnPluginAttributesArgs* args) {
       std::vector<const char*> list = {KILN_CAPABILITY_MULTI_DEVICE,  KILN_CAPABILITY_SERIALIZE,
                                        KILN_CAPABILITY_DONATION,      KILN_CAPABILITY_CANCELLATION,
                                        KILN_CAPABILITY_COST_ANALYSIS, KILN_CAPABILITY_MEMORY_STATS,
-                                       KILN_CAPABILITY_MPMD,          KILN_CAPABILITY_TEXT};
+                                       KILN_CAPABILITY_MPMD,          KILN_CAPABILITY_TEXT,
+                                       KILN_CAPABILITY_FEEDS};
       if (backend().profiles()) list.push_back(KILN_CAPABILITY_PROFILE);
       if (mpiAvailable()) list.push_back(KILN_CAPABILITY_MPI);
       return list;
@@ -100,6 +101,8 @@ const KilnPluginApi* pluginApi(const DeviceBackend& backend) {
       api::executableWithEntry,
       api::executableStatistics,
       api::executableText,
+      api::deviceInfeed,
+      api::deviceOutfeed,
   };
   return &table;
 }

@@ -14,6 +14,7 @@
 #include "interp/process_transport.h"
 #include "kiln/plugin.h"
 #include "runtime/device_backend.h"
+#include "runtime/device_feeds.h"
 #include "runtime/device_queue.h"
 #include "runtime/event.h"
 
@@ -145,6 +146,9 @@ struct KilnDevice {
   KilnMemory memory{this};
   std::shared_ptr<kiln::runtime::DeviceMemory> deviceMemory;
   std::shared_ptr<kiln::runtime::DeviceQueue> queue;
+  // Its infeed and outfeed (device_infeed, device_outfeed), which its programs' infeed
+  // and outfeed ops take from and put to.
+  std::shared_ptr<kiln::runtime::DeviceFeedQueues> feeds;
   KilnClient* client = nullptr;
 };
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "interp/interpreter.h"
 #include "stablehlo/printer.h"
 #include "support/error.h"
 
@@ -29,9 +30,10 @@ Grid gridOf(const Op& op) {
 }  // namespace
 
 std::optional<std::string> ParallelOnDevices::whyNot(const Module& module, const Op& op) {
-  if (op.attr("infeed")) return "it feeds infeed";
   Grid grid = gridOf(op);
   if (grid.programs.empty()) return "it names no program";
+  if (op.attr("infeed") && grid.programs.size() > 1)
+    return "it feeds infeed to several processes (they share the interpreter's infeed queue; a device has its own)";
   for (const std::string& name : grid.programs) {
     const Function* fn = module.lookup(name);
     if (!fn) return "@" + name + " is not in the module";
@@ -76,7 +78,16 @@ interp::HostValues ParallelOnDevices::run(const Module& module, const Op& op, co
   if (std::optional<std::string> why = whyNot(module, op))
     throw Error(ErrorKind::Unsupported, "unsupported: interpreter.run_parallel on plugin devices: " + *why);
   const Grid grid = gridOf(op);
-  const runtime::Client& devices = client();
+  // A program that reads infeed runs on a client of its own (one device, the grid has
+  // one process), so that values a failing program leaves in its queue reach no other.
+  std::optional<runtime::Client> ownClient;
+  const Attribute infeed = op.attr("infeed");
+  if (infeed) {
+    runtime::Plugin plugin = runtime::Plugin::load(plugin_);
+    plugin.require(KILN_CAPABILITY_FEEDS, "interpreter.run_parallel with infeed on plugin devices");
+    ownClient.emplace(plugin, runtime::ClientOptions{1, 0});
+  }
+  const runtime::Client& devices = ownClient ? *ownClient : client();
   runtime::CompileOptions options;
   options.name = "<run_parallel of @" + grid.programs[0] + ">";
   options.entry = grid.programs[0];
@@ -99,6 +110,12 @@ interp::HostValues ParallelOnDevices::run(const Module& module, const Op& op, co
     throw Error(ErrorKind::Runtime, std::string(op.name()) + ": " + std::to_string(processes) + " processes, " +
                                         std::to_string(all.size()) + " devices");
   std::vector<runtime::Device> used(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(processes));
+  // The infeed list's functions give, in order, the values the device's infeed holds.
+  if (infeed) {
+    interp::Interpreter interpreter(module);
+    for (const Attribute& fn : infeed.asArray())
+      for (const interp::HostValue& value : interpreter.call(fn.asString(), {})) used[0].infeed(value.tensor());
+  }
   std::vector<std::vector<runtime::Buffer>> buffers(processes);
   std::vector<std::vector<const runtime::Buffer*>> args(processes);
   size_t next = 0;

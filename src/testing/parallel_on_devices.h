@@ -23,8 +23,9 @@ class ParallelOnDevices {
   // max(8, the plugin's default) devices: the conformance suites need up to 6.
   explicit ParallelOnDevices(std::string plugin) : plugin_(std::move(plugin)) {}
 
-  // Why `op` cannot run this way (it feeds infeed, or its values are not tensors or
-  // tokens the plugin API passes); nullopt when it can.
+  // Why `op` cannot run this way (it feeds infeed to several processes, or its values
+  // are not tensors or tokens the plugin API passes); nullopt when it can. Infeed of one
+  // process: its functions' values go to the device's infeed queue.
   static std::optional<std::string> whyNot(const Module& module, const Op& op);
 
   // Runs `op` (of `module`) on `inputs`; results as the interpreter's kernel returns them

@@ -84,6 +84,17 @@ func.func @twice(%x: tensor<4xf32>) -> tensor<4xf32> {
 }
 )";
 
+// Takes an f32[4] from the device's infeed, outfeeds it + 1 and returns it + 1.
+constexpr const char* kFeeds = R"(func.func @main() -> tensor<4xf32> {
+  %t = stablehlo.after_all : !stablehlo.token
+  %x:2 = "stablehlo.infeed"(%t) : (!stablehlo.token) -> (tensor<4xf32>, !stablehlo.token)
+  %one = stablehlo.constant dense<1.0> : tensor<4xf32>
+  %y = stablehlo.add %x#0, %one : tensor<4xf32>
+  %done = "stablehlo.outfeed"(%y, %x#1) : (tensor<4xf32>, !stablehlo.token) -> !stablehlo.token
+  return %y : tensor<4xf32>
+}
+)";
+
 const std::vector<float> kFour = {1, 2, 3, 4};
 
 
@@ -123,6 +134,8 @@ void forEachFunction(F&& each) {
   each(&KilnPluginApi::executable_with_entry, "executable_with_entry");
   each(&KilnPluginApi::executable_statistics, "executable_statistics");
   each(&KilnPluginApi::executable_text, "executable_text");
+  each(&KilnPluginApi::device_infeed, "device_infeed");
+  each(&KilnPluginApi::device_outfeed, "device_outfeed");
 }
 
 // The functions every plugin has (API 0.1): a missing one fails the table check.
@@ -728,6 +741,53 @@ void checkTexts(Kit& kit, const std::set<std::string>& caps) {
   });
 }
 
+void checkFeeds(Kit& kit, const std::set<std::string>& caps) {
+  kit.check("feeds: a program takes the device's infeed; the host reads its outfeed", [&] {
+    if (kit.api().minor_version < 8) throw Skip{"the plugin's API 0." + std::to_string(kit.api().minor_version) + " has no feeds"};
+    KilnClient* c = kit.client();
+    KilnDevice* d = kit.devices(c)[0];
+    const int64_t dims[] = {4};
+    KilnDeviceInfeedArgs in{};
+    in.device = d;
+    in.dtype = KILN_DTYPE_F32;
+    in.dims = dims;
+    in.num_dims = 1;
+    in.data = kFour.data();
+    Kit::Outcome o = kit.call(&KilnPluginApi::device_infeed, in);
+    if (!caps.count(KILN_CAPABILITY_FEEDS)) {
+      kit.expectError(o, KILN_ERROR_UNIMPLEMENTED, "device_infeed without the capability");
+      throw Skip{"not a listed capability (answers UNIMPLEMENTED, as it should)"};
+    }
+    require(o.code == 0, std::string("device_infeed failed: ") + codeName(o.code) + ": " + o.message);
+    // Asked for before the program runs: served once it outfeeds.
+    float got[4] = {};
+    KilnDeviceOutfeedArgs out{};
+    out.device = d;
+    out.dtype = KILN_DTYPE_F32;
+    out.dims = dims;
+    out.num_dims = 1;
+    out.dst = got;
+    out.dst_size = sizeof got;
+    kit.expectOk(&KilnPluginApi::device_outfeed, out, "device_outfeed");
+    KilnEvent* outfed = kit.own(out.event);
+    Kit::Run run = kit.executeOk(kit.compile(c, kFeeds), {{}}, {d});
+    kit.expectFloats(run.outputs[0][0], {2, 3, 4, 5}, "the result of the program that read the infeed");
+    kit.awaitOk(outfed, "device_outfeed's copy");
+    require(std::vector<float>(got, got + 4) == std::vector<float>{2, 3, 4, 5}, "the outfed value differs from the result");
+    // Misuse: a token, a size that is not the value's, null device and data.
+    in.dtype = KILN_DTYPE_TOKEN;
+    kit.expectError(&KilnPluginApi::device_infeed, in, KILN_ERROR_INVALID_ARGUMENT, "device_infeed of a token");
+    in.dtype = KILN_DTYPE_F32;
+    in.data = nullptr;
+    kit.expectError(&KilnPluginApi::device_infeed, in, KILN_ERROR_INVALID_ARGUMENT, "device_infeed of null data");
+    in.device = nullptr;
+    kit.expectError(&KilnPluginApi::device_infeed, in, KILN_ERROR_INVALID_ARGUMENT, "device_infeed(device NULL)");
+    out.dst_size = 3;
+    out.event = nullptr;
+    kit.expectError(&KilnPluginApi::device_outfeed, out, KILN_ERROR_INVALID_ARGUMENT, "device_outfeed with dst_size 3");
+  });
+}
+
 void checkProcessEntries(Kit& kit, const std::set<std::string>& caps) {
   kit.check("mpmd: processes run different functions, send/recv and tokens", [&] {
     if (!caps.count(KILN_CAPABILITY_MPMD))
@@ -806,6 +866,7 @@ PluginCheckSummary checkPlugin(const std::string& nameOrPath, std::ostream& out,
   checkPrograms(kit);
   checkCapabilities(kit, caps);
   checkTexts(kit, caps);
+  checkFeeds(kit, caps);
   checkProcessEntries(kit, caps);
   return kit.summary();
 }

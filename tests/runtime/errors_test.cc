@@ -167,11 +167,13 @@ TEST_P(ErrorsTest, BadClientOptions) {
     plugin_.check(e);
   };
   expectError([&] { create({{"colour", "red"}}); }, ErrorKind::Usage,
-              "unknown client option 'colour' (this plugin knows: communicator, collective_timeout_s, inline_execution)");
+              "unknown client option 'colour' (this plugin knows: communicator, collective_timeout_s, inline_execution, infeed_when_empty)");
   expectError([&] { create({{"communicator", "pigeon"}}); }, ErrorKind::Usage, "communicator is 'pigeon' (in_process or mpi)");
   expectError([&] { create({{"collective_timeout_s", "-1"}}); }, ErrorKind::Usage, "not a positive number of seconds");
   expectError([&] { create({{"inline_execution", "always"}}); }, ErrorKind::Usage,
               "inline_execution is 'always' (small or never)");
+  expectError([&] { create({{"infeed_when_empty", "block"}}); }, ErrorKind::Usage,
+              "infeed_when_empty is 'block' (wait or fail)");
   expectError([&] { create({{"communicator", nullptr}}); }, ErrorKind::Usage, "has a null name or value");
   expectError([&] { create({{"communicator", "mpi"}}, 2); }, ErrorKind::Usage,
               "under the mpi communicator each process has one device");

@@ -58,7 +58,8 @@ TEST(LoaderTest, BothPluginsListEveryCapability) {
     std::vector<std::string> found = plugin.capabilities();
     for (const char* capability : {KILN_CAPABILITY_MULTI_DEVICE, KILN_CAPABILITY_SERIALIZE, KILN_CAPABILITY_DONATION,
                                    KILN_CAPABILITY_CANCELLATION, KILN_CAPABILITY_COST_ANALYSIS,
-                                   KILN_CAPABILITY_MEMORY_STATS, KILN_CAPABILITY_MPMD, KILN_CAPABILITY_TEXT}) {
+                                   KILN_CAPABILITY_MEMORY_STATS, KILN_CAPABILITY_MPMD, KILN_CAPABILITY_TEXT,
+                                   KILN_CAPABILITY_FEEDS}) {
       EXPECT_TRUE(plugin.has(capability)) << name << " " << capability;
       EXPECT_NO_THROW(plugin.require(capability, "a test"));
     }
@@ -67,7 +68,7 @@ TEST(LoaderTest, BothPluginsListEveryCapability) {
     EXPECT_EQ(plugin.has(KILN_CAPABILITY_MPI), KILN_HAVE_MPI == 1) << name;
     const bool profiles = std::string(name) == "cpu";
     EXPECT_EQ(plugin.has(KILN_CAPABILITY_PROFILE), profiles) << name;
-    EXPECT_EQ(found.size(), 8u + (profiles ? 1 : 0) + KILN_HAVE_MPI) << name;
+    EXPECT_EQ(found.size(), 9u + (profiles ? 1 : 0) + KILN_HAVE_MPI) << name;
   }
 }
 

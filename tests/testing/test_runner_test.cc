@@ -221,7 +221,7 @@ namespace {
 // Every collective test of the StableHLO interpreter suite passes on both backends with
 // its interpreter.run_parallel run as one multi-device executable on the backend's
 // plugin (8 devices), the send/recv ones too (their processes run different functions and
-// pass tokens); only the one that reads infeed stays on the interpreter's threads.
+// pass tokens), the one that reads infeed too (its values fed to the device's infeed).
 class ParallelOnDevicesTest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(ParallelOnDevicesTest, CollectiveConformanceTests) {
@@ -240,9 +240,8 @@ TEST_P(ParallelOnDevicesTest, CollectiveConformanceTests) {
   EXPECT_EQ(results.size(), 36u);
   for (const TestResult& r : results)
     EXPECT_EQ(r.status, Status::Passed) << r.file << " @" << r.function << ": " << r.message;
-  EXPECT_EQ(counts.onDevices, 35u);  // send/recv too: processes entered at different functions, tokens passed
-  EXPECT_EQ(counts.onThreads["it feeds infeed"], 1u);
-  EXPECT_EQ(counts.onThreads.size(), 1u);
+  EXPECT_EQ(counts.onDevices, 36u);  // send/recv too: processes entered at different functions, tokens passed
+  EXPECT_TRUE(counts.onThreads.empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ParallelOnDevicesTest, ::testing::Values("interp", "cpu"));

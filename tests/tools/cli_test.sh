@@ -110,6 +110,19 @@ grep -q 'not a valid .npy file' "$tmp/err.txt" || { echo "FAIL run npy message:"
 grep -q 'no function @nope' "$tmp/err.txt" || { echo "FAIL run entry message:"; cat "$tmp/err.txt"; fail=1; }
 "$KILN" run "$dir/add.mlir" --entry twice --input "$tmp/out/result_1.npy" > /dev/null 2> "$tmp/err.txt"; check "run wrong type" 1 $?
 grep -q 'expects tensor<2x3xf32>' "$tmp/err.txt" || { echo "FAIL run type message:"; cat "$tmp/err.txt"; fail=1; }
+# kiln run --infeed: the values are queued on the device's infeed before the run; a program
+# that finds it empty fails at once (not waiting for values nobody will give), and a
+# second, warm start (the executable from the disk cache) still shows the op's line.
+"$KILN" run "$dir/infeed.mlir" --input "$tmp/in/result_0.npy" --infeed "$tmp/in/result_0.npy" > "$tmp/fed.txt"; check "run infeed" 0 $?
+grep -A2 '^result 0' "$tmp/run.txt" > "$tmp/sum.txt"  # add.mlir's a + b of the same values
+diff -q "$tmp/sum.txt" <(grep -A2 '^result 0' "$tmp/fed.txt") > /dev/null || { echo "FAIL run infeed output:"; cat "$tmp/fed.txt"; fail=1; }
+for start in cold warm; do  # (the run above stored the executable in the cache)
+  cache=$KILN_CACHE_DIR; [ $start = cold ] && cache=off
+  KILN_CACHE_DIR=$cache "$KILN" run "$dir/infeed.mlir" --input "$tmp/in/result_0.npy" > /dev/null 2> "$tmp/err.txt"
+  check "run infeed empty $start" 1 $?
+  grep -q "infeed.mlir:4:10: error: the device's infeed is empty" "$tmp/err.txt" && grep -q '"stablehlo.infeed"(%t)' "$tmp/err.txt" &&
+    grep -q 'give the program.s infeed values with --infeed' "$tmp/err.txt" || { echo "FAIL run infeed empty ($start):"; cat "$tmp/err.txt"; fail=1; }
+done
 
 # kiln grad / jvp / vjp: the derivative programs are StableHLO that kiln runs again.
 "$KILN" grad "$dir/loss.mlir" --wrt 0,1 --with-value -o "$tmp/grad.mlir"; check "grad" 0 $?

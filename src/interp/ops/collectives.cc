@@ -490,8 +490,18 @@ HostValues recv(const Op& op, const HostValues&, EvalContext& ctx) {
   return results;
 }
 
-// infeed: the next function of run_parallel's infeed list gives the values.
+// infeed: on a device, its infeed queue gives one value per result (taken in order, a
+// value of the wrong type too: the run fails naming it); under run_parallel, the next
+// function of its infeed list gives them all.
 HostValues infeed(const Op& op, const HostValues&, EvalContext& ctx) {
+  const InterpOptions& options = ctx.interpreter().options();
+  if (options.feeds) {
+    HostValues results;
+    for (size_t i = 0; i + 1 < op.numResults(); ++i) results.push_back(options.feeds->takeInfeed(options));
+    checkTypes(op, results, "the device's infeed");
+    results.push_back(HostValue::token());
+    return results;
+  }
   ProcessContext& self = requireProcess(op, ctx);
   std::optional<std::string> fn = self.grid().popInfeed();
   if (!fn) runtimeError(op, "the infeed queue is empty");
@@ -501,8 +511,11 @@ HostValues infeed(const Op& op, const HostValues&, EvalContext& ctx) {
   return results;
 }
 
-// outfeed: nobody reads the outfeed, so the values are dropped.
-HostValues outfeed(const Op&, const HostValues&, EvalContext&) {
+// outfeed: on a device, its values join the device's outfeed queue (the host reads
+// them); elsewhere nobody reads the outfeed, so they are dropped.
+HostValues outfeed(const Op&, const HostValues& v, EvalContext& ctx) {
+  if (DeviceFeeds* feeds = ctx.interpreter().options().feeds)
+    for (size_t i = 0; i + 1 < v.size(); ++i) feeds->putOutfeed(v[i]);
   return {HostValue::token()};
 }
 

@@ -1,0 +1,39 @@
+// Values in and out of the C API's host memory (host_memory.h).
+#include "runtime/host_memory.h"
+
+#include <cstring>
+#include <optional>
+#include <string>
+
+#include "runtime/api_call.h"
+#include "runtime/dtype_codes.h"
+#include "support/large_bytes.h"
+
+namespace kiln::runtime {
+
+Type tensorTypeFromArgs(int code, const int64_t* dims, size_t numDims) {
+  std::optional<DType> dtype =
+      code >= KILN_DTYPE_PRED && code <= KILN_DTYPE_C128 ? dtypeOf(static_cast<KilnDType>(code)) : std::nullopt;
+  if (!dtype) invalid("dtype " + std::to_string(code) + " is not a KilnDType of a tensor");
+  if (numDims > 0 && !dims) invalid("dims is null for " + std::to_string(numDims) + " dimensions");
+  Shape shape(dims, dims + numDims);
+  for (int64_t d : shape)
+    if (d < 0) invalid("dimension sizes must be >= 0, got " + std::to_string(d));
+  return Type::tensor(*dtype, shape);
+}
+
+interp::HostValue valueFromHost(const Type& type, const void* data) {
+  const auto bytes = static_cast<size_t>(type.byteSize());
+  return Literal::fromStorage(type, copiedBytes(static_cast<const uint8_t*>(data), bytes));
+}
+
+void copyElements(const interp::HostValue& value, void* dst) {
+  if (value.isToken()) return;
+  Literal lit = value.tensor();
+  // No elements: dst may be null (a splat of an empty shape still stores its one value).
+  if (lit.storageSize() == 0 || lit.type().byteSize() == 0) return;
+  const uint8_t* src = lit.denseStorage();
+  std::memcpy(dst, src, static_cast<size_t>(lit.type().byteSize()));
+}
+
+}  // namespace kiln::runtime

@@ -1,0 +1,26 @@
+// What the C API's host memory holds: the elements of a (dtype, dims) value in row-major
+// order. How a plugin reads the type a caller names and moves values in and out of
+// such memory, for buffers and for a device's feeds alike.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "interp/host_value.h"
+#include "ir/type.h"
+
+namespace kiln::runtime {
+
+// The tensor type a caller names by dtype code (any int it stored) and dims; throws
+// ApiFailure (INVALID_ARGUMENT) for a code that is not a tensor dtype, null dims, or a
+// negative size.
+Type tensorTypeFromArgs(int code, const int64_t* dims, size_t numDims);
+
+// A value of `type` from its bytes at `data` (copied; null only when there are none).
+interp::HostValue valueFromHost(const Type& type, const void* data);
+
+// The elements of `value` in row-major order at `dst` (a splat is expanded; a token has
+// none).
+void copyElements(const interp::HostValue& value, void* dst);
+
+}  // namespace kiln::runtime
