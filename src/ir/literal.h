@@ -59,6 +59,8 @@ class Literal {
 
   // Whether no other Literal shares this one's storage (so mutableStorage will not copy).
   bool ownsStorageAlone() const { return bytes_ && bytes_.use_count() == 1; }
+  // How many Literals share this one's storage (itself included; 0 without storage).
+  long storageOwners() const { return bytes_ ? bytes_.use_count() : 0; }
 
   // True when every element has the same bits (a splat, or a full tensor that could be).
   bool allElementsEqual() const;

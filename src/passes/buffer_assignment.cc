@@ -42,24 +42,6 @@ bool isDonated(const Function& fn, size_t param, bool donateAll) {
   return static_cast<bool>(findAttr(fn.argAttrs[param], "tf.aliasing_output"));
 }
 
-// Whether `op` may write its result over operand `i` as it goes: it reads that operand
-// only at the index it writes (an elementwise op, or a loop fusion whose ops are all
-// elementwise apart from broadcasts of other operands).
-bool readsOnlyAtWrittenIndex(const Op& op, size_t i) {
-  if (op.info().has(kElementwise)) return true;
-  if (!op.is(OpCode::Fusion) || fusionKindOf(op.attr("kind").asString()) != FusionKind::Loop) return false;
-  const Region& body = op.region(0);
-  for (const auto& inner : body.ops()) {
-    const Op& o = *inner;
-    bool benign = o.info().has(kElementwise) || o.is(OpCode::Constant) || o.info().isTerminator() ||
-                  o.is(OpCode::BroadcastInDim) || o.is(OpCode::Broadcast);
-    if (!benign) return false;
-  }
-  for (const Use& use : body.argument(i)->uses())
-    if (!use.user->info().has(kElementwise)) return false;
-  return true;
-}
-
 // Free space: slices of the arena (coalesced) and whole donated parameter buffers.
 class FreeSpace {
  public:

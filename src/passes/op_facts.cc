@@ -1,5 +1,6 @@
 #include "passes/op_facts.h"
 
+#include "ir/attr_records.h"
 #include "kernels/lapack/lapack_call.h"
 
 namespace kiln::passes {
@@ -75,6 +76,21 @@ std::vector<Value*> valuesRead(const Op& op, const Region& region) {
       for (Value* v : inner.operands()) add(v);
     });
   return read;
+}
+
+bool readsOnlyAtWrittenIndex(const Op& op, size_t i) {
+  if (op.info().has(kElementwise)) return true;
+  if (!op.is(OpCode::Fusion) || fusionKindOf(op.attr("kind").asString()) != FusionKind::Loop) return false;
+  const Region& body = op.region(0);
+  for (const auto& inner : body.ops()) {
+    const Op& o = *inner;
+    bool benign = o.info().has(kElementwise) || o.is(OpCode::Constant) || o.info().isTerminator() ||
+                  o.is(OpCode::BroadcastInDim) || o.is(OpCode::Broadcast);
+    if (!benign) return false;
+  }
+  for (const Use& use : body.argument(i)->uses())
+    if (!use.user->info().has(kElementwise)) return false;
+  return true;
 }
 
 }  // namespace kiln::passes

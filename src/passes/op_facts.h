@@ -1,6 +1,7 @@
 // Facts about ops that several passes need and must agree on: which ops may be removed,
 // merged, moved or evaluated at compile time (DCE, CSE, folding, fusion, scheduling), and
-// which values of a region an op reads (scheduling, buffer assignment).
+// which values of a region an op reads (scheduling, buffer assignment), and which
+// operands an op may overwrite as it goes.
 #pragma once
 
 #include <vector>
@@ -22,5 +23,11 @@ bool regionsSelfContained(const Op& op);
 // The values of `region` (its arguments and its ops' results) that `op`, an op of that
 // region, reads — as operands or from inside its nested regions — each once.
 std::vector<Value*> valuesRead(const Op& op, const Region& region);
+
+// Whether `op` may write a result over operand `i` as it goes: it reads that operand
+// only at the index it writes (an elementwise op, or a loop fusion whose ops are all
+// elementwise apart from broadcasts of other operands). Buffer assignment reuses a dying
+// operand's bytes so; the cpu backend writes a result into a donated argument so.
+bool readsOnlyAtWrittenIndex(const Op& op, size_t i);
 
 }  // namespace kiln::passes

@@ -27,11 +27,12 @@ class CpuProgram : public CompiledProgram {
   const Module& module() const override { return executable_->module(); }
   const Function& entry() const override { return entry_; }
   interp::HostValues run(const interp::HostValues& args, const RunControl& control) const override {
-    if (!profile_) return executable_->call(entry_, args, control.interpOptions(probeDir_));
+    if (!profile_) return executable_->call(entry_, args, control.interpOptions(probeDir_), nullptr, control.donated);
     // Runs on several devices at once record side by side (the processes of one
     // execution wait for each other in their collectives: no lock may keep them apart).
     const double start = profile_->now();
-    interp::HostValues results = executable_->call(entry_, args, control.interpOptions(probeDir_), profile_.get());
+    interp::HostValues results =
+        executable_->call(entry_, args, control.interpOptions(probeDir_), profile_.get(), control.donated);
     profile_->run(start, profile_->now());
     return results;
   }
@@ -47,6 +48,7 @@ class CpuProgram : public CompiledProgram {
         {"blas_ops", static_cast<double>(executable_->numBlasOps())},
         {"compile_seconds", executable_->compileSeconds()},
         {"kernel_runs", static_cast<double>(executable_->nativeRuns())},
+        {"results_in_donated_buffers", static_cast<double>(executable_->resultsInDonatedBuffers())},
         {"interpreted_ops", static_cast<double>(executable_->native().declined.size())},
         {"threads", static_cast<double>(cpu::threadCount())}};
     for (const auto& [reason, count] : executable_->declinedReasons())

@@ -35,6 +35,9 @@ struct RunControl {
   std::function<void(const std::string&)> print;
   // The device's infeed and outfeed; null: as the interpreter has them (DeviceFeeds).
   interp::DeviceFeeds* feeds = nullptr;
+  // The arguments the execution was given to keep (donated), by index; null: none. A
+  // backend may write results into their storage.
+  const std::vector<bool>* donated = nullptr;
 
   // The interpreter's options for this run (what both backends' programs run under).
   interp::InterpOptions interpOptions(const std::string& probeDir) const;

@@ -134,6 +134,7 @@ struct Launch : Cancellable {
   std::string label;                 // prefixes the failures of its own run
   std::optional<std::chrono::steady_clock::time_point> deadline;  // KilnExecuteArgs::time_limit_ns
   std::shared_ptr<PrintSink> printSink;  // null: prints go to stdout
+  std::vector<bool> donated;             // the arguments it was given to keep; empty: none
   // The execution's cancellation (execution_cancel): a flag in its first launch, which
   // the others keep alive (the completion events share that launch too), with every
   // launch of the execution, so that those not started yet fail at once.
@@ -214,6 +215,7 @@ struct Launch : Cancellable {
     control.cancel = flag;
     control.deadline = deadline;
     control.feeds = device->feeds.get();
+    if (!donated.empty()) control.donated = &donated;
     if (printSink)
       control.print = [sink = printSink.get()](const std::string& text) { sink->print(sink->user, text.data(), text.size()); };
     interp::HostValues results = program->program->run(values, control);
@@ -589,6 +591,7 @@ KilnError* execute(KilnExecuteArgs* args) {
       if (fits(a.label) && a.label) launch->label = a.label;
       launch->deadline = deadline;
       launch->printSink = printSink;
+      if (donating) launch->donated = donated;
       launch->args.reserve(count);
       for (size_t i = 0; i < count; ++i) {
         auto what = [i] { return "argument " + std::to_string(i); };  // for messages only

@@ -99,5 +99,79 @@ func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
 
 INSTANTIATE_TEST_SUITE_P(Plugins, DonationTest, ::testing::ValuesIn(kPlugins));
 
+// The cpu plugin writes a result into a donated argument's storage (its statistic
+// "results_in_donated_buffers" counts them) when nothing reads the argument after the
+// result's kernel and nothing else holds its storage; otherwise into a buffer of its own.
+class CpuDonationTest : public ::testing::Test {
+ protected:
+  void SetUp() override { client_.emplace(Plugin::load("cpu"), ClientOptions{1, 0}); }
+  Device device() const { return client_->devices()[0]; }
+  static double inDonated(const Executable& exe) {
+    for (const auto& [name, value] : exe.statistics())
+      if (name == "results_in_donated_buffers") return value;
+    ADD_FAILURE() << "no statistic results_in_donated_buffers";
+    return -1;
+  }
+  Literal ramp(float scale) const {
+    Literal lit(Type::tensor(DType::F32, {1024}));
+    for (int64_t i = 0; i < 1024; ++i) lit.setFloat(i, scale * static_cast<float>(i));
+    return lit;
+  }
+  std::optional<Client> client_;
+};
+
+// state * 0.5 + x: one elementwise kernel that reads the state where it writes.
+constexpr const char* kDecay = R"(
+func.func @main(%state: tensor<1024xf32>, %x: tensor<1024xf32>) -> tensor<1024xf32> {
+  %half = stablehlo.constant dense<0.5> : tensor<1024xf32>
+  %h = stablehlo.multiply %state, %half : tensor<1024xf32>
+  %s = stablehlo.add %h, %x : tensor<1024xf32>
+  return %s : tensor<1024xf32>
+})";
+
+TEST_F(CpuDonationTest, AStepWritesItsNewStateIntoTheDonatedOne) {
+  Executable exe = client_->compile(kDecay);
+  Buffer x = client_->bufferFromHost(ramp(1), device());
+  Buffer state = client_->bufferFromHost(ramp(4), device());
+  for (int step = 0; step < 10; ++step) state = exe.execute({&state, &x}, device(), {"", {0}}).outputs[0];
+  // s_{n+1} = s_n / 2 + x from s_0 = 4x: s_10 = x (2 + 2 / 1024).
+  Literal got = state.toLiteral();
+  for (int64_t i = 0; i < 1024; i += 97)
+    EXPECT_FLOAT_EQ(static_cast<float>(got.floatAt(i)), static_cast<float>(i) * (2.0f + 2.0f / 1024.0f)) << i;
+  EXPECT_EQ(inDonated(exe), 10);  // every step, the first (from the host) and those from the last output
+  // Not donated: a buffer of its own, and the argument is intact.
+  Buffer kept = exe.execute({&state, &x}, device()).outputs[0];
+  kept.readyEvent().await();
+  EXPECT_EQ(inDonated(exe), 10);
+  EXPECT_TRUE(state.toLiteral() == got);
+}
+
+TEST_F(CpuDonationTest, AnArgumentReadLaterOrSharedIsNotWrittenInto) {
+  // The state is returned as it is too: writing the new one into it would change it.
+  Executable returned = client_->compile(R"(
+func.func @main(%state: tensor<1024xf32>) -> (tensor<1024xf32>, tensor<1024xf32>) {
+  %two = stablehlo.constant dense<2.0> : tensor<1024xf32>
+  %s = stablehlo.multiply %state, %two : tensor<1024xf32>
+  return %s, %state : tensor<1024xf32>, tensor<1024xf32>
+})");
+  Buffer state = client_->bufferFromHost(ramp(1), device());
+  Executable::Execution run = returned.execute({&state}, device(), {"", {0}});
+  EXPECT_TRUE(run.outputs[0].toLiteral() == ramp(2));
+  EXPECT_TRUE(run.outputs[1].toLiteral() == ramp(1));
+  EXPECT_EQ(inDonated(returned), 0);
+  // A buffer whose storage another buffer shares (a copy on the same device) is copied
+  // from, not written into: the copy keeps its values.
+  Executable decay = client_->compile(kDecay);
+  Buffer x = client_->bufferFromHost(ramp(1), device());
+  Buffer original = client_->bufferFromHost(ramp(4), device());
+  Buffer copy = original.copyTo(device());
+  copy.readyEvent().await();
+  Buffer next = decay.execute({&original, &x}, device(), {"", {0}}).outputs[0];
+  EXPECT_TRUE(next.toLiteral() == ramp(3));
+  EXPECT_TRUE(copy.toLiteral() == ramp(4));
+  EXPECT_EQ(inDonated(decay), 0);
+}
+
+
 }  // namespace
 }  // namespace kiln::runtime::testing

@@ -116,9 +116,16 @@ void Executable::buildPrograms() {
   }
 }
 
-interp::HostValues Executable::call(const Function& fn, const interp::HostValues& args,
-                                    interp::InterpOptions options, Profile* profile) const {
-  if (auto it = programs_.find(&fn); it != programs_.end()) return it->second->run(args, runs_, options, profile);
+uint64_t Executable::resultsInDonatedBuffers() const {
+  uint64_t n = 0;
+  for (const auto& [fn, program] : programs_) n += program->resultsInDonatedBuffers();
+  return n;
+}
+
+interp::HostValues Executable::call(const Function& fn, const interp::HostValues& args, interp::InterpOptions options,
+                                    Profile* profile, const std::vector<bool>* donated) const {
+  if (auto it = programs_.find(&fn); it != programs_.end())
+    return it->second->run(args, runs_, options, profile, donated);
   options.native = this;
   interp::Interpreter interpreter(module_, std::move(options));
   return interpreter.call(fn, args);

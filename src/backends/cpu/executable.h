@@ -51,9 +51,11 @@ class Executable : public interp::NativeOps {
 
   // Runs `fn` on `args`; `options` as for the interpreter (its `native` is set here).
   // With a profile, each step of a step program is a slice in it (a function that runs
-  // through the interpreter is not profiled).
+  // through the interpreter is not profiled). `donated` (by argument index; null: none):
+  // the arguments the caller gives up, whose storage a step program may write results
+  // into (StepProgram::run).
   interp::HostValues call(const Function& fn, const interp::HostValues& args, interp::InterpOptions options = {},
-                          Profile* profile = nullptr) const;
+                          Profile* profile = nullptr, const std::vector<bool>* donated = nullptr) const;
 
   bool run(const Op& op, const interp::HostValues& operands, interp::HostValues& results) const override;
 
@@ -73,6 +75,8 @@ class Executable : public interp::NativeOps {
   double waitForOptimizedCode() const { return cpu::waitForOptimizedCode(native_); }
   // Kernel executions so far (all threads).
   uint64_t nativeRuns() const { return runs_.load(std::memory_order_relaxed); }
+  // Results written into donated arguments so far (all functions, all threads).
+  uint64_t resultsInDonatedBuffers() const;
 
  private:
   Executable(std::unique_ptr<Module> module, const SavedKernels& saved);

@@ -10,6 +10,7 @@
 #include "backends/cpu/row_groups.h"
 #include "backends/cpu/threads.h"
 #include "passes/buffer_assignment.h"
+#include "passes/op_facts.h"
 #include "support/error.h"
 
 namespace kiln::cpu {
@@ -313,7 +314,65 @@ std::unique_ptr<StepProgram> StepProgram::build(const Module& module, const Func
     return nullptr;
   }
   p->arenaBytes_ = builder.end();
+  p->findDonors();
   return p;
+}
+
+void StepProgram::findDonors() {
+  donors_.assign(resultOps_.size(), {});
+  const Region& body = fn_.body();
+  std::unordered_map<const Value*, size_t> paramIndex;
+  for (size_t i = 0; i < fn_.numParams(); ++i) paramIndex[fn_.param(i)] = i;
+  // Where each op is, and the last op that reads each parameter (the return included).
+  std::unordered_map<const Op*, int64_t> position;
+  std::vector<int64_t> lastRead(fn_.numParams(), -1);
+  int64_t pos = 0;
+  for (const auto& op : body.ops()) {
+    position[op.get()] = pos;
+    for (const Value* v : passes::valuesRead(*op, body))
+      if (auto it = paramIndex.find(v); it != paramIndex.end()) lastRead[it->second] = pos;
+    ++pos;
+  }
+  for (const Step& s : body_.steps) {
+    if (s.kind != Step::Kind::Kernel || s.dot || s.kernel->twoPhase()) continue;
+    const int64_t at = position.at(s.op);
+    for (size_t i = 0; i < s.results.size(); ++i) {
+      if (s.results[i].in != Place::In::Result) continue;
+      const Type& type = s.op->result(i)->type();
+      for (size_t j = 0; j < fn_.numParams(); ++j) {
+        if (fn_.param(j)->type() != type || type.byteSize() == 0 || lastRead[j] > at) continue;
+        bool readHere = false, inPlace = true;
+        for (size_t k = 0; k < s.op->numOperands(); ++k)
+          if (s.op->operand(k) == fn_.param(j)) {
+            readHere = true;
+            inPlace = inPlace && passes::readsOnlyAtWrittenIndex(*s.op, k);
+          }
+        // Read inside a region of the kernel's op (a fusion's own body reads only its
+        // operands): not at the written index.
+        if (lastRead[j] == at && !readHere) inPlace = false;
+        if (inPlace) donors_[s.results[i].index].push_back(j);
+      }
+    }
+  }
+}
+
+std::vector<int64_t> StepProgram::resultsInParameters(const interp::HostValues& args, const std::vector<Literal>& params,
+                                                      const std::vector<bool>& donated) const {
+  std::vector<int64_t> in(donors_.size(), -1);
+  std::vector<bool> taken(params.size(), false);
+  for (size_t r = 0; r < donors_.size(); ++r)
+    for (size_t j : donors_[r]) {
+      if (j >= donated.size() || !donated[j] || taken[j]) continue;
+      // Nothing but this call (the argument and its dense copy) and the result pool may
+      // hold the storage: another buffer sharing it would see the result.
+      const uint8_t* storage = params[j].storage();
+      const long mine = 1 + (args[j].tensor().storage() == storage ? 1 : 0) + results_.count(storage);
+      if (params[j].storageOwners() != mine) continue;
+      in[r] = static_cast<int64_t>(j);
+      taken[j] = true;
+      break;
+    }
+  return in;
 }
 
 namespace {
@@ -350,21 +409,32 @@ void StepProgram::giveBack(Arena arena) const {
 // One execution: the places resolved against this call's arena, parameters and results.
 class StepProgram::Runner {
  public:
+  // `inParameter`: for each Result place, the parameter whose storage holds it (-1: its
+  // own buffer in `results`); empty: none.
   Runner(const StepProgram& p, Arena& arena, std::vector<Literal>& params, std::vector<Literal>& results,
-         std::atomic<uint64_t>& runs, const interp::InterpOptions& options, Profile* profile)
-      : p_(p), arenaOwner_(arena), arena_(arena.bytes.get()), params_(params), results_(results), runs_(runs),
-        options_(options), profile_(profile) {}
+         const std::vector<int64_t>& inParameter, std::atomic<uint64_t>& runs, const interp::InterpOptions& options,
+         Profile* profile)
+      : p_(p), arenaOwner_(arena), arena_(arena.bytes.get()), params_(params), results_(results),
+        inParameter_(inParameter), runs_(runs), options_(options), profile_(profile) {}
 
   void block(const Block& b) {
     for (const Step& s : b.steps) step(s);
   }
 
  private:
+  // Where a Result place's donated parameter is, when it has one.
+  Literal* donor(const Place& p) {
+    if (inParameter_.empty() || inParameter_[p.index] < 0) return nullptr;
+    return &params_[static_cast<size_t>(inParameter_[p.index])];
+  }
+
   void* address(const Place& p) {
     switch (p.in) {
       case Place::In::Parameter: return const_cast<uint8_t*>(params_[p.index].storage());
       case Place::In::Constant: return const_cast<uint8_t*>(p_.constants_[p.index].storage());
-      case Place::In::Result: return results_[p.index].mutableStorage();
+      case Place::In::Result:  // (the donated storage is this call's alone: written as it is)
+        if (Literal* d = donor(p)) return const_cast<uint8_t*>(d->storage());
+        return results_[p.index].mutableStorage();
       case Place::In::Arena:
       case Place::In::Scratch: break;
     }
@@ -377,7 +447,9 @@ class StepProgram::Runner {
     switch (p.in) {
       case Place::In::Parameter: return &params_[p.index];
       case Place::In::Constant: return &p_.constants_[p.index];
-      case Place::In::Result: return &results_[p.index];
+      case Place::In::Result:
+        if (Literal* d = donor(p)) return d;
+        return &results_[p.index];
       case Place::In::Arena:
       case Place::In::Scratch: break;
     }
@@ -570,6 +642,7 @@ class StepProgram::Runner {
   uint8_t* arena_;
   std::vector<Literal>& params_;
   std::vector<Literal>& results_;
+  const std::vector<int64_t>& inParameter_;
   std::atomic<uint64_t>& runs_;
   const interp::InterpOptions& options_;
   Profile* profile_;
@@ -591,7 +664,8 @@ std::vector<std::string> StepProgram::rowGroups() const {
 }
 
 interp::HostValues StepProgram::run(const interp::HostValues& args, std::atomic<uint64_t>& runs,
-                                    const interp::InterpOptions& options, Profile* profile) const {
+                                    const interp::InterpOptions& options, Profile* profile,
+                                    const std::vector<bool>* donated) const {
   interp::checkArguments(fn_, args);
   // Kernels read dense buffers: a splat argument is expanded into a copy.
   std::vector<Literal> params;
@@ -603,17 +677,26 @@ interp::HostValues StepProgram::run(const interp::HostValues& args, std::atomic<
   // Buffers from the pool, before anything runs (a program too large fails here, out of
   // memory), except for the results of collectives: the step of the interpreter that
   // makes each hands out its value as it is.
+  // A result written into a donated argument takes none.
+  const std::vector<int64_t> inParameter =
+      donated ? resultsInParameters(args, params, *donated) : std::vector<int64_t>{};
+  auto inDonated = [&](size_t r) { return !inParameter.empty() && inParameter[r] >= 0; };
   std::vector<Literal> results(resultOps_.size());
   for (size_t r = 0; r < resultOps_.size(); ++r)
-    if (!madeByInterpreter(r)) results[r] = results_.take(*resultOps_[r], resultIndex_[r]);
+    if (!madeByInterpreter(r) && !inDonated(r)) results[r] = results_.take(*resultOps_[r], resultIndex_[r]);
   Arena arena = takeArena();
   try {
-    Runner(*this, arena, params, results, runs, options, profile).block(body_);
+    Runner(*this, arena, params, results, inParameter, runs, options, profile).block(body_);
   } catch (...) {
     giveBack(std::move(arena));
     throw;
   }
   giveBack(std::move(arena));
+  for (size_t r = 0; r < results.size(); ++r)
+    if (inDonated(r)) {
+      results[r] = std::move(params[static_cast<size_t>(inParameter[r])]);
+      inDonated_.fetch_add(1, std::memory_order_relaxed);
+    }
   interp::HostValues out;
   out.reserve(body_.yields.size());
   std::vector<bool> handedOut(results.size(), false);
@@ -625,7 +708,7 @@ interp::HostValues StepProgram::run(const interp::HostValues& args, std::atomic<
     } else if (p.in == Place::In::Result) {
       // A pool buffer is kept for a later execution; an interpreter's value is not.
       if (!handedOut[p.index] && !madeByInterpreter(p.index))
-        results_.keep(*resultOps_[p.index], resultIndex_[p.index], results[p.index]);
+        results_.keep(*resultOps_[p.index], resultIndex_[p.index], results[p.index], inDonated(p.index));
       handedOut[p.index] = true;
       out.emplace_back(results[p.index]);
     } else {

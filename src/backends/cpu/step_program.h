@@ -9,7 +9,10 @@
 // their own after it. Nothing is allocated while it runs except the function's
 // results, which come from a pool of buffers kept across executions; arenas are kept
 // too, one per concurrent execution. Parameters are read where the caller holds them;
-// constants live in the program.
+// constants live in the program. A result a kernel writes goes into a donated argument
+// of its type instead, when the program reads that argument no more after the kernel
+// (or the kernel reads it only at the index it writes) and nothing else holds its
+// storage: the caller gets its memory back as the result, as XLA's input/output aliasing.
 //
 // Collectives (and replica_id / partition_id) are host steps: the interpreter's kernel
 // runs the op on copies of its operands, as this execution's process of the device grid.
@@ -55,9 +58,14 @@ class StepProgram {
   // Runs the function on `args` (of its parameter types); `runs` counts native steps.
   // Loops stop with a Runtime error once `options.deadline` passes or `options.cancel`
   // is set, as the interpreter's do.
-  // With a profile, every step (and every kernel chunk) is a slice in it.
+  // With a profile, every step (and every kernel chunk) is a slice in it. `donated`
+  // (by argument index; null: none) marks the arguments the caller gives up: their
+  // storage may become a result's.
   interp::HostValues run(const interp::HostValues& args, std::atomic<uint64_t>& runs,
-                         const interp::InterpOptions& options = {}, Profile* profile = nullptr) const;
+                         const interp::InterpOptions& options = {}, Profile* profile = nullptr,
+                         const std::vector<bool>* donated = nullptr) const;
+  // Results written into donated arguments so far.
+  uint64_t resultsInDonatedBuffers() const { return inDonated_.load(std::memory_order_relaxed); }
 
   size_t numSteps() const { return body_.steps.size(); }
   // The row groups, as "3 kernels over 4096 rows in blocks of 5" each (nested ones too).
@@ -108,6 +116,13 @@ class StepProgram {
   class Runner;
 
   StepProgram(const Module& module, const Function& fn) : module_(module), fn_(fn) {}
+  // Which parameters each Result place may be written into (donors_), once the steps
+  // are there.
+  void findDonors();
+  // For each Result place, the donated parameter of this call whose storage it takes
+  // (-1: none), given `params` (the call's, as run() holds them).
+  std::vector<int64_t> resultsInParameters(const interp::HostValues& args, const std::vector<Literal>& params,
+                                           const std::vector<bool>& donated) const;
   Arena takeArena() const;
   void giveBack(Arena arena) const;
 
@@ -121,6 +136,12 @@ class StepProgram {
   bool madeByInterpreter(size_t r) const { return resultOps_[r]->info().category == OpCategory::Collective; }
   std::vector<const Op*> resultOps_;   // the op (and result number) behind each Result place
   std::vector<size_t> resultIndex_;
+  // Per Result place, the parameters (of its type) it may be written into, in order: its
+  // kernel is a step of the function's body (not grouped, no GEMM, one phase) after
+  // which nothing reads the parameter, and which reads it, if at all, only at the index
+  // it writes.
+  std::vector<std::vector<size_t>> donors_;
+  mutable std::atomic<uint64_t> inDonated_{0};
   int64_t arenaBytes_ = 0;
   ResultPool results_;
   mutable std::mutex arenasMutex_;
