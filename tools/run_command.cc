@@ -134,11 +134,8 @@ int runRun(const RunOptions& o) {
   }
 
   // Every infeed value is queued before the run: a program that reads more fails when
-  // it finds the infeed empty, rather than waiting for values nobody will give.
-  runtime::ClientOptions clientOptions{1, 0};
-  runtime::Plugin plugin = runtime::Plugin::load(o.backend);
-  clientOptions.infeedWaits = !plugin.has(KILN_CAPABILITY_FEEDS);
-  const runtime::Client client(plugin, clientOptions);
+  // it finds the infeed empty (the client's default), rather than waiting.
+  const runtime::Client client(runtime::Plugin::load(o.backend), runtime::ClientOptions{1, 0});
   const runtime::Device device = client.devices().at(0);
   for (const std::string& file : o.infeed) device.infeed(stablehlo::readNpy(file));
   const runtime::Executable executable = compileProgram(client, source->text(), compile).executable;

@@ -151,11 +151,12 @@ typedef struct KilnClientCreateArgs {
    *                           outputs ready (as XLA's CPU client does: the hand-off to
    *                           the device's thread would cost more than the program);
    *                           "never": every execution runs on its device's thread
-   *   "infeed_when_empty"     (since 0.8, capability "feeds") "wait" (the default): a
+   *   "infeed_when_empty"     (since 0.8, capability "feeds") "fail" (the default): a
    *                           program whose infeed op finds the device's infeed empty
-   *                           waits for the host to queue a value; "fail": it fails at
-   *                           once (RUNTIME), for hosts that queue every value before
-   *                           the run */
+   *                           fails at once (RUNTIME), so that a host that never feeds
+   *                           (or queues every value before the run) never waits; "wait":
+   *                           it waits for the host to queue a value (a host that feeds
+   *                           while its programs run) */
   const KilnNamedOption* options;
   size_t num_options;
 } KilnClientCreateArgs;
@@ -207,12 +208,15 @@ typedef struct KilnDeviceMemoryStatsArgs {
 /* Since 0.8 (capability "feeds"): a device's infeed and outfeed queues, as XLA's
  * TransferToInfeed and TransferFromOutfeed. The infeed ops of the programs a device runs
  * take their values from its infeed queue, one value per result (not the token), in the
- * order the host queued them, and wait while it is empty (until the value comes, the
- * execution is cancelled or runs past its time limit, or the client is destroyed); a
- * value of another type than the result's fails the execution (RUNTIME, naming both
- * types), and is taken all the same. The outfeed ops of its programs append their
- * operands' values (not the token) to its outfeed queue and never wait; the host takes
- * them in that order with device_outfeed. */
+ * order the host queued them. One that finds the queue empty fails the execution, or,
+ * with the client option infeed_when_empty=wait, waits (until the value comes, the
+ * execution is cancelled or runs past its time limit, or the client is destroyed; the
+ * device runs nothing else meanwhile, copies to it included). A value of another type
+ * than the result's fails the execution (RUNTIME, naming both types); the values an op
+ * took before it failed are gone. The outfeed ops of its programs append their operands'
+ * values (not the token) to its outfeed queue and never wait; the host takes them in that
+ * order with device_outfeed. Values nobody takes stay queued for the client's life (they
+ * are not counted in device_memory_stats). */
 
 /* Queues a value for the device's infeed. The host memory is copied before the call
  * returns. */
@@ -227,9 +231,11 @@ typedef struct KilnDeviceInfeedArgs {
 
 /* Asks for the next value the device's programs outfeed (requests are served in the
  * order they are made), without waiting: `event` becomes ready once it is copied to
- * `dst`, which must stay valid until then. A request whose dtype and dims are not the
- * next value's fails (INVALID_ARGUMENT, naming its type) and leaves the value for the
- * next request; one not served when the client is destroyed fails (CANCELLED). */
+ * `dst`, which must stay valid until then (even when the event is destroyed first). A
+ * request whose dtype and dims are not the next value's has its event fail
+ * (INVALID_ARGUMENT, naming the value's type) and leaves the value for the next request;
+ * one not served once the work queued before the client's destruction is done fails
+ * (CANCELLED). */
 typedef struct KilnDeviceOutfeedArgs {
   size_t struct_size;
   KilnDevice* device;

@@ -20,6 +20,7 @@ ProcessGrid::ProcessGrid(int64_t numReplicas, int64_t numPartitions,
       options_(options),
       transport_(std::move(transport)),
       infeed_(infeed.begin(), infeed.end()),
+      hasInfeedList_(!infeed.empty()),
       states_(static_cast<size_t>(numReplicas * numPartitions)) {}
 
 namespace {

@@ -68,6 +68,8 @@ class ProcessGrid {
 
   // The next function of the infeed queue shared by the grid; nullopt when it is empty.
   std::optional<std::string> popInfeed();
+  // Whether the grid was given an infeed list (run_parallel's; a device grid has none).
+  bool hasInfeedList() const { return hasInfeedList_; }
 
   // Runs `body(process)` for every process on its own thread and waits for all of them.
   // The first error (in time) is rethrown after every thread has ended.
@@ -110,6 +112,7 @@ class ProcessGrid {
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<std::string> infeed_;
+  const bool hasInfeedList_;
   std::map<std::pair<std::string, int64_t>, Slot> slots_;  // (key, occurrence)
   std::map<int64_t, std::deque<HostValues>> channels_;
   std::vector<ProcessState> states_;

@@ -35,7 +35,7 @@ KilnError* bufferFromHost(KilnBufferFromHostArgs* args) {
     }
     auto state = std::make_shared<BufferState>(tensorTypeFromArgs(code, a.dims, a.num_dims), &device,
                                                device.deviceMemory);
-    if (state->bytes > 0 && !a.data) invalid("data is null for " + std::to_string(state->bytes) + " bytes");
+    requireData(state->type, a.data, "data");
     const void* data = a.data;
     device.queue->push([state, data] {
       try {

@@ -195,6 +195,7 @@ Event Device::outfeed(const Type& type, void* dst, size_t size) const {
 }
 
 Literal Device::outfeed(const Type& type) const {
+  if (!type.isTensor()) throw Error(ErrorKind::Unsupported, "unsupported: outfeed of " + type.str());
   Literal out(type);
   outfeed(type, out.mutableStorage(), static_cast<size_t>(type.byteSize())).await();
   return out;
@@ -219,7 +220,7 @@ Type Buffer::type() const {
 
 int64_t Buffer::onDeviceSize() const { return info().on_device_size; }
 
-Device Buffer::device() const { return Device(plugin_, info().device); }
+Device Buffer::device() const { return Device(plugin_, client_, info().device); }
 
 Event Buffer::readyEvent() const {
   KilnBufferReadyEventArgs args{};
@@ -462,9 +463,9 @@ Client::Client(Plugin plugin, const ClientOptions& options) : plugin_(plugin) {
     if (options.collectiveTimeout > 0) settings.emplace_back("collective_timeout_s", std::to_string(options.collectiveTimeout));
   }
   if (!options.inlineExecution) settings.emplace_back("inline_execution", "never");
-  if (!options.infeedWaits) {
-    plugin_.require(KILN_CAPABILITY_FEEDS, "infeed_when_empty=fail");
-    settings.emplace_back("infeed_when_empty", "fail");
+  if (options.infeedWaits) {
+    plugin_.require(KILN_CAPABILITY_FEEDS, "infeed_when_empty=wait");
+    settings.emplace_back("infeed_when_empty", "wait");
   }
   std::vector<KilnNamedOption> named;
   for (const auto& [name, value] : settings) named.push_back({name.c_str(), value.c_str()});
@@ -497,7 +498,7 @@ std::vector<Device> Client::devices() const {
   args.client = client_.get();
   plugin_.call(&KilnPluginApi::client_devices, args, "client_devices");
   std::vector<Device> devices;
-  for (size_t i = 0; i < args.num_devices; ++i) devices.emplace_back(plugin_, args.devices[i]);
+  for (size_t i = 0; i < args.num_devices; ++i) devices.emplace_back(plugin_, client_, args.devices[i]);
   return devices;
 }
 

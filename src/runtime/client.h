@@ -82,9 +82,12 @@ class Event {
   std::shared_ptr<KilnEvent> handle_;
 };
 
+// A device of a client, which it keeps alive (a thread feeding its infeed may outlive
+// the Client object).
 class Device {
  public:
-  Device(Plugin plugin, KilnDevice* handle) : plugin_(plugin), handle_(handle) {}
+  Device(Plugin plugin, std::shared_ptr<KilnClient> client, KilnDevice* handle)
+      : plugin_(plugin), client_(std::move(client)), handle_(handle) {}
   int id() const;
   int processIndex() const;  // the client process that addresses it (its MPI rank)
   std::string kind() const;
@@ -107,6 +110,7 @@ class Device {
  private:
   KilnDeviceInfoArgs info() const;
   Plugin plugin_;
+  std::shared_ptr<KilnClient> client_;
   KilnDevice* handle_;
 };
 
@@ -214,9 +218,10 @@ struct ClientOptions {
   // false: every execution runs on its device's thread, small ones too (kiln's plugins
   // run those on the caller's by default: client option "inline_execution").
   bool inlineExecution = true;
-  // false: a program whose infeed finds the device's infeed empty fails at once instead
-  // of waiting for a value (client option "infeed_when_empty"; capability "feeds").
-  bool infeedWaits = true;
+  // true: a program whose infeed op finds the device's infeed empty waits for the host
+  // to queue a value (a host that feeds while its programs run); false: it fails at
+  // once (client option "infeed_when_empty"; capability "feeds").
+  bool infeedWaits = false;
 };
 
 struct CompileOptions {

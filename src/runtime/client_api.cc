@@ -31,7 +31,7 @@ struct ClientSettings {
   bool mpi = false;     // the mpi communicator (else the in-process one)
   double timeout = 300;  // collective_timeout_s
   bool inlineExecution = true;
-  bool infeedWaits = true;  // infeed_when_empty
+  bool infeedWaits = false;  // infeed_when_empty
 };
 
 ClientSettings clientSettings(const KilnClientCreateArgs& a) {
@@ -112,9 +112,10 @@ KilnError* clientDestroy(KilnClientDestroyArgs* args) {
   return apiCall("client_destroy", args, [](KilnClientDestroyArgs& a, const Fits&) {
     std::unique_ptr<KilnClient> client(&need(a.client, "client"));
     // Work already queued finishes (its events become ready; a program waiting for
-    // infeed fails); later work is refused.
-    for (auto& device : client->devices) device->feeds->close();
+    // infeed fails), its outfeed values still serving requests; later work is refused.
+    for (auto& device : client->devices) device->feeds->stopInfeedWaits();
     for (auto& device : client->devices) device->queue->stop();
+    for (auto& device : client->devices) device->feeds->closeOutfeed();
   });
 }
 

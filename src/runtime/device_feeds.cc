@@ -20,9 +20,11 @@ void DeviceFeedQueues::infeed(interp::HostValue value) {
 interp::HostValue DeviceFeedQueues::takeInfeed(const interp::InterpOptions& options) {
   std::unique_lock lock(mutex_);
   while (infeed_.empty()) {
-    if (closed_) throw Error(ErrorKind::Runtime, "the client was destroyed while the program waited for infeed");
+    if (infeedClosed_) throw Error(ErrorKind::Runtime, "the device's infeed is empty and its client is being destroyed");
     if (!infeedWaits_)
-      throw Error(ErrorKind::Runtime, "the device's infeed is empty (and the client option infeed_when_empty is fail)");
+      throw Error(ErrorKind::Runtime,
+                  "the device's infeed is empty (with the client option infeed_when_empty=wait the program would wait "
+                  "for a value)");
     interp::checkDeadline(options);
     // Wake now and then to notice cancellation and the deadline.
     infeedChanged_.wait_for(lock, std::chrono::milliseconds(20));
@@ -47,8 +49,8 @@ EventRef DeviceFeedQueues::requestOutfeed(Type type, void* dst) {
   Served served;
   {
     std::lock_guard lock(mutex_);
-    if (closed_) {
-      served.failures.emplace_back(done, Failure{KILN_ERROR_FAILED_PRECONDITION, "the client is being destroyed"});
+    if (outfeedClosed_) {
+      served.failures.emplace_back(done, Failure{KILN_ERROR_CANCELLED, "the device's client is being destroyed"});
     } else {
       requests_.push_back({std::move(type), dst, done});
       served = serveLocked();
@@ -58,18 +60,25 @@ EventRef DeviceFeedQueues::requestOutfeed(Type type, void* dst) {
   return done;
 }
 
-void DeviceFeedQueues::close() {
+void DeviceFeedQueues::stopInfeedWaits() {
+  {
+    std::lock_guard lock(mutex_);
+    infeedClosed_ = true;
+  }
+  infeedChanged_.notify_all();
+}
+
+void DeviceFeedQueues::closeOutfeed() {
   Served served;
   {
     std::lock_guard lock(mutex_);
-    closed_ = true;
+    outfeedClosed_ = true;
     for (Request& request : requests_)
       served.failures.emplace_back(
           std::move(request.done),
           Failure{KILN_ERROR_CANCELLED, "the client was destroyed before the device outfed a value for this request"});
     requests_.clear();
   }
-  infeedChanged_.notify_all();
   served.finish();
 }
 

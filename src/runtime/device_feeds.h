@@ -25,9 +25,12 @@ class DeviceFeedQueues : public interp::DeviceFeeds {
   // the returned event says when. Requests are served in order; one whose type is not
   // the value's fails (INVALID_ARGUMENT) and leaves the value for the next.
   EventRef requestOutfeed(Type type, void* dst);
-  // The client is going away: programs waiting for infeed fail, and so do outfeed
-  // requests not served (CANCELLED); values already queued are still taken.
-  void close();
+  // The client is going away, in two steps. First programs waiting for infeed (and
+  // those that find it empty later) fail; values already queued are still taken. Then,
+  // once the work queued on the device is done, the outfeed requests not served fail
+  // (CANCELLED), and so do later ones.
+  void stopInfeedWaits();
+  void closeOutfeed();
 
   interp::HostValue takeInfeed(const interp::InterpOptions& options) override;
   void putOutfeed(interp::HostValue value) override;
@@ -51,7 +54,7 @@ class DeviceFeedQueues : public interp::DeviceFeeds {
   std::condition_variable infeedChanged_;
   std::deque<interp::HostValue> infeed_, outfeed_;
   std::deque<Request> requests_;
-  bool closed_ = false;
+  bool infeedClosed_ = false, outfeedClosed_ = false;
   const bool infeedWaits_;
 };
 

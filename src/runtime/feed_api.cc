@@ -10,7 +10,7 @@ KilnError* deviceInfeed(KilnDeviceInfeedArgs* args) {
   return apiCall("device_infeed", args, [](KilnDeviceInfeedArgs& a, const Fits&) {
     KilnDevice& device = need(a.device, "device");
     const Type type = tensorTypeFromArgs(rawEnum(a.dtype), a.dims, a.num_dims);
-    if (type.byteSize() > 0 && !a.data) invalid("data is null for " + std::to_string(type.byteSize()) + " bytes");
+    requireData(type, a.data, "data");
     device.feeds->infeed(valueFromHost(type, a.data));
   });
 }
@@ -24,7 +24,7 @@ KilnError* deviceOutfeed(KilnDeviceOutfeedArgs* args) {
     if (a.dst_size != bytes)
       invalid("dst_size is " + std::to_string(a.dst_size) + ", a value of " + type.str() + " is " +
               std::to_string(bytes) + " bytes");
-    if (bytes > 0 && !a.dst) invalid("dst is null");
+    requireData(type, a.dst, "dst");
     EventRef done = device.feeds->requestOutfeed(std::move(type), a.dst);
     a.event = std::make_unique<KilnEvent>(KilnEvent{std::move(done), {}}).release();
   });

@@ -14,12 +14,22 @@ namespace kiln::runtime {
 Type tensorTypeFromArgs(int code, const int64_t* dims, size_t numDims) {
   std::optional<DType> dtype =
       code >= KILN_DTYPE_PRED && code <= KILN_DTYPE_C128 ? dtypeOf(static_cast<KilnDType>(code)) : std::nullopt;
-  if (!dtype) invalid("dtype " + std::to_string(code) + " is not a KilnDType of a tensor");
+  if (!dtype)
+    invalid("dtype " + std::to_string(code) + (code == KILN_DTYPE_TOKEN ? " (KILN_DTYPE_TOKEN)" : "") +
+            " is not a KilnDType of a tensor");
   if (numDims > 0 && !dims) invalid("dims is null for " + std::to_string(numDims) + " dimensions");
   Shape shape(dims, dims + numDims);
-  for (int64_t d : shape)
+  int64_t bytes = storageBytes(*dtype);
+  for (int64_t d : shape) {
     if (d < 0) invalid("dimension sizes must be >= 0, got " + std::to_string(d));
+    if (__builtin_mul_overflow(bytes, d, &bytes)) invalid("the value's size in bytes overflows 64 bits");
+  }
   return Type::tensor(*dtype, shape);
+}
+
+void requireData(const Type& type, const void* data, const char* what) {
+  if (type.byteSize() > 0 && !data)
+    invalid(std::string(what) + " is null for " + std::to_string(type.byteSize()) + " bytes");
 }
 
 interp::HostValue valueFromHost(const Type& type, const void* data) {

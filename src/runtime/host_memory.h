@@ -12,9 +12,13 @@
 namespace kiln::runtime {
 
 // The tensor type a caller names by dtype code (any int it stored) and dims; throws
-// ApiFailure (INVALID_ARGUMENT) for a code that is not a tensor dtype, null dims, or a
-// negative size.
+// ApiFailure (INVALID_ARGUMENT) for a code that is not a tensor dtype, null dims, a
+// negative size, or a value too large to address.
 Type tensorTypeFromArgs(int code, const int64_t* dims, size_t numDims);
+
+// Throws ApiFailure (INVALID_ARGUMENT) when `data` is null for a value of `type` that has
+// bytes.
+void requireData(const Type& type, const void* data, const char* what);
 
 // A value of `type` from its bytes at `data` (copied; null only when there are none).
 interp::HostValue valueFromHost(const Type& type, const void* data);

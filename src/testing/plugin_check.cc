@@ -1,6 +1,7 @@
 // The conformance kit's checks (plugin_check.h), run through a Kit (plugin_kit.h).
 #include "testing/plugin_check.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -774,6 +775,22 @@ void checkFeeds(Kit& kit, const std::set<std::string>& caps) {
     kit.expectFloats(run.outputs[0][0], {2, 3, 4, 5}, "the result of the program that read the infeed");
     kit.awaitOk(outfed, "device_outfeed's copy");
     require(std::vector<float>(got, got + 4) == std::vector<float>{2, 3, 4, 5}, "the outfed value differs from the result");
+    // A request of another type fails and leaves the value for the next.
+    in.data = kFour.data();
+    kit.expectOk(&KilnPluginApi::device_infeed, in, "device_infeed");
+    kit.executeOk(kit.compile(c, kFeeds), {{}}, {d});
+    const int64_t three[] = {3};
+    float wrong[3] = {};
+    KilnDeviceOutfeedArgs bad = out;
+    bad.dims = three;
+    bad.dst = wrong;
+    bad.dst_size = sizeof wrong;
+    kit.expectOk(&KilnPluginApi::device_outfeed, bad, "device_outfeed of another type");
+    kit.expectError(kit.await(kit.own(bad.event)), KILN_ERROR_INVALID_ARGUMENT, "a request of another type than the value's");
+    std::fill(got, got + 4, 0.0f);
+    kit.expectOk(&KilnPluginApi::device_outfeed, out, "device_outfeed after a request of another type");
+    kit.awaitOk(kit.own(out.event), "device_outfeed's copy after a request of another type");
+    require(std::vector<float>(got, got + 4) == std::vector<float>{2, 3, 4, 5}, "the value a wrong request left differs");
     // Misuse: a token, a size that is not the value's, null device and data.
     in.dtype = KILN_DTYPE_TOKEN;
     kit.expectError(&KilnPluginApi::device_infeed, in, KILN_ERROR_INVALID_ARGUMENT, "device_infeed of a token");
@@ -785,6 +802,9 @@ void checkFeeds(Kit& kit, const std::set<std::string>& caps) {
     out.dst_size = 3;
     out.event = nullptr;
     kit.expectError(&KilnPluginApi::device_outfeed, out, KILN_ERROR_INVALID_ARGUMENT, "device_outfeed with dst_size 3");
+    out.dst_size = sizeof got;
+    out.device = nullptr;
+    kit.expectError(&KilnPluginApi::device_outfeed, out, KILN_ERROR_INVALID_ARGUMENT, "device_outfeed(device NULL)");
   });
 }
 

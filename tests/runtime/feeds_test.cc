@@ -67,7 +67,12 @@ const Type kF32x2 = Type::tensor(DType::F32, {2});
 
 class FeedsTest : public ::testing::TestWithParam<const char*> {
  protected:
-  void SetUp() override { client_.emplace(Plugin::load(GetParam()), ClientOptions{2, 0}); }
+  // Its programs wait for infeed values the host has not queued yet.
+  void SetUp() override {
+    ClientOptions options{2, 0};
+    options.infeedWaits = true;
+    client_.emplace(Plugin::load(GetParam()), options);
+  }
   Device device(int i) const { return client_->devices()[static_cast<size_t>(i)]; }
 
   std::optional<Client> client_;
@@ -133,6 +138,13 @@ TEST_P(FeedsTest, EachDeviceHasItsOwnQueues) {
   std::vector<Executable::Execution> runs = exe.execute({{}, {}}, {device(0), device(1)});
   EXPECT_EQ(runs[0].outputs[0].toLiteral(), f32({4}, {1, 2, 3, 4}));
   EXPECT_EQ(runs[1].outputs[0].toLiteral(), f32({4}, {6, 7, 8, 9}));
+  // A value queued on device 1 is not device 0's (whose infeed is empty).
+  Client failing(Plugin::load(GetParam()), ClientOptions{2, 0});
+  Executable one = failing.compile(kTakeTwo);
+  Buffer x = failing.bufferFromHost(f32({4}, {0, 0, 0, 0}), failing.devices()[0]);
+  failing.devices()[1].infeed(f32({4}, {1, 1, 1, 1}));
+  expectError([&] { one.execute({&x}, failing.devices()[0]).done.await(); }, ErrorKind::Runtime,
+              "the device's infeed is empty");
 }
 
 TEST_P(FeedsTest, AValueOfAnotherTypeFailsTheExecutionAndIsTaken) {
@@ -180,10 +192,8 @@ TEST_P(FeedsTest, AWaitingProgramStopsWhenCancelledOrPastItsTimeLimit) {
   EXPECT_EQ(exe.execute({&x}, device(0)).outputs[1].toLiteral(), i32Scalar(1));
 }
 
-TEST_P(FeedsTest, WithInfeedWhenEmptyFailAnEmptyInfeedFailsAtOnce) {
-  ClientOptions options{1, 0};
-  options.infeedWaits = false;
-  Client client(Plugin::load(GetParam()), options);
+TEST_P(FeedsTest, ByDefaultAnEmptyInfeedFailsAtOnce) {
+  Client client(Plugin::load(GetParam()), ClientOptions{1, 0});  // infeed_when_empty=fail
   Device d = client.devices()[0];
   Executable exe = client.compile(kTakeTwo);
   Buffer x = client.bufferFromHost(f32({4}, {0, 0, 0, 0}), d);
@@ -200,7 +210,9 @@ TEST_P(FeedsTest, DestroyingTheClientFailsAWaitingProgramAndPendingRequests) {
   std::optional<Event> done, outfed;
   Literal dst(kF32x2);
   {
-    Client client(Plugin::load(GetParam()), ClientOptions{1, 0});
+    ClientOptions options{1, 0};
+    options.infeedWaits = true;
+    Client client(Plugin::load(GetParam()), options);
     Device d = client.devices()[0];
     Executable exe = client.compile(kTakeTwo);
     Buffer x = client.bufferFromHost(f32({4}, {0, 0, 0, 0}), d);
@@ -210,8 +222,29 @@ TEST_P(FeedsTest, DestroyingTheClientFailsAWaitingProgramAndPendingRequests) {
     EXPECT_FALSE(done->ready());
   }  // the last handle of the client: destroyed (it waits for the program to stop)
   ASSERT_TRUE(done->ready());
-  expectError([&] { done->await(); }, ErrorKind::Runtime, "the client was destroyed while the program waited for infeed");
+  expectError([&] { done->await(); }, ErrorKind::Runtime, "the device's infeed is empty and its client is being destroyed");
   expectError([&] { outfed->await(); }, ErrorKind::Runtime, "the client was destroyed before the device outfed a value");
+}
+
+TEST_P(FeedsTest, WorkQueuedBeforeTheClientIsDestroyedStillServesOutfeedRequests) {
+  std::optional<Event> outfed;
+  Literal dst(kF32x2);
+  {
+    Client client(Plugin::load(GetParam()), ClientOptions{1, 0});
+    Device d = client.devices()[0];
+    Executable slow = client.compile(kSlowProgram);
+    Executable loop = client.compile(kFeedLoop);
+    Buffer n = client.bufferFromHost(i64Scalar(slowIterations(client, slow, 0.2)), d);
+    Buffer x = client.bufferFromHost(ramp256(), d);
+    Buffer one = client.bufferFromHost(i64Scalar(1), d);
+    for (const Buffer* b : {&n, &x, &one}) b->readyEvent().await();  // both executions queued at once
+    d.infeed(f32({2}, {3, 4}));
+    slow.execute({&n, &x}, d);
+    loop.execute({&one}, d);  // queued behind the slow one
+    outfed = d.outfeed(kF32x2, dst.mutableStorage(), 8);
+  }  // destroyed while the slow program runs: the loop still runs, and outfeeds
+  outfed->await();
+  EXPECT_EQ(dst, f32({2}, {6, 8}));
 }
 
 // The calls through the C table: what a host gets wrong is an error object.
@@ -230,7 +263,10 @@ TEST_P(FeedsTest, MisuseGetsErrorObjects) {
   };
   KilnDevice* d0 = device(0).handle();
   expectError([&] { infeed(nullptr, KILN_DTYPE_F32, dims, 1, data); }, ErrorKind::Usage, "device_infeed: device is null");
-  expectError([&] { infeed(d0, KILN_DTYPE_TOKEN, nullptr, 0, nullptr); }, ErrorKind::Usage, "dtype 16 is not a KilnDType of a tensor");
+  expectError([&] { infeed(d0, KILN_DTYPE_TOKEN, nullptr, 0, nullptr); }, ErrorKind::Usage,
+              "dtype 16 (KILN_DTYPE_TOKEN) is not a KilnDType of a tensor");
+  const int64_t huge[] = {int64_t{1} << 40, int64_t{1} << 40};
+  expectError([&] { infeed(d0, KILN_DTYPE_F32, huge, 2, data); }, ErrorKind::Usage, "overflows");
   expectError([&] { infeed(d0, 99, dims, 1, data); }, ErrorKind::Usage, "dtype 99");
   expectError([&] { infeed(d0, KILN_DTYPE_F32, nullptr, 1, data); }, ErrorKind::Usage, "dims is null");
   const int64_t negative[] = {-1};

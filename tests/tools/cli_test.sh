@@ -116,6 +116,10 @@ grep -q 'expects tensor<2x3xf32>' "$tmp/err.txt" || { echo "FAIL run type messag
 "$KILN" run "$dir/infeed.mlir" --input "$tmp/in/result_0.npy" --infeed "$tmp/in/result_0.npy" > "$tmp/fed.txt"; check "run infeed" 0 $?
 grep -A2 '^result 0' "$tmp/run.txt" > "$tmp/sum.txt"  # add.mlir's a + b of the same values
 diff -q "$tmp/sum.txt" <(grep -A2 '^result 0' "$tmp/fed.txt") > /dev/null || { echo "FAIL run infeed output:"; cat "$tmp/fed.txt"; fail=1; }
+for backend in cpu interp; do
+  "$KILN" run "$dir/infeed.mlir" --entry from_list --backend $backend > "$tmp/list.txt"; check "run infeed list $backend" 0 $?
+  grep -q '\[7 9\]' "$tmp/list.txt" || { echo "FAIL run infeed list ($backend):"; cat "$tmp/list.txt"; fail=1; }
+done
 for start in cold warm; do  # (the run above stored the executable in the cache)
   cache=$KILN_CACHE_DIR; [ $start = cold ] && cache=off
   KILN_CACHE_DIR=$cache "$KILN" run "$dir/infeed.mlir" --input "$tmp/in/result_0.npy" > /dev/null 2> "$tmp/err.txt"

@@ -470,15 +470,17 @@ HostValues send(const Op& op, const HostValues& v, EvalContext& ctx) {
   return {HostValue::token()};
 }
 
+void checkType(const Op& op, size_t i, const HostValue& got, const char* from) {
+  if (got.type() != op.result(i)->type())
+    runtimeError(op, std::string("got ") + got.type().str() + " from " + from + " for result " + std::to_string(i) +
+                         ", which has type " + op.result(i)->type().str());
+}
+
 void checkTypes(const Op& op, const HostValues& got, const char* from) {
   if (got.size() + 1 != op.numResults())
     runtimeError(op, std::string("got ") + std::to_string(got.size()) + " values from " + from +
                          ", expects " + std::to_string(op.numResults() - 1));
-  for (size_t i = 0; i < got.size(); ++i)
-    if (got[i].type() != op.result(i)->type())
-      runtimeError(op, std::string("got ") + got[i].type().str() + " from " + from +
-                           " for result " + std::to_string(i) + ", which has type " +
-                           op.result(i)->type().str());
+  for (size_t i = 0; i < got.size(); ++i) checkType(op, i, got[i], from);
 }
 
 HostValues recv(const Op& op, const HostValues&, EvalContext& ctx) {
@@ -490,15 +492,18 @@ HostValues recv(const Op& op, const HostValues&, EvalContext& ctx) {
   return results;
 }
 
-// infeed: on a device, its infeed queue gives one value per result (taken in order, a
-// value of the wrong type too: the run fails naming it); under run_parallel, the next
-// function of its infeed list gives them all.
+// infeed: under a run_parallel with an infeed list, the list's next function gives the
+// values; else, on a device, its infeed queue gives one value per result (taken in
+// order, a value of the wrong type too: the run fails naming it).
 HostValues infeed(const Op& op, const HostValues&, EvalContext& ctx) {
   const InterpOptions& options = ctx.interpreter().options();
-  if (options.feeds) {
+  const bool fromList = ctx.process() && ctx.process()->grid().hasInfeedList();
+  if (options.feeds && !fromList) {
     HostValues results;
-    for (size_t i = 0; i + 1 < op.numResults(); ++i) results.push_back(options.feeds->takeInfeed(options));
-    checkTypes(op, results, "the device's infeed");
+    for (size_t i = 0; i + 1 < op.numResults(); ++i) {
+      results.push_back(options.feeds->takeInfeed(options));
+      checkType(op, i, results.back(), "the device's infeed");
+    }
     results.push_back(HostValue::token());
     return results;
   }
