@@ -34,8 +34,8 @@ constexpr int64_t kAlignment = 64;  // a cache line; what vector loads want
 
 int64_t aligned(int64_t bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
 
-bool isDonated(const Function& fn, size_t param, bool donateAll) {
-  if (donateAll) return true;
+bool isDonated(const Function& fn, size_t param, Donation donation) {
+  if (donation != Donation::FromAttributes) return donation == Donation::All;
   if (param >= fn.argAttrs.size()) return false;
   Attribute donor = findAttr(fn.argAttrs[param], "jax.buffer_donor");
   if (donor && (donor.kind() != Attribute::Kind::Bool || donor.asBool())) return true;
@@ -126,7 +126,7 @@ class FreeSpace {
 
 }  // namespace
 
-BufferAssignment assignBuffers(const Function& fn, bool donateAllParameters) {
+BufferAssignment assignBuffers(const Function& fn, Donation donation) {
   BufferAssignment out;
   out.function = fn.name();
   const Region& body = fn.body();
@@ -144,7 +144,7 @@ BufferAssignment assignBuffers(const Function& fn, bool donateAllParameters) {
   for (size_t i = 0; i < body.numArguments(); ++i) {
     add(body.argument(i), BufferedValue::Kind::Parameter, -1);
     BufferedValue& p = out.values.back();
-    p.donated = isDonated(fn, i, donateAllParameters);
+    p.donated = isDonated(fn, i, donation);
     p.producer = "parameter " + std::to_string(i);
     if (i < fn.argLocs.size()) p.loc = fn.argLocs[i];
   }
@@ -305,7 +305,8 @@ class BufferAssignmentPass : public Pass {
   bool run(Module& module, PassContext& context) override {
     context.buffers.clear();
     for (const auto& fn : module.functions()) {
-      context.buffers.push_back(assignBuffers(*fn, context.options.donateAllParameters));
+      context.buffers.push_back(
+          assignBuffers(*fn, context.options.donateAllParameters ? Donation::All : Donation::FromAttributes));
       if (!context.options.verifyEachPass) continue;
       std::vector<std::string> problems = checkBufferAssignment(*fn, context.buffers.back());
       if (!problems.empty())

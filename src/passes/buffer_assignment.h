@@ -58,8 +58,15 @@ struct BufferAssignment {
 // The bytes a value of this type occupies (tuples: their elements; tokens: none).
 int64_t valueBytes(const Type& type);
 
+// Which parameters the caller gives up, so that values may live in their buffers.
+enum class Donation {
+  FromAttributes,  // those marked jax.buffer_donor or tf.aliasing_output
+  All,             // every one (kiln compile --donate)
+  None,            // none: a backend that learns of donation per call (the cpu step program)
+};
+
 // Assigns buffers for `fn` in its current op order.
-BufferAssignment assignBuffers(const Function& fn, bool donateAllParameters = false);
+BufferAssignment assignBuffers(const Function& fn, Donation donation = Donation::FromAttributes);
 
 // An independent check of an assignment against the function it describes: every value
 // of the body has an interval that covers its definition and all its uses, and no two

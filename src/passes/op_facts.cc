@@ -1,5 +1,7 @@
 #include "passes/op_facts.h"
 
+#include <unordered_set>
+
 #include "ir/attr_records.h"
 #include "kernels/lapack/lapack_call.h"
 
@@ -81,15 +83,21 @@ std::vector<Value*> valuesRead(const Op& op, const Region& region) {
 bool readsOnlyAtWrittenIndex(const Op& op, size_t i) {
   if (op.info().has(kElementwise)) return true;
   if (!op.is(OpCode::Fusion) || fusionKindOf(op.attr("kind").asString()) != FusionKind::Loop) return false;
+  // Every value computed from argument i is computed elementwise (a broadcast of one
+  // could read it at another index: a permuting broadcast_in_dim, say).
   const Region& body = op.region(0);
+  std::unordered_set<const Value*> fromArgument = {body.argument(i)};
   for (const auto& inner : body.ops()) {
     const Op& o = *inner;
     bool benign = o.info().has(kElementwise) || o.is(OpCode::Constant) || o.info().isTerminator() ||
                   o.is(OpCode::BroadcastInDim) || o.is(OpCode::Broadcast);
     if (!benign) return false;
+    bool reads = false;
+    for (const Value* v : o.operands()) reads = reads || fromArgument.count(v) > 0;
+    if (!reads || o.info().isTerminator()) continue;
+    if (!o.info().has(kElementwise)) return false;
+    for (const Value* r : o.results()) fromArgument.insert(r);
   }
-  for (const Use& use : body.argument(i)->uses())
-    if (!use.user->info().has(kElementwise)) return false;
   return true;
 }
 

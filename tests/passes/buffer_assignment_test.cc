@@ -71,7 +71,7 @@ void expectNoSharedLiveBytes(const BufferAssignment& a) {
 
 // Assigns @main's buffers and checks them both ways.
 BufferAssignment assign(const Module& m, bool donateAll = false) {
-  BufferAssignment a = assignBuffers(mainOf(m), donateAll);
+  BufferAssignment a = assignBuffers(mainOf(m), donateAll ? Donation::All : Donation::FromAttributes);
   std::vector<std::string> problems = checkBufferAssignment(mainOf(m), a);
   EXPECT_TRUE(problems.empty()) << problems.front() << "\n" << a.str(100);
   expectNoSharedLiveBytes(a);

@@ -172,6 +172,31 @@ func.func @main(%state: tensor<1024xf32>) -> (tensor<1024xf32>, tensor<1024xf32>
   EXPECT_EQ(inDonated(decay), 0);
 }
 
+TEST_F(CpuDonationTest, AnArgumentACollectiveReadsIsNotWrittenInto) {
+  // collective_permute hands the other device this device's p as it is: writing q into p
+  // would change the other device's y.
+  client_.emplace(Plugin::load("cpu"), ClientOptions{2, 0});
+  CompileOptions options;
+  options.replicas = 2;
+  Executable exe = client_->compile(R"(
+func.func @main(%p: tensor<1024xf32>) -> (tensor<1024xf32>, tensor<1024xf32>) {
+  %y = "stablehlo.collective_permute"(%p) {source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>}
+      : (tensor<1024xf32>) -> tensor<1024xf32>
+  %q = stablehlo.add %p, %p : tensor<1024xf32>
+  return %y, %q : tensor<1024xf32>, tensor<1024xf32>
+})", options);
+  std::vector<Device> devices = client_->devices();
+  Buffer p0 = client_->bufferFromHost(ramp(1), devices[0]);
+  Buffer p1 = client_->bufferFromHost(ramp(3), devices[1]);
+  std::vector<Executable::Execution> runs = exe.execute({{&p0}, {&p1}}, devices, {"", {0}});
+  EXPECT_TRUE(runs[0].outputs[0].toLiteral() == ramp(3));
+  EXPECT_TRUE(runs[1].outputs[0].toLiteral() == ramp(1));
+  EXPECT_TRUE(runs[0].outputs[1].toLiteral() == ramp(2));
+  EXPECT_TRUE(runs[1].outputs[1].toLiteral() == ramp(6));
+  EXPECT_EQ(inDonated(exe), 0);
+}
+
+
 
 }  // namespace
 }  // namespace kiln::runtime::testing

@@ -286,7 +286,9 @@ class StepProgram::Builder {
 std::unique_ptr<StepProgram> StepProgram::build(const Module& module, const Function& fn, const CompiledOps& natives,
                                                std::string& whyNot) {
   std::unique_ptr<StepProgram> p(new StepProgram(module, fn));
-  const passes::BufferAssignment assignment = passes::assignBuffers(fn);
+  // Parameters marked as donors in the text are not the program's to overwrite: whether a
+  // call donates is known only when it runs (findDonors, run).
+  const passes::BufferAssignment assignment = passes::assignBuffers(fn, passes::Donation::None);
   Builder builder(*p, natives, aligned(assignment.arenaBytes));
   auto& places = builder.places;
   for (size_t i = 0; i < fn.numParams(); ++i) places[fn.param(i)] = {Place::In::Parameter, i, 0};
@@ -333,6 +335,14 @@ void StepProgram::findDonors() {
       if (auto it = paramIndex.find(v); it != paramIndex.end()) lastRead[it->second] = pos;
     ++pos;
   }
+  // A collective (a host step) may hand its operand's storage to other processes, or
+  // to its result, without copying it: such a parameter is never written into.
+  std::vector<bool> shared(fn_.numParams(), false);
+  walk(body, [&](Op& op) {
+    if (op.info().category != OpCategory::Collective) return;
+    for (const Value* v : op.operands())
+      if (auto it = paramIndex.find(v); it != paramIndex.end()) shared[it->second] = true;
+  });
   for (const Step& s : body_.steps) {
     if (s.kind != Step::Kind::Kernel || s.dot || s.kernel->twoPhase()) continue;
     const int64_t at = position.at(s.op);
@@ -340,16 +350,16 @@ void StepProgram::findDonors() {
       if (s.results[i].in != Place::In::Result) continue;
       const Type& type = s.op->result(i)->type();
       for (size_t j = 0; j < fn_.numParams(); ++j) {
-        if (fn_.param(j)->type() != type || type.byteSize() == 0 || lastRead[j] > at) continue;
-        bool readHere = false, inPlace = true;
+        if (fn_.param(j)->type() != type || type.byteSize() == 0 || lastRead[j] > at || shared[j]) continue;
+        // Read by the kernel itself: only at the index it writes, and not from inside a
+        // region (a fusion's body reads only its operands).
+        bool inPlace = true;
         for (size_t k = 0; k < s.op->numOperands(); ++k)
-          if (s.op->operand(k) == fn_.param(j)) {
-            readHere = true;
-            inPlace = inPlace && passes::readsOnlyAtWrittenIndex(*s.op, k);
-          }
-        // Read inside a region of the kernel's op (a fusion's own body reads only its
-        // operands): not at the written index.
-        if (lastRead[j] == at && !readHere) inPlace = false;
+          if (s.op->operand(k) == fn_.param(j)) inPlace = inPlace && passes::readsOnlyAtWrittenIndex(*s.op, k);
+        for (size_t r = 0; r < s.op->numRegions(); ++r)
+          walk(s.op->region(r), [&](Op& inner) {
+            for (const Value* v : inner.operands()) inPlace = inPlace && v != fn_.param(j);
+          });
         if (inPlace) donors_[s.results[i].index].push_back(j);
       }
     }
@@ -428,13 +438,18 @@ class StepProgram::Runner {
     return &params_[static_cast<size_t>(inParameter_[p.index])];
   }
 
-  void* address(const Place& p) {
+  // Where a value's bytes are, to read them or to write them. A function result shared
+  // with others (a collective's, handed out as it is) is read where it is, and unshared
+  // only to be written.
+  enum class Access { Read, Write };
+  void* address(const Place& p, Access access) {
     switch (p.in) {
       case Place::In::Parameter: return const_cast<uint8_t*>(params_[p.index].storage());
       case Place::In::Constant: return const_cast<uint8_t*>(p_.constants_[p.index].storage());
       case Place::In::Result:  // (the donated storage is this call's alone: written as it is)
         if (Literal* d = donor(p)) return const_cast<uint8_t*>(d->storage());
-        return results_[p.index].mutableStorage();
+        if (access == Access::Write) return results_[p.index].mutableStorage();
+        return const_cast<uint8_t*>(results_[p.index].denseStorage());
       case Place::In::Arena:
       case Place::In::Scratch: break;
     }
@@ -476,8 +491,8 @@ class StepProgram::Runner {
     std::vector<size_t> first;
     for (const Step& m : g.members) {
       first.push_back(fixed.size());
-      for (const std::vector<Place>* places : {&m.operands, &m.results})
-        for (const Place& p : *places) fixed.push_back(p.in == Place::In::Scratch ? nullptr : address(p));
+      for (const Place& p : m.operands) fixed.push_back(p.in == Place::In::Scratch ? nullptr : address(p, Access::Read));
+      for (const Place& p : m.results) fixed.push_back(p.in == Place::In::Scratch ? nullptr : address(p, Access::Write));
     }
     runParts(parts, [&](int64_t t) {
       const uintptr_t scratch = reinterpret_cast<uintptr_t>(arenaOwner_.scratch[static_cast<size_t>(t)].get());
@@ -502,8 +517,8 @@ class StepProgram::Runner {
     runs_.fetch_add(g.members.size() - 1, std::memory_order_relaxed);
   }
   void copy(const Place& to, const Place& from, const Type& type) {
-    void* dst = address(to);
-    const void* src = address(from);
+    void* dst = address(to, Access::Write);
+    const void* src = address(from, Access::Read);
     const auto bytes = static_cast<size_t>(passes::valueBytes(type));
     if (dst != src && bytes > 0) std::memcpy(dst, src, bytes);  // (an empty value may have no address)
   }
@@ -512,7 +527,7 @@ class StepProgram::Runner {
   }
   // A rank-0 boolean or integer operand's value.
   int64_t scalar(const Place& p, DType t) {
-    const uint8_t* at = static_cast<const uint8_t*>(address(p));
+    const uint8_t* at = static_cast<const uint8_t*>(address(p, Access::Read));
     if (isBool(t)) return *at != 0;
     uint64_t bits = 0;
     std::memcpy(&bits, at, static_cast<size_t>(storageBytes(t)));
@@ -547,13 +562,14 @@ class StepProgram::Runner {
   void runStep(const Step& s) {
     switch (s.kind) {
       case Step::Kind::Gemm:
-        blasInto(*s.dot, address(s.operands[0]), address(s.operands[1]), address(s.results[0]));
+        blasInto(*s.dot, address(s.operands[0], Access::Read), address(s.operands[1], Access::Read),
+                 address(s.results[0], Access::Write));
         break;
       case Step::Kind::Lapack: {
         std::vector<const void*> operands;
         std::vector<void*> results;
-        for (const Place& p : s.operands) operands.push_back(address(p));
-        for (const Place& p : s.results) results.push_back(address(p));
+        for (const Place& p : s.operands) operands.push_back(address(p, Access::Read));
+        for (const Place& p : s.results) results.push_back(address(p, Access::Write));
         kernels::runLapackCall(*s.lapack, operands.data(), results.data());
         break;
       }
@@ -568,7 +584,7 @@ class StepProgram::Runner {
           }
           Literal value(s.op->operand(i)->type());
           const auto bytes = static_cast<size_t>(passes::valueBytes(s.op->operand(i)->type()));
-          if (bytes > 0) std::memcpy(value.mutableStorage(), address(s.operands[i]), bytes);
+          if (bytes > 0) std::memcpy(value.mutableStorage(), address(s.operands[i], Access::Read), bytes);
           operands.emplace_back(std::move(value));
         }
         if (!host_) host_.emplace(p_.module_, options_);
@@ -581,7 +597,7 @@ class StepProgram::Runner {
             continue;
           }
           const auto bytes = static_cast<size_t>(passes::valueBytes(s.op->result(i)->type()));
-          if (bytes > 0) std::memcpy(address(s.results[i]), results[i].tensor().denseStorage(), bytes);
+          if (bytes > 0) std::memcpy(address(s.results[i], Access::Write), results[i].tensor().denseStorage(), bytes);
         }
         break;
       }
@@ -590,15 +606,15 @@ class StepProgram::Runner {
         break;
       case Step::Kind::Kernel: {
         std::vector<void*> buffers;
-        for (const Place& p : s.operands) buffers.push_back(address(p));
+        for (const Place& p : s.operands) buffers.push_back(address(p, Access::Read));
         if (s.dot) {
           // The epilogue's dot, from the fusion operands its region arguments stand for.
-          void* product = address(s.product);
+          void* product = address(s.product, Access::Write);
           blasInto(*s.dot, buffers[s.dot->operand(0)->index()], buffers[s.dot->operand(1)->index()], product);
           buffers.push_back(product);
         }
-        for (const Place& p : s.results) buffers.push_back(address(p));
-        if (s.kernel->twoPhase()) buffers.push_back(address(s.scratch));
+        for (const Place& p : s.results) buffers.push_back(address(p, Access::Write));
+        if (s.kernel->twoPhase()) buffers.push_back(address(s.scratch, Access::Write));
         runKernel(*s.kernel, buffers.data(), profile_, s.op);
         break;
       }

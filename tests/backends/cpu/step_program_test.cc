@@ -94,6 +94,64 @@ TEST(StepProgramTest, ResultsHandedOutStayTheCallersAndSplatArgumentsWork) {
   expectSameBits(interp::Interpreter(*c.reference).call("main", argsFor(fn, 1)), kept);
 }
 
+// A parameter marked as a donor in the text (as JAX exports donate_argnums) is still the
+// caller's: the program's values do not move into it (they once landed at arena offsets
+// that other values held), and only a call that donates it may have a result written into it.
+TEST(StepProgramTest, DonorAttributesMoveNoValuesAndOnlyADonatingCallIsWrittenInto) {
+  Compiled c = compile(R"(
+func.func @main(%p: tensor<16x16xf32> {jax.buffer_donor = true}, %x: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %a = stablehlo.dot %x, %x : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  %b = stablehlo.add %p, %x : tensor<16x16xf32>
+  %d = stablehlo.dot %b, %a : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  %e = stablehlo.add %d, %a : tensor<16x16xf32>
+  return %e : tensor<16x16xf32>
+})");
+  const Function& fn = *c.module->lookup("main");
+  interp::HostValues args = argsFor(fn, 3);
+  const Literal p = args[0].tensor();  // shares the storage: this call may not write it
+  const interp::HostValues expected = interp::Interpreter(*c.reference).call("main", args);
+  const std::vector<bool> donated = {true, false};
+  expectSameBits(expected, c.exe->call(fn, args, {}, nullptr, &donated));
+  EXPECT_EQ(c.exe->resultsInDonatedBuffers(), 0u);
+  EXPECT_TRUE(args[0].tensor() == p);
+  expectSameBits(expected, c.exe->call(fn, argsFor(fn, 3), {}, nullptr, &donated));
+  // Held by the call alone, and read only by the kernel that makes the result, where it
+  // writes: the result is written into it.
+  Compiled scale = compile(R"(
+func.func @main(%p: tensor<16x16xf32>, %x: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %two = stablehlo.constant dense<2.0> : tensor<16x16xf32>
+  %d = stablehlo.multiply %p, %two : tensor<16x16xf32>
+  %e = stablehlo.add %d, %x : tensor<16x16xf32>
+  return %e : tensor<16x16xf32>
+})");
+  const Function& main = *scale.module->lookup("main");
+  interp::HostValues own = argsFor(main, 3);
+  const interp::HostValues want = interp::Interpreter(*scale.reference).call("main", own);
+  const uint8_t* storage = own[0].tensor().storage();
+  interp::HostValues got = scale.exe->call(main, std::move(own), {}, nullptr, &donated);
+  expectSameBits(want, got);
+  EXPECT_EQ(scale.exe->resultsInDonatedBuffers(), 1u);
+  EXPECT_EQ(got[0].tensor().storage(), storage);
+}
+
+// A loop fusion that reads a parameter through a permuting broadcast reads it at
+// another index than it writes: never in place (into the parameter or over an operand).
+TEST(StepProgramTest, APermutingBroadcastIsNotReadAtTheWrittenIndex) {
+  Compiled c = compile(R"(
+func.func @main(%p: tensor<8x8xf32>, %y: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %n = stablehlo.negate %p : tensor<8x8xf32>
+  %t = stablehlo.broadcast_in_dim %n, dims = [1, 0] : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %r = stablehlo.add %t, %y : tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
+})");
+  const Function& fn = *c.module->lookup("main");
+  interp::HostValues own = argsFor(fn, 5);
+  const interp::HostValues expected = interp::Interpreter(*c.reference).call("main", own);
+  const std::vector<bool> donated = {true, false};
+  expectSameBits(expected, c.exe->call(fn, own, {}, nullptr, &donated));
+  EXPECT_EQ(c.exe->resultsInDonatedBuffers(), 0u);
+}
+
 TEST(StepProgramTest, ConcurrentExecutionsEachGetTheirOwnArena) {
   Compiled c = compile(kProgram);
   const Function& fn = *c.module->lookup("main");
