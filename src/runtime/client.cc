@@ -37,6 +37,15 @@ std::shared_ptr<Handle> owned(const Plugin& plugin, Handle* handle, KilnError* (
   });
 }
 
+// The C API's code for values of `dtype`; throws Unsupported naming `what` for the
+// dtypes it has none for.
+KilnDType codeFor(DType dtype, const std::string& what) {
+  KilnDType code = dtypeCode(dtype);
+  if (code == KILN_DTYPE_INVALID)
+    throw Error(ErrorKind::Unsupported, "unsupported: " + what + " of " + std::string(name(dtype)) + " (no KilnDType)");
+  return code;
+}
+
 Type typeOf(KilnDType code, const int64_t* dims, size_t numDims) {
   if (code == KILN_DTYPE_TOKEN) return Type::token();
   std::optional<DType> dtype = dtypeOf(code);
@@ -166,9 +175,7 @@ Device::MemoryStats Device::memoryStats() const {
 
 void Device::infeed(const Literal& value) const {
   plugin_.require(KILN_CAPABILITY_FEEDS, "infeed");
-  KilnDType code = dtypeCode(value.dtype());
-  if (code == KILN_DTYPE_INVALID)
-    throw Error(ErrorKind::Unsupported, "unsupported: infeed of " + std::string(name(value.dtype())) + " (no KilnDType)");
+  const KilnDType code = codeFor(value.dtype(), "infeed");
   Literal dense = value;  // shares the storage; a splat is expanded in this copy
   KilnDeviceInfeedArgs args{};
   args.device = handle_;
@@ -181,8 +188,8 @@ void Device::infeed(const Literal& value) const {
 
 Event Device::outfeed(const Type& type, void* dst, size_t size) const {
   plugin_.require(KILN_CAPABILITY_FEEDS, "outfeed");
-  KilnDType code = type.isTensor() ? dtypeCode(type.dtype()) : KILN_DTYPE_INVALID;
-  if (code == KILN_DTYPE_INVALID) throw Error(ErrorKind::Unsupported, "unsupported: outfeed of " + type.str());
+  if (!type.isTensor()) throw Error(ErrorKind::Unsupported, "unsupported: outfeed of " + type.str());
+  const KilnDType code = codeFor(type.dtype(), "outfeed");
   KilnDeviceOutfeedArgs args{};
   args.device = handle_;
   args.dtype = code;
@@ -504,9 +511,7 @@ std::vector<Device> Client::devices() const {
 
 std::pair<Buffer, Event> Client::bufferFromHost(const void* data, DType dtype, const Shape& dims,
                                                 const Device& device) const {
-  KilnDType code = dtypeCode(dtype);
-  if (code == KILN_DTYPE_INVALID)
-    throw Error(ErrorKind::Unsupported, "unsupported: a buffer of " + std::string(name(dtype)) + " (no KilnDType)");
+  const KilnDType code = codeFor(dtype, "a buffer");
   KilnBufferFromHostArgs args{};
   args.client = client_.get();
   args.device = device.handle();

@@ -346,22 +346,23 @@ void StepProgram::findDonors() {
   for (const Step& s : body_.steps) {
     if (s.kind != Step::Kind::Kernel || s.dot || s.kernel->twoPhase()) continue;
     const int64_t at = position.at(s.op);
+    // The parameters the kernel itself reads elsewhere than at the index it writes: as an
+    // operand it does not read so, or from inside a region.
+    std::vector<bool> readElsewhere = shared;
+    for (size_t k = 0; k < s.op->numOperands(); ++k)
+      if (auto it = paramIndex.find(s.op->operand(k)); it != paramIndex.end())
+        if (!passes::readsOnlyAtWrittenIndex(*s.op, k)) readElsewhere[it->second] = true;
+    for (size_t r = 0; r < s.op->numRegions(); ++r)
+      walk(s.op->region(r), [&](Op& inner) {
+        for (const Value* v : inner.operands())
+          if (auto it = paramIndex.find(v); it != paramIndex.end()) readElsewhere[it->second] = true;
+      });
     for (size_t i = 0; i < s.results.size(); ++i) {
       if (s.results[i].in != Place::In::Result) continue;
       const Type& type = s.op->result(i)->type();
-      for (size_t j = 0; j < fn_.numParams(); ++j) {
-        if (fn_.param(j)->type() != type || type.byteSize() == 0 || lastRead[j] > at || shared[j]) continue;
-        // Read by the kernel itself: only at the index it writes, and not from inside a
-        // region (a fusion's body reads only its operands).
-        bool inPlace = true;
-        for (size_t k = 0; k < s.op->numOperands(); ++k)
-          if (s.op->operand(k) == fn_.param(j)) inPlace = inPlace && passes::readsOnlyAtWrittenIndex(*s.op, k);
-        for (size_t r = 0; r < s.op->numRegions(); ++r)
-          walk(s.op->region(r), [&](Op& inner) {
-            for (const Value* v : inner.operands()) inPlace = inPlace && v != fn_.param(j);
-          });
-        if (inPlace) donors_[s.results[i].index].push_back(j);
-      }
+      for (size_t j = 0; j < fn_.numParams(); ++j)
+        if (fn_.param(j)->type() == type && type.byteSize() > 0 && lastRead[j] <= at && !readElsewhere[j])
+          donors_[s.results[i].index].push_back(j);
     }
   }
 }
