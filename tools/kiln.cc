@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
     for (auto& [cmd, action] : commands)
       if (cmd->parsed()) return action();
   } catch (const kiln::Error& e) {
-    std::cerr << e.format() << "\n";
+    std::cerr << e.format() + "\n";  // one write: mpirun forwards a rank's stderr in write-sized chunks
     return e.kind() == kiln::ErrorKind::Usage ? kExitUsage : kExitFailure;
   } catch (const std::bad_alloc&) {
     // A program that needs more memory than the machine gives: an error, not an abort.

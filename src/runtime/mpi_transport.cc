@@ -19,9 +19,9 @@
 
 #include <atomic>
 #include <cstdio>
-#include <iostream>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <chrono>
 #include <thread>
 #endif
@@ -429,9 +429,14 @@ class MpiTransport final : public interp::ProcessTransport {
   }
 
   [[noreturn]] void abortJob(const std::string& what, const std::vector<int>& missing) {
+    // One write of the whole line: mpirun forwards a rank's stderr in the chunks it was
+    // written in, and its own MPI_ABORT banner would otherwise land inside the line.
+    std::ostringstream line;
+    line << "kiln: error: rank " << rank_ << " waited " << timeout_.count() << " s in " << what << " for rank(s) "
+         << rankList(missing) << ", which did not arrive; ending the job (MPI_Abort)\n";
     std::fflush(nullptr);
-    std::cerr << "kiln: error: rank " << rank_ << " waited " << timeout_.count() << " s in " << what << " for rank(s) "
-              << rankList(missing) << ", which did not arrive; ending the job (MPI_Abort)" << std::endl;
+    std::fputs(line.str().c_str(), stderr);
+    std::fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
     std::abort();  // MPI_Abort does not return
   }
