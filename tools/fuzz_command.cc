@@ -169,7 +169,7 @@ int fuzz(const FuzzOptions& o) {
 std::function<int()> addFuzzCommand(CLI::App& app) {
   auto o = std::make_shared<FuzzOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "fuzz", "Run random programs on the interpreter, the optimizer and the cpu backend and compare their bits");
+      "fuzz", "Run random programs on the interpreter, the optimizer and the plugins and compare their bits");
   cmd->add_option("--seconds", o->seconds, "How long to run (default 10)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--count", o->count, "Run this many programs instead")->check(CLI::NonNegativeNumber);
   cmd->add_option("--seed", o->seed, "The first program's seed (then seed + 1, ...); with --replay, the inputs' seed");

@@ -7,7 +7,6 @@
 #include <map>
 #include <mutex>
 
-#include "backends/cpu/executable.h"
 #include "interp/array_print.h"
 #include "interp/interpreter.h"
 #include "ir/builder.h"
@@ -139,14 +138,6 @@ std::optional<std::string> disagreement(const std::string& program, const interp
         passes::PassContext context;
         passes::runPipeline(*module, passes::defaultPipeline(), context);
         return interp::Interpreter(*module).call("main", inputs);
-      }))
-    return d;
-  if (auto d = check("cpu", [&] {
-        auto module = parse(program);
-        passes::PassContext context;
-        passes::runPipeline(*module, cpu::cpuPipeline(), context);
-        cpu::Executable executable(*module);
-        return executable.call(*module->lookup("main"), inputs);
       }))
     return d;
   for (const char* plugin : {"interp", "cpu"})

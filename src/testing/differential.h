@@ -1,6 +1,6 @@
 // Differential testing: a program runs on the reference interpreter, on the interpreter
-// after the optimizer's default pipeline, on the cpu backend, and through the interp
-// and cpu plugins of the runtime (its C API), and every executor must
+// after the optimizer's default pipeline, and through the interp and cpu plugins of the
+// runtime (its C API, as every layer above the runtime reaches a backend), and every executor must
 // give the reference's bits (a NaN matches any NaN: payloads are not specified) — or,
 // where the program has ops whose last bits the spec leaves to the executor, its floats
 // within a tolerance derived from those ops. Then its jvp and vjp must be consistent
@@ -19,8 +19,8 @@
 namespace kiln::testing {
 
 // The first executor that disagrees with the reference on `program`'s @main (given as
-// text: each executor parses its own copy), and how: "cpu: result 0 element 3: 1.5 vs
-// 2.5", or "cpu threw: …"; or, when all agree, an inconsistency of its derivatives
+// text: each executor parses its own copy), and how: "cpu plugin: result 0 element 3:
+// 1.5 instead of 2.5", or "cpu plugin threw: …"; or, when all agree, an inconsistency of its derivatives
 // ("jvp/vjp: <u,Jv> = …"). Nothing when all hold, and nothing when the reference
 // itself throws (such a program tests nothing).
 std::optional<std::string> disagreement(const std::string& program, const interp::HostValues& inputs);
