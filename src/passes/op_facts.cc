@@ -82,7 +82,12 @@ std::vector<Value*> valuesRead(const Op& op, const Region& region) {
 
 bool readsOnlyAtWrittenIndex(const Op& op, size_t i) {
   if (op.info().has(kElementwise)) return true;
-  if (!op.is(OpCode::Fusion) || fusionKindOf(op.attr("kind").asString()) != FusionKind::Loop) return false;
+  if (!op.is(OpCode::Fusion)) return false;
+  // A multi_output fusion is a loop fusion with several results; an executor computes
+  // every result at an index before it stores any of them (the cpu kernels do), so a
+  // result may go over an operand that another result reads.
+  const std::optional<FusionKind> kind = fusionKindOf(op.attr("kind").asString());
+  if (kind != FusionKind::Loop && kind != FusionKind::MultiOutput) return false;
   // Every value computed from argument i is computed elementwise (a broadcast of one
   // could read it at another index: a permuting broadcast_in_dim, say).
   const Region& body = op.region(0);

@@ -196,7 +196,100 @@ func.func @main(%p: tensor<1024xf32>) -> (tensor<1024xf32>, tensor<1024xf32>) {
   EXPECT_EQ(inDonated(exe), 0);
 }
 
+// A kernel with several results computes all of them at an index before it stores any:
+// s may go into a, although p reads a at that index (the ops in either order, since the
+// kernel stores its results in an order of its own).
+TEST_F(CpuDonationTest, AKernelWritesOneResultOverAnArgumentAnotherResultReads) {
+  const std::string s = "  %s = stablehlo.multiply %x, %b : tensor<1024xf32>\n";
+  const std::string p = "  %p = stablehlo.multiply %a, %b : tensor<1024xf32>\n";
+  for (const std::string& ops : {s + p, p + s}) {
+    SCOPED_TRACE(ops);
+    Executable exe = client_->compile(
+        "func.func @main(%a: tensor<1024xf32>, %b: tensor<1024xf32>, %x: tensor<1024xf32>)"
+        " -> (tensor<1024xf32>, tensor<1024xf32>) {\n" + ops +
+        "  return %s, %p : tensor<1024xf32>, tensor<1024xf32>\n}");
+    Buffer a = client_->bufferFromHost(ramp(1), device());
+    Buffer b = client_->bufferFromHost(ramp(2), device());
+    Buffer x = client_->bufferFromHost(ramp(3), device());
+    Executable::Execution run = exe.execute({&a, &b, &x}, device(), {"", {0}});
+    const Literal sum = run.outputs[0].toLiteral(), product = run.outputs[1].toLiteral();
+    for (int64_t i = 0; i < 1024; ++i) {
+      ASSERT_EQ(sum.floatAt(i), 6.0 * static_cast<double>(i * i)) << i;      // 3i * 2i
+      ASSERT_EQ(product.floatAt(i), 2.0 * static_cast<double>(i * i)) << i;  // i * 2i
+    }
+    EXPECT_EQ(inDonated(exe), 1);
+  }
+}
 
+// A GEMM and a row group read their operands whole while they write: they write into a
+// donated argument they do not read, never into one they read. A while may read it
+// anywhere: its results leave the loop's carries once the loop has ended.
+TEST_F(CpuDonationTest, AGemmARowGroupAndALoopWriteIntoDonatedArguments) {
+  auto literal = [](const Type& type, double scale) {
+    Literal lit(type);
+    for (int64_t i = 0; i < lit.numElements(); ++i) lit.setFloat(i, scale * static_cast<double>(i % 61 - 30));
+    return lit;
+  };
+  // (program, donated arguments, whether the result goes into one of them)
+  struct Case {
+    const char* text;
+    std::vector<size_t> donated;
+    bool inPlace;
+  };
+  const char* gemm = R"(
+func.func @main(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>, %old: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %y = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %y : tensor<16x16xf32>
+})";
+  // max, exp and sum over each row, then the quotient: a row group of three kernels.
+  const char* softmax = R"(
+func.func @main(%x: tensor<256x512xf32>, %old: tensor<256x512xf32>) -> tensor<256x512xf32> {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<256x512xf32>, tensor<f32>) -> tensor<256xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<256xf32>) -> tensor<256x512xf32>
+  %d = stablehlo.subtract %x, %mb : tensor<256x512xf32>
+  %e = stablehlo.exponential %d : tensor<256x512xf32>
+  %s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<256x512xf32>, tensor<f32>) -> tensor<256xf32>
+  %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<256xf32>) -> tensor<256x512xf32>
+  %y = stablehlo.divide %e, %sb : tensor<256x512xf32>
+  return %y : tensor<256x512xf32>
+})";
+  // Ten steps of w = w / 2 + x.
+  const char* loop = R"(
+func.func @main(%w: tensor<1024xf32>, %x: tensor<1024xf32>) -> tensor<1024xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %v = %w) : tensor<i32>, tensor<1024xf32>
+    cond {
+      %n = stablehlo.constant dense<10> : tensor<i32>
+      %lt = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    } do {
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %half = stablehlo.constant dense<0.5> : tensor<1024xf32>
+      %h = stablehlo.multiply %v, %half : tensor<1024xf32>
+      %s = stablehlo.add %h, %x : tensor<1024xf32>
+      %j = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %j, %s : tensor<i32>, tensor<1024xf32>
+    }
+  return %r#1 : tensor<1024xf32>
+})";
+  for (const Case& c : {Case{gemm, {2}, true}, Case{gemm, {0, 1}, false}, Case{softmax, {1}, true},
+                        Case{softmax, {0}, false}, Case{loop, {0}, true}, Case{loop, {1}, true}}) {
+    SCOPED_TRACE(std::string(c.text).substr(0, 120) + " donating " + std::to_string(c.donated[0]));
+    Executable exe = client_->compile(c.text);
+    std::vector<Buffer> args;
+    std::vector<const Buffer*> pointers;
+    for (size_t i = 0; i < exe.info().parameters.size(); ++i)
+      args.push_back(client_->bufferFromHost(literal(exe.info().parameters[i], 0.01 * static_cast<double>(i + 1)), device()));
+    for (const Buffer& b : args) pointers.push_back(&b);
+    const Literal expected = exe.execute(pointers, device()).outputs[0].toLiteral();
+    EXPECT_EQ(inDonated(exe), 0);
+    const Literal got = exe.execute(pointers, device(), {"", c.donated}).outputs[0].toLiteral();
+    EXPECT_TRUE(got == expected);
+    EXPECT_EQ(inDonated(exe), c.inPlace ? 1 : 0);
+  }
+}
 
 }  // namespace
 }  // namespace kiln::runtime::testing

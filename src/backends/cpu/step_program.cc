@@ -344,25 +344,38 @@ void StepProgram::findDonors() {
       if (auto it = paramIndex.find(v); it != paramIndex.end()) shared[it->second] = true;
   });
   for (const Step& s : body_.steps) {
-    if (s.kind != Step::Kind::Kernel || s.dot || s.kernel->twoPhase()) continue;
-    const int64_t at = position.at(s.op);
-    // The parameters the kernel itself reads elsewhere than at the index it writes: as an
-    // operand it does not read so, or from inside a region.
+    // A host step's results are the interpreter's values, handed out as they are.
+    if (s.kind == Step::Kind::Host) continue;
+    const int64_t at = position.at(s.op);  // (a row group's: its first member's)
+    // How the step may read a parameter it writes a result into. A plain kernel: only at
+    // the index it writes, element by element. A while: anywhere, since its results are
+    // copied out of its carries once the loop has ended. Any other step not at all: a
+    // GEMM reads its operands whole as it writes, a row group's members take turns block
+    // by block, a two-phase kernel or an if writes before it has read everything.
+    const bool plain = s.kind == Step::Kind::Kernel && !s.dot && !s.kernel->twoPhase();
     std::vector<bool> readElsewhere = shared;
-    for (size_t k = 0; k < s.op->numOperands(); ++k)
-      if (auto it = paramIndex.find(s.op->operand(k)); it != paramIndex.end())
-        if (!passes::readsOnlyAtWrittenIndex(*s.op, k)) readElsewhere[it->second] = true;
-    for (size_t r = 0; r < s.op->numRegions(); ++r)
-      walk(s.op->region(r), [&](Op& inner) {
-        for (const Value* v : inner.operands())
-          if (auto it = paramIndex.find(v); it != paramIndex.end()) readElsewhere[it->second] = true;
-      });
-    for (size_t i = 0; i < s.results.size(); ++i) {
-      if (s.results[i].in != Place::In::Result) continue;
-      const Type& type = s.op->result(i)->type();
+    if (plain) {
+      for (size_t k = 0; k < s.op->numOperands(); ++k)
+        if (auto it = paramIndex.find(s.op->operand(k)); it != paramIndex.end())
+          if (!passes::readsOnlyAtWrittenIndex(*s.op, k)) readElsewhere[it->second] = true;
+      for (size_t r = 0; r < s.op->numRegions(); ++r)
+        walk(s.op->region(r), [&](Op& inner) {
+          for (const Value* v : inner.operands())
+            if (auto it = paramIndex.find(v); it != paramIndex.end()) readElsewhere[it->second] = true;
+        });
+    }
+    const int64_t readsUpTo = plain || s.kind == Step::Kind::While ? at : at - 1;
+    auto offer = [&](const Place& place, const Type& type) {
+      if (place.in != Place::In::Result || type.byteSize() == 0) return;
       for (size_t j = 0; j < fn_.numParams(); ++j)
-        if (fn_.param(j)->type() == type && type.byteSize() > 0 && lastRead[j] <= at && !readElsewhere[j])
-          donors_[s.results[i].index].push_back(j);
+        if (fn_.param(j)->type() == type && lastRead[j] <= readsUpTo && !readElsewhere[j])
+          donors_[place.index].push_back(j);
+    };
+    if (s.kind == Step::Kind::Rows) {
+      for (const Step& m : s.members)
+        for (size_t i = 0; i < m.results.size(); ++i) offer(m.results[i], m.op->result(i)->type());
+    } else {
+      for (size_t i = 0; i < s.results.size(); ++i) offer(s.results[i], s.op->result(i)->type());
     }
   }
 }
