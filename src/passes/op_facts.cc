@@ -83,15 +83,21 @@ std::vector<Value*> valuesRead(const Op& op, const Region& region) {
 bool readsOnlyAtWrittenIndex(const Op& op, size_t i) {
   if (op.info().has(kElementwise)) return true;
   if (!op.is(OpCode::Fusion)) return false;
-  // A multi_output fusion is a loop fusion with several results; an executor computes
-  // every result at an index before it stores any of them (the cpu kernels do), so a
-  // result may go over an operand that another result reads.
+  // A multi_output fusion is a loop fusion with several results. It counts only because
+  // its executor must compute every result at an index before storing any (the cpu
+  // kernel emitter's loop parts do): a result may then go over an operand another result
+  // reads at that index. Results of other shapes never read the operand: every value
+  // computed from it below keeps its shape (an elementwise op's operands and result
+  // share one; clamp and select, which take scalars, are not elementwise here).
   const std::optional<FusionKind> kind = fusionKindOf(op.attr("kind").asString());
   if (kind != FusionKind::Loop && kind != FusionKind::MultiOutput) return false;
-  // Every value computed from argument i is computed elementwise (a broadcast of one
-  // could read it at another index: a permuting broadcast_in_dim, say).
+  // Every value computed from the operand is computed elementwise (a broadcast of one
+  // could read it at another index: a permuting broadcast_in_dim, say), from every
+  // argument the operand is passed as.
   const Region& body = op.region(0);
-  std::unordered_set<const Value*> fromArgument = {body.argument(i)};
+  std::unordered_set<const Value*> fromArgument;
+  for (size_t k = 0; k < op.numOperands(); ++k)
+    if (op.operand(k) == op.operand(i)) fromArgument.insert(body.argument(k));
   for (const auto& inner : body.ops()) {
     const Op& o = *inner;
     bool benign = o.info().has(kElementwise) || o.is(OpCode::Constant) || o.info().isTerminator() ||

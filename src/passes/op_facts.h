@@ -24,12 +24,12 @@ bool regionsSelfContained(const Op& op);
 // region, reads — as operands or from inside its nested regions — each once.
 std::vector<Value*> valuesRead(const Op& op, const Region& region);
 
-// Whether `op` may write a result over operand `i` as it goes: it reads that operand
-// only at the index it writes (an elementwise op, or a loop or multi_output fusion whose
-// ops are all elementwise apart from broadcasts of other operands; an executor of a
-// multi_output fusion must compute all its results at an index before storing any).
-// Buffer assignment reuses a dying operand's bytes so; the cpu backend writes a result
-// into a donated argument so.
+// Whether `op` may write a result over operand `i` as it goes: it reads that operand's
+// value, in every operand it is passed as, only at the index it writes (an elementwise
+// op, or a loop or multi_output fusion whose ops are all elementwise apart from
+// broadcasts of other operands; an executor of a multi_output fusion must compute all
+// its results at an index before storing any). Buffer assignment reuses a dying
+// operand's bytes so; the cpu backend writes a result into a donated argument so.
 bool readsOnlyAtWrittenIndex(const Op& op, size_t i);
 
 }  // namespace kiln::passes

@@ -1,6 +1,7 @@
 // Differential testing: a program runs on the reference interpreter, on the interpreter
 // after the optimizer's default pipeline, and through the interp and cpu plugins of the
-// runtime (its C API, as every layer above the runtime reaches a backend), and every executor must
+// runtime (its C API, as every layer above the runtime reaches a backend; the cpu plugin
+// once more with every argument donated), and every executor must
 // give the reference's bits (a NaN matches any NaN: payloads are not specified) — or,
 // where the program has ops whose last bits the spec leaves to the executor, its floats
 // within a tolerance derived from those ops. Then its jvp and vjp must be consistent

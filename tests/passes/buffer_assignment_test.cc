@@ -270,6 +270,50 @@ TEST(BufferAssignmentTest, InPlaceNeedsTheSameShape) {
   EXPECT_EQ(a.inPlaceReuses, 1) << a.str();
 }
 
+// A multi_output fusion computes all its results at an index before it stores any: each
+// result may take the bytes of an operand dying there, though the other result reads it.
+TEST(BufferAssignmentTest, AMultiOutputFusionWritesOverOperandsItsOtherResultReads) {
+  auto m = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+      %a = stablehlo.negate %x : tensor<64xf32>
+      %b = stablehlo.abs %x : tensor<64xf32>
+      %f:2 = "kiln.fusion"(%a, %b) <{kind = "multi_output"}> ({
+        ^bb0(%p: tensor<64xf32>, %q: tensor<64xf32>):
+        %s = stablehlo.multiply %p, %q : tensor<64xf32>
+        %t = stablehlo.add %p, %q : tensor<64xf32>
+        stablehlo.return %s, %t : tensor<64xf32>, tensor<64xf32>
+      }) : (tensor<64xf32>, tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>)
+      return %f#0, %f#1 : tensor<64xf32>, tensor<64xf32>
+    })");
+  BufferAssignment a = assign(*m);
+  const Op* fusion = nullptr;
+  for (const auto& op : mainOf(*m).body().ops())
+    if (op->is(OpCode::Fusion)) fusion = op.get();
+  ASSERT_NE(fusion, nullptr);
+  const Value *va = resultOf(*m, OpCode::Negate), *vb = resultOf(*m, OpCode::Abs);
+  EXPECT_EQ(entry(a, fusion->result(0)).reusesBufferOf, static_cast<int64_t>(indexOf(a, va))) << a.str();
+  EXPECT_EQ(entry(a, fusion->result(1)).reusesBufferOf, static_cast<int64_t>(indexOf(a, vb))) << a.str();
+  EXPECT_EQ(a.inPlaceReuses, 2) << a.str();
+}
+
+// A value passed to a fusion twice is read at other indices when one of its arguments is
+// (through a permuting broadcast): no result takes its bytes, even through the other.
+TEST(BufferAssignmentTest, AValuePassedTwiceIsReadEverywhereItIsPassed) {
+  auto m = stablehlo::parseModule(R"(
+    func.func @main(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+      %a = stablehlo.negate %x : tensor<8x8xf32>
+      %f = "kiln.fusion"(%a, %a) <{kind = "loop"}> ({
+        ^bb0(%p: tensor<8x8xf32>, %q: tensor<8x8xf32>):
+        %t = stablehlo.broadcast_in_dim %q, dims = [1, 0] : (tensor<8x8xf32>) -> tensor<8x8xf32>
+        %s = stablehlo.add %p, %t : tensor<8x8xf32>
+        stablehlo.return %s : tensor<8x8xf32>
+      }) : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+      return %f : tensor<8x8xf32>
+    })");
+  BufferAssignment a = assign(*m);
+  EXPECT_EQ(a.inPlaceReuses, 0) << a.str();
+}
+
 const char* kDonation = R"(
     func.func @main(%x: tensor<64xf32> ATTR, %y: tensor<64xf32>) -> tensor<64xf32> {
       %a = stablehlo.negate %x : tensor<64xf32>

@@ -208,6 +208,8 @@ TEST_F(CpuDonationTest, AKernelWritesOneResultOverAnArgumentAnotherResultReads) 
         "func.func @main(%a: tensor<1024xf32>, %b: tensor<1024xf32>, %x: tensor<1024xf32>)"
         " -> (tensor<1024xf32>, tensor<1024xf32>) {\n" + ops +
         "  return %s, %p : tensor<1024xf32>, tensor<1024xf32>\n}");
+    const std::string report = exe.text("report");
+    EXPECT_NE(report.find("kiln.fusion (multi_output)"), std::string::npos) << report;
     Buffer a = client_->bufferFromHost(ramp(1), device());
     Buffer b = client_->bufferFromHost(ramp(2), device());
     Buffer x = client_->bufferFromHost(ramp(3), device());
@@ -221,25 +223,34 @@ TEST_F(CpuDonationTest, AKernelWritesOneResultOverAnArgumentAnotherResultReads) 
   }
 }
 
-// A GEMM and a row group read their operands whole while they write: they write into a
-// donated argument they do not read, never into one they read. A while may read it
-// anywhere: its results leave the loop's carries once the loop has ended.
-TEST_F(CpuDonationTest, AGemmARowGroupAndALoopWriteIntoDonatedArguments) {
+// Each kind of step writes a result into a donated argument only where that is safe: a
+// GEMM (alone or before its epilogue kernel), a row group and an if write into one they
+// do not read, never into one they read (a GEMM reads it whole as it writes, an if may
+// copy a result into it before copying out the argument itself); a while may read it
+// anywhere, since its results leave the loop's carries once the loop has ended.
+TEST_F(CpuDonationTest, EachKindOfStepWritesIntoADonatedArgumentOnlyWhereSafe) {
   auto literal = [](const Type& type, double scale) {
     Literal lit(type);
-    for (int64_t i = 0; i < lit.numElements(); ++i) lit.setFloat(i, scale * static_cast<double>(i % 61 - 30));
+    for (int64_t i = 0; i < lit.numElements(); ++i)
+      isBool(type.dtype()) ? lit.setInt(i, 1) : lit.setFloat(i, scale * static_cast<double>(i % 61 - 30));
     return lit;
   };
-  // (program, donated arguments, whether the result goes into one of them)
   struct Case {
     const char* text;
+    const char* kind;  // what the cpu plugin's report shows (an if or a while: the one step)
     std::vector<size_t> donated;
-    bool inPlace;
+    bool inPlace;      // whether the result goes into one of them
   };
   const char* gemm = R"(
 func.func @main(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>, %old: tensor<16x16xf32>) -> tensor<16x16xf32> {
   %y = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
   return %y : tensor<16x16xf32>
+})";
+  const char* epilogue = R"(
+func.func @main(%x: tensor<16x16xf32>, %w: tensor<16x16xf32>, %bias: tensor<16x16xf32>, %old: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %y = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  %z = stablehlo.add %y, %bias : tensor<16x16xf32>
+  return %z : tensor<16x16xf32>
 })";
   // max, exp and sum over each row, then the quotient: a row group of three kernels.
   const char* softmax = R"(
@@ -254,6 +265,19 @@ func.func @main(%x: tensor<256x512xf32>, %old: tensor<256x512xf32>) -> tensor<25
   %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<256xf32>) -> tensor<256x512xf32>
   %y = stablehlo.divide %e, %sb : tensor<256x512xf32>
   return %y : tensor<256x512xf32>
+})";
+  // The taken branch yields w + x, then w itself: w + x written into w first would be
+  // copied out again as the second result.
+  const char* conditional = R"(
+func.func @main(%c: tensor<i1>, %w: tensor<1024xf32>, %x: tensor<1024xf32>, %old: tensor<1024xf32>)
+    -> (tensor<1024xf32>, tensor<1024xf32>) {
+  %r:2 = "stablehlo.if"(%c) ({
+    %s = stablehlo.add %w, %x : tensor<1024xf32>
+    stablehlo.return %s, %w : tensor<1024xf32>, tensor<1024xf32>
+  }, {
+    stablehlo.return %x, %w : tensor<1024xf32>, tensor<1024xf32>
+  }) : (tensor<i1>) -> (tensor<1024xf32>, tensor<1024xf32>)
+  return %r#0, %r#1 : tensor<1024xf32>, tensor<1024xf32>
 })";
   // Ten steps of w = w / 2 + x.
   const char* loop = R"(
@@ -274,19 +298,31 @@ func.func @main(%w: tensor<1024xf32>, %x: tensor<1024xf32>) -> tensor<1024xf32> 
     }
   return %r#1 : tensor<1024xf32>
 })";
-  for (const Case& c : {Case{gemm, {2}, true}, Case{gemm, {0, 1}, false}, Case{softmax, {1}, true},
-                        Case{softmax, {0}, false}, Case{loop, {0}, true}, Case{loop, {1}, true}}) {
-    SCOPED_TRACE(std::string(c.text).substr(0, 120) + " donating " + std::to_string(c.donated[0]));
+  for (const Case& c : {Case{gemm, "BLAS: stablehlo.dot_general", {2}, true},
+                        Case{gemm, "BLAS: stablehlo.dot_general", {0, 1}, false},
+                        Case{epilogue, "dot_epilogue", {3}, true}, Case{epilogue, "dot_epilogue", {0, 1, 2}, false},
+                        Case{softmax, "row group: 3 kernels", {1}, true}, Case{softmax, "row group: 3 kernels", {0}, false},
+                        Case{conditional, "@main: 1 steps", {3}, true}, Case{conditional, "@main: 1 steps", {1}, false},
+                        Case{loop, "@main: 1 steps", {0}, true}, Case{loop, "@main: 1 steps", {1}, true}}) {
+    SCOPED_TRACE(std::string(c.kind) + ", donating argument " + std::to_string(c.donated.back()));
     Executable exe = client_->compile(c.text);
+    const std::string report = exe.text("report");
+    EXPECT_NE(report.find(c.kind), std::string::npos) << report;
     std::vector<Buffer> args;
     std::vector<const Buffer*> pointers;
     for (size_t i = 0; i < exe.info().parameters.size(); ++i)
       args.push_back(client_->bufferFromHost(literal(exe.info().parameters[i], 0.01 * static_cast<double>(i + 1)), device()));
     for (const Buffer& b : args) pointers.push_back(&b);
-    const Literal expected = exe.execute(pointers, device()).outputs[0].toLiteral();
+    std::vector<Literal> expected;
+    for (const Buffer& out : exe.execute(pointers, device()).outputs) expected.push_back(out.toLiteral());
     EXPECT_EQ(inDonated(exe), 0);
-    const Literal got = exe.execute(pointers, device(), {"", c.donated}).outputs[0].toLiteral();
-    EXPECT_TRUE(got == expected);
+    std::vector<Buffer> outputs = exe.execute(pointers, device(), {"", c.donated}).outputs;
+    ASSERT_EQ(outputs.size(), expected.size());
+    for (size_t r = 0; r < outputs.size(); ++r) {
+      const Literal got = outputs[r].toLiteral();
+      for (int64_t i = 0; i < got.numElements(); ++i)
+        ASSERT_EQ(got.bitsAt(i), expected[r].bitsAt(i)) << "result " << r << " element " << i;
+    }
     EXPECT_EQ(inDonated(exe), c.inPlace ? 1 : 0);
   }
 }

@@ -347,11 +347,14 @@ void StepProgram::findDonors() {
     // A host step's results are the interpreter's values, handed out as they are.
     if (s.kind == Step::Kind::Host) continue;
     const int64_t at = position.at(s.op);  // (a row group's: its first member's)
-    // How the step may read a parameter it writes a result into. A plain kernel: only at
-    // the index it writes, element by element. A while: anywhere, since its results are
-    // copied out of its carries once the loop has ended. Any other step not at all: a
-    // GEMM reads its operands whole as it writes, a row group's members take turns block
-    // by block, a two-phase kernel or an if writes before it has read everything.
+    // How the step may read a parameter it writes a result into (the one statement of
+    // this rule). A plain kernel: only at the index it writes, element by element. A
+    // while: anywhere, since its results are copied out of its carries once the loop has
+    // ended. Any other step not at all: a GEMM (alone or before an epilogue kernel)
+    // reads its operands whole as it writes, a row group's members take turns block by
+    // block, a two-phase kernel reads in its second phase what it wrote in its first, an
+    // if or case copies its results one by one from the branch's yields (one of which may
+    // be the parameter), and a LAPACK call works in its results as it reads.
     const bool plain = s.kind == Step::Kind::Kernel && !s.dot && !s.kernel->twoPhase();
     std::vector<bool> readElsewhere = shared;
     if (plain) {

@@ -10,10 +10,9 @@
 // results, which come from a pool of buffers kept across executions; arenas are kept
 // too, one per concurrent execution. Parameters are read where the caller holds them;
 // constants live in the program. A result goes into a donated argument of its type
-// instead, when nothing else holds the argument's storage, the program reads it no more
-// after the result's step, and the step itself does not read it, or reads it only where
-// that is safe (a plain kernel at the index it writes, a while anywhere): the caller gets
-// its memory back as the result, as with XLA's input/output aliasing.
+// instead, when nothing else holds the argument's storage and the steps read it no more
+// once the result is written (findDonors): the caller gets its memory back as the
+// result, as with XLA's input/output aliasing.
 //
 // Collectives (and replica_id / partition_id) are host steps: the interpreter's kernel
 // runs the op on copies of its operands, as this execution's process of the device grid.
@@ -137,9 +136,8 @@ class StepProgram {
   bool madeByInterpreter(size_t r) const { return resultOps_[r]->info().category == OpCategory::Collective; }
   std::vector<const Op*> resultOps_;   // the op (and result number) behind each Result place
   std::vector<size_t> resultIndex_;
-  // Per Result place, the parameters (of its type) it may be written into, in order:
-  // nothing reads the parameter after the result's step, and the step reads it only as
-  // findDonors allows for its kind (a collective's result is never written into one).
+  // Per Result place, the parameters (of its type) it may be written into, in order
+  // (findDonors says when).
   std::vector<std::vector<size_t>> donors_;
   mutable std::atomic<uint64_t> inDonated_{0};
   int64_t arenaBytes_ = 0;
