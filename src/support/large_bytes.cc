@@ -37,8 +37,9 @@ class Recycled {
     static Recycled* p = new Recycled;  // never destroyed: vectors die during exit too
     return *p;
   }
-  // An empty vector with capacity for `size` bytes, from one kept, or none; a kept
-  // vector serves sizes down to 4/5 of its capacity (a value holds little it does not use).
+  // A kept vector with capacity for `size` bytes, its old bytes still in it, or an empty
+  // one; a kept vector serves sizes down to 4/5 of its capacity (a value holds little it
+  // does not use).
   std::vector<uint8_t> take(size_t size) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto best = kept_.end();
@@ -49,7 +50,6 @@ class Recycled {
     std::vector<uint8_t> bytes = std::move(*best);
     keptBytes_ -= bytes.capacity();
     kept_.erase(best);
-    bytes.clear();
     return bytes;
   }
   void keep(std::vector<uint8_t>&& bytes) {
@@ -81,7 +81,10 @@ class Recycled {
 std::vector<uint8_t> reserved(size_t size) {
   if (size > memoryAndSwap()) throw std::bad_alloc();
   if (size >= kRecycleFrom)
-    if (std::vector<uint8_t> kept = Recycled::pool().take(size); kept.capacity() > 0) return kept;
+    if (std::vector<uint8_t> kept = Recycled::pool().take(size); kept.capacity() > 0) {
+      kept.clear();
+      return kept;
+    }
   std::vector<uint8_t> bytes;
   bytes.reserve(size);
   if (size >= kAdviseFrom) {
@@ -99,6 +102,15 @@ std::vector<uint8_t> zeroedBytes(size_t size) {
   std::vector<uint8_t> bytes = reserved(size);
   bytes.resize(size);
   return bytes;
+}
+
+std::vector<uint8_t> bytesToOverwrite(size_t size) {
+  if (size >= kRecycleFrom && size <= memoryAndSwap())
+    if (std::vector<uint8_t> kept = Recycled::pool().take(size); kept.capacity() > 0) {
+      kept.resize(size);  // (writes only what lies past its old size)
+      return kept;
+    }
+  return zeroedBytes(size);
 }
 
 std::vector<uint8_t> copiedBytes(const uint8_t* data, size_t size) {

@@ -18,9 +18,13 @@ namespace kiln {
 
 // `size` bytes of zeros.
 std::vector<uint8_t> zeroedBytes(size_t size);
+// `size` bytes for a value that is written whole before anything reads it: the memory
+// of a freed value keeps its old bytes (the pass that would zero them is saved),
+// fresh memory is zeros.
+std::vector<uint8_t> bytesToOverwrite(size_t size);
 // A copy of `size` bytes at `data`.
 std::vector<uint8_t> copiedBytes(const uint8_t* data, size_t size);
-// `bytes`, shared; when large, its memory is kept for a later zeroedBytes or copiedBytes
+// `bytes`, shared; when large, its memory is kept for a later zeroedBytes, bytesToOverwrite or copiedBytes
 // once the last owner lets go (a few such vectors, up to a bound, the oldest given back
 // first).
 std::shared_ptr<std::vector<uint8_t>> sharedBytes(std::vector<uint8_t> bytes);

@@ -30,6 +30,27 @@ TEST(LargeBytesTest, AFreedLargeValuesMemoryServesTheNextOfItsSize) {
   EXPECT_EQ(*copy, source);
 }
 
+// A value its maker writes whole takes the freed memory as it is: no pass zeroes it.
+// (A size no other test here uses, so that the memory kept is this test's.)
+TEST(LargeBytesTest, AValueToOverwriteTakesFreedMemoryAsItIs) {
+  constexpr size_t kSize = size_t{96} << 20;
+  const uint8_t* first = nullptr;
+  {
+    std::shared_ptr<std::vector<uint8_t>> bytes = sharedBytes(zeroedBytes(kSize));
+    first = bytes->data();
+    std::fill(bytes->begin(), bytes->end(), uint8_t{7});
+  }
+  std::shared_ptr<std::vector<uint8_t>> again = sharedBytes(bytesToOverwrite(kSize));
+  EXPECT_EQ(again->data(), first);
+  ASSERT_EQ(again->size(), kSize);
+  EXPECT_EQ((*again)[0], 7);
+  EXPECT_EQ((*again)[kSize - 1], 7);
+  // Nothing kept of its size (the one above is in use): fresh memory, zeros.
+  std::shared_ptr<std::vector<uint8_t>> fresh = sharedBytes(bytesToOverwrite(kSize));
+  EXPECT_NE(fresh->data(), first);
+  EXPECT_TRUE(std::all_of(fresh->begin(), fresh->end(), [](uint8_t b) { return b == 0; }));
+}
+
 TEST(LargeBytesTest, ValuesOfAnotherSizeClassAreNotServedByIt) {
   const uint8_t* large = nullptr;
   {

@@ -8,6 +8,7 @@
 #include "interp/kernels.h"
 #include "interp/ops/fold.h"
 #include "interp/process_grid.h"
+#include "support/large_bytes.h"
 #include "ir/attr_schema.h"
 
 namespace kiln::interp {
@@ -328,8 +329,13 @@ std::optional<HostValues> allReduceTogether(const Op& op, const HostValues& v, P
     if (v[i].tensor().dtype() != body || resultDType(op, i) != body || !isNativeStorage(body)) return std::nullopt;
   const size_t me = indexIn(group, self.id()), members = group.size();
   HostValues mine = v;
-  for (size_t i = 0; i < v.size(); ++i)
-    mine.push_back(me == 0 ? Literal(op.result(i)->type()) : Literal(Type::scalar(body)));
+  for (size_t i = 0; i < v.size(); ++i) {
+    // The members write every element of the outputs before anyone reads them: their
+    // memory is not zeroed first (a freed value's is taken as it is).
+    const Type& type = op.result(i)->type();
+    mine.push_back(me == 0 ? Literal::fromStorage(type, bytesToOverwrite(static_cast<size_t>(type.byteSize())))
+                           : Literal(Type::scalar(body)));
+  }
   std::vector<HostValues> all = exchange(op, self, group, std::move(mine));
   HostValues results;
   for (size_t i = 0; i < v.size(); ++i) {
