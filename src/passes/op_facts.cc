@@ -88,21 +88,22 @@ bool readsOnlyAtWrittenIndex(const Op& op, size_t i) {
   // kernel emitter's loop parts do): a result may then go over an operand another result
   // reads at that index. Results of other shapes never read the operand: every value
   // computed from it below keeps its shape (an elementwise op's operands and result
-  // share one; clamp and select, which take scalars, are not elementwise here).
+  // share one; clamp and select, which take scalars, are not elementwise here). A
+  // dot_epilogue fusion counts when its dot does not read the operand (the dot's result
+  // is computed apart, or at each index from other operands).
   const std::optional<FusionKind> kind = fusionKindOf(op.attr("kind").asString());
-  if (kind != FusionKind::Loop && kind != FusionKind::MultiOutput) return false;
+  if (kind != FusionKind::Loop && kind != FusionKind::MultiOutput && kind != FusionKind::DotEpilogue) return false;
   // Every value computed from the operand is computed elementwise (a broadcast of one
   // could read it at another index: a permuting broadcast_in_dim, say), from every
-  // argument the operand is passed as.
+  // argument the operand is passed as. Ops that read no such value cannot read its bytes
+  // (the dot, a transpose of another operand), unless from inside a region of theirs.
   const Region& body = op.region(0);
   std::unordered_set<const Value*> fromArgument;
   for (size_t k = 0; k < op.numOperands(); ++k)
     if (op.operand(k) == op.operand(i)) fromArgument.insert(body.argument(k));
   for (const auto& inner : body.ops()) {
     const Op& o = *inner;
-    bool benign = o.info().has(kElementwise) || o.is(OpCode::Constant) || o.info().isTerminator() ||
-                  o.is(OpCode::BroadcastInDim) || o.is(OpCode::Broadcast);
-    if (!benign) return false;
+    if (o.numRegions() > 0) return false;
     bool reads = false;
     for (const Value* v : o.operands()) reads = reads || fromArgument.count(v) > 0;
     if (!reads || o.info().isTerminator()) continue;

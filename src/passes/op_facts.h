@@ -26,9 +26,9 @@ std::vector<Value*> valuesRead(const Op& op, const Region& region);
 
 // Whether `op` may write a result over operand `i` as it goes: it reads that operand's
 // value, in every operand it is passed as, only at the index it writes (an elementwise
-// op, or a loop or multi_output fusion whose ops are all elementwise apart from
-// broadcasts of other operands; an executor of a multi_output fusion must compute all
-// its results at an index before storing any). Buffer assignment reuses a dying
+// op, or a loop, multi_output or dot_epilogue fusion whose ops read it, and what they
+// compute from it, only elementwise; an executor of a fusion with several results must
+// compute all of them at an index before storing any). Buffer assignment reuses a dying
 // operand's bytes so; the cpu backend writes a result into a donated argument so.
 bool readsOnlyAtWrittenIndex(const Op& op, size_t i);
 

@@ -348,14 +348,16 @@ void StepProgram::findDonors() {
     if (s.kind == Step::Kind::Host) continue;
     const int64_t at = position.at(s.op);  // (a row group's: its first member's)
     // How the step may read a parameter it writes a result into (the one statement of
-    // this rule). A plain kernel: only at the index it writes, element by element. A
-    // while: anywhere, since its results are copied out of its carries once the loop has
-    // ended. Any other step not at all: a GEMM (alone or before an epilogue kernel)
-    // reads its operands whole as it writes, a row group's members take turns block by
-    // block, a two-phase kernel reads in its second phase what it wrote in its first, an
-    // if or case copies its results one by one from the branch's yields (one of which may
-    // be the parameter), and a LAPACK call works in its results as it reads.
-    const bool plain = s.kind == Step::Kind::Kernel && !s.dot && !s.kernel->twoPhase();
+    // this rule). A plain kernel: only at the index it writes, element by element (a
+    // GEMM's epilogue kernel too, when the GEMM does not read the parameter: the GEMM
+    // writes its product apart, before the kernel runs). A while: anywhere, since its
+    // results are copied out of its carries once the loop has ended. Any other step not
+    // at all: a GEMM reads its operands whole as it writes, a row group's members take
+    // turns block by block, a two-phase kernel reads in its second phase what it wrote in
+    // its first, an if or case copies its results one by one from the branch's yields
+    // (one of which may be the parameter), and a LAPACK call works in its results as it
+    // reads.
+    const bool plain = s.kind == Step::Kind::Kernel && !s.kernel->twoPhase();
     std::vector<bool> readElsewhere = shared;
     if (plain) {
       for (size_t k = 0; k < s.op->numOperands(); ++k)
