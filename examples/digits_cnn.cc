@@ -221,7 +221,7 @@ int main(int argc, char** argv) {
           auto [updates, next] = opt.update(grads, s, p);
           return std::tuple{kiln::optim::apply_updates(p, updates), next, value};
         },
-        {.name = "train_step"});
+        {.name = "train_step", .donateArgnums = {0, 1}});  // the old parameters and state are not used again
     auto evaluate = kiln::jit(accuracy, {.name = "accuracy"});
 
     int stepsPerEpoch = static_cast<int>(trainRows.size()) / batch;

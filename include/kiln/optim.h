@@ -62,8 +62,10 @@ struct Adam {
 
   template <class P>
   AdamState<P> init(const P& params) const {
-    P zero = tree_map([](const Array& p) { return zeros_like(p); }, params);
-    return {zeros({}, int32), zero, zero};
+    // Two trees of zeros, not one shared by both moments: a step that donates its state
+    // (jit's donateArgnums) gives each buffer once.
+    auto zero = [&] { return tree_map([](const Array& p) { return zeros_like(p); }, params); };
+    return {zeros({}, int32), zero(), zero()};
   }
   template <class P>
   std::pair<P, AdamState<P>> update(const P& grads, const AdamState<P>& state, const P& params = {}) const {

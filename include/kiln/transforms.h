@@ -47,8 +47,10 @@ bool tracing();
 // A function traced into a program and compiled on first run.
 struct Staged;
 std::shared_ptr<Staged> stage(const FlatFn& f, const std::vector<Array>& inputs, const std::string& name);
-// `label` prefixes a failure of this run (default: the program's name).
-std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs, const std::string& label = "");
+// `label` prefixes a failure of this run (default: the program's name). The inputs at
+// the indices `donate` names give their buffers to the run (JitOptions::donateArgnums).
+std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs, const std::string& label = "",
+                       const std::vector<size_t>& donate = {});
 // The same partitioned by `in` / `out` (per flat input / output leaf; missing or empty
 // mesh: left to propagation) over the mesh's devices (sharding.h).
 std::vector<Array> runSharded(const Staged& staged, const std::vector<Array>& inputs,
@@ -97,6 +99,14 @@ std::vector<Array> leavesOf(const Args&... args) {
   return out;
 }
 
+// How many array leaves the tree `a` has.
+template <class A>
+size_t leafCount(const A& a) {
+  std::vector<Array> leaves;
+  Tree<A>::leaves(a, leaves);
+  return leaves.size();
+}
+
 // Calls f with trees shaped like `args` holding `leaves`, returning its result.
 template <class F, class... Args>
 auto callRebuilt(const F& f, const std::vector<Array>& leaves, const Args&... args) {
@@ -126,7 +136,18 @@ struct JitOptions {
   // result (std::nullopt: left to propagation); with any, the program is partitioned
   // over the mesh's devices (kiln/sharding.h).
   std::vector<std::optional<NamedSharding>> inShardings, outShardings;
+  // jax.jit's donate_argnums: the arguments (by position; every array leaf of each tree)
+  // whose device buffers the call gives to the program, whose results may then be
+  // written into them. A donated array can no longer be used (an error says so). Arrays
+  // not on the device as one buffer (C scalars, sharded arrays) are not donated.
+  std::vector<size_t> donateArgnums;
 };
+
+namespace detail {
+// The flat leaf indices `options.donateArgnums` names, given each argument's number of
+// leaves; a Usage error for an argument number past them.
+std::vector<size_t> donatedLeaves(const JitOptions& options, const std::vector<size_t>& leafCounts);
+}  // namespace detail
 
 // f traced and compiled once per signature; see the file comment.
 template <class F>
@@ -158,8 +179,10 @@ class Jitted {
       it = state_->entries.emplace(key, std::move(entry)).first;
     }
     const JitOptions& o = state_->options;
+    const std::vector<size_t> donated =
+        o.donateArgnums.empty() ? std::vector<size_t>{} : detail::donatedLeaves(o, {detail::leafCount(args)...});
     std::vector<Array> out = o.inShardings.empty() && o.outShardings.empty()
-                                 ? detail::run(*it->second.staged, leaves)
+                                 ? detail::run(*it->second.staged, leaves, "", donated)
                                  : detail::runSharded(*it->second.staged, leaves, o.inShardings, o.outShardings);
     const R& like = **std::static_pointer_cast<std::optional<R>>(it->second.result);
     const Array* next = out.data();

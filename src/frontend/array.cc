@@ -95,6 +95,9 @@ runtime::Buffer deviceBuffer(const Array& a) {
     return *impl.buffer;
   }
   std::lock_guard<std::mutex> guard(impl.uploadLock);
+  if (!impl.donatedTo.empty())
+    throw Error(ErrorKind::Usage, "this array (" + impl.type.str() + ") was donated to " + impl.donatedTo +
+                                      " (donate_argnums) and can no longer be used: use what the function returned");
   if (!impl.buffer) impl.buffer = Session::get().upload(*impl.host);
   return *impl.buffer;
 }

@@ -38,6 +38,10 @@ struct ArrayImpl {
   std::optional<Shards> shards;           // sharded (`buffer` then caches the whole value,
                                           // assembled the first time it is needed)
 
+  // The function whose execution took `buffer` (jit's donate_argnums): the array can no
+  // longer be used. Set and read under uploadLock.
+  std::string donatedTo;
+
   std::mutex uploadLock;  // guards making `buffer` from `host` or `shards`
 };
 

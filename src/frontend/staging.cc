@@ -36,7 +36,27 @@ std::shared_ptr<Staged> stage(const FlatFn& f, const std::vector<Array>& inputs,
   });
 }
 
-std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs, const std::string& label) {
+std::vector<size_t> donatedLeaves(const JitOptions& options, const std::vector<size_t>& leafCounts) {
+  return translated([&] {
+    if (!options.inShardings.empty() || !options.outShardings.empty())
+      throw Error(ErrorKind::Unsupported,
+                  "unsupported: donate_argnums with in_shardings or out_shardings (" + options.name + ")");
+    std::vector<size_t> first(leafCounts.size() + 1, 0);  // each argument's first leaf
+    for (size_t i = 0; i < leafCounts.size(); ++i) first[i + 1] = first[i] + leafCounts[i];
+    std::vector<size_t> leaves;
+    for (size_t arg : options.donateArgnums) {
+      if (arg >= leafCounts.size())
+        throw Error(ErrorKind::Usage, "donate_argnums names argument " + std::to_string(arg) + ", but " +
+                                          options.name + " was called with " + std::to_string(leafCounts.size()) +
+                                          " arguments");
+      for (size_t leaf = first[arg]; leaf < first[arg + 1]; ++leaf) leaves.push_back(leaf);
+    }
+    return leaves;
+  });
+}
+
+std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs, const std::string& label,
+                       const std::vector<size_t>& donate) {
   // A program with shardings of its own (with_sharding_constraint, shard_map) is
   // partitioned by them.
   bool sharded = false;
@@ -49,7 +69,12 @@ std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs, c
     }
     sharded = *staged.givesShardings;
   }
-  if (sharded) return runSharded(staged, inputs, {}, {});
+  if (sharded) {
+    if (!donate.empty())
+      throw Error(ErrorKind::Unsupported, "unsupported: donate_argnums for a program with shardings of its own (" +
+                                              staged.label + ")");
+    return runSharded(staged, inputs, {}, {});
+  }
   return translated([&] {
     Session& session = Session::get();
     {
@@ -61,7 +86,22 @@ std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs, c
     for (const Array& a : staged.captures) buffers.push_back(deviceBuffer(a));
     std::vector<const runtime::Buffer*> args;
     for (const runtime::Buffer& b : buffers) args.push_back(&b);
-    runtime::Executable::Execution execution = staged.executable->execute(args, session.device(), {label.empty() ? staged.label : label, {}});
+    // Donated: the inputs that are one buffer the device holds (not a C scalar's upload,
+    // not a sharded array's assembly). They are marked once the call has taken them (a
+    // call that fails donates nothing).
+    runtime::ExecuteOptions options{label.empty() ? staged.label : label, {}};
+    std::vector<ArrayImpl*> given;
+    for (size_t i : donate) {
+      ArrayImpl& impl = implOf(inputs.at(i));
+      if (impl.host || impl.shards || impl.trace) continue;
+      options.donate.push_back(i);
+      given.push_back(&impl);
+    }
+    runtime::Executable::Execution execution = staged.executable->execute(args, session.device(), options);
+    for (ArrayImpl* impl : given) {
+      std::lock_guard<std::mutex> guard(impl->uploadLock);
+      impl->donatedTo = options.label;
+    }
     session.track(execution.done);
     std::vector<Array> outputs;
     for (runtime::Buffer& b : execution.outputs) outputs.push_back(makeConcrete(std::move(b)));

@@ -159,6 +159,45 @@ TEST(JitTest, JitOfValueAndGradTrainsALinearModel) {
   EXPECT_NEAR(values(p.w)[1], -1, 1e-2);
 }
 
+// donate_argnums: the step gives its parameters' buffers to the call (the new ones may
+// be written into them), computes what the step without donation computes, and the
+// donated arrays can no longer be used.
+TEST(JitTest, DonatedArgumentsGiveTheirBuffersToTheCall) {
+  auto loss = [](const Layer& p, const Array& x, const Array& y) {
+    return kiln::mean(kiln::square(kiln::matmul(x, p.w) + p.b - y));
+  };
+  kiln::optim::Sgd opt{.learning_rate = 0.1};
+  auto body = [&](const Layer& p, const Array& x, const Array& y) {
+    auto [l, g] = kiln::value_and_grad(loss)(p, x, y);
+    auto [u, s] = opt.update(g, opt.init(p), p);
+    return std::pair<Layer, Array>{kiln::optim::apply_updates(p, u), l};
+  };
+  auto kept = kiln::jit(body, {.name = "kept"});
+  auto donating = kiln::jit(body, {.name = "step", .donateArgnums = {0}});
+  Array x = f32({1, 0, 0, 1, 1, 1, 2, 1}, {4, 2});
+  Array y = f32({3, -1, 2, 5}, {4, 1});
+  Layer p{f32({0.5, -0.5}, {2, 1}), f32({0.25}, {1})}, q{f32({0.5, -0.5}, {2, 1}), f32({0.25}, {1})};
+  Layer first = p;
+  for (int i = 0; i < 20; ++i) {
+    p = donating(p, x, y).first;
+    q = kept(q, x, y).first;
+  }
+  EXPECT_EQ(values(p.w), values(q.w));
+  EXPECT_EQ(values(p.b), values(q.b));
+  // The arrays given up, and every copy of them, are the call's; x and y were not donated.
+  EXPECT_THAT(errorMessage([&] { values(first.w); }),
+              HasSubstr("this array (tensor<2x1xf32>) was donated to step (donate_argnums) and can no longer be used"));
+  EXPECT_THAT(errorMessage([&] { donating(first, x, y); }), HasSubstr("was donated to step"));
+  EXPECT_THAT(values(x), ElementsAre(1, 0, 0, 1, 1, 1, 2, 1));
+  // Misuse.
+  auto wrong = kiln::jit(body, {.name = "wrong", .donateArgnums = {3}});
+  EXPECT_THAT(errorMessage([&] { wrong(q, x, y); }),
+              HasSubstr("donate_argnums names argument 3, but wrong was called with 3 arguments"));
+  auto twice = kiln::jit([](const Array& a, const Array& b) { return a + b; }, {.name = "twice", .donateArgnums = {0}});
+  EXPECT_THAT(errorMessage([&] { twice(x, x); }), HasSubstr("the same buffer, and one is donated"));
+  EXPECT_THAT(values(x), ElementsAre(1, 0, 0, 1, 1, 1, 2, 1));  // (a call that fails donates nothing)
+}
+
 TEST(ForwardModeTest, JvpJacobiansAndHessians) {
   Array x = f32({0.5, -1, 2}, {3});
   auto [y, dy] = kiln::jvp([](const Array& v) { return kiln::sin(v); }, std::tuple<Array>{x},
