@@ -71,8 +71,10 @@ std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs, c
   }
   if (sharded) {
     if (!donate.empty())
-      throw Error(ErrorKind::Unsupported, "unsupported: donate_argnums for a program with shardings of its own (" +
-                                              staged.label + ")");
+      translated([&] {
+        throw Error(ErrorKind::Unsupported,
+                    "unsupported: donate_argnums for a program with shardings of its own (" + staged.label + ")");
+      });
     return runSharded(staged, inputs, {}, {});
   }
   return translated([&] {
@@ -87,13 +89,15 @@ std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs, c
     std::vector<const runtime::Buffer*> args;
     for (const runtime::Buffer& b : buffers) args.push_back(&b);
     // Donated: the inputs that are one buffer the device holds (not a C scalar's upload,
-    // not a sharded array's assembly). They are marked once the call has taken them (a
-    // call that fails donates nothing).
+    // not a sharded array's assembly), on a plugin that takes donations (as in JAX,
+    // donation is skipped where it cannot be used). They are marked once the call has
+    // taken them (a call that fails donates nothing).
     runtime::ExecuteOptions options{label.empty() ? staged.label : label, {}};
     std::vector<ArrayImpl*> given;
+    const bool donates = staged.executable->plugin().has(KILN_CAPABILITY_DONATION);
     for (size_t i : donate) {
       ArrayImpl& impl = implOf(inputs.at(i));
-      if (impl.host || impl.shards || impl.trace) continue;
+      if (!donates || impl.host || impl.shards) continue;
       options.donate.push_back(i);
       given.push_back(&impl);
     }

@@ -152,7 +152,9 @@ class StepProgram::Builder {
 
   // Whether the arena bytes of the group's members stay apart: a value that takes over
   // another's bytes (their lifetimes end and begin inside the group) must take exactly
-  // them, row for row, or a block could overwrite rows a later block still reads.
+  // them, row for row, and every member must read the one it overwrites row for row, or
+  // a block could overwrite rows a later block still reads (a member reading a value
+  // from before the group through a transpose, say).
   // The members but the last were checked when they joined: only pairs with one of the
   // last member's spans are checked (a join costs the group's size, not its square),
   // except at the first join, which checks the first member's own pairs too.
@@ -165,12 +167,15 @@ class StepProgram::Builder {
     size_t firstOfLast = 0;
     for (const Step* m : members) {
       firstOfLast = spans.size();
-      auto add = [&](const Place& p, const Value* v) {
-        if (p.in == Place::In::Arena)
-          spans.push_back({p.offset, passes::valueBytes(v->type()), leadsRows(v, rows)});
+      auto add = [&](const Place& p, const Value* v, bool rowForRow) {
+        if (p.in == Place::In::Arena) spans.push_back({p.offset, passes::valueBytes(v->type()), rowForRow});
       };
-      for (size_t i = 0; i < m->operands.size(); ++i) add(m->operands[i], m->op->operand(i));
-      for (size_t i = 0; i < m->results.size(); ++i) add(m->results[i], m->op->result(i));
+      for (size_t i = 0; i < m->operands.size(); ++i) {
+        const Value* v = m->op->operand(i);
+        add(m->operands[i], v,
+            leadsRows(v, rows) && readsRowByRow(*m->op, rows, [&](const Value* u) { return u == v; }));
+      }
+      for (size_t i = 0; i < m->results.size(); ++i) add(m->results[i], m->op->result(i), leadsRows(m->op->result(i), rows));
     }
     if (members.size() <= 2) firstOfLast = 0;
     for (size_t j = firstOfLast; j < spans.size(); ++j)
