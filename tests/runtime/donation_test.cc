@@ -267,6 +267,18 @@ func.func @main(%x: tensor<256x512xf32>, %old: tensor<256x512xf32>) -> tensor<25
   %y = stablehlo.divide %e, %sb : tensor<256x512xf32>
   return %y : tensor<256x512xf32>
 })";
+  // The maxima of x's columns (its first member reads x through a transpose, across its
+  // rows), then z minus them: written into a donated x, one block's result would change
+  // columns another block still reads.
+  const char* columns = R"(
+func.func @main(%x: tensor<64x64xf32>, %z: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %t = stablehlo.transpose %x, dims = [1, 0] : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %m = stablehlo.reduce(%t init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<64x64xf32>, tensor<f32>) -> tensor<64xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<64xf32>) -> tensor<64x64xf32>
+  %y = stablehlo.subtract %z, %mb : tensor<64x64xf32>
+  return %y : tensor<64x64xf32>
+})";
   // The taken branch yields w + x, then w itself: w + x written into w first would be
   // copied out again as the second result.
   const char* conditional = R"(
@@ -304,6 +316,7 @@ func.func @main(%w: tensor<1024xf32>, %x: tensor<1024xf32>) -> tensor<1024xf32> 
                         Case{epilogue, "dot_epilogue", {3}, true}, Case{epilogue, "dot_epilogue", {2}, true},
                         Case{epilogue, "dot_epilogue", {0, 1}, false},
                         Case{softmax, "row group: 3 kernels", {1}, true}, Case{softmax, "row group: 3 kernels", {0}, false},
+                        Case{columns, "row group: 2 kernels", {0}, false}, Case{columns, "row group: 2 kernels", {1}, false},
                         Case{conditional, "@main: 1 steps", {3}, true}, Case{conditional, "@main: 1 steps", {1}, false},
                         Case{loop, "@main: 1 steps", {0}, true}, Case{loop, "@main: 1 steps", {1}, true}}) {
     SCOPED_TRACE(std::string(c.kind) + ", donating argument " + std::to_string(c.donated.back()));
