@@ -169,8 +169,13 @@ class Jitted {
     auto it = state_->entries.find(key);
     if (it == state_->entries.end()) {
       auto result = std::make_shared<std::optional<R>>();
+      // Which leaves are donated depends on the signature alone: worked out once, and
+      // before tracing, so that a bad argnum is reported first.
+      const JitOptions& o = state_->options;
+      std::vector<size_t> donated =
+          o.donateArgnums.empty() ? std::vector<size_t>{} : detail::donatedLeaves(o, {detail::leafCount(args)...});
       detail::FlatFn flat = detail::recording(f_, result, args...);
-      Entry entry{detail::stage(flat, leaves, state_->options.name), result};
+      Entry entry{detail::stage(flat, leaves, o.name), result, std::move(donated)};
       if (!state_->lastKeys.empty())
         state_->lastExplanation = detail::explainRecompile(state_->options.name, state_->lastKeys, keys,
                                                            state_->options.explainRecompiles);
@@ -179,10 +184,8 @@ class Jitted {
       it = state_->entries.emplace(key, std::move(entry)).first;
     }
     const JitOptions& o = state_->options;
-    const std::vector<size_t> donated =
-        o.donateArgnums.empty() ? std::vector<size_t>{} : detail::donatedLeaves(o, {detail::leafCount(args)...});
     std::vector<Array> out = o.inShardings.empty() && o.outShardings.empty()
-                                 ? detail::run(*it->second.staged, leaves, "", donated)
+                                 ? detail::run(*it->second.staged, leaves, "", it->second.donated)
                                  : detail::runSharded(*it->second.staged, leaves, o.inShardings, o.outShardings);
     const R& like = **std::static_pointer_cast<std::optional<R>>(it->second.result);
     const Array* next = out.data();
@@ -198,6 +201,7 @@ class Jitted {
   struct Entry {
     std::shared_ptr<detail::Staged> staged;
     std::shared_ptr<void> result;  // std::optional<R>: the output tree's shape
+    std::vector<size_t> donated;   // the flat leaves donateArgnums names
   };
   struct State {
     JitOptions options;

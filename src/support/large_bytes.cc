@@ -74,15 +74,16 @@ class Recycled {
   size_t keptBytes_ = 0;
 };
 
-// Empty, with capacity for `size` bytes whose whole huge pages are advised. These bytes
+// Capacity for `size` bytes whose whole huge pages are advised: empty, or with
+// `keepOldBytes` a freed value's memory as it was (its old size and bytes). These bytes
 // are all written at once, so a request beyond what the machine can hold fails here as
 // std::bad_alloc, as an allocator without overcommit would, rather than by the OOM
 // killer while filling it (or by a sanitizer's allocator, which aborts on such sizes).
-std::vector<uint8_t> reserved(size_t size) {
+std::vector<uint8_t> reserved(size_t size, bool keepOldBytes = false) {
   if (size > memoryAndSwap()) throw std::bad_alloc();
   if (size >= kRecycleFrom)
     if (std::vector<uint8_t> kept = Recycled::pool().take(size); kept.capacity() > 0) {
-      kept.clear();
+      if (!keepOldBytes) kept.clear();
       return kept;
     }
   std::vector<uint8_t> bytes;
@@ -105,12 +106,9 @@ std::vector<uint8_t> zeroedBytes(size_t size) {
 }
 
 std::vector<uint8_t> bytesToOverwrite(size_t size) {
-  if (size >= kRecycleFrom && size <= memoryAndSwap())
-    if (std::vector<uint8_t> kept = Recycled::pool().take(size); kept.capacity() > 0) {
-      kept.resize(size);  // (writes only what lies past its old size)
-      return kept;
-    }
-  return zeroedBytes(size);
+  std::vector<uint8_t> bytes = reserved(size, true);
+  bytes.resize(size);  // (writes only what lies past its old size)
+  return bytes;
 }
 
 std::vector<uint8_t> copiedBytes(const uint8_t* data, size_t size) {
