@@ -22,6 +22,7 @@
 #include <string>
 
 #include "ir/builder.h"
+#include "ir/ops/stablehlo.h"
 #include "ir/sharding_attrs.h"
 #include "runtime/sharded_program.h"
 #include "stablehlo/parser.h"
@@ -54,7 +55,7 @@ runtime::ShardedProgram withoutCollectives(runtime::ShardedProgram program) {
       collectives.push_back(op.get());
   for (Op* op : collectives) {
     Builder b = Builder::before(*op);
-    Value* zero = b.binary(OpCode::Multiply, op->operand(0), b.splat(op->operand(0)->type(), 0));
+    Value* zero = b.binary(ops::Multiply, op->operand(0), b.splat(op->operand(0)->type(), 0));
     op->result()->replaceAllUsesWith(zero);
     body.erase(op);
   }

@@ -4,6 +4,7 @@
 // region reads only its own arguments and the values of the enclosing function.
 #include "frontend/dispatch.h"
 #include "frontend/staging.h"
+#include "ir/ops/stablehlo.h"
 #include "kiln/lax.h"
 
 namespace kiln::detail {
@@ -154,7 +155,7 @@ std::vector<Array> scanLoop(const FlatFn& f, size_t numCarry, const std::vector<
         },
         [&](Builder& rb, const std::vector<Value*>& a) {
           Value* i = a[0];
-          Value* at = reverse ? rb.binary(OpCode::Subtract, rb.splat(step, static_cast<double>(length - 1)), i) : i;
+          Value* at = reverse ? rb.binary(ops::Subtract, rb.splat(step, static_cast<double>(length - 1)), i) : i;
           std::vector<Value*> args = slice(a, 1, numCarry);
           for (size_t k = 0; k < nx; ++k) {
             Value* x = a[xAt + k];
@@ -169,7 +170,7 @@ std::vector<Array> scanLoop(const FlatFn& f, size_t numCarry, const std::vector<
           }
           for (Value* c : slice(a, capAt, ncap)) args.push_back(c);
           std::vector<Value*> r = rb.call(*body.function, args);
-          std::vector<Value*> next{rb.binary(OpCode::Add, i, rb.splat(step, 1))};
+          std::vector<Value*> next{rb.binary(ops::Add, i, rb.splat(step, 1))};
           for (size_t k = 0; k < numCarry; ++k) next.push_back(r[k]);
           for (size_t k = 0; k < ny; ++k) {
             Value* ys = a[yAt + k];

@@ -4,6 +4,7 @@
 #include "frontend/dispatch.h"
 #include "frontend/promotion.h"
 #include "ir/op_registry.h"
+#include "ir/ops/stablehlo.h"
 #include "kiln/numpy.h"
 
 namespace kiln {
@@ -67,13 +68,13 @@ Value* toBool(Builder& b, Value* v) {
 
 }  // namespace
 
-Array add(const Array& a, const Array& b, Site site) { return binary(OpCode::Add, a, b, site); }
-Array subtract(const Array& a, const Array& b, Site site) { return binary(OpCode::Subtract, a, b, site); }
-Array multiply(const Array& a, const Array& b, Site site) { return binary(OpCode::Multiply, a, b, site); }
-Array divide(const Array& a, const Array& b, Site site) { return binary(OpCode::Divide, a, b, site, Domain::Floating); }
-Array power(const Array& a, const Array& b, Site site) { return binary(OpCode::Power, a, b, site); }
-Array maximum(const Array& a, const Array& b, Site site) { return binary(OpCode::Maximum, a, b, site); }
-Array minimum(const Array& a, const Array& b, Site site) { return binary(OpCode::Minimum, a, b, site); }
+Array add(const Array& a, const Array& b, Site site) { return binary(ops::Add, a, b, site); }
+Array subtract(const Array& a, const Array& b, Site site) { return binary(ops::Subtract, a, b, site); }
+Array multiply(const Array& a, const Array& b, Site site) { return binary(ops::Multiply, a, b, site); }
+Array divide(const Array& a, const Array& b, Site site) { return binary(ops::Divide, a, b, site, Domain::Floating); }
+Array power(const Array& a, const Array& b, Site site) { return binary(ops::Power, a, b, site); }
+Array maximum(const Array& a, const Array& b, Site site) { return binary(ops::Maximum, a, b, site); }
+Array minimum(const Array& a, const Array& b, Site site) { return binary(ops::Minimum, a, b, site); }
 
 Array equal(const Array& a, const Array& b, Site site) { return comparison(ComparisonDirection::EQ, a, b, site); }
 Array not_equal(const Array& a, const Array& b, Site site) { return comparison(ComparisonDirection::NE, a, b, site); }
@@ -93,27 +94,27 @@ Array logical(OpCode code, const Array& a, const Array& b, const Site& site, con
 }
 }  // namespace
 
-Array logical_and(const Array& a, const Array& b, Site site) { return logical(OpCode::And, a, b, site, "logical_and"); }
-Array logical_or(const Array& a, const Array& b, Site site) { return logical(OpCode::Or, a, b, site, "logical_or"); }
+Array logical_and(const Array& a, const Array& b, Site site) { return logical(ops::And, a, b, site, "logical_and"); }
+Array logical_or(const Array& a, const Array& b, Site site) { return logical(ops::Or, a, b, site, "logical_or"); }
 Array logical_not(const Array& a, Site site) {
   return emit1({a}, site, [&](Builder& b, const std::vector<Value*>& v) {
-    return std::vector<Value*>{b.unary(OpCode::Not, toBool(b, v[0]))};
+    return std::vector<Value*>{b.unary(ops::Not, toBool(b, v[0]))};
   });
 }
 
-Array negative(const Array& a, Site site) { return unary(OpCode::Negate, a, site); }
-Array abs(const Array& a, Site site) { return unary(OpCode::Abs, a, site); }
-Array sign(const Array& a, Site site) { return unary(OpCode::Sign, a, site); }
+Array negative(const Array& a, Site site) { return unary(ops::Negate, a, site); }
+Array abs(const Array& a, Site site) { return unary(ops::Abs, a, site); }
+Array sign(const Array& a, Site site) { return unary(ops::Sign, a, site); }
 Array square(const Array& a, Site site) { return multiply(a, a, site); }
-Array sqrt(const Array& a, Site site) { return unary(OpCode::Sqrt, a, site, Domain::Floating); }
-Array rsqrt(const Array& a, Site site) { return unary(OpCode::Rsqrt, a, site, Domain::Floating); }
-Array exp(const Array& a, Site site) { return unary(OpCode::Exponential, a, site, Domain::Floating); }
-Array expm1(const Array& a, Site site) { return unary(OpCode::ExponentialMinusOne, a, site, Domain::Floating); }
-Array log(const Array& a, Site site) { return unary(OpCode::Log, a, site, Domain::Floating); }
-Array log1p(const Array& a, Site site) { return unary(OpCode::LogPlusOne, a, site, Domain::Floating); }
-Array sin(const Array& a, Site site) { return unary(OpCode::Sine, a, site, Domain::Floating); }
-Array cos(const Array& a, Site site) { return unary(OpCode::Cosine, a, site, Domain::Floating); }
-Array tanh(const Array& a, Site site) { return unary(OpCode::Tanh, a, site, Domain::Floating); }
+Array sqrt(const Array& a, Site site) { return unary(ops::Sqrt, a, site, Domain::Floating); }
+Array rsqrt(const Array& a, Site site) { return unary(ops::Rsqrt, a, site, Domain::Floating); }
+Array exp(const Array& a, Site site) { return unary(ops::Exponential, a, site, Domain::Floating); }
+Array expm1(const Array& a, Site site) { return unary(ops::ExponentialMinusOne, a, site, Domain::Floating); }
+Array log(const Array& a, Site site) { return unary(ops::Log, a, site, Domain::Floating); }
+Array log1p(const Array& a, Site site) { return unary(ops::LogPlusOne, a, site, Domain::Floating); }
+Array sin(const Array& a, Site site) { return unary(ops::Sine, a, site, Domain::Floating); }
+Array cos(const Array& a, Site site) { return unary(ops::Cosine, a, site, Domain::Floating); }
+Array tanh(const Array& a, Site site) { return unary(ops::Tanh, a, site, Domain::Floating); }
 
 namespace {
 // floor, ceil and round leave integers as they are.
@@ -122,9 +123,9 @@ Array rounding(OpCode code, const Array& a, const Site& site) {
   return unary(code, a, site);
 }
 }  // namespace
-Array floor(const Array& a, Site site) { return rounding(OpCode::Floor, a, site); }
-Array ceil(const Array& a, Site site) { return rounding(OpCode::Ceil, a, site); }
-Array round(const Array& a, Site site) { return rounding(OpCode::RoundNearestEven, a, site); }
+Array floor(const Array& a, Site site) { return rounding(ops::Floor, a, site); }
+Array ceil(const Array& a, Site site) { return rounding(ops::Ceil, a, site); }
+Array round(const Array& a, Site site) { return rounding(ops::RoundNearestEven, a, site); }
 
 Array where(const Array& cond, const Array& a, const Array& b, Site site) {
   return translated([&] {

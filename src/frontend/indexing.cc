@@ -7,6 +7,7 @@
 
 #include "frontend/broadcasting.h"
 #include "frontend/dispatch.h"
+#include "ir/ops/stablehlo.h"
 #include "kiln/indexing.h"
 #include "kiln/numpy.h"
 
@@ -210,7 +211,7 @@ GatherPlan planGather(Builder& b, const Resolved& r, const std::vector<Value*>& 
         c = broadcastValue(b, convertValue(b, arrays[a.array], it), batch);
         if (isSignedInt(arrays[a.array]->type().dtype())) {  // negative indices count from the end
           Value* negative = b.compare(c, b.splat(componentType, 0), ComparisonDirection::LT);
-          c = b.select(negative, b.binary(OpCode::Add, c, b.splat(componentType, static_cast<double>(n))), c);
+          c = b.select(negative, b.binary(ops::Add, c, b.splat(componentType, static_cast<double>(n))), c);
         }
         break;
       }
@@ -286,10 +287,10 @@ const char* nameOf(Mode m) {
 Value* combine(Builder& b, Mode m, Value* old, Value* update) {
   switch (m) {
     case Mode::Set: return update;
-    case Mode::Add: return b.binary(OpCode::Add, old, update);
-    case Mode::Multiply: return b.binary(OpCode::Multiply, old, update);
-    case Mode::Min: return b.binary(OpCode::Minimum, old, update);
-    case Mode::Max: return b.binary(OpCode::Maximum, old, update);
+    case Mode::Add: return b.binary(ops::Add, old, update);
+    case Mode::Multiply: return b.binary(ops::Multiply, old, update);
+    case Mode::Min: return b.binary(ops::Minimum, old, update);
+    case Mode::Max: return b.binary(ops::Maximum, old, update);
   }
   return update;
 }

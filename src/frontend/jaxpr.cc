@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "frontend/jaxpr.h"
+#include "ir/ops/stablehlo.h"
 #include "stablehlo/printer.h"
 
 namespace kiln::detail {
@@ -77,7 +78,7 @@ class JaxprPrinter {
     auto it = names_.find(v);
     if (it != names_.end()) return it->second;
     // Literals: scalar constants inline, as JAX writes them.
-    if (const Op* def = v->definingOp(); def && def->is(OpCode::Constant) && v->type().isTensor() &&
+    if (const Op* def = v->definingOp(); def && def->is(ops::Constant) && v->type().isTensor() &&
                                          v->type().numElements() == 1 && def->attr("value").is(Attribute::Kind::Dense)) {
       return literal(def->attr("value").asDense()) + ":" + shortType(v->type());
     }
@@ -109,7 +110,7 @@ class JaxprPrinter {
         for (const Value* v : op->operands()) results.push_back(v);
         continue;
       }
-      if (op->is(OpCode::Constant) && op->numResults() == 1 && op->result()->type().isTensor() &&
+      if (op->is(ops::Constant) && op->numResults() == 1 && op->result()->type().isTensor() &&
           op->result()->type().numElements() == 1 && op->attr("value").is(Attribute::Kind::Dense))
         continue;  // written inline where used
       equation(*op, indent + 4, out);

@@ -8,6 +8,8 @@
 #include "frontend/dispatch.h"
 #include "frontend/promotion.h"
 #include "ir/op_registry.h"
+#include "ir/ops/chlo.h"
+#include "ir/ops/stablehlo.h"
 #include "kiln/nn.h"
 
 namespace kiln::nn {
@@ -23,7 +25,7 @@ Array sigmoid(const Array& x, Site site) {
     DType t = implOf(x).type.dtype();
     if (!isFloat(t)) throw Error(ErrorKind::Type, "sigmoid of " + x.type_string() + ": needs floats");
     return emit1({x}, site, [&](Builder& b, const std::vector<Value*>& v) {
-      return std::vector<Value*>{b.unary(OpCode::Logistic, v[0])};
+      return std::vector<Value*>{b.unary(ops::Logistic, v[0])};
     });
   });
 }
@@ -38,7 +40,7 @@ Array gelu(const Array& x, bool approximate, Site site) {
     }
     Array scaled = multiply(v, 1.0 / std::numbers::sqrt2, site);
     Array erf = emit1({scaled}, site, [&](Builder& b, const std::vector<Value*>& s) {
-      return std::vector<Value*>{b.create1(OpCode::ChloErf, {s[0]})};
+      return std::vector<Value*>{b.create1(ops::ChloErf, {s[0]})};
     });
     return multiply(multiply(v, 0.5, site), add(erf, 1.0, site), site);
   });
@@ -173,14 +175,14 @@ Array pool(OpCode code, const Array& x, const PoolOptions& options, const Site& 
 }  // namespace
 
 Array max_pool(const Array& x, const PoolOptions& options, Site site) {
-  return translated([&] { return pool(OpCode::Maximum, x, options, site, "max_pool"); });
+  return translated([&] { return pool(ops::Maximum, x, options, site, "max_pool"); });
 }
 
 Array avg_pool(const Array& x, const PoolOptions& options, Site site) {
   return composite1({x}, "avg_pool", [&](const std::vector<Array>& in) {
     int64_t size = 1;
     for (int64_t d : options.window) size *= d;
-    return divide(pool(OpCode::Add, in[0], options, site, "avg_pool"), static_cast<double>(size), site);
+    return divide(pool(ops::Add, in[0], options, site, "avg_pool"), static_cast<double>(size), site);
   });
 }
 

@@ -9,6 +9,8 @@
 #include <limits>
 
 #include "frontend/dispatch.h"
+#include "ir/ops/chlo.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::random {
 
@@ -26,21 +28,21 @@ std::pair<Value*, Value*> threefry2x32(Builder& b, Value* key, Value* x0, Value*
   auto word = [&](int64_t i) {
     return b.broadcastInDim(b.reshape(b.slice(key, {i}, {i + 1}, {1}), {}), shape, {});
   };
-  auto add = [&](Value* a, Value* c) { return b.binary(OpCode::Add, a, c); };
+  auto add = [&](Value* a, Value* c) { return b.binary(ops::Add, a, c); };
   Value* k0 = word(0);
   Value* k1 = word(1);
-  Value* ks[3] = {k0, k1, b.binary(OpCode::Xor, b.binary(OpCode::Xor, k0, k1), u32(b, shape, 0x1BD11BDA))};
+  Value* ks[3] = {k0, k1, b.binary(ops::Xor, b.binary(ops::Xor, k0, k1), u32(b, shape, 0x1BD11BDA))};
   const int rotations[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
   auto rotl = [&](Value* v, int r) {
-    return b.binary(OpCode::Or, b.binary(OpCode::ShiftLeft, v, u32(b, shape, static_cast<uint64_t>(r))),
-                    b.binary(OpCode::ShiftRightLogical, v, u32(b, shape, static_cast<uint64_t>(32 - r))));
+    return b.binary(ops::Or, b.binary(ops::ShiftLeft, v, u32(b, shape, static_cast<uint64_t>(r))),
+                    b.binary(ops::ShiftRightLogical, v, u32(b, shape, static_cast<uint64_t>(32 - r))));
   };
   x0 = add(x0, ks[0]);
   x1 = add(x1, ks[1]);
   for (int i = 0; i < 5; ++i) {
     for (int r : rotations[i % 2]) {
       x0 = add(x0, x1);
-      x1 = b.binary(OpCode::Xor, rotl(x1, r), x0);
+      x1 = b.binary(ops::Xor, rotl(x1, r), x0);
     }
     x0 = add(x0, ks[(i + 1) % 3]);
     x1 = add(add(x1, ks[(i + 2) % 3]), u32(b, shape, static_cast<uint64_t>(i + 1)));
@@ -68,16 +70,16 @@ Value* randomBits(Builder& b, Value* key, int64_t n, int bits) {
   bool partitionable = threefry_partitionable();
   if (partitionable) {
     auto [y0, y1] = threefry2x32(b, key, u32(b, {n}, 0), iotaU32(b, n));
-    if (bits == 32) return b.binary(OpCode::Xor, y0, y1);
+    if (bits == 32) return b.binary(ops::Xor, y0, y1);
     Value* hi = b.convert(y0, DType::U64);
     Value* lo = b.convert(y1, DType::U64);
-    return b.binary(OpCode::Or, b.binary(OpCode::ShiftLeft, hi, b.splat(hi->type(), 32)), lo);
+    return b.binary(ops::Or, b.binary(ops::ShiftLeft, hi, b.splat(hi->type(), 32)), lo);
   }
   if (bits == 32) return hashCounts(b, key, iotaU32(b, n));
   Value* words = hashCounts(b, key, iotaU32(b, 2 * n));
   Value* hi = b.convert(b.slice(words, {0}, {n}, {1}), DType::U64);
   Value* lo = b.convert(b.slice(words, {n}, {2 * n}, {1}), DType::U64);
-  return b.binary(OpCode::Or, b.binary(OpCode::ShiftLeft, hi, b.splat(hi->type(), 32)), lo);
+  return b.binary(ops::Or, b.binary(ops::ShiftLeft, hi, b.splat(hi->type(), 32)), lo);
 }
 
 // `num` keys from `key`, as rows of a uint32[num, 2].
@@ -114,12 +116,12 @@ Value* uniformValues(Builder& b, Value* key, const Shape& shape, DType t, double
   Value* r = randomBits(b, key, n, bits);
   Type wordType = Type::tensor(word, {n});
   Value* one = b.splat(wordType, t == DType::F64 ? 4607182418800017408.0 /* 0x3FF0000000000000 */ : 1065353216.0 /* 0x3F800000 */);
-  Value* fraction = b.binary(OpCode::Or, b.binary(OpCode::ShiftRightLogical, r, b.splat(wordType, bits - mantissa)), one);
+  Value* fraction = b.binary(ops::Or, b.binary(ops::ShiftRightLogical, r, b.splat(wordType, bits - mantissa)), one);
   Type floatType = Type::tensor(t, {n});
-  Value* floats = b.binary(OpCode::Subtract, b.bitcastConvert(fraction, t), b.splat(floatType, 1));
+  Value* floats = b.binary(ops::Subtract, b.bitcastConvert(fraction, t), b.splat(floatType, 1));
   Value* lo = b.splat(floatType, minval);
-  Value* scale = b.binary(OpCode::Subtract, b.splat(floatType, maxval), lo);
-  Value* out = b.binary(OpCode::Maximum, lo, b.binary(OpCode::Add, b.binary(OpCode::Multiply, floats, scale), lo));
+  Value* scale = b.binary(ops::Subtract, b.splat(floatType, maxval), lo);
+  Value* out = b.binary(ops::Maximum, lo, b.binary(ops::Add, b.binary(ops::Multiply, floats, scale), lo));
   return b.reshape(out, shape);
 }
 
@@ -190,8 +192,8 @@ Array normal(const Array& key, const std::vector<int64_t>& shape, Dtype dtype, S
     double lo = t == DType::F64 ? std::nextafter(-1.0, 1.0) : static_cast<double>(std::nextafter(-1.0f, 1.0f));
     return emit1({key}, site, [&](Builder& b, const std::vector<Value*>& v) {
       Value* u = uniformValues(b, v[0], shape, t, lo, 1);
-      Value* e = b.create1(OpCode::ChloErfInv, {u});
-      return std::vector<Value*>{b.binary(OpCode::Multiply, b.splat(e->type(), std::sqrt(2.0)), e)};
+      Value* e = b.create1(ops::ChloErfInv, {u});
+      return std::vector<Value*>{b.binary(ops::Multiply, b.splat(e->type(), std::sqrt(2.0)), e)};
     });
   });
 }

@@ -6,6 +6,7 @@
 #include "frontend/broadcasting.h"
 #include "frontend/dispatch.h"
 #include "ir/op_registry.h"
+#include "ir/ops/stablehlo.h"
 #include "kiln/numpy.h"
 
 namespace kiln {
@@ -96,7 +97,7 @@ Array argReduction(bool max, const Array& a, std::optional<int64_t> axis, bool k
         DType vt = v[0]->type().dtype();
         Literal worst(Type::scalar(vt));
         if (isFloat(vt)) worst.setFloat(0, max ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity());
-        else worst = *reducerIdentity(max ? OpCode::Maximum : OpCode::Minimum, vt);
+        else worst = *reducerIdentity(max ? ops::Maximum : ops::Minimum, vt);
         Literal zero(Type::scalar(DType::I32));
         std::vector<Value*> r = b.reduce({v[0], index}, {b.constant(worst), b.constant(zero)}, {d},
                                          [&](Builder& rb, const std::vector<Value*>& args) {
@@ -105,7 +106,7 @@ Array argReduction(bool max, const Array& a, std::optional<int64_t> axis, bool k
           Value* better = rb.compare(args[0], args[2], max ? ComparisonDirection::GT : ComparisonDirection::LT);
           Value* same = rb.compare(args[0], args[2], ComparisonDirection::EQ);
           Value* earlier = rb.compare(args[1], args[3], ComparisonDirection::LT);
-          Value* keep = rb.binary(OpCode::Or, better, rb.binary(OpCode::And, same, earlier));
+          Value* keep = rb.binary(ops::Or, better, rb.binary(ops::And, same, earlier));
           return std::vector<Value*>{rb.select(keep, args[0], args[2]), rb.select(keep, args[1], args[3])};
         });
         Value* out = r[1];
@@ -122,16 +123,16 @@ Array argReduction(bool max, const Array& a, std::optional<int64_t> axis, bool k
 }  // namespace
 
 Array sum(const Array& a, Axes axes, bool keepdims, Site site) {
-  return reduction(OpCode::Add, a, axes, keepdims, site, "sum", &sumDtype);
+  return reduction(ops::Add, a, axes, keepdims, site, "sum", &sumDtype);
 }
 Array prod(const Array& a, Axes axes, bool keepdims, Site site) {
-  return reduction(OpCode::Multiply, a, axes, keepdims, site, "prod", &sumDtype);
+  return reduction(ops::Multiply, a, axes, keepdims, site, "prod", &sumDtype);
 }
 Array max(const Array& a, Axes axes, bool keepdims, Site site) {
-  return reduction(OpCode::Maximum, a, axes, keepdims, site, "max");
+  return reduction(ops::Maximum, a, axes, keepdims, site, "max");
 }
 Array min(const Array& a, Axes axes, bool keepdims, Site site) {
-  return reduction(OpCode::Minimum, a, axes, keepdims, site, "min");
+  return reduction(ops::Minimum, a, axes, keepdims, site, "min");
 }
 
 Array mean(const Array& a, Axes axes, bool keepdims, Site site) {

@@ -6,6 +6,7 @@
 #include "frontend/broadcasting.h"
 #include "frontend/dispatch.h"
 #include "frontend/promotion.h"
+#include "ir/ops/stablehlo.h"
 #include "kiln/numpy.h"
 
 namespace kiln {
@@ -155,7 +156,7 @@ Array take(const Array& a, const Array& indices, int64_t axis, Site site) {
       // Negative indices count from the end, as in NumPy.
       Value* n = b.splat(idx->type(), static_cast<double>(t.dim(d)));
       Value* negative = b.compare(idx, b.splat(idx->type(), 0), ComparisonDirection::LT);
-      idx = b.select(negative, b.binary(OpCode::Add, idx, n), idx);
+      idx = b.select(negative, b.binary(ops::Add, idx, n), idx);
       idx = b.reshape(idx, [&] { Shape s = idx->type().shape(); s.push_back(1); return s; }());
       GatherDims dims;
       for (int64_t i = 0; i < t.rank(); ++i)

@@ -10,6 +10,7 @@
 #include "frontend/sharding_spec.h"
 #include "frontend/staging.h"
 #include "frontend/trace.h"
+#include "ir/ops/stablehlo.h"
 #include "ir/sharding_attrs.h"
 #include "kiln/sharding.h"
 #include "kiln/transforms.h"
@@ -186,12 +187,12 @@ Array axis_index(const std::string& axis, Site site) {
     const int64_t size = scope.mesh.axisSize(axis);
     return detail::emit1({}, site, [&](Builder& b, const std::vector<Value*>&) {
       // This device's piece of iota(size) split over `axis`: its one element.
-      Value* iota = b.create1(OpCode::Iota, {}, {{"iota_dimension", Attribute::integer(0)}},
+      Value* iota = b.create1(ops::Iota, {}, {{"iota_dimension", Attribute::integer(0)}},
                               {Type::tensor(DType::I32, {size})});
       Sharding split = Sharding::replicatedOn(scope.mesh, 1);
       split.dims[0] = {axis};
       Value* mine = scope.resharder->reshard(iota, iota->type(), Sharding::replicatedOn(scope.mesh, 1), split);
-      return std::vector<Value*>{b.create1(OpCode::Reshape, {mine}, {}, {Type::scalar(DType::I32)})};
+      return std::vector<Value*>{b.create1(ops::Reshape, {mine}, {}, {Type::scalar(DType::I32)})};
     });
   });
 }

@@ -11,6 +11,7 @@
 #include "frontend/sharding_spec.h"
 #include "frontend/staging.h"
 #include "frontend/trace.h"
+#include "ir/ops/stablehlo.h"
 #include "ir/sharded_literal.h"
 #include "ir/sharding_attrs.h"
 #include "kiln/transforms.h"
@@ -182,7 +183,7 @@ Array with_sharding_constraint(const Array& x, const NamedSharding& sharding, Si
     const std::string perValue = "#sdy.sharding_per_value<[" + attribute.substr(attribute.find('<')) + "]>";
     return detail::emit1({x}, site, [&](Builder& b, const std::vector<Value*>& v) {
       return std::vector<Value*>{
-          b.create1(OpCode::Reshape, {v[0]}, {{std::string(kSdyShardingAttr), Attribute::opaque(perValue)}}, {v[0]->type()})};
+          b.create1(ops::Reshape, {v[0]}, {{std::string(kSdyShardingAttr), Attribute::opaque(perValue)}}, {v[0]->type()})};
     }, detail::implOf(x).weak);
   });
 }

@@ -4,6 +4,7 @@
 #include "frontend/broadcasting.h"
 #include "frontend/dispatch.h"
 #include "ir/op_registry.h"
+#include "ir/ops/stablehlo.h"
 #include "kiln/numpy.h"
 
 namespace kiln {
@@ -59,9 +60,9 @@ Array cumsum(const Array& a, int64_t axis, Site site) {
         w.dimensions[static_cast<size_t>(d)] = n;
         w.padding = std::vector<std::pair<int64_t, int64_t>>(static_cast<size_t>(rank), {0, 0});
         w.padding[static_cast<size_t>(d)] = {n - 1, 0};
-        Value* zero = b.constant(*reducerIdentity(OpCode::Add, v[0]->type().dtype()));
+        Value* zero = b.constant(*reducerIdentity(ops::Add, v[0]->type().dtype()));
         return b.reduceWindow({v[0]}, {zero}, w, [](Builder& rb, const std::vector<Value*>& args) {
-          return std::vector<Value*>{rb.binary(OpCode::Add, args[0], args[1])};
+          return std::vector<Value*>{rb.binary(ops::Add, args[0], args[1])};
         });
       });
     });

@@ -1,6 +1,7 @@
 #include "frontend/trace.h"
 
 #include "ir/op_registry.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::detail {
 
@@ -91,7 +92,7 @@ Function& TraceScope::finish(const std::vector<Array>& outputs) {
   TypeList types;
   for (Value* v : values) types.push_back(v->type());
   state_->function->setResultTypes(types);
-  state_->builder->ret(values, OpCode::FuncReturn);
+  state_->builder->ret(values, ops::FuncReturn);
   return *state_->function;
 }
 

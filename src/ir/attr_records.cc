@@ -7,6 +7,7 @@
 
 #include "ir/attr_schema.h"
 #include "ir/ir.h"
+#include "ir/ops/stablehlo.h"
 #include "support/error.h"
 
 namespace kiln {
@@ -228,7 +229,7 @@ Window convolutionWindowOf(const NamedAttrList& attrs, int64_t spatial) {
 }
 
 DotDims DotDims::of(const Op& op) {
-  if (op.is(OpCode::Dot)) return DotDims{{}, {}, {op.operand(0)->type().rank() - 1}, {0}};
+  if (op.is(ops::Dot)) return DotDims{{}, {}, {op.operand(0)->type().rank() - 1}, {0}};
   return fromAttr(op.attr("dot_dimension_numbers"));
 }
 

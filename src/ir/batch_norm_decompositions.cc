@@ -3,6 +3,7 @@
 #include "ir/batch_norm_decompositions.h"
 
 #include "ir/builder.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln {
 namespace {
@@ -31,24 +32,24 @@ struct Norm {
       if (d != feature) dims.push_back(d);
     Value* zero = b.splat(Type::scalar(type.dtype()), 0);
     return b.reduce({x}, {zero}, dims, [](Builder& rb, const std::vector<Value*>& a) {
-      return std::vector<Value*>{rb.binary(OpCode::Add, a[0], a[1])};
+      return std::vector<Value*>{rb.binary(ops::Add, a[0], a[1])};
     })[0];
   }
   // Elements per feature (the divisor of a mean), as a per-feature vector.
   double count() const { return static_cast<double>(type.numElements() / std::max<int64_t>(1, type.dim(feature))); }
   Value* mean(Value* x) {
     Value* s = sum(x);
-    return b.binary(OpCode::Divide, s, b.splat(s->type(), count()));
+    return b.binary(ops::Divide, s, b.splat(s->type(), count()));
   }
-  Value* add(Value* x, Value* y) { return b.binary(OpCode::Add, x, y); }
-  Value* sub(Value* x, Value* y) { return b.binary(OpCode::Subtract, x, y); }
-  Value* mul(Value* x, Value* y) { return b.binary(OpCode::Multiply, x, y); }
-  Value* div(Value* x, Value* y) { return b.binary(OpCode::Divide, x, y); }
+  Value* add(Value* x, Value* y) { return b.binary(ops::Add, x, y); }
+  Value* sub(Value* x, Value* y) { return b.binary(ops::Subtract, x, y); }
+  Value* mul(Value* x, Value* y) { return b.binary(ops::Multiply, x, y); }
+  Value* div(Value* x, Value* y) { return b.binary(ops::Divide, x, y); }
 
   // (x - mean) * scale / sqrt(variance + epsilon) + offset.
   Value* inference(Value* x, Value* scale, Value* offset, Value* mean, Value* variance) {
     Value* centered = sub(x, spread(mean));
-    Value* stddev = b.unary(OpCode::Sqrt, add(spread(variance), splat(epsilon)));
+    Value* stddev = b.unary(ops::Sqrt, add(spread(variance), splat(epsilon)));
     Value* normalized = div(centered, stddev);
     return add(mul(spread(scale), normalized), spread(offset));
   }
@@ -83,7 +84,7 @@ std::vector<Value*> decomposeBatchNormGrad(Builder& b, const Op& op) {
   Value* dy = op.operand(4);
   Value* centered = n.sub(x, n.spread(op.operand(2)));
   Value* varianceEps = n.add(variance, n.splat(n.epsilon));
-  Value* stddev = b.unary(OpCode::Sqrt, varianceEps);
+  Value* stddev = b.unary(ops::Sqrt, varianceEps);
   Value* normalized = n.div(centered, stddev);
   // XLA's batchnorm expander's terms, as the spec names them.
   Value* perFeature = n.splat(n.count());

@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "ir/infer.h"
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
 #include "support/error.h"
 
 namespace kiln {
@@ -75,7 +77,7 @@ void Builder::ret(const std::vector<Value*>& values, OpCode code) { create(code,
 // ---- constants and elementwise ----
 
 Value* Builder::constant(Literal value) {
-  return create1(OpCode::Constant, {}, {{"value", Attribute::dense(std::move(value))}});
+  return create1(ops::Constant, {}, {{"value", Attribute::dense(std::move(value))}});
 }
 
 Value* Builder::splat(const Type& type, double value) {
@@ -90,7 +92,7 @@ Value* Builder::splat(const Type& type, double value) {
 }
 
 Value* Builder::iota(const Type& type, int64_t dimension) {
-  return create1(OpCode::Iota, {}, {{"iota_dimension", Attribute::integer(dimension)}}, {type});
+  return create1(ops::Iota, {}, {{"iota_dimension", Attribute::integer(dimension)}}, {type});
 }
 
 Value* Builder::unary(OpCode code, Value* x) { return create1(code, {x}); }
@@ -100,61 +102,61 @@ Value* Builder::compare(Value* lhs, Value* rhs, ComparisonDirection dir,
                         std::optional<ComparisonType> type) {
   NamedAttrList attrs = {{"comparison_direction", toAttr(dir)}};
   if (type) setAttr(attrs, "compare_type", toAttr(*type));
-  return create1(OpCode::Compare, {lhs, rhs}, std::move(attrs));
+  return create1(ops::Compare, {lhs, rhs}, std::move(attrs));
 }
 
 Value* Builder::select(Value* pred, Value* onTrue, Value* onFalse) {
-  return create1(OpCode::Select, {pred, onTrue, onFalse});
+  return create1(ops::Select, {pred, onTrue, onFalse});
 }
-Value* Builder::clamp(Value* min, Value* x, Value* max) { return create1(OpCode::Clamp, {min, x, max}); }
+Value* Builder::clamp(Value* min, Value* x, Value* max) { return create1(ops::Clamp, {min, x, max}); }
 
 Value* Builder::convert(Value* x, DType dtype) {
-  return create1(OpCode::Convert, {x}, {}, {x->type().withDType(dtype)});
+  return create1(ops::Convert, {x}, {}, {x->type().withDType(dtype)});
 }
 Value* Builder::bitcastConvert(Value* x, DType dtype) {
-  return create1(OpCode::BitcastConvert, {x}, {}, {x->type().withDType(dtype)});
+  return create1(ops::BitcastConvert, {x}, {}, {x->type().withDType(dtype)});
 }
 
 // ---- data movement ----
 
 Value* Builder::reshape(Value* x, const Shape& shape) {
-  return create1(OpCode::Reshape, {x}, {}, {Type::tensor(x->type().dtype(), shape)});
+  return create1(ops::Reshape, {x}, {}, {Type::tensor(x->type().dtype(), shape)});
 }
 
 Value* Builder::broadcastInDim(Value* x, const Shape& shape, const Dims& dims) {
-  return create1(OpCode::BroadcastInDim, {x}, {{"broadcast_dimensions", Attribute::i64Array(dims)}},
+  return create1(ops::BroadcastInDim, {x}, {{"broadcast_dimensions", Attribute::i64Array(dims)}},
                  {Type::tensor(x->type().dtype(), shape)});
 }
 
 Value* Builder::transpose(Value* x, const Dims& permutation) {
-  return create1(OpCode::Transpose, {x}, {{"permutation", Attribute::i64Array(permutation)}});
+  return create1(ops::Transpose, {x}, {{"permutation", Attribute::i64Array(permutation)}});
 }
 Value* Builder::reverse(Value* x, const Dims& dims) {
-  return create1(OpCode::Reverse, {x}, {{"dimensions", Attribute::i64Array(dims)}});
+  return create1(ops::Reverse, {x}, {{"dimensions", Attribute::i64Array(dims)}});
 }
 
 Value* Builder::slice(Value* x, const Dims& start, const Dims& limit, const Dims& strides) {
-  return create1(OpCode::Slice, {x},
+  return create1(ops::Slice, {x},
                  {{"limit_indices", Attribute::i64Array(limit)},
                   {"start_indices", Attribute::i64Array(start)},
                   {"strides", Attribute::i64Array(strides)}});
 }
 
 Value* Builder::dynamicSlice(Value* x, const std::vector<Value*>& starts, const Dims& sizes) {
-  return create1(OpCode::DynamicSlice, concatValues({x}, starts),
+  return create1(ops::DynamicSlice, concatValues({x}, starts),
                  {{"slice_sizes", Attribute::i64Array(sizes)}});
 }
 
 Value* Builder::dynamicUpdateSlice(Value* x, Value* update, const std::vector<Value*>& starts) {
-  return create1(OpCode::DynamicUpdateSlice, concatValues({x, update}, starts));
+  return create1(ops::DynamicUpdateSlice, concatValues({x, update}, starts));
 }
 
 Value* Builder::concatenate(const std::vector<Value*>& inputs, int64_t dimension) {
-  return create1(OpCode::Concatenate, inputs, {{"dimension", Attribute::integer(dimension)}});
+  return create1(ops::Concatenate, inputs, {{"dimension", Attribute::integer(dimension)}});
 }
 
 Value* Builder::pad(Value* x, Value* padding, const Dims& low, const Dims& high, const Dims& interior) {
-  return create1(OpCode::Pad, {x, padding},
+  return create1(ops::Pad, {x, padding},
                  {{"edge_padding_high", Attribute::i64Array(high)},
                   {"edge_padding_low", Attribute::i64Array(low)},
                   {"interior_padding", Attribute::i64Array(interior)}});
@@ -165,7 +167,7 @@ Value* Builder::gather(Value* operand, Value* indices, const GatherDims& dims, c
   NamedAttrList attrs = {{"dimension_numbers", dims.toAttr()},
                          {"slice_sizes", Attribute::i64Array(sliceSizes)}};
   if (indicesAreSorted) setAttr(attrs, "indices_are_sorted", Attribute::boolean(true));
-  return create1(OpCode::Gather, {operand, indices}, std::move(attrs));
+  return create1(ops::Gather, {operand, indices}, std::move(attrs));
 }
 
 std::vector<Value*> Builder::scatter(const std::vector<Value*>& inputs, Value* indices,
@@ -176,15 +178,15 @@ std::vector<Value*> Builder::scatter(const std::vector<Value*>& inputs, Value* i
   if (uniqueIndices) setAttr(attrs, "unique_indices", Attribute::boolean(true));
   std::vector<std::unique_ptr<Region>> regions;
   regions.push_back(buildRegion(reducerArgs(inputs), update));
-  return create(OpCode::Scatter, concatValues(concatValues(inputs, {indices}), updates), std::move(attrs),
+  return create(ops::Scatter, concatValues(concatValues(inputs, {indices}), updates), std::move(attrs),
                 std::move(regions))
       ->results();
 }
 
-Value* Builder::tuple(const std::vector<Value*>& elements) { return create1(OpCode::Tuple, elements); }
+Value* Builder::tuple(const std::vector<Value*>& elements) { return create1(ops::Tuple, elements); }
 
 Value* Builder::getTupleElement(Value* tuple, int64_t index) {
-  return create1(OpCode::GetTupleElement, {tuple}, {{"index", Attribute::integer(index, DType::I32)}});
+  return create1(ops::GetTupleElement, {tuple}, {{"index", Attribute::integer(index, DType::I32)}});
 }
 
 // ---- linear algebra ----
@@ -201,7 +203,7 @@ Value* Builder::dotGeneral(Value* lhs, Value* rhs, const DotDims& dims, std::opt
   setPrecision(attrs, precision);
   // Only the element type of the given result is read: dot_general infers the shape.
   Type given = Type::scalar(resultType.value_or(lhs->type().dtype()));
-  return create1(OpCode::DotGeneral, {lhs, rhs}, std::move(attrs), {given});
+  return create1(ops::DotGeneral, {lhs, rhs}, std::move(attrs), {given});
 }
 
 Value* Builder::convolution(Value* lhs, Value* rhs, const ConvDims& dims, const Window& window,
@@ -215,7 +217,7 @@ Value* Builder::convolution(Value* lhs, Value* rhs, const ConvDims& dims, const 
   // The rank of the given type is checked; its shape is inferred.
   Shape anyShape(static_cast<size_t>(lhs->type().rank()), 1);
   Type given = Type::tensor(resultType.value_or(lhs->type().dtype()), anyShape);
-  return create1(OpCode::Convolution, {lhs, rhs}, std::move(attrs), {given});
+  return create1(ops::Convolution, {lhs, rhs}, std::move(attrs), {given});
 }
 
 // ---- reductions and control flow ----
@@ -224,7 +226,7 @@ std::vector<Value*> Builder::reduce(const std::vector<Value*>& inputs, const std
                                     const Dims& dims, const BodyFn& body) {
   std::vector<std::unique_ptr<Region>> regions;
   regions.push_back(buildRegion(reducerArgs(inputs), body));
-  return create(OpCode::Reduce, concatValues(inputs, inits), {{"dimensions", Attribute::i64Array(dims)}},
+  return create(ops::Reduce, concatValues(inputs, inits), {{"dimensions", Attribute::i64Array(dims)}},
                 std::move(regions))
       ->results();
 }
@@ -236,7 +238,7 @@ std::vector<Value*> Builder::reduceWindow(const std::vector<Value*>& inputs,
   setReduceWindowAttrs(attrs, window);
   std::vector<std::unique_ptr<Region>> regions;
   regions.push_back(buildRegion(reducerArgs(inputs), body));
-  return create(OpCode::ReduceWindow, concatValues(inputs, inits), std::move(attrs), std::move(regions))
+  return create(ops::ReduceWindow, concatValues(inputs, inits), std::move(attrs), std::move(regions))
       ->results();
 }
 
@@ -251,7 +253,7 @@ std::vector<Value*> Builder::sort(const std::vector<Value*>& inputs, int64_t dim
   regions.push_back(buildRegion(args, comparator));
   NamedAttrList attrs = {{"dimension", Attribute::integer(dimension)},
                          {"is_stable", Attribute::boolean(stable)}};
-  return create(OpCode::Sort, inputs, std::move(attrs), std::move(regions))->results();
+  return create(ops::Sort, inputs, std::move(attrs), std::move(regions))->results();
 }
 
 std::vector<Value*> Builder::inlineRegion(const Region& region, const std::vector<Value*>& args) {
@@ -272,18 +274,18 @@ std::vector<Value*> Builder::inlineRegion(const Region& region, const std::vecto
 }
 
 Value* Builder::fft(Value* x, FftType type, const Dims& lengths) {
-  return create1(OpCode::Fft, {x}, {{"fft_length", Attribute::i64Array(lengths)}, {"fft_type", toAttr(type)}});
+  return create1(ops::Fft, {x}, {{"fft_length", Attribute::i64Array(lengths)}, {"fft_type", toAttr(type)}});
 }
 
 Value* Builder::rng(Value* a, Value* b, const Dims& shape, RngDistribution distribution) {
   Literal dims(Type::tensor(DType::I64, {static_cast<int64_t>(shape.size())}));
   for (size_t i = 0; i < shape.size(); ++i) dims.setInt(static_cast<int64_t>(i), shape[i]);
-  return create1(OpCode::Rng, {a, b, constant(dims)}, {{"rng_distribution", toAttr(distribution)}},
+  return create1(ops::Rng, {a, b, constant(dims)}, {{"rng_distribution", toAttr(distribution)}},
                  {Type::tensor(a->type().dtype(), shape)});
 }
 
 std::vector<Value*> Builder::rngBitGenerator(Value* state, RngAlgorithm algorithm, const Type& output) {
-  return create(OpCode::RngBitGenerator, {state}, {{"rng_algorithm", toAttr(algorithm)}}, {},
+  return create(ops::RngBitGenerator, {state}, {{"rng_algorithm", toAttr(algorithm)}}, {},
                 {state->type(), output})
       ->results();
 }
@@ -311,17 +313,17 @@ Attribute replicaGroups(const std::vector<Dims>& groups) { return idTable(groups
 
 Value* Builder::batchNormInference(Value* x, Value* scale, Value* offset, Value* mean, Value* variance,
                                    double epsilon, int64_t featureIndex) {
-  return create1(OpCode::BatchNormInference, {x, scale, offset, mean, variance}, batchNormAttrs(epsilon, featureIndex));
+  return create1(ops::BatchNormInference, {x, scale, offset, mean, variance}, batchNormAttrs(epsilon, featureIndex));
 }
 
 std::vector<Value*> Builder::batchNormTraining(Value* x, Value* scale, Value* offset, double epsilon,
                                                int64_t featureIndex) {
-  return create(OpCode::BatchNormTraining, {x, scale, offset}, batchNormAttrs(epsilon, featureIndex))->results();
+  return create(ops::BatchNormTraining, {x, scale, offset}, batchNormAttrs(epsilon, featureIndex))->results();
 }
 
 std::vector<Value*> Builder::batchNormGrad(Value* x, Value* scale, Value* mean, Value* variance, Value* gradOutput,
                                            double epsilon, int64_t featureIndex) {
-  return create(OpCode::BatchNormGrad, {x, scale, mean, variance, gradOutput}, batchNormAttrs(epsilon, featureIndex))
+  return create(ops::BatchNormGrad, {x, scale, mean, variance, gradOutput}, batchNormAttrs(epsilon, featureIndex))
       ->results();
 }
 
@@ -332,7 +334,7 @@ std::vector<Value*> Builder::allReduce(const std::vector<Value*>& inputs, const 
   Type e = Type::scalar(inputs[0]->type().dtype());
   std::vector<std::unique_ptr<Region>> regions;
   regions.push_back(buildRegion({e, e}, reducer));
-  return create(OpCode::AllReduce, inputs, {{"replica_groups", replicaGroups(groups)}}, std::move(regions))->results();
+  return create(ops::AllReduce, inputs, {{"replica_groups", replicaGroups(groups)}}, std::move(regions))->results();
 }
 
 Value* Builder::allGather(Value* x, int64_t dimension, const std::vector<Dims>& groups) {
@@ -341,7 +343,7 @@ Value* Builder::allGather(Value* x, int64_t dimension, const std::vector<Dims>& 
     throw Error(ErrorKind::Verify, "all_gather: dimension " + std::to_string(dimension) + " is out of range for " +
                                        x->type().str());
   shape[static_cast<size_t>(dimension)] *= groups.empty() ? 1 : static_cast<int64_t>(groups[0].size());
-  return create1(OpCode::AllGather, {x},
+  return create1(ops::AllGather, {x},
                  {{"all_gather_dim", Attribute::integer(dimension)}, {"replica_groups", replicaGroups(groups)}},
                  {Type::tensor(x->type().dtype(), shape)});
 }
@@ -349,7 +351,7 @@ Value* Builder::allGather(Value* x, int64_t dimension, const std::vector<Dims>& 
 Value* Builder::collectivePermute(Value* x, const std::vector<std::pair<int64_t, int64_t>>& pairs) {
   std::vector<Dims> rows;
   for (const auto& [source, target] : pairs) rows.push_back({source, target});
-  return create1(OpCode::CollectivePermute, {x}, {{"source_target_pairs", idTable(rows, 2)}});
+  return create1(ops::CollectivePermute, {x}, {{"source_target_pairs", idTable(rows, 2)}});
 }
 
 std::vector<Value*> Builder::while_(const std::vector<Value*>& carries, const BodyFn& cond,
@@ -358,34 +360,34 @@ std::vector<Value*> Builder::while_(const std::vector<Value*>& carries, const Bo
   std::vector<std::unique_ptr<Region>> regions;
   regions.push_back(buildRegion(types, cond));
   regions.push_back(buildRegion(types, body));
-  return create(OpCode::While, carries, {}, std::move(regions))->results();
+  return create(ops::While, carries, {}, std::move(regions))->results();
 }
 
 std::vector<Value*> Builder::if_(Value* pred, const BodyFn& onTrue, const BodyFn& onFalse) {
   std::vector<std::unique_ptr<Region>> regions;
   regions.push_back(buildRegion({}, onTrue));
   regions.push_back(buildRegion({}, onFalse));
-  return create(OpCode::If, {pred}, {}, std::move(regions))->results();
+  return create(ops::If, {pred}, {}, std::move(regions))->results();
 }
 
 std::vector<Value*> Builder::case_(Value* index, const std::vector<BodyFn>& branches) {
   std::vector<std::unique_ptr<Region>> regions;
   for (const BodyFn& branch : branches) regions.push_back(buildRegion({}, branch));
-  return create(OpCode::Case, {index}, {}, std::move(regions))->results();
+  return create(ops::Case, {index}, {}, std::move(regions))->results();
 }
 
 // ---- functions ----
 
 std::vector<Value*> Builder::call(const Function& callee, const std::vector<Value*>& args) {
   // Without a module the callee's declared results are the given ones.
-  return create(OpCode::FuncCall, args, {{"callee", Attribute::symbol(callee.name())}}, {},
+  return create(ops::FuncCall, args, {{"callee", Attribute::symbol(callee.name())}}, {},
                 callee.resultTypes())
       ->results();
 }
 
 std::vector<Value*> Builder::customJvp(const Function& primal, const Function& jvp, const std::vector<Value*>& args) {
   NamedAttrList attrs = {{"jvp", Attribute::symbol(jvp.name())}, {"primal", Attribute::symbol(primal.name())}};
-  return create(OpCode::CustomJvp, args, std::move(attrs), {}, primal.resultTypes())->results();
+  return create(ops::CustomJvp, args, std::move(attrs), {}, primal.resultTypes())->results();
 }
 
 std::vector<Value*> Builder::customVjp(const Function& primal, const Function& fwd, const Function& bwd,
@@ -393,7 +395,7 @@ std::vector<Value*> Builder::customVjp(const Function& primal, const Function& f
   NamedAttrList attrs = {{"bwd", Attribute::symbol(bwd.name())},
                          {"fwd", Attribute::symbol(fwd.name())},
                          {"primal", Attribute::symbol(primal.name())}};
-  return create(OpCode::CustomVjp, args, std::move(attrs), {}, primal.resultTypes())->results();
+  return create(ops::CustomVjp, args, std::move(attrs), {}, primal.resultTypes())->results();
 }
 
 std::vector<Value*> Builder::checkpoint(const std::vector<Value*>& args, const std::string& policy,
@@ -402,14 +404,14 @@ std::vector<Value*> Builder::checkpoint(const std::vector<Value*>& args, const s
   for (Value* v : args) types.push_back(v->type());
   std::vector<std::unique_ptr<Region>> regions;
   regions.push_back(buildRegion(types, body));
-  return create(OpCode::Checkpoint, args, {{"policy", Attribute::string(policy)}}, std::move(regions))->results();
+  return create(ops::Checkpoint, args, {{"policy", Attribute::string(policy)}}, std::move(regions))->results();
 }
 
 std::vector<Value*> Builder::customCall(const std::string& target, const std::vector<Value*>& operands,
                                         const TypeList& resultTypes, bool hasSideEffect) {
   NamedAttrList attrs = {{"call_target_name", Attribute::string(target)}};
   if (hasSideEffect) setAttr(attrs, "has_side_effect", Attribute::boolean(true));
-  return create(OpCode::CustomCall, operands, std::move(attrs), {}, resultTypes)->results();
+  return create(ops::CustomCall, operands, std::move(attrs), {}, resultTypes)->results();
 }
 
 Function* buildFunction(Module& module, const std::string& name, const TypeList& paramTypes,
@@ -419,7 +421,7 @@ Function* buildFunction(Module& module, const std::string& name, const TypeList&
   Builder b(fn->body(), &module);
   std::vector<Value*> results = body(b, fn->body().arguments());
   fn->setResultTypes(typesOf(results));
-  b.ret(results, OpCode::FuncReturn);
+  b.ret(results, ops::FuncReturn);
   return module.addFunction(std::move(fn));
 }
 

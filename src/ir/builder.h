@@ -15,6 +15,7 @@
 
 #include "ir/attr_records.h"
 #include "ir/module.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln {
 
@@ -61,7 +62,7 @@ class Builder {
   // A region taking `argTypes`, built by `body` with this builder's module and location.
   std::unique_ptr<Region> buildRegion(const TypeList& argTypes, const BodyFn& body) const;
   // Ends the region: stablehlo.return (nested regions) or func.return (function bodies).
-  void ret(const std::vector<Value*>& values, OpCode code = OpCode::Return);
+  void ret(const std::vector<Value*>& values, OpCode code = ops::Return);
 
   // ---- constants and elementwise ----
   Value* constant(Literal value);

@@ -10,6 +10,7 @@
 
 #include "ir/attr_records.h"
 #include "ir/builder.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln {
 
@@ -30,24 +31,24 @@ Value* intSplat(Builder& b, const Type& type, uint64_t bits) {
 // where x + y overflows), while inf - inf stays NaN.
 std::vector<Value*> complexSquare(Builder& b, Value* z) {
   DType part = complexPart(z->type().dtype());
-  Value* x = b.unary(OpCode::Real, z);
-  Value* y = b.unary(OpCode::Imag, z);
+  Value* x = b.unary(ops::Real, z);
+  Value* y = b.unary(ops::Imag, z);
   if (part != DType::F64) {
     x = b.convert(x, DType::F64);
     y = b.convert(y, DType::F64);
   }
   Value* product =
-      b.binary(OpCode::Multiply, b.binary(OpCode::Subtract, x, y), b.binary(OpCode::Add, x, y));
-  Value* cancels = b.binary(OpCode::And,
-                            b.compare(b.unary(OpCode::Abs, x), b.unary(OpCode::Abs, y), D::EQ),
-                            b.unary(OpCode::IsFinite, x));
+      b.binary(ops::Multiply, b.binary(ops::Subtract, x, y), b.binary(ops::Add, x, y));
+  Value* cancels = b.binary(ops::And,
+                            b.compare(b.unary(ops::Abs, x), b.unary(ops::Abs, y), D::EQ),
+                            b.unary(ops::IsFinite, x));
   Value* re = b.select(cancels, b.splat(x->type(), 0.0), product);
-  Value* im = b.binary(OpCode::Multiply, b.splat(x->type(), 2.0), b.binary(OpCode::Multiply, x, y));
+  Value* im = b.binary(ops::Multiply, b.splat(x->type(), 2.0), b.binary(ops::Multiply, x, y));
   if (part != DType::F64) {
     re = b.convert(re, part);
     im = b.convert(im, part);
   }
-  return {b.binary(OpCode::Complex, re, im)};
+  return {b.binary(ops::Complex, re, im)};
 }
 
 // The high half of the 128-bit product of two u64 tensors, schoolbook from 32-bit halves
@@ -57,10 +58,10 @@ Value* mulhiUnsigned64(Builder& b, Value* x, Value* y) {
   const Type& t = x->type();
   Value* mask = intSplat(b, t, 0xffffffffu);
   Value* shift = intSplat(b, t, 32);
-  auto lo = [&](Value* v) { return b.binary(OpCode::And, v, mask); };
-  auto hi = [&](Value* v) { return b.binary(OpCode::ShiftRightLogical, v, shift); };
-  auto mul = [&](Value* p, Value* q) { return b.binary(OpCode::Multiply, p, q); };
-  auto add = [&](Value* p, Value* q) { return b.binary(OpCode::Add, p, q); };
+  auto lo = [&](Value* v) { return b.binary(ops::And, v, mask); };
+  auto hi = [&](Value* v) { return b.binary(ops::ShiftRightLogical, v, shift); };
+  auto mul = [&](Value* p, Value* q) { return b.binary(ops::Multiply, p, q); };
+  auto add = [&](Value* p, Value* q) { return b.binary(ops::Add, p, q); };
   Value* lolo = mul(lo(x), lo(y));
   Value* lohi = mul(lo(x), hi(y));
   Value* hilo = mul(hi(x), lo(y));
@@ -77,8 +78,8 @@ Value* mulhiSigned64(Builder& b, Value* x, Value* y) {
   Value* zero = intSplat(b, ux->type(), 0);
   Value* signedZero = intSplat(b, x->type(), 0);
   Value* hi = mulhiUnsigned64(b, ux, uy);
-  hi = b.binary(OpCode::Subtract, hi, b.select(b.compare(x, signedZero, D::LT), uy, zero));
-  hi = b.binary(OpCode::Subtract, hi, b.select(b.compare(y, signedZero, D::LT), ux, zero));
+  hi = b.binary(ops::Subtract, hi, b.select(b.compare(x, signedZero, D::LT), uy, zero));
+  hi = b.binary(ops::Subtract, hi, b.select(b.compare(y, signedZero, D::LT), ux, zero));
   return b.bitcastConvert(hi, x->type().dtype());
 }
 
@@ -88,7 +89,7 @@ std::vector<Value*> decomposeSquare(Builder& b, const Op& op) {
   Value* x = op.operand(0);
   if (isComplex(x->type().dtype())) return complexSquare(b, x);
   // Integers wrap as the kernel's product does; floats: one correctly rounded product.
-  return {b.binary(OpCode::Multiply, x, x)};
+  return {b.binary(ops::Multiply, x, x)};
 }
 
 // Up to 32 bits: the product in 64 bits, shifted right by the width. 64 bits: from the
@@ -100,9 +101,9 @@ std::vector<Value*> decomposeMulhi(Builder& b, const Op& op) {
   int w = bitWidth(t);
   if (w == 64) return {isSignedInt(t) ? mulhiSigned64(b, x, y) : mulhiUnsigned64(b, x, y)};
   DType wide = isSignedInt(t) ? DType::I64 : DType::U64;
-  Value* product = b.binary(OpCode::Multiply, b.convert(x, wide), b.convert(y, wide));
+  Value* product = b.binary(ops::Multiply, b.convert(x, wide), b.convert(y, wide));
   Value* shift = b.splat(product->type(), w);
-  Value* high = b.binary(isSignedInt(t) ? OpCode::ShiftRightArithmetic : OpCode::ShiftRightLogical,
+  Value* high = b.binary(isSignedInt(t) ? ops::ShiftRightArithmetic : ops::ShiftRightLogical,
                          product, shift);
   return {b.convert(high, t)};
 }
@@ -124,16 +125,16 @@ std::vector<Value*> decomposeNextAfter(Builder& b, const Op& op) {
   Value* xb = b.bitcastConvert(x, *bitsType);
   Value* yb = b.bitcastConvert(y, *bitsType);
   Value* signMask = intSplat(b, ut, sign);
-  Value* xAbs = b.binary(OpCode::And, xb, intSplat(b, ut, ~sign));
-  Value* yAbs = b.binary(OpCode::And, yb, intSplat(b, ut, ~sign));
+  Value* xAbs = b.binary(ops::And, xb, intSplat(b, ut, ~sign));
+  Value* yAbs = b.binary(ops::And, yb, intSplat(b, ut, ~sign));
   Value* one = intSplat(b, ut, 1);
-  Value* fromZero = b.binary(OpCode::Or, b.binary(OpCode::And, yb, signMask), one);
-  Value* signsDiffer = b.compare(b.binary(OpCode::And, xb, signMask), b.binary(OpCode::And, yb, signMask), D::NE);
-  Value* towardZero = b.binary(OpCode::Or, signsDiffer, b.compare(xAbs, yAbs, D::GT));
-  Value* step = b.select(towardZero, b.binary(OpCode::Subtract, xb, one), b.binary(OpCode::Add, xb, one));
+  Value* fromZero = b.binary(ops::Or, b.binary(ops::And, yb, signMask), one);
+  Value* signsDiffer = b.compare(b.binary(ops::And, xb, signMask), b.binary(ops::And, yb, signMask), D::NE);
+  Value* towardZero = b.binary(ops::Or, signsDiffer, b.compare(xAbs, yAbs, D::GT));
+  Value* step = b.select(towardZero, b.binary(ops::Subtract, xb, one), b.binary(ops::Add, xb, one));
   Value* bits = b.select(b.compare(xAbs, intSplat(b, ut, 0), D::EQ), fromZero, step);
   Value* r = b.select(b.compare(x, y, D::EQ), y, b.bitcastConvert(bits, t.dtype()));
-  Value* nan = b.binary(OpCode::Or, b.compare(x, x, D::NE), b.compare(y, y, D::NE));
+  Value* nan = b.binary(ops::Or, b.compare(x, x, D::NE), b.compare(y, y, D::NE));
   return {b.select(nan, b.splat(t, std::numeric_limits<double>::quiet_NaN()), r)};
 }
 
@@ -180,7 +181,7 @@ std::vector<Value*> decomposeScan(Builder& b, const Op& op) {
         return std::vector<Value*>{c.compare(a[0], c.splat(index, static_cast<double>(length)), ComparisonDirection::LT)};
       },
       [&](Builder& c, const std::vector<Value*>& a) {
-        Value* t = reverse ? c.binary(OpCode::Subtract, c.splat(index, static_cast<double>(length - 1)), a[0]) : a[0];
+        Value* t = reverse ? c.binary(ops::Subtract, c.splat(index, static_cast<double>(length - 1)), a[0]) : a[0];
         // Start indices: t along the scan dimension, 0 elsewhere.
         auto startsFor = [&](const Type& type) {
           std::vector<Value*> starts;
@@ -198,7 +199,7 @@ std::vector<Value*> decomposeScan(Builder& b, const Op& op) {
         }
         for (size_t j = 0; j < numInits; ++j) args.push_back(a[1 + numOutputs + j]);
         std::vector<Value*> r = c.inlineRegion(op.region(0), args);
-        std::vector<Value*> next = {c.binary(OpCode::Add, a[0], c.splat(index, 1))};
+        std::vector<Value*> next = {c.binary(ops::Add, a[0], c.splat(index, 1))};
         for (size_t i = 0; i < numOutputs; ++i) {
           const Type& type = op.result(i)->type();
           Shape slot = type.shape();
@@ -240,19 +241,19 @@ Value* groupOfCoordinate(Builder& b, Value* groupSizes, int64_t size) {
   prefix.padding = {{numGroups - 1, 0}};
   Value* ends = b.reduceWindow({sizes}, {b.splat(index, 0)}, prefix,
                                [](Builder& c, const std::vector<Value*>& a) {
-                                 return std::vector<Value*>{c.binary(OpCode::Add, a[0], a[1])};
+                                 return std::vector<Value*>{c.binary(ops::Add, a[0], a[1])};
                                })[0];
-  Value* starts = b.binary(OpCode::Subtract, ends, sizes);
+  Value* starts = b.binary(ops::Subtract, ends, sizes);
   Type grid = Type::tensor(DType::I64, {size, numGroups});
   Value* coordinate = b.iota(grid, 0);
   Value* inGroup = b.binary(
-      OpCode::And,
+      ops::And,
       b.compare(coordinate, b.broadcastInDim(starts, grid.shape(), {1}), ComparisonDirection::GE),
       b.compare(coordinate, b.broadcastInDim(ends, grid.shape(), {1}), ComparisonDirection::LT));
   Value* candidates = b.select(inGroup, b.iota(grid, 1), b.splat(grid, -1));
   return b.reduce({candidates}, {b.splat(index, -1)}, {1},
                   [](Builder& c, const std::vector<Value*>& a) {
-                    return std::vector<Value*>{c.binary(OpCode::Maximum, a[0], a[1])};
+                    return std::vector<Value*>{c.binary(ops::Maximum, a[0], a[1])};
                   })[0];
 }
 
@@ -330,7 +331,7 @@ std::vector<Value*> decomposeRaggedDot(Builder& b, const Op& op) {
   Value* zero = b.splat(Type::scalar(out), 0);
   return b.reduce({keepWhere(b, own, dot)}, {zero}, {groupDim},
                   [](Builder& c, const std::vector<Value*>& a) {
-                    return std::vector<Value*>{c.binary(OpCode::Add, a[0], a[1])};
+                    return std::vector<Value*>{c.binary(ops::Add, a[0], a[1])};
                   });
 }
 

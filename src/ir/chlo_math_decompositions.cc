@@ -15,6 +15,7 @@
 
 #include "ir/builder.h"
 #include "ir/chlo_decompositions.h"
+#include "ir/ops/stablehlo.h"
 #include "support/special_coefficients.h"
 
 namespace kiln {
@@ -55,42 +56,42 @@ V arithmetic(double c, V x) {
 }
 template <class L, class R>
 V operator+(L x, R y) requires(std::is_same_v<L, V> || std::is_same_v<R, V>) {
-  return arithmetic<OpCode::Add>(x, y);
+  return arithmetic<ops::Add>(x, y);
 }
 template <class L, class R>
 V operator-(L x, R y) requires(std::is_same_v<L, V> || std::is_same_v<R, V>) {
-  return arithmetic<OpCode::Subtract>(x, y);
+  return arithmetic<ops::Subtract>(x, y);
 }
 template <class L, class R>
 V operator*(L x, R y) requires(std::is_same_v<L, V> || std::is_same_v<R, V>) {
-  return arithmetic<OpCode::Multiply>(x, y);
+  return arithmetic<ops::Multiply>(x, y);
 }
 template <class L, class R>
 V operator/(L x, R y) requires(std::is_same_v<L, V> || std::is_same_v<R, V>) {
-  return arithmetic<OpCode::Divide>(x, y);
+  return arithmetic<ops::Divide>(x, y);
 }
-V operator-(V x) { return apply(OpCode::Negate, x); }
+V operator-(V x) { return apply(ops::Negate, x); }
 
 // The unary functions, named as in <cmath>.
 template <OpCode kCode>
 V function(V x) {
   return apply(kCode, x);
 }
-constexpr auto abs = &function<OpCode::Abs>;
-constexpr auto sign = &function<OpCode::Sign>;
-constexpr auto floor = &function<OpCode::Floor>;
-constexpr auto sqrt = &function<OpCode::Sqrt>;
-constexpr auto exp = &function<OpCode::Exponential>;
-constexpr auto expm1 = &function<OpCode::ExponentialMinusOne>;
-constexpr auto log = &function<OpCode::Log>;
-constexpr auto log1p = &function<OpCode::LogPlusOne>;
-constexpr auto sin = &function<OpCode::Sine>;
-constexpr auto tan = &function<OpCode::Tan>;
-V atan2(V y, V x) { return apply(OpCode::Atan2, y, x); }
+constexpr auto abs = &function<ops::Abs>;
+constexpr auto sign = &function<ops::Sign>;
+constexpr auto floor = &function<ops::Floor>;
+constexpr auto sqrt = &function<ops::Sqrt>;
+constexpr auto exp = &function<ops::Exponential>;
+constexpr auto expm1 = &function<ops::ExponentialMinusOne>;
+constexpr auto log = &function<ops::Log>;
+constexpr auto log1p = &function<ops::LogPlusOne>;
+constexpr auto sin = &function<ops::Sine>;
+constexpr auto tan = &function<ops::Tan>;
+V atan2(V y, V x) { return apply(ops::Atan2, y, x); }
 
 V cmp(V x, D dir, V y) { return {x.b, x.b->compare(x.v, y.v, dir)}; }
 V cmp(V x, D dir, double c) { return cmp(x, dir, x.splat(c)); }
-V both(V p, V q) { return apply(OpCode::And, p, q); }
+V both(V p, V q) { return apply(ops::And, p, q); }
 V select(V p, V a, V b) { return {p.b, p.b->select(p.v, a.v, b.v)}; }
 V select(V p, double a, V b) { return select(p, b.splat(a), b); }
 
@@ -364,7 +365,7 @@ V lgammaFormula(V x) {
   V r = select(negative, reflected, select(belowOne, lg - log(x), lg));
   r = select(both(negative, cmp(ax, D::LT, x.isF64() ? 0x1p-50 : 0x1p-20)),
              -log(ax) - kEulerGamma * x, r);
-  r = select(apply(OpCode::Or, cmp(x, D::EQ, 1.0), cmp(x, D::EQ, 2.0)), 0.0, r);
+  r = select(apply(ops::Or, cmp(x, D::EQ, 1.0), cmp(x, D::EQ, 2.0)), 0.0, r);
   return select(cmp(ax, D::EQ, kInf), kInf, r);
 }
 
@@ -408,7 +409,7 @@ V digammaPositive(V x) {
 // 2^-20 (f32) or 2^-30 (f64) in magnitude, -1/x - γ (πr would lose digits to
 // subnormals). As the kernel: -inf at ±0, NaN at the negative integers and -inf.
 V digammaFormula(V x) {
-  V r = x - apply(OpCode::RoundNearestEven, x);
+  V r = x - apply(ops::RoundNearestEven, x);
   V reflected = digammaPositive(1.0 - x) - kPi / tan(kPi * r);
   V v = select(cmp(x, D::LT, 0.0), reflected, digammaPositive(x));
   v = select(cmp(abs(x), D::LT, x.isF64() ? 0x1p-30 : 0x1p-20), -1.0 / x - kEulerGamma, v);
@@ -456,11 +457,11 @@ double largestFinite(V x) {
   return x.isF64() ? std::numeric_limits<double>::max() : std::numeric_limits<float>::max();
 }
 
-V maximum(V x, V y) { return apply(OpCode::Maximum, x, y); }
-V minimum(V x, V y) { return apply(OpCode::Minimum, x, y); }
-constexpr auto cos = &function<OpCode::Cosine>;
+V maximum(V x, V y) { return apply(ops::Maximum, x, y); }
+V minimum(V x, V y) { return apply(ops::Minimum, x, y); }
+constexpr auto cos = &function<ops::Cosine>;
 
-V either(V p, V q) { return apply(OpCode::Or, p, q); }
+V either(V p, V q) { return apply(ops::Or, p, q); }
 V isNaN(V x) { return cmp(x, D::NE, x); }
 V isInf(V x) { return cmp(abs(x), D::EQ, kInf); }
 
@@ -645,8 +646,8 @@ std::vector<Value*> mathFormula(Builder& b, const Op& op, Formula realF,
   Value* x = op.operand(0);
   if (!isComplex(x->type().dtype())) return realFormula(b, op, realF);
   V z{&b, x};
-  Z r = complexFormula({apply(OpCode::Real, z), apply(OpCode::Imag, z)});
-  return {b.binary(OpCode::Complex, r.re.v, r.im.v)};
+  Z r = complexFormula({apply(ops::Real, z), apply(ops::Imag, z)});
+  return {b.binary(ops::Complex, r.re.v, r.im.v)};
 }
 
 }  // namespace
@@ -698,7 +699,7 @@ std::vector<Value*> decomposeBesselI1e(Builder& b, const Op& op) {
 // the other functions do.
 std::vector<Value*> decomposeTan(Builder& b, const Op& op) {
   Value* x = op.operand(0);
-  if (isComplex(x->type().dtype())) return {b.unary(OpCode::Tan, x)};
+  if (isComplex(x->type().dtype())) return {b.unary(ops::Tan, x)};
   return realFormula(b, op, [](V v) { return tan(v); });
 }
 

@@ -2,6 +2,7 @@
 #include "ir/composite_ops.h"
 
 #include "ir/builder.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln {
 namespace {
@@ -60,7 +61,7 @@ std::vector<Value*> itself(Builder&, const Op& op) { return {op.operand(0)}; }
 }  // namespace
 
 std::vector<OpInfo> compositeOps(std::span<const OpInfo> p) {
-  using O = OpCode;
+  namespace O = ops;
   // CHLO's implicitly broadcasting binary ops (TensorFlow's exports use them).
   return {
       broadcasting<O::Add>("chlo.broadcast_add", p),

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "ir/ops/stablehlo.h"
 #include "support/error.h"
 
 namespace kiln {
@@ -255,7 +256,7 @@ const Op* binaryBodyOp(const Region& body) {
   if (body.numArguments() != 2 || body.size() != 2) return nullptr;
   const Op* f = body.front();
   const Op* ret = body.back();
-  if (!ret->is(OpCode::Return) || ret->numOperands() != 1 || f->numResults() != 1 ||
+  if (!ret->is(ops::Return) || ret->numOperands() != 1 || f->numResults() != 1 ||
       ret->operand(0) != f->result() || f->numOperands() != 2)
     return nullptr;
   Value* a = body.argument(0);

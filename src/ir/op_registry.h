@@ -11,16 +11,9 @@
 
 #include "ir/attr_schema.h"
 #include "ir/attribute.h"
+#include "ir/opcode.h"
 
 namespace kiln {
-
-// The opcodes of ops.def. Composite ops (ir/composite_ops.h) have no enumerator: the
-// registry numbers them after these, and code finds them by name (lookupOp).
-enum class OpCode : uint16_t {
-#define KILN_OP(id, name) id,
-#include "ir/ops.def"
-#undef KILN_OP
-};
 
 enum class OpCategory : uint8_t {
   ElementwiseUnary,
@@ -57,6 +50,10 @@ enum OpTrait : uint32_t {
   kExpensive = 1u << 6,    // costs many times a load per element: never recomputed per reader
   kBroadcasting = 1u << 7, // operands broadcast against each other: numpy's rule, or the
                            // lower-rank one along broadcast_dimensions (chlo.broadcast_*)
+  // Executors may round its floating-point results each their own way: a function that
+  // is not correctly rounded (exp, sine, atan2, ...) or a sum in an order the executor
+  // picks (dot, convolution). Differential tests allow for it (roundsFreely below).
+  kRoundsFreely = 1u << 8,
 };
 
 // The element types an elementwise op takes (the classes of the spec's Inputs tables).
@@ -158,6 +155,9 @@ struct OpInfo {
 };
 
 const OpInfo& opInfo(OpCode code);
+// Whether two executors may disagree in the last bits of `op`'s results of element type
+// `t`: it rounds freely (kRoundsFreely) and `t` is not an integer or boolean type.
+bool roundsFreely(const OpInfo& op, DType t);
 // Finds an op by its full name; also accepts `return`/`call` for func.return/func.call.
 std::optional<OpCode> lookupOp(std::string_view name);
 // The check op that `stablehlo.custom_call @<target>` stands for (JAX-generated tests
@@ -165,8 +165,8 @@ std::optional<OpCode> lookupOp(std::string_view name);
 // nothing for any other target.
 std::optional<OpCode> checkOpOfCustomCall(std::string_view target);
 
-// Every registered op, in OpCode order: the primitives of ops.def, then the composite
-// ops (ir/composite_ops.h), whose opcodes follow the last enumerator.
+// Every registered op, in OpCode order: the primitives of the tables of ir/ops/, then the
+// composite ops (ir/composite_ops.h), whose opcodes follow the primitives'.
 std::span<const OpInfo> allOps();
 
 // The identity of `code` as a reducer over `dtype` (a rank-0 literal), or nothing when it

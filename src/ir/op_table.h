@@ -1,5 +1,5 @@
 // One table per layer: an entry per opcode, sized from the registry, so an op added to
-// ops.def has a slot in every layer's table (verifier rules, interpreter kernels, simplify
+// ir/ops/ has a slot in every layer's table (verifier rules, interpreter kernels, simplify
 // rules; later codegen, jvp/vjp and batching rules) and the completeness tests see it.
 #pragma once
 

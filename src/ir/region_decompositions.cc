@@ -3,6 +3,7 @@
 
 #include "ir/attr_records.h"
 #include "ir/builder.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln {
 namespace {
@@ -14,9 +15,9 @@ bool elementwiseBody(const Region& body) {
   for (const auto& inner : body.ops()) {
     if (inner->info().isTerminator()) continue;
     if (inner->numRegions() > 0) return false;
-    const bool splattable = inner->is(OpCode::Constant) && inner->numResults() == 1 &&
+    const bool splattable = inner->is(ops::Constant) && inner->numResults() == 1 &&
                             inner->result()->type().numElements() == 1;
-    if (!splattable && !inner->info().has(kElementwise) && !inner->is(OpCode::Select) && !inner->is(OpCode::Clamp))
+    if (!splattable && !inner->info().has(kElementwise) && !inner->is(ops::Select) && !inner->is(ops::Clamp))
       return false;
   }
   return true;
@@ -32,7 +33,7 @@ std::vector<Value*> applyBody(Builder& b, const Region& body, const std::vector<
       for (const Value* v : inner->operands()) out.push_back(full.at(v));
       return out;
     }
-    if (inner->is(OpCode::Constant)) {
+    if (inner->is(ops::Constant)) {
       full[inner->result()] = b.broadcastInDim(b.constant(inner->attr("value").asDense()), shape, {});
       continue;
     }

@@ -1,6 +1,7 @@
 // Reading shardings from the IR's attributes (see sharding_attrs.h).
 #include "ir/sharding_attrs.h"
 
+#include "ir/ops/stablehlo.h"
 #include "support/error.h"
 
 namespace kiln {
@@ -78,14 +79,14 @@ std::optional<std::vector<Sharding>> opShardings(const Module& module, const Op&
 }
 
 bool isShardingConstraint(const Op& op) {
-  return op.is(OpCode::Reshape) && op.operand(0)->type() == op.result()->type() &&
+  return op.is(ops::Reshape) && op.operand(0)->type() == op.result()->type() &&
          (op.attr(kHloShardingAttr) || op.attr(kSdyShardingAttr)) && !op.attr(kShardMapBoundaryAttr);
 }
 
 ShardMapBoundary shardMapBoundary(const Op& op) {
   Attribute target;
-  if (op.is(OpCode::CustomCall)) target = op.attr("call_target_name");
-  else if (op.is(OpCode::Reshape)) target = op.attr(kShardMapBoundaryAttr);
+  if (op.is(ops::CustomCall)) target = op.attr("call_target_name");
+  else if (op.is(ops::Reshape)) target = op.attr(kShardMapBoundaryAttr);
   if (!target.is(Attribute::Kind::String)) return ShardMapBoundary::None;
   if (target.asString() == "SPMDFullToShardShape") return ShardMapBoundary::Entry;
   if (target.asString() == "SPMDShardToFullShape") return ShardMapBoundary::Exit;
@@ -98,10 +99,10 @@ ShardingMarker shardingMarker(std::string_view target, const Type& from, const T
   if (sharding) setAttr(attrs, std::string(shardingAttr), std::move(sharding));
   if (from != to) {  // a shard_map's boundary: only a partitioned program runs it
     setAttr(attrs, "call_target_name", Attribute::string(std::string(target)));
-    return {OpCode::CustomCall, std::move(attrs)};
+    return {ops::CustomCall, std::move(attrs)};
   }
   if (target != "Sharding") setAttr(attrs, std::string(kShardMapBoundaryAttr), Attribute::string(std::string(target)));
-  return {OpCode::Reshape, std::move(attrs)};
+  return {ops::Reshape, std::move(attrs)};
 }
 
 void verifyShardings(const Module& module) {

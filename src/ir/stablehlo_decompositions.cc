@@ -6,11 +6,12 @@
 
 #include "ir/attr_records.h"
 #include "ir/builder.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln {
 namespace {
 
-using O = OpCode;
+namespace O = ops;
 
 const Shape& resultShape(const Op& op) { return op.result()->type().shape(); }
 

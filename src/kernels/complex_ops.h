@@ -6,9 +6,10 @@
 #include <cmath>
 #include <complex>
 
+#include "ir/op_registry.h"
+#include "ir/ops/stablehlo.h"
 #include "kernels/complex_math.h"
 #include "kernels/scalar_math.h"
-#include "ir/op_registry.h"
 
 namespace kiln::kernels {
 
@@ -21,19 +22,19 @@ typename C::value_type complexAbs(C z) {
 // Whether `code` has a complex form here.
 inline bool hasComplexUnary(OpCode code) {
   switch (code) {
-    case OpCode::Exponential:
-    case OpCode::ExponentialMinusOne:
-    case OpCode::Log:
-    case OpCode::LogPlusOne:
-    case OpCode::Logistic:
-    case OpCode::Sqrt:
-    case OpCode::Rsqrt:
-    case OpCode::Sine:
-    case OpCode::Cosine:
-    case OpCode::Tan:
-    case OpCode::Tanh:
-    case OpCode::Cbrt:
-    case OpCode::Sign: return true;
+    case ops::Exponential:
+    case ops::ExponentialMinusOne:
+    case ops::Log:
+    case ops::LogPlusOne:
+    case ops::Logistic:
+    case ops::Sqrt:
+    case ops::Rsqrt:
+    case ops::Sine:
+    case ops::Cosine:
+    case ops::Tan:
+    case ops::Tanh:
+    case ops::Cbrt:
+    case ops::Sign: return true;
     default: return false;
   }
 }
@@ -43,19 +44,19 @@ inline bool hasComplexUnary(OpCode code) {
 template <class C>
 C complexUnary(OpCode code, C z) {
   switch (code) {
-    case OpCode::Exponential: return viaDouble(z, accurateExp);
-    case OpCode::ExponentialMinusOne: return complexExpm1(z);
-    case OpCode::Log: return viaDouble(z, accurateLog);
-    case OpCode::LogPlusOne: return viaDouble(z, accurateLog1p);
-    case OpCode::Logistic: return logistic(z);
-    case OpCode::Sqrt: return viaDouble(z, accurateSqrt);
-    case OpCode::Rsqrt: return C(1) / std::sqrt(z);
-    case OpCode::Sine: return std::sin(z);
-    case OpCode::Cosine: return std::cos(z);
-    case OpCode::Tan: return std::tan(z);
-    case OpCode::Tanh: return std::tanh(z);
-    case OpCode::Cbrt: return std::pow(z, C(1.0 / 3.0));  // the principal cube root
-    case OpCode::Sign: {
+    case ops::Exponential: return viaDouble(z, accurateExp);
+    case ops::ExponentialMinusOne: return complexExpm1(z);
+    case ops::Log: return viaDouble(z, accurateLog);
+    case ops::LogPlusOne: return viaDouble(z, accurateLog1p);
+    case ops::Logistic: return logistic(z);
+    case ops::Sqrt: return viaDouble(z, accurateSqrt);
+    case ops::Rsqrt: return C(1) / std::sqrt(z);
+    case ops::Sine: return std::sin(z);
+    case ops::Cosine: return std::cos(z);
+    case ops::Tan: return std::tan(z);
+    case ops::Tanh: return std::tanh(z);
+    case ops::Cbrt: return std::pow(z, C(1.0 / 3.0));  // the principal cube root
+    case ops::Sign: {
       using P = typename C::value_type;
       if (std::isnan(z.real()) || std::isnan(z.imag())) return C(NAN, NAN);
       if (z == C(0, 0)) return C(0, 0);
@@ -66,11 +67,11 @@ C complexUnary(OpCode code, C z) {
 }
 
 // Whether the binary op `code` has a complex form here, and that form at (a, b).
-inline bool hasComplexBinary(OpCode code) { return code == OpCode::Power || code == OpCode::Atan2; }
+inline bool hasComplexBinary(OpCode code) { return code == ops::Power || code == ops::Atan2; }
 
 template <class C>
 C complexBinary(OpCode code, C a, C b) {
-  if (code == OpCode::Atan2) return complexAtan2(a, b);
+  if (code == ops::Atan2) return complexAtan2(a, b);
   return C(std::pow(a, b));
 }
 

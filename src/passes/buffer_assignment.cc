@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 #include "passes/op_facts.h"
 #include "passes/passes.h"
 #include "support/error.h"
@@ -155,7 +156,7 @@ BufferAssignment assignBuffers(const Function& fn, Donation donation) {
     ops.push_back(op.get());
     for (const Value* v : valuesRead(*op, body)) out.values[indexOf.at(v)].end = position;
     if (!op->info().isTerminator()) {
-      auto kind = op->is(OpCode::Constant) ? BufferedValue::Kind::Constant : BufferedValue::Kind::Temporary;
+      auto kind = op->is(ops::Constant) ? BufferedValue::Kind::Constant : BufferedValue::Kind::Temporary;
       for (const Value* r : op->results()) {
         add(r, kind, position);
         out.values.back().producer = std::string(op->name());
@@ -200,7 +201,7 @@ BufferAssignment assignBuffers(const Function& fn, Donation donation) {
   releaseDead(-1);  // parameters nobody reads
   for (size_t pos = 0; pos < ops.size(); ++pos) {
     const Op& op = *ops[pos];
-    if (!op.info().isTerminator() && !op.is(OpCode::Constant)) {
+    if (!op.info().isTerminator() && !op.is(ops::Constant)) {
       std::vector<bool> taken(op.numOperands(), false);
       for (const Value* r : op.results()) {
         size_t ri = indexOf.at(r);

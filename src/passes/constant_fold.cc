@@ -8,25 +8,27 @@
 
 #include "interp/interpreter.h"
 #include "ir/builder.h"
-#include "passes/passes.h"
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
 #include "passes/op_facts.h"
+#include "passes/passes.h"
 
 namespace kiln::passes {
 namespace {
 
 bool isConstant(const Value* v) {
-  return !v->isArgument() && v->definingOp()->is(OpCode::Constant);
+  return !v->isArgument() && v->definingOp()->is(ops::Constant);
 }
 
 bool foldable(const Op& op, int64_t elementLimit) {
   if (op.numOperands() == 0 || op.numResults() == 0 || op.info().isTerminator()) return false;
   switch (op.code()) {
-    case OpCode::Constant:
-    case OpCode::Broadcast:
-    case OpCode::BroadcastInDim:
-    case OpCode::FuncCall:
-    case OpCode::OptimizationBarrier:  // exists to stop exactly this
-    case OpCode::Fusion:
+    case ops::Constant:
+    case ops::Broadcast:
+    case ops::BroadcastInDim:
+    case ops::FuncCall:
+    case ops::OptimizationBarrier:  // exists to stop exactly this
+    case ops::Fusion:
       return false;
     default: break;
   }
@@ -54,7 +56,7 @@ std::optional<interp::HostValues> evaluate(const Op& op) {
   }
   Region& body = fn->body();
   Op* copy = body.push_back(op.clone(map));
-  body.push_back(makeOp(OpCode::FuncReturn, copy->results()));
+  body.push_back(makeOp(ops::FuncReturn, copy->results()));
   Function* f = scratch.addFunction(std::move(fn));
   interp::InterpOptions options;
   options.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
@@ -84,7 +86,7 @@ int64_t foldRegion(Region& region, int64_t elementLimit) {
     for (size_t r = 0; r < op->numResults(); ++r) {
       Literal literal = (*values)[r].tensor();
       Op* constant = region.insert(
-          pos, makeOp(OpCode::Constant, {}, {{"value", Attribute::dense(std::move(literal))}}, {}, {}, op->loc));
+          pos, makeOp(ops::Constant, {}, {{"value", Attribute::dense(std::move(literal))}}, {}, {}, op->loc));
       op->result(r)->replaceAllUsesWith(constant->result());
     }
     region.erase(op);

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::passes {
 namespace {
@@ -13,11 +14,11 @@ double bytesOf(const Type& t) { return t.isTensor() ? static_cast<double>(t.byte
 
 double opFlops(const Op& op) {
   switch (op.code()) {
-    case OpCode::DotGeneral:
-    case OpCode::Dot:
-    case OpCode::Convolution:
+    case ops::DotGeneral:
+    case ops::Dot:
+    case ops::Convolution:
       return 2 * elements(op.result()->type()) * static_cast<double>(productsPerElement(op));
-    case OpCode::Reduce: return elements(op.operand(0)->type());
+    case ops::Reduce: return elements(op.operand(0)->type());
     default: break;
   }
   OpCategory c = op.info().category;
@@ -29,12 +30,12 @@ double opFlops(const Op& op) {
 void countRegion(const Module& module, const Region& region, Cost& cost, int depth) {
   for (const auto& op : region.ops()) {
     cost.flops += opFlops(*op);
-    if (op->is(OpCode::FuncCall) && depth < 64) {
+    if (op->is(ops::FuncCall) && depth < 64) {
       if (const Function* callee = module.lookup(op->attr("callee").asString()))
         countRegion(module, callee->body(), cost, depth + 1);
     }
     // Nested regions: fusion bodies and control flow (a loop body counts once).
-    if (!op->is(OpCode::Reduce))
+    if (!op->is(ops::Reduce))
       for (size_t r = 0; r < op->numRegions(); ++r) countRegion(module, op->region(r), cost, depth);
   }
 }
@@ -42,12 +43,12 @@ void countRegion(const Module& module, const Region& region, Cost& cost, int dep
 }  // namespace
 
 int64_t productsPerElement(const Op& op) {
-  if (op.is(OpCode::DotGeneral) || op.is(OpCode::Dot)) {
+  if (op.is(ops::DotGeneral) || op.is(ops::Dot)) {
     int64_t k = 1;
     for (int64_t d : DotDims::of(op).lhsContracting) k *= op.operand(0)->type().dim(d);
     return k;
   }
-  if (op.is(OpCode::Convolution)) {
+  if (op.is(ops::Convolution)) {
     // Each result element sums over the kernel's input features and window.
     const Type& kernel = op.operand(1)->type();
     const int64_t outputFeatures = kernel.dim(ConvDims::fromAttr(op.attr("dimension_numbers")).kernelOutputFeature);
@@ -69,7 +70,7 @@ Cost costOf(const Module& module, const Op& op) {
   for (const Value* v : op.operands()) cost.bytes += bytesOf(v->type());
   for (const Value* v : op.results()) cost.bytes += bytesOf(v->type());
   cost.flops = opFlops(op);
-  if (!op.is(OpCode::Reduce))
+  if (!op.is(ops::Reduce))
     for (size_t r = 0; r < op.numRegions(); ++r) countRegion(module, op.region(r), cost, 0);
   return cost;
 }

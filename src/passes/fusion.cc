@@ -25,6 +25,8 @@
 
 #include "ir/attr_records.h"
 #include "ir/builder.h"
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
 #include "passes/dependency_graph.h"
 #include "passes/fusion_cost.h"
 #include "passes/op_facts.h"
@@ -66,7 +68,7 @@ int64_t elements(const Op& op) {
   int64_t n = 0;
   for (const Value* r : op.results())
     if (r->type().isTensor()) n = std::max(n, r->type().numElements());
-  if (op.is(OpCode::Reduce)) n = std::max(n, op.operand(0)->type().numElements());
+  if (op.is(ops::Reduce)) n = std::max(n, op.operand(0)->type().numElements());
   return n;
 }
 
@@ -116,7 +118,7 @@ class RegionFuser {
   void add(int g, Op* op) {
     groups_[g].members.push_back(op);
     groupOf_[op] = g;
-    if (op->is(OpCode::Reduce)) groups_[g].hasReduce = true;
+    if (op->is(ops::Reduce)) groups_[g].hasReduce = true;
     if (fusionClass(*op) == FusionClass::Dot) groups_[g].hasDot = true;
   }
 
@@ -200,7 +202,7 @@ class RegionFuser {
   // kernel can (region arguments and constants).
   bool readsOnlyArgumentsOrConstants(const Op& op) const {
     for (const Value* v : op.operands())
-      if (!v->isArgument() && !v->definingOp()->is(OpCode::Constant)) return false;
+      if (!v->isArgument() && !v->definingOp()->is(ops::Constant)) return false;
     return true;
   }
 
@@ -225,7 +227,7 @@ class RegionFuser {
 
   void consider(int g, Op* p) {
     Group& group = groups_[g];
-    if (p->is(OpCode::Constant)) {
+    if (p->is(ops::Constant)) {
       if (isCheapToDuplicate(*p)) group.copies.push_back(p);  // scalars and splats live in the kernel
       return;
     }
@@ -357,7 +359,7 @@ class RegionFuser {
       Group& group = groups_[g];
       size_t computing = group.members.size();
       for (const Op* c : group.copies)
-        if (!c->is(OpCode::Constant)) ++computing;
+        if (!c->is(ops::Constant)) ++computing;
       if (computing < 2) {
         soleMember[g] = group.members.front();
         continue;
@@ -429,9 +431,9 @@ class RegionFuser {
     for (Op* op : inside) body.push_back(op->clone(map));
     std::vector<Value*> yielded;
     for (Value* v : outputs) yielded.push_back(map.at(v));
-    body.push_back(makeOp(OpCode::Return, yielded));
+    body.push_back(makeOp(ops::Return, yielded));
 
-    std::unique_ptr<Op> fusion = makeOp(OpCode::Fusion, inputs, {{"kind", toAttr(kindOf(group))}},
+    std::unique_ptr<Op> fusion = makeOp(ops::Fusion, inputs, {{"kind", toAttr(kindOf(group))}},
                                         std::move(regions), {}, mergeLocations(locs));
     Op* last = *std::max_element(group.members.begin(), group.members.end(),
                                  [&](Op* a, Op* b) { return position_.at(a) < position_.at(b); });
@@ -443,7 +445,7 @@ class RegionFuser {
     kernel.name = name;
     kernel.kind = std::string(fusionKindName(kindOf(group)));
     for (const Op* op : inside)
-      if (!op->is(OpCode::Constant)) kernel.members.push_back(describe(*op));
+      if (!op->is(ops::Constant)) kernel.members.push_back(describe(*op));
     kernel.loc = placed->loc;
     plan_.kernels.push_back(std::move(kernel));
     std::vector<Op*> members = group.members;
@@ -491,9 +493,9 @@ class RegionFuser {
 
 bool isKernel(const Op& op) {
   switch (op.code()) {
-    case OpCode::Constant:
-    case OpCode::Tuple:
-    case OpCode::GetTupleElement:
+    case ops::Constant:
+    case ops::Tuple:
+    case ops::GetTupleElement:
       return false;
     default:
       return !op.info().isTerminator();

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/ops/stablehlo.h"
 #include "passes/buffer_assignment.h"
 #include "passes/op_facts.h"
 
@@ -26,14 +27,14 @@ bool isExpensive(const Op& op) { return op.info().has(kExpensive); }
 
 bool isCheapToDuplicate(const Op& op) {
   switch (op.code()) {
-    case OpCode::Constant: {
+    case ops::Constant: {
       const Literal& value = op.attr("value").asDense();
       return value.isSplat() || value.numElements() <= 1;
     }
-    case OpCode::Broadcast:
-    case OpCode::BroadcastInDim:
-    case OpCode::Iota:
-    case OpCode::Reshape:
+    case ops::Broadcast:
+    case ops::BroadcastInDim:
+    case ops::Iota:
+    case ops::Reshape:
       return true;
     default:
       return false;
@@ -41,7 +42,7 @@ bool isCheapToDuplicate(const Op& op) {
 }
 
 std::optional<std::string> stridedReadCost(const Op& producer) {
-  if (!producer.is(OpCode::Transpose)) return std::nullopt;
+  if (!producer.is(ops::Transpose)) return std::nullopt;
   const std::vector<int64_t>& perm = producer.attr("permutation").asInts();
   int64_t rank = static_cast<int64_t>(perm.size());
   if (rank < 2 || perm.back() == rank - 1) return std::nullopt;  // the minor dimension stays

@@ -9,6 +9,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
 #include "passes/passes.h"
 #include "support/error.h"
 
@@ -17,15 +19,15 @@ namespace {
 
 // The function an op calls when it runs (empty: none).
 std::string calleeOf(const Op& op) {
-  if (op.is(OpCode::FuncCall)) return op.attr("callee").asString();
-  if (op.is(OpCode::CustomJvp) || op.is(OpCode::CustomVjp)) return op.attr("primal").asString();
+  if (op.is(ops::FuncCall)) return op.attr("callee").asString();
+  if (op.is(ops::CustomJvp) || op.is(ops::CustomVjp)) return op.attr("primal").asString();
   return {};
 }
 
 std::vector<Op*> callsIn(Region& region) {
   std::vector<Op*> calls;
   walk(region, [&](Op& op) {
-    if (!calleeOf(op).empty() || op.is(OpCode::Checkpoint)) calls.push_back(&op);
+    if (!calleeOf(op).empty() || op.is(ops::Checkpoint)) calls.push_back(&op);
   });
   return calls;
 }
@@ -135,7 +137,7 @@ class InlinePass : public Pass {
       for (bool changed = true; changed;) {
         changed = false;
         for (Op* call : callsIn(fn->body())) {
-          if (call->is(OpCode::Checkpoint)) {
+          if (call->is(ops::Checkpoint)) {
             // The calls collected inside its region go with it: collect again.
             inlineCall(*call, call->region(0));
             changed = true;

@@ -3,6 +3,8 @@
 #include <unordered_set>
 
 #include "ir/attr_records.h"
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
 #include "kernels/lapack/lapack_call.h"
 
 namespace kiln::passes {
@@ -30,14 +32,14 @@ bool opItselfHasSideEffects(const Op& op) {
   // (kernels/lapack/) and they are pure functions of their operands, so unless marked
   // has_side_effect they are merged and dropped like other ops (XLA treats custom calls
   // without has_side_effect so too).
-  if (op.is(OpCode::CustomCall)) {
+  if (op.is(ops::CustomCall)) {
     const Attribute effect = op.attr("has_side_effect");
     const Attribute target = op.attr("call_target_name");
     const bool marked = effect && (!effect.is(Attribute::Kind::Bool) || effect.asBool());
     return marked || !target.is(Attribute::Kind::String) || !kernels::isLapackTarget(target.asString());
   }
   // custom_jvp and custom_vjp call their primal.
-  return op.is(OpCode::FuncCall) || op.is(OpCode::Composite) || op.is(OpCode::CustomJvp) || op.is(OpCode::CustomVjp);
+  return op.is(ops::FuncCall) || op.is(ops::Composite) || op.is(ops::CustomJvp) || op.is(ops::CustomVjp);
 }
 
 }  // namespace
@@ -82,7 +84,7 @@ std::vector<Value*> valuesRead(const Op& op, const Region& region) {
 
 bool readsOnlyAtWrittenIndex(const Op& op, size_t i) {
   if (op.info().has(kElementwise)) return true;
-  if (!op.is(OpCode::Fusion)) return false;
+  if (!op.is(ops::Fusion)) return false;
   // A multi_output fusion is a loop fusion with several results. It counts only because
   // its executor must compute every result at an index before storing any (the cpu
   // kernel emitter's loop parts do): a result may then go over an operand another result

@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "ir/builder.h"
+#include "ir/ops/stablehlo.h"
 #include "passes/op_facts.h"
 #include "passes/passes.h"
 #include "passes/simplify_rules.h"
@@ -25,7 +26,7 @@ namespace simplify {
 
 const Literal* constantOf(const Value* v) {
   const Op* op = v->definingOp();
-  if (!op || !op->is(OpCode::Constant)) return nullptr;
+  if (!op || !op->is(ops::Constant)) return nullptr;
   Attribute value = op->attr("value");
   return value.is(Attribute::Kind::Dense) ? &value.asDense() : nullptr;
 }
@@ -237,7 +238,7 @@ Op* Rewriter::create(OpCode code, const std::vector<Value*>& operands, const Typ
 
 Value* Rewriter::splat(const Type& type, const Literal& element) {
   Literal value = Literal::splat(type, element.storage());
-  return create(OpCode::Constant, {}, {type}, {{"value", Attribute::dense(std::move(value))}})->result();
+  return create(ops::Constant, {}, {type}, {{"value", Attribute::dense(std::move(value))}})->result();
 }
 
 void Rewriter::replace(const std::vector<Value*>& values) { driver_.replace(root_, values); }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 #include "passes/simplify_rules.h"
 
 namespace kiln::passes::simplify {
@@ -43,7 +44,7 @@ Value* zerosLike(Rewriter& rw, const Type& type) { return rw.splat(type, scalarI
 bool addZero(Op& op, Rewriter& rw) {
   auto s = splatSide(op);
   if (!s) return false;
-  if (!isReducerIdentity(OpCode::Add, s->element)) return false;
+  if (!isReducerIdentity(ops::Add, s->element)) return false;
   return rw.replaceIfSameType(s->other);
 }
 
@@ -53,9 +54,9 @@ bool addZero(Op& op, Rewriter& rw) {
 bool addNegate(Op& op, Rewriter& rw) {
   if (!isInteger(dtypeOf(op.result()))) return false;
   for (int side = 0; side < 2; ++side) {
-    Op* neg = producer(op.operand(1 - side), OpCode::Negate);
+    Op* neg = producer(op.operand(1 - side), ops::Negate);
     if (!neg) continue;
-    rw.replace(rw.createValue(OpCode::Subtract, {op.operand(side), neg->operand(0)}, op.result()->type(), {},
+    rw.replace(rw.createValue(ops::Subtract, {op.operand(side), neg->operand(0)}, op.result()->type(), {},
                               {neg}));
     return true;
   }
@@ -86,7 +87,7 @@ bool zeroSubtract(Op& op, Rewriter& rw) {
   if (!isInteger(dtypeOf(op.result()))) return false;
   auto e = splatOf(op.operand(0));
   if (!e || !isIntValue(*e, 0)) return false;
-  rw.replace(rw.createValue(OpCode::Negate, {op.operand(1)}, op.result()->type()));
+  rw.replace(rw.createValue(ops::Negate, {op.operand(1)}, op.result()->type()));
   return true;
 }
 
@@ -115,7 +116,7 @@ bool multiplyZero(Op& op, Rewriter& rw) {
 bool multiplyMinusOne(Op& op, Rewriter& rw) {
   auto s = splatSide(op);
   if (!s || !isSignedInt(dtypeOf(s->other)) || !isIntValue(s->element, -1)) return false;
-  rw.replace(rw.createValue(OpCode::Negate, {s->other}, op.result()->type()));
+  rw.replace(rw.createValue(ops::Negate, {s->other}, op.result()->type()));
   return true;
 }
 
@@ -231,7 +232,7 @@ bool idempotent(Op& op, Rewriter& rw) {
 // abs(negate(x)) → abs(x): for floats abs clears the sign bit that negate flips (NaN
 // included); for integers |−x| = |x| with wrapping (both MIN for MIN).
 bool absNegate(Op& op, Rewriter& rw) {
-  Op* neg = producer(op.operand(0), OpCode::Negate);
+  Op* neg = producer(op.operand(0), ops::Negate);
   if (!neg || isComplex(dtypeOf(neg->result()))) return false;
   rw.setOperands({neg->operand(0)}, {neg});
   return true;
@@ -267,7 +268,7 @@ bool selectSame(Op& op, Rewriter& rw) {
 
 // select(not(p), a, b) → select(p, b, a): not of a boolean is logical negation.
 bool selectNot(Op& op, Rewriter& rw) {
-  Op* notOp = producer(op.operand(0), OpCode::Not);
+  Op* notOp = producer(op.operand(0), ops::Not);
   if (!notOp || !isBool(dtypeOf(notOp->operand(0)))) return false;
   rw.setOperands({notOp->operand(0), op.operand(2), op.operand(1)}, {notOp});
   return true;
@@ -325,7 +326,7 @@ bool isExactConversion(DType from, DType to) {
 // and B must both be floats or both not (i16 → f32 → i8 saturates 300 to 127, i16 → i8
 // wraps it to 44). Lossy first steps (f32 → f16 → f32, i32 → i8 → i32) are left alone.
 bool convertChain(Op& op, Rewriter& rw) {
-  Op* inner = producer(op.operand(0), OpCode::Convert);
+  Op* inner = producer(op.operand(0), ops::Convert);
   if (!inner || !isTensor(inner->operand(0))) return false;
   Value* x = inner->operand(0);
   DType a = dtypeOf(x), b = dtypeOf(inner->result()), c = dtypeOf(op.result());
@@ -342,7 +343,7 @@ bool convertChain(Op& op, Rewriter& rw) {
 }  // namespace
 
 void addElementwiseRules(RuleTable& t) {
-  using O = OpCode;
+  namespace O = ops;
   t.add(O::Add, "add-zero", addZero);
   t.add(O::Add, "add-negate", addNegate);
   t.add(O::Subtract, "subtract-zero", subtractZero);
@@ -363,11 +364,11 @@ void addElementwiseRules(RuleTable& t) {
   t.add(O::And, "and-constant", andConstant);
   t.add(O::Or, "or-constant", orConstant);
   t.add(O::Xor, "xor-zero", xorZero);
-  for (O shift : {O::ShiftLeft, O::ShiftRightLogical, O::ShiftRightArithmetic})
+  for (OpCode shift : {O::ShiftLeft, O::ShiftRightLogical, O::ShiftRightArithmetic})
     t.add(shift, "shift-zero", shiftZero);
   t.add(O::Negate, "negate-negate", involution);
   t.add(O::Not, "not-not", involution);
-  for (O f : {O::Floor, O::Ceil, O::RoundNearestAfz, O::RoundNearestEven, O::Sign, O::Abs})
+  for (OpCode f : {O::Floor, O::Ceil, O::RoundNearestAfz, O::RoundNearestEven, O::Sign, O::Abs})
     t.add(f, "idempotent", idempotent);
   t.add(O::Abs, "abs-negate", absNegate);
   t.add(O::Compare, "compare-self", compareSelf);

@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 #include "passes/simplify_rules.h"
 
 namespace kiln::passes::simplify {
@@ -41,7 +42,7 @@ bool transposeIdentity(Op& op, Rewriter& rw) {
 // when c is the identity.
 bool transposeTranspose(Op& op, Rewriter& rw) {
   Op* inner = op.operand(0)->definingOp();
-  if (!inner || !inner->is(OpCode::Transpose)) return false;
+  if (!inner || !inner->is(ops::Transpose)) return false;
   Dims p = ints(*inner, "permutation"), q = ints(op, "permutation");
   Dims c(q.size());
   for (size_t i = 0; i < q.size(); ++i) c[i] = p[static_cast<size_t>(q[i])];
@@ -49,7 +50,7 @@ bool transposeTranspose(Op& op, Rewriter& rw) {
   if (isIota(c) && typeOf(x) == typeOf(op.result())) {
     rw.replace(x);
   } else {
-    rw.replace(rw.createValue(OpCode::Transpose, {x}, typeOf(op.result()),
+    rw.replace(rw.createValue(ops::Transpose, {x}, typeOf(op.result()),
                               {{"permutation", Attribute::i64Array(c)}}, {inner}));
   }
   return true;
@@ -65,7 +66,7 @@ bool transposeAsReshape(Op& op, Rewriter& rw) {
     if (d < last) return false;
     last = d;
   }
-  rw.replace(rw.createValue(OpCode::Reshape, {op.operand(0)}, typeOf(op.result())));
+  rw.replace(rw.createValue(ops::Reshape, {op.operand(0)}, typeOf(op.result())));
   return true;
 }
 
@@ -80,10 +81,10 @@ bool reshapeSameType(Op& op, Rewriter& rw) {
 // composition is the one reshape (or x when the shapes agree).
 bool reshapeReshape(Op& op, Rewriter& rw) {
   Op* inner = op.operand(0)->definingOp();
-  if (!inner || !inner->is(OpCode::Reshape)) return false;
+  if (!inner || !inner->is(ops::Reshape)) return false;
   Value* x = inner->operand(0);
   if (typeOf(x) == typeOf(op.result())) rw.replace(x);
-  else rw.replace(rw.createValue(OpCode::Reshape, {x}, typeOf(op.result()), {}, {inner}));
+  else rw.replace(rw.createValue(ops::Reshape, {x}, typeOf(op.result()), {}, {inner}));
   return true;
 }
 
@@ -100,11 +101,11 @@ bool broadcastIdentity(Op& op, Rewriter& rw) {
 // a size-1 dimension expands either way, a full one stays full through both.
 bool broadcastBroadcast(Op& op, Rewriter& rw) {
   Op* inner = op.operand(0)->definingOp();
-  if (!inner || !inner->is(OpCode::BroadcastInDim)) return false;
+  if (!inner || !inner->is(ops::BroadcastInDim)) return false;
   Dims d1 = ints(*inner, "broadcast_dimensions"), d2 = ints(op, "broadcast_dimensions");
   Dims c(d1.size());
   for (size_t i = 0; i < d1.size(); ++i) c[i] = d2[static_cast<size_t>(d1[i])];
-  rw.replace(rw.createValue(OpCode::BroadcastInDim, {inner->operand(0)}, typeOf(op.result()),
+  rw.replace(rw.createValue(ops::BroadcastInDim, {inner->operand(0)}, typeOf(op.result()),
                             {{"broadcast_dimensions", Attribute::i64Array(c)}}, {inner}));
   return true;
 }
@@ -124,7 +125,7 @@ bool sliceFull(Op& op, Rewriter& rw) {
 // the outer result has; the limit is just past the last element taken.
 bool sliceSlice(Op& op, Rewriter& rw) {
   Op* inner = op.operand(0)->definingOp();
-  if (!inner || !inner->is(OpCode::Slice)) return false;
+  if (!inner || !inner->is(ops::Slice)) return false;
   Dims s1 = ints(*inner, "start_indices"), t1 = ints(*inner, "strides");
   Dims s2 = ints(op, "start_indices"), t2 = ints(op, "strides");
   const Shape& out = typeOf(op.result()).shape();
@@ -138,7 +139,7 @@ bool sliceSlice(Op& op, Rewriter& rw) {
     // a slice [1:2:2] of 2 elements would start at 3), and any empty range will do.
     if (out[d] == 0) start[d] = limit[d] = 0;
   }
-  rw.replace(rw.createValue(OpCode::Slice, {inner->operand(0)}, typeOf(op.result()),
+  rw.replace(rw.createValue(ops::Slice, {inner->operand(0)}, typeOf(op.result()),
                             {{"start_indices", Attribute::i64Array(start)},
                              {"limit_indices", Attribute::i64Array(limit)},
                              {"strides", Attribute::i64Array(stride)}},
@@ -193,14 +194,14 @@ bool reverseTrivialDims(Op& op, Rewriter& rw) {
 // it; x itself when the symmetric difference is empty.
 bool reverseReverse(Op& op, Rewriter& rw) {
   Op* inner = op.operand(0)->definingOp();
-  if (!inner || !inner->is(OpCode::Reverse)) return false;
+  if (!inner || !inner->is(ops::Reverse)) return false;
   Dims a = ints(*inner, "dimensions"), b = ints(op, "dimensions"), both;
   std::sort(a.begin(), a.end());
   std::sort(b.begin(), b.end());
   std::set_symmetric_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
   Value* x = inner->operand(0);
   if (both.empty()) rw.replace(x);
-  else rw.replace(rw.createValue(OpCode::Reverse, {x}, typeOf(op.result()),
+  else rw.replace(rw.createValue(ops::Reverse, {x}, typeOf(op.result()),
                                  {{"dimensions", Attribute::i64Array(both)}}, {inner}));
   return true;
 }
@@ -230,7 +231,7 @@ bool reduceTrivial(Op& op, Rewriter& rw) {
       typeOf(op.result()).dtype() != xt.dtype() || !isReducerIdentity(f->code(), *init))
     return false;
   if (xt == typeOf(op.result())) rw.replace(x);
-  else rw.replace(rw.createValue(OpCode::Reshape, {x}, typeOf(op.result())));
+  else rw.replace(rw.createValue(ops::Reshape, {x}, typeOf(op.result())));
   return true;
 }
 
@@ -250,7 +251,7 @@ bool dotTranspose(Op& op, Rewriter& rw) {
   std::vector<const Op*> absorbed;
   for (size_t side = 0; side < 2; ++side) {
     Op* t = op.operand(side)->definingOp();
-    if (!t || !t->is(OpCode::Transpose)) continue;
+    if (!t || !t->is(ops::Transpose)) continue;
     Dims p = ints(*t, "permutation");
     int64_t rank = static_cast<int64_t>(p.size());
     std::vector<bool> used(p.size(), false);
@@ -282,7 +283,7 @@ bool dotTranspose(Op& op, Rewriter& rw) {
 // (the weight gradient (dYᵀ·X)ᵀ), and without the rule the transpose is materialized.
 bool transposeOfDot(Op& op, Rewriter& rw) {
   Op* dot = op.operand(0)->definingOp();
-  if (!dot || !dot->is(OpCode::DotGeneral) || !dot->attr("dot_dimension_numbers") ||
+  if (!dot || !dot->is(ops::DotGeneral) || !dot->attr("dot_dimension_numbers") ||
       op.operand(0)->uses().size() != 1)
     return false;
   DotDims dn = DotDims::fromAttr(dot->attr("dot_dimension_numbers"));
@@ -300,7 +301,7 @@ bool transposeOfDot(Op& op, Rewriter& rw) {
           DotDims{dn.rhsBatch, dn.lhsBatch, dn.rhsContracting, dn.lhsContracting}.toAttr());
   if (Attribute precision = findAttr(attrs, "precision_config"); precision && precision.asArray().size() == 2)
     setAttr(attrs, "precision_config", Attribute::array({precision.asArray()[1], precision.asArray()[0]}));
-  rw.replace(rw.createValue(OpCode::DotGeneral, {dot->operand(1), dot->operand(0)}, typeOf(op.result()),
+  rw.replace(rw.createValue(ops::DotGeneral, {dot->operand(1), dot->operand(0)}, typeOf(op.result()),
                             std::move(attrs), {dot}));
   return true;
 }
@@ -310,7 +311,7 @@ bool transposeOfDot(Op& op, Rewriter& rw) {
 // get_tuple_element(tuple(a0, a1, ...), i) → ai.
 bool tupleElement(Op& op, Rewriter& rw) {
   Op* tuple = op.operand(0)->definingOp();
-  if (!tuple || !tuple->is(OpCode::Tuple)) return false;
+  if (!tuple || !tuple->is(ops::Tuple)) return false;
   int64_t i = op.attr("index").asInt();
   if (i < 0 || i >= static_cast<int64_t>(tuple->numOperands())) return false;
   Value* element = tuple->operand(static_cast<size_t>(i));
@@ -342,7 +343,7 @@ bool dynamicSliceConstant(Op& op, Rewriter& rw) {
     }
     limit[d] = start[d] + sizes[d];
   }
-  rw.replace(rw.createValue(OpCode::Slice, {op.operand(0)}, typeOf(op.result()),
+  rw.replace(rw.createValue(ops::Slice, {op.operand(0)}, typeOf(op.result()),
                             {{"start_indices", Attribute::i64Array(start)},
                              {"limit_indices", Attribute::i64Array(limit)},
                              {"strides", Attribute::i64Array(strides)}}));
@@ -361,7 +362,7 @@ bool sliceOfSplat(Op& op, Rewriter& rw) {
 }  // namespace
 
 void addMovementRules(RuleTable& t) {
-  using O = OpCode;
+  namespace O = ops;
   t.add(O::Transpose, "transpose-identity", transposeIdentity);
   t.add(O::Transpose, "transpose-transpose", transposeTranspose);
   t.add(O::Transpose, "transpose-as-reshape", transposeAsReshape);

@@ -7,6 +7,7 @@
 // lanes hold real numbers (cpu) sum complex numbers at the speed of real ones.
 #include "ir/attr_records.h"
 #include "ir/builder.h"
+#include "ir/ops/stablehlo.h"
 #include "passes/passes.h"
 
 namespace kiln::passes {
@@ -18,7 +19,7 @@ bool bodyAdds(const Op& op) {
   if (body.ops().size() != 2 || body.numArguments() != 2) return false;
   const Op& add = *body.ops().front();
   const Op& ret = *body.ops().back();
-  if (!add.is(OpCode::Add) || !ret.info().isTerminator() || ret.numOperands() != 1 || ret.operand(0) != add.result())
+  if (!add.is(ops::Add) || !ret.info().isTerminator() || ret.numOperands() != 1 || ret.operand(0) != add.result())
     return false;
   const Value* a = body.argument(0);
   const Value* b = body.argument(1);
@@ -26,7 +27,7 @@ bool bodyAdds(const Op& op) {
 }
 
 bool splittable(const Op& op) {
-  if (!op.is(OpCode::Reduce) && !op.is(OpCode::ReduceWindow)) return false;
+  if (!op.is(ops::Reduce) && !op.is(ops::ReduceWindow)) return false;
   if (op.numOperands() != 2 || !isComplex(op.operand(0)->type().dtype())) return false;
   return bodyAdds(op);
 }
@@ -37,18 +38,18 @@ void split(Op& op, const Module& module) {
   Value* x = op.operand(0);
   Value* init = op.operand(1);
   auto add = [](Builder& r, const std::vector<Value*>& args) {
-    return std::vector<Value*>{r.create1(OpCode::Add, {args[0], args[1]})};
+    return std::vector<Value*>{r.create1(ops::Add, {args[0], args[1]})};
   };
   Value* parts[2];
   for (int k = 0; k < 2; ++k) {
-    OpCode part = k == 0 ? OpCode::Real : OpCode::Imag;
+    OpCode part = k == 0 ? ops::Real : ops::Imag;
     Value* xs = b.create1(part, {x});
     Value* is = b.create1(part, {init});
-    parts[k] = op.is(OpCode::Reduce)
+    parts[k] = op.is(ops::Reduce)
                    ? b.reduce({xs}, {is}, op.attr("dimensions").asInts(), add)[0]
                    : b.reduceWindow({xs}, {is}, Window::ofReduceWindow(op, x->type().rank()), add)[0];
   }
-  op.result()->replaceAllUsesWith(b.create1(OpCode::Complex, {parts[0], parts[1]}));
+  op.result()->replaceAllUsesWith(b.create1(ops::Complex, {parts[0], parts[1]}));
 }
 
 int64_t splitIn(Region& region, const Module& module) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "ir/ops/stablehlo.h"
 #include "passes/buffer_assignment.h"
 #include "passes/cost_analysis.h"
 
@@ -160,12 +161,12 @@ bool smallEnoughToRunInline(const Module& module, const Function& fn, const pass
     walk(f->body(), [&](Op& op) {
       const OpInfo& info = op.info();
       const OpCategory c = info.category;
-      if (op.is(OpCode::While) || op.is(OpCode::CustomCall) || info.has(kSideEffect) ||
+      if (op.is(ops::While) || op.is(ops::CustomCall) || info.has(kSideEffect) ||
           c == OpCategory::Collective || c == OpCategory::Communication || c == OpCategory::Interpreter)
         small = false;
       for (const Value* v : op.results())
         if (v->type().isTensor() && v->type().numElements() > kElements) small = false;
-      if (op.is(OpCode::FuncCall))
+      if (op.is(ops::FuncCall))
         if (const Function* callee = module.lookup(op.attr("callee").asString());
             callee && std::find(seen.begin(), seen.end(), callee) == seen.end()) {
           seen.push_back(callee);

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "ir/builder.h"
+#include "ir/ops/stablehlo.h"
 #include "stablehlo/parser_impl.h"
 #include "support/error.h"
 
@@ -85,7 +86,7 @@ void liftControlFlow(Function& fn, CfgBlocks& blocks, const SourceRef& source) {
     // A block that ends with return: take the return off (the lifted function returns once).
     if (blocks[b].end == CfgBlock::End::None) {
       Op* last = blocks[b].region->back();
-      if (!last || !last->is(OpCode::FuncReturn))
+      if (!last || !last->is(ops::FuncReturn))
         fail(source, blocks[b].offset, "block " + blocks[b].name + " does not end with a branch or return");
       blocks[b].end = CfgBlock::End::Return;
       blocks[b].targetArgs[0] = last->operands();
@@ -210,14 +211,14 @@ void liftControlFlow(Function& fn, CfgBlocks& blocks, const SourceRef& source) {
   auto body = [&](Builder& b, const std::vector<Value*>& state) {
     Literal one(pcType);
     one.setInt(0, 1);
-    Value* branchIndex = b.binary(OpCode::Subtract, state[0], b.constant(std::move(one)));
+    Value* branchIndex = b.binary(ops::Subtract, state[0], b.constant(std::move(one)));
     std::vector<BodyFn> branches;
     for (size_t blk = 1; blk < n; ++blk)
       branches.push_back([&, blk](Builder& bb, const std::vector<Value*>&) {
         ValueMap map;
         for (size_t s = 0; s < slotValues.size(); ++s) map[slotValues[s]] = state[1 + s];
         for (const auto& op : blocks[blk].region->ops()) {
-          if (op->is(OpCode::FuncReturn)) continue;  // the block's end, handled below
+          if (op->is(ops::FuncReturn)) continue;  // the block's end, handled below
           bb.region().push_back(op->clone(map));
         }
         // Values of this block that live on leave through their slots.
@@ -231,7 +232,7 @@ void liftControlFlow(Function& fn, CfgBlocks& blocks, const SourceRef& source) {
   };
   std::vector<Value*> loop = entry.while_(initial, cond, body);
   std::vector<Value*> results(loop.begin() + static_cast<std::ptrdiff_t>(resultBase), loop.end());
-  entry.ret(results, OpCode::FuncReturn);
+  entry.ret(results, ops::FuncReturn);
 
   // The blocks' regions use each other's values: drop every use before freeing any.
   for (size_t b = 1; b < n; ++b) walk(*blocks[b].region, [](Op& op) { op.setOperands({}); });

@@ -5,6 +5,7 @@
 #include "ir/attr_records.h"
 #include "ir/attr_schema.h"
 #include "ir/elided_constants.h"
+#include "ir/ops/stablehlo.h"
 #include "stablehlo/parser_impl.h"
 #include "stablehlo/printer_impl.h"
 #include "support/error.h"
@@ -297,7 +298,7 @@ static void parseReduce(Parser& p, Parser::PrettyOp& op) {
     std::unique_ptr<Op> inner = Op::create(*applied, {a, b}, {scalar});
     inner->pos = p.posOf(appliedOffset);
     Value* r = body->push_back(std::move(inner))->result();
-    std::unique_ptr<Op> ret = Op::create(OpCode::Return, {r}, {});
+    std::unique_ptr<Op> ret = Op::create(ops::Return, {r}, {});
     ret->pos = p.posOf(appliedOffset);
     body->push_back(std::move(ret));
     op.regions.push_back(std::move(body));
@@ -330,7 +331,7 @@ static std::optional<OpCode> appliedOp(const Op& op) {
       !inner.attrs().empty() || !inner.loc.isUnknown())
     return std::nullopt;
   if (inner.operand(0) != body.argument(0) || inner.operand(1) != body.argument(1)) return std::nullopt;
-  if (!ret.is(OpCode::Return) || ret.numOperands() != 1 || ret.operand(0) != inner.result()) return std::nullopt;
+  if (!ret.is(ops::Return) || ret.numOperands() != 1 || ret.operand(0) != inner.result()) return std::nullopt;
   const Type& input = op.operand(0)->type();
   if (!input.isTensor()) return std::nullopt;
   Type scalar = Type::scalar(input.dtype());

@@ -6,6 +6,7 @@
 //   %v = util.global.load @w : tensor<4xf32>
 // An immutable global is a named constant, so kiln imports each load as a
 // stablehlo.constant of its value; mutable globals (and stores) are unsupported.
+#include "ir/ops/stablehlo.h"
 #include "stablehlo/parser_impl.h"
 #include "stablehlo/printer.h"
 #include "support/error.h"
@@ -69,7 +70,7 @@ Op* Parser::parseGlobalUse(Region& region, const ResultNames& names, size_t name
     auto it = globals_.find(symbol);
     if (it == globals_.end()) errorAt(nameOffset, "no util.global @" + symbol + " is defined before this use");
     NamedAttrList attrs{{"value", Attribute::dense(it->second)}};
-    return finishOp(region, OpCode::Constant, {}, {it->second.type()}, std::move(attrs), {}, names, nameOffset);
+    return finishOp(region, ops::Constant, {}, {it->second.type()}, std::move(attrs), {}, names, nameOffset);
   };
   if (opName == "util.global.address") {
     std::string symbol = symbolName(expect(Tok::SymbolId, "for the global"));

@@ -2,6 +2,7 @@
 #include "stablehlo/parser.h"
 
 #include "ir/elided_constants.h"
+#include "ir/ops/stablehlo.h"
 #include "ir/sharding_attrs.h"
 #include "ir/verifier.h"
 #include "stablehlo/parser_impl.h"
@@ -537,7 +538,7 @@ Op* Parser::finishOp(Region& region, OpCode code, const std::vector<Value*>& ope
             std::string(opInfo(code).name) + " has " + std::to_string(resultTypes.size()) +
                 " result(s) but " + std::to_string(names.total) + " name(s) are given");
   }
-  if (code == OpCode::CustomCall) importCustomCall(code, operands, resultTypes, attrs, nameOffset);
+  if (code == ops::CustomCall) importCustomCall(code, operands, resultTypes, attrs, nameOffset);
   std::unique_ptr<Op> op =
       Op::create(code, operands, resultTypes, std::move(attrs), std::move(regions));
   op->pos = posOf(nameOffset);
@@ -571,7 +572,7 @@ void Parser::importCustomCall(OpCode& code, const std::vector<Value*>& operands,
       unsupportedAt(offset, "custom_call @Sharding that changes the shape");
     ShardingMarker marker =
         shardingMarker(name, operands[0]->type(), resultTypes[0], kHloShardingAttr, findAttr(attrs, kHloShardingAttr));
-    if (marker.code == OpCode::CustomCall) return;  // stays the call it is, every attribute kept
+    if (marker.code == ops::CustomCall) return;  // stays the call it is, every attribute kept
     code = marker.code;
     attrs = std::move(marker.attrs);
     return;

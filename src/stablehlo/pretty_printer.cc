@@ -1,4 +1,5 @@
 // Printing ops in their pretty forms by walking the compiled op_syntax items.
+#include "ir/ops/stablehlo.h"
 #include "stablehlo/printer_impl.h"
 
 namespace kiln::stablehlo {
@@ -17,8 +18,8 @@ void Printer::space() {
 
 void Printer::printOpName(const Op& op) {
   // Inside function bodies MLIR prints the func dialect's ops without their prefix.
-  if (op.is(OpCode::FuncReturn)) out_ += "return";
-  else if (op.is(OpCode::FuncCall)) out_ += "call";
+  if (op.is(ops::FuncReturn)) out_ += "return";
+  else if (op.is(ops::FuncCall)) out_ += "call";
   else out_.append(op.name());
   suppressSpace_ = false;
 }

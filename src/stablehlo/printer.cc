@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "ir/elided_constants.h"
+#include "ir/ops/stablehlo.h"
 #include "ir/sharding_attrs.h"
 #include "stablehlo/printer_impl.h"
 
@@ -171,7 +172,7 @@ void Printer::printRegion(const Region& region, bool entryArgs) {
 
 void Printer::printOp(const Op& op) {
   const OpSyntax& syntax = opSyntax(op.code());
-  if (!options_.generic && (isShardingConstraint(op) || (op.is(OpCode::Reshape) && op.attr(kShardMapBoundaryAttr)))) {
+  if (!options_.generic && (isShardingConstraint(op) || (op.is(ops::Reshape) && op.attr(kShardMapBoundaryAttr)))) {
     printShardingConstraint(op);
   } else if (options_.generic || syntax.generic) {
     printResults(op);

@@ -15,6 +15,7 @@
 // put together by @SPMDShardToFullShape), which the printer writes in that form.
 #include <algorithm>
 
+#include "ir/ops/stablehlo.h"
 #include "ir/sharding_attrs.h"
 #include "stablehlo/parser_impl.h"
 #include "support/error.h"
@@ -118,7 +119,7 @@ Op* Parser::parseManualComputation(Region& region, const ResultNames& names, siz
   if (out.size() != results.size())
     errorAt(typeOffset, std::to_string(out.size()) + " out_sharding(s) for " + std::to_string(results.size()) + " result(s)");
   Op* ret = body->terminator();
-  if (!ret || !ret->is(OpCode::Return) || ret->numOperands() != results.size())
+  if (!ret || !ret->is(ops::Return) || ret->numOperands() != results.size())
     errorAt(typeOffset, "the manual computation's body must end in sdy.return of its " + std::to_string(results.size()) +
                             " result(s)");
   // The boundary ops, placed at the manual computation's position (finishOp would bind
@@ -176,7 +177,7 @@ Op* Parser::parseSdyOp(Region& region, const ResultNames& names, size_t nameOffs
       expect(Tok::Colon, "before the returned types");
       parseTypeList();
     }
-    return finishOp(region, OpCode::Return, operands, {}, {}, {}, names, nameOffset);
+    return finishOp(region, ops::Return, operands, {}, {}, {}, names, nameOffset);
   }
   if (opName != "sdy.sharding_constraint" && opName != "sdy.reshard")
     unsupportedAt(nameOffset, "op '" + opName + "' (of Shardy's ops kiln reads sdy.mesh, sdy.sharding_constraint, sdy.reshard and sdy.manual_computation)");
@@ -197,7 +198,7 @@ Op* Parser::parseSdyOp(Region& region, const ResultNames& names, size_t nameOffs
   if (operand->type() != type)
     errorAt(typeOffset, opName + " of a " + operand->type().str() + " value written as " + type.str());
   NamedAttrList attrs{{std::string(kSdyShardingAttr), Attribute::opaque("#sdy.sharding_per_value<[" + text + "]>")}};
-  return finishOp(region, OpCode::Reshape, {operand}, {type}, std::move(attrs), {}, names, nameOffset);
+  return finishOp(region, ops::Reshape, {operand}, {type}, std::move(attrs), {}, names, nameOffset);
 }
 
 }  // namespace kiln::stablehlo

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "interp/interpreter.h"
+#include "ir/ops/stablehlo.h"
 #include "transforms/promote_floats.h"
 
 namespace kiln::testing {
@@ -76,7 +77,7 @@ bool roundsBelowF64(const Module& module) {
   bool rounds = false;
   for (const auto& fn : module.functions())
     walk(fn->body(), [&](Op& op) {
-      if (op.is(OpCode::ReducePrecision))
+      if (op.is(ops::ReducePrecision))
         rounds |= op.attr("exponent_bits").asInt() < 11 || op.attr("mantissa_bits").asInt() < 52;
     });
   return rounds;

@@ -9,6 +9,7 @@
 
 #include "interp/interpreter.h"
 #include "ir/op_registry.h"
+#include "ir/ops/stablehlo.h"
 #include "support/error.h"
 #include "testing/parallel_on_devices.h"
 
@@ -18,7 +19,7 @@ namespace fs = std::filesystem;
 
 bool isCheckOp(const Op& op) {
   if (op.info().category == OpCategory::Check) return true;
-  return op.is(OpCode::CustomCall) && checkOpOfCustomCall(op.attr("call_target_name").asString());
+  return op.is(ops::CustomCall) && checkOpOfCustomCall(op.attr("call_target_name").asString());
 }
 
 std::vector<const Function*> testFunctions(const Module& module) {

@@ -11,13 +11,14 @@
 #include "interp/array_print.h"
 #include "interp/interpreter.h"
 #include "ir/builder.h"
+#include "ir/ops/stablehlo.h"
 #include "passes/pass_manager.h"
 #include "passes/passes.h"
 #include "runtime/client.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
-#include "testing/adjoint_check.h"
 #include "support/error.h"
+#include "testing/adjoint_check.h"
 
 namespace kiln::testing {
 namespace {
@@ -35,16 +36,6 @@ std::string element(const Literal& v, int64_t i) {
   if (isFloat(v.dtype())) return std::to_string(v.floatAt(i));
   if (isComplex(v.dtype())) return std::to_string(v.complexAt(i).real()) + "+" + std::to_string(v.complexAt(i).imag()) + "i";
   return std::to_string(isUnsignedInt(v.dtype()) ? static_cast<int64_t>(v.uintAt(i)) : v.intAt(i));
-}
-
-// Whether executors may round `op`'s results each its own way (differential.h).
-bool roundsFreely(const Op& op) {
-  const OpInfo& info = op.info();
-  if (info.elements == ElementClass::FloatOrComplex &&
-      (info.category == OpCategory::ElementwiseUnary || info.category == OpCategory::ElementwiseBinary))
-    return !op.is(OpCode::Real) && !op.is(OpCode::Imag);
-  if (op.is(OpCode::DotGeneral) || op.is(OpCode::Convolution)) return !isInteger(op.result(0)->type().dtype());
-  return false;
 }
 
 // Whether a and b are within `tolerance` of each other relative to max(|a|, |b|, 1).
@@ -104,9 +95,9 @@ double tolerance(const Module& module) {
   int precision = 53;  // significand bits of the narrowest float format
   for (const auto& fn : module.functions())
     walk(fn->body(), [&](Op& op) {
-      freeOps += roundsFreely(op);
       for (const Value* r : op.results()) {
         const DType e = r->type().dtype();
+        freeOps += roundsFreely(op.info(), e);
         if (isFloat(e) || isComplex(e)) precision = std::min(precision, info(e).format.mantissaBits + 1);
       }
     });

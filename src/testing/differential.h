@@ -28,9 +28,9 @@ std::optional<std::string> disagreement(const std::string& program, const interp
 
 // How far apart two executors' float results may be on `module`, relative to their
 // magnitude (or 1, if smaller): 0 (bit for bit) unless the module has ops that each
-// executor may round its own way — transcendental math, float and complex dots and
-// convolutions (whose sums the executors order and block differently) — and then a
-// few bits of its narrowest float format per such op.
+// executor may round its own way (the registry's roundsFreely: transcendental math, float
+// and complex dots and convolutions, whose sums the executors order and block
+// differently), and then a few bits of its narrowest float format per such op.
 double tolerance(const Module& module);
 
 // Where two executors' results differ, or nothing: bitwise (NaN as any NaN), or for

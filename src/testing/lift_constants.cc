@@ -1,14 +1,15 @@
 #include "testing/lift_constants.h"
 
-#include "passes/passes.h"
+#include "ir/ops/stablehlo.h"
 #include "passes/pass_manager.h"
+#include "passes/passes.h"
 
 namespace kiln::testing {
 namespace {
 
 bool isCheck(const Op& op) {
   if (op.info().category == OpCategory::Check) return true;
-  if (!op.is(OpCode::CustomCall)) return false;
+  if (!op.is(ops::CustomCall)) return false;
   Attribute target = op.attr("call_target_name");
   return target && target.asString().starts_with("check.");
 }
@@ -27,7 +28,7 @@ std::vector<Literal> liftConstants(Module& module, Function& fn) {
   std::vector<Literal> inputs;
   std::vector<Op*> lifted;
   for (const auto& op : fn.body().ops()) {
-    if (!op->is(OpCode::Constant)) continue;
+    if (!op->is(ops::Constant)) continue;
     const Type& t = op->result()->type();
     if (!isFloat(t.dtype()) && !isComplex(t.dtype())) continue;
     Value* param = fn.body().addArgument(t);

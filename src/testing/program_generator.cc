@@ -10,6 +10,7 @@
 
 #include "ir/builder.h"
 #include "ir/op_registry.h"
+#include "ir/ops/stablehlo.h"
 #include "support/error.h"
 
 namespace kiln::testing {
@@ -23,13 +24,13 @@ const DType kDTypes[] = {DType::F32, DType::F64, DType::F16, DType::BF16, DType:
 // executor's last-bit difference would become a different answer.
 bool isDiscontinuous(OpCode op) {
   switch (op) {
-    case OpCode::Ceil:
-    case OpCode::Floor:
-    case OpCode::RoundNearestAfz:
-    case OpCode::RoundNearestEven:
-    case OpCode::Sign:
-    case OpCode::IsFinite:
-    case OpCode::Remainder: return true;
+    case ops::Ceil:
+    case ops::Floor:
+    case ops::RoundNearestAfz:
+    case ops::RoundNearestEven:
+    case ops::Sign:
+    case ops::IsFinite:
+    case ops::Remainder: return true;
     default: return false;
   }
 }
@@ -88,7 +89,11 @@ class Generator {
     return v;
   }
   bool exact(const Value* v) const { return !inexact_.count(v); }
-  void roundsFreely() { inexactStep_ = true; }
+  // The op being built has rounding differences when `op` may round its results of
+  // element type `t` each executor's own way (the registry's kRoundsFreely).
+  void rounds(const OpInfo& op, DType t) {
+    if (roundsFreely(op, t)) inexactStep_ = true;
+  }
   Value* any() { return use(pick(pool_)); }
 
   // An op of the registry of category `c` that accepts `t` and rounds as the spec says
@@ -97,12 +102,12 @@ class Generator {
     std::vector<OpCode> codes;
     for (const OpInfo& info : allOps()) {
       if (info.category != c || !acceptsElement(info.elements, t)) continue;
-      if (info.elements == ElementClass::FloatOrComplex) continue;
+      if (info.has(kRoundsFreely)) continue;
       if (!xIsExact && isDiscontinuous(info.code)) continue;
       // Undefined for a zero divisor.
-      if (isInteger(t) && (info.code == OpCode::Divide || info.code == OpCode::Remainder)) continue;
-      if (info.code == OpCode::Convert || info.code == OpCode::BitcastConvert || info.code == OpCode::Complex ||
-          info.code == OpCode::ReducePrecision)
+      if (isInteger(t) && (info.code == ops::Divide || info.code == ops::Remainder)) continue;
+      if (info.code == ops::Convert || info.code == ops::BitcastConvert || info.code == ops::Complex ||
+          info.code == ops::ReducePrecision)
         continue;
       codes.push_back(info.code);
     }
@@ -126,17 +131,17 @@ class Generator {
   // not drawn there (null).
   Value* tame(Builder& b, OpCode op, Value* v, int position) {
     if (exact(v)) return v;
-    const bool domain = op == OpCode::Log || op == OpCode::LogPlusOne || op == OpCode::Sqrt || op == OpCode::Rsqrt ||
-                        (op == OpCode::Power && position == 0) ||
-                        ((op == OpCode::Atan2 || op == OpCode::Divide) && position == 1);
+    const bool domain = op == ops::Log || op == ops::LogPlusOne || op == ops::Sqrt || op == ops::Rsqrt ||
+                        (op == ops::Power && position == 0) ||
+                        ((op == ops::Atan2 || op == ops::Divide) && position == 1);
     double bound = 0;
-    if (op == OpCode::Exponential || op == OpCode::ExponentialMinusOne || (op == OpCode::Power && position == 1))
+    if (op == ops::Exponential || op == ops::ExponentialMinusOne || (op == ops::Power && position == 1))
       bound = 8;
-    if (op == OpCode::Tan) bound = 1.5;
+    if (op == ops::Tan) bound = 1.5;
     if (!domain && bound == 0) return v;
     const DType e = v->type().dtype();
     if (isComplex(e)) return nullptr;
-    if (domain) return b.binary(OpCode::Add, b.unary(OpCode::Abs, v), b.splat(v->type(), 0.5));
+    if (domain) return b.binary(ops::Add, b.unary(ops::Abs, v), b.splat(v->type(), 0.5));
     return b.clamp(b.splat(Type::tensor(e, {}), -bound), v, b.splat(Type::tensor(e, {}), bound));
   }
 
@@ -228,14 +233,14 @@ class Generator {
   // round in its own way.
   Value* transcendental(Builder& b, Value* x) {
     const DType e = x->type().dtype();
-    std::vector<const OpInfo*> ops;
+    std::vector<const OpInfo*> candidates;
     for (const OpInfo& info : allOps())
       if ((info.category == OpCategory::ElementwiseUnary || info.category == OpCategory::ElementwiseBinary) &&
-          info.elements == ElementClass::FloatOrComplex && acceptsElement(info.elements, e))
-        ops.push_back(&info);
-    if (ops.empty()) return nullptr;
-    const OpInfo& op = *pick(ops);
-    roundsFreely();
+          roundsFreely(info, e) && acceptsElement(info.elements, e))
+        candidates.push_back(&info);
+    if (candidates.empty()) return nullptr;
+    const OpInfo& op = *pick(candidates);
+    rounds(op, e);
     Value* lhs = tame(b, op.code, x, 0);
     if (!lhs) return nullptr;
     if (op.category == OpCategory::ElementwiseUnary) return b.unary(op.code, lhs);
@@ -269,14 +274,14 @@ class Generator {
     Dims dims;
     for (size_t d = 0; d < rank; ++d)
       if (coin()) dims.push_back(static_cast<int64_t>(d));
-    OpCode op = isBool(e) ? (coin() ? OpCode::And : OpCode::Or)
-                          : std::vector<OpCode>{OpCode::Add, OpCode::Multiply, OpCode::Maximum, OpCode::Minimum}[below(4)];
+    OpCode op = isBool(e) ? (coin() ? ops::And : ops::Or)
+                          : std::vector<OpCode>{ops::Add, ops::Multiply, ops::Maximum, ops::Minimum}[below(4)];
     double init = 0;
     const double inf = std::numeric_limits<double>::infinity();
-    if (op == OpCode::Multiply || op == OpCode::And) init = 1;
-    if (isComplex(e) && (op == OpCode::Maximum || op == OpCode::Minimum)) return nullptr;
-    if (op == OpCode::Maximum) init = isFloat(e) ? -inf : (isUnsignedInt(e) ? 0 : -std::ldexp(1.0, bitWidth(e) - 1));
-    if (op == OpCode::Minimum) init = isFloat(e) ? inf : (isUnsignedInt(e) ? std::ldexp(1.0, bitWidth(e)) - 1 : std::ldexp(1.0, bitWidth(e) - 1) - 1);
+    if (op == ops::Multiply || op == ops::And) init = 1;
+    if (isComplex(e) && (op == ops::Maximum || op == ops::Minimum)) return nullptr;
+    if (op == ops::Maximum) init = isFloat(e) ? -inf : (isUnsignedInt(e) ? 0 : -std::ldexp(1.0, bitWidth(e) - 1));
+    if (op == ops::Minimum) init = isFloat(e) ? inf : (isUnsignedInt(e) ? std::ldexp(1.0, bitWidth(e)) - 1 : std::ldexp(1.0, bitWidth(e) - 1) - 1);
     Value* start = b.splat(Type::tensor(e, {}), init);
     return b.reduce({x}, {start}, dims, [op](Builder& body, const std::vector<Value*>& a) {
       return std::vector<Value*>{body.binary(op, a[0], a[1])};
@@ -301,7 +306,7 @@ class Generator {
   Value* dot(Builder& b, Value* x) {
     const Type& t = x->type();
     if (isBool(t.dtype()) || t.shape().empty()) return nullptr;
-    if (!isInteger(t.dtype())) roundsFreely();
+    rounds(opInfo(ops::DotGeneral), t.dtype());
     const int64_t k = t.shape().back();
     DotDims dims;
     dims.lhsContracting = {static_cast<int64_t>(t.shape().size()) - 1};
@@ -314,7 +319,7 @@ class Generator {
   Value* convolution(Builder& b, Value* x) {
     const Type& t = x->type();
     if (isBool(t.dtype())) return nullptr;
-    if (!isInteger(t.dtype())) roundsFreely();
+    rounds(opInfo(ops::Convolution), t.dtype());
     Value* image = b.reshape(x, {1, 1, t.numElements()});
     Value* kernel = smallConstant(b, Type::tensor(t.dtype(), {1 + below(2), 1, 1 + below(3)}));
     const ConvDims dims{0, 1, {2}, 1, 0, {2}, 0, 1, {2}};
@@ -366,8 +371,8 @@ class Generator {
     const int combiner = below(4);
     return b.scatter({x}, b.constant(std::move(indices)), {updates}, dims,
                      [combiner](Builder& c, const std::vector<Value*>& a) {
-                       static const OpCode ops[] = {OpCode::Add, OpCode::Maximum, OpCode::Minimum};
-                       return std::vector<Value*>{combiner == 3 ? a[1] : c.binary(ops[combiner], a[0], a[1])};
+                       static const OpCode combiners[] = {ops::Add, ops::Maximum, ops::Minimum};
+                       return std::vector<Value*>{combiner == 3 ? a[1] : c.binary(combiners[combiner], a[0], a[1])};
                      },
                      false, true)[0];
   }
@@ -401,7 +406,7 @@ class Generator {
 
   static Value* canonicalKey(Builder& c, Value* key) {
     Value* isNaN = c.compare(key, key, ComparisonDirection::NE);
-    Value* noNegativeZero = c.binary(OpCode::Add, key, c.splat(key->type(), 0.0));
+    Value* noNegativeZero = c.binary(ops::Add, key, c.splat(key->type(), 0.0));
     return c.select(isNaN, c.splat(key->type(), std::numeric_limits<double>::quiet_NaN()), noNegativeZero);
   }
 
@@ -419,7 +424,7 @@ class Generator {
           if (!exact(x)) inexact_.insert(a[1]);
           Value* next = elementwise(c, a[1]);
           if (!next) throw Error(ErrorKind::Usage, "no elementwise op fits");  // (draw again)
-          return std::vector<Value*>{c.binary(OpCode::Add, a[0], c.splat(counter, 1)), next};
+          return std::vector<Value*>{c.binary(ops::Add, a[0], c.splat(counter, 1)), next};
         })[1];
   }
 

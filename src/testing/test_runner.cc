@@ -13,6 +13,7 @@
 
 #include <optional>
 
+#include "ir/ops/testing.h"
 #include "runtime/compilation_cache.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
@@ -153,9 +154,9 @@ std::vector<TestResult> runTests(const std::vector<std::string>& files, const Te
               runtime::compileCached(client, text, compileOptions(files[i], tests[0]->name()), options.cacheDir).executable);
           for (const Function* fn : tests) {
             Job job{module, nullptr, fn, i, loaded[i].compiled.size() - 1};
-            if (holds(*fn, OpCode::InterpreterRunParallel)) {
+            if (holds(*fn, ops::InterpreterRunParallel)) {
               // On the host's interpreter, which hands its run_parallel to the plugin.
-            } else if (holds(*fn, OpCode::InterpreterProbe) || holds(*fn, OpCode::CheckExpectSerializedEq)) {
+            } else if (holds(*fn, ops::InterpreterProbe) || holds(*fn, ops::CheckExpectSerializedEq)) {
               job.probeDir = probeFolder(i, loaded[i].jobs.size());
               runtime::CompileOptions own = compileOptions(files[i], fn->name());
               own.namedOptions = {{"probe_dir", job.probeDir}};

@@ -7,11 +7,12 @@
 #include <memory>
 #include <unordered_map>
 
+#include "ir/ops/stablehlo.h"
 #include "support/error.h"
-#include "transforms/op_rules.h"
-#include "transforms/through_decomposition.h"
 #include "transforms/autodiff.h"
 #include "transforms/jvp_emitter.h"
+#include "transforms/op_rules.h"
+#include "transforms/through_decomposition.h"
 
 namespace kiln::transforms {
 
@@ -67,7 +68,7 @@ std::vector<Value*> JvpEmitter::emitInlined(const Function& callee, const std::v
 }
 
 void JvpEmitter::emitOp(const Op& op) {
-  if (op.is(OpCode::FuncCall)) return emitCall(op);
+  if (op.is(ops::FuncCall)) return emitCall(op);
   std::vector<Value*> t;
   bool anyTangent = false;
   for (Value* v : op.operands()) {
@@ -145,7 +146,7 @@ std::unique_ptr<Function> jvpFunction(const Module& module, const Function& f, c
   TypeList types;
   for (Value* v : results) types.push_back(v->type());
   fn->setResultTypes(types);
-  b.ret(results, OpCode::FuncReturn);
+  b.ret(results, ops::FuncReturn);
   return fn;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "ir/ops/stablehlo.h"
 #include "support/error.h"
 #include "transforms/batch_emitter.h"
 #include "transforms/jvp_emitter.h"
@@ -55,7 +56,7 @@ Value* addTangents(Builder& b, Value* a, Value* c) {
   if (!a) return c;
   if (!c) return a;
   const Type& type = a->type();
-  if (!type.isTuple()) return b.binary(OpCode::Add, a, c);
+  if (!type.isTuple()) return b.binary(ops::Add, a, c);
   std::vector<Value*> sums;
   for (size_t i = 0; i < type.elements().size(); ++i) {
     const int64_t k = static_cast<int64_t>(i);
@@ -66,7 +67,7 @@ Value* addTangents(Builder& b, Value* a, Value* c) {
 }
 
 Value* zeros(Builder& b, const Type& type) {
-  if (type.isToken()) return b.create1(OpCode::AfterAll, {});
+  if (type.isToken()) return b.create1(ops::AfterAll, {});
   if (!type.isTuple()) return b.splat(type, 0);
   std::vector<Value*> elements;
   for (const Type& t : type.elements()) elements.push_back(zeros(b, t));
@@ -77,7 +78,7 @@ Value* orZeros(Builder& b, Value* t, Value* like) { return t ? t : zeros(b, like
 
 Value* conjugate(Builder& b, Value* x) {
   if (!isComplex(x->type().dtype())) return x;
-  return b.binary(OpCode::Complex, b.unary(OpCode::Real, x), b.unary(OpCode::Negate, b.unary(OpCode::Imag, x)));
+  return b.binary(ops::Complex, b.unary(ops::Real, x), b.unary(ops::Negate, b.unary(ops::Imag, x)));
 }
 
 std::pair<int64_t, int64_t> transposedPadding(int64_t in, int64_t window, int64_t stride, int64_t out, int64_t low,
@@ -184,7 +185,7 @@ void unsupportedRule(const Op& op, const std::string& what, const std::string& d
   std::string note = detail;
   if (!where.empty()) note = note.empty() ? where : detail + ", " + where;
   std::string name(op.name());  // a custom call by its target: that is what lacks the rule
-  if (op.is(OpCode::CustomCall)) name += " @" + op.attr("call_target_name").asString();
+  if (op.is(ops::CustomCall)) name += " @" + op.attr("call_target_name").asString();
   throw Error(ErrorKind::Unsupported, "unsupported: " + what + " of " + name + (note.empty() ? "" : " (" + note + ")"));
 }
 

@@ -1,5 +1,6 @@
 #include "transforms/promote_floats.h"
 
+#include "ir/ops/stablehlo.h"
 #include "ir/verifier.h"
 #include "kernels/lapack/lapack_call.h"
 #include "support/error.h"
@@ -38,7 +39,7 @@ Literal promoted(const Literal& lit) {
 // A LAPACK or BLAS call's target in double precision: the letter after "lapack_" or
 // "blas_" names the element type (s, d, c, z); empty for other targets.
 std::string doubleTarget(const Op& op) {
-  if (!op.is(OpCode::CustomCall)) return {};
+  if (!op.is(ops::CustomCall)) return {};
   std::string target = op.attr("call_target_name").asString();
   if (!kernels::isLapackTarget(target)) return {};
   const size_t at = target.find('_') + 1;
@@ -51,7 +52,7 @@ std::string doubleTarget(const Op& op) {
 // (LAPACK calls are renamed to their double-precision routines instead).
 void checkPromotable(const Region& region) {
   walk(region, [](Op& op) {
-    if (!op.is(OpCode::BitcastConvert) && !op.is(OpCode::CustomCall)) return;
+    if (!op.is(ops::BitcastConvert) && !op.is(ops::CustomCall)) return;
     if (!doubleTarget(op).empty()) return;
     bool narrowFloat = false;
     for (Value* v : op.operands()) narrowFloat |= promoted(v->type()) != v->type();

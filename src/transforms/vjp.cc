@@ -6,10 +6,11 @@
 // every primal op nothing reads.
 #include "transforms/transposer.h"
 
+#include "ir/ops/stablehlo.h"
 #include "support/error.h"
-#include "transforms/op_rules.h"
 #include "transforms/autodiff.h"
 #include "transforms/jvp_emitter.h"
+#include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 
@@ -109,7 +110,7 @@ bool Transposer::kept(const Value* v) const {
   const Op* def = v->definingOp();
   if (options_.remat == Remat::None || !def || !copied_.count(def)) return true;
   if (options_.remat == Remat::Dots)
-    return def->is(OpCode::DotGeneral) || def->is(OpCode::Dot) || def->is(OpCode::Convolution);
+    return def->is(ops::DotGeneral) || def->is(ops::Dot) || def->is(ops::Convolution);
   return false;
 }
 
@@ -119,7 +120,7 @@ Value* Transposer::residual(Value* v) {
   if (kept(v)) {
     // Read through a barrier (once), so that CSE cannot merge what is recomputed from it
     // with the forward computation.
-    Value* barrier = b_.create(OpCode::OptimizationBarrier, {primalOf(v)})->result();
+    Value* barrier = b_.create(ops::OptimizationBarrier, {primalOf(v)})->result();
     recomputed_[v] = barrier;
     return barrier;
   }
@@ -197,7 +198,7 @@ Function& reverse(Module& module, const Function& f, const std::string& name, co
   TypeList types;
   for (Value* v : results) types.push_back(v->type());
   fn->setResultTypes(types);
-  b.ret(results, OpCode::FuncReturn);
+  b.ret(results, ops::FuncReturn);
   return *module.addFunction(std::move(fn));
 }
 
@@ -252,7 +253,7 @@ Function& grad(Module& module, const Function& f, const GradOptions& options, co
   TypeList types;
   for (Value* v : out) types.push_back(v->type());
   fn->setResultTypes(types);
-  b.ret(out, OpCode::FuncReturn);
+  b.ret(out, ops::FuncReturn);
   return *module.addFunction(std::move(fn));
 }
 

@@ -4,6 +4,7 @@
 
 #include "transforms/batch_emitter.h"
 
+#include "ir/ops/stablehlo.h"
 #include "support/error.h"
 #include "transforms/op_rules.h"
 #include "transforms/through_decomposition.h"
@@ -46,7 +47,7 @@ void BatchEmitter::emitCall(const Op& call) {
 }
 
 void BatchEmitter::emitOp(const Op& op) {
-  if (op.is(OpCode::FuncCall)) return emitCall(op);
+  if (op.is(ops::FuncCall)) return emitCall(op);
   BatchArgs args{b_, op, {}, {}, size_, *this};
   bool any = false;
   for (Value* v : op.operands()) {
@@ -148,7 +149,7 @@ Function& vmap(Module& module, const Function& f, const VmapOptions& options, co
   TypeList types;
   for (Value* v : results) types.push_back(v->type());
   fn->setResultTypes(types);
-  b.ret(results, OpCode::FuncReturn);
+  b.ret(results, ops::FuncReturn);
   return *module.addFunction(std::move(fn));
 }
 

@@ -8,6 +8,7 @@
 
 #include "interp/interpreter.h"
 #include "ir/fingerprint.h"
+#include "ir/ops/stablehlo.h"
 #include "ir/verifier.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
@@ -20,7 +21,7 @@ Type f32(Shape s) { return Type::tensor(DType::F32, std::move(s)); }
 
 // Adds the two scalar arguments of a reducer.
 std::vector<Value*> addBody(Builder& b, const std::vector<Value*>& a) {
-  return {b.binary(OpCode::Add, a[0], a[1])};
+  return {b.binary(ops::Add, a[0], a[1])};
 }
 
 // Verifies, checks the printed module reads back to the same text, and runs @main.
@@ -45,7 +46,7 @@ TEST(BuilderTest, MlpLayerInfersEveryShape) {
     Value* y = b.dotGeneral(p[0], p[1], DotDims{{}, {}, {1}, {0}});
     EXPECT_EQ(y->type(), f32({4, 2}));
     Value* bias = b.broadcastInDim(b.splat(f32({2}), 0.5), {4, 2}, {1});
-    Value* z = b.binary(OpCode::Maximum, b.binary(OpCode::Add, y, bias), b.splat(f32({4, 2}), 0));
+    Value* z = b.binary(ops::Maximum, b.binary(ops::Add, y, bias), b.splat(f32({4, 2}), 0));
     Value* sum = b.reduce({z}, {b.splat(f32({}), 0)}, {1}, addBody)[0];
     EXPECT_EQ(sum->type(), f32({4}));
     return std::vector<Value*>{b.transpose(z, {1, 0}), sum};
@@ -70,8 +71,8 @@ TEST(BuilderTest, ControlFlowAndRegions) {
           return std::vector<Value*>{c.compare(s[0], p[0], ComparisonDirection::LT)};
         },
         [&](Builder& c, const std::vector<Value*>& s) {
-          Value* next = c.binary(OpCode::Add, s[0], c.splat(i32, 1));
-          return std::vector<Value*>{next, c.binary(OpCode::Add, s[1], s[0])};
+          Value* next = c.binary(ops::Add, s[0], c.splat(i32, 1));
+          return std::vector<Value*>{next, c.binary(ops::Add, s[1], s[0])};
         });
     Value* big = b.compare(loop[1], b.splat(i32, 10), ComparisonDirection::GT);
     std::vector<Value*> chosen = b.if_(
@@ -91,7 +92,7 @@ TEST(BuilderTest, GatherSortConvolutionAndCalls) {
   Function* twice = buildFunction(
       m, "twice", {f32({3})},
       [](Builder& b, const std::vector<Value*>& p) {
-        return std::vector<Value*>{b.binary(OpCode::Add, p[0], p[0])};
+        return std::vector<Value*>{b.binary(ops::Add, p[0], p[0])};
       },
       Visibility::Private);
   buildFunction(m, "main", {f32({3})}, [&](Builder& b, const std::vector<Value*>& p) {
@@ -184,10 +185,10 @@ TEST(BuilderTest, RefusesOperandsThatDoNotFit) {
   }
   EXPECT_THROW(b.reshape(fn.param(0), {5}), Error);
   EXPECT_THROW(b.broadcastInDim(fn.param(0), {2, 4}, {0, 1}), Error);
-  EXPECT_THROW(b.binary(OpCode::Add, fn.param(0), fn.param(1)), Error);
+  EXPECT_THROW(b.binary(ops::Add, fn.param(0), fn.param(1)), Error);
   // A result type that is a parameter of the op must be given.
   try {
-    b.create1(OpCode::Reshape, {fn.param(0)});
+    b.create1(ops::Reshape, {fn.param(0)});
     FAIL() << "a reshape without its result type was accepted";
   } catch (const Error& e) {
     EXPECT_NE(e.message().find("is a parameter of the op, and it was not given"), std::string::npos)
@@ -204,7 +205,7 @@ TEST(BuilderTest, NestedBuildersInheritTheLocation) {
     return b.reduce({p[0]}, {b.splat(f32({}), 0)}, {0}, addBody);
   });
   walk(m.lookup("main")->body(), [&](Op& op) {
-    if (!op.is(OpCode::FuncReturn)) {
+    if (!op.is(ops::FuncReturn)) {
       EXPECT_EQ(op.loc, where) << op.name();
     }
   });

@@ -6,6 +6,7 @@
 
 #include "ir/builder.h"
 #include "ir/module.h"
+#include "ir/ops/stablehlo.h"
 #include "ir/verifier.h"
 
 namespace kiln {
@@ -18,9 +19,9 @@ TEST(IrTest, UsesFollowOperands) {
   Builder b(fn.body());
   Value* x = fn.param(0);
   Value* y = fn.param(1);
-  Value* s = b.binary(OpCode::Add, x, y);
-  Value* p = b.binary(OpCode::Multiply, s, x);
-  b.ret({p}, OpCode::FuncReturn);
+  Value* s = b.binary(ops::Add, x, y);
+  Value* p = b.binary(ops::Multiply, s, x);
+  b.ret({p}, ops::FuncReturn);
   EXPECT_EQ(x->uses().size(), 2u);
   EXPECT_EQ(s->uses().size(), 1u);
   s->replaceAllUsesWith(y);
@@ -35,28 +36,28 @@ TEST(IrTest, UsesFollowOperands) {
 TEST(IrTest, ErasingAnOpInUseIsAnError) {
   Function fn("f", {f32x2()}, {f32x2()});
   Builder b(fn.body());
-  Value* n = b.unary(OpCode::Negate, fn.param(0));
-  b.ret({n}, OpCode::FuncReturn);
+  Value* n = b.unary(ops::Negate, fn.param(0));
+  b.ret({n}, ops::FuncReturn);
   EXPECT_THROW(fn.body().erase(n->definingOp()), Error);
 }
 
 TEST(IrTest, InsertWhileWalking) {
   Function fn("f", {f32x2()}, {f32x2()});
   Builder b(fn.body());
-  Value* n = b.unary(OpCode::Negate, fn.param(0));
-  Value* m = b.unary(OpCode::Negate, n);
-  b.ret({m}, OpCode::FuncReturn);
+  Value* n = b.unary(ops::Negate, fn.param(0));
+  Value* m = b.unary(ops::Negate, n);
+  b.ret({m}, ops::FuncReturn);
   // Put an abs before every negate.
   for (auto& op : fn.body().ops()) {
-    if (!op->is(OpCode::Negate)) continue;
+    if (!op->is(ops::Negate)) continue;
     Builder before = Builder::before(*op);
-    Value* a = before.unary(OpCode::Abs, op->operand(0));
+    Value* a = before.unary(ops::Abs, op->operand(0));
     op->setOperand(0, a);
   }
   std::vector<OpCode> codes;
   for (auto& op : fn.body().ops()) codes.push_back(op->code());
-  EXPECT_EQ(codes, (std::vector<OpCode>{OpCode::Abs, OpCode::Negate, OpCode::Abs, OpCode::Negate,
-                                        OpCode::FuncReturn}));
+  EXPECT_EQ(codes, (std::vector<OpCode>{ops::Abs, ops::Negate, ops::Abs, ops::Negate,
+                                        ops::FuncReturn}));
   Module m2;
   m2.addFunction(fn.clone("g"));
   EXPECT_NO_THROW(verifyModule(m2));
@@ -66,8 +67,8 @@ TEST(IrTest, CloneMapsValuesAndRegions) {
   Module module;
   Function* fn = module.addFunction(std::make_unique<Function>("f", TypeList{f32x2()}, TypeList{f32x2()}));
   Builder b(fn->body());
-  Value* n = b.unary(OpCode::Negate, fn->param(0));
-  b.ret({n}, OpCode::FuncReturn);
+  Value* n = b.unary(ops::Negate, fn->param(0));
+  b.ret({n}, ops::FuncReturn);
   std::unique_ptr<Function> copy = fn->clone("g");
   EXPECT_EQ(copy->name(), "g");
   const Op* neg = copy->body().front();
@@ -79,9 +80,9 @@ TEST(IrTest, CloneMapsValuesAndRegions) {
 TEST(IrTest, StructuralIdentityForCse) {
   Function fn("f", {f32x2(), f32x2()}, {f32x2()});
   Builder b(fn.body());
-  Value* a = b.binary(OpCode::Add, fn.param(0), fn.param(1));
-  Value* c = b.binary(OpCode::Add, fn.param(0), fn.param(1));
-  Value* d = b.binary(OpCode::Add, fn.param(1), fn.param(0));
+  Value* a = b.binary(ops::Add, fn.param(0), fn.param(1));
+  Value* c = b.binary(ops::Add, fn.param(0), fn.param(1));
+  Value* d = b.binary(ops::Add, fn.param(1), fn.param(0));
   EXPECT_TRUE(a->definingOp()->structurallyEqual(*c->definingOp()));
   EXPECT_EQ(a->definingOp()->structuralHash(), c->definingOp()->structuralHash());
   EXPECT_FALSE(a->definingOp()->structurallyEqual(*d->definingOp()));

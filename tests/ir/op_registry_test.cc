@@ -6,6 +6,8 @@
 #include <set>
 
 #include "ir/infer.h"
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
 #include "stablehlo/op_syntax.h"
 
 namespace kiln {
@@ -29,7 +31,7 @@ TEST(OpRegistryTest, RowsAreConsistent) {
       }
     }
   }
-  EXPECT_EQ(lookupOp("return"), OpCode::FuncReturn);
+  EXPECT_EQ(lookupOp("return"), ops::FuncReturn);
   EXPECT_FALSE(lookupOp("stablehlo.nope").has_value());
 }
 
@@ -59,12 +61,12 @@ TEST(OpRegistryTest, CoversTheSpec) {
 }
 
 TEST(OpRegistryTest, DefaultsAreReadThroughOps) {
-  const OpInfo& sort = opInfo(OpCode::Sort);
+  const OpInfo& sort = opInfo(ops::Sort);
   ASSERT_NE(sort.findAttr("dimension"), nullptr);
   EXPECT_EQ(sort.findAttr("dimension")->defaultValue(), Attribute::integer(-1));
-  EXPECT_TRUE(opInfo(OpCode::Add).has(kCommutative));
-  EXPECT_FALSE(opInfo(OpCode::Subtract).has(kCommutative));
-  EXPECT_TRUE(opInfo(OpCode::Return).isTerminator());
+  EXPECT_TRUE(opInfo(ops::Add).has(kCommutative));
+  EXPECT_FALSE(opInfo(ops::Subtract).has(kCommutative));
+  EXPECT_TRUE(opInfo(ops::Return).isTerminator());
 }
 
 // Composite ops are numbered after the last primitive of ops.def, and each carries the
@@ -74,7 +76,7 @@ TEST(OpRegistryTest, CompositeOpsFollowThePrimitives) {
   for (size_t i = 0; i < ops.size(); ++i) EXPECT_EQ(static_cast<size_t>(ops[i].code), i) << ops[i].name;
   std::optional<OpCode> add = lookupOp("chlo.broadcast_add");
   ASSERT_TRUE(add.has_value());
-  EXPECT_GT(static_cast<size_t>(*add), static_cast<size_t>(OpCode::Fusion));
+  EXPECT_GT(static_cast<size_t>(*add), static_cast<size_t>(ops::Fusion));
   EXPECT_NE(opInfo(*add).decompose, nullptr);
   EXPECT_TRUE(opInfo(*add).has(kBroadcasting));
   for (const OpInfo& info : ops) {

@@ -9,6 +9,7 @@
 
 #include "ir/attr_records.h"
 #include "ir/infer.h"
+#include "ir/ops/stablehlo.h"
 #include "stablehlo/parser.h"
 #include "support/error.h"
 #include "test_paths.h"
@@ -75,9 +76,9 @@ void checkRecords(const Op& op, const std::string& file, Counts& c) {
   checkRecordRoundTrip<ScatterDims>(op, "scatter_dimension_numbers", file, c);
   checkRecordRoundTrip<RaggedDotDims>(op, "ragged_dot_dimension_numbers", file, c);
   checkRecordRoundTrip<ChannelHandle>(op, "channel_handle", file, c);
-  if (op.is(OpCode::Convolution) || op.is(OpCode::DynamicConv))
+  if (op.is(ops::Convolution) || op.is(ops::DynamicConv))
     checkRecordRoundTrip<ConvDims>(op, "dimension_numbers", file, c);
-  if (op.is(OpCode::Gather) || op.is(OpCode::DynamicGather))
+  if (op.is(ops::Gather) || op.is(ops::DynamicGather))
     checkRecordRoundTrip<GatherDims>(op, "dimension_numbers", file, c);
 }
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/ops/stablehlo.h"
 #include "kernels/lapack/lapack_call.h"
 #include "stablehlo/parser.h"
 
@@ -250,7 +251,7 @@ inline std::string callText(const std::string& target, const std::vector<Type>& 
 // The custom_call of a parsed @main.
 inline const Op& customCallOf(const Module& module) {
   for (const auto& op : module.lookup("main")->body().ops())
-    if (op->is(OpCode::CustomCall)) return *op;
+    if (op->is(ops::CustomCall)) return *op;
   throw std::runtime_error("no custom_call");
 }
 

@@ -4,6 +4,9 @@
 // catches corrupted assignments.
 #include <gtest/gtest.h>
 
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
+#include "ir/ops/testing.h"
 #include "passes/memory_limit.h"
 #include "passes/pass_test_util.h"
 
@@ -96,7 +99,7 @@ TEST(ScheduleTest, EffectsKeepTheirOrderAndTheTerminatorStaysLast) {
   EXPECT_NO_THROW(verifyModule(*m));
   std::vector<std::string> order;
   for (const auto& op : mainOf(*m).body().ops())
-    order.push_back(op->is(OpCode::CustomCall) ? op->attr("call_target_name").asString() : std::string(op->name()));
+    order.push_back(op->is(ops::CustomCall) ? op->attr("call_target_name").asString() : std::string(op->name()));
   auto pos = [&](const std::string& name) { return std::find(order.begin(), order.end(), name) - order.begin(); };
   EXPECT_LT(pos("first"), pos("second"));
   EXPECT_EQ(order.back(), "func.return");
@@ -116,11 +119,11 @@ TEST(ScheduleTest, ChecksKeepTheirOrder) {
                          {"schedule"}, test_util::Inputs::Ordinary);
   std::vector<const Op*> checks;
   for (const auto& op : mainOf(*m).body().ops())
-    if (op->is(OpCode::CheckExpectEq)) checks.push_back(op.get());
+    if (op->is(ops::CheckExpectEq)) checks.push_back(op.get());
   ASSERT_EQ(checks.size(), 2u);
-  EXPECT_TRUE(checks[0]->operand(0)->definingOp()->is(OpCode::Negate));
-  EXPECT_TRUE(checks[1]->operand(0)->definingOp()->is(OpCode::Abs));
-  EXPECT_TRUE(mainOf(*m).body().back()->is(OpCode::FuncReturn));
+  EXPECT_TRUE(checks[0]->operand(0)->definingOp()->is(ops::Negate));
+  EXPECT_TRUE(checks[1]->operand(0)->definingOp()->is(ops::Abs));
+  EXPECT_TRUE(mainOf(*m).body().back()->is(ops::FuncReturn));
 }
 
 TEST(ScheduleTest, LowersThePeakOfABadlyInterleavedProgram) {
@@ -154,7 +157,7 @@ TEST(ScheduleTest, LowersThePeakOfABadlyInterleavedProgram) {
   std::vector<const Op*> ops;
   for (const auto& op : mainOf(*m).body().ops()) ops.push_back(op.get());
   for (size_t i = 0; i < ops.size(); ++i)
-    if (ops[i]->is(OpCode::Reduce)) {
+    if (ops[i]->is(ops::Reduce)) {
       ASSERT_GT(i, 0u);
       EXPECT_EQ(ops[i - 1], ops[i]->operand(0)->definingOp()) << stablehlo::printModule(*m);
     }
@@ -179,9 +182,9 @@ TEST(BufferAssignmentTest, FiguresOfAHandComputedExample) {
   BufferAssignment a = assign(*m);
   const Function& fn = mainOf(*m);
   const Value *x = fn.param(0), *y = fn.param(1);
-  const Value *va = resultOf(*m, OpCode::Negate), *vb = resultOf(*m, OpCode::Concatenate),
-              *vc = resultOf(*m, OpCode::Add), *vz = resultOf(*m, OpCode::Constant),
-              *vr = resultOf(*m, OpCode::Reduce), *vd = resultOf(*m, OpCode::Abs);
+  const Value *va = resultOf(*m, ops::Negate), *vb = resultOf(*m, ops::Concatenate),
+              *vc = resultOf(*m, ops::Add), *vz = resultOf(*m, ops::Constant),
+              *vr = resultOf(*m, ops::Reduce), *vd = resultOf(*m, ops::Abs);
   // Intervals (op positions; parameters start at -1; a value lives to its last read, and a
   // parameter the caller keeps lives for the whole call).
   auto interval = [&](const Value* v) { return std::make_pair(entry(a, v).start, entry(a, v).end); };
@@ -247,8 +250,8 @@ TEST(BufferAssignmentTest, AValueStillReadLaterIsNotOverwritten) {
       return %c : tensor<64xf32>
     })");
   BufferAssignment a = assign(*m);
-  const Value *va = resultOf(*m, OpCode::Negate), *vb = resultOf(*m, OpCode::Exponential),
-              *vc = resultOf(*m, OpCode::Add);
+  const Value *va = resultOf(*m, ops::Negate), *vb = resultOf(*m, ops::Exponential),
+              *vc = resultOf(*m, ops::Add);
   EXPECT_EQ(entry(a, vb).reusesBufferOf, -1) << "a is read again by the add";
   EXPECT_NE(entry(a, vb).offset, entry(a, va).offset);
   // The add may take either operand: both die there.
@@ -266,7 +269,7 @@ TEST(BufferAssignmentTest, InPlaceNeedsTheSameShape) {
       return %n : tensor<4x8xf32>
     })");
   BufferAssignment a = assign(*m);
-  EXPECT_EQ(entry(a, resultOf(*m, OpCode::Transpose)).reusesBufferOf, -1) << "a transpose is no element-by-element op";
+  EXPECT_EQ(entry(a, resultOf(*m, ops::Transpose)).reusesBufferOf, -1) << "a transpose is no element-by-element op";
   EXPECT_EQ(a.inPlaceReuses, 1) << a.str();
 }
 
@@ -288,9 +291,9 @@ TEST(BufferAssignmentTest, AMultiOutputFusionWritesOverOperandsItsOtherResultRea
   BufferAssignment a = assign(*m);
   const Op* fusion = nullptr;
   for (const auto& op : mainOf(*m).body().ops())
-    if (op->is(OpCode::Fusion)) fusion = op.get();
+    if (op->is(ops::Fusion)) fusion = op.get();
   ASSERT_NE(fusion, nullptr);
-  const Value *va = resultOf(*m, OpCode::Negate), *vb = resultOf(*m, OpCode::Abs);
+  const Value *va = resultOf(*m, ops::Negate), *vb = resultOf(*m, ops::Abs);
   EXPECT_EQ(entry(a, fusion->result(0)).reusesBufferOf, static_cast<int64_t>(indexOf(a, va))) << a.str();
   EXPECT_EQ(entry(a, fusion->result(1)).reusesBufferOf, static_cast<int64_t>(indexOf(a, vb))) << a.str();
   EXPECT_EQ(a.inPlaceReuses, 2) << a.str();
@@ -335,10 +338,10 @@ TEST(BufferAssignmentTest, DonatedParametersHoldResults) {
     const Function& fn = mainOf(*m);
     EXPECT_TRUE(entry(a, fn.param(0)).donated) << attr;
     EXPECT_FALSE(entry(a, fn.param(1)).donated) << attr;
-    const BufferedValue& neg = entry(a, resultOf(*m, OpCode::Negate));
+    const BufferedValue& neg = entry(a, resultOf(*m, ops::Negate));
     EXPECT_EQ(neg.inParameter, 0) << attr << "\n" << a.str();
     EXPECT_EQ(neg.reusesBufferOf, static_cast<int64_t>(indexOf(a, fn.param(0))));
-    EXPECT_EQ(entry(a, resultOf(*m, OpCode::Add)).inParameter, 0) << "the add goes on in the same bytes";
+    EXPECT_EQ(entry(a, resultOf(*m, ops::Add)).inParameter, 0) << "the add goes on in the same bytes";
     for (const BufferedValue& v : a.values) EXPECT_NE(v.inParameter, 1) << v.producer << ": y is not donated";
     EXPECT_EQ(a.arenaBytes, 256) << "only |y| needs the arena\n" << a.str();
   }
@@ -350,8 +353,8 @@ TEST(BufferAssignmentTest, DonatingAllParameters) {
   const Function& fn = mainOf(*m);
   EXPECT_TRUE(entry(a, fn.param(0)).donated);
   EXPECT_TRUE(entry(a, fn.param(1)).donated);
-  EXPECT_EQ(entry(a, resultOf(*m, OpCode::Negate)).inParameter, 0);
-  EXPECT_EQ(entry(a, resultOf(*m, OpCode::Abs)).inParameter, 1);
+  EXPECT_EQ(entry(a, resultOf(*m, ops::Negate)).inParameter, 0);
+  EXPECT_EQ(entry(a, resultOf(*m, ops::Abs)).inParameter, 1);
   EXPECT_EQ(a.arenaBytes, 0) << a.str();
 
   // Through the pass: PipelineOptions::donateAllParameters.
@@ -388,7 +391,7 @@ TEST(BufferAssignmentTest, LargerDonatedBufferIsReusedForASmallerValue) {
       return %n : tensor<16xf32>
     })");
   BufferAssignment a = assign(*m);
-  EXPECT_EQ(entry(a, resultOf(*m, OpCode::BroadcastInDim)).inParameter, 0) << a.str();
+  EXPECT_EQ(entry(a, resultOf(*m, ops::BroadcastInDim)).inParameter, 0) << a.str();
 }
 
 TEST(BufferAssignmentTest, PipelineAssignmentsCheckOut) {
@@ -425,7 +428,7 @@ TEST(BufferAssignmentTest, PipelineAssignmentsCheckOut) {
 TEST(BufferCheckTest, ReportsOverlappingValuesAtOneOffset) {
   auto m = stablehlo::parseModule(kHandExample);
   BufferAssignment a = assign(*m);
-  const Value *va = resultOf(*m, OpCode::Negate), *vb = resultOf(*m, OpCode::Concatenate);
+  const Value *va = resultOf(*m, ops::Negate), *vb = resultOf(*m, ops::Concatenate);
   a.values[indexOf(a, vb)].offset = a.values[indexOf(a, va)].offset;  // a and b are both live at 1
   std::vector<std::string> problems = checkBufferAssignment(mainOf(*m), a);
   ASSERT_FALSE(problems.empty());
@@ -437,7 +440,7 @@ TEST(BufferCheckTest, ReportsOverlappingValuesAtOneOffset) {
 TEST(BufferCheckTest, ReportsAnIntervalThatMissesAUse) {
   auto m = stablehlo::parseModule(kHandExample);
   BufferAssignment a = assign(*m);
-  BufferedValue& va = a.values[indexOf(a, resultOf(*m, OpCode::Negate))];
+  BufferedValue& va = a.values[indexOf(a, resultOf(*m, ops::Negate))];
   va.end = 1;  // the abs at 5 still reads it
   std::vector<std::string> problems = checkBufferAssignment(mainOf(*m), a);
   ASSERT_FALSE(problems.empty());
@@ -451,10 +454,10 @@ TEST(BufferCheckTest, ReportsMissingAndMisplacedValues) {
   missing.values.pop_back();
   EXPECT_FALSE(checkBufferAssignment(mainOf(*m), missing).empty());
   BufferAssignment pastArena = a;
-  pastArena.values[indexOf(a, resultOf(*m, OpCode::Reduce))].offset = a.arenaBytes;
+  pastArena.values[indexOf(a, resultOf(*m, ops::Reduce))].offset = a.arenaBytes;
   EXPECT_FALSE(checkBufferAssignment(mainOf(*m), pastArena).empty());
   BufferAssignment noBuffer = a;
-  noBuffer.values[indexOf(a, resultOf(*m, OpCode::Add))].offset = -1;
+  noBuffer.values[indexOf(a, resultOf(*m, ops::Add))].offset = -1;
   EXPECT_FALSE(checkBufferAssignment(mainOf(*m), noBuffer).empty());
   BufferAssignment placedParameter = a;
   placedParameter.values[0].offset = 0;  // x: the caller's, not donated

@@ -3,6 +3,8 @@
 // also verifies and computes the same bits as the input.
 #include <gtest/gtest.h>
 
+#include "ir/ops/stablehlo.h"
+#include "ir/ops/testing.h"
 #include "passes/pass_test_util.h"
 
 namespace kiln::passes {
@@ -50,12 +52,12 @@ TEST(InlineTest, CallsAreReplacedByTheCalleeBody) {
       return %r : tensor<4xf32>
     })",
                          {"inline"});
-  EXPECT_EQ(count(*m, OpCode::FuncCall), 0);
+  EXPECT_EQ(count(*m, ops::FuncCall), 0);
   EXPECT_EQ(m->lookup("sq"), nullptr) << "a private function nobody calls any more is removed";
-  EXPECT_EQ(count(*m, OpCode::Multiply), 2) << "one copy of the body per call";
-  EXPECT_EQ(count(*m, OpCode::Negate), 2);
+  EXPECT_EQ(count(*m, ops::Multiply), 2) << "one copy of the body per call";
+  EXPECT_EQ(count(*m, ops::Negate), 2);
   // The copies read the call's operands.
-  std::vector<Op*> muls = opsOf(*m, OpCode::Multiply);
+  std::vector<Op*> muls = opsOf(*m, ops::Multiply);
   ASSERT_EQ(muls.size(), 2u);
   EXPECT_EQ(muls[0]->operand(0), m->lookup("main")->param(0));
   EXPECT_EQ(muls[1]->operand(0), m->lookup("main")->param(1));
@@ -72,7 +74,7 @@ TEST(InlineTest, CalleeReturningItsParameter) {
       return %r : tensor<4xi32>
     })",
                          {"inline"});
-  EXPECT_EQ(count(*m, OpCode::FuncCall), 0);
+  EXPECT_EQ(count(*m, ops::FuncCall), 0);
   const Op* sub = returned(*m)->definingOp();
   EXPECT_EQ(sub->operand(0), m->lookup("main")->param(1));
   EXPECT_EQ(sub->operand(1), m->lookup("main")->param(0));
@@ -103,10 +105,10 @@ TEST(InlineTest, NestedCallsAreInlinedCompletely) {
       return %s : tensor<4xf32>
     })",
                          {"inline"});
-  EXPECT_EQ(count(*m, OpCode::FuncCall), 0) << "calls inside inlined bodies and inside loops are inlined too";
+  EXPECT_EQ(count(*m, ops::FuncCall), 0) << "calls inside inlined bodies and inside loops are inlined too";
   EXPECT_EQ(m->functions().size(), 1u);
-  EXPECT_EQ(count(*m, OpCode::Abs), 4);
-  EXPECT_EQ(count(*m, OpCode::Negate), 2);
+  EXPECT_EQ(count(*m, ops::Abs), 4);
+  EXPECT_EQ(count(*m, ops::Negate), 2);
 }
 
 TEST(InlineTest, RecursiveCallsStay) {
@@ -141,11 +143,11 @@ TEST(InlineTest, RecursiveCallsStay) {
   EXPECT_NE(m->lookup("self"), nullptr);
   EXPECT_EQ(m->lookup("leaf"), nullptr) << "@leaf is not recursive: inlined into @even, then unreferenced";
   // main: its two calls; even: its call of odd; odd: its call of even; self: its own.
-  EXPECT_EQ(count(*m, OpCode::FuncCall), 5);
+  EXPECT_EQ(count(*m, ops::FuncCall), 5);
   int mainCalls = 0;
-  walk(m->lookup("main")->body(), [&](Op& op) { mainCalls += op.is(OpCode::FuncCall); });
+  walk(m->lookup("main")->body(), [&](Op& op) { mainCalls += op.is(ops::FuncCall); });
   EXPECT_EQ(mainCalls, 2);
-  EXPECT_EQ(count(*m, OpCode::Negate), 1);
+  EXPECT_EQ(count(*m, ops::Negate), 1);
 }
 
 TEST(InlineTest, FunctionVisibilityAndSymbolReferences) {
@@ -167,11 +169,11 @@ TEST(InlineTest, FunctionVisibilityAndSymbolReferences) {
       return %c : tensor<i64>
     })",
                          {"inline"});
-  EXPECT_EQ(count(*m, OpCode::FuncCall), 0);
+  EXPECT_EQ(count(*m, ops::FuncCall), 0);
   EXPECT_NE(m->lookup("public_helper"), nullptr) << "public functions are entry points: kept";
   EXPECT_EQ(m->lookup("unused"), nullptr) << "an unreferenced private function goes";
   EXPECT_NE(m->lookup("impl"), nullptr) << "the composite's decomposition names it";
-  EXPECT_EQ(count(*m, OpCode::Composite), 1);
+  EXPECT_EQ(count(*m, ops::Composite), 1);
 }
 
 TEST(InlineTest, PrivateFunctionsOnlyUnreachableCodeRefersToAreRemoved) {
@@ -223,8 +225,8 @@ TEST(InlineTest, InlinedOpsGetCallSiteLocations) {
       return %p, %q : tensor<4xf32>, tensor<4xf32>
     })",
                      {"inline"});
-  std::vector<Op*> muls = opsOf(*m, OpCode::Multiply);
-  std::vector<Op*> negs = opsOf(*m, OpCode::Negate);
+  std::vector<Op*> muls = opsOf(*m, ops::Multiply);
+  std::vector<Op*> negs = opsOf(*m, ops::Negate);
   ASSERT_EQ(muls.size(), 2u);
   ASSERT_EQ(negs.size(), 2u);
   Location callee = Location::file("lib.py", 10, 3);
@@ -257,12 +259,12 @@ TEST(CseTest, DuplicatesAreMerged) {
     })",
                          {"cse"});
   // a = b, c = d, f = g, i = j; e (operands swapped) and h (another value) stay.
-  EXPECT_EQ(count(*m, OpCode::Exponential), 1);
-  EXPECT_EQ(count(*m, OpCode::Constant), 2);
-  EXPECT_EQ(count(*m, OpCode::Multiply), 2);
-  EXPECT_EQ(count(*m, OpCode::Add), 4);
+  EXPECT_EQ(count(*m, ops::Exponential), 1);
+  EXPECT_EQ(count(*m, ops::Constant), 2);
+  EXPECT_EQ(count(*m, ops::Multiply), 2);
+  EXPECT_EQ(count(*m, ops::Add), 4);
   // The survivor stands for both: its location names both lines.
-  const Op* exp = opsOf(*m, OpCode::Exponential).front();
+  const Op* exp = opsOf(*m, ops::Exponential).front();
   const Op* add = exp->operand(0)->definingOp();
   EXPECT_EQ(add->loc, mergeLocations({Location::file("m.py", 1, 1), Location::file("m.py", 2, 1)}));
   const Op* n = returned(*m, 1)->definingOp();
@@ -283,9 +285,9 @@ TEST(CseTest, SideEffectingOpsAreNeverMerged) {
       return %a, %b, %r1, %r2, %c, %d : tensor<4xf32>, tensor<4xf32>, tensor<2x2xui64>, tensor<2x2xui64>, tensor<4xf32>, tensor<4xf32>
     })",
                      {"cse"});
-  EXPECT_EQ(count(*m, OpCode::CheckExpectEqConst), 2);
-  EXPECT_EQ(count(*m, OpCode::CustomCall), 4) << "custom calls are opaque, with or without has_side_effect";
-  EXPECT_EQ(count(*m, OpCode::RngBitGenerator), 2);
+  EXPECT_EQ(count(*m, ops::CheckExpectEqConst), 2);
+  EXPECT_EQ(count(*m, ops::CustomCall), 4) << "custom calls are opaque, with or without has_side_effect";
+  EXPECT_EQ(count(*m, ops::RngBitGenerator), 2);
   for (size_t i = 0; i < 6; i += 2) EXPECT_NE(returned(*m, i), returned(*m, i + 1)) << "result " << i;
 }
 
@@ -302,7 +304,7 @@ TEST(CseTest, LapackCallsArePureUnlessMarkedSoTheyMergeAndDie) {
       return %a#0, %b#0 : tensor<3x3xf32>, tensor<3x3xf32>
     })",
                      {"cse", "dce"});
-  EXPECT_EQ(count(*m, OpCode::CustomCall), 3) << stablehlo::printModule(*m);
+  EXPECT_EQ(count(*m, ops::CustomCall), 3) << stablehlo::printModule(*m);
   EXPECT_EQ(returned(*m, 0), returned(*m, 1));
 }
 
@@ -328,8 +330,8 @@ TEST(CseTest, LoopBodiesReuseOpsOfTheEnclosingRegion) {
       return %out#1, %outer : tensor<4xi32>, tensor<4xi32>
     })",
                          {"cse"});
-  EXPECT_EQ(count(*m, OpCode::Multiply), 1) << "the body's x * x is the one computed before the loop";
-  const Op* loop = opsOf(*m, OpCode::While).front();
+  EXPECT_EQ(count(*m, ops::Multiply), 1) << "the body's x * x is the one computed before the loop";
+  const Op* loop = opsOf(*m, ops::While).front();
   const Op* outer = returned(*m, 1)->definingOp();
   bool readsOuter = false;
   walk(loop->region(1), [&](Op& op) {
@@ -337,7 +339,7 @@ TEST(CseTest, LoopBodiesReuseOpsOfTheEnclosingRegion) {
   });
   EXPECT_TRUE(readsOuter);
   int bodyAdds = 0;
-  walk(loop->region(1), [&](Op& op) { bodyAdds += op.is(OpCode::Add); });
+  walk(loop->region(1), [&](Op& op) { bodyAdds += op.is(ops::Add); });
   EXPECT_EQ(bodyAdds, 3) << "the duplicate add in the body is merged too";
 }
 
@@ -357,11 +359,11 @@ TEST(CseTest, BranchesDoNotShareWhatTheyDefine) {
       return %s : tensor<4xf32>
     })",
                          {"cse"});
-  EXPECT_EQ(count(*m, OpCode::Multiply), 3) << "neither the other branch nor the code after the if sees a branch's ops";
-  const Op* ifOp = opsOf(*m, OpCode::If).front();
+  EXPECT_EQ(count(*m, ops::Multiply), 3) << "neither the other branch nor the code after the if sees a branch's ops";
+  const Op* ifOp = opsOf(*m, ops::If).front();
   for (size_t b = 0; b < 2; ++b) {
     int muls = 0;
-    walk(ifOp->region(b), [&](Op& op) { muls += op.is(OpCode::Multiply); });
+    walk(ifOp->region(b), [&](Op& op) { muls += op.is(ops::Multiply); });
     EXPECT_EQ(muls, 1) << "branch " << b;
   }
 }
@@ -382,7 +384,7 @@ TEST(CseTest, AnOpBeforeTheIfIsSharedByBothBranches) {
       return %s : tensor<4xf32>
     })",
                          {"cse"});
-  EXPECT_EQ(count(*m, OpCode::Multiply), 1);
+  EXPECT_EQ(count(*m, ops::Multiply), 1);
 }
 
 // ---- DCE ------------------------------------------------------------------------------
@@ -409,7 +411,7 @@ TEST(DceTest, DeadChainsAreRemoved) {
     })",
                          {"dce"});
   EXPECT_EQ(numOps(*m), 2) << stablehlo::printModule(*m);
-  EXPECT_EQ(count(*m, OpCode::While), 0) << "a loop without effects whose results are unused is dead";
+  EXPECT_EQ(count(*m, ops::While), 0) << "a loop without effects whose results are unused is dead";
 }
 
 TEST(DceTest, DeadOpsInsideRegionsAreRemoved) {
@@ -430,10 +432,10 @@ TEST(DceTest, DeadOpsInsideRegionsAreRemoved) {
       return %w : tensor<i32>
     })",
                          {"dce"});
-  EXPECT_EQ(count(*m, OpCode::Not), 0);
-  EXPECT_EQ(count(*m, OpCode::Multiply), 0);
-  EXPECT_EQ(count(*m, OpCode::Negate), 0);
-  EXPECT_EQ(count(*m, OpCode::While), 1);
+  EXPECT_EQ(count(*m, ops::Not), 0);
+  EXPECT_EQ(count(*m, ops::Multiply), 0);
+  EXPECT_EQ(count(*m, ops::Negate), 0);
+  EXPECT_EQ(count(*m, ops::While), 1);
 }
 
 TEST(DceTest, OpsWithEffectsAreKept) {
@@ -465,16 +467,16 @@ TEST(DceTest, OpsWithEffectsAreKept) {
       return %x : tensor<4xf32>
     })"),
                      {"dce"});
-  EXPECT_EQ(count(*m, OpCode::CheckExpectEqConst), 1);
-  EXPECT_EQ(count(*m, OpCode::Abs), 1) << "the check reads it";
-  EXPECT_EQ(count(*m, OpCode::CustomCall), 2);
-  EXPECT_EQ(count(*m, OpCode::RngBitGenerator), 1);
-  EXPECT_EQ(count(*m, OpCode::Outfeed), 1);
-  EXPECT_EQ(count(*m, OpCode::AfterAll), 1);
-  EXPECT_EQ(count(*m, OpCode::AllReduce), 1);
-  EXPECT_EQ(count(*m, OpCode::Negate), 1) << "the all_reduce reads it";
-  EXPECT_EQ(count(*m, OpCode::While), 1) << "its body asserts";
-  EXPECT_EQ(count(*m, OpCode::Exponential), 0);
+  EXPECT_EQ(count(*m, ops::CheckExpectEqConst), 1);
+  EXPECT_EQ(count(*m, ops::Abs), 1) << "the check reads it";
+  EXPECT_EQ(count(*m, ops::CustomCall), 2);
+  EXPECT_EQ(count(*m, ops::RngBitGenerator), 1);
+  EXPECT_EQ(count(*m, ops::Outfeed), 1);
+  EXPECT_EQ(count(*m, ops::AfterAll), 1);
+  EXPECT_EQ(count(*m, ops::AllReduce), 1);
+  EXPECT_EQ(count(*m, ops::Negate), 1) << "the all_reduce reads it";
+  EXPECT_EQ(count(*m, ops::While), 1) << "its body asserts";
+  EXPECT_EQ(count(*m, ops::Exponential), 0);
 }
 
 TEST(DceTest, CallsOfFunctionsWithEffectsAreKept) {
@@ -495,7 +497,7 @@ TEST(DceTest, CallsOfFunctionsWithEffectsAreKept) {
       return %r : tensor<4xi32>
     })",
                      {"cse", "dce"});
-  EXPECT_EQ(count(*m, OpCode::FuncCall), 3) << stablehlo::printModule(*m);
+  EXPECT_EQ(count(*m, ops::FuncCall), 3) << stablehlo::printModule(*m);
 }
 
 // ---- constant folding ---------------------------------------------------------------------
@@ -516,10 +518,10 @@ TEST(FoldTest, ChainsFoldIntoOneConstant) {
     })",
                          {"fold", "dce"});
   EXPECT_EQ(numOps(*m), 2) << stablehlo::printModule(*m);
-  EXPECT_EQ(count(*m, OpCode::Constant), 1);
+  EXPECT_EQ(count(*m, ops::Constant), 1);
   const Op* add = returned(*m)->definingOp();
-  ASSERT_TRUE(add->is(OpCode::Add));
-  EXPECT_TRUE(add->operand(1)->definingOp()->is(OpCode::Constant));
+  ASSERT_TRUE(add->is(ops::Add));
+  EXPECT_TRUE(add->operand(1)->definingOp()->is(ops::Constant));
 }
 
 TEST(FoldTest, FoldsInsideRegionsAndIntegerOps) {
@@ -541,8 +543,8 @@ TEST(FoldTest, FoldsInsideRegionsAndIntegerOps) {
       return %w : tensor<i32>
     })",
                          {"fold"}, test_util::Inputs::Ordinary);
-  EXPECT_EQ(count(*m, OpCode::Multiply), 0);
-  EXPECT_EQ(count(*m, OpCode::Add), 1);
+  EXPECT_EQ(count(*m, ops::Multiply), 0);
+  EXPECT_EQ(count(*m, ops::Add), 1);
 }
 
 std::string sizedProgram(int n) {
@@ -557,12 +559,12 @@ TEST(FoldTest, RespectsTheElementLimit) {
     PassContext ctx;
     ctx.options.foldElementLimit = limit;
     auto m = runAndCompare(sizedProgram(100), {"fold"}, ctx);
-    EXPECT_EQ(count(*m, OpCode::Multiply), limit >= 100 ? 0 : 1) << "limit " << limit;
-    EXPECT_EQ(count(*m, OpCode::Iota), 1) << "an op without operands is no folding candidate";
+    EXPECT_EQ(count(*m, ops::Multiply), limit >= 100 ? 0 : 1) << "limit " << limit;
+    EXPECT_EQ(count(*m, ops::Iota), 1) << "an op without operands is no folding candidate";
   }
   PassContext ctx;  // the default limit: 4096 elements
   auto m = runAndCompare(sizedProgram(5000), {"fold"}, ctx);
-  EXPECT_EQ(count(*m, OpCode::Multiply), 1);
+  EXPECT_EQ(count(*m, ops::Multiply), 1);
 }
 
 TEST(FoldTest, BroadcastsEffectsAndUnfoldableConstantsAreNotFolded) {
@@ -580,11 +582,11 @@ TEST(FoldTest, BroadcastsEffectsAndUnfoldableConstantsAreNotFolded) {
       return %b, %e, %o, %r1, %n : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<2x2xui64>, tensor<4xf32>
     })",
                      {"fold"});
-  EXPECT_EQ(count(*m, OpCode::BroadcastInDim), 1);
-  EXPECT_EQ(count(*m, OpCode::CustomCall), 2);
-  EXPECT_EQ(count(*m, OpCode::RngBitGenerator), 1);
-  EXPECT_EQ(count(*m, OpCode::Negate), 1);
-  EXPECT_EQ(count(*m, OpCode::UtilUnfoldableConstant), 1);
+  EXPECT_EQ(count(*m, ops::BroadcastInDim), 1);
+  EXPECT_EQ(count(*m, ops::CustomCall), 2);
+  EXPECT_EQ(count(*m, ops::RngBitGenerator), 1);
+  EXPECT_EQ(count(*m, ops::Negate), 1);
+  EXPECT_EQ(count(*m, ops::UtilUnfoldableConstant), 1);
 }
 
 TEST(FoldTest, OpsTheInterpreterRejectsStayAndTheRestStillFolds) {
@@ -603,8 +605,8 @@ TEST(FoldTest, OpsTheInterpreterRejectsStayAndTheRestStillFolds) {
   PassContext ctx;
   EXPECT_NO_THROW(m = runPasses(text, {"fold"}, ctx));
   ASSERT_TRUE(m);
-  EXPECT_EQ(count(*m, OpCode::ReducePrecision), 1);
-  EXPECT_EQ(count(*m, OpCode::Negate), 0);
+  EXPECT_EQ(count(*m, ops::ReducePrecision), 1);
+  EXPECT_EQ(count(*m, ops::Negate), 0);
 }
 
 }  // namespace

@@ -7,6 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
+#include "ir/ops/testing.h"
 #include "passes/op_facts.h"
 #include "passes/pass_test_util.h"
 
@@ -27,7 +30,7 @@ struct Fused {
 Fused fuse(const std::string& text, Inputs inputs = Inputs::Special) {
   Fused f;
   f.module = runAndCompare(text, {"fusion"}, f.ctx, inputs);
-  f.fusions = opsOf(*f.module, OpCode::Fusion);
+  f.fusions = opsOf(*f.module, ops::Fusion);
   return f;
 }
 
@@ -78,7 +81,7 @@ TEST(FusionTest, ElementwiseChainBecomesOneLoopKernel) {
   ASSERT_EQ(f.fusions.size(), 1u) << planText(f);
   const Op& k = *f.fusions[0];
   EXPECT_EQ(kindOf(k), "loop");
-  EXPECT_EQ(inside(k, OpCode::Add) + inside(k, OpCode::Multiply) + inside(k, OpCode::Negate) + inside(k, OpCode::Abs), 4);
+  EXPECT_EQ(inside(k, ops::Add) + inside(k, ops::Multiply) + inside(k, ops::Negate) + inside(k, ops::Abs), 4);
   EXPECT_EQ(k.numOperands(), 2u);
   EXPECT_EQ(k.numResults(), 1u);
   EXPECT_EQ(f.module->lookup("main")->body().size(), 2u) << "the kernel and the return";
@@ -106,10 +109,10 @@ TEST(FusionTest, ElementwiseProducersFuseIntoRowAndColumnReductions) {
     ASSERT_EQ(f.fusions.size(), 1u) << dims << "\n" << planText(f);
     const Op& k = *f.fusions[0];
     EXPECT_EQ(kindOf(k), "input") << dims;
-    EXPECT_EQ(inside(k, OpCode::Reduce), 1);
-    EXPECT_EQ(inside(k, OpCode::Subtract), 1);
-    EXPECT_EQ(inside(k, OpCode::Multiply), 1);
-    EXPECT_EQ(count(*f.module, OpCode::Subtract), 1);
+    EXPECT_EQ(inside(k, ops::Reduce), 1);
+    EXPECT_EQ(inside(k, ops::Subtract), 1);
+    EXPECT_EQ(inside(k, ops::Multiply), 1);
+    EXPECT_EQ(count(*f.module, ops::Subtract), 1);
     EXPECT_EQ(f.ctx.fusionPlan.kernelsAfter, 1);
   }
 }
@@ -128,12 +131,12 @@ TEST(FusionTest, ExpensiveProducerWithTwoKernelsIsNotDuplicated) {
       return %b, %r : tensor<64x32xf32>, tensor<64xf32>
     })",
                  Inputs::Ordinary);
-  EXPECT_EQ(count(*f.module, OpCode::Exponential), 1) << planText(f);
-  const Op* holder = fusionHolding(f, OpCode::Exponential);
+  EXPECT_EQ(count(*f.module, ops::Exponential), 1) << planText(f);
+  const Op* holder = fusionHolding(f, ops::Exponential);
   if (holder) {
     EXPECT_GE(holder->numResults(), 2u) << "a kernel that takes exp in also writes it out for the other";
   } else {
-    EXPECT_TRUE(atTopLevel(*f.module, OpCode::Exponential));
+    EXPECT_TRUE(atTopLevel(*f.module, ops::Exponential));
   }
 }
 
@@ -151,7 +154,7 @@ TEST(FusionTest, ExpensiveProducerReadByADependentKernelIsRefused) {
       return %y : tensor<4x8xf32>
     })",
                  Inputs::Ordinary);
-  EXPECT_EQ(count(*f.module, OpCode::Exponential), 1) << planText(f);
+  EXPECT_EQ(count(*f.module, ops::Exponential), 1) << planText(f);
   EXPECT_FALSE(decisions(f, false, "stablehlo.exponential", "by an op this kernel depends on").empty()) << planText(f);
 }
 
@@ -168,9 +171,9 @@ TEST(FusionTest, CheapBroadcastIsCopiedIntoEveryKernelThatReadsIt) {
       return %a2, %r : tensor<16x8xf32>, tensor<16xf32>
     })");
   ASSERT_EQ(f.fusions.size(), 2u) << planText(f);
-  for (const Op* k : f.fusions) EXPECT_EQ(inside(*k, OpCode::BroadcastInDim), 1) << kindOf(*k);
-  EXPECT_FALSE(atTopLevel(*f.module, OpCode::BroadcastInDim)) << "the original has no readers left";
-  EXPECT_EQ(count(*f.module, OpCode::BroadcastInDim), 2);
+  for (const Op* k : f.fusions) EXPECT_EQ(inside(*k, ops::BroadcastInDim), 1) << kindOf(*k);
+  EXPECT_FALSE(atTopLevel(*f.module, ops::BroadcastInDim)) << "the original has no readers left";
+  EXPECT_EQ(count(*f.module, ops::BroadcastInDim), 2);
   EXPECT_FALSE(decisions(f, true, "stablehlo.broadcast_in_dim", "cheap: copied").empty()) << planText(f);
 }
 
@@ -182,14 +185,14 @@ TEST(FusionTest, ExpensiveOpBehindABroadcastIsNotRecomputed) {
       %a = stablehlo.add %x, %b : tensor<16x8xf32>
       return %a : tensor<16x8xf32>
     })");
-  EXPECT_TRUE(atTopLevel(*f.module, OpCode::Exponential)) << planText(f);
-  EXPECT_EQ(count(*f.module, OpCode::Exponential), 1);
+  EXPECT_TRUE(atTopLevel(*f.module, ops::Exponential)) << planText(f);
+  EXPECT_EQ(count(*f.module, ops::Exponential), 1);
   auto refused = decisions(f, false, "stablehlo.exponential", "would recompute");
   ASSERT_EQ(refused.size(), 1u) << planText(f);
   EXPECT_NE(refused[0].why.find("8x"), std::string::npos) << refused[0].why;
   // The broadcast itself still fuses with the add.
   ASSERT_EQ(f.fusions.size(), 1u) << planText(f);
-  EXPECT_EQ(inside(*f.fusions[0], OpCode::BroadcastInDim), 1);
+  EXPECT_EQ(inside(*f.fusions[0], ops::BroadcastInDim), 1);
 }
 
 TEST(FusionTest, LargeTransposeIsRefusedSmallOneFuses) {
@@ -200,8 +203,8 @@ TEST(FusionTest, LargeTransposeIsRefusedSmallOneFuses) {
       return %a : tensor<512x1024xf32>
     })",
                    Inputs::Ordinary);
-  EXPECT_TRUE(atTopLevel(*big.module, OpCode::Transpose)) << planText(big);
-  EXPECT_EQ(fusionHolding(big, OpCode::Transpose), nullptr);
+  EXPECT_TRUE(atTopLevel(*big.module, ops::Transpose)) << planText(big);
+  EXPECT_EQ(fusionHolding(big, ops::Transpose), nullptr);
   EXPECT_EQ(decisions(big, false, "stablehlo.transpose", "stride").size(), 1u) << planText(big);
 
   Fused small = fuse(R"(
@@ -212,8 +215,8 @@ TEST(FusionTest, LargeTransposeIsRefusedSmallOneFuses) {
     })");
   ASSERT_EQ(small.fusions.size(), 1u) << planText(small);
   EXPECT_EQ(kindOf(*small.fusions[0]), "loop");
-  EXPECT_EQ(inside(*small.fusions[0], OpCode::Transpose), 1);
-  EXPECT_FALSE(atTopLevel(*small.module, OpCode::Transpose));
+  EXPECT_EQ(inside(*small.fusions[0], ops::Transpose), 1);
+  EXPECT_FALSE(atTopLevel(*small.module, ops::Transpose));
 }
 
 TEST(FusionTest, SiblingReductionsOfOneLargeOperandMerge) {
@@ -232,13 +235,13 @@ TEST(FusionTest, SiblingReductionsOfOneLargeOperandMerge) {
       return %mean, %meansq : tensor<256xf32>, tensor<256xf32>
     })",
                  Inputs::Ordinary);
-  const Op* k = fusionHolding(f, OpCode::Reduce);
+  const Op* k = fusionHolding(f, ops::Reduce);
   ASSERT_NE(k, nullptr) << planText(f);
-  EXPECT_EQ(inside(*k, OpCode::Reduce), 2) << planText(f);
-  EXPECT_EQ(inside(*k, OpCode::Multiply), 1);
+  EXPECT_EQ(inside(*k, ops::Reduce), 2) << planText(f);
+  EXPECT_EQ(inside(*k, ops::Multiply), 1);
   EXPECT_EQ(k->numResults(), 2u);
   EXPECT_EQ(k->numOperands(), 1u) << "x is read once";
-  EXPECT_EQ(count(*f.module, OpCode::Reduce), 2);
+  EXPECT_EQ(count(*f.module, ops::Reduce), 2);
   EXPECT_FALSE(decisions(f, true, "stablehlo.reduce", "sibling multi-output").empty()) << planText(f);
 }
 
@@ -257,9 +260,9 @@ TEST(FusionTest, DependentSiblingsDoNotMerge) {
       return %s2 : tensor<256xf32>
     })",
                  Inputs::Ordinary);
-  EXPECT_EQ(count(*f.module, OpCode::Reduce), 2);
-  for (const Op* k : f.fusions) EXPECT_LE(inside(*k, OpCode::Reduce), 1) << planText(f);
-  EXPECT_TRUE(atTopLevel(*f.module, OpCode::Reduce)) << planText(f);
+  EXPECT_EQ(count(*f.module, ops::Reduce), 2);
+  for (const Op* k : f.fusions) EXPECT_LE(inside(*k, ops::Reduce), 1) << planText(f);
+  EXPECT_TRUE(atTopLevel(*f.module, ops::Reduce)) << planText(f);
   EXPECT_FALSE(decisions(f, false, "", "one reads what the other computes").empty()) << planText(f);
   EXPECT_TRUE(decisions(f, true, "", "sibling multi-output").empty()) << planText(f);
 }
@@ -275,13 +278,13 @@ TEST(FusionTest, DotWithBiasAndReluBecomesADotEpilogue) {
       return %r : tensor<16x8xf32>
     })",
                  Inputs::Ordinary);
-  const Op* k = fusionHolding(f, OpCode::DotGeneral);
+  const Op* k = fusionHolding(f, ops::DotGeneral);
   ASSERT_NE(k, nullptr) << planText(f);
   EXPECT_EQ(kindOf(*k), "dot_epilogue");
-  EXPECT_EQ(inside(*k, OpCode::Add), 1);
-  EXPECT_EQ(inside(*k, OpCode::Maximum), 1);
-  EXPECT_FALSE(atTopLevel(*f.module, OpCode::DotGeneral));
-  EXPECT_EQ(count(*f.module, OpCode::DotGeneral), 1);
+  EXPECT_EQ(inside(*k, ops::Add), 1);
+  EXPECT_EQ(inside(*k, ops::Maximum), 1);
+  EXPECT_FALSE(atTopLevel(*f.module, ops::DotGeneral));
+  EXPECT_EQ(count(*f.module, ops::DotGeneral), 1);
   EXPECT_EQ(decisions(f, true, "stablehlo.dot_general", "dot epilogue").size(), 1u) << planText(f);
 }
 
@@ -296,9 +299,9 @@ TEST(FusionTest, DotWithTwoReadersStaysOutOfEpilogues) {
       return %p2, %q2 : tensor<16x8xf32>, tensor<16x8xf32>
     })",
                  Inputs::Ordinary);
-  EXPECT_TRUE(atTopLevel(*f.module, OpCode::DotGeneral)) << planText(f);
-  EXPECT_EQ(count(*f.module, OpCode::DotGeneral), 1);
-  EXPECT_EQ(fusionHolding(f, OpCode::DotGeneral), nullptr);
+  EXPECT_TRUE(atTopLevel(*f.module, ops::DotGeneral)) << planText(f);
+  EXPECT_EQ(count(*f.module, ops::DotGeneral), 1);
+  EXPECT_EQ(fusionHolding(f, ops::DotGeneral), nullptr);
   for (const Op* k : f.fusions) EXPECT_NE(kindOf(*k), "dot_epilogue");
   EXPECT_FALSE(decisions(f, false, "stablehlo.dot_general", "other readers").empty()) << planText(f);
 }
@@ -324,8 +327,8 @@ TEST(FusionTest, OpsWithEffectsNeverJoinAKernel) {
                  Inputs::Ordinary);
   EXPECT_FALSE(f.fusions.empty()) << planText(f);
   expectNoEffectsInKernels(f);
-  EXPECT_EQ(count(*f.module, OpCode::CheckExpectEq), 1);
-  EXPECT_TRUE(atTopLevel(*f.module, OpCode::RngBitGenerator));
+  EXPECT_EQ(count(*f.module, ops::CheckExpectEq), 1);
+  EXPECT_TRUE(atTopLevel(*f.module, ops::RngBitGenerator));
 
   // Custom calls, with or without has_side_effect, and loops that hold one.
   auto m = stablehlo::parseModule(R"(
@@ -341,10 +344,10 @@ TEST(FusionTest, OpsWithEffectsNeverJoinAKernel) {
   createFusionPass()->run(*m, g.ctx);
   EXPECT_NO_THROW(verifyModule(*m));
   g.module = std::move(m);
-  g.fusions = opsOf(*g.module, OpCode::Fusion);
+  g.fusions = opsOf(*g.module, ops::Fusion);
   EXPECT_EQ(g.fusions.size(), 1u) << planText(g);
   expectNoEffectsInKernels(g);
-  EXPECT_EQ(count(*g.module, OpCode::CustomCall), 2);
+  EXPECT_EQ(count(*g.module, ops::CustomCall), 2);
 }
 
 TEST(FusionTest, LoopBodiesThatCaptureOuterValuesFuse) {
@@ -370,8 +373,8 @@ TEST(FusionTest, LoopBodiesThatCaptureOuterValuesFuse) {
                  Inputs::Ordinary);
   ASSERT_EQ(f.fusions.size(), 1u) << planText(f);
   const Op& k = *f.fusions[0];
-  EXPECT_EQ(k.parentOp()->code(), OpCode::While);
-  EXPECT_EQ(inside(k, OpCode::Sine), 1);
+  EXPECT_EQ(k.parentOp()->code(), ops::While);
+  EXPECT_EQ(inside(k, ops::Sine), 1);
   // It takes the captured values as operands: its region stays isolated.
   std::vector<const Value*> operands(k.operands().begin(), k.operands().end());
   const Function* main = f.module->lookup("main");
@@ -389,7 +392,7 @@ TEST(FusionTest, SoftmaxPlan) {
   EXPECT_EQ(plan.kernelsBefore, 7);
   EXPECT_EQ(plan.kernelsAfter, 3) << planText(f);
   EXPECT_EQ(plan.kernels.size(), 2u);
-  EXPECT_EQ(count(*f.module, OpCode::Exponential), 1);
+  EXPECT_EQ(count(*f.module, ops::Exponential), 1);
   // One line per decision, each naming the op and giving a reason.
   ASSERT_FALSE(plan.decisions.empty());
   for (const FusionDecision& d : plan.decisions) {

@@ -12,6 +12,8 @@
 #include <cstring>
 #include <random>
 
+#include "ir/ops/chlo.h"
+#include "ir/ops/stablehlo.h"
 #include "passes/pass_test_util.h"
 
 namespace kiln::passes {
@@ -35,15 +37,15 @@ TEST(LowerChloTest, SquareOfRealsAndIntegers) {
   for (const char* t : {"tensor<8xf32>", "tensor<8xf16>", "tensor<8xbf16>", "tensor<8xf64>",
                         "tensor<8xi32>", "tensor<8xi8>"}) {
     auto m = runAndCompare(unary("chlo.square", t), {"lower-chlo"});
-    EXPECT_EQ(count(*m, OpCode::ChloSquare), 0) << t;
-    EXPECT_EQ(count(*m, OpCode::Multiply), 1) << t;
+    EXPECT_EQ(count(*m, ops::ChloSquare), 0) << t;
+    EXPECT_EQ(count(*m, ops::Multiply), 1) << t;
   }
 }
 
 TEST(LowerChloTest, MulhiUpTo32Bits) {
   for (const char* t : {"tensor<8xi32>", "tensor<8xui32>", "tensor<8xi16>", "tensor<8xui8>"}) {
     auto m = runAndCompare(binary("chlo.mulhi", t), {"lower-chlo"});
-    EXPECT_EQ(count(*m, OpCode::ChloMulhi), 0) << t;
+    EXPECT_EQ(count(*m, ops::ChloMulhi), 0) << t;
   }
 }
 
@@ -80,7 +82,7 @@ TEST(LowerChloTest, Mulhi64BitsFromHalves) {
     PassContext ctx;
     createPass("lower-chlo")->run(*after, ctx);
     EXPECT_NO_THROW(verifyModule(*after));
-    EXPECT_EQ(count(*after, OpCode::ChloMulhi), 0) << e;
+    EXPECT_EQ(count(*after, ops::ChloMulhi), 0) << e;
     const Type& pt = before->lookup("main")->param(0)->type();
     Literal x(pt), y(pt);
     for (size_t i = 0; i < pairs.size(); ++i) {
@@ -96,7 +98,7 @@ TEST(LowerChloTest, NextAfterOnTheBits) {
   // Special values on both sides: NaN, ±0, ±inf, the largest and smallest numbers.
   for (const char* t : {"tensor<16xf32>", "tensor<16xf64>", "tensor<16xf16>", "tensor<16xbf16>"}) {
     auto m = runAndCompare(binary("chlo.next_after", t), {"lower-chlo"});
-    EXPECT_EQ(count(*m, OpCode::ChloNextAfter), 0) << t;
+    EXPECT_EQ(count(*m, ops::ChloNextAfter), 0) << t;
   }
 }
 
@@ -147,8 +149,8 @@ TEST(LowerChloTest, ScanBecomesAWhileLoop) {
         "  } : (tensor<3x5xf32>, tensor<3xf32>) -> (tensor<3x5xf32>, tensor<3xf32>)\n"
         "  return %0#0, %0#1 : tensor<3x5xf32>, tensor<3xf32>\n}\n";
     auto m = runAndCompare(text, {"lower-chlo"}, test_util::Inputs::Ordinary);
-    EXPECT_EQ(count(*m, OpCode::ChloScan), 0) << reverse;
-    EXPECT_EQ(count(*m, OpCode::While), 1) << reverse;
+    EXPECT_EQ(count(*m, ops::ChloScan), 0) << reverse;
+    EXPECT_EQ(count(*m, ops::While), 1) << reverse;
   }
 }
 
@@ -188,8 +190,8 @@ TEST(LowerChloTest, RaggedDotAsMaskedDenseDots) {
                          "  return %d : " + c.result + "\n}\n";
       for (auto inputs : {test_util::Inputs::Special, test_util::Inputs::Ordinary}) {
         auto m = runAndCompare(text, {"lower-chlo"}, inputs, test_util::NaNs::AnyPayload);
-        EXPECT_EQ(count(*m, OpCode::ChloRaggedDot), 0) << c.name << " " << sizes;
-        EXPECT_GE(count(*m, OpCode::DotGeneral), 1) << c.name << " " << sizes;
+        EXPECT_EQ(count(*m, ops::ChloRaggedDot), 0) << c.name << " " << sizes;
+        EXPECT_GE(count(*m, ops::DotGeneral), 1) << c.name << " " << sizes;
       }
     }
   }
@@ -204,8 +206,8 @@ TEST(LowerChloTest, TopKWithTiesAndNaN) {
                        "  %0:2 = chlo.top_k(%x, k = 3) : " + x + " -> (" + v + ", tensor<3x3xi32>)\n" +
                        "  return %0#0, %0#1 : " + v + ", tensor<3x3xi32>\n}\n";
     auto m = runAndCompare(text, {"lower-chlo"});
-    EXPECT_EQ(count(*m, OpCode::ChloTopK), 0) << t;
-    EXPECT_EQ(count(*m, OpCode::Sort), 1) << t;
+    EXPECT_EQ(count(*m, ops::ChloTopK), 0) << t;
+    EXPECT_EQ(count(*m, ops::Sort), 1) << t;
   }
 }
 
@@ -213,11 +215,11 @@ TEST(LowerChloTest, KeepsWhatTheBackendAsksToKeep) {
   PassContext ctx;
   ctx.options.keepChlo = {"chlo.square"};
   auto m = runAndCompare(unary("chlo.square", "tensor<8xf32>"), {"lower-chlo"}, ctx);
-  EXPECT_EQ(count(*m, OpCode::ChloSquare), 1);
+  EXPECT_EQ(count(*m, ops::ChloSquare), 1);
   // Ops whose decomposition declines stay too (next_after on a 4-bit float: no unsigned
   // type of its width to step the bits in).
   auto c = runAndCompare(binary("chlo.next_after", "tensor<8xf4E2M1FN>"), {"lower-chlo"});
-  EXPECT_EQ(count(*c, OpCode::ChloNextAfter), 1);
+  EXPECT_EQ(count(*c, ops::ChloNextAfter), 1);
 }
 
 // ---- the math functions ----
@@ -346,7 +348,7 @@ TEST(LowerChloMathTest, Tan) {
   checkMath({"chlo.tan", -10, 10, 1, 1});
   // Complex tan is stablehlo.tan too.
   auto m = test_util::runAndCompare(unary("chlo.tan", "tensor<8xcomplex<f64>>"), {"lower-chlo"});
-  EXPECT_EQ(count(*m, OpCode::ChloTan), 0);
+  EXPECT_EQ(count(*m, ops::ChloTan), 0);
 }
 
 TEST(LowerChloMathTest, ErrorFunctions) {

@@ -12,6 +12,8 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
 #include "passes/fixpoint.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_test_util.h"
@@ -87,7 +89,7 @@ TEST(PassManagerTest, RunsTheNamedPassesInOrderAndCountsOps) {
   EXPECT_EQ(r2.passes[0].opsAfter, 6);
   EXPECT_EQ(r2.passes[1].opsAfter, 6);
   EXPECT_EQ(r2.passes[2].opsAfter, 4);
-  EXPECT_EQ(count(*n, OpCode::Multiply), 2);
+  EXPECT_EQ(count(*n, ops::Multiply), 2);
 }
 
 TEST(PassManagerTest, UnknownPassNamesTheKnownOnes) {
@@ -103,7 +105,7 @@ TEST(PassManagerTest, UnknownPassNamesTheKnownOnes) {
     EXPECT_EQ(e.kind(), ErrorKind::Usage) << "a misspelt pass is the caller's mistake, not an I/O failure";
   }
   EXPECT_EQ(countOps(*m), 7) << "no pass ran";
-  EXPECT_EQ(count(*m, OpCode::FuncCall), 2);
+  EXPECT_EQ(count(*m, ops::FuncCall), 2);
   EXPECT_THROW(createPass(""), Error);
   EXPECT_EQ(allPassNames().size(), 10u);
   for (const std::string& name : defaultPipeline()) EXPECT_EQ(createPass(name)->name(), name);
@@ -158,12 +160,12 @@ TEST(PassResultTest, SimplifyFoldFusionAndScheduleReportTheirChanges) {
   EXPECT_FALSE(changes("simplify", *m));
   EXPECT_TRUE(changes("fold", *m)) << "2 * 3";
   EXPECT_FALSE(changes("fold", *m));
-  EXPECT_EQ(count(*m, OpCode::Multiply), 0);
+  EXPECT_EQ(count(*m, ops::Multiply), 0);
 
   auto softmax = stablehlo::parseModule(kSoftmax);
   EXPECT_TRUE(changes("inline", *softmax));
   EXPECT_TRUE(changes("fusion", *softmax));
-  EXPECT_GT(count(*softmax, OpCode::Fusion), 0);
+  EXPECT_GT(count(*softmax, ops::Fusion), 0);
   auto single = stablehlo::parseModule("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
                                        "  %y = stablehlo.negate %x : tensor<4xf32>\n"
                                        "  return %y : tensor<4xf32>\n}");
@@ -178,7 +180,7 @@ TEST(PassResultTest, SimplifyFoldFusionAndScheduleReportTheirChanges) {
       return %big, %n : tensor<1024xf32>, tensor<4xf32>
     })");
   EXPECT_TRUE(changes("schedule", *order));
-  EXPECT_TRUE(order->lookup("main")->body().ops().front()->is(OpCode::Negate));
+  EXPECT_TRUE(order->lookup("main")->body().ops().front()->is(ops::Negate));
   EXPECT_FALSE(changes("schedule", *order));
   EXPECT_FALSE(changes("buffers", *order));
 }
@@ -296,8 +298,8 @@ TEST(FixpointTest, SimplifyAndFoldFeedEachOtherUntilNothingChanges) {
   std::vector<bool> changed;
   for (const PassStats& p : group.inner) changed.push_back(p.changed);
   EXPECT_EQ(changed, (std::vector<bool>{false, true, true, false, false, false}));
-  EXPECT_EQ(count(*m, OpCode::Multiply), 0);
-  EXPECT_EQ(count(*m, OpCode::Subtract), 0);
+  EXPECT_EQ(count(*m, ops::Multiply), 0);
+  EXPECT_EQ(count(*m, ops::Subtract), 0);
   std::string report = pipelineReport(r, ctx);
   EXPECT_NE(report.find("fixpoint(simplify,fold)"), std::string::npos) << report;
   EXPECT_NE(report.find("changed, 3 rounds\n"), std::string::npos) << report;
@@ -351,7 +353,7 @@ class CorruptPass : public Pass {
   std::string_view name() const override { return "corrupt"; }
   bool run(Module& module, PassContext&) override {
     walk(module.lookup("main")->body(), [](Op& op) {
-      if (op.is(OpCode::Add)) op.result()->setType(Type::tensor(DType::I32, {4}));
+      if (op.is(ops::Add)) op.result()->setType(Type::tensor(DType::I32, {4}));
     });
     return true;
   }

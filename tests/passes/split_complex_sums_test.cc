@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "backends/cpu/cpu_test_util.h"
+#include "ir/ops/stablehlo.h"
 #include "passes/pass_test_util.h"
 
 namespace kiln::passes {
@@ -52,13 +53,13 @@ func.func @main(%x: tensor<3x8xcomplex<f32>>) -> tensor<3xcomplex<f32>> {
 TEST(SplitComplexSumsTest, SumsOfPartsGiveTheSameBits) {
   for (Inputs inputs : {Inputs::Special, Inputs::Ordinary}) {
     auto sums = runAndCompare(kSums, {"split-complex-sums"}, inputs, NaNs::AnyPayload);
-    EXPECT_EQ(count(*sums, OpCode::Reduce), 4);
-    EXPECT_EQ(count(*sums, OpCode::Complex), 2);
+    EXPECT_EQ(count(*sums, ops::Reduce), 4);
+    EXPECT_EQ(count(*sums, ops::Complex), 2);
     auto windows = runAndCompare(kWindows, {"split-complex-sums"}, inputs, NaNs::AnyPayload);
-    EXPECT_EQ(count(*windows, OpCode::ReduceWindow), 2);
+    EXPECT_EQ(count(*windows, ops::ReduceWindow), 2);
   }
   auto products = runAndCompare(kProducts, {"split-complex-sums"});
-  EXPECT_EQ(count(*products, OpCode::Complex), 0);  // left alone
+  EXPECT_EQ(count(*products, ops::Complex), 0);  // left alone
 }
 
 TEST(SplitComplexSumsTest, TheCpuBackendSumsComplexNumbersNatively) {

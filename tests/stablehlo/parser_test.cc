@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "ir/attr_schema.h"
+#include "ir/ops/stablehlo.h"
+#include "ir/ops/testing.h"
 #include "stablehlo/printer.h"
 #include "support/error.h"
 
@@ -110,7 +112,7 @@ TEST(ParserTest, DenseLiterals) {
     })");
   std::vector<Literal> lits;
   for (const auto& op : m->functions()[0]->body().ops())
-    if (op->is(OpCode::Constant)) lits.push_back(op->attr("value").asDense());
+    if (op->is(ops::Constant)) lits.push_back(op->attr("value").asDense());
   ASSERT_EQ(lits.size(), 12u);
   EXPECT_EQ(lits[0].intAt(1), -2);
   EXPECT_EQ(lits[1].floatAt(1), 2.0);
@@ -174,7 +176,7 @@ TEST(ParserTest, ResultGroups) {
   const Function& fn = *m->functions()[0];
   const Op& ret = *fn.body().back();
   EXPECT_EQ(ret.operand(0)->index(), 1u);
-  EXPECT_TRUE(ret.operand(0)->definingOp()->is(OpCode::OptimizationBarrier));
+  EXPECT_TRUE(ret.operand(0)->definingOp()->is(ops::OptimizationBarrier));
   EXPECT_NE(printModule(*m).find("%1:2 = stablehlo.optimization_barrier %0#0, %0#1"), std::string::npos);
 }
 
@@ -293,7 +295,7 @@ TEST(ParserTest, CheckOpsInBothDialects) {
   const Op& withTolerance = *std::next(stablehloForm->functions()[0]->body().ops().begin())->get();
   EXPECT_EQ(withTolerance.attr("tolerance"), Attribute::floating(0.1, DType::F64));
   const Op& iree = *std::next(ireeForm->functions()[0]->body().ops().begin())->get();
-  EXPECT_TRUE(iree.is(OpCode::CheckExpectAlmostEqConst));
+  EXPECT_TRUE(iree.is(ops::CheckExpectAlmostEqConst));
   EXPECT_EQ(iree.attrOrDefault("tolerance"), Attribute::floating(1e-4, DType::F64));
 }
 
@@ -316,7 +318,7 @@ TEST(ParserImportTest, ImmutableGlobalsBecomeConstants) {
 })");
   const Function& fn = *m->functions()[0];
   const Op& w = *fn.body().front();
-  ASSERT_TRUE(w.is(OpCode::Constant));
+  ASSERT_TRUE(w.is(ops::Constant));
   EXPECT_EQ(w.attr("value").asDense().floatAt(1), 2.0);
   const Op& b = **std::next(fn.body().ops().begin());
   EXPECT_EQ(b.attr("value").asDense().intAt(0), 1);  // every byte holds the pattern
@@ -343,8 +345,8 @@ TEST(ParserImportTest, ControlFlowGraphsAreLiftedToWhileAndCase) {
   const Function& fn = *m->functions()[0];
   bool hasWhile = false, hasCase = false;
   walk(fn.body(), [&](Op& op) {
-    hasWhile = hasWhile || op.is(OpCode::While);
-    hasCase = hasCase || op.is(OpCode::Case);
+    hasWhile = hasWhile || op.is(ops::While);
+    hasCase = hasCase || op.is(ops::Case);
   });
   EXPECT_TRUE(hasWhile);
   EXPECT_TRUE(hasCase);

@@ -3,6 +3,7 @@
 // read into the module and printed back as they were written.
 #include <gtest/gtest.h>
 
+#include "ir/ops/stablehlo.h"
 #include "ir/sharding_attrs.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
@@ -63,11 +64,11 @@ TEST(ShardingSyntaxTest, ShardMapBoundariesPrintBackAsTheyCame) {
   std::unique_ptr<Module> m = parseModule(SourceBuffer::fromString("b.mlir", text));
   const auto& ops = m->lookup("main")->body().ops();
   auto it = ops.begin();
-  EXPECT_TRUE((*it)->is(OpCode::Reshape));
+  EXPECT_TRUE((*it)->is(ops::Reshape));
   EXPECT_EQ(shardMapBoundary(**it), ShardMapBoundary::Entry);
   EXPECT_FALSE(isShardingConstraint(**it));
   EXPECT_EQ(shardMapBoundary(**++it), ShardMapBoundary::Exit);
-  EXPECT_TRUE((*++it)->is(OpCode::CustomCall));
+  EXPECT_TRUE((*++it)->is(ops::CustomCall));
   EXPECT_EQ(shardMapBoundary(**it), ShardMapBoundary::Entry);
   EXPECT_EQ(printModule(*m), text);
 }

@@ -12,6 +12,8 @@
 
 #include "interp/interpreter.h"
 #include "ir/builder.h"
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
 #include "ir/verifier.h"
 #include "passes/pass_manager.h"
 #include "passes/passes.h"
@@ -120,7 +122,7 @@ std::unique_ptr<Module> plainLoss() {
   auto m = stablehlo::parseModule(checkpointProgram("nothing_saveable"));
   passes::PassContext context;
   passes::runPipeline(*m, {"inline"}, context);
-  EXPECT_EQ(count(*m->lookup("main"), OpCode::Checkpoint), 0);
+  EXPECT_EQ(count(*m->lookup("main"), ops::Checkpoint), 0);
   return m;
 }
 
@@ -154,7 +156,7 @@ TEST(AdConstructsTest, ExecutorsRunWhatTheConstructsWrap) {
     auto m = stablehlo::parseModule(text);
     HostValues before = interp::Interpreter(*m).call("main", {x});
     cleanUp(*m);
-    EXPECT_EQ(count(*m->lookup("main"), OpCode::CustomJvp) + count(*m->lookup("main"), OpCode::CustomVjp), 0);
+    EXPECT_EQ(count(*m->lookup("main"), ops::CustomJvp) + count(*m->lookup("main"), ops::CustomVjp), 0);
     HostValues after = interp::Interpreter(*m).call("main", {x});
     EXPECT_EQ(before[0].tensor(), after[0].tensor());
     for (int64_t i = 0; i < 3; ++i) {
@@ -244,7 +246,7 @@ TEST(AdConstructsTest, CustomJvpRuleIsUsed) {
   Function& j = jvp(*m, *m->lookup("main"), "j");
   Function& v = vjp(*m, *m->lookup("main"), "v");
   ASSERT_NO_THROW(verifyModule(*m));
-  EXPECT_EQ(count(j, OpCode::FuncCall) + count(v, OpCode::FuncCall), 0);  // the rule's call was inlined
+  EXPECT_EQ(count(j, ops::FuncCall) + count(v, ops::FuncCall), 0);  // the rule's call was inlined
   interp::Interpreter in(*m);
   Literal x = vec({0.5, -1.25, 2.0}), ones = vec({1, 1, 1});
   HostValues tangent = in.call("j", {x, ones});
@@ -310,7 +312,7 @@ TEST(AdConstructsTest, VmapOfCustomJvpKeepsTheRule) {
   Function& b = vmap(*m, *m->lookup("main"), {{0}, {0}, 2}, "b");
   Function& j = jvp(*m, b, "bj");
   ASSERT_NO_THROW(verifyModule(*m));
-  EXPECT_EQ(count(b, OpCode::CustomJvp), 1);
+  EXPECT_EQ(count(b, ops::CustomJvp), 1);
   interp::Interpreter in(*m);
   Literal xs(Type::tensor(DType::F64, {2, 3}));
   Literal ones(Type::tensor(DType::F64, {2, 3}));
@@ -335,7 +337,7 @@ TEST(AdConstructsTest, CustomVjpRulesAreUsed) {
   auto m = stablehlo::parseModule(kCustomVjp);
   Function& v = vjp(*m, *m->lookup("main"), "v");
   ASSERT_NO_THROW(verifyModule(*m));
-  EXPECT_EQ(count(v, OpCode::CustomLin) + count(v, OpCode::CustomVjp), 0);
+  EXPECT_EQ(count(v, ops::CustomLin) + count(v, ops::CustomVjp), 0);
   Literal x = vec({0.5, -1.25, 2.0}), u = vec({1.0, -0.5, 0.25});
   HostValues out = interp::Interpreter(*m).call("v", {x, u});
   for (int64_t i = 0; i < 3; ++i) {
@@ -429,13 +431,13 @@ func.func @loss(%x: tensor<3xf64>) -> tensor<f64> {
   Function& g = grad(*m, *m->lookup("loss"), {}, "g");
   Function& perExample = vmap(*m, g, {{0}, {0}, 2}, "pe");
   Function& batchedLoss = vmap(*m, *m->lookup("loss"), {{0}, {0}, 2}, "bl");
-  EXPECT_EQ(count(batchedLoss, OpCode::CustomVjp), 1);
+  EXPECT_EQ(count(batchedLoss, ops::CustomVjp), 1);
   // The summed batched loss, differentiated after vmap.
   auto& sum = *buildFunction(*m, "sum", {Type::tensor(DType::F64, {2, 3})}, [&](Builder& b, const std::vector<Value*>& a) {
     Value* l = b.call(batchedLoss, a)[0];
     Value* zero = b.splat(Type::scalar(DType::F64), 0);
     return b.reduce({l}, {zero}, {0}, [](Builder& r, const std::vector<Value*>& v) {
-      return std::vector<Value*>{r.binary(OpCode::Add, v[0], v[1])};
+      return std::vector<Value*>{r.binary(ops::Add, v[0], v[1])};
     });
   });
   Function& gs = grad(*m, sum, {}, "gs");
@@ -467,7 +469,7 @@ TEST(AdConstructsTest, CheckpointRecomputesWhatItsPolicyDoesNotSave) {
   HostValues args = {randomLiteral(Type::tensor(DType::F64, {4, 3}), rng, {-1, 1}),
                      randomLiteral(Type::tensor(DType::F64, {3, 5}), rng, {-1, 1})};
   HostValues expected = interp::Interpreter(*plain).call("g", args);
-  const int plainTanh = count(*plain->lookup("g"), OpCode::Tanh), plainDots = count(*plain->lookup("g"), OpCode::DotGeneral);
+  const int plainTanh = count(*plain->lookup("g"), ops::Tanh), plainDots = count(*plain->lookup("g"), ops::DotGeneral);
   std::map<std::string, std::pair<int, int>> counts;
   for (const char* policy : {"everything_saveable", "dots_saveable", "nothing_saveable"}) {
     SCOPED_TRACE(policy);
@@ -478,7 +480,7 @@ TEST(AdConstructsTest, CheckpointRecomputesWhatItsPolicyDoesNotSave) {
     cleanUp(*m);
     HostValues got = interp::Interpreter(*m).call("g", args);
     for (size_t r = 0; r < 3; ++r) EXPECT_EQ(got[r].tensor(), expected[r].tensor()) << r;
-    counts[policy] = {count(*m->lookup("g"), OpCode::Tanh), count(*m->lookup("g"), OpCode::DotGeneral)};
+    counts[policy] = {count(*m->lookup("g"), ops::Tanh), count(*m->lookup("g"), ops::DotGeneral)};
   }
   // Saving everything is the plain gradient program; saving dots recomputes tanh in the
   // backward pass; saving nothing recomputes the dot too.
@@ -521,7 +523,7 @@ TEST(AdConstructsTest, VmapOfCheckpoint) {
   auto m = stablehlo::parseModule(checkpointProgram("dots_saveable"));
   Function& b = vmap(*m, *m->lookup("main"), {{0, std::nullopt}, {0}, 3}, "b");
   ASSERT_NO_THROW(verifyModule(*m));
-  EXPECT_EQ(count(b, OpCode::Checkpoint), 1);
+  EXPECT_EQ(count(b, ops::Checkpoint), 1);
   std::mt19937_64 rng(2);
   Literal xs = randomLiteral(Type::tensor(DType::F64, {3, 4, 3}), rng, {-1, 1});
   Literal w = randomLiteral(Type::tensor(DType::F64, {3, 5}), rng, {-1, 1});
@@ -556,7 +558,7 @@ TEST(AdConstructsTest, GradWithAuxiliaryOutputs) {
   ASSERT_NO_THROW(verifyModule(*m));
   // Nothing differentiates the auxiliary exp: its only exponential is the forward one.
   cleanUp(*m);
-  EXPECT_EQ(count(*m->lookup("g"), OpCode::Exponential), 1);
+  EXPECT_EQ(count(*m->lookup("g"), ops::Exponential), 1);
   Literal x = vec({0.5, -1.25, 2.0});
   Literal n(Type::tensor(DType::I32, {3}));
   for (int64_t i = 0; i < 3; ++i) n.setInt(i, i - 1);

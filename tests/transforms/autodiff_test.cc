@@ -9,6 +9,7 @@
 #include <random>
 
 #include "interp/interpreter.h"
+#include "ir/ops/stablehlo.h"
 #include "ir/verifier.h"
 #include "stablehlo/parser.h"
 #include "support/error.h"
@@ -1168,7 +1169,7 @@ TEST(AutodiffTest, RematPoliciesRecomputeWhatTheyDoNotKeep) {
     Function& g = grad(*m, *m->lookup("main"), o, "g");
     ASSERT_NO_THROW(verifyModule(*m));
     int count = 0;
-    walk(g.body(), [&](Op& op) { count += op.is(OpCode::Tanh) + op.is(OpCode::DotGeneral); });
+    walk(g.body(), [&](Op& op) { count += op.is(ops::Tanh) + op.is(ops::DotGeneral); });
     recomputed.push_back(count);
     std::mt19937_64 rng(1);
     HostValues x = {randomLiteral(m->lookup("main")->param(0)->type(), rng, {-1, 1}),

@@ -17,6 +17,7 @@
 
 #include "interp/interpreter.h"
 #include "ir/builder.h"
+#include "ir/ops/testing.h"
 #include "ir/verifier.h"
 #include "stablehlo/parser.h"
 #include "support/error.h"
@@ -51,7 +52,7 @@ void addGridDriver(Module& m, const Function& fn, Grid grid, const std::string& 
     results.insert(results.end(), eachResult.begin(), eachResult.end());
   }
   buildFunction(m, name, params, [&](Builder& b, const std::vector<Value*>& args) {
-    return b.create(OpCode::InterpreterRunParallel, args, {{"programs", Attribute::array(rows)}}, {}, results)->results();
+    return b.create(ops::InterpreterRunParallel, args, {{"programs", Attribute::array(rows)}}, {}, results)->results();
   });
 }
 

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "ir/ops/stablehlo.h"
 #include "transforms/op_rules.h"
 
 namespace kiln::transforms {
@@ -75,7 +76,7 @@ TEST(OpRulesTest, EveryOpHasARuleOrAReason) {
     if (notDifferentiable(info, why)) continue;
     ++differentiable;
     const OpRules& rules = opRules()[info.code];
-    if (rules.jvp || info.code == OpCode::FuncCall) ++covered;  // calls: through their callees
+    if (rules.jvp || info.code == ops::FuncCall) ++covered;  // calls: through their callees
     else if (info.decompose) ++throughDecomposition;
     else missing.push_back(std::string(info.name));
   }
@@ -116,7 +117,7 @@ TEST(OpRulesTest, EveryOpBatchesOrHasAReason) {
     if (info.isTerminator() || info.category == OpCategory::Check || info.operands.max == 0) continue;
     ++ops;
     std::string why;
-    if (opRules()[info.code].batch || info.code == OpCode::FuncCall) ++batched;
+    if (opRules()[info.code].batch || info.code == ops::FuncCall) ++batched;
     else if (info.decompose) ++throughDecomposition;
     else if (notBatchable(info, why)) ++refused;
     else ADD_FAILURE() << info.name << " has no batching rule, no decomposition and no reason";

@@ -8,6 +8,7 @@
 #include "backends/cpu/threads.h"
 #include "interp/kernels.h"
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::cpu {
 namespace {
@@ -199,7 +200,7 @@ void convolve(const Op& op, const T* lhs, const T* rhs, T* out) {
 }  // namespace
 
 std::optional<std::string> convolutionOffBlas(const Op& op) {
-  if (!op.is(OpCode::Convolution)) return "unsupported: " + std::string(op.name()) + " on BLAS";
+  if (!op.is(ops::Convolution)) return "unsupported: " + std::string(op.name()) + " on BLAS";
   const DType t = op.result()->type().dtype();
   if ((t != DType::F32 && t != DType::F64) || op.operand(0)->type().dtype() != t || op.operand(1)->type().dtype() != t)
     return "its element types (GEMM takes f32 or f64)";

@@ -10,6 +10,7 @@
 #include "backends/cpu/gemm.h"
 #include "backends/cpu/threads.h"
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::cpu {
 namespace {
@@ -91,8 +92,8 @@ void batchedGemm(const Matrix& a, const Matrix& b, T* c, int64_t batch, int64_t 
 }  // namespace
 
 std::optional<std::string> blasDeclines(const Op& op) {
-  if (op.is(OpCode::Convolution)) return convolutionOffBlas(op);
-  if (!op.is(OpCode::DotGeneral) && !op.is(OpCode::Dot)) return "unsupported: " + std::string(op.name()) + " on BLAS";
+  if (op.is(ops::Convolution)) return convolutionOffBlas(op);
+  if (!op.is(ops::DotGeneral) && !op.is(ops::Dot)) return "unsupported: " + std::string(op.name()) + " on BLAS";
   DType t = op.result()->type().dtype();
   if (t != DType::F32 && t != DType::F64) return "unsupported: dot_general of " + std::string(name(t)) + " on BLAS";
   if (op.operand(0)->type().dtype() != t || op.operand(1)->type().dtype() != t)
@@ -105,7 +106,7 @@ std::optional<std::string> blasDeclines(const Op& op) {
 
 void blasInto(const Op& op, const void* lhsData, const void* rhsData, void* outData) {
   threadCount();  // OpenBLAS gets the backend's thread count before its first call
-  if (op.is(OpCode::Convolution)) {
+  if (op.is(ops::Convolution)) {
     blasConvolutionInto(op, lhsData, rhsData, outData);
     return;
   }

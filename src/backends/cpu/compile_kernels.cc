@@ -13,11 +13,12 @@
 #include <thread>
 #include <unordered_map>
 
-#include "support/disk_cache.h"
 #include "backends/cpu/jit.h"
 #include "backends/cpu/kernel_emitter.h"
 #include "backends/cpu/threads.h"
 #include "ir/fingerprint.h"
+#include "ir/ops/compiler.h"
+#include "support/disk_cache.h"
 
 namespace kiln::cpu {
 
@@ -26,7 +27,7 @@ namespace kiln::cpu {
 std::string kernelName(size_t index, const Op& op) {
   std::string name = "kernel" + std::to_string(index) + "_";
   std::string opName(op.name());
-  if (op.is(OpCode::Fusion)) opName += "_" + op.attr("kind").asString();
+  if (op.is(ops::Fusion)) opName += "_" + op.attr("kind").asString();
   for (char c : opName.substr(opName.find('.') + 1))
     name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   if (SourcePos pos = sourceLine(op); pos.known()) name += "_line" + std::to_string(pos.line);

@@ -14,6 +14,8 @@
 // each feature still summing its products in the same order.
 #include "backends/cpu/kernel_emitter.h"
 #include "ir/attr_records.h"
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
 #include "passes/cost_analysis.h"
 
 namespace kiln::cpu {
@@ -74,7 +76,7 @@ llvm::Value* KernelEmitter::multiplyAdd(DType t, llvm::Value* acc, llvm::Value* 
 
 int64_t KernelEmitter::productsPerElement() const {
   std::vector<const Op*> ops{&root_};
-  if (root_.is(OpCode::Fusion)) {
+  if (root_.is(ops::Fusion)) {
     ops.clear();
     for (const auto& op : root_.region(0).ops()) ops.push_back(op.get());
   }
@@ -181,7 +183,7 @@ llvm::Value* KernelEmitter::convolutionAt(const Op& op, Index& at) {
 
 std::optional<Kernel> KernelEmitter::emitConvolutionByPosition(const std::vector<const Value*>& inputs,
                                                                const std::vector<const Value*>& outputs) {
-  if (!root_.is(OpCode::Convolution)) return std::nullopt;
+  if (!root_.is(ops::Convolution)) return std::nullopt;
   const Op& op = root_;
   const ConvDims dn = ConvDims::fromAttr(op.attr("dimension_numbers"));
   const Type& rt = op.operand(1)->type();

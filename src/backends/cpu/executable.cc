@@ -7,6 +7,8 @@
 #include "backends/cpu/blas_convolution.h"
 #include "backends/cpu/blas_dot.h"
 #include "backends/cpu/threads.h"
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::cpu {
 
@@ -24,7 +26,7 @@ namespace {
 void collect(const Region& region, std::vector<const Op*>& out) {
   for (const auto& op : region.ops()) {
     const OpInfo& info = op->info();
-    if (op->is(OpCode::Fusion)) {
+    if (op->is(ops::Fusion)) {
       out.push_back(op.get());
       continue;
     }
@@ -34,7 +36,7 @@ void collect(const Region& region, std::vector<const Op*>& out) {
     bool skip = c == OpCategory::ControlFlow || c == OpCategory::Constant || c == OpCategory::Check ||
                 c == OpCategory::Interpreter;
     // JAX-generated tests call the checkers as custom calls.
-    if (op->is(OpCode::CustomCall) && checkOpOfCustomCall(op->attr("call_target_name").asString())) skip = true;
+    if (op->is(ops::CustomCall) && checkOpOfCustomCall(op->attr("call_target_name").asString())) skip = true;
     if (info.isTerminator() || skip) continue;
     out.push_back(op.get());
   }
@@ -50,9 +52,9 @@ std::vector<const Op*> kernelOps(const Module& module) {
 // The dot (or convolution) of a dot_epilogue fusion when BLAS can run it on the fusion's
 // own operands (its operands are arguments of the fusion's region), else null.
 const Op* blasDotOf(const Op& fusion) {
-  if (!fusion.is(OpCode::Fusion) || fusion.attr("kind").asString() != "dot_epilogue") return nullptr;
+  if (!fusion.is(ops::Fusion) || fusion.attr("kind").asString() != "dot_epilogue") return nullptr;
   for (const auto& op : fusion.region(0).ops()) {
-    if (!op->is(OpCode::DotGeneral) && !op->is(OpCode::Dot) && !op->is(OpCode::Convolution)) continue;
+    if (!op->is(ops::DotGeneral) && !op->is(ops::Dot) && !op->is(ops::Convolution)) continue;
     if (blasDeclines(*op)) return nullptr;
     for (const Value* v : op->operands())
       if (!v->isArgument() || v->ownerRegion() != &fusion.region(0)) return nullptr;
@@ -86,7 +88,7 @@ Executable::Executable(std::unique_ptr<Module> module, const SavedKernels& saved
 std::vector<KernelRequest> Executable::classify() {
   std::vector<KernelRequest> kernels;
   for (const Op* op : kernelOps(module_)) {
-    if (op->is(OpCode::CustomCall) && kernels::isLapackTarget(op->attr("call_target_name").asString())) {
+    if (op->is(ops::CustomCall) && kernels::isLapackTarget(op->attr("call_target_name").asString())) {
       try {
         lapack_.emplace(op, *kernels::lapackCallOf(*op));
       } catch (Error& e) {
@@ -199,10 +201,10 @@ std::string Executable::report() const {
   auto convolutions = [&](const Op& op, bool onBlas) {
     std::string why;
     auto note = [&](const Op& c) {
-      if (!c.is(OpCode::Convolution)) return;
+      if (!c.is(ops::Convolution)) return;
       why += onBlas ? ", convolution " + blasConvolutionPath(c) : ", convolution as a direct loop: " + *blasDeclines(c);
     };
-    if (op.is(OpCode::Fusion)) {
+    if (op.is(ops::Fusion)) {
       for (const auto& inner : op.region(0).ops())
         if (!onBlas || inner.get() == epilogueDots_.at(&op)) note(*inner);
     } else {

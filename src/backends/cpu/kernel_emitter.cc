@@ -18,14 +18,16 @@
 #include <algorithm>
 
 #include "ir/attr_records.h"
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
 #include "support/error.h"
 
 namespace kiln::cpu {
 
 Kernel KernelEmitter::emit() {
-  const Region* body = root_.is(OpCode::Fusion) ? &root_.region(0) : nullptr;
+  const Region* body = root_.is(ops::Fusion) ? &root_.region(0) : nullptr;
   std::vector<const Value*> inputs, outputs;
-  bool reduction = root_.is(OpCode::Reduce);
+  bool reduction = root_.is(ops::Reduce);
   if (body) {
     std::string kind = root_.attr("kind").asString();
     // A dot_epilogue whose dot BLAS cannot run computes the dot in the kernel (dotAt).
@@ -46,7 +48,7 @@ Kernel KernelEmitter::emit() {
     decline("unsupported: " + std::string(root_.name()) + " (no native code yet)");
   for (const Value* v : inputs) requireSupported(v->type());
   for (const Value* v : outputs) requireSupported(v->type());
-  if (root_.is(OpCode::ReduceWindow)) {
+  if (root_.is(ops::ReduceWindow)) {
     std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
     emitReduceWindow(fn_->getArg(1), fn_->getArg(2), outPtrs[0]);
     b_.CreateRetVoid();
@@ -55,25 +57,25 @@ Kernel KernelEmitter::emit() {
     const int64_t n = numElements(root_.result()->type().shape());
     return {nullptr, n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(window, 1)), {}};
   }
-  if (root_.is(OpCode::Sort)) {
+  if (root_.is(ops::Sort)) {
     std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
     int64_t lines = emitSort();
     b_.CreateRetVoid();
     const int64_t length = lines == 0 ? 1 : numElements(root_.operand(0)->type().shape()) / lines;
     return {nullptr, lines, std::max<int64_t>(1, (int64_t{1} << 14) / std::max<int64_t>(length, 1)), {}};
   }
-  if (root_.is(OpCode::RngBitGenerator)) {
+  if (root_.is(ops::RngBitGenerator)) {
     const int64_t draws = emitRngBitGenerator(inputs, outputs);
     b_.CreateRetVoid();
     return {nullptr, draws, int64_t{1} << 10, {}};
   }
-  if (root_.is(OpCode::SelectAndScatter)) {
+  if (root_.is(ops::SelectAndScatter)) {
     std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
     emitSelectAndScatter(outPtrs[0]);
     b_.CreateRetVoid();
     return {nullptr, 1, 1, {}};  // one iteration: sources that pick one element add to it in order
   }
-  if (root_.is(OpCode::Scatter)) {
+  if (root_.is(ops::Scatter)) {
     std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);
     emitScatter(outPtrs[0]);
     b_.CreateRetVoid();
@@ -194,7 +196,7 @@ std::vector<KernelEmitter::Part> KernelEmitter::reductionParts(
   };
   for (size_t o = 0; o < outputs.size(); ++o) {
     const Op* r = outputs[o]->definingOp();
-    if (!r || !r->is(OpCode::Reduce)) continue;
+    if (!r || !r->is(ops::Reduce)) continue;
     auto it = std::find_if(parts.begin(), parts.end(), [&](const Part& p) {
       return inputShape(p) == r->operand(0)->type().shape() &&
              p.reduces[0]->attr("dimensions").asInts() == r->attr("dimensions").asInts();
@@ -208,7 +210,7 @@ std::vector<KernelEmitter::Part> KernelEmitter::reductionParts(
   if (parts.empty()) decline("unsupported: an input fusion without a reduce among its results");
   for (size_t o = 0; o < outputs.size(); ++o) {
     const Op* r = outputs[o]->definingOp();
-    if (r && r->is(OpCode::Reduce)) continue;
+    if (r && r->is(ops::Reduce)) continue;
     const Shape& s = outputs[o]->type().shape();
     auto it = std::find_if(parts.begin(), parts.end(),
                            [&](const Part& p) { return inputShape(p) == s || p.shape == s; });
@@ -295,7 +297,7 @@ llvm::Value* KernelEmitter::operandAt(const Op& op, size_t i, Index& at) {
 }
 
 llvm::Value* KernelEmitter::opAt(const Op& op, Index& at) {
-  using O = OpCode;
+  namespace O = ops;
   DType out = op.result()->type().dtype();
   switch (op.code()) {
     case O::Constant:
@@ -484,7 +486,7 @@ std::vector<llvm::Value*> KernelEmitter::scalarRegion(const Region& region,
     // A scalar constant from outside (CSE merges a region's constants with the
     // function's) is still a constant here.
     const Op* def = v->definingOp();
-    if (def && def->is(OpCode::Constant) && v->type().rank() == 0) {
+    if (def && def->is(ops::Constant) && v->type().rank() == 0) {
       requireSupported(v->type());
       return values[v] = s_.constantOf(def->attr("value").asDense(), 0);
     }
@@ -501,11 +503,11 @@ std::vector<llvm::Value*> KernelEmitter::scalarRegion(const Region& region,
     DType t = op->result()->type().dtype();
     requireSupported(op->result()->type());
     llvm::Value* v;
-    if (op->is(OpCode::Constant)) {
+    if (op->is(ops::Constant)) {
       v = s_.constantOf(op->attr("value").asDense(), 0);
-    } else if (op->is(OpCode::Compare)) {
+    } else if (op->is(ops::Compare)) {
       v = s_.compare(*op, get(op->operand(0)), get(op->operand(1)));
-    } else if (op->is(OpCode::Select)) {
+    } else if (op->is(ops::Select)) {
       v = b_.CreateSelect(get(op->operand(0)), get(op->operand(1)), get(op->operand(2)));
     } else if (op->info().has(kElementwise)) {
       std::vector<llvm::Value*> xs;
@@ -604,14 +606,14 @@ Index KernelEmitter::windowElement(const Window& w, const Shape& input, Index& o
 }
 
 SourcePos sourceLine(const Op& op) {
-  if (op.is(OpCode::Fusion))
+  if (op.is(ops::Fusion))
     if (const Op* root = op.region(0).terminator()->operand(0)->definingOp()) return root->pos;
   return op.pos;
 }
 
 std::string describeOp(const Op& op) {
   std::string s(op.name());
-  if (op.is(OpCode::Fusion)) s += " (" + op.attr("kind").asString() + ")";
+  if (op.is(ops::Fusion)) s += " (" + op.attr("kind").asString() + ")";
   if (SourcePos pos = sourceLine(op); pos.known()) s += " at line " + std::to_string(pos.line);
   return s;
 }

@@ -8,6 +8,8 @@
 #include <set>
 
 #include "backends/cpu/native_kernels.h"
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::cpu {
 namespace {
@@ -91,16 +93,16 @@ Profile::Work Profile::workPerRun() const {
     // The contractions a step runs: the op itself, or those in a fusion's body.
     double contraction = 0;
     auto count = [&](const Op& op) {
-      if (op.is(OpCode::DotGeneral) || op.is(OpCode::Dot) || op.is(OpCode::Convolution))
+      if (op.is(ops::DotGeneral) || op.is(ops::Dot) || op.is(ops::Convolution))
         contraction += passes::costOf(module_, op).flops;
     };
     count(*s.op);
-    if (s.op->is(OpCode::Fusion))
+    if (s.op->is(ops::Fusion))
       for (const auto& inner : s.op->region(0).ops()) count(*inner);
     work.contractionFlops += contraction;
     if (contraction == 0) {
       work.otherBytes += cost.bytes;
-    } else if (s.op->is(OpCode::Fusion) && s.bytes < 0) {
+    } else if (s.op->is(ops::Fusion) && s.bytes < 0) {
       // A contraction moves its own operands (the GEMM rate includes that); the rest of
       // a fusion moves its results and the operands something else in it reads.
       for (const Value* v : s.op->results()) work.otherBytes += static_cast<double>(v->type().byteSize());
@@ -109,7 +111,7 @@ Profile::Work Profile::workPerRun() const {
         const Value* arg = body.argument(i);
         bool other = false;
         for (const Use& u : arg->uses())
-          other |= !(u.user->is(OpCode::DotGeneral) || u.user->is(OpCode::Dot) || u.user->is(OpCode::Convolution));
+          other |= !(u.user->is(ops::DotGeneral) || u.user->is(ops::Dot) || u.user->is(ops::Convolution));
         if (other) work.otherBytes += static_cast<double>(s.op->operand(i)->type().byteSize());
       }
     }

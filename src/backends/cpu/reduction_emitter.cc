@@ -9,6 +9,7 @@
 #include "backends/cpu/kernel_emitter.h"
 #include "ir/attr_records.h"
 #include "ir/op_registry.h"
+#include "ir/ops/stablehlo.h"
 #include "ir/reduction_order.h"
 
 namespace kiln::cpu {
@@ -92,7 +93,7 @@ bool KernelEmitter::foldsLeadingDims(const Part& part, const std::vector<const V
     if (dims[i] != static_cast<int64_t>(i)) return false;
   for (size_t o : part.outputs) {
     const Op* op = outputs[o]->definingOp();
-    if (!(op && op->is(OpCode::Reduce)) && !isSideOutput(outputs[o], *part.reduces[0]))
+    if (!(op && op->is(ops::Reduce)) && !isSideOutput(outputs[o], *part.reduces[0]))
       return false;
   }
   return true;
@@ -355,7 +356,7 @@ void KernelEmitter::reduceAt(const std::vector<const Op*>& reduces,
 
 bool KernelEmitter::isSideOutput(const Value* v, const Op& reduce) {
   const Op* op = v->definingOp();
-  return !(op && op->is(OpCode::Reduce)) && v->type().shape() == reduce.operand(0)->type().shape();
+  return !(op && op->is(ops::Reduce)) && v->type().shape() == reduce.operand(0)->type().shape();
 }
 
 void KernelEmitter::emitReduceWindow(llvm::Value* lo, llvm::Value* hi, llvm::Value* result) {

@@ -1,5 +1,7 @@
 // The row-by-row test and block size of row groups (row_groups.h).
 #include "backends/cpu/row_groups.h"
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -26,7 +28,7 @@ bool contains(const std::vector<int64_t>& xs, int64_t x) { return std::find(xs.b
 // Whether `op` keeps the rows as they are: row i of its result reads only row i of its
 // operands that have `rows` leading (the others are read whole, so they must be Outside).
 bool keepsRows(const Op& op, int64_t rows) {
-  using O = OpCode;
+  namespace O = ops;
   if (!leadsRows(op.result(0), rows)) return false;
   if (op.info().has(kElementwise)) return true;
   // Where the rows run in the (first) operand and in the result.
@@ -74,7 +76,7 @@ bool readsRowByRow(const Op& kernel, int64_t rows, const std::function<bool(cons
   std::vector<Rows> operands;
   for (const Value* v : kernel.operands())
     operands.push_back(!fromGroup(v) ? Rows::Outside : leadsRows(v, rows) ? Rows::Aligned : Rows::Mixed);
-  if (!kernel.is(OpCode::Fusion)) return rowsOf(kernel, operands, rows) != Rows::Mixed;
+  if (!kernel.is(ops::Fusion)) return rowsOf(kernel, operands, rows) != Rows::Mixed;
   // A fusion: through its body, from the arguments that stand for its operands.
   const Region& body = kernel.region(0);
   std::unordered_map<const Value*, Rows> of;

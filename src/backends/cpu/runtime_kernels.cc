@@ -6,6 +6,7 @@
 #include <numeric>
 #include <vector>
 
+#include "ir/ops/stablehlo.h"
 #include "kernels/complex_ops.h"
 #include "kernels/random_bits.h"
 
@@ -16,7 +17,7 @@ template <class P>
 void complexUnary(int32_t code, const P* in, P* out) {
   const std::complex<P> z(in[0], in[1]);
   const OpCode op = static_cast<OpCode>(code);
-  if (op == OpCode::Abs) {
+  if (op == ops::Abs) {
     out[0] = kernels::complexAbs(z);
     return;
   }

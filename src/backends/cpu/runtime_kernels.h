@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <span>
 
+#include "ir/ops/stablehlo.h"
+
 namespace kiln::cpu {
 
 // Compares elements `a` and `b` (linear indices into the sort's operands) with the
@@ -25,7 +27,7 @@ extern "C" void kilnSortLine(void* const* buffers, int64_t line, SortLess less, 
                              int64_t stride, const int64_t* elementBytes);
 
 // The complex math op `code` (an OpCode that kernels::hasComplexUnary) at the complex
-// number `in` ({real, imag}), written to `out`; |in| for OpCode::Abs (one part).
+// number `in` ({real, imag}), written to `out`; |in| for ops::Abs (one part).
 extern "C" void kilnComplexUnaryC64(int32_t code, const float* in, float* out);
 extern "C" void kilnComplexUnaryC128(int32_t code, const double* in, double* out);
 // The complex binary op `code` (kernels::hasComplexBinary) at `a` and `b`, written to `out`.

@@ -11,9 +11,10 @@
 
 #include "backends/cpu/runtime_kernels.h"
 #include "backends/cpu/vector_math.h"
-#include "kernels/complex_ops.h"
 #include "ir/attr_records.h"
 #include "ir/float_format.h"
+#include "ir/ops/stablehlo.h"
+#include "kernels/complex_ops.h"
 
 namespace kiln::cpu {
 
@@ -272,7 +273,7 @@ llvm::Value* ScalarIR::complexSum(DType t, llvm::Value* a, llvm::Value* c) {
 // which g++ calls for them (the product's plain formula, which it tries first, is what
 // __mulsc3 computes when no NaN comes out).
 llvm::Value* ScalarIR::complexElementwise(const Op& op, DType t, const std::vector<llvm::Value*>& x) {
-  using O = OpCode;
+  namespace O = ops;
   const bool f64 = t == DType::C128;
   llvm::Type* part = f64 ? b_.getDoubleTy() : b_.getFloatTy();
   // Math functions through the interpreter's own (runtime_kernels.h), at their address:
@@ -320,7 +321,7 @@ llvm::Value* ScalarIR::complexElementwise(const Op& op, DType t, const std::vect
 }
 
 llvm::Value* ScalarIR::elementwise(const Op& op, DType t, const std::vector<llvm::Value*>& x) {
-  using O = OpCode;
+  namespace O = ops;
   if (op.is(O::Complex)) return complexOf(op.result()->type().dtype(), x[0], x[1]);
   if (op.is(O::Real) && !isComplex(t)) return x[0];  // a real number's real part is itself
   if (op.is(O::Imag) && !isComplex(t)) return llvm::Constant::getNullValue(registerType(t));

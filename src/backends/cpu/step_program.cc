@@ -9,6 +9,7 @@
 #include "backends/cpu/profile.h"
 #include "backends/cpu/row_groups.h"
 #include "backends/cpu/threads.h"
+#include "ir/ops/stablehlo.h"
 #include "passes/buffer_assignment.h"
 #include "passes/op_facts.h"
 #include "support/error.h"
@@ -116,7 +117,7 @@ class StepProgram::Builder {
       s.lapack = &l->second;
     } else if (op.info().category == OpCategory::Collective) {
       s.kind = Step::Kind::Host;
-    } else if (op.is(OpCode::While)) {
+    } else if (op.is(ops::While)) {
       s.kind = Step::Kind::While;
       // The carries: one slot each, the arguments of both regions.
       std::vector<Place> carries;
@@ -130,8 +131,8 @@ class StepProgram::Builder {
         s.regions.push_back(std::move(b));
       }
       for (const Value* v : op.results()) s.staging.push_back(slot(v->type()));
-    } else if (op.is(OpCode::If) || op.is(OpCode::Case)) {
-      s.kind = op.is(OpCode::If) ? Step::Kind::If : Step::Kind::Case;
+    } else if (op.is(ops::If) || op.is(ops::Case)) {
+      s.kind = op.is(ops::If) ? Step::Kind::If : Step::Kind::Case;
       for (size_t r = 0; r < op.numRegions(); ++r) {
         Block b;
         block(op.region(r), b);

@@ -4,9 +4,10 @@
 // (or the sign for arithmetic right shifts).
 #include <bit>
 
-#include "kernels/complex_ops.h"
 #include "interp/elementwise.h"
 #include "interp/kernels.h"
+#include "ir/ops/stablehlo.h"
+#include "kernels/complex_ops.h"
 #include "kernels/scalar_math.h"
 
 namespace kiln::interp {
@@ -128,7 +129,7 @@ HostValues power(const Op& op, const HostValues& v, EvalContext&) {
     } else if constexpr (kIsInt<T>) {
       return integerPower(a, b);
     } else if constexpr (kIsComplex<T>) {
-      return complexBinary(OpCode::Power, a, b);
+      return complexBinary(ops::Power, a, b);
     } else {
       return T(std::pow(a, b));
     }
@@ -141,7 +142,7 @@ HostValues atan2(const Op& op, const HostValues& v, EvalContext&) {
     if constexpr (std::is_floating_point_v<T>) {
       return std::atan2(a, b);
     } else if constexpr (kIsComplex<T>) {
-      return complexBinary(OpCode::Atan2, a, b);
+      return complexBinary(ops::Atan2, a, b);
     } else {
       unsupportedOp(op, "atan2 of integers");
       return a;
@@ -207,7 +208,7 @@ HostValues shift(const Op& op, const HostValues& v, EvalContext&) {
 }  // namespace
 
 void addArithmeticKernels(KernelTable& t) {
-  using O = OpCode;
+  namespace O = ops;
   t.set(O::Add, &add);
   t.set(O::Subtract, &subtract);
   t.set(O::Multiply, &multiply);

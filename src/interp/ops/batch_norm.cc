@@ -5,6 +5,7 @@
 
 #include "interp/ops/fold.h"
 #include "interp/ops/linalg.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::interp {
 namespace {
@@ -157,9 +158,9 @@ HostValues batchNormGrad(const Op& op, const HostValues& v, EvalContext&) {
 }  // namespace
 
 void addBatchNormKernels(KernelTable& t) {
-  t.set(OpCode::BatchNormInference, &batchNormInference);
-  t.set(OpCode::BatchNormTraining, &batchNormTraining);
-  t.set(OpCode::BatchNormGrad, &batchNormGrad);
+  t.set(ops::BatchNormInference, &batchNormInference);
+  t.set(ops::BatchNormTraining, &batchNormTraining);
+  t.set(ops::BatchNormGrad, &batchNormGrad);
 }
 
 }  // namespace kiln::interp

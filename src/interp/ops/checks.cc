@@ -10,6 +10,8 @@
 
 #include "interp/kernels.h"
 #include "interp/ops/custom_calls.h"
+#include "ir/ops/stablehlo.h"
+#include "ir/ops/testing.h"
 #include "stablehlo/printer.h"
 
 namespace kiln::interp {
@@ -41,7 +43,7 @@ std::string elementText(const Literal& lit, int64_t i) {
 
 [[noreturn]] void fail(const Op& op, std::string message) {
   std::string name(op.name());
-  if (op.is(OpCode::CustomCall)) name = "@" + op.attr("call_target_name").asString();
+  if (op.is(ops::CustomCall)) name = "@" + op.attr("call_target_name").asString();
   throw CheckFailed(CheckFailure{name, op.pos, std::move(message)});
 }
 
@@ -179,19 +181,19 @@ HostValues customCallCheck(const Op& op, OpCode check, const HostValues& v) {
   const Literal& actual = v[0].tensor();
   const Literal& expected = v[1].tensor();
   switch (check) {
-    case OpCode::CheckExpectEq: expectEq(op, actual, expected); break;
-    case OpCode::CheckExpectAlmostEq: expectAlmostEq(op, actual, expected, 1e-3); break;
+    case ops::CheckExpectEq: expectEq(op, actual, expected); break;
+    case ops::CheckExpectAlmostEq: expectAlmostEq(op, actual, expected, 1e-3); break;
     default: expectClose(op, actual, expected, 0, 3); break;
   }
   return {};
 }
 
 void addCheckKernels(KernelTable& t) {
-  t.set(OpCode::CheckExpectEq, &expectEqK);
-  t.set(OpCode::CheckExpectEqConst, &expectEqConstK);
-  t.set(OpCode::CheckExpectAlmostEq, &expectAlmostEqK);
-  t.set(OpCode::CheckExpectAlmostEqConst, &expectAlmostEqConstK);
-  t.set(OpCode::CheckExpectClose, &expectCloseK);
+  t.set(ops::CheckExpectEq, &expectEqK);
+  t.set(ops::CheckExpectEqConst, &expectEqConstK);
+  t.set(ops::CheckExpectAlmostEq, &expectAlmostEqK);
+  t.set(ops::CheckExpectAlmostEqConst, &expectAlmostEqConstK);
+  t.set(ops::CheckExpectClose, &expectCloseK);
 }
 
 }  // namespace kiln::interp

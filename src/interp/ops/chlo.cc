@@ -9,12 +9,13 @@
 #include <limits>
 #include <numeric>
 
-#include "kernels/complex_math.h"
 #include "interp/elementwise.h"
 #include "interp/kernels.h"
 #include "interp/real_math.h"
-#include "kernels/scalar_math.h"
 #include "interp/special_functions.h"
+#include "ir/ops/chlo.h"
+#include "kernels/complex_math.h"
+#include "kernels/scalar_math.h"
 
 namespace kiln::interp {
 using namespace kernels;  // NOLINT: the shared element functions (kernels/)
@@ -240,7 +241,7 @@ HostValues topK(const Op& op, const HostValues& v, EvalContext& ctx) {
 }  // namespace
 
 void addChloKernels(KernelTable& table) {
-  using O = OpCode;
+  namespace O = ops;
   table.set(O::ChloAcos, &unaryMath<realAcos, accurateAcos>);
   table.set(O::ChloAcosh, &unaryMath<realAcosh, accurateAcosh>);
   table.set(O::ChloAsin, &unaryMath<realAsin, accurateAsin>);

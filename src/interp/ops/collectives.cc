@@ -4,12 +4,14 @@
 // recv, infeed, outfeed). Processes exchange values through the ProcessGrid.
 #include <cstring>
 
-#include "ir/attr_records.h"
 #include "interp/kernels.h"
 #include "interp/ops/fold.h"
 #include "interp/process_grid.h"
-#include "support/large_bytes.h"
+#include "ir/attr_records.h"
 #include "ir/attr_schema.h"
+#include "ir/ops/stablehlo.h"
+#include "ir/ops/testing.h"
+#include "support/large_bytes.h"
 
 namespace kiln::interp {
 namespace {
@@ -592,20 +594,20 @@ HostValues runParallel(const Op& op, const HostValues& v, EvalContext& ctx) {
 }  // namespace
 
 void addCollectiveKernels(KernelTable& t) {
-  t.set(OpCode::InterpreterRunParallel, &runParallel);
-  t.set(OpCode::ReplicaId, &replicaId);
-  t.set(OpCode::PartitionId, &partitionId);
-  t.set(OpCode::AllGather, &allGather);
-  t.set(OpCode::AllReduce, &allReduce);
-  t.set(OpCode::ReduceScatter, &reduceScatter);
-  t.set(OpCode::AllToAll, &allToAll);
-  t.set(OpCode::CollectivePermute, &collectivePermute);
-  t.set(OpCode::CollectiveBroadcast, &collectiveBroadcast);
-  t.set(OpCode::CollectiveReduce, &collectiveReduce);
-  t.set(OpCode::Send, &send);
-  t.set(OpCode::Recv, &recv);
-  t.set(OpCode::Infeed, &infeed);
-  t.set(OpCode::Outfeed, &outfeed);
+  t.set(ops::InterpreterRunParallel, &runParallel);
+  t.set(ops::ReplicaId, &replicaId);
+  t.set(ops::PartitionId, &partitionId);
+  t.set(ops::AllGather, &allGather);
+  t.set(ops::AllReduce, &allReduce);
+  t.set(ops::ReduceScatter, &reduceScatter);
+  t.set(ops::AllToAll, &allToAll);
+  t.set(ops::CollectivePermute, &collectivePermute);
+  t.set(ops::CollectiveBroadcast, &collectiveBroadcast);
+  t.set(ops::CollectiveReduce, &collectiveReduce);
+  t.set(ops::Send, &send);
+  t.set(ops::Recv, &recv);
+  t.set(ops::Infeed, &infeed);
+  t.set(ops::Outfeed, &outfeed);
 }
 
 }  // namespace kiln::interp

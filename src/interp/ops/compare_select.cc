@@ -1,7 +1,8 @@
 // Kernels: compare, select and clamp.
-#include "ir/attr_records.h"
 #include "interp/elementwise.h"
 #include "interp/kernels.h"
+#include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 #include "kernels/scalar_math.h"
 
 namespace kiln::interp {
@@ -92,9 +93,9 @@ HostValues clamp(const Op&, const HostValues& v, EvalContext&) {
 }  // namespace
 
 void addCompareSelectKernels(KernelTable& t) {
-  t.set(OpCode::Compare, &compare);
-  t.set(OpCode::Select, &select);
-  t.set(OpCode::Clamp, &clamp);
+  t.set(ops::Compare, &compare);
+  t.set(ops::Select, &select);
+  t.set(ops::Clamp, &clamp);
 }
 
 }  // namespace kiln::interp

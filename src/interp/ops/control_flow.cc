@@ -1,6 +1,8 @@
 // Kernels: while, if, case, func.call and composite (calls its decomposition), and
 // kiln's autodiff constructs, which run what they wrap.
 #include "interp/kernels.h"
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::interp {
 namespace {
@@ -53,17 +55,17 @@ HostValues passThrough(const Op&, const HostValues& v, EvalContext&) { return v;
 }  // namespace
 
 void addControlFlowKernels(KernelTable& t) {
-  t.set(OpCode::While, &whileLoop);
-  t.set(OpCode::If, &ifThenElse);
-  t.set(OpCode::Case, &caseOf);
-  t.set(OpCode::FuncCall, &call);
-  t.set(OpCode::Composite, &composite);
-  t.set(OpCode::OptimizationBarrier, &passThrough);
-  t.set(OpCode::Fusion, &fusion);
-  t.set(OpCode::CustomJvp, &customDerivative);
-  t.set(OpCode::CustomVjp, &customDerivative);
-  t.set(OpCode::Checkpoint, &checkpoint);
-  t.unsupported(OpCode::CustomLin,
+  t.set(ops::While, &whileLoop);
+  t.set(ops::If, &ifThenElse);
+  t.set(ops::Case, &caseOf);
+  t.set(ops::FuncCall, &call);
+  t.set(ops::Composite, &composite);
+  t.set(ops::OptimizationBarrier, &passThrough);
+  t.set(ops::Fusion, &fusion);
+  t.set(ops::CustomJvp, &customDerivative);
+  t.set(ops::CustomVjp, &customDerivative);
+  t.set(ops::Checkpoint, &checkpoint);
+  t.unsupported(ops::CustomLin,
                 "the linearization of a custom_vjp has no forward mode; it exists to be transposed by vjp");
 }
 

@@ -4,6 +4,7 @@
 
 #include "interp/elementwise.h"
 #include "interp/kernels.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::interp {
 namespace {
@@ -183,7 +184,7 @@ HostValues isFinite(const Op&, const HostValues& v, EvalContext&) {
 }  // namespace
 
 void addConversionKernels(KernelTable& t) {
-  using O = OpCode;
+  namespace O = ops;
   t.set(O::Convert, &convert);
   t.set(O::BitcastConvert, &bitcastConvert);
   t.set(O::ReducePrecision, &reducePrecision);

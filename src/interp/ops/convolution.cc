@@ -5,6 +5,7 @@
 // lhs-dilation holes read as zeros (and are multiplied like any element).
 #include "interp/ops/linalg.h"
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::interp {
 namespace {
@@ -138,8 +139,8 @@ HostValues dynamicConvKernel(const Op& op, const HostValues& v, EvalContext& ctx
 }  // namespace
 
 void addConvolutionKernels(KernelTable& t) {
-  t.set(OpCode::Convolution, &convolutionKernel);
-  t.set(OpCode::DynamicConv, &dynamicConvKernel);
+  t.set(ops::Convolution, &convolutionKernel);
+  t.set(ops::DynamicConv, &dynamicConvKernel);
 }
 
 }  // namespace kiln::interp

@@ -3,6 +3,7 @@
 // that XLA emits for QR, and JAX's LAPACK calls (run by the kernels the cpu backend
 // runs too, kernels/lapack/). Any other target is "unsupported: custom_call @name".
 #include "interp/ops/custom_calls.h"
+#include "ir/ops/stablehlo.h"
 #include "kernels/lapack/lapack_call.h"
 
 namespace kiln::interp {
@@ -52,6 +53,6 @@ HostValues customCall(const Op& op, const HostValues& v, EvalContext& ctx) {
 
 }  // namespace
 
-void addCustomCallKernels(KernelTable& t) { t.set(OpCode::CustomCall, &customCall); }
+void addCustomCallKernels(KernelTable& t) { t.set(ops::CustomCall, &customCall); }
 
 }  // namespace kiln::interp

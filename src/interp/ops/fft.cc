@@ -5,8 +5,9 @@
 #include <cmath>
 #include <numbers>
 
-#include "ir/attr_records.h"
 #include "interp/ops/linalg.h"
+#include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::interp {
 namespace {
@@ -166,6 +167,6 @@ HostValues fft(const Op& op, const HostValues& v, EvalContext& ctx) {
 
 }  // namespace
 
-void addFftKernels(KernelTable& t) { t.set(OpCode::Fft, &fft); }
+void addFftKernels(KernelTable& t) { t.set(ops::Fft, &fft); }
 
 }  // namespace kiln::interp

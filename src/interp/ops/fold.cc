@@ -9,6 +9,7 @@
 
 #include "interp/elementwise.h"
 #include "ir/op_registry.h"
+#include "ir/ops/stablehlo.h"
 #include "ir/reduction_order.h"
 
 namespace kiln::interp {
@@ -29,13 +30,13 @@ FoldKind simpleBinaryBody(const Region& body, bool& swapped) {
   if (op.operand(0) == b && op.operand(1) == a) swapped = true;
   else if (op.operand(0) != a || op.operand(1) != b) return FoldKind::None;
   switch (op.code()) {
-    case OpCode::Add: return FoldKind::Add;
-    case OpCode::Multiply: return FoldKind::Mul;
-    case OpCode::Maximum: return FoldKind::Max;
-    case OpCode::Minimum: return FoldKind::Min;
-    case OpCode::And: return FoldKind::And;
-    case OpCode::Or: return FoldKind::Or;
-    case OpCode::Xor: return FoldKind::Xor;
+    case ops::Add: return FoldKind::Add;
+    case ops::Multiply: return FoldKind::Mul;
+    case ops::Maximum: return FoldKind::Max;
+    case ops::Minimum: return FoldKind::Min;
+    case ops::And: return FoldKind::And;
+    case ops::Or: return FoldKind::Or;
+    case ops::Xor: return FoldKind::Xor;
     default: return FoldKind::None;
   }
 }

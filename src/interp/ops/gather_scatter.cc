@@ -6,6 +6,7 @@
 #include "interp/ops/fold.h"
 #include "interp/ops/movement.h"
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::interp {
 namespace {
@@ -239,9 +240,9 @@ HostValues scatter(const Op& op, const HostValues& v, EvalContext& ctx) {
 }  // namespace
 
 void addGatherScatterKernels(KernelTable& t) {
-  t.set(OpCode::Gather, &gatherKernel);
-  t.set(OpCode::DynamicGather, &dynamicGather);
-  t.set(OpCode::Scatter, &scatter);
+  t.set(ops::Gather, &gatherKernel);
+  t.set(ops::DynamicGather, &dynamicGather);
+  t.set(ops::Scatter, &scatter);
 }
 
 }  // namespace kiln::interp

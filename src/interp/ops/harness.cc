@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "interp/kernels.h"
+#include "ir/ops/testing.h"
 #include "stablehlo/npy.h"
 #include "stablehlo/printer.h"
 
@@ -161,9 +162,9 @@ HostValues print(const Op&, const HostValues& v, EvalContext& ctx) {
 }  // namespace
 
 void addHarnessKernels(KernelTable& t) {
-  t.set(OpCode::InterpreterProbe, &probe);
-  t.set(OpCode::CheckExpectSerializedEq, &expectSerializedEq);
-  t.set(OpCode::InterpreterPrint, &print);
+  t.set(ops::InterpreterProbe, &probe);
+  t.set(ops::CheckExpectSerializedEq, &expectSerializedEq);
+  t.set(ops::InterpreterPrint, &print);
 }
 
 }  // namespace kiln::interp

@@ -9,6 +9,8 @@
 
 #include "interp/ops/linalg.h"
 #include "ir/attr_records.h"
+#include "ir/ops/chlo.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::interp {
 namespace {
@@ -202,9 +204,9 @@ HostValues raggedDot(const Op& op, const HostValues& v, EvalContext& ctx) {
 }  // namespace
 
 void addLinalgKernels(KernelTable& t) {
-  t.set(OpCode::DotGeneral, &dotKernel);
-  t.set(OpCode::Dot, &dotKernel);
-  t.set(OpCode::ChloRaggedDot, &raggedDot);
+  t.set(ops::DotGeneral, &dotKernel);
+  t.set(ops::Dot, &dotKernel);
+  t.set(ops::ChloRaggedDot, &raggedDot);
   addConvolutionKernels(t);
   addFftKernels(t);
   addSolveKernels(t);

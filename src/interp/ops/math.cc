@@ -4,10 +4,11 @@
 // complex_ops.h's (shared with the cpu backend).
 #include <bit>
 
-#include "kernels/complex_math.h"
-#include "kernels/complex_ops.h"
 #include "interp/elementwise.h"
 #include "interp/kernels.h"
+#include "ir/ops/stablehlo.h"
+#include "kernels/complex_math.h"
+#include "kernels/complex_ops.h"
 #include "kernels/scalar_math.h"
 
 namespace kiln::interp {
@@ -81,7 +82,7 @@ HostValues sign(const Op&, const HostValues& v, EvalContext&) {
       if (std::isnan(x) || x == 0) return x;  // NaN and ±0 stay as they are
       return T(x < 0 ? -1 : 1);
     } else {
-      return complexUnary(OpCode::Sign, x);
+      return complexUnary(ops::Sign, x);
     }
   })};
 }
@@ -116,18 +117,18 @@ struct NoComplex {};
     return {mathMap(op, in(v), [](auto x) { return realExpr; }, NoComplex{})};            \
   }
 
-KILN_MATH_KERNEL(exponential, std::exp(x), complexUnary(OpCode::Exponential, z))
-KILN_MATH_KERNEL(exponentialMinusOne, std::expm1(x), complexUnary(OpCode::ExponentialMinusOne, z))
-KILN_MATH_KERNEL(log, std::log(x), complexUnary(OpCode::Log, z))
-KILN_MATH_KERNEL(logPlusOne, std::log1p(x), complexUnary(OpCode::LogPlusOne, z))
-KILN_MATH_KERNEL(logisticK, logistic(x), complexUnary(OpCode::Logistic, z))
-KILN_MATH_KERNEL(sqrt, std::sqrt(x), complexUnary(OpCode::Sqrt, z))
-KILN_MATH_KERNEL(rsqrt, 1 / std::sqrt(x), complexUnary(OpCode::Rsqrt, z))
-KILN_MATH_KERNEL(sine, std::sin(x), complexUnary(OpCode::Sine, z))
-KILN_MATH_KERNEL(cosine, std::cos(x), complexUnary(OpCode::Cosine, z))
-KILN_MATH_KERNEL(tan, std::tan(x), complexUnary(OpCode::Tan, z))
-KILN_MATH_KERNEL(tanh, std::tanh(x), complexUnary(OpCode::Tanh, z))
-KILN_MATH_KERNEL(cbrt, std::cbrt(x), complexUnary(OpCode::Cbrt, z))
+KILN_MATH_KERNEL(exponential, std::exp(x), complexUnary(ops::Exponential, z))
+KILN_MATH_KERNEL(exponentialMinusOne, std::expm1(x), complexUnary(ops::ExponentialMinusOne, z))
+KILN_MATH_KERNEL(log, std::log(x), complexUnary(ops::Log, z))
+KILN_MATH_KERNEL(logPlusOne, std::log1p(x), complexUnary(ops::LogPlusOne, z))
+KILN_MATH_KERNEL(logisticK, logistic(x), complexUnary(ops::Logistic, z))
+KILN_MATH_KERNEL(sqrt, std::sqrt(x), complexUnary(ops::Sqrt, z))
+KILN_MATH_KERNEL(rsqrt, 1 / std::sqrt(x), complexUnary(ops::Rsqrt, z))
+KILN_MATH_KERNEL(sine, std::sin(x), complexUnary(ops::Sine, z))
+KILN_MATH_KERNEL(cosine, std::cos(x), complexUnary(ops::Cosine, z))
+KILN_MATH_KERNEL(tan, std::tan(x), complexUnary(ops::Tan, z))
+KILN_MATH_KERNEL(tanh, std::tanh(x), complexUnary(ops::Tanh, z))
+KILN_MATH_KERNEL(cbrt, std::cbrt(x), complexUnary(ops::Cbrt, z))
 KILN_REAL_KERNEL(ceil, std::ceil(x))
 KILN_REAL_KERNEL(floor, std::floor(x))
 KILN_REAL_KERNEL(roundNearestAfz, std::round(x))
@@ -139,7 +140,7 @@ KILN_REAL_KERNEL(roundNearestEven, std::nearbyint(x))  // the default rounding m
 }  // namespace
 
 void addMathKernels(KernelTable& t) {
-  using O = OpCode;
+  namespace O = ops;
   t.set(O::Negate, &negate);
   t.set(O::Abs, &abs);
   t.set(O::Not, &logicalNot);

@@ -1,5 +1,7 @@
 // Kernels: constants, tuples, tokens.
 #include "interp/kernels.h"
+#include "ir/ops/stablehlo.h"
+#include "ir/ops/testing.h"
 
 namespace kiln::interp {
 namespace {
@@ -20,19 +22,19 @@ HostValues afterAll(const Op&, const HostValues&, EvalContext&) { return {HostVa
 
 void addMiscKernels(KernelTable& t) {
   // util.unfoldable_constant and arith.constant are constants to the interpreter.
-  t.set(OpCode::Constant, &constant);
-  t.set(OpCode::UtilUnfoldableConstant, &constant);
-  t.set(OpCode::ArithConstant, &constant);
-  t.set(OpCode::Tuple, &tuple);
-  t.set(OpCode::GetTupleElement, &getTupleElement);
-  t.set(OpCode::AfterAll, &afterAll);
+  t.set(ops::Constant, &constant);
+  t.set(ops::UtilUnfoldableConstant, &constant);
+  t.set(ops::ArithConstant, &constant);
+  t.set(ops::Tuple, &tuple);
+  t.set(ops::GetTupleElement, &getTupleElement);
+  t.set(ops::AfterAll, &afterAll);
   // Quantized types do not parse yet, so these ops cannot occur in a module that does.
-  t.unsupported(OpCode::UniformQuantize, "quantized types");
-  t.unsupported(OpCode::UniformDequantize, "quantized types");
+  t.unsupported(ops::UniformQuantize, "quantized types");
+  t.unsupported(ops::UniformDequantize, "quantized types");
   // Their wrapped computation is the execution_thread machinery of XLA, which no
   // exporter kiln reads emits.
-  t.unsupported(OpCode::AsyncStart, "async computations");
-  t.unsupported(OpCode::AsyncDone, "async computations");
+  t.unsupported(ops::AsyncStart, "async computations");
+  t.unsupported(ops::AsyncDone, "async computations");
 }
 
 }  // namespace kiln::interp

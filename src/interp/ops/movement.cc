@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "interp/ops/movement.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::interp {
 
@@ -345,23 +346,23 @@ HostValues torchIndexSelect(const Op& op, const HostValues& v, EvalContext& ctx)
 }  // namespace
 
 void addMovementKernels(KernelTable& t) {
-  t.set(OpCode::BroadcastInDim, &broadcastInDimKernel);
-  t.set(OpCode::DynamicBroadcastInDim, &dynamicBroadcastInDim);
-  t.set(OpCode::Broadcast, &broadcast);
-  t.set(OpCode::Reshape, &reshape);
-  t.set(OpCode::DynamicReshape, &dynamicReshape);
-  t.set(OpCode::Transpose, &transpose);
-  t.set(OpCode::Reverse, &reverse);
-  t.set(OpCode::Slice, &slice);
-  t.set(OpCode::DynamicSlice, &dynamicSlice);
-  t.set(OpCode::DynamicUpdateSlice, &dynamicUpdateSlice);
-  t.set(OpCode::Concatenate, &concatenate);
-  t.set(OpCode::Pad, &pad);
-  t.set(OpCode::DynamicPad, &dynamicPad);
-  t.set(OpCode::Iota, &iota);
-  t.set(OpCode::DynamicIota, &dynamicIota);
-  t.set(OpCode::GetDimensionSize, &getDimensionSize);
-  t.set(OpCode::TorchIndexSelect, &torchIndexSelect);
+  t.set(ops::BroadcastInDim, &broadcastInDimKernel);
+  t.set(ops::DynamicBroadcastInDim, &dynamicBroadcastInDim);
+  t.set(ops::Broadcast, &broadcast);
+  t.set(ops::Reshape, &reshape);
+  t.set(ops::DynamicReshape, &dynamicReshape);
+  t.set(ops::Transpose, &transpose);
+  t.set(ops::Reverse, &reverse);
+  t.set(ops::Slice, &slice);
+  t.set(ops::DynamicSlice, &dynamicSlice);
+  t.set(ops::DynamicUpdateSlice, &dynamicUpdateSlice);
+  t.set(ops::Concatenate, &concatenate);
+  t.set(ops::Pad, &pad);
+  t.set(ops::DynamicPad, &dynamicPad);
+  t.set(ops::Iota, &iota);
+  t.set(ops::DynamicIota, &dynamicIota);
+  t.set(ops::GetDimensionSize, &getDimensionSize);
+  t.set(ops::TorchIndexSelect, &torchIndexSelect);
 }
 
 }  // namespace kiln::interp

@@ -9,9 +9,10 @@
 #include <numbers>
 #include <random>
 
-#include "ir/attr_records.h"
-#include "kernels/random_bits.h"
 #include "interp/kernels.h"
+#include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
+#include "kernels/random_bits.h"
 
 namespace kiln::interp {
 namespace {
@@ -143,8 +144,8 @@ HostValues rng(const Op& op, const HostValues& v, EvalContext& ctx) {
 }  // namespace
 
 void addRandomKernels(KernelTable& t) {
-  t.set(OpCode::RngBitGenerator, &rngBitGenerator);
-  t.set(OpCode::Rng, &rng);
+  t.set(ops::RngBitGenerator, &rngBitGenerator);
+  t.set(ops::Rng, &rng);
 }
 
 }  // namespace kiln::interp

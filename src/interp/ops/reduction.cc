@@ -6,6 +6,8 @@
 
 #include "interp/ops/fold.h"
 #include "ir/attr_records.h"
+#include "ir/ops/chlo.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::interp {
 namespace {
@@ -237,11 +239,11 @@ HostValues scan(const Op& op, const HostValues& v, EvalContext& ctx) {
 }  // namespace
 
 void addReductionKernels(KernelTable& t) {
-  t.set(OpCode::Reduce, &reduce);
-  t.set(OpCode::ReduceWindow, &reduceWindow);
-  t.set(OpCode::SelectAndScatter, &selectAndScatter);
-  t.set(OpCode::Map, &map);
-  t.set(OpCode::ChloScan, &scan);
+  t.set(ops::Reduce, &reduce);
+  t.set(ops::ReduceWindow, &reduceWindow);
+  t.set(ops::SelectAndScatter, &selectAndScatter);
+  t.set(ops::Map, &map);
+  t.set(ops::ChloScan, &scan);
 }
 
 }  // namespace kiln::interp

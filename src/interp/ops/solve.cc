@@ -5,9 +5,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ir/attr_records.h"
 #include "interp/ops/custom_calls.h"
 #include "interp/ops/linalg.h"
+#include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::interp {
 namespace {
@@ -208,8 +209,8 @@ HostValues householderProductKernel(const Op& op, const HostValues& v, EvalConte
 }
 
 void addSolveKernels(KernelTable& t) {
-  t.set(OpCode::TriangularSolve, &triangularSolveKernel);
-  t.set(OpCode::Cholesky, &choleskyKernel);
+  t.set(ops::TriangularSolve, &triangularSolveKernel);
+  t.set(ops::Cholesky, &choleskyKernel);
 }
 
 }  // namespace kiln::interp

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "interp/ops/movement.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::interp {
 namespace {
@@ -59,6 +60,6 @@ HostValues sort(const Op& op, const HostValues& v, EvalContext& ctx) {
 
 }  // namespace
 
-void addSortKernels(KernelTable& t) { t.set(OpCode::Sort, &sort); }
+void addSortKernels(KernelTable& t) { t.set(ops::Sort, &sort); }
 
 }  // namespace kiln::interp

@@ -2,6 +2,7 @@
 // op_registry.cc says what each is). A custom-derivative op's results are its primal's,
 // and its rule functions must have the signatures the transforms call them with, so a
 // mismatch is a verifier error at the op's line rather than a failure deep inside jvp.
+#include "ir/ops/compiler.h"
 #include "ir/verify/rules.h"
 
 namespace kiln {
@@ -112,10 +113,10 @@ void checkpointRule(InferContext& v) {
 }  // namespace
 
 void addAutodiffOpRules(RuleTable& table) {
-  table.set(OpCode::CustomJvp, &customJvpRule);
-  table.set(OpCode::CustomVjp, &customVjpRule);
-  table.set(OpCode::CustomLin, &customLinRule);
-  table.set(OpCode::Checkpoint, &checkpointRule);
+  table.set(ops::CustomJvp, &customJvpRule);
+  table.set(ops::CustomVjp, &customVjpRule);
+  table.set(ops::CustomLin, &customLinRule);
+  table.set(ops::Checkpoint, &checkpointRule);
 }
 
 }  // namespace kiln

@@ -7,6 +7,7 @@
 #include "ir/verify/rules.h"
 
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln {
 namespace {
@@ -333,7 +334,7 @@ void processIdRule(InferContext& v) {
 }  // namespace
 
 void addCollectiveRules(RuleTable& table) {
-  using O = OpCode;
+  namespace O = ops;
   table.set(O::AllGather, &allGatherRule);
   table.set(O::AllReduce, &allReduceRule);
   table.set(O::ReduceScatter, &reduceScatterRule);

@@ -2,6 +2,7 @@
 // type of the right class (../shared/reference/stablehlo-spec.md); the class of each op
 // is a template argument, so the table below reads like the spec's Inputs sections.
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 #include "ir/verify/rules.h"
 
 namespace kiln {
@@ -202,7 +203,7 @@ void broadcastingRule(InferContext& v) {
 }  // namespace
 
 void addElementwiseRules(RuleTable& table) {
-  using O = OpCode;
+  namespace O = ops;
   // The elementwise ops whose operands and result share one type, of the element class
   // the registry gives (ElementClass).
   for (const OpInfo& info : allOps())

@@ -5,6 +5,7 @@
 #include "ir/verify/rules.h"
 
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln {
 namespace {
@@ -263,9 +264,9 @@ void scatterRule(InferContext& v) {
 }  // namespace
 
 void addGatherScatterRules(RuleTable& table) {
-  table.set(OpCode::Gather, &gatherRule);
-  table.set(OpCode::DynamicGather, &dynamicGatherRule);
-  table.set(OpCode::Scatter, &scatterRule);
+  table.set(ops::Gather, &gatherRule);
+  table.set(ops::DynamicGather, &dynamicGatherRule);
+  table.set(ops::Scatter, &scatterRule);
 }
 
 }  // namespace kiln

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "ir/ops/stablehlo.h"
+#include "ir/ops/testing.h"
 #include "ir/verify/rules.h"
 #include "support/error.h"
 
@@ -83,7 +85,7 @@ TypeList InferContext::regionArgTypes(size_t i) const {
 
 TypeList InferContext::regionResultTypes(size_t i) const {
   const Op* ret = region(i).back();
-  check(ret && ret->is(OpCode::Return),
+  check(ret && ret->is(ops::Return),
         [&] { return "region " + std::to_string(i) + " must end with stablehlo.return"; });
   return ret->operandTypes();
 }
@@ -235,7 +237,7 @@ int64_t windowPositions(int64_t size, int64_t window, int64_t stride, int64_t pa
 
 std::optional<std::vector<int64_t>> constantInts(const Value* value) {
   const Op* def = value->definingOp();
-  if (!def || !(def->is(OpCode::Constant) || def->is(OpCode::ArithConstant))) return std::nullopt;
+  if (!def || !(def->is(ops::Constant) || def->is(ops::ArithConstant))) return std::nullopt;
   Attribute a = def->attr("value");
   if (!a || !a.is(Attribute::Kind::Dense)) return std::nullopt;
   const Literal& lit = a.asDense();

@@ -8,6 +8,8 @@
 
 #include "ir/attr_records.h"
 #include "ir/attr_schema.h"
+#include "ir/ops/chlo.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln {
 namespace {
@@ -403,7 +405,7 @@ void raggedDotRule(InferContext& v) {
 }  // namespace
 
 void addLinalgRules(RuleTable& table) {
-  using O = OpCode;
+  namespace O = ops;
   table.set(O::DotGeneral, &dotGeneralRule);
   table.set(O::Dot, &dotRule);
   table.set(O::Convolution, &convolutionRule);

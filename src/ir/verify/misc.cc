@@ -5,6 +5,9 @@
 #include "ir/verify/rules.h"
 
 #include "ir/attr_records.h"
+#include "ir/ops/chlo.h"
+#include "ir/ops/stablehlo.h"
+#include "ir/ops/testing.h"
 
 namespace kiln {
 namespace {
@@ -257,7 +260,7 @@ void inferCallResults(InferContext& v, const Attribute& symbol) {
 }
 
 void addMiscRules(RuleTable& table) {
-  using O = OpCode;
+  namespace O = ops;
   table.set(O::Rng, &rngRule);
   table.set(O::RngBitGenerator, &rngBitGeneratorRule);
   table.set(O::BatchNormInference, &batchNormInferenceRule);
@@ -268,15 +271,15 @@ void addMiscRules(RuleTable& table) {
   table.set(O::OptimizationBarrier, &optimizationBarrierRule);
   table.set(O::Composite, &compositeRule);
   table.set(O::ChloTopK, &topKRule);
-  for (O op : {O::CheckExpectEq, O::CheckExpectAlmostEq, O::CheckExpectClose})
+  for (OpCode op : {O::CheckExpectEq, O::CheckExpectAlmostEq, O::CheckExpectClose})
     table.set(op, &sameOperandTypesRule);
-  for (O op : {O::CheckExpectEqConst, O::CheckExpectAlmostEqConst})
+  for (OpCode op : {O::CheckExpectEqConst, O::CheckExpectAlmostEqConst})
     table.set(op, &constOperandRule);
   table.set(O::InterpreterProbe, &probeRule);
   table.set(O::FuncCall, &callRule);
-  for (O op : {O::FuncReturn, O::Return, O::InterpreterPrint, O::CheckExpectSerializedEq})
+  for (OpCode op : {O::FuncReturn, O::Return, O::InterpreterPrint, O::CheckExpectSerializedEq})
     table.set(op, &noResultsRule);
-  for (O op : {O::AsyncStart, O::AsyncDone, O::InterpreterRunParallel, O::UniformQuantize,
+  for (OpCode op : {O::AsyncStart, O::AsyncDone, O::InterpreterRunParallel, O::UniformQuantize,
                O::UniformDequantize})
     table.set(op, &givenResultsRule);
 }

@@ -3,6 +3,9 @@
 // rules check each region's signature against the op's operands, and the regions decide
 // the result element types; the reducer check is shared with scatter and the collectives.
 #include "ir/attr_records.h"
+#include "ir/ops/chlo.h"
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
 #include "ir/verify/rules.h"
 
 namespace kiln {
@@ -343,8 +346,8 @@ void fusionRule(InferContext& v) {
 }
 
 void addRegionOpRules(RuleTable& table) {
-  table.set(OpCode::Fusion, &fusionRule);
-  using O = OpCode;
+  table.set(ops::Fusion, &fusionRule);
+  namespace O = ops;
   table.set(O::Reduce, &reduceRule);
   table.set(O::ReduceWindow, &reduceWindowRule);
   table.set(O::SelectAndScatter, &selectAndScatterRule);

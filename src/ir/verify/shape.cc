@@ -2,6 +2,8 @@
 // iota, tuples, constants and the dynamic_* forms). Each rule computes the result shape
 // the spec's formula gives, with the inputs of the formula for the message; where the
 // shape is a parameter (reshape, broadcast_in_dim, iota) it checks the given one.
+#include "ir/ops/stablehlo.h"
+#include "ir/ops/testing.h"
 #include "ir/verify/rules.h"
 
 namespace kiln {
@@ -387,7 +389,7 @@ void torchIndexSelectRule(InferContext& v) {
 }  // namespace
 
 void addShapeRules(RuleTable& table) {
-  using O = OpCode;
+  namespace O = ops;
   table.set(O::BroadcastInDim, &broadcastInDimRule);
   table.set(O::DynamicBroadcastInDim, &dynamicBroadcastInDimRule);
   table.set(O::Broadcast, &broadcastRule);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "ir/ops/stablehlo.h"
+#include "ir/ops/testing.h"
 #include "ir/verify/rules.h"
 #include "support/error.h"
 
@@ -50,7 +52,7 @@ class ModuleVerifier {
     for (const Type& t : fn.resultTypes())
       if (!isValueType(t)) fail("result type " + t.str() + " is not a value type");
     const Op* ret = fn.body().back();
-    if (!ret || !ret->is(OpCode::FuncReturn)) {
+    if (!ret || !ret->is(ops::FuncReturn)) {
       fail("the body must end with func.return");
     } else if (ret->operandTypes() != fn.resultTypes()) {
       OpParts parts{ret->code(), ret->operands(), ret->attrs()};
@@ -66,7 +68,7 @@ class ModuleVerifier {
     }
     defined_.clear();
     for (size_t i = 0; i < fn.numParams(); ++i) defined_.insert(fn.param(i));
-    verifyRegion(fn.body(), OpCode::FuncReturn);
+    verifyRegion(fn.body(), ops::FuncReturn);
   }
 
   // `terminator` is the op the region must end with.
@@ -83,7 +85,7 @@ class ModuleVerifier {
         report(std::move(e));
       }
       // Nested regions of every op end with stablehlo.return.
-      for (size_t i = 0; i < op->numRegions(); ++i) verifyRegion(op->region(i), OpCode::Return);
+      for (size_t i = 0; i < op->numRegions(); ++i) verifyRegion(op->region(i), ops::Return);
       for (size_t i = 0; i < op->numResults(); ++i) {
         defined_.insert(op->result(i));
         added.push_back(op->result(i));
@@ -153,7 +155,7 @@ class ModuleVerifier {
     // types are checked by the op's type rule.
     for (const AttrSpec& spec : op.info().attrs)
       if (spec.kind == AttrKind::Symbol) lookup(op.attr(spec.name));
-    if (op.is(OpCode::InterpreterRunParallel)) {
+    if (op.is(ops::InterpreterRunParallel)) {
       Attribute programs = op.attr("programs");
       v.check(programs.is(Attribute::Kind::Array),
               [&] { return "programs must be an array of arrays of symbols"; });

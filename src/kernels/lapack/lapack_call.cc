@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "ir/ops/stablehlo.h"
 #include "kernels/lapack/buffer_layout.h"
 #include "kernels/lapack/lapack_routines.h"
 #include "support/error.h"
@@ -377,7 +378,7 @@ bool isLapackTarget(std::string_view target) {
 }
 
 std::optional<LapackCall> lapackCallOf(const Op& op) {
-  if (!op.is(OpCode::CustomCall)) return std::nullopt;
+  if (!op.is(ops::CustomCall)) return std::nullopt;
   const Attribute name = op.attr("call_target_name");
   if (!name.is(Attribute::Kind::String)) return std::nullopt;
   const ParsedName parsed = parseTarget(name.asString());

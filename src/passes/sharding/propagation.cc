@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "ir/ops/stablehlo.h"
 #include "ir/sharding_attrs.h"
 #include "passes/sharding/sharding_rules.h"
 #include "support/error.h"
@@ -65,8 +66,8 @@ class Propagator {
   // what a shard_map's axis_index is computed from) and what is computed from them.
   void findManual(const Region& region) {
     for (const auto& op : region.ops()) {
-      bool manual = shardMapBoundary(*op) == ShardMapBoundary::Entry || op->is(OpCode::PartitionId) ||
-                    op->is(OpCode::ReplicaId);
+      bool manual = shardMapBoundary(*op) == ShardMapBoundary::Entry || op->is(ops::PartitionId) ||
+                    op->is(ops::ReplicaId);
       if (shardMapBoundary(*op) != ShardMapBoundary::Exit)
         for (const Value* v : op->operands()) manual = manual || plan_.manual.count(v);
       if (manual)
@@ -141,7 +142,7 @@ class Propagator {
   // The values a plan covers: the function's, and those of the regions of while, if and
   // case (which are partitioned with their op); other regions run on whole values.
   static bool partitionedInside(const Op& op) {
-    return op.is(OpCode::While) || op.is(OpCode::If) || op.is(OpCode::Case);
+    return op.is(ops::While) || op.is(ops::If) || op.is(ops::Case);
   }
 
   void fill(const Value* v) {
@@ -183,7 +184,7 @@ class Propagator {
     bool changed = false;
     for (size_t i = 0; i < op.numResults(); ++i) {
       std::vector<const Value*> ways{op.result(i)};
-      if (op.is(OpCode::While)) {
+      if (op.is(ops::While)) {
         ways.insert(ways.end(), {op.operand(i), op.region(0).argument(i), op.region(1).argument(i),
                                  op.region(1).terminator()->operand(i)});
       } else {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 #include "passes/sharding/sharding_rules.h"
 #include "support/error.h"
 
@@ -63,7 +64,7 @@ Value* Resharder::shardIndex(const Axes& axes) {
   Literal table(Type::tensor(DType::I64, {n}));
   for (const Dims& group : groups(axes))
     for (size_t k = 0; k < group.size(); ++k) table.setInt(group[k], static_cast<int64_t>(k));
-  if (!partition_) partition_ = b_.convert(b_.create1(OpCode::PartitionId, {}), DType::I64);
+  if (!partition_) partition_ = b_.convert(b_.create1(ops::PartitionId, {}), DType::I64);
   Value* index = b_.reshape(b_.dynamicSlice(b_.constant(std::move(table)), {partition_}, {1}), {});
   return indices_[axes] = index;
 }
@@ -90,7 +91,7 @@ Value* Resharder::permute(Value* local, const Axes& axes, const std::vector<std:
   record(&CollectiveCounts::collectivePermute, static_cast<double>(local->type().byteSize()),
          "collective_permute of " + local->type().str() + " over " + axesText(axes) +
              (purpose.empty() ? "" : " (" + purpose + ")"));
-  return b_.create1(OpCode::CollectivePermute, {local},
+  return b_.create1(ops::CollectivePermute, {local},
                     {{"source_target_pairs", replicaGroups(rows)},  // (the same table: a row per pair)
                      {"channel_handle", ChannelHandle{shared_->nextChannel++, 1}.toAttr()}});
 }
@@ -140,11 +141,11 @@ Value* Resharder::reshard(Value* v, const Type& global, const Sharding& from, co
       record(&CollectiveCounts::reduceScatter, ring(partial, v->type().byteSize()),
              "reduce_scatter of partial sums of " + global.str() + " over " + axesText(partial) + " into dimension " +
                  std::to_string(d));
-      v = b_.create(OpCode::ReduceScatter, {v}, std::move(attrs), std::move(body), {localType(global, cur)})->result();
+      v = b_.create(ops::ReduceScatter, {v}, std::move(attrs), std::move(body), {localType(global, cur)})->result();
     } else {
       record(&CollectiveCounts::allReduce, 2 * ring(partial, v->type().byteSize()),
              "all_reduce of partial sums of " + global.str() + " over " + axesText(partial));
-      v = b_.create(OpCode::AllReduce, {v}, collectiveAttrs(partial, true), std::move(body))->result();
+      v = b_.create(ops::AllReduce, {v}, collectiveAttrs(partial, true), std::move(body))->result();
     }
     cur.unreduced.clear();
   }
@@ -163,7 +164,7 @@ Value* Resharder::reshard(Value* v, const Type& global, const Sharding& from, co
       record(&CollectiveCounts::allToAll, ring(axes, v->type().byteSize()),
              "all_to_all of " + global.str() + ": the split over " + axesText(axes) + " moves from dimension " +
                  std::to_string(i) + " to " + std::to_string(j));
-      v = b_.create1(OpCode::AllToAll, {v}, std::move(attrs), {localType(global, cur)});
+      v = b_.create1(ops::AllToAll, {v}, std::move(attrs), {localType(global, cur)});
       break;
     }
   }
@@ -175,7 +176,7 @@ Value* Resharder::reshard(Value* v, const Type& global, const Sharding& from, co
            "all_gather of " + global.str() + " along dimension " + std::to_string(d) + " over " + axesText(cur.dims[d]) +
                (to.dims[d].empty() ? " (needed whole)" : " (split differently)"));
     cur.dims[d].clear();
-    v = b_.create1(OpCode::AllGather, {v}, std::move(attrs), {localType(global, cur)});
+    v = b_.create1(ops::AllGather, {v}, std::move(attrs), {localType(global, cur)});
   }
   bool slice = false;
   for (size_t d = 0; d < rank; ++d) slice = slice || (cur.dims[d] != to.dims[d]);
@@ -189,7 +190,7 @@ Value* Resharder::reshard(Value* v, const Type& global, const Sharding& from, co
         continue;
       }
       Value* size = b_.splat(Type::scalar(DType::I64), static_cast<double>(piece.shape()[d]));
-      starts.push_back(b_.binary(OpCode::Multiply, shardIndex(to.dims[d]), size));
+      starts.push_back(b_.binary(ops::Multiply, shardIndex(to.dims[d]), size));
     }
     v = b_.dynamicSlice(v, starts, piece.shape());
     ++shared_->counts.localSlices;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ir/builder.h"
+#include "ir/ops/stablehlo.h"
 #include "ir/sharding.h"
 
 namespace kiln::passes {
@@ -41,7 +42,7 @@ class Resharder {
   // `local` is this device's piece of a value of type `global` laid out as `from` (whose
   // unreduced axes hold partial results to combine with `reducer`).
   Value* reshard(Value* local, const Type& global, const Sharding& from, const Sharding& to,
-                 OpCode reducer = OpCode::Add);
+                 OpCode reducer = ops::Add);
   // Each device's `local` value sent along `axes`: within every group of devices that
   // differ only along them, the one at index `from` sends to the one at index `to`, for
   // each (from, to) of `pairs` (a device nothing is sent to gets zeros): one

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::passes {
 namespace {
@@ -130,8 +131,8 @@ ShardingRule reduce(const Op& op) {
   Kind reduction = Kind::Replicated;
   if (n == 1 && body) {
     switch (body->code()) {
-      case OpCode::Add: case OpCode::Multiply: case OpCode::Maximum: case OpCode::Minimum:
-      case OpCode::And: case OpCode::Or:
+      case ops::Add: case ops::Multiply: case ops::Maximum: case ops::Minimum:
+      case ops::And: case ops::Or:
         reduction = Kind::Reduction;
         r.rule.reducer = body->code();
         break;
@@ -174,20 +175,20 @@ std::vector<bool> changedDimensions(const Op& op) {
     for (int64_t d : dims) changed[d] = true;
   };
   switch (op.code()) {
-    case OpCode::Slice: {
+    case ops::Slice: {
       Dims start = op.attr("start_indices").asInts(), limit = op.attr("limit_indices").asInts(),
            strides = op.attr("strides").asInts();
       for (size_t d = 0; d < in.size(); ++d) changed[d] = start[d] != 0 || limit[d] != in[d] || strides[d] != 1;
       break;
     }
-    case OpCode::Pad: {
+    case ops::Pad: {
       Dims low = op.attr("edge_padding_low").asInts(), high = op.attr("edge_padding_high").asInts(),
            interior = op.attr("interior_padding").asInts();
       for (size_t d = 0; d < in.size(); ++d) changed[d] = low[d] != 0 || high[d] != 0 || interior[d] != 0;
       break;
     }
-    case OpCode::Reverse: mark(op.attr("dimensions").asInts()); break;
-    case OpCode::Concatenate: changed[op.attr("dimension").asInt()] = true; break;
+    case ops::Reverse: mark(op.attr("dimensions").asInts()); break;
+    case ops::Concatenate: changed[op.attr("dimension").asInt()] = true; break;
     default: break;
   }
   return changed;
@@ -351,21 +352,21 @@ ShardingRule shardingRule(const Op& op) {
     default: break;
   }
   switch (op.code()) {
-    case OpCode::BroadcastInDim: return broadcastInDim(op);
-    case OpCode::Transpose: return transpose(op);
-    case OpCode::Reshape: return reshape(op);
-    case OpCode::DotGeneral:
-    case OpCode::Dot: return dotGeneral(op);
-    case OpCode::Reduce: return reduce(op);
-    case OpCode::Slice:
-    case OpCode::Pad:
-    case OpCode::Reverse:
-    case OpCode::Concatenate: return keepsDimensions(op, changedDimensions(op));
-    case OpCode::Iota: return iota(op);
-    case OpCode::Convolution: return convolution(op);
-    case OpCode::ReduceWindow: return reduceWindow(op);
-    case OpCode::Gather: return gather(op);
-    case OpCode::Scatter: return scatter(op);
+    case ops::BroadcastInDim: return broadcastInDim(op);
+    case ops::Transpose: return transpose(op);
+    case ops::Reshape: return reshape(op);
+    case ops::DotGeneral:
+    case ops::Dot: return dotGeneral(op);
+    case ops::Reduce: return reduce(op);
+    case ops::Slice:
+    case ops::Pad:
+    case ops::Reverse:
+    case ops::Concatenate: return keepsDimensions(op, changedDimensions(op));
+    case ops::Iota: return iota(op);
+    case ops::Convolution: return convolution(op);
+    case ops::ReduceWindow: return reduceWindow(op);
+    case ops::Gather: return gather(op);
+    case ops::Scatter: return scatter(op);
     default: return unknown();
   }
 }
@@ -377,16 +378,16 @@ NamedAttrList localAttributes(const Op& op, const TypeList& localOperands, const
       if (std::find(haloed.begin(), haloed.end(), windowDims[i]) != haloed.end()) w.padding[i] = {0, 0};
     return w;
   };
-  if (op.is(OpCode::Convolution) && !haloed.empty()) {
+  if (op.is(ops::Convolution) && !haloed.empty()) {
     const Dims spatial = ConvDims::fromAttr(op.attr("dimension_numbers")).inputSpatial;
     setConvolutionWindowAttrs(attrs, noPaddingAlong(Window::ofConvolution(op, static_cast<int64_t>(spatial.size())), spatial));
   }
-  if (op.is(OpCode::ReduceWindow) && !haloed.empty()) {
+  if (op.is(ops::ReduceWindow) && !haloed.empty()) {
     Dims all(static_cast<size_t>(op.operand(0)->type().rank()));
     std::iota(all.begin(), all.end(), 0);
     setReduceWindowAttrs(attrs, noPaddingAlong(Window::ofReduceWindow(op, static_cast<int64_t>(all.size())), all));
   }
-  if (op.is(OpCode::Slice)) {
+  if (op.is(ops::Slice)) {
     // A kept dimension is sliced whole: [0, its local size).
     const Shape& global = op.operand(0)->type().shape();
     Dims limit = op.attr("limit_indices").asInts();
@@ -394,7 +395,7 @@ NamedAttrList localAttributes(const Op& op, const TypeList& localOperands, const
       if (limit[d] == global[d]) limit[d] = localOperands[0].shape()[d];
     setAttr(attrs, "limit_indices", Attribute::i64Array(limit));
   }
-  if (op.is(OpCode::Gather)) {
+  if (op.is(ops::Gather)) {
     // A dimension every slice takes whole takes the local piece whole.
     const Shape& global = op.operand(0)->type().shape();
     Dims sizes = op.attr("slice_sizes").asInts();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::passes {
 
@@ -42,7 +43,7 @@ struct ShardingRule {
   std::vector<Factor> factors;
   std::vector<std::vector<int>> operandDims;  // [operand][dimension] -> factor, or -1
   std::vector<std::vector<int>> resultDims;   // [result][dimension] -> factor, or -1
-  OpCode reducer = OpCode::Add;               // combines the partial results of Reduction factors
+  OpCode reducer = ops::Add;               // combines the partial results of Reduction factors
   // [operand] -> the operand holding the value past its ends along a Windowed factor
   // (reduce_window's init value), or -1: zeros (a convolution's padding).
   std::vector<int> paddingOperand;

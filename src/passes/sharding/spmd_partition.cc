@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "ir/builder.h"
+#include "ir/ops/stablehlo.h"
 #include "ir/sharding_attrs.h"
 #include "passes/sharding/sharding_rules.h"
 #include "support/error.h"
@@ -39,7 +40,7 @@ class Partitioner {
       if (fn_.param(i)->type().isTensor()) layout_[fn_.param(i)] = plan_.of(fn_.param(i));
     }
     for (const auto& op : fn_.body().ops()) {
-      if (op->is(OpCode::FuncReturn)) {
+      if (op->is(ops::FuncReturn)) {
         resharder.setContext("the results");
         std::vector<Value*> values;
         for (size_t i = 0; i < op->numOperands(); ++i)
@@ -47,7 +48,7 @@ class Partitioner {
                                ? resharder.reshard(map_.at(op->operand(i)), op->operand(i)->type(),
                                                    layout_.at(op->operand(i)), plan_.results[i])
                                : map_.at(op->operand(i)));
-        b.ret(values, OpCode::FuncReturn);
+        b.ret(values, ops::FuncReturn);
         break;
       }
       emit(*op, b, resharder);
@@ -137,7 +138,7 @@ class Partitioner {
   // as it took them (its condition a whole predicate); each branch yields the results'
   // pieces. Their other operands (a predicate, an index) are scalars.
   void emitWithRegions(const Op& op, Builder& b, Resharder& resharder) {
-    const bool loop = op.is(OpCode::While);
+    const bool loop = op.is(ops::While);
     resharder.setContext(where(op));
     std::vector<Sharding> layouts;  // of each result
     TypeList types;
@@ -228,7 +229,7 @@ class Partitioner {
     if (emitManual(op, b)) return;
     if (op.info().category == OpCategory::Collective)
       throwUnsupported("partitioning a program with collectives of its own (" + where(op) + ")");
-    if (op.is(OpCode::While) || op.is(OpCode::If) || op.is(OpCode::Case)) return emitWithRegions(op, b, resharder);
+    if (op.is(ops::While) || op.is(ops::If) || op.is(ops::Case)) return emitWithRegions(op, b, resharder);
     ShardingRule rule = shardingRule(op);
     std::vector<Axes> axes = rule.known ? factorAxes(op, rule) : std::vector<Axes>();
     std::vector<Value*> operands;

@@ -11,6 +11,7 @@
 // dots_saveable = Remat::Dots, everything_saveable = Remat::None).
 //
 // Batching rebuilds the checkpoint around the batched region.
+#include "ir/ops/compiler.h"
 #include "support/error.h"
 #include "transforms/batch_emitter.h"
 #include "transforms/jvp_emitter.h"
@@ -87,7 +88,7 @@ std::vector<Value*> checkpointBatch(BatchArgs& a) {
 }  // namespace
 
 void addCheckpointRules(OpTable<OpRules>& t) {
-  t[OpCode::Checkpoint] = {&checkpointJvp, &checkpointTranspose, &checkpointSplit, &checkpointBatch};
+  t[ops::Checkpoint] = {&checkpointJvp, &checkpointTranspose, &checkpointSplit, &checkpointBatch};
 }
 
 }  // namespace kiln::transforms

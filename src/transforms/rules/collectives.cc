@@ -30,12 +30,13 @@
 // Batching: the batch dimension in front is one more dimension the collective does not
 // touch, so the dimension attributes move past it and every member's batch stays its own.
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 #include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 namespace {
 
-using O = OpCode;
+namespace O = ops;
 
 // Refuses a reduction body that is not a sum: only then is the collective linear.
 void requireSum(const Op& op, const char* what) {

@@ -19,15 +19,17 @@
 #include <optional>
 #include <unordered_set>
 
-#include "transforms/op_rules.h"
+#include "ir/ops/compiler.h"
+#include "ir/ops/stablehlo.h"
 #include "transforms/batch_emitter.h"
 #include "transforms/jvp_emitter.h"
+#include "transforms/op_rules.h"
 #include "transforms/transposer.h"
 
 namespace kiln::transforms {
 namespace {
 
-using O = OpCode;
+namespace O = ops;
 
 std::vector<size_t> differentiable(const std::vector<Value*>& values) {
   std::vector<size_t> out;

@@ -12,12 +12,13 @@
 #include <algorithm>
 
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 #include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 namespace {
 
-using O = OpCode;
+namespace O = ops;
 
 struct Conv {
   ConvDims dims;

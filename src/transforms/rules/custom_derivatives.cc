@@ -14,6 +14,7 @@
 // rule functions (vmap of each, along 0 for every parameter and result, made once per
 // function and size), its unbatched operands broadcast first, so the batched op keeps
 // its custom rules for a later jvp or vjp.
+#include "ir/ops/compiler.h"
 #include "support/error.h"
 #include "transforms/batch_emitter.h"
 #include "transforms/jvp_emitter.h"
@@ -24,7 +25,7 @@
 namespace kiln::transforms {
 namespace {
 
-using O = OpCode;
+namespace O = ops;
 
 const Function& ruleFunction(const Op& op, const Module* module, const char* attr, const char* transform) {
   const std::string& name = op.attr(attr).asString();

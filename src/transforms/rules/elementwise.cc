@@ -7,12 +7,14 @@
 #include <cmath>
 #include <numbers>
 
+#include "ir/ops/chlo.h"
+#include "ir/ops/stablehlo.h"
 #include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 namespace {
 
-using O = OpCode;
+namespace O = ops;
 using D = ComparisonDirection;
 
 // Small arithmetic on values, so that the derivatives read as formulas.
@@ -23,7 +25,7 @@ struct Ops {
   Value* mul(Value* x, Value* y) { return b.binary(O::Multiply, x, y); }
   Value* div(Value* x, Value* y) { return b.binary(O::Divide, x, y); }
   Value* neg(Value* x) { return b.unary(O::Negate, x); }
-  Value* fn(O code, Value* x) { return b.unary(code, x); }
+  Value* fn(OpCode code, Value* x) { return b.unary(code, x); }
   Value* c(Value* like, double v) { return b.splat(like->type(), v); }
   Value* sq(Value* x) { return mul(x, x); }
   Value* where(Value* p, Value* x, Value* y) { return b.select(p, x, y); }
@@ -390,7 +392,7 @@ std::vector<Value*> identityTranspose(TransposeArgs& a) { return a.ct; }
 }  // namespace
 
 void addElementwiseRules(OpTable<OpRules>& t) {
-  for (O code : {O::Sign, O::Floor, O::Ceil, O::RoundNearestAfz, O::RoundNearestEven, O::ChloNextAfter})
+  for (OpCode code : {O::Sign, O::Floor, O::Ceil, O::RoundNearestAfz, O::RoundNearestEven, O::ChloNextAfter})
     t[code].jvp = &zeroJvp;
   // bitcast_convert reinterprets bits: a zero tangent, as JAX defines it (a float made
   // of another float's bits does not vary with it in any useful sense).

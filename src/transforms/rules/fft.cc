@@ -14,12 +14,13 @@
 // Batching: fft transforms its trailing dimensions only, so the batch in front is one
 // more leading dimension it leaves alone.
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 #include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 namespace {
 
-using O = OpCode;
+namespace O = ops;
 
 FftType typeOf(const Op& op) { return fftTypeOf(op.attr("fft_type")); }
 Dims lengthsOf(const Op& op) { return op.attr("fft_length").asInts(); }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "ir/ops/stablehlo.h"
 #include "kernels/lapack/lapack_call.h"
 #include "transforms/op_rules.h"
 #include "transforms/rules/matrix_math.h"
@@ -15,7 +16,7 @@
 namespace kiln::transforms {
 namespace {
 
-using O = OpCode;
+namespace O = ops;
 
 // The primal results are the call's own; the tangents are built from stablehlo ops,
 // whose transposes reverse mode uses (gtsv's also from another gtsv call, with its own

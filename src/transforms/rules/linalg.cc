@@ -12,13 +12,14 @@
 #include <algorithm>
 
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 #include "transforms/op_rules.h"
 #include "transforms/rules/matrix_math.h"
 
 namespace kiln::transforms {
 namespace {
 
-using O = OpCode;
+namespace O = ops;
 
 // Dots are always rebuilt as dot_general (stablehlo.dot is one with implied dimensions).
 Value* dot(Builder& b, Value* lhs, Value* rhs, const DotDims& dims, DType result) {

@@ -5,6 +5,7 @@
 
 #include "ir/attr_records.h"
 #include "ir/builder.h"
+#include "ir/ops/stablehlo.h"
 
 namespace kiln::transforms {
 
@@ -43,7 +44,7 @@ struct Solve {
                            {"lower", Attribute::boolean(lower)},
                            {"transpose_a", toAttr(transpose)},
                            {"unit_diagonal", Attribute::boolean(unitDiagonal)}};
-    return b.create1(OpCode::TriangularSolve, {a, rhs}, std::move(attrs));
+    return b.create1(ops::TriangularSolve, {a, rhs}, std::move(attrs));
   }
 };
 

@@ -7,12 +7,13 @@
 #include <algorithm>
 
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 #include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 namespace {
 
-using O = OpCode;
+namespace O = ops;
 
 // How many leading operands carry data (the rest are start indices or gather indices).
 size_t dataOperands(const Op& op) {

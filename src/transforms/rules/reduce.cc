@@ -10,12 +10,13 @@
 //   max written as a select): the tangent of the element it ends up holding.
 // Batching (reduce and sort): the reduced or sorted dimensions move past the batch.
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 #include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 namespace {
 
-using O = OpCode;
+namespace O = ops;
 using D = ComparisonDirection;
 
 // The dimensions of a rank-`rank` input that a reduce over `dims` keeps.
@@ -26,7 +27,7 @@ Dims keptDims(int64_t rank, const Dims& dims) {
   return kept;
 }
 
-Value* reduceWith(Builder& b, O code, Value* x, Value* init, const Dims& dims) {
+Value* reduceWith(Builder& b, OpCode code, Value* x, Value* init, const Dims& dims) {
   return b.reduce({x}, {init}, dims, [code](Builder& c, const std::vector<Value*>& v) {
     return std::vector<Value*>{c.binary(code, v[0], v[1])};
   })[0];

@@ -10,12 +10,13 @@
 // the product of what lands on it, plus its input times, per landing update, that
 // update's tangent times the product of the others there.
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 #include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 namespace {
 
-using O = OpCode;
+namespace O = ops;
 using D = ComparisonDirection;
 
 enum class Combiner { Add, Multiply, Replace, Extremal, Other };

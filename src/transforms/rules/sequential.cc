@@ -5,12 +5,13 @@
 // batched results, so each slice gets exactly what the op gives it alone (what JAX's
 // sequential batching of custom calls does). Custom calls with side effects are refused:
 // running them once per slice would repeat the effect.
+#include "ir/ops/stablehlo.h"
 #include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 namespace {
 
-using O = OpCode;
+namespace O = ops;
 
 std::vector<Value*> sequentialBatch(BatchArgs& a) {
   if (a.op.is(O::CustomCall) && a.op.attrOrDefault("has_side_effect").asBool())
@@ -62,7 +63,7 @@ std::vector<Value*> sequentialBatch(BatchArgs& a) {
 }  // namespace
 
 void addSequentialRules(OpTable<OpRules>& t) {
-  for (O op : {O::Rng, O::RngBitGenerator, O::CustomCall}) t[op].batch = &sequentialBatch;
+  for (OpCode op : {O::Rng, O::RngBitGenerator, O::CustomCall}) t[op].batch = &sequentialBatch;
 }
 
 }  // namespace kiln::transforms

@@ -18,19 +18,20 @@
 #include <optional>
 
 #include "ir/attr_records.h"
+#include "ir/ops/stablehlo.h"
 #include "ir/region_decompositions.h"
 #include "transforms/op_rules.h"
 
 namespace kiln::transforms {
 namespace {
 
-using O = OpCode;
+namespace O = ops;
 using D = ComparisonDirection;
 
 Window windowOf(const Op& op) { return Window::ofReduceWindow(op, op.operand(0)->type().rank()); }
 
 // The windows of `x` reduced by `op` (add or multiply), from `init` (null: zero).
-Value* reduceWindowOf(Builder& b, O op, Value* x, const Window& w, Value* init = nullptr) {
+Value* reduceWindowOf(Builder& b, OpCode op, Value* x, const Window& w, Value* init = nullptr) {
   if (!init) init = zeros(b, Type::scalar(x->type().dtype()));
   return b.reduceWindow({x}, {init}, w, [op](Builder& c, const std::vector<Value*>& v) {
     return std::vector<Value*>{c.binary(op, v[0], v[1])};

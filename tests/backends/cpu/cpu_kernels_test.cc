@@ -8,9 +8,10 @@
 #include <cstring>
 #include <tuple>
 
-#include "backends/cpu/executable.h"
 #include "backends/cpu/cpu_test_util.h"
+#include "backends/cpu/executable.h"
 #include "backends/cpu/threads.h"
+#include "ir/ops/stablehlo.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_test_util.h"
 
@@ -102,20 +103,20 @@ DType dtypeOf(const std::string& t) { return *parseDType(t); }
 // Ops the emitter has no code for yet (each says so when declined).
 // The ops whose f32 (f16, bf16) code is inline math within 2 ulps of glibc, not glibc.
 bool inlineMath(OpCode code, const std::string& type) {
-  return type != "f64" && (code == OpCode::Exponential || code == OpCode::Tanh || code == OpCode::Logistic ||
-                           code == OpCode::Log || code == OpCode::LogPlusOne || code == OpCode::ExponentialMinusOne ||
-                           code == OpCode::Sine || code == OpCode::Cosine || code == OpCode::Tan);
+  return type != "f64" && (code == ops::Exponential || code == ops::Tanh || code == ops::Logistic ||
+                           code == ops::Log || code == ops::LogPlusOne || code == ops::ExponentialMinusOne ||
+                           code == ops::Sine || code == ops::Cosine || code == ops::Tan);
 }
 
 bool notNativeYet(OpCode code) {
-  return code == OpCode::ReducePrecision || code == OpCode::Complex;
+  return code == ops::ReducePrecision || code == ops::Complex;
 }
 
 TEST(CpuKernelsTest, EveryElementwiseUnaryOp) {
   int programs = 0;
   for (const OpInfo& info : allOps()) {
     if (info.category != OpCategory::ElementwiseUnary || !info.has(kElementwise) || notNativeYet(info.code)) continue;
-    if (info.code == OpCode::Convert || info.code == OpCode::IsFinite) continue;  // tested below
+    if (info.code == ops::Convert || info.code == ops::IsFinite) continue;  // tested below
     for (const char* t : kTypes) {
       if (!acceptsElement(info.elements, dtypeOf(t))) continue;
       std::string type = std::string("tensor<37x") + t + ">";
@@ -136,7 +137,7 @@ TEST(CpuKernelsTest, EveryElementwiseBinaryOp) {
       DType d = dtypeOf(t);
       if (!acceptsElement(info.elements, d)) continue;
       // The interpreter refuses these at run time; so does the emitter.
-      if (isBool(d) && (info.code == OpCode::Divide || info.code == OpCode::Remainder || info.code == OpCode::Power))
+      if (isBool(d) && (info.code == ops::Divide || info.code == ops::Remainder || info.code == ops::Power))
         continue;
       std::string type = std::string("tensor<61x") + t + ">";
       expectSameOnCpu(function("%x: " + type + ", %y: " + type, type,
