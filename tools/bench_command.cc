@@ -79,6 +79,7 @@ int runBench(const BenchOptions& o) {
     compileOnce(true);
     warm = compileOnce(true);
   }
+  reportFallbacks(*executable);
 
   std::mt19937_64 rng(o.seed);
   std::vector<runtime::Buffer> args;

@@ -42,6 +42,12 @@ void keepKernelsInTheCache(const runtime::Client& client, runtime::CompileOption
 runtime::CachedCompile compileProgram(const runtime::Client& client, std::string_view text,
                                       const runtime::CompileOptions& options);
 
+// Prints to stderr, for each function the plugin runs through its interpreter (the
+// statistic "interpreted_functions", the text "fallbacks"), a line naming the op that
+// sent it there, the op's source line and why: an op without native code still runs,
+// but never silently slowly.
+void reportFallbacks(const runtime::Executable& executable);
+
 // --memory-limit SIZE ("4G", "512M", bytes): a program whose buffers need more at their
 // peak is refused when it compiles (passes/memory_limit.h). The limit in bytes is the
 // flag's, else KILN_MEMORY_LIMIT's, else 0 (none).

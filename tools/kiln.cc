@@ -65,6 +65,20 @@ runtime::CachedCompile compileProgram(const runtime::Client& client, std::string
   }
 }
 
+void reportFallbacks(const runtime::Executable& executable) {
+  double functions = 0;
+  for (const auto& [name, value] : executable.statistics())
+    if (name == "interpreted_functions") functions = value;
+  if (functions == 0) return;
+  std::string text = executable.text("fallbacks"), lines;
+  for (size_t start = 0, end; start < text.size(); start = end + 1) {
+    end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    lines += "kiln: note: " + text.substr(start, end - start) + "\n";
+  }
+  std::cerr << lines;  // one write (see main)
+}
+
 void addMemoryLimitOption(CLI::App* cmd, std::string& limit) {
   cmd->add_option("--memory-limit", limit,
                   "Refuse, when it compiles, a program whose buffers need more than this at their peak "

@@ -139,6 +139,7 @@ int runRun(const RunOptions& o) {
   const runtime::Device device = client.devices().at(0);
   for (const std::string& file : o.infeed) device.infeed(stablehlo::readNpy(file));
   const runtime::Executable executable = compileProgram(client, source->text(), compile).executable;
+  reportFallbacks(executable);
   const runtime::ExecutableInfo info = executable.info();
 
   std::vector<runtime::Buffer> args;

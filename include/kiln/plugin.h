@@ -446,7 +446,8 @@ typedef struct KilnExecutableWithEntryArgs {
  * module's code has run so far, as named numbers (PJRT's named values); names and
  * meanings are the plugin's own. kiln's cpu plugin reports "native_kernels",
  * "blas_ops", "compile_seconds", "kernel_runs", "interpreted_ops" (ops left to its
- * interpreter) and, per reason an op was left there, "interpreted: <reason>"; the interp
+ * interpreter), "interpreted_functions" (functions that run through the interpreter
+ * because of them) and, per reason an op was left there, "interpreted: <reason>"; the interp
  * plugin none. */
 typedef struct KilnNamedValue {
   const char* name;
@@ -466,6 +467,9 @@ typedef struct KilnExecutableStatisticsArgs {
  *   "report"           (cpu) what `kiln compile --backend cpu --report` prints: the
  *                      pipeline's passes and figures, then each kernel and each op left
  *                      to the interpreter, with its op and line
+ *   "fallbacks"        (cpu) one line per function that runs through the interpreter:
+ *                      the op that sends it there, its source line, and why (empty when
+ *                      everything runs natively)
  *   "profile"          (compiled with the option "profile") the runs so far as a Chrome
  *                      trace-event file: a slice per step and per kernel chunk
  *   "profile_summary"  (the same) the steps that took longest, with their share of the

@@ -50,6 +50,7 @@ class CpuProgram : public CompiledProgram {
         {"kernel_runs", static_cast<double>(executable_->nativeRuns())},
         {"results_in_donated_buffers", static_cast<double>(executable_->resultsInDonatedBuffers())},
         {"interpreted_ops", static_cast<double>(executable_->native().declined.size())},
+        {"interpreted_functions", static_cast<double>(executable_->numInterpretedFunctions())},
         {"threads", static_cast<double>(cpu::threadCount())}};
     for (const auto& [reason, count] : executable_->declinedReasons())
       values.emplace_back("interpreted: " + reason, static_cast<double>(count));
@@ -57,6 +58,11 @@ class CpuProgram : public CompiledProgram {
   }
   std::optional<std::string> text(const std::string& name) const override {
     if (name == "report") return pipelineReport_ + executable_->report();
+    if (name == "fallbacks") {
+      std::string lines;
+      for (const std::string& line : executable_->fallbacks()) lines += line + "\n";
+      return lines;
+    }
     if (profile_ && (name == "profile" || name == "profile_summary")) {
       const cpu::Profile& p = *profile_;  // (it locks itself against runs recording)
       return name == "profile" ? p.chromeTrace() : p.summary(10);
@@ -64,7 +70,7 @@ class CpuProgram : public CompiledProgram {
     return CompiledProgram::text(name);
   }
   std::vector<std::string> textNames() const override {
-    std::vector<std::string> names = {"program", "report"};
+    std::vector<std::string> names = {"program", "report", "fallbacks"};
     if (profile_) names.insert(names.end(), {"profile", "profile_summary"});
     return names;
   }

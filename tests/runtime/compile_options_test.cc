@@ -214,7 +214,24 @@ TEST_P(CompileOptionsTest, AnExecutableSaysWhatItRunsAndWhatItDid) {
     EXPECT_NE(report.find("fusion:"), std::string::npos) << report;
     EXPECT_NE(report.find("@main: "), std::string::npos) << report;
     expectError([&] { plusOne.text("profile"); }, ErrorKind::Usage,
-                "no text 'profile' of this executable (it has: program, report)");
+                "no text 'profile' of this executable (it has: program, report, fallbacks)");
+    // Every op of it runs natively; an op without native code sends its function to the
+    // interpreter, which the statistics count and "fallbacks" names with its line.
+    EXPECT_EQ(plusOne.text("fallbacks"), "");
+    auto interpretedFunctions = [](const Executable& e) {
+      for (const auto& [name, value] : e.statistics())
+        if (name == "interpreted_functions") return value;
+      return -1.0;
+    };
+    EXPECT_EQ(interpretedFunctions(plusOne), 0);
+    Executable fft = c.compile(R"(
+func.func @main(%x: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+  %r = stablehlo.fft %x, type = FFT, length = [8] : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+  return %r : tensor<8xcomplex<f32>>
+})");
+    EXPECT_EQ(interpretedFunctions(fft), 1);
+    EXPECT_NE(fft.text("fallbacks").find("@main runs on the interpreter: stablehlo.fft at "), std::string::npos)
+        << fft.text("fallbacks");
   } else {
     expectError([&] { plusOne.text("report"); }, ErrorKind::Usage, "no text 'report' of this executable (it has: program)");
   }

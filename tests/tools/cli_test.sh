@@ -51,6 +51,16 @@ done
 KILN_CACHE_DIR=off "$KILN" compile "$dir/loss.mlir" --backend cpu --report --compile-tier fast > "$tmp/fast.txt"; check "compile fast" 0 $?
 grep -q 'unoptimized (--compile-tier fast)' "$tmp/fast.txt" || { echo "FAIL the fast tier's report:"; cat "$tmp/fast.txt"; fail=1; }
 "$KILN" run "$dir/add.mlir" --random-inputs 1 --compile-tier quick > /dev/null 2>&1; check "unknown tier" 2 $?
+# An op without native code runs through the interpreter, and kiln run and kiln bench
+# say which op, where, and which function it sent there; a native program says nothing.
+fallback='kiln: note: @main runs on the interpreter: stablehlo.fft at [^ ]*fft.mlir:4:8 has no native code'
+for cmd in "run --random-inputs 1" "bench --runs 1"; do
+  "$KILN" $cmd "$dir/fft.mlir" > /dev/null 2> "$tmp/fallback.txt"; check "kiln $cmd of a fallback" 0 $?
+  grep -q "$fallback" "$tmp/fallback.txt" || { echo "FAIL kiln $cmd did not name the fallback:"; cat "$tmp/fallback.txt"; fail=1; }
+done
+"$KILN" run "$dir/add.mlir" --random-inputs 1 --no-print 2> "$tmp/native.txt"
+if grep -q 'runs on the interpreter' "$tmp/native.txt"; then echo "FAIL a native program reported a fallback"; fail=1; fi
+
 # Without @main, kiln run takes the only public function, and names the functions when
 # there are several.
 printf 'func.func @f(%%x: tensor<2xf32>) -> tensor<2xf32> {\n  %%y = func.call @g(%%x) : (tensor<2xf32>) -> tensor<2xf32>\n  return %%y : tensor<2xf32>\n}\nfunc.func private @g(%%x: tensor<2xf32>) -> tensor<2xf32> {\n  return %%x : tensor<2xf32>\n}\n' > "$tmp/nomain.mlir"

@@ -2,6 +2,7 @@
 // the interpreter's values.
 #include "backends/cpu/executable.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "backends/cpu/blas_convolution.h"
@@ -112,7 +113,7 @@ void Executable::buildPrograms() {
     if (!r.precomputed.empty() && native_.kernels.count(r.op)) epilogueDots_[r.op] = r.precomputed[0]->definingOp();
   CompiledOps natives{native_, blas_, epilogueDots_, lapack_};
   for (const auto& fn : module_.functions()) {
-    std::string whyNot;
+    NoStepProgram whyNot;
     if (auto program = StepProgram::build(module_, *fn, natives, whyNot)) programs_[fn.get()] = std::move(program);
     else interpreted_[fn->name()] = whyNot;
   }
@@ -231,11 +232,37 @@ std::string Executable::report() const {
              std::to_string(it->second->arenaBytes()) + " bytes\n";
       for (const std::string& group : it->second->rowGroups()) out += "  row group: " + group + "\n";
     } else
-      out += "@" + fn->name() + ": through the interpreter (" + interpreted_.at(fn->name()) + ")\n";
+      out += "@" + fn->name() + ": through the interpreter (" + interpreted_.at(fn->name()).why + ")\n";
   }
   out += "interpreter fallbacks: " + std::to_string(native_.declined.size()) + "\n";
   for (const auto& [op, reason] : native_.declined) out += "  " + describeOp(*op) + ": " + reason + "\n";
   return out;
+}
+
+std::vector<std::string> Executable::fallbacks() const {
+  std::vector<std::string> lines;
+  for (const auto& fn : module_.functions()) {
+    auto it = interpreted_.find(fn->name());
+    if (it == interpreted_.end()) continue;
+    const NoStepProgram& why = it->second;
+    std::string line = "@" + fn->name() + " runs on the interpreter: ";
+    if (!why.op) {
+      lines.push_back(line + why.why);
+      continue;
+    }
+    const Op& op = *why.op;
+    line += std::string(op.name());
+    if (SourcePos pos = sourceLine(op); pos.known())
+      line += " at " + (module_.source ? module_.source->name() : std::string("line")) + ":" + std::to_string(pos.line) +
+              ":" + std::to_string(pos.col);
+    if (Location user = op.loc.fileLocation(); !user.isUnknown()) line += " (from " + user.str() + ")";
+    auto declined = std::find_if(native_.declined.begin(), native_.declined.end(),
+                                 [&](const auto& d) { return d.first == &op; });
+    line += declined != native_.declined.end() ? " has no native code: " + declined->second
+                                               : ": " + why.why;
+    lines.push_back(std::move(line));
+  }
+  return lines;
 }
 
 std::map<std::string, size_t> Executable::declinedReasons() const {

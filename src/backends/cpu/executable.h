@@ -67,6 +67,12 @@ class Executable : public interp::NativeOps {
   std::string report() const;
   size_t numKernels() const { return native_.kernels.size(); }
   size_t numBlasOps() const { return blas_.size(); }
+  // One line per function that runs through the interpreter: the op that sends it there,
+  // where that op is in the source (and the user's line from its location), and why
+  // ("@main runs on the interpreter: stablehlo.fft at model.mlir:3:8 has no native code:
+  // unsupported: ..."). kiln run and kiln bench print them: no op is slow unnoticed.
+  std::vector<std::string> fallbacks() const;
+  size_t numInterpretedFunctions() const { return interpreted_.size(); }
   // Why each op left to the interpreter was left there, with how many ops had each reason.
   std::map<std::string, size_t> declinedReasons() const;
   double compileSeconds() const { return native_.seconds; }
@@ -98,7 +104,7 @@ class Executable : public interp::NativeOps {
   ResultPool results_;
   // The functions that run as step programs, and why the others do not.
   std::unordered_map<const Function*, std::unique_ptr<StepProgram>> programs_;
-  std::map<std::string, std::string> interpreted_;  // function name -> reason
+  std::map<std::string, NoStepProgram> interpreted_;  // function name -> why
 };
 
 }  // namespace kiln::cpu

@@ -27,9 +27,7 @@ constexpr size_t kMaxMembers = 64;
 int64_t aligned(int64_t n) { return (n + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment; }
 
 // Thrown while building: the function runs through the interpreter, for this reason.
-struct NoStep {
-  std::string why;
-};
+using NoStep = NoStepProgram;
 
 }  // namespace
 
@@ -86,7 +84,7 @@ class StepProgram::Builder {
  private:
   Place placeOf(const Value* v, const Op& user) {
     auto it = places.find(v);
-    if (it == places.end()) throw NoStep{"an operand of " + describeOp(user) + " has no buffer"};
+    if (it == places.end()) throw NoStep{&user, "an operand of " + describeOp(user) + " has no buffer"};
     return it->second;
   }
 
@@ -94,11 +92,11 @@ class StepProgram::Builder {
     Step s;
     s.op = &op;
     for (const Value* v : op.operands()) {
-      if (!v->type().isTensor()) throw NoStep{describeOp(op) + " takes a " + v->type().str()};
+      if (!v->type().isTensor()) throw NoStep{&op, describeOp(op) + " takes a " + v->type().str()};
       s.operands.push_back(placeOf(v, op));
     }
     for (const Value* v : op.results()) {
-      if (!v->type().isTensor()) throw NoStep{describeOp(op) + " gives a " + v->type().str()};
+      if (!v->type().isTensor()) throw NoStep{&op, describeOp(op) + " gives a " + v->type().str()};
       if (!places.count(v)) places[v] = slot(v->type());
       s.results.push_back(places[v]);
     }
@@ -139,7 +137,7 @@ class StepProgram::Builder {
         s.regions.push_back(std::move(b));
       }
     } else {
-      throw NoStep{describeOp(op) + " has no native step"};
+      throw NoStep{&op, describeOp(op) + " has no native step"};
     }
     return s;
   }
@@ -290,7 +288,7 @@ class StepProgram::Builder {
 };
 
 std::unique_ptr<StepProgram> StepProgram::build(const Module& module, const Function& fn, const CompiledOps& natives,
-                                               std::string& whyNot) {
+                                               NoStepProgram& whyNot) {
   std::unique_ptr<StepProgram> p(new StepProgram(module, fn));
   // Parameters marked as donors in the text are not the program's to overwrite: whether a
   // call donates is known only when it runs (findDonors, run).
@@ -315,10 +313,10 @@ std::unique_ptr<StepProgram> StepProgram::build(const Module& module, const Func
   }
   try {
     for (size_t i = 0; i < fn.numParams(); ++i)
-      if (!fn.param(i)->type().isTensor()) throw NoStep{"parameter " + std::to_string(i) + " is not a tensor"};
+      if (!fn.param(i)->type().isTensor()) throw NoStep{nullptr, "parameter " + std::to_string(i) + " is not a tensor"};
     builder.block(fn.body(), p->body_);
   } catch (const NoStep& e) {
-    whyNot = e.why;
+    whyNot = e;
     return nullptr;
   }
   p->arenaBytes_ = builder.end();

@@ -48,12 +48,19 @@ struct CompiledOps {
   const std::unordered_map<const Op*, kernels::LapackCall>& lapack;
 };
 
+// Why a function has no step program: the op that has no native step (null when the
+// function itself is the reason, a parameter that is not a tensor) and what keeps it.
+struct NoStepProgram {
+  const Op* op = nullptr;
+  std::string why;
+};
+
 class StepProgram {
  public:
   // The program of `fn`, or null with `whyNot` set ("stablehlo.while at line 4 has no
   // native step").
   static std::unique_ptr<StepProgram> build(const Module& module, const Function& fn, const CompiledOps& natives,
-                                            std::string& whyNot);
+                                            NoStepProgram& whyNot);
 
   // Runs the function on `args` (of its parameter types); `runs` counts native steps.
   // Loops stop with a Runtime error once `options.deadline` passes or `options.cancel`
