@@ -11,27 +11,6 @@ namespace kiln::detail {
 
 namespace {
 
-std::vector<Value*> valuesOf(TraceState& t, const std::vector<Array>& arrays) {
-  std::vector<Value*> out;
-  for (const Array& a : arrays) out.push_back(t.valueOf(a));
-  return out;
-}
-
-std::vector<Value*> slice(const std::vector<Value*>& v, size_t from, size_t count) {
-  return {v.begin() + static_cast<std::ptrdiff_t>(from), v.begin() + static_cast<std::ptrdiff_t>(from + count)};
-}
-
-std::vector<Value*> join(std::vector<Value*> a, const std::vector<Value*>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
-std::vector<Array> tracersOf(TraceState& t, const std::vector<Value*>& values) {
-  std::vector<Array> out;
-  for (Value* v : values) out.push_back(makeTracer(t.shared_from_this(), v));
-  return out;
-}
-
 // Checks that a body's results have the carry's types.
 void checkCarry(const Function& body, const std::vector<ParamSpec>& carry, size_t count, const char* op) {
   for (size_t i = 0; i < count; ++i)
@@ -60,17 +39,17 @@ std::vector<Array> whileLoop(const FlatFn& cond, const FlatFn& body, const std::
                                        " arrays for a carry of " + std::to_string(in.size()));
     checkCarry(*b.function, specs, in.size(), "while_loop");
     size_t n = in.size(), nc = c.captures.size(), nb = b.captures.size();
-    std::vector<Value*> carries = join(join(valuesOf(t, in), valuesOf(t, c.captures)), valuesOf(t, b.captures));
+    std::vector<Value*> carries = joined(joined(t.valuesOf(in), t.valuesOf(c.captures)), t.valuesOf(b.captures));
     std::vector<Value*> results = t.builder->while_(
         carries,
         [&](Builder& rb, const std::vector<Value*>& a) {
-          return rb.call(*c.function, join(slice(a, 0, n), slice(a, n, nc)));
+          return rb.call(*c.function, joined(slice(a, 0, n), slice(a, n, nc)));
         },
         [&](Builder& rb, const std::vector<Value*>& a) {
-          std::vector<Value*> next = rb.call(*b.function, join(slice(a, 0, n), slice(a, n + nc, nb)));
-          return join(next, slice(a, n, nc + nb));
+          std::vector<Value*> next = rb.call(*b.function, joined(slice(a, 0, n), slice(a, n + nc, nb)));
+          return joined(next, slice(a, n, nc + nb));
         });
-    return tracersOf(t, slice(results, 0, n));
+    return t.tracersOf(slice(results, 0, n));
   });
 }
 
@@ -98,14 +77,14 @@ std::vector<Array> switchBranches(const Array& index, const std::vector<FlatFn>&
     // below as lax.switch does.
     Value* index = b.convert(t.valueOf(in.back()), DType::I32);
     index = b.clamp(b.splat(index->type(), 0), index, b.splat(index->type(), static_cast<double>(branches.size() - 1)));
-    std::vector<Value*> args = valuesOf(t, ops);
+    std::vector<Value*> args = t.valuesOf(ops);
     std::vector<BodyFn> bodies;
     for (const TracedPiece& p : pieces) {
-      std::vector<Value*> all = join(args, valuesOf(t, p.captures));
+      std::vector<Value*> all = joined(args, t.valuesOf(p.captures));
       const Function* callee = p.function;
       bodies.push_back([callee, all](Builder& rb, const std::vector<Value*>&) { return rb.call(*callee, all); });
     }
-    return tracersOf(t, b.case_(index, bodies));
+    return t.tracersOf(b.case_(index, bodies));
   });
 }
 
@@ -135,7 +114,7 @@ std::vector<Array> scanLoop(const FlatFn& f, size_t numCarry, const std::vector<
     // Carries: the step, the carry, the stacked ys, then the xs and captures (unchanged).
     Type step = Type::scalar(DType::I32);
     std::vector<Value*> carries{b.splat(step, 0)};
-    for (Value* v : valuesOf(t, std::vector<Array>(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(numCarry))))
+    for (Value* v : t.valuesOf(std::vector<Array>(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(numCarry))))
       carries.push_back(v);
     for (size_t k = 0; k < ny; ++k) {
       const Type& y = results[numCarry + k];
@@ -143,9 +122,9 @@ std::vector<Array> scanLoop(const FlatFn& f, size_t numCarry, const std::vector<
       stacked.insert(stacked.end(), y.shape().begin(), y.shape().end());
       carries.push_back(b.splat(Type::tensor(y.dtype(), stacked), 0));
     }
-    for (Value* v : valuesOf(t, std::vector<Array>(in.begin() + static_cast<std::ptrdiff_t>(numCarry), in.end())))
+    for (Value* v : t.valuesOf(std::vector<Array>(in.begin() + static_cast<std::ptrdiff_t>(numCarry), in.end())))
       carries.push_back(v);
-    for (Value* v : valuesOf(t, body.captures)) carries.push_back(v);
+    for (Value* v : t.valuesOf(body.captures)) carries.push_back(v);
     size_t yAt = 1 + numCarry, xAt = yAt + ny, capAt = xAt + nx;
 
     std::vector<Value*> out = b.while_(
@@ -184,7 +163,7 @@ std::vector<Array> scanLoop(const FlatFn& f, size_t numCarry, const std::vector<
           for (Value* v : slice(a, xAt, nx + ncap)) next.push_back(v);
           return next;
         });
-    return tracersOf(t, join(slice(out, 1, numCarry), slice(out, yAt, ny)));
+    return t.tracersOf(joined(slice(out, 1, numCarry), slice(out, yAt, ny)));
   });
 }
 

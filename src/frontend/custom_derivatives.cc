@@ -21,15 +21,6 @@ TypeList typesOf(const std::vector<Array>& arrays) {
   return out;
 }
 
-std::vector<Value*> slice(const std::vector<Value*>& v, size_t from, size_t count) {
-  return std::vector<Value*>(v.begin() + static_cast<ptrdiff_t>(from), v.begin() + static_cast<ptrdiff_t>(from + count));
-}
-
-std::vector<Value*> joined(std::vector<Value*> a, const std::vector<Value*>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
 TracedPiece traceRule(TraceState& outer, const std::string& what, const std::string& name, const FlatFn& f,
                       const std::vector<ParamSpec>& params) {
   TracedPiece piece = tracePiece(*outer.module, name, f, params);
@@ -43,18 +34,6 @@ TracedPiece traceRule(TraceState& outer, const std::string& what, const std::str
 void expectTypes(const std::string& what, const TypeList& got, const TypeList& expected) {
   if (got == expected) return;
   throw Error(ErrorKind::Type, what + " (" + str(got) + "), but it must be (" + str(expected) + ")");
-}
-
-std::vector<Array> tracersOf(TraceState& t, const std::vector<Value*>& values) {
-  std::vector<Array> out;
-  for (Value* v : values) out.push_back(makeTracer(t.shared_from_this(), v));
-  return out;
-}
-
-std::vector<Value*> valuesOf(TraceState& t, const std::vector<Array>& arrays) {
-  std::vector<Value*> out;
-  for (const Array& a : arrays) out.push_back(t.valueOf(a));
-  return out;
 }
 
 TraceState& enclosing(const std::string& what) {
@@ -93,7 +72,7 @@ std::vector<Array> customJvpCall(const FlatFn& primal, const FlatFn& rule, const
       return b.call(*j.function, joined(joined(slice(x, 0, n), slice(x, n + cp + cj, n)), slice(x, n + cp, cj)));
     }, Visibility::Private);
     t.builder->setLocation(locationOf(site));
-    return tracersOf(t, t.builder->customJvp(*primalW, *ruleW, valuesOf(t, operands)));
+    return t.tracersOf(t.builder->customJvp(*primalW, *ruleW, t.valuesOf(operands)));
   });
 }
 
@@ -140,7 +119,7 @@ std::vector<Array> customVjpCall(const FlatFn& primal, const FlatFn& fwd, const 
       return out;
     }, Visibility::Private);
     t.builder->setLocation(locationOf(site));
-    return tracersOf(t, t.builder->customVjp(*primalW, *fwdW, *bwdW, valuesOf(t, operands)));
+    return t.tracersOf(t.builder->customVjp(*primalW, *fwdW, *bwdW, t.valuesOf(operands)));
   });
 }
 
@@ -155,9 +134,9 @@ std::vector<Array> checkpointCall(const FlatFn& f, const std::vector<Array>& arg
     TracedPiece p = tracePiece(*t.module, "checkpointed", f, specsOf(args));
     t.builder->setLocation(locationOf(site));
     std::vector<Value*> out = t.builder->checkpoint(
-        valuesOf(t, concat(args, p.captures)), policy,
+        t.valuesOf(concat(args, p.captures)), policy,
         [&](Builder& b, const std::vector<Value*>& x) { return b.call(*p.function, x); });
-    return tracersOf(t, out);
+    return t.tracersOf(out);
   });
 }
 

@@ -26,6 +26,27 @@ Error leakedTracerError(const ArrayImpl& impl) {
                                      "return it from the function instead of keeping it");
 }
 
+std::vector<Value*> TraceState::valuesOf(const std::vector<Array>& arrays) {
+  std::vector<Value*> out;
+  for (const Array& a : arrays) out.push_back(valueOf(a));
+  return out;
+}
+
+std::vector<Array> TraceState::tracersOf(const std::vector<Value*>& values) {
+  std::vector<Array> out;
+  for (Value* v : values) out.push_back(makeTracer(shared_from_this(), v));
+  return out;
+}
+
+std::vector<Value*> slice(const std::vector<Value*>& v, size_t from, size_t count) {
+  return {v.begin() + static_cast<std::ptrdiff_t>(from), v.begin() + static_cast<std::ptrdiff_t>(from + count)};
+}
+
+std::vector<Value*> joined(std::vector<Value*> a, const std::vector<Value*>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
 Value* TraceState::valueOf(const Array& a) {
   ArrayImpl& impl = implOf(a);
   if (impl.trace.get() == this) return impl.value;

@@ -33,7 +33,15 @@ struct TraceState : std::enable_shared_from_this<TraceState> {
   // parameter capturing an outside array. Throws Usage for a tracer of a trace that
   // has ended or is not enclosing this one (a leaked tracer).
   Value* valueOf(const Array& a);
+  // The values of `arrays` in this trace, and tracers of it for `values`.
+  std::vector<Value*> valuesOf(const std::vector<Array>& arrays);
+  std::vector<Array> tracersOf(const std::vector<Value*>& values);
 };
+
+// `count` values of `v` from `from` on, and `a` then `b`: the operand lists of the ops
+// that control flow and custom derivatives build from traced pieces.
+std::vector<Value*> slice(const std::vector<Value*>& v, size_t from, size_t count);
+std::vector<Value*> joined(std::vector<Value*> a, const std::vector<Value*>& b);
 
 // The error for using a tracer outside the trace it belongs to.
 Error leakedTracerError(const ArrayImpl& impl);

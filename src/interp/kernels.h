@@ -34,6 +34,8 @@ class EvalContext {
 
 // A kernel evaluates one op: operands in, results out (one HostValue per result).
 using Kernel = HostValues (*)(const Op& op, const HostValues& operands, EvalContext& ctx);
+// Operand `i` of a kernel, when it is a tensor.
+inline const Literal& in(const HostValues& operands, size_t i = 0) { return operands[i].tensor(); }
 
 // Each op has a kernel or says why the interpreter does not run it.
 struct KernelEntry {

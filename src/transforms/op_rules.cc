@@ -76,6 +76,16 @@ Value* zeros(Builder& b, const Type& type) {
 
 Value* orZeros(Builder& b, Value* t, Value* like) { return t ? t : zeros(b, like->type()); }
 
+size_t dataOperands(const Op& op) {
+  switch (op.code()) {
+    case ops::DynamicSlice:
+    case ops::Gather: return 1;
+    case ops::DynamicUpdateSlice: return 2;
+    case ops::CollectiveBroadcast: return op.attr("has_dynamic_root") ? op.numOperands() - 1 : op.numOperands();
+    default: return op.numOperands();
+  }
+}
+
 Value* conjugate(Builder& b, Value* x) {
   if (!isComplex(x->type().dtype())) return x;
   return b.binary(ops::Complex, b.unary(ops::Real, x), b.unary(ops::Negate, b.unary(ops::Imag, x)));

@@ -134,6 +134,9 @@ Value* orZeros(Builder& b, Value* t, Value* like);
 // The complex conjugate of x, as complex(real(x), -imag(x)) (ops with transposes); x
 // itself when it is real.
 Value* conjugate(Builder& b, Value* x);
+// How many leading operands of `op` carry data: the rest are start indices, gather
+// indices or the roots of a collective_broadcast's dynamic root.
+size_t dataOperands(const Op& op);
 // Per dimension of a windowed op (convolution, reduce_window) of input size `in`, window
 // `window`, stride, result size `out`, low padding and dilations: the (low, high)
 // padding under which the same window, strided by the base dilation, maps the result's

@@ -19,7 +19,6 @@ constexpr bool kIsBool = std::is_same_v<T, bool>;
 template <class T>
 constexpr bool kIsInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
-const Literal& in(const HostValues& v, size_t i) { return v[i].tensor(); }
 
 HostValues add(const Op&, const HostValues& v, EvalContext&) {
   return {mapBinary(in(v, 0), in(v, 1), [](auto a, auto b) {

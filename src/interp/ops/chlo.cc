@@ -21,7 +21,6 @@ namespace kiln::interp {
 using namespace kernels;  // NOLINT: the shared element functions (kernels/)
 namespace {
 
-const Literal& in(const HostValues& v, size_t i = 0) { return v[i].tensor(); }
 
 // out[i] = f(a[i]) for a float tensor: f sees the element as a double and its result is
 // rounded once to the element type.

@@ -20,7 +20,6 @@ constexpr bool kIsBool = std::is_same_v<T, bool>;
 template <class T>
 constexpr bool kIsInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
-const Literal& in(const HostValues& v) { return v[0].tensor(); }
 
 HostValues negate(const Op&, const HostValues& v, EvalContext&) {
   return {mapUnary(in(v), [](auto a) {

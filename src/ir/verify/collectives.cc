@@ -12,10 +12,6 @@
 namespace kiln {
 namespace {
 
-std::string num(int64_t n) {
-  return std::to_string(n);
-}
-
 // An integer matrix attribute (replica_groups, source_target_pairs).
 struct Matrix {
   int64_t rows = 0;
@@ -40,7 +36,7 @@ std::optional<int64_t> checkReplicaGroups(const InferContext& v, bool allowPaddi
   std::vector<int64_t> ids;
   for (int64_t id : m.values) {
     if (id == -1 && allowPadding) continue;
-    v.check(id >= 0, [&] { return "replica_groups holds the invalid process id " + num(id); });
+    v.check(id >= 0, [&] { return "replica_groups holds the invalid process id " + std::to_string(id); });
     ids.push_back(id);
   }
   v.check(allUnique(ids), [&] {
@@ -59,7 +55,7 @@ void checkGlobalDeviceIds(const InferContext& v) {
 
 void checkDimIndex(const InferContext& v, const char* attr, int64_t dim, const Type& t) {
   v.check(dim >= 0 && dim < t.rank(), [&] {
-    return std::string(attr) + " " + num(dim) + " is outside [0, " + num(t.rank()) + ") for " +
+    return std::string(attr) + " " + std::to_string(dim) + " is outside [0, " + std::to_string(t.rank()) + ") for " +
            t.str();
   });
 }
@@ -83,8 +79,8 @@ GroupSize processGroupSize(const InferContext& v) {
 }
 
 std::string groupText(const GroupSize& g) {
-  return g.exact ? "groups of " + num(g.unit)
-                 : "groups of a multiple of " + num(g.unit) + " processes";
+  return g.exact ? "groups of " + std::to_string(g.unit)
+                 : "groups of a multiple of " + std::to_string(g.unit) + " processes";
 }
 
 void allGatherRule(InferContext& v) {
@@ -94,7 +90,7 @@ void allGatherRule(InferContext& v) {
     const Type& x = v.tensorOperand(i);
     checkDimIndex(v, "all_gather_dim", dim, x);
     auto because = [&] {
-      return "operand " + x.str() + " gathered along dimension " + num(dim) + " from " +
+      return "operand " + x.str() + " gathered along dimension " + std::to_string(dim) + " from " +
              groupText(group);
     };
     if (group.exact) {
@@ -115,7 +111,7 @@ void allGatherRule(InferContext& v) {
       else
         fits = from == 0 ? to == 0 : to % from == 0 && (to / from) % group.unit == 0;
     }
-    v.check(fits, [&] { return "result " + num(i) + " has type " + r.str() + ", which is not " + because(); });
+    v.check(fits, [&] { return "result " + std::to_string(i) + " has type " + r.str() + ", which is not " + because(); });
   }
 }
 
@@ -126,7 +122,7 @@ DType checkCollectiveBody(const InferContext& v) {
   for (size_t i = 1; i < v.numOperands(); ++i) {
     DType t = v.tensorOperand(i).dtype();
     v.check(isPromotable(t, acc), [&] {
-      return "operand " + num(i) + " element type " + std::string(name(t)) +
+      return "operand " + std::to_string(i) + " element type " + std::string(name(t)) +
              " cannot be promoted to the body's " + std::string(name(acc));
     });
   }
@@ -150,11 +146,11 @@ void reduceScatterRule(InferContext& v) {
   DType acc = checkCollectiveBody(v);
   int64_t from = x.dim(dim);
   v.check(from % group.unit == 0, [&] {
-    return "scatter dimension " + num(dim) + " of " + x.str() + " does not split into " +
+    return "scatter dimension " + std::to_string(dim) + " of " + x.str() + " does not split into " +
            groupText(group);
   });
   auto because = [&] {
-    return "operand " + x.str() + " scattered along dimension " + num(dim) + " to " +
+    return "operand " + x.str() + " scattered along dimension " + std::to_string(dim) + " to " +
            groupText(group) + " with the body's element type " + std::string(name(acc));
   };
   if (group.exact) {
@@ -187,11 +183,11 @@ void allToAllRule(InferContext& v) {
   int64_t split = v.integer("split_dimension");
   int64_t concat = v.integer("concat_dimension");
   int64_t count = v.integer("split_count");
-  v.check(count > 0, [&] { return "split_count must be positive, got " + num(count); });
+  v.check(count > 0, [&] { return "split_count must be positive, got " + std::to_string(count); });
   if (groupSize)
     v.check(*groupSize == count, [&] {
-      return "replica groups have " + num(*groupSize) + " members, but split_count is " +
-             num(count);
+      return "replica groups have " + std::to_string(*groupSize) + " members, but split_count is " +
+             std::to_string(count);
     });
   for (size_t i = 0; i < v.numOperands(); ++i) {
     const Type& x = v.tensorOperand(i);
@@ -199,16 +195,16 @@ void allToAllRule(InferContext& v) {
     checkDimIndex(v, "concat_dimension", concat, x);
     Shape shape = x.shape();
     v.check(shape[static_cast<size_t>(split)] % count == 0, [&] {
-      return "split dimension " + num(split) + " of " + x.str() +
-             " is not divisible by split_count " + num(count);
+      return "split dimension " + std::to_string(split) + " of " + x.str() +
+             " is not divisible by split_count " + std::to_string(count);
     });
     if (split != concat) {
       shape[static_cast<size_t>(split)] /= count;
       shape[static_cast<size_t>(concat)] = satMul(shape[static_cast<size_t>(concat)], count);
     }
     v.infer(i, Type::tensor(x.dtype(), shape), [&] {
-      return "operand " + x.str() + " split " + num(count) + " ways along " + num(split) +
-             " and concatenated along " + num(concat);
+      return "operand " + x.str() + " split " + std::to_string(count) + " ways along " + std::to_string(split) +
+             " and concatenated along " + std::to_string(concat);
     });
   }
 }
@@ -217,7 +213,7 @@ void allToAllRule(InferContext& v) {
 void checkSourceTargetPairs(const InferContext& v) {
   Matrix m = matrixAttr(v, "source_target_pairs");
   v.check(m.cols == 2 || m.values.empty(), [&] {
-    return "source_target_pairs must have shape [k, 2], got [" + num(m.rows) + ", " + num(m.cols) +
+    return "source_target_pairs must have shape [k, 2], got [" + std::to_string(m.rows) + ", " + std::to_string(m.cols) +
            "]";
   });
   std::vector<int64_t> sources, targets;
@@ -226,7 +222,7 @@ void checkSourceTargetPairs(const InferContext& v) {
     targets.push_back(m.values[static_cast<size_t>(2 * r + 1)]);
   }
   for (int64_t id : m.values)
-    v.check(id >= 0, [&] { return "source_target_pairs holds the invalid process id " + num(id); });
+    v.check(id >= 0, [&] { return "source_target_pairs holds the invalid process id " + std::to_string(id); });
   v.check(allUnique(sources),
           [&] { return "source_target_pairs sources " + shapeStr(sources) + " repeat a process"; });
   v.check(allUnique(targets),
@@ -263,7 +259,7 @@ void checkDataThenToken(const InferContext& v, const TypeList& types, const std:
           [&] { return "the last of its " + what + " must be a !stablehlo.token"; });
   for (size_t i = 0; i + 1 < types.size(); ++i)
     v.check(types[i].isTensor(),
-            [&] { return what + " " + num(i) + " must be a tensor, got " + types[i].str(); });
+            [&] { return what + " " + std::to_string(i) + " must be a tensor, got " + types[i].str(); });
 }
 
 void inferTokenResult(InferContext& v) {
@@ -286,11 +282,11 @@ void checkChannelType(const InferContext& v, int64_t hostType) {
   bool host = v.attrOrDefault("is_host_transfer").asBool();
   if (host)
     v.check(type == 0 || type == hostType, [&] {
-      return "a host transfer needs channel type " + num(hostType) + ", got " + num(type);
+      return "a host transfer needs channel type " + std::to_string(hostType) + ", got " + std::to_string(type);
     });
   else
     v.check(type == 0 || type == 1, [&] {
-      return "a device transfer needs channel type 1 (DEVICE_TO_DEVICE), got " + num(type);
+      return "a device transfer needs channel type 1 (DEVICE_TO_DEVICE), got " + std::to_string(type);
     });
   if (v.has("source_target_pairs")) checkSourceTargetPairs(v);
 }
@@ -322,7 +318,7 @@ void outfeedRule(InferContext& v) {
 void afterAllRule(InferContext& v) {
   for (size_t i = 0; i < v.numOperands(); ++i)
     v.check(v.operandType(i).isToken(), [&] {
-      return "operand " + num(i) + " must be a !stablehlo.token, got " + v.operandType(i).str();
+      return "operand " + std::to_string(i) + " must be a !stablehlo.token, got " + v.operandType(i).str();
     });
   inferTokenResult(v);
 }

@@ -10,10 +10,6 @@
 namespace kiln {
 namespace {
 
-std::string num(int64_t n) {
-  return std::to_string(n);
-}
-
 void checkUniqueSorted(const InferContext& v, const std::string& what,
                        const std::vector<int64_t>& dims, bool sorted) {
   v.check(allUnique(dims), [&] { return what + " " + shapeStr(dims) + " repeats a dimension"; });
@@ -31,25 +27,25 @@ Shape checkIndices(const InferContext& v, const Type& indices, int64_t indexVect
   v.check(isInteger(indices.dtype()),
           [&] { return "indices must be an integer tensor, got " + indices.str(); });
   v.check(indexVectorDim >= 0 && indexVectorDim <= indices.rank(), [&] {
-    return "index_vector_dim " + num(indexVectorDim) + " is outside [0, " + num(indices.rank()) +
+    return "index_vector_dim " + std::to_string(indexVectorDim) + " is outside [0, " + std::to_string(indices.rank()) +
            "] for indices " + indices.str();
   });
   int64_t indexSize = indexVectorDim < indices.rank() ? indices.dim(indexVectorDim) : 1;
   v.check(static_cast<int64_t>(indexMap.size()) == indexSize, [&] {
-    return indexMapName + " " + shapeStr(indexMap) + " must have " + num(indexSize) +
-           " entries, the size of index_vector_dim " + num(indexVectorDim) + " of indices " +
+    return indexMapName + " " + shapeStr(indexMap) + " must have " + std::to_string(indexSize) +
+           " entries, the size of index_vector_dim " + std::to_string(indexVectorDim) + " of indices " +
            indices.str();
   });
   checkDimensions(v, indicesBatchingName, indicesBatching, indices.rank(), "indices");
   v.check(!contains(indicesBatching, indexVectorDim), [&] {
     return indicesBatchingName + " " + shapeStr(indicesBatching) +
-           " must not hold index_vector_dim " + num(indexVectorDim);
+           " must not hold index_vector_dim " + std::to_string(indexVectorDim);
   });
   v.check(indicesBatching.size() == operandBatchingCount, [&] {
     return indicesBatchingName + " " + shapeStr(indicesBatching) +
            " must have as many entries as the operand's "
            "batching dimensions (" +
-           num(static_cast<int64_t>(operandBatchingCount)) + ")";
+           std::to_string(static_cast<int64_t>(operandBatchingCount)) + ")";
   });
   Shape batch;
   for (int64_t d = 0; d < indices.rank(); ++d)
@@ -65,9 +61,9 @@ void checkBatchingSizes(const InferContext& v, const Type& operand,
     int64_t a = operand.dim(operandBatching[i]);
     int64_t b = indices.dim(indicesBatching[i]);
     v.check(a == b, [&] {
-      return "batching dimension " + num(operandBatching[i]) + " of the operand has size " +
-             num(a) + " but batching dimension " + num(indicesBatching[i]) +
-             " of the indices has size " + num(b);
+      return "batching dimension " + std::to_string(operandBatching[i]) + " of the operand has size " +
+             std::to_string(a) + " but batching dimension " + std::to_string(indicesBatching[i]) +
+             " of the indices has size " + std::to_string(b);
     });
   }
 }
@@ -97,7 +93,7 @@ void checkGather(InferContext& v, std::optional<std::vector<int64_t>> sliceSizes
   int64_t implied =
       static_cast<int64_t>(dn.offsetDims.size() + dn.collapsedSliceDims.size() + dn.operandBatchingDims.size());
   v.check(operand.rank() == implied, [&] {
-    return "operand rank " + num(operand.rank()) + " must equal the sizes of offset_dims " +
+    return "operand rank " + std::to_string(operand.rank()) + " must equal the sizes of offset_dims " +
            shapeStr(dn.offsetDims) + " + collapsed_slice_dims " + shapeStr(dn.collapsedSliceDims) +
            " + operand_batching_dims " + shapeStr(dn.operandBatchingDims);
   });
@@ -122,9 +118,9 @@ void checkGather(InferContext& v, std::optional<std::vector<int64_t>> sliceSizes
     v.inferDType(0, operand.dtype(), [] { return "the operand element type"; });
     const Type& result = v.givenTensor(0);
     v.check(result.rank() == resultRank, [&] {
-      return "result rank " + num(result.rank()) + " must be " + num(resultRank) +
+      return "result rank " + std::to_string(result.rank()) + " must be " + std::to_string(resultRank) +
              " (the batch dimensions " + shapeStr(batch) + " of the indices plus " +
-             num(static_cast<int64_t>(dn.offsetDims.size())) + " offset_dims)";
+             std::to_string(static_cast<int64_t>(dn.offsetDims.size())) + " offset_dims)";
     });
     Shape got;
     for (int64_t d = 0; d < result.rank(); ++d)
@@ -138,7 +134,7 @@ void checkGather(InferContext& v, std::optional<std::vector<int64_t>> sliceSizes
   const std::vector<int64_t>& sizes = *sliceSizes;
   v.check(static_cast<int64_t>(sizes.size()) == operand.rank(), [&] {
     return "slice_sizes " + shapeStr(sizes) + " must have one entry per operand dimension (rank " +
-           num(operand.rank()) + ")";
+           std::to_string(operand.rank()) + ")";
   });
   for (int64_t d = 0; d < operand.rank(); ++d) {
     int64_t s = sizes[static_cast<size_t>(d)];
@@ -148,7 +144,7 @@ void checkGather(InferContext& v, std::optional<std::vector<int64_t>> sliceSizes
     });
     if (contains(dn.collapsedSliceDims, d) || contains(dn.operandBatchingDims, d))
       v.check(s <= 1, [&] {
-        return "slice_sizes[" + num(d) + "] is " + num(s) + ", but dimension " + num(d) +
+        return "slice_sizes[" + std::to_string(d) + "] is " + std::to_string(s) + ", but dimension " + std::to_string(d) +
                " is collapsed or batching and so must be sliced at size 0 or 1";
       });
   }
@@ -177,7 +173,7 @@ void dynamicGatherRule(InferContext& v) {
 void scatterRule(InferContext& v) {
   size_t numOperands = v.numOperands();
   v.check(numOperands % 2 == 1, [&] {
-    return "takes N inputs, the indices and N updates, but has " + num(numOperands) + " operands";
+    return "takes N inputs, the indices and N updates, but has " + std::to_string(numOperands) + " operands";
   });
   size_t n = (numOperands - 1) / 2;
   const Type& input = v.tensorOperand(0);
@@ -188,16 +184,16 @@ void scatterRule(InferContext& v) {
     const Type& in = v.tensorOperand(i);
     const Type& up = v.tensorOperand(n + 1 + i);
     v.check(in.shape() == input.shape(), [&] {
-      return "input " + num(i) + " shape " + shapeStr(in.shape()) + " differs from input 0 shape " +
+      return "input " + std::to_string(i) + " shape " + shapeStr(in.shape()) + " differs from input 0 shape " +
              shapeStr(input.shape());
     });
     v.check(up.shape() == update.shape(), [&] {
-      return "update " + num(i) + " shape " + shapeStr(up.shape()) +
+      return "update " + std::to_string(i) + " shape " + shapeStr(up.shape()) +
              " differs from update 0 shape " + shapeStr(update.shape());
     });
     v.check(up.dtype() == in.dtype(), [&] {
-      return "update " + num(i) + " element type " + std::string(name(up.dtype())) +
-             " differs from input " + num(i) + "'s " + std::string(name(in.dtype()));
+      return "update " + std::to_string(i) + " element type " + std::string(name(up.dtype())) +
+             " differs from input " + std::to_string(i) + "'s " + std::string(name(in.dtype()));
     });
     inputTypes.push_back(in.dtype());
   }
@@ -207,7 +203,7 @@ void scatterRule(InferContext& v) {
   int64_t implied =
       static_cast<int64_t>(dn.updateWindowDims.size() + dn.insertedWindowDims.size() + dn.inputBatchingDims.size());
   v.check(input.rank() == implied, [&] {
-    return "input rank " + num(input.rank()) + " must equal the sizes of update_window_dims " +
+    return "input rank " + std::to_string(input.rank()) + " must equal the sizes of update_window_dims " +
            shapeStr(dn.updateWindowDims) + " + inserted_window_dims " + shapeStr(dn.insertedWindowDims) +
            " + input_batching_dims " + shapeStr(dn.inputBatchingDims);
   });
@@ -228,9 +224,9 @@ void scatterRule(InferContext& v) {
   // the window dimensions fit in the input without its dn.insertedWindowDims and batching dimensions.
   int64_t updateRank = static_cast<int64_t>(scatterSizes.size() + dn.updateWindowDims.size());
   v.check(update.rank() == updateRank, [&] {
-    return "updates rank " + num(update.rank()) + " must be " + num(updateRank) +
+    return "updates rank " + std::to_string(update.rank()) + " must be " + std::to_string(updateRank) +
            " (the batch dimensions " + shapeStr(scatterSizes) + " of the indices plus " +
-           num(static_cast<int64_t>(dn.updateWindowDims.size())) + " update_window_dims)";
+           std::to_string(static_cast<int64_t>(dn.updateWindowDims.size())) + " update_window_dims)";
   });
   Shape windowBounds;
   for (int64_t d = 0; d < input.rank(); ++d)
@@ -243,8 +239,8 @@ void scatterRule(InferContext& v) {
       continue;
     }
     v.check(update.dim(d) <= windowBounds[w], [&] {
-      return "update window dimension " + num(d) + " has size " + num(update.dim(d)) +
-             ", larger than the input's " + num(windowBounds[w]) + " (window bounds " +
+      return "update window dimension " + std::to_string(d) + " has size " + std::to_string(update.dim(d)) +
+             ", larger than the input's " + std::to_string(windowBounds[w]) + " (window bounds " +
              shapeStr(windowBounds) + ")";
     });
     ++w;

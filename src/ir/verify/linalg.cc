@@ -14,9 +14,6 @@
 namespace kiln {
 namespace {
 
-std::string num(int64_t n) {
-  return std::to_string(n);
-}
 // The dimensions of `t` that are in none of the lists, in order (dot's free dimensions).
 std::vector<int64_t> freeDims(const Type& t, const std::vector<int64_t>& used) {
   std::vector<int64_t> out;
@@ -39,8 +36,8 @@ void checkPairedSizes(const InferContext& v, const Type& lhs, const std::vector<
   });
   for (size_t i = 0; i < lhsDims.size(); ++i)
     v.check(lhs.dim(lhsDims[i]) == rhs.dim(rhsDims[i]), [&] {
-      return what + ": lhs dimension " + num(lhsDims[i]) + " has size " + num(lhs.dim(lhsDims[i])) +
-             " but rhs dimension " + num(rhsDims[i]) + " has size " + num(rhs.dim(rhsDims[i])) +
+      return what + ": lhs dimension " + std::to_string(lhsDims[i]) + " has size " + std::to_string(lhs.dim(lhsDims[i])) +
+             " but rhs dimension " + std::to_string(rhsDims[i]) + " has size " + std::to_string(rhs.dim(rhsDims[i])) +
              " (lhs " + shapeStr(lhs.shape()) + ", rhs " + shapeStr(rhs.shape()) + ")";
     });
 }
@@ -50,7 +47,7 @@ void checkPairedSizes(const InferContext& v, const Type& lhs, const std::vector<
 void checkPrecision(const InferContext& v) {
   if (Attribute p = v.attr("precision_config"))
     v.check(p.asArray().size() <= 2, [&] {
-      return "precision_config has " + num(static_cast<int64_t>(p.asArray().size())) +
+      return "precision_config has " + std::to_string(static_cast<int64_t>(p.asArray().size())) +
              " entries, expected at most 2 (one per operand)";
     });
 }
@@ -130,7 +127,7 @@ void checkConvolution(InferContext& v,
     return "lhs " + lhs.str() + " and rhs " + rhs.str() + " must have one rank of at least 2";
   });
   v.check(result.rank() == n,
-          [&] { return "result " + result.str() + " must have rank " + num(n); });
+          [&] { return "result " + result.str() + " must have rank " + std::to_string(n); });
   int64_t spatial = n - 2;
   Window w = convolutionWindowOf(v.parts().attrs, spatial);
   const Dims& strides = w.strides;
@@ -142,8 +139,8 @@ void checkConvolution(InferContext& v,
   if (v.has("window_reversal")) {
     size_t size = w.reversal.size();
     v.check(static_cast<int64_t>(size) == spatial, [&] {
-      return "window_reversal has " + num(static_cast<int64_t>(size)) +
-             " entries, expected one per spatial dimension (" + num(spatial) + ")";
+      return "window_reversal has " + std::to_string(static_cast<int64_t>(size)) +
+             " entries, expected one per spatial dimension (" + std::to_string(spatial) + ")";
     });
   }
 
@@ -161,7 +158,7 @@ void checkConvolution(InferContext& v,
        {std::pair{&is, "input_spatial_dimensions"}, std::pair{&ks, "kernel_spatial_dimensions"},
         std::pair{&os, "output_spatial_dimensions"}})
     v.check(static_cast<int64_t>(dims->size()) == spatial, [&] {
-      return std::string(label) + " " + shapeStr(*dims) + " must have " + num(spatial) +
+      return std::string(label) + " " + shapeStr(*dims) + " must have " + std::to_string(spatial) +
              " entries (rank - 2)";
     });
   checkDimensions(v, "input dimensions [batch, spatial..., feature]",
@@ -173,40 +170,40 @@ void checkConvolution(InferContext& v,
 
   int64_t fgc = v.integer("feature_group_count");
   int64_t bgc = v.integer("batch_group_count");
-  v.check(fgc > 0, [&] { return "feature_group_count must be positive, got " + num(fgc); });
-  v.check(bgc > 0, [&] { return "batch_group_count must be positive, got " + num(bgc); });
+  v.check(fgc > 0, [&] { return "feature_group_count must be positive, got " + std::to_string(fgc); });
+  v.check(bgc > 0, [&] { return "batch_group_count must be positive, got " + std::to_string(bgc); });
   v.check(fgc == 1 || bgc == 1, [&] {
-    return "feature_group_count " + num(fgc) + " and batch_group_count " + num(bgc) +
+    return "feature_group_count " + std::to_string(fgc) + " and batch_group_count " + std::to_string(bgc) +
            " cannot both exceed 1";
   });
   int64_t batch = lhs.dim(ib);
   int64_t features = lhs.dim(ifeat);
   int64_t outFeatures = rhs.dim(kof);
   v.check(batch % bgc == 0, [&] {
-    return "input batch size " + num(batch) + " is not divisible by batch_group_count " + num(bgc);
+    return "input batch size " + std::to_string(batch) + " is not divisible by batch_group_count " + std::to_string(bgc);
   });
   v.check(features % fgc == 0, [&] {
-    return "input feature size " + num(features) + " is not divisible by feature_group_count " +
-           num(fgc);
+    return "input feature size " + std::to_string(features) + " is not divisible by feature_group_count " +
+           std::to_string(fgc);
   });
   v.check(rhs.dim(kif) == features / fgc, [&] {
-    return "kernel input feature size " + num(rhs.dim(kif)) + " must be the input feature size " +
-           num(features) + " / feature_group_count " + num(fgc);
+    return "kernel input feature size " + std::to_string(rhs.dim(kif)) + " must be the input feature size " +
+           std::to_string(features) + " / feature_group_count " + std::to_string(fgc);
   });
   v.check(outFeatures % bgc == 0, [&] {
-    return "kernel output feature size " + num(outFeatures) +
-           " is not divisible by batch_group_count " + num(bgc);
+    return "kernel output feature size " + std::to_string(outFeatures) +
+           " is not divisible by batch_group_count " + std::to_string(bgc);
   });
   v.check(outFeatures % fgc == 0, [&] {
-    return "kernel output feature size " + num(outFeatures) +
-           " is not divisible by feature_group_count " + num(fgc);
+    return "kernel output feature size " + std::to_string(outFeatures) +
+           " is not divisible by feature_group_count " + std::to_string(fgc);
   });
   checkPrecision(v);
 
   Shape expected(static_cast<size_t>(n), -1);
   auto because = [&] {
-    return "batch " + num(batch) + " / batch_group_count " + num(bgc) + ", output features " +
-           num(outFeatures) + ", and the window positions of each spatial dimension";
+    return "batch " + std::to_string(batch) + " / batch_group_count " + std::to_string(bgc) + ", output features " +
+           std::to_string(outFeatures) + ", and the window positions of each spatial dimension";
   };
   expected[static_cast<size_t>(ob)] = batch / bgc;
   expected[static_cast<size_t>(of)] = outFeatures;
@@ -241,7 +238,7 @@ void dynamicConvRule(InferContext& v) {
   const Type& padding = v.tensorOperand(2);
   int64_t spatial = std::max<int64_t>(v.tensorOperand(0).rank() - 2, 0);
   v.check(isInteger(padding.dtype()) && padding.shape() == Shape{spatial, 2}, [&] {
-    return "padding must be an integer tensor of shape [" + num(spatial) + ", 2], got " +
+    return "padding must be an integer tensor of shape [" + std::to_string(spatial) + ", 2], got " +
            padding.str();
   });
   std::optional<std::vector<std::pair<int64_t, int64_t>>> pairs;
@@ -334,8 +331,8 @@ void triangularSolveRule(InferContext& v) {
     return "a must be square in its last two dimensions, got " + shapeStr(a.shape());
   });
   v.check(shared == m, [&] {
-    return "b " + shapeStr(b.shape()) + " must have size " + num(m) + " in dimension " +
-           num(left ? rank - 2 : rank - 1) +
+    return "b " + shapeStr(b.shape()) + " must have size " + std::to_string(m) + " in dimension " +
+           std::to_string(left ? rank - 2 : rank - 1) +
            " to match a (left_side = " + (left ? "true" : "false") + ")";
   });
   v.check(transposeKindOf(v.attr("transpose_a")) != TransposeKind::Invalid,
@@ -389,7 +386,7 @@ void raggedDotRule(InferContext& v) {
   });
   int64_t numGroups = raggedFree ? rhs.dim(group[0]) : groups.dim(groups.rank() - 1);
   v.check(groups.dim(groups.rank() - 1) == numGroups, [&] {
-    return "group_sizes " + groups.str() + " must end in the number of groups " + num(numGroups);
+    return "group_sizes " + groups.str() + " must end in the number of groups " + std::to_string(numGroups);
   });
   Shape expected;
   if (contains(lc, ragged[0])) expected.push_back(numGroups);
@@ -398,7 +395,7 @@ void raggedDotRule(InferContext& v) {
   appendSizes(expected, rhs, freeDims(rhs, concat(concat(rb, rc), group)));
   v.inferShape(0, expected, [&] {
     return "lhs " + shapeStr(lhs.shape()) + ", rhs " + shapeStr(rhs.shape()) +
-           " with lhs ragged dimension " + num(ragged[0]);
+           " with lhs ragged dimension " + std::to_string(ragged[0]);
   });
 }
 

@@ -12,10 +12,6 @@
 namespace kiln {
 namespace {
 
-std::string num(int64_t n) {
-  return std::to_string(n);
-}
-
 void rngRule(InferContext& v) {
   const Type& a = v.tensorOperand(0);
   const Type& b = v.tensorOperand(1);
@@ -77,7 +73,7 @@ BatchNorm checkBatchNormOperand(const InferContext& v) {
           [&] { return "operand must have a floating-point element type, got " + x.str(); });
   int64_t fi = v.integer("feature_index");
   v.check(fi >= 0 && fi < x.rank(), [&] {
-    return "feature_index " + num(fi) + " is outside [0, " + num(x.rank()) + ") for " + x.str();
+    return "feature_index " + std::to_string(fi) + " is outside [0, " + std::to_string(x.rank()) + ") for " + x.str();
   });
   return {x, Type::tensor(x.dtype(), {x.dim(fi)})};
 }
@@ -148,7 +144,7 @@ void customCallRule(InferContext& v) {
   }
   int64_t api = v.integer("api_version");
   v.check(api >= 0 && api <= 4,
-          [&] { return "api_version " + num(api) + " is not one of 0 to 4"; });
+          [&] { return "api_version " + std::to_string(api) + " is not one of 0 to 4"; });
   // Aliases pair a part of the results (one result, or the tuple of several) with a
   // part of an operand of the same type.
   Type resultPart = results.size() == 1 ? results[0] : Type::tuple(results);
@@ -156,14 +152,14 @@ void customCallRule(InferContext& v) {
     OutputOperandAlias a = OutputOperandAlias::fromAttr(alias);
     int64_t operand = a.operandIndex;
     v.check(operand >= 0 && operand < static_cast<int64_t>(v.numOperands()), [&] {
-      return "output_operand_aliases names operand " + num(operand) + ", but the op has " +
-             num(static_cast<int64_t>(v.numOperands())) + " operands";
+      return "output_operand_aliases names operand " + std::to_string(operand) + ", but the op has " +
+             std::to_string(static_cast<int64_t>(v.numOperands())) + " operands";
     });
     Type out = followTupleIndices(v, resultPart, a.outputTupleIndices, "output");
     Type in = followTupleIndices(v, v.operandType(static_cast<size_t>(operand)),
                                  a.operandTupleIndices, "operand");
     v.check(out == in, [&] {
-      return "output_operand_aliases pairs output " + out.str() + " with operand " + num(operand) +
+      return "output_operand_aliases pairs output " + out.str() + " with operand " + std::to_string(operand) +
              " part " + in.str() + "; aliased parts must have one type";
     });
   }
@@ -173,7 +169,7 @@ void getDimensionSizeRule(InferContext& v) {
   const Type& x = v.tensorOperand(0);
   int64_t dim = v.integer("dimension");
   v.check(dim >= 0 && dim < x.rank(), [&] {
-    return "dimension " + num(dim) + " is outside [0, " + num(x.rank()) + ") for " + x.str();
+    return "dimension " + std::to_string(dim) + " is outside [0, " + std::to_string(x.rank()) + ") for " + x.str();
   });
   v.infer(0, Type::scalar(DType::I32), [] { return "a size is a tensor<i32>"; });
 }
@@ -201,7 +197,7 @@ void topKRule(InferContext& v) {
           [&] { return "operand must have at least one dimension, got " + x.str(); });
   int64_t last = x.dim(x.rank() - 1);
   v.check(k >= 0 && k <= last, [&] {
-    return "k = " + num(k) + " must lie in [0, " + num(last) + "], the size of the last dimension";
+    return "k = " + std::to_string(k) + " must lie in [0, " + std::to_string(last) + "], the size of the last dimension";
   });
   Shape shape = x.shape();
   shape.back() = k;

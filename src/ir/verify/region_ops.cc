@@ -11,9 +11,6 @@
 namespace kiln {
 namespace {
 
-std::string num(int64_t n) {
-  return std::to_string(n);
-}
 std::string scalarOf(DType t) {
   return Type::scalar(t).str();
 }
@@ -40,7 +37,7 @@ void checkTakes(const InferContext& v, size_t i, const TypeList& expected,
 size_t checkInputsAndInits(const InferContext& v) {
   size_t numOperands = v.numOperands();
   v.check(numOperands % 2 == 0, [&] {
-    return "takes N inputs and N init values, but has " + num(numOperands) + " operands";
+    return "takes N inputs and N init values, but has " + std::to_string(numOperands) + " operands";
   });
   size_t n = numOperands / 2;
   const Type& first = v.tensorOperand(0);
@@ -48,12 +45,12 @@ size_t checkInputsAndInits(const InferContext& v) {
     const Type& in = v.tensorOperand(i);
     const Type& init = v.tensorOperand(n + i);
     v.check(in.shape() == first.shape(), [&] {
-      return "input " + num(i) + " shape " + shapeStr(in.shape()) + " differs from input 0 shape " +
+      return "input " + std::to_string(i) + " shape " + shapeStr(in.shape()) + " differs from input 0 shape " +
              shapeStr(first.shape());
     });
     v.check(init == Type::scalar(in.dtype()), [&] {
-      return "init value " + num(i) + " has type " + init.str() + ", expected " +
-             scalarOf(in.dtype()) + " (a 0-d tensor of input " + num(i) + "'s element type)";
+      return "init value " + std::to_string(i) + " has type " + init.str() + ", expected " +
+             scalarOf(in.dtype()) + " (a 0-d tensor of input " + std::to_string(i) + "'s element type)";
     });
   }
   return n;
@@ -154,7 +151,7 @@ void sortRule(InferContext& v) {
   for (size_t i = 0; i < n; ++i) {
     const Type& in = v.tensorOperand(i);
     v.check(in.shape() == first.shape(), [&] {
-      return "input " + num(i) + " shape " + shapeStr(in.shape()) + " differs from input 0 shape " +
+      return "input " + std::to_string(i) + " shape " + shapeStr(in.shape()) + " differs from input 0 shape " +
              shapeStr(first.shape());
     });
     v.infer(i, in, [] { return "the input's type"; });
@@ -164,8 +161,8 @@ void sortRule(InferContext& v) {
   int64_t dim = v.integer("dimension");
   int64_t rank = first.rank();
   v.check(dim >= -rank && dim < rank, [&] {
-    return "dimension " + num(dim) + " is outside [" + num(-rank) + ", " + num(rank) +
-           ") for inputs of rank " + num(rank);
+    return "dimension " + std::to_string(dim) + " is outside [" + std::to_string(-rank) + ", " + std::to_string(rank) +
+           ") for inputs of rank " + std::to_string(rank);
   });
   checkTakes(v, 0, comparatorArgs, "comparator");
   checkYields(v, 0, {Type::scalar(DType::I1)}, "comparator", "the expected results");
@@ -177,7 +174,7 @@ void mapRule(InferContext& v) {
   for (size_t i = 0; i < v.numOperands(); ++i) {
     const Type& in = v.tensorOperand(i);
     v.check(in.shape() == first.shape(), [&] {
-      return "input " + num(i) + " shape " + shapeStr(in.shape()) + " differs from input 0 shape " +
+      return "input " + std::to_string(i) + " shape " + shapeStr(in.shape()) + " differs from input 0 shape " +
              shapeStr(first.shape());
     });
     args.push_back(Type::scalar(in.dtype()));
@@ -212,7 +209,7 @@ void whileRule(InferContext& v) {
 void checkBranches(InferContext& v, size_t first) {
   TypeList results = v.regionResultTypes(first);
   for (size_t i = first; i < v.numRegions(); ++i) {
-    std::string branch = "branch " + num(i - first);
+    std::string branch = "branch " + std::to_string(i - first);
     v.check(v.region(i).numArguments() == 0,
             [&] { return branch + " must not take arguments"; });
     checkYields(v, i, results, branch, "branch 0's results");
@@ -245,13 +242,13 @@ void scanRule(InferContext& v) {
   int64_t n = segments.asInts()[0];
   int64_t m = segments.asInts()[1];
   v.check(n >= 1 && m >= 0 && static_cast<size_t>(n + m) == v.numOperands(), [&] {
-    return "operandSegmentSizes [" + num(n) + ", " + num(m) + "] does not split its " +
-           num(v.numOperands()) + " operands";
+    return "operandSegmentSizes [" + std::to_string(n) + ", " + std::to_string(m) + "] does not split its " +
+           std::to_string(v.numOperands()) + " operands";
   });
   const Type& first = v.tensorOperand(0);
   int64_t dim = v.integer("dimension");
   v.check(dim >= 0 && dim < first.rank(), [&] {
-    return "dimension " + num(dim) + " is outside [0, " + num(first.rank()) + ") for input " +
+    return "dimension " + std::to_string(dim) + " is outside [0, " + std::to_string(first.rank()) + ") for input " +
            first.str();
   });
   int64_t length = first.dim(dim);
@@ -259,8 +256,8 @@ void scanRule(InferContext& v) {
   for (int64_t i = 0; i < n; ++i) {
     const Type& in = v.tensorOperand(static_cast<size_t>(i));
     v.check(in.rank() > dim && in.dim(dim) == length, [&] {
-      return "input " + num(i) + " " + in.str() + " must have size " + num(length) +
-             " in dimension " + num(dim);
+      return "input " + std::to_string(i) + " " + in.str() + " must have size " + std::to_string(length) +
+             " in dimension " + std::to_string(dim);
     });
     Shape slice = in.shape();
     slice.erase(slice.begin() + dim);
@@ -273,29 +270,29 @@ void scanRule(InferContext& v) {
   TypeList yields = v.regionResultTypes(0);
   int64_t k = static_cast<int64_t>(yields.size()) - m;
   v.check(k >= 0, [&] {
-    return "body returns " + num(static_cast<int64_t>(yields.size())) + " values, fewer than the " +
-           num(m) + " carries";
+    return "body returns " + std::to_string(static_cast<int64_t>(yields.size())) + " values, fewer than the " +
+           std::to_string(m) + " carries";
   });
   for (int64_t i = 0; i < k; ++i) {
     const Type& slice = yields[static_cast<size_t>(i)];
     v.check(slice.isTensor(),
-            [&] { return "body output " + num(i) + " must be a tensor, got " + slice.str(); });
+            [&] { return "body output " + std::to_string(i) + " must be a tensor, got " + slice.str(); });
     Shape full = slice.shape();
     v.check(dim <= slice.rank(), [&] {
-      return "body output " + num(i) + " " + slice.str() + " has too few dimensions";
+      return "body output " + std::to_string(i) + " " + slice.str() + " has too few dimensions";
     });
     full.insert(full.begin() + dim, length);
     v.infer(static_cast<size_t>(i), Type::tensor(slice.dtype(), full), [&] {
-      return "the body's output slices stacked along dimension " + num(dim);
+      return "the body's output slices stacked along dimension " + std::to_string(dim);
     });
   }
   for (int64_t j = 0; j < m; ++j) {
     const Type& carry = carries[static_cast<size_t>(j)];
     v.check(yields[static_cast<size_t>(k + j)] == carry, [&] {
-      return "body returns carry " + num(j) + " as " + yields[static_cast<size_t>(k + j)].str() +
+      return "body returns carry " + std::to_string(j) + " as " + yields[static_cast<size_t>(k + j)].str() +
              ", but its init is " + carry.str();
     });
-    v.infer(static_cast<size_t>(k + j), carry, [&] { return "the type of carry " + num(j); });
+    v.infer(static_cast<size_t>(k + j), carry, [&] { return "the type of carry " + std::to_string(j); });
   }
 }
 
@@ -304,23 +301,23 @@ void scanRule(InferContext& v) {
 std::vector<DType> checkReducer(const InferContext& v, size_t region,
                                 const std::vector<DType>& inputs) {
   size_t n = inputs.size();
-  std::string which = v.numRegions() > 1 ? "region " + num(region) : "the body";
+  std::string which = v.numRegions() > 1 ? "region " + std::to_string(region) : "the body";
   TypeList args = v.regionArgTypes(region);
   TypeList yields = v.regionResultTypes(region);
   v.check(args.size() == 2 * n, [&] {
-    return which + " takes " + num(args.size()) + " arguments, expected " + num(2 * n) +
+    return which + " takes " + std::to_string(args.size()) + " arguments, expected " + std::to_string(2 * n) +
            " (two per input)";
   });
   v.check(yields.size() == n,
-          [&] { return which + " returns " + num(yields.size()) + " values, expected " + num(n); });
+          [&] { return which + " returns " + std::to_string(yields.size()) + " values, expected " + std::to_string(n); });
   std::vector<DType> acc;
   for (size_t i = 0; i < n; ++i) {
     const Type& y = yields[i];
     v.check(y.isTensor() && y.rank() == 0, [&] {
-      return which + " must return 0-d tensors, but result " + num(i) + " is " + y.str();
+      return which + " must return 0-d tensors, but result " + std::to_string(i) + " is " + y.str();
     });
     v.check(args[i] == y && args[n + i] == y, [&] {
-      return which + " arguments " + num(i) + " and " + num(n + i) + " have types " +
+      return which + " arguments " + std::to_string(i) + " and " + std::to_string(n + i) + " have types " +
              args[i].str() + " and " + args[n + i].str() + ", but it returns " + y.str() +
              " (all three must be one type)";
     });

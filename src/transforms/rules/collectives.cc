@@ -49,12 +49,6 @@ void requireSum(const Op& op, const char* what) {
   unsupportedRule(op, what, "a body other than a sum is not linear");
 }
 
-// The operands of collective_broadcast that it sends: all but the roots operand a
-// dynamic root adds (integers, per data operand).
-size_t dataOperands(const Op& op) {
-  return op.is(O::CollectiveBroadcast) && op.attr("has_dynamic_root") ? op.numOperands() - 1 : op.numOperands();
-}
-
 // The same collective of the tangents; a variadic one moves all its operands together,
 // so a zero tangent travels as zeros. A dynamic root stays what it is.
 std::vector<Value*> collectiveJvp(JvpArgs& a) {

@@ -15,16 +15,6 @@ namespace {
 
 namespace O = ops;
 
-// How many leading operands carry data (the rest are start indices or gather indices).
-size_t dataOperands(const Op& op) {
-  switch (op.code()) {
-    case O::DynamicSlice:
-    case O::Gather: return 1;
-    case O::DynamicUpdateSlice: return 2;
-    default: return op.numOperands();
-  }
-}
-
 // The op again, on the tangents of its data operands (zeros where those are zero) and
 // its primal indices.
 std::vector<Value*> linearJvp(JvpArgs& a) {
