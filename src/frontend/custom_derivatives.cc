@@ -1,7 +1,9 @@
 // custom_jvp, custom_vjp and checkpoint from C++ (kiln/transforms.h): the user's
 // functions are traced into private functions of the module being built and tied
 // together by the IR's autodiff constructs (kiln.custom_jvp, kiln.custom_vjp,
-// kiln.checkpoint), whose rules live with the transforms (src/transforms/rules/).
+// kiln.checkpoint), whose rules live with the transforms (src/transforms/rules/). A
+// frontend function whose decomposition differentiates badly is a composite with a
+// custom_jvp (docs/ops.md).
 //
 // The rule functions may close over arrays. Those become operands of the op like the
 // arguments, so every function of one op takes the same operand list (the arguments,

@@ -30,7 +30,8 @@ Array emit1(const std::vector<Array>& inputs, const std::source_location& site, 
 Array constantArray(Literal value, const std::source_location& site);
 
 // An op made of other ops: `body` calls them on its arguments (tracers of the current
-// trace, or of a trace of its own outside one).
+// trace, or of a trace of its own outside one). A frontend composite: the first kind of
+// op to reach for (docs/ops.md says when another kind is needed).
 using OpBody = std::function<std::vector<Array>(const std::vector<Array>& inputs)>;
 // `label` names it in a failure of its run (default: `name`).
 std::vector<Array> composite(const std::vector<Array>& inputs, const std::string& name, const OpBody& body,

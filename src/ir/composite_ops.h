@@ -3,6 +3,7 @@
 // layer's table. The registry numbers it after the primitives; its type rule follows from
 // its traits (elementwise, broadcasting); lower-chlo replaces it by its decomposition, and
 // the interpreter runs that decomposition, so every layer sees primitives only.
+// docs/ops.md: when an op should be a composite, a primitive or another kind.
 #pragma once
 
 #include <vector>

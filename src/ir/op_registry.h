@@ -119,10 +119,10 @@ struct Arity {
 class Builder;
 class Op;
 class Value;
-// An executable decomposition: builds, with `b` (placed before `op`), StableHLO ops that
-// compute what `op` computes and returns the replacements of its results; returns
-// nothing (and builds nothing) where it does not apply (an element type it does not
-// cover), so the op stays.
+// An executable decomposition (a registry decomposition, docs/ops.md): builds, with `b`
+// (placed before `op`), StableHLO ops that compute what `op` computes and returns the
+// replacements of its results; returns nothing (and builds nothing) where it does not
+// apply (an element type it does not cover), so the op stays.
 using DecomposeFn = std::vector<Value*> (*)(Builder& b, const Op& op);
 
 struct OpInfo {
