@@ -23,7 +23,6 @@ using C = OpCategory;
 
 constexpr Arity exactly(int n) { return {n, n}; }
 constexpr Arity atLeast(int n) { return {n, -1}; }
-constexpr Arity between(int lo, int hi) { return {lo, hi}; }
 
 // ---- attribute specs ----
 AttrSpec req(std::string_view name, AttrKind kind, std::string_view type = {}) {
