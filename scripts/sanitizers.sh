@@ -38,7 +38,7 @@ quietly() {
 configure_and_build() {  # DIR FLAG TARGET...
   local dir=$1 flag=$2
   shift 2
-  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$flag" -DKILN_BENCH=OFF >/dev/null
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_UNITY_BUILD=OFF "$flag" -DKILN_BENCH=OFF >/dev/null
   quietly cmake --build "$dir" -j "$jobs" --target "$@"
 }
 

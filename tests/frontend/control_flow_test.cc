@@ -5,12 +5,13 @@
 
 #include <kiln/kiln.h>
 
+#include "frontend_test_util.h"
+
 namespace {
 
 using kiln::Array;
+using kiln_test::f32;
 using ::testing::ElementsAre;
-
-Array f32(std::vector<float> v, std::vector<int64_t> shape) { return Array::from_vector(v, shape); }
 
 TEST(ControlFlowTest, WhileAndForiLoops) {
   Array n = kiln::lax::while_loop([](const Array& i) { return i < 10; }, [](const Array& i) { return i + 3; },

@@ -8,17 +8,18 @@
 
 #include <kiln/kiln.h>
 
+#include "frontend_test_util.h"
+
 namespace {
 
 using kiln::Array;
+using kiln_test::f32;
+using kiln_test::values;
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 
-Array f32(std::vector<float> v, std::vector<int64_t> shape) { return Array::from_vector(v, shape); }
 Array i32(std::vector<int32_t> v, std::vector<int64_t> shape) { return Array::from_vector(v, shape); }
-
-std::vector<float> values(const Array& a) { return a.to_vector<float>(); }
 
 TEST(ArrayTest, HostRoundTripAndDescription) {
   Array a = f32({1, 2, 3, 4, 5, 6}, {2, 3});

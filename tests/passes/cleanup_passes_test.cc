@@ -11,6 +11,8 @@ namespace kiln::passes {
 namespace {
 
 using test_util::count;
+using test_util::numOps;
+using test_util::returned;
 using test_util::opsOf;
 using test_util::runAndCompare;
 
@@ -27,14 +29,6 @@ std::unique_ptr<Module> runPasses(const std::string& text, const std::vector<std
   return runPasses(text, names, ctx);
 }
 
-// Ops of the function other than its return.
-int numOps(const Module& m, const std::string& fn = "main") {
-  int n = 0;
-  walk(m.lookup(fn)->body(), [&](Op& op) { n += !op.info().isTerminator(); });
-  return n;
-}
-
-const Value* returned(const Module& m, size_t i = 0) { return m.lookup("main")->body().terminator()->operand(i); }
 
 // ---- inline ---------------------------------------------------------------------------
 

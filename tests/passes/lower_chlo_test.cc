@@ -22,13 +22,13 @@ namespace {
 using test_util::count;
 using test_util::runAndCompare;
 
-std::string unary(const std::string& op, const std::string& type) {
+std::string unaryOpProgram(const std::string& op, const std::string& type) {
   return "func.func @main(%x: " + type + ") -> " + type + " {\n  %0 = " + op + " %x : " + type +
          " -> " + type + "\n  return %0 : " + type + "\n}\n";
 }
 
 // A binary op over two values of `type`, written in the generic form (every op has one).
-std::string binary(const std::string& op, const std::string& type) {
+std::string binaryOpProgram(const std::string& op, const std::string& type) {
   return "func.func @main(%x: " + type + ", %y: " + type + ") -> " + type + " {\n  %0 = \"" + op +
          "\"(%x, %y) : (" + type + ", " + type + ") -> " + type + "\n  return %0 : " + type + "\n}\n";
 }
@@ -36,7 +36,7 @@ std::string binary(const std::string& op, const std::string& type) {
 TEST(LowerChloTest, SquareOfRealsAndIntegers) {
   for (const char* t : {"tensor<8xf32>", "tensor<8xf16>", "tensor<8xbf16>", "tensor<8xf64>",
                         "tensor<8xi32>", "tensor<8xi8>"}) {
-    auto m = runAndCompare(unary("chlo.square", t), {"lower-chlo"});
+    auto m = runAndCompare(unaryOpProgram("chlo.square", t), {"lower-chlo"});
     EXPECT_EQ(count(*m, ops::ChloSquare), 0) << t;
     EXPECT_EQ(count(*m, ops::Multiply), 1) << t;
   }
@@ -44,7 +44,7 @@ TEST(LowerChloTest, SquareOfRealsAndIntegers) {
 
 TEST(LowerChloTest, MulhiUpTo32Bits) {
   for (const char* t : {"tensor<8xi32>", "tensor<8xui32>", "tensor<8xi16>", "tensor<8xui8>"}) {
-    auto m = runAndCompare(binary("chlo.mulhi", t), {"lower-chlo"});
+    auto m = runAndCompare(binaryOpProgram("chlo.mulhi", t), {"lower-chlo"});
     EXPECT_EQ(count(*m, ops::ChloMulhi), 0) << t;
   }
 }
@@ -76,7 +76,7 @@ TEST(LowerChloTest, Mulhi64BitsFromHalves) {
     pairs.push_back({random() >> (random() % 64), ~(random() >> (random() % 64))});
   for (const char* e : {"i64", "ui64"}) {
     std::string t = "tensor<" + std::to_string(pairs.size()) + "x" + e + ">";
-    std::string text = binary("chlo.mulhi", t);
+    std::string text = binaryOpProgram("chlo.mulhi", t);
     auto before = stablehlo::parseModule(text);
     auto after = stablehlo::parseModule(text);
     PassContext ctx;
@@ -97,7 +97,7 @@ TEST(LowerChloTest, Mulhi64BitsFromHalves) {
 TEST(LowerChloTest, NextAfterOnTheBits) {
   // Special values on both sides: NaN, ±0, ±inf, the largest and smallest numbers.
   for (const char* t : {"tensor<16xf32>", "tensor<16xf64>", "tensor<16xf16>", "tensor<16xbf16>"}) {
-    auto m = runAndCompare(binary("chlo.next_after", t), {"lower-chlo"});
+    auto m = runAndCompare(binaryOpProgram("chlo.next_after", t), {"lower-chlo"});
     EXPECT_EQ(count(*m, ops::ChloNextAfter), 0) << t;
   }
 }
@@ -214,11 +214,11 @@ TEST(LowerChloTest, TopKWithTiesAndNaN) {
 TEST(LowerChloTest, KeepsWhatTheBackendAsksToKeep) {
   PassContext ctx;
   ctx.options.keepChlo = {"chlo.square"};
-  auto m = runAndCompare(unary("chlo.square", "tensor<8xf32>"), {"lower-chlo"}, ctx);
+  auto m = runAndCompare(unaryOpProgram("chlo.square", "tensor<8xf32>"), {"lower-chlo"}, ctx);
   EXPECT_EQ(count(*m, ops::ChloSquare), 1);
   // Ops whose decomposition declines stay too (next_after on a 4-bit float: no unsigned
   // type of its width to step the bits in).
-  auto c = runAndCompare(binary("chlo.next_after", "tensor<8xf4E2M1FN>"), {"lower-chlo"});
+  auto c = runAndCompare(binaryOpProgram("chlo.next_after", "tensor<8xf4E2M1FN>"), {"lower-chlo"});
   EXPECT_EQ(count(*c, ops::ChloNextAfter), 1);
 }
 
@@ -257,7 +257,7 @@ uint64_t ulpDistance(uint64_t a, uint64_t b, DType t) {
 uint64_t ulpAfterLowering(const std::string& op, const std::string& type,
                           const std::vector<double>& xs, uint64_t maxUlp, double absTol = 0) {
   std::string t = "tensor<" + std::to_string(xs.size()) + "x" + type + ">";
-  std::string text = unary(op, t);
+  std::string text = unaryOpProgram(op, t);
   auto before = stablehlo::parseModule(text);
   auto after = stablehlo::parseModule(text);
   PassContext ctx;
@@ -347,7 +347,7 @@ TEST(LowerChloMathTest, Hyperbolic) {
 TEST(LowerChloMathTest, Tan) {
   checkMath({"chlo.tan", -10, 10, 1, 1});
   // Complex tan is stablehlo.tan too.
-  auto m = test_util::runAndCompare(unary("chlo.tan", "tensor<8xcomplex<f64>>"), {"lower-chlo"});
+  auto m = test_util::runAndCompare(unaryOpProgram("chlo.tan", "tensor<8xcomplex<f64>>"), {"lower-chlo"});
   EXPECT_EQ(count(*m, ops::ChloTan), 0);
 }
 
@@ -381,7 +381,7 @@ struct ComplexRun {
 ComplexRun runComplex(const std::string& op, const std::string& part,
                       const std::vector<Complex>& zs) {
   std::string t = "tensor<" + std::to_string(zs.size()) + "xcomplex<" + part + ">>";
-  std::string text = unary(op, t);
+  std::string text = unaryOpProgram(op, t);
   auto before = stablehlo::parseModule(text);
   auto after = stablehlo::parseModule(text);
   PassContext ctx;

@@ -107,6 +107,18 @@ inline int count(const Module& m, OpCode code) {
   return n;
 }
 
+// The ops of function `fn` other than its return (nested ones included).
+inline int numOps(const Module& m, const std::string& fn = "main") {
+  int n = 0;
+  walk(m.lookup(fn)->body(), [&](Op& op) { n += !op.info().isTerminator(); });
+  return n;
+}
+
+// The value @main returns as its result `i`.
+inline const Value* returned(const Module& m, size_t i = 0) {
+  return m.lookup("main")->body().terminator()->operand(i);
+}
+
 // The ops of `m` with this opcode, nested ones included, in walk order.
 inline std::vector<Op*> opsOf(const Module& m, OpCode code) {
   std::vector<Op*> ops;

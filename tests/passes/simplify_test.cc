@@ -31,17 +31,8 @@ std::unique_ptr<Module> simplify(const std::string& text) {
 }
 
 using test_util::count;
-
-// Ops of @main other than its return.
-int numOps(const Module& m) {
-  int n = 0;
-  walk(m.lookup("main")->body(), [&](Op& op) { n += !op.info().isTerminator(); });
-  return n;
-}
-
-const Value* returned(const Module& m, size_t i = 0) {
-  return m.lookup("main")->body().terminator()->operand(i);
-}
+using test_util::numOps;
+using test_util::returned;
 
 bool returnsParam(const Module& m, size_t result, size_t param) {
   return returned(m, result) == m.lookup("main")->param(param);

@@ -7,6 +7,7 @@
 #include "ir/elided_constants.h"
 #include "ir/fingerprint.h"
 #include "passes/pass_manager.h"
+#include "stablehlo/parse_error.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
 #include "stablehlo/round_trip.h"
@@ -40,15 +41,6 @@ std::string withBlobs(const std::string& f32Blob, const std::string& extra = "")
 }
 const std::string kF32Blob = "0x040000000000803F00000040";  // alignment 4, then 1.0f and 2.0f
 
-std::string errorOf(const std::string& text) {
-  try {
-    parseModule(SourceBuffer::fromString("r.mlir", text));
-  } catch (const Error& e) {
-    return e.format();
-  }
-  return "no error";
-}
-
 TEST(DenseResourceTest, BlobsBecomeTheConstantsValues) {
   auto m = parseModule(SourceBuffer::fromString("r.mlir", withBlobs(kF32Blob)));
   const Region& body = m->functions()[0]->body();
@@ -79,43 +71,43 @@ TEST(DenseResourceTest, BlobsBecomeTheConstantsValues) {
 
 TEST(DenseResourceTest, BadBlobsAreErrorsWithTheirPosition) {
   // Too few bytes for the type: at the use.
-  EXPECT_NE(errorOf(withBlobs("0x040000000000803F"))
+  EXPECT_NE(test_util::parseErrorOf(withBlobs("0x040000000000803F"), "r.mlir")
                 .find("r.mlir:3:44: error: resource 'weights' holds 4 bytes of data but "
                       "tensor<2xf32> needs 8"),
             std::string::npos)
-      << errorOf(withBlobs("0x040000000000803F"));
+      << test_util::parseErrorOf(withBlobs("0x040000000000803F"), "r.mlir");
   // The alignment prefix must be a power of two (a blob without one is misread).
-  EXPECT_NE(errorOf(withBlobs("0x0000803F00000040"))
+  EXPECT_NE(test_util::parseErrorOf(withBlobs("0x0000803F00000040"), "r.mlir")
                 .find("r.mlir:12:16: error: resource 'weights' starts with alignment"),
             std::string::npos)
-      << errorOf(withBlobs("0x0000803F00000040"));
-  EXPECT_NE(errorOf(withBlobs("0x04000000zz00803F00000040"))
+      << test_util::parseErrorOf(withBlobs("0x0000803F00000040"), "r.mlir");
+  EXPECT_NE(test_util::parseErrorOf(withBlobs("0x04000000zz00803F00000040"), "r.mlir")
                 .find("r.mlir:12:16: error: bad hex digit in resource 'weights'"),
             std::string::npos);
-  EXPECT_NE(errorOf(withBlobs("0x0400000000803F00000040F")).find("odd number of hex digits"),
+  EXPECT_NE(test_util::parseErrorOf(withBlobs("0x0400000000803F00000040F"), "r.mlir").find("odd number of hex digits"),
             std::string::npos);
-  EXPECT_NE(errorOf(withBlobs("0x0400")).find("shorter than its 4-byte alignment prefix"),
+  EXPECT_NE(test_util::parseErrorOf(withBlobs("0x0400"), "r.mlir").find("shorter than its 4-byte alignment prefix"),
             std::string::npos);
-  EXPECT_NE(errorOf(withBlobs("1234")).find("is not a hex string"), std::string::npos);
-  EXPECT_NE(errorOf(withBlobs(kF32Blob, ",\n      mask: \"0x01000000010001\""))
+  EXPECT_NE(test_util::parseErrorOf(withBlobs("1234"), "r.mlir").find("is not a hex string"), std::string::npos);
+  EXPECT_NE(test_util::parseErrorOf(withBlobs(kF32Blob, ",\n      mask: \"0x01000000010001\""), "r.mlir")
                 .find("resource 'mask' is given twice"),
             std::string::npos);
   // Names that are not there.
   std::string unknown = withBlobs(kF32Blob);
   unknown.replace(unknown.find("dense_resource<mask>"), 20, "dense_resource<nope>");
-  EXPECT_NE(errorOf(unknown).find(
+  EXPECT_NE(test_util::parseErrorOf(unknown, "r.mlir").find(
                 "r.mlir:5:44: error: unknown resource 'nope' in dense_resource<...> (not in the "
                 "file's dialect_resources section)"),
             std::string::npos)
-      << errorOf(unknown);
+      << test_util::parseErrorOf(unknown, "r.mlir");
   const std::string noSection = withBlobs(kF32Blob).substr(0, withBlobs(kF32Blob).find("{-#"));
   EXPECT_NE(
-      errorOf(noSection).find("unknown resource 'weights' in dense_resource<...> (the file has no"),
+      test_util::parseErrorOf(noSection, "r.mlir").find("unknown resource 'weights' in dense_resource<...> (the file has no"),
       std::string::npos);
   // A section cut short anywhere is an error, never a crash.
   const std::string whole = withBlobs(kF32Blob);
   for (size_t cut = whole.find("{-#"); cut < whole.size() - 2; ++cut)
-    EXPECT_NE(errorOf(whole.substr(0, cut)), "no error") << "cut at " << cut;
+    EXPECT_NE(test_util::parseErrorOf(whole.substr(0, cut), "r.mlir"), "no error") << "cut at " << cut;
 }
 
 const char* kElided = R"(module @jit_f {
@@ -186,11 +178,11 @@ TEST(ElidedConstantTest, OnlyConstantsMayBeElided) {
   return %0 : tensor<2xf32>
 })";
   EXPECT_NE(
-      errorOf(text).find(
+      test_util::parseErrorOf(text, "r.mlir").find(
           "r.mlir:2:55: error: unsupported: dense_resource<__elided__> in stablehlo.custom_call "
           "(only constants may have elided data)"),
       std::string::npos)
-      << errorOf(text);
+      << test_util::parseErrorOf(text, "r.mlir");
 }
 
 }  // namespace

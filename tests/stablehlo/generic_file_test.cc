@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "ir/fingerprint.h"
+#include "stablehlo/parse_error.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
 #include "stablehlo/round_trip.h"
@@ -73,15 +74,6 @@ const char* kGenericDictionary = R"(
 }) {mhlo.num_partitions = 1 : i32, sym_name = "jit_f"} : () -> ()
 )";
 
-std::string errorOf(const std::string& text) {
-  try {
-    parseModule(text);
-  } catch (const Error& e) {
-    return e.format();
-  }
-  return "no error";
-}
-
 TEST(GenericFileTest, ReadsLikeThePrettyForm) {
   auto pretty = parseModule(std::string(kPretty));
   const std::string expected = printModule(*pretty);
@@ -128,7 +120,7 @@ func.func @main() -> tensor<i32> {
 
 TEST(GenericFileTest, BadSignaturesAreErrorsAtTheFunction) {
   // The entry block must match function_type.
-  const std::string mismatch = errorOf(
+  const std::string mismatch = test_util::parseErrorOf(
       R"("func.func"() <{function_type = (tensor<2xf32>) -> tensor<2xf32>, sym_name = "f"}> ({
 ^bb0(%arg0: tensor<3xf32>):
   "func.return"(%arg0) : (tensor<3xf32>) -> ()
@@ -140,23 +132,23 @@ TEST(GenericFileTest, BadSignaturesAreErrorsAtTheFunction) {
       std::string::npos)
       << mismatch;
   EXPECT_NE(
-      errorOf(
+      test_util::parseErrorOf(
           R"("func.func"() <{function_type = (tensor<2xf32>) -> tensor<2xf32>, sym_name = "f"}> ({
   "func.return"() : () -> ()
 }) : () -> ())")
           .find("the entry block of @f has 0 argument(s) but its function_type has 1"),
       std::string::npos);
-  EXPECT_NE(errorOf(R"("func.func"() <{function_type = () -> ()}> ({
+  EXPECT_NE(test_util::parseErrorOf(R"("func.func"() <{function_type = () -> ()}> ({
   "func.return"() : () -> ()
 }) : () -> ())")
                 .find("<string>:1:1: error: \"func.func\" needs a sym_name"),
             std::string::npos);
-  EXPECT_NE(errorOf(R"("func.func"() <{sym_name = "f"}> ({
+  EXPECT_NE(test_util::parseErrorOf(R"("func.func"() <{sym_name = "f"}> ({
   "func.return"() : () -> ()
 }) : () -> ())")
                 .find("needs a function_type"),
             std::string::npos);
-  EXPECT_NE(errorOf(R"("func.func"() <{function_type = () -> (), sym_name = "f"}> ({
+  EXPECT_NE(test_util::parseErrorOf(R"("func.func"() <{function_type = () -> (), sym_name = "f"}> ({
 }) : () -> ())")
                 .find("unsupported: function declarations without a body (@f)"),
             std::string::npos);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "ir/fingerprint.h"
+#include "stablehlo/parse_error.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
 #include "support/error.h"
@@ -85,15 +86,6 @@ const char* kStablehlo = R"(module @m {
 }
 )";
 
-std::string errorOf(const std::string& text) {
-  try {
-    parseModule(SourceBuffer::fromString("m.mlir", text));
-  } catch (const Error& e) {
-    return e.format();
-  }
-  return "no error";
-}
-
 TEST(MhloTest, ReadsAsTheSameStablehloModule) {
   auto mhlo = parseModule(std::string(kMhlo));
   auto stablehlo = parseModule(std::string(kStablehlo));
@@ -136,37 +128,37 @@ TEST(MhloTest, MhloOnlyOpsAreUnsupportedAtTheOp) {
            "\n  return %x : tensor<2xf32>\n}\n";
   };
   EXPECT_NE(
-      errorOf(
+      test_util::parseErrorOf(
           body(
-              R"(%y = "mhlo.add_dependency"(%x, %t) : (tensor<2xf32>, !mhlo.token) -> tensor<2xf32>)"))
+              R"(%y = "mhlo.add_dependency"(%x, %t) : (tensor<2xf32>, !mhlo.token) -> tensor<2xf32>)"), "m.mlir")
           .find(
               "m.mlir:2:8: error: unsupported: mhlo.add_dependency (orders a value after a token)"),
       std::string::npos)
-      << errorOf(body(
-             R"(%y = "mhlo.add_dependency"(%x, %t) : (tensor<2xf32>, !mhlo.token) -> tensor<2xf32>)"));
+      << test_util::parseErrorOf(body(
+             R"(%y = "mhlo.add_dependency"(%x, %t) : (tensor<2xf32>, !mhlo.token) -> tensor<2xf32>)"), "m.mlir");
   EXPECT_NE(
-      errorOf(
+      test_util::parseErrorOf(
           body(
-              R"(%y = "mhlo.domain"(%x) {kind = #mhlo<kind sharding>, entry_metadata = "", exit_metadata = ""} : (tensor<2xf32>) -> tensor<2xf32>)"))
+              R"(%y = "mhlo.domain"(%x) {kind = #mhlo<kind sharding>, entry_metadata = "", exit_metadata = ""} : (tensor<2xf32>) -> tensor<2xf32>)"), "m.mlir")
           .find("m.mlir:2:8: error: unsupported: mhlo.domain"),
       std::string::npos);
   EXPECT_NE(
-      errorOf(
+      test_util::parseErrorOf(
           body(
-              R"(%y = "mhlo.async_start"(%x) {called_computation = @main, execution_thread = "main"} : (tensor<2xf32>) -> tensor<2xf32>)"))
+              R"(%y = "mhlo.async_start"(%x) {called_computation = @main, execution_thread = "main"} : (tensor<2xf32>) -> tensor<2xf32>)"), "m.mlir")
           .find("unsupported: mhlo.async_start"),
       std::string::npos);
-  EXPECT_NE(errorOf(body(R"(%y = mhlo.bitcast %x : (tensor<2xf32>) -> tensor<2xf32>)"))
+  EXPECT_NE(test_util::parseErrorOf(body(R"(%y = mhlo.bitcast %x : (tensor<2xf32>) -> tensor<2xf32>)"), "m.mlir")
                 .find("m.mlir:2:8: error: unsupported: mhlo.bitcast"),
             std::string::npos);
   // A name MHLO never had.
-  EXPECT_NE(errorOf(body(R"(%y = "mhlo.frobnicate"(%x) : (tensor<2xf32>) -> tensor<2xf32>)"))
+  EXPECT_NE(test_util::parseErrorOf(body(R"(%y = "mhlo.frobnicate"(%x) : (tensor<2xf32>) -> tensor<2xf32>)"), "m.mlir")
                 .find("unsupported: mhlo.frobnicate (an MHLO op with no StableHLO counterpart)"),
             std::string::npos);
   EXPECT_NE(
-      errorOf(
+      test_util::parseErrorOf(
           body(
-              R"(%v, %i = "mhlo.topk"(%x) {k = 1 : i64, largest = false} : (tensor<2xf32>) -> (tensor<1xf32>, tensor<1xi32>))"))
+              R"(%v, %i = "mhlo.topk"(%x) {k = 1 : i64, largest = false} : (tensor<2xf32>) -> (tensor<1xf32>, tensor<1xi32>))"), "m.mlir")
           .find("unsupported: mhlo.topk with largest = false"),
       std::string::npos);
 }

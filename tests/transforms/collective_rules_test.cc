@@ -56,18 +56,11 @@ void addGridDriver(Module& m, const Function& fn, Grid grid, const std::string& 
   });
 }
 
-Literal randomLiteral(const Type& type, std::mt19937_64& rng) {
-  Literal lit(type);
-  std::uniform_real_distribution<double> u(-1.5, 1.5);
-  for (int64_t i = 0; i < lit.numElements(); ++i) lit.setFloat(i, u(rng));
-  return lit;
-}
-
 // One random value per type, for every process: the grid driver's arguments.
 HostValues randomValues(const TypeList& types, size_t processes, std::mt19937_64& rng) {
   HostValues out;
   for (size_t k = 0; k < processes; ++k)
-    for (const Type& t : types) out.push_back(randomLiteral(t, rng));
+    for (const Type& t : types) out.push_back(test_util::randomLiteral(t, rng, {-1.5, 1.5}));
   return out;
 }
 
@@ -96,7 +89,7 @@ double innerProduct(const HostValues& a, const HostValues& b) {
 }
 
 // jvp and vjp of @f (f64 parameters and results) on `grid`, at a few random points.
-void checkDerivatives(const std::string& text, Grid grid) {
+void checkGridDerivatives(const std::string& text, Grid grid) {
   SCOPED_TRACE(text);
   auto m = stablehlo::parseModule(text);
   Function* f = m->lookup("f");
@@ -147,7 +140,7 @@ void checkDerivatives(const std::string& text, Grid grid) {
 }
 
 // vmap(@f) on `grid` against @f on `grid` once per slice of the batch, bit for bit.
-void checkVmap(const std::string& text, Grid grid, std::vector<std::optional<int64_t>> inAxes, int64_t size) {
+void checkGridVmap(const std::string& text, Grid grid, std::vector<std::optional<int64_t>> inAxes, int64_t size) {
   SCOPED_TRACE(text);
   auto m = stablehlo::parseModule(text);
   Function* f = m->lookup("f");
@@ -300,34 +293,34 @@ const char* kBroadcastAcrossPartitions = R"(
   })";
 
 TEST(CollectiveRulesTest, AllReduce) {
-  checkDerivatives(kAllReduce, {4, 1});
-  checkDerivatives(kAllReduceAcrossPartitions, {2, 2});
+  checkGridDerivatives(kAllReduce, {4, 1});
+  checkGridDerivatives(kAllReduceAcrossPartitions, {2, 2});
 }
 
 TEST(CollectiveRulesTest, AllGatherAndReduceScatter) {
-  checkDerivatives(kGatherScatter, {4, 1});
-  checkDerivatives(kGatherScatterOnGrid, {2, 2});
+  checkGridDerivatives(kGatherScatter, {4, 1});
+  checkGridDerivatives(kGatherScatterOnGrid, {2, 2});
 }
 
 TEST(CollectiveRulesTest, AllToAll) {
-  checkDerivatives(kAllToAll, {3, 1});
-  checkDerivatives(kAllToAllAcrossPartitions, {2, 2});
+  checkGridDerivatives(kAllToAll, {3, 1});
+  checkGridDerivatives(kAllToAllAcrossPartitions, {2, 2});
 }
 
 TEST(CollectiveRulesTest, CollectiveBroadcastAndReduce) {
-  checkDerivatives(kBroadcastAndReduce, {4, 1});
-  checkDerivatives(kBroadcastAcrossPartitions, {2, 2});
+  checkGridDerivatives(kBroadcastAndReduce, {4, 1});
+  checkGridDerivatives(kBroadcastAcrossPartitions, {2, 2});
 }
 
 TEST(CollectiveRulesTest, CollectivePermute) {
-  checkDerivatives(kPermuteChain, {3, 1});
-  checkDerivatives(kPermuteCycle, {1, 3});
+  checkGridDerivatives(kPermuteChain, {3, 1});
+  checkGridDerivatives(kPermuteCycle, {1, 3});
 }
 
 // Every collective in one function, ending in a loss summed over the grid: each
 // transpose feeds the next one's cotangent.
 TEST(CollectiveRulesTest, Composed) {
-  checkDerivatives(R"(
+  checkGridDerivatives(R"(
     func.func @f(%x: tensor<2x2xf64>) -> tensor<f64> {
       %g = "stablehlo.all_gather"(%x) {all_gather_dim = 0 : i64, replica_groups = dense<[[1, 0]]> : tensor<1x2xi64>} : (tensor<2x2xf64>) -> tensor<4x2xf64>
       %a = "stablehlo.all_to_all"(%g) {split_dimension = 0 : i64, concat_dimension = 1 : i64, split_count = 2 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4x2xf64>) -> tensor<2x4xf64>
@@ -354,19 +347,19 @@ TEST(CollectiveRulesTest, Composed) {
 // Batched and shared operands; vmap of a max all_reduce too (batching does not need
 // the body to be linear).
 TEST(CollectiveRulesTest, Vmap) {
-  checkVmap(kAllReduce, {4, 1}, {0, std::nullopt}, 3);
-  checkVmap(kAllReduce, {4, 1}, {1, 2}, 2);
-  checkVmap(kAllReduceAcrossPartitions, {2, 2}, {1}, 3);
-  checkVmap(kGatherScatter, {4, 1}, {2}, 3);
-  checkVmap(kGatherScatterOnGrid, {2, 2}, {1}, 2);
-  checkVmap(kAllToAll, {3, 1}, {std::nullopt, 1}, 2);
-  checkVmap(kAllToAll, {3, 1}, {0, 2}, 2);
-  checkVmap(kAllToAllAcrossPartitions, {2, 2}, {1}, 3);
-  checkVmap(kPermuteChain, {3, 1}, {2}, 2);
-  checkVmap(kPermuteCycle, {1, 3}, {0}, 4);
-  checkVmap(kBroadcastAndReduce, {4, 1}, {1, std::nullopt}, 2);
-  checkVmap(kBroadcastAcrossPartitions, {2, 2}, {0}, 3);
-  checkVmap(R"(
+  checkGridVmap(kAllReduce, {4, 1}, {0, std::nullopt}, 3);
+  checkGridVmap(kAllReduce, {4, 1}, {1, 2}, 2);
+  checkGridVmap(kAllReduceAcrossPartitions, {2, 2}, {1}, 3);
+  checkGridVmap(kGatherScatter, {4, 1}, {2}, 3);
+  checkGridVmap(kGatherScatterOnGrid, {2, 2}, {1}, 2);
+  checkGridVmap(kAllToAll, {3, 1}, {std::nullopt, 1}, 2);
+  checkGridVmap(kAllToAll, {3, 1}, {0, 2}, 2);
+  checkGridVmap(kAllToAllAcrossPartitions, {2, 2}, {1}, 3);
+  checkGridVmap(kPermuteChain, {3, 1}, {2}, 2);
+  checkGridVmap(kPermuteCycle, {1, 3}, {0}, 4);
+  checkGridVmap(kBroadcastAndReduce, {4, 1}, {1, std::nullopt}, 2);
+  checkGridVmap(kBroadcastAcrossPartitions, {2, 2}, {0}, 3);
+  checkGridVmap(R"(
     func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
       %r = "stablehlo.all_reduce"(%x) ({
       ^bb0(%a: tensor<f32>, %b: tensor<f32>):

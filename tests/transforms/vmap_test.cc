@@ -23,7 +23,7 @@ using test_util::errorOf;
 using test_util::expectSameBits;
 using test_util::sliceAt;
 
-Literal randomLiteral(const Type& type, std::mt19937_64& rng) {
+Literal randomBatchValue(const Type& type, std::mt19937_64& rng) {
   Literal lit(type);
   std::uniform_real_distribution<double> u(-2, 2);
   for (int64_t i = 0; i < lit.numElements(); ++i) {
@@ -45,7 +45,7 @@ void checkVmap(const std::string& text, const VmapOptions& options, const std::s
   interp::Interpreter in(*m);
   std::mt19937_64 rng(9);
   HostValues args;
-  for (size_t i = 0; i < v.numParams(); ++i) args.push_back(randomLiteral(v.param(i)->type(), rng));
+  for (size_t i = 0; i < v.numParams(); ++i) args.push_back(randomBatchValue(v.param(i)->type(), rng));
   HostValues batched = in.call("batched", args);
   std::vector<int64_t> outAxes = options.outAxes;
   if (outAxes.empty()) outAxes.assign(batched.size(), 0);
@@ -194,8 +194,8 @@ TEST(VmapTest, BatchNormThroughItsDecomposition) {
   ASSERT_NO_THROW(verifyModule(*m));
   interp::Interpreter in(*m);
   std::mt19937_64 rng(9);
-  HostValues args{randomLiteral(Type::tensor(DType::F32, {2, 4, 3}), rng), randomLiteral(Type::tensor(DType::F32, {3}), rng),
-                  randomLiteral(Type::tensor(DType::F32, {2, 3}), rng)};
+  HostValues args{randomBatchValue(Type::tensor(DType::F32, {2, 4, 3}), rng), randomBatchValue(Type::tensor(DType::F32, {3}), rng),
+                  randomBatchValue(Type::tensor(DType::F32, {2, 3}), rng)};
   HostValues batched = in.call("batched", args);
   for (int64_t b = 0; b < 2; ++b) {
     HostValues one = in.call("main", {sliceAt(args[0].tensor(), 0, b), args[1].tensor(), sliceAt(args[2].tensor(), 0, b)});

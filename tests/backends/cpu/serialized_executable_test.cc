@@ -19,7 +19,7 @@ namespace {
 
 // Kernels (two of the same code), a GEMM on BLAS, a two-phase column reduction, a loop,
 // and a function that runs through the interpreter (fft has no kernel).
-constexpr const char* kProgram = R"(
+constexpr const char* kMixedProgram = R"(
 func.func @main(%x: tensor<4096x64xf32>, %w: tensor<64x64xf32>, %n: tensor<i32>) -> (tensor<64xf32>, tensor<4096x64xf32>, tensor<i32>) {
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
   %e = stablehlo.exponential %x : tensor<4096x64xf32>
@@ -74,7 +74,7 @@ std::string reportBody(const Executable& e) {
 }
 
 TEST(SerializedExecutableTest, RunsTheSameBitsWithoutCompiling) {
-  auto module = optimized(kProgram);
+  auto module = optimized(kMixedProgram);
   Executable compiled(*module);
   ASSERT_GT(compiled.numKernels(), 2u);
   ASSERT_NE(compiled.report().find("BLAS, then kernel"), std::string::npos) << compiled.report();
@@ -95,7 +95,7 @@ TEST(SerializedExecutableTest, RunsTheSameBitsWithoutCompiling) {
 }
 
 TEST(SerializedExecutableTest, DamagedTruncatedOrForeignBytesAreErrors) {
-  auto module = optimized(kProgram);
+  auto module = optimized(kMixedProgram);
   const std::string bytes = Executable(*module).serialize();
   auto expectError = [](const std::string& b, ErrorKind kind, const std::string& says) {
     try {
@@ -120,7 +120,7 @@ TEST(SerializedExecutableTest, DamagedTruncatedOrForeignBytesAreErrors) {
 TEST(SerializedExecutableTest, AWarmStartComesFromTheDiskCacheAndADamagedEntryIsReplaced) {
   const std::string dir = ::testing::TempDir() + "/kiln_warm_start";
   std::filesystem::remove_all(dir);
-  const SourceRef source = SourceBuffer::fromString("program.mlir", kProgram);
+  const SourceRef source = SourceBuffer::fromString("program.mlir", kMixedProgram);
   SourceCompile how{CompileOptions{"", dir}, {}, ""};
   CompiledSource cold = compileSource(source, how);
   EXPECT_FALSE(cold.warm);
@@ -154,7 +154,7 @@ TEST(SerializedExecutableTest, AWarmStartComesFromTheDiskCacheAndADamagedEntryIs
 }
 
 TEST(SerializedExecutableTest, AFileOfSeveralModulesIsRefused) {
-  const SourceRef source = SourceBuffer::fromString("two.mlir", std::string(kProgram) + "\n// -----\n" + kProgram);
+  const SourceRef source = SourceBuffer::fromString("two.mlir", std::string(kMixedProgram) + "\n// -----\n" + kMixedProgram);
   try {
     compileSource(source, SourceCompile{});
     ADD_FAILURE() << "compiled a file of two modules";

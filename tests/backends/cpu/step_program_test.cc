@@ -29,7 +29,7 @@ using passes::test_util::ordinaryValues;
 // results that are a parameter, a constant, a value returned twice and a fused result.
 // The inputs are multiples of 1/8 and every op exact on them, so BLAS's sums agree with
 // the interpreter's bit for bit.
-constexpr const char* kProgram = R"(
+constexpr const char* kStepsProgram = R"(
 func.func @main(%x: tensor<64x32xf32>, %w: tensor<32x16xf32>) -> (tensor<64x16xf32>, tensor<64xf32>,
     tensor<64x32xf32>, tensor<3xf32>, tensor<64xf32>) {
   %c = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
@@ -50,7 +50,7 @@ func.func @main(%x: tensor<64x32xf32>, %w: tensor<32x16xf32>) -> (tensor<64x16xf
 using test_util::Compiled;
 using test_util::compile;
 
-void expectSameBits(const interp::HostValues& a, const interp::HostValues& b) {
+void expectExactBits(const interp::HostValues& a, const interp::HostValues& b) {
   passes::test_util::expectBitIdentical(a, b, "");
 }
 
@@ -62,7 +62,7 @@ interp::HostValues argsFor(const Function& fn, int seed) {
 }
 
 TEST(StepProgramTest, StraightLineFunctionsRunAsStepsOverOneArena) {
-  Compiled c = compile(kProgram);
+  Compiled c = compile(kStepsProgram);
   const std::string report = c.exe->report();
   EXPECT_NE(report.find("@main: "), std::string::npos) << report;
   EXPECT_NE(report.find(" steps over an arena of "), std::string::npos) << report;
@@ -72,7 +72,7 @@ TEST(StepProgramTest, StraightLineFunctionsRunAsStepsOverOneArena) {
     interp::HostValues expected = interp::Interpreter(*c.reference).call("main", args);
     uint64_t before = c.exe->nativeRuns();
     interp::HostValues got = c.exe->call(fn, args);
-    expectSameBits(expected, got);
+    expectExactBits(expected, got);
     EXPECT_GE(c.exe->nativeRuns() - before, 2u);  // kernels and the GEMM ran natively
     // The returned parameter is the caller's own buffer, not a copy.
     EXPECT_EQ(got[2].tensor().storage(), args[0].tensor().storage());
@@ -80,7 +80,7 @@ TEST(StepProgramTest, StraightLineFunctionsRunAsStepsOverOneArena) {
 }
 
 TEST(StepProgramTest, ResultsHandedOutStayTheCallersAndSplatArgumentsWork) {
-  Compiled c = compile(kProgram);
+  Compiled c = compile(kStepsProgram);
   const Function& fn = *c.module->lookup("main");
   interp::HostValues first = c.exe->call(fn, argsFor(fn, 1));
   interp::HostValues kept = first;  // shares the result buffers
@@ -90,8 +90,8 @@ TEST(StepProgramTest, ResultsHandedOutStayTheCallersAndSplatArgumentsWork) {
   interp::HostValues splat = {splatOf({64, 32}, 0.25f), splatOf({32, 16}, -1.5f)};
   ASSERT_TRUE(splat[0].tensor().isSplat());
   interp::HostValues second = c.exe->call(fn, splat);
-  expectSameBits(interp::Interpreter(*c.reference).call("main", splat), second);
-  expectSameBits(interp::Interpreter(*c.reference).call("main", argsFor(fn, 1)), kept);
+  expectExactBits(interp::Interpreter(*c.reference).call("main", splat), second);
+  expectExactBits(interp::Interpreter(*c.reference).call("main", argsFor(fn, 1)), kept);
 }
 
 // A parameter marked as a donor in the text (as JAX exports donate_argnums) is still the
@@ -111,10 +111,10 @@ func.func @main(%p: tensor<16x16xf32> {jax.buffer_donor = true}, %x: tensor<16x1
   const Literal p = args[0].tensor();  // shares the storage: this call may not write it
   const interp::HostValues expected = interp::Interpreter(*c.reference).call("main", args);
   const std::vector<bool> donated = {true, false};
-  expectSameBits(expected, c.exe->call(fn, args, {}, nullptr, &donated));
+  expectExactBits(expected, c.exe->call(fn, args, {}, nullptr, &donated));
   EXPECT_EQ(c.exe->resultsInDonatedBuffers(), 0u);
   EXPECT_TRUE(args[0].tensor() == p);
-  expectSameBits(expected, c.exe->call(fn, argsFor(fn, 3), {}, nullptr, &donated));
+  expectExactBits(expected, c.exe->call(fn, argsFor(fn, 3), {}, nullptr, &donated));
   // Held by the call alone, and read only by the kernel that makes the result, where it
   // writes: the result is written into it.
   Compiled scale = compile(R"(
@@ -129,7 +129,7 @@ func.func @main(%p: tensor<16x16xf32>, %x: tensor<16x16xf32>) -> tensor<16x16xf3
   const interp::HostValues want = interp::Interpreter(*scale.reference).call("main", own);
   const uint8_t* storage = own[0].tensor().storage();
   interp::HostValues got = scale.exe->call(main, std::move(own), {}, nullptr, &donated);
-  expectSameBits(want, got);
+  expectExactBits(want, got);
   EXPECT_EQ(scale.exe->resultsInDonatedBuffers(), 1u);
   EXPECT_EQ(got[0].tensor().storage(), storage);
 }
@@ -148,12 +148,12 @@ func.func @main(%p: tensor<8x8xf32>, %y: tensor<8x8xf32>) -> tensor<8x8xf32> {
   interp::HostValues own = argsFor(fn, 5);
   const interp::HostValues expected = interp::Interpreter(*c.reference).call("main", own);
   const std::vector<bool> donated = {true, false};
-  expectSameBits(expected, c.exe->call(fn, own, {}, nullptr, &donated));
+  expectExactBits(expected, c.exe->call(fn, own, {}, nullptr, &donated));
   EXPECT_EQ(c.exe->resultsInDonatedBuffers(), 0u);
 }
 
 TEST(StepProgramTest, ConcurrentExecutionsEachGetTheirOwnArena) {
-  Compiled c = compile(kProgram);
+  Compiled c = compile(kStepsProgram);
   const Function& fn = *c.module->lookup("main");
   std::vector<interp::HostValues> expected;
   for (int t = 0; t < 4; ++t) expected.push_back(interp::Interpreter(*c.reference).call("main", argsFor(fn, t)));
@@ -223,7 +223,7 @@ TEST(StepProgramTest, WhileIfAndCaseRunAsNestedSteps) {
     args[2] = Literal::fromStorage(Type::tensor(DType::I32, {}),
                                    std::vector<uint8_t>(reinterpret_cast<uint8_t*>(&k), reinterpret_cast<uint8_t*>(&k) + 4));
     SCOPED_TRACE("k = " + std::to_string(k));
-    expectSameBits(interp::Interpreter(*c.reference).call("main", args), c.exe->call(fn, args));
+    expectExactBits(interp::Interpreter(*c.reference).call("main", args), c.exe->call(fn, args));
   }
 }
 
@@ -238,7 +238,7 @@ TEST(StepProgramTest, AProfileHasASlicePerExecutedStep) {
   const interp::HostValues plain = c.exe->call(fn, args);
   for (int run = 0; run < 2; ++run) {
     const double start = profile.now();
-    expectSameBits(plain, c.exe->call(fn, args, {}, &profile));
+    expectExactBits(plain, c.exe->call(fn, args, {}, &profile));
     profile.run(start, profile.now());
   }
   const nlohmann::json trace = nlohmann::json::parse(profile.chromeTrace());
@@ -333,9 +333,9 @@ func.func @main(%x: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
       << c.exe->report();
   const Function& fn = *c.module->lookup("main");
   interp::HostValues args = argsFor(fn, 3);
-  expectSameBits(interp::Interpreter(*c.reference).call("main", args), c.exe->call(fn, args));
+  expectExactBits(interp::Interpreter(*c.reference).call("main", args), c.exe->call(fn, args));
   // Step programs check their arguments as the interpreter does.
-  Compiled s = compile(kProgram);
+  Compiled s = compile(kStepsProgram);
   try {
     s.exe->call(*s.module->lookup("main"), {ordinaryValues(Type::tensor(DType::F32, {64, 32}), 0)});
     ADD_FAILURE() << "no error";
