@@ -58,14 +58,15 @@ class Fits {
 // Runs `body(args, fits)` on a zero-filled copy of the caller's args holding the fields
 // it covers, then copies those back (outputs included). Failures of the API's own
 // checks (ApiFailure) are prefixed with `fn`; errors from compiling or running carry
-// their own position and are not.
-template <class Args, class Body>
-KilnError* apiCall(const char* fn, Args* args, Body&& body) {
+// their own position and are not. `makeError` turns a failure into the error object of
+// the C API being served (kiln's or PJRT's).
+template <class Args, class Body, class MakeError>
+auto guardedCall(const char* fn, Args* args, Body&& body, MakeError&& makeError) -> decltype(makeError(Failure{})) {
   static_assert(std::is_trivially_copyable_v<Args>);
-  if (!args) return newError({KILN_ERROR_INVALID_ARGUMENT, std::string(fn) + ": the args pointer is null"});
+  if (!args) return makeError({KILN_ERROR_INVALID_ARGUMENT, std::string(fn) + ": the args pointer is null"});
   if (args->struct_size == 0)
-    return newError({KILN_ERROR_INVALID_ARGUMENT,
-                     std::string(fn) + ": struct_size is 0 (set it to sizeof the args struct)"});
+    return makeError({KILN_ERROR_INVALID_ARGUMENT,
+                      std::string(fn) + ": struct_size is 0 (set it to the size of the args struct)"});
   const size_t given = std::min(args->struct_size, sizeof(Args));
   Args a;
   std::memset(&a, 0, sizeof a);
@@ -73,12 +74,17 @@ KilnError* apiCall(const char* fn, Args* args, Body&& body) {
   try {
     body(a, Fits(&a, given));
   } catch (const ApiFailure& e) {
-    return newError({e.failure().code, std::string(fn) + ": " + e.failure().message});
+    return makeError({e.failure().code, std::string(fn) + ": " + e.failure().message});
   } catch (...) {
-    return newError(currentFailure());
+    return makeError(currentFailure());
   }
   std::memcpy(args, &a, given);
   return nullptr;
+}
+
+template <class Args, class Body>
+KilnError* apiCall(const char* fn, Args* args, Body&& body) {
+  return guardedCall(fn, args, std::forward<Body>(body), newError);
 }
 
 }  // namespace kiln::runtime

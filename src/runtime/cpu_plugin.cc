@@ -7,6 +7,7 @@
 #include "backends/cpu/program_cache.h"
 #include "backends/cpu/threads.h"
 #include "passes/fill_elided_constants.h"
+#include "runtime/pjrt/pjrt_api.h"
 #include "runtime/plugin_api.h"
 #include "support/error.h"
 
@@ -118,7 +119,18 @@ class CpuBackend : public DeviceBackend {
 }  // namespace
 }  // namespace kiln::runtime
 
-extern "C" __attribute__((visibility("default"))) const KilnPluginApi* kiln_plugin_api(void) {
+namespace {
+const kiln::runtime::CpuBackend& servedBackend() {
   static const kiln::runtime::CpuBackend backend;
-  return kiln::runtime::pluginApi(backend);
+  return backend;
+}
+}  // namespace
+
+// Both tables serve the same backend while the runtime moves from kiln's ABI to PJRT's.
+extern "C" __attribute__((visibility("default"))) const KilnPluginApi* kiln_plugin_api(void) {
+  return kiln::runtime::pluginApi(servedBackend());
+}
+
+extern "C" __attribute__((visibility("default"))) const PJRT_Api* GetPjrtApi(void) {
+  return kiln::runtime::pjrtApi(servedBackend());
 }

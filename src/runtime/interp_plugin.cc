@@ -7,6 +7,7 @@
 #include "interp/interpreter.h"
 #include "passes/fill_elided_constants.h"
 #include "passes/memory_limit.h"
+#include "runtime/pjrt/pjrt_api.h"
 #include "runtime/plugin_api.h"
 #include "stablehlo/parser.h"
 #include "support/error.h"
@@ -111,7 +112,18 @@ class InterpBackend : public DeviceBackend {
 }  // namespace
 }  // namespace kiln::runtime
 
-extern "C" __attribute__((visibility("default"))) const KilnPluginApi* kiln_plugin_api(void) {
+namespace {
+const kiln::runtime::InterpBackend& servedBackend() {
   static const kiln::runtime::InterpBackend backend;
-  return kiln::runtime::pluginApi(backend);
+  return backend;
+}
+}  // namespace
+
+// Both tables serve the same backend while the runtime moves from kiln's ABI to PJRT's.
+extern "C" __attribute__((visibility("default"))) const KilnPluginApi* kiln_plugin_api(void) {
+  return kiln::runtime::pluginApi(servedBackend());
+}
+
+extern "C" __attribute__((visibility("default"))) const PJRT_Api* GetPjrtApi(void) {
+  return kiln::runtime::pjrtApi(servedBackend());
 }

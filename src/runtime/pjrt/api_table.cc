@@ -1,0 +1,126 @@
+// PJRT's function table, and the plugin's own functions. Every entry is filled: a client
+// calls what the table holds without checking for NULL, so an entry kiln does not
+// implement yet answers UNIMPLEMENTED with its own name.
+#include "runtime/pjrt/pjrt_api.h"
+
+#include <string>
+#include <vector>
+
+#include "runtime/api_functions.h"
+#include "runtime/pjrt/pjrt_call.h"
+#include "runtime/plugin_api.h"
+#include "runtime/pjrt/pjrt_functions.h"
+
+#ifndef KILN_VERSION
+#error "KILN_VERSION must be defined (the project version)"
+#endif
+
+namespace kiln::runtime {
+
+namespace {
+
+#define KILN_PJRT_NAME(name) constexpr char name##_name[] = #name;
+KILN_PJRT_API_FUNCTIONS(KILN_PJRT_NAME)
+#undef KILN_PJRT_NAME
+
+template <class Entry, const char* Name>
+struct Unimplemented;
+// (Error_Destroy and Error_Message, which return no error, are implemented.)
+template <class Args, const char* Name>
+struct Unimplemented<void (*)(Args*), Name> {
+  static void entry(Args*) {}
+};
+template <class Args, const char* Name>
+struct Unimplemented<PJRT_Error* (*)(Args*), Name> {
+  static PJRT_Error* entry(Args*) {
+    return pjrt::pjrtError({KILN_ERROR_UNIMPLEMENTED, std::string("unsupported: ") + Name + " (not implemented by kiln's " +
+                                                         pjrt::functions::backend().name() + " plugin)"});
+  }
+};
+
+PJRT_NamedValue stringValue(const char* name, const char* value) {
+  PJRT_NamedValue v{};
+  v.struct_size = PJRT_NamedValue_STRUCT_SIZE;
+  v.name = name;
+  v.name_size = std::char_traits<char>::length(name);
+  v.type = PJRT_NamedValue_kString;
+  v.string_value = value;
+  v.value_size = std::char_traits<char>::length(value);
+  return v;
+}
+
+}  // namespace
+
+namespace pjrt::functions {
+
+const DeviceBackend& backend() { return api::backend(); }
+
+PJRT_Error* pluginInitialize(PJRT_Plugin_Initialize_Args* args) {
+  return call("PJRT_Plugin_Initialize", args, [](PJRT_Plugin_Initialize_Args&, const Fits&) {});
+}
+
+// Which plugin this is. (The StableHLO versions a framework serializes programs for come
+// with the reader of serialized programs.)
+PJRT_Error* pluginAttributes(PJRT_Plugin_Attributes_Args* args) {
+  return call("PJRT_Plugin_Attributes", args, [](PJRT_Plugin_Attributes_Args& a, const Fits&) {
+    static const std::vector<PJRT_NamedValue> attributes = {stringValue("kiln_version", KILN_VERSION),
+                                                           stringValue("kiln_backend", backend().name())};
+    a.attributes = attributes.data();
+    a.num_attributes = attributes.size();
+  });
+}
+
+}  // namespace pjrt::functions
+
+const PJRT_Api* pjrtApi(const DeviceBackend& backend) {
+  // The functions of kiln's own table, which these call, serve the same backend.
+  pluginApi(backend);
+  static const PJRT_Api table = [] {
+    namespace f = pjrt::functions;
+    PJRT_Api t{};
+    t.struct_size = PJRT_Api_STRUCT_SIZE;
+    t.pjrt_api_version = {PJRT_Api_Version_STRUCT_SIZE, nullptr, PJRT_API_MAJOR, PJRT_API_MINOR};
+#define KILN_PJRT_UNIMPLEMENTED(name) t.name = Unimplemented<decltype(t.name), name##_name>::entry;
+    KILN_PJRT_API_FUNCTIONS(KILN_PJRT_UNIMPLEMENTED)
+#undef KILN_PJRT_UNIMPLEMENTED
+    t.PJRT_Error_Destroy = f::errorDestroy;
+    t.PJRT_Error_Message = f::errorMessage;
+    t.PJRT_Error_GetCode = f::errorGetCode;
+    t.PJRT_Error_ForEachPayload = f::errorForEachPayload;
+    t.PJRT_Plugin_Initialize = f::pluginInitialize;
+    t.PJRT_Plugin_Attributes = f::pluginAttributes;
+    t.PJRT_Client_Create = f::clientCreate;
+    t.PJRT_Client_Destroy = f::clientDestroy;
+    t.PJRT_Client_PlatformName = f::clientPlatformName;
+    t.PJRT_Client_ProcessIndex = f::clientProcessIndex;
+    t.PJRT_Client_PlatformVersion = f::clientPlatformVersion;
+    t.PJRT_Client_Devices = f::clientDevices;
+    t.PJRT_Client_AddressableDevices = f::clientAddressableDevices;
+    t.PJRT_Client_LookupDevice = f::clientLookupDevice;
+    t.PJRT_Client_LookupAddressableDevice = f::clientLookupAddressableDevice;
+    t.PJRT_Client_AddressableMemories = f::clientAddressableMemories;
+    t.PJRT_DeviceDescription_Id = f::deviceDescriptionId;
+    t.PJRT_DeviceDescription_ProcessIndex = f::deviceDescriptionProcessIndex;
+    t.PJRT_DeviceDescription_Attributes = f::deviceDescriptionAttributes;
+    t.PJRT_DeviceDescription_Kind = f::deviceDescriptionKind;
+    t.PJRT_DeviceDescription_DebugString = f::deviceDescriptionDebugString;
+    t.PJRT_DeviceDescription_ToString = f::deviceDescriptionToString;
+    t.PJRT_Device_GetDescription = f::deviceGetDescription;
+    t.PJRT_Device_IsAddressable = f::deviceIsAddressable;
+    t.PJRT_Device_LocalHardwareId = f::deviceLocalHardwareId;
+    t.PJRT_Device_AddressableMemories = f::deviceAddressableMemories;
+    t.PJRT_Device_DefaultMemory = f::deviceDefaultMemory;
+    t.PJRT_Device_MemoryStats = f::deviceMemoryStats;
+    t.PJRT_Device_GetAttributes = f::deviceGetAttributes;
+    t.PJRT_Memory_Id = f::memoryId;
+    t.PJRT_Memory_Kind = f::memoryKind;
+    t.PJRT_Memory_Kind_Id = f::memoryKindId;
+    t.PJRT_Memory_DebugString = f::memoryDebugString;
+    t.PJRT_Memory_ToString = f::memoryToString;
+    t.PJRT_Memory_AddressableByDevices = f::memoryAddressableByDevices;
+    return t;
+  }();
+  return &table;
+}
+
+}  // namespace kiln::runtime

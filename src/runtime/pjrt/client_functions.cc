@@ -1,0 +1,352 @@
+// PJRT's clients, devices, device descriptions and memories, over the plugin's clients:
+// a PJRT client creates one through kiln's own client_create (its options, devices and
+// communicator), and gives each device one memory.
+#include <string>
+#include <vector>
+
+#include "runtime/api_functions.h"
+#include "runtime/pjrt/pjrt_call.h"
+#include "runtime/pjrt/pjrt_functions.h"
+#include "runtime/pjrt/pjrt_objects.h"
+
+#ifndef KILN_VERSION
+#error "KILN_VERSION must be defined (the project version)"
+#endif
+
+namespace kiln::runtime::pjrt {
+
+MemoryObject::~MemoryObject() {
+  for (auto& [key, entry] : userData)
+    if (entry.second) entry.second(entry.first);
+}
+
+namespace {
+
+const PJRT_Memory_FunctionTable kMemoryFunctions = {
+    PJRT_Memory_FunctionTable_STRUCT_SIZE, nullptr, PJRT_Memory_STRUCT_SIZE,
+    [](PJRT_Memory* memory, const void* key) -> void* {
+      auto& m = *static_cast<MemoryObject*>(memory);
+      std::lock_guard<std::mutex> lock(m.mutex);
+      auto it = m.userData.find(key);
+      return it == m.userData.end() ? nullptr : it->second.first;
+    },
+    [](PJRT_Memory* memory, const void* key, void* data, void (*dtor)(void*)) {
+      auto& m = *static_cast<MemoryObject*>(memory);
+      std::pair<void*, void (*)(void*)> old{nullptr, nullptr};
+      {
+        std::lock_guard<std::mutex> lock(m.mutex);
+        auto& entry = m.userData[key];
+        old = entry;
+        entry = {data, dtor};
+      }
+      if (old.second && old.first != data) old.second(old.first);
+    },
+};
+
+// What a client's creation options say, as kiln's client_create takes them: the devices
+// and the memory limit as numbers, the rest as named strings.
+struct CreateOptions {
+  int32_t numDevices = 0;
+  int64_t memoryLimit = 0;
+  std::vector<std::string> names, values;
+};
+
+CreateOptions createOptions(const PJRT_Client_Create_Args& a) {
+  if (a.num_options > 0 && !a.create_options) invalid("create_options is null");
+  CreateOptions options;
+  for (size_t i = 0; i < a.num_options; ++i) {
+    const PJRT_NamedValue& option = a.create_options[i];
+    const std::string where = "create_options[" + std::to_string(i) + "]";
+    if (!option.name) invalid(where + " has a null name");
+    const std::string name(option.name, option.name_size);
+    const bool number = rawEnum(option.type) == PJRT_NamedValue_kInt64;
+    if (name == "num_devices" || name == "memory_limit_bytes") {
+      if (!number) invalid(where + ": " + name + " must be an int64");
+      if (name == "num_devices") {
+        if (option.int64_value < 0 || option.int64_value > INT32_MAX)
+          invalid(where + ": num_devices is " + std::to_string(option.int64_value));
+        options.numDevices = static_cast<int32_t>(option.int64_value);
+      } else {
+        options.memoryLimit = option.int64_value;
+      }
+    } else if (rawEnum(option.type) == PJRT_NamedValue_kString) {
+      if (!option.string_value && option.value_size > 0) invalid(where + " has a null string");
+      options.names.push_back(name);
+      options.values.emplace_back(option.string_value ? option.string_value : "", option.value_size);
+    } else {
+      invalid(where + ": " + name + " must be a string (this plugin's options: num_devices, memory_limit_bytes, "
+              "communicator, collective_timeout_s, inline_execution, infeed_when_empty)");
+    }
+  }
+  return options;
+}
+
+PJRT_Client& clientOf(PJRT_Client* client) { return need(client, "client"); }
+PJRT_Device& deviceOf(PJRT_Device* device) { return need(device, "device"); }
+PJRT_Device& describedDevice(PJRT_DeviceDescription* description) {
+  return *need(description, "device_description").device;
+}
+MemoryObject& memoryOf(PJRT_Memory* memory) { return *static_cast<MemoryObject*>(&need(memory, "memory")); }
+
+int processIndex(const KilnDevice& device) {
+  return device.client->transport ? static_cast<int>(device.client->transport->rank()) : 0;
+}
+
+}  // namespace
+
+namespace functions {
+
+PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
+  return call("PJRT_Client_Create", args, [](PJRT_Client_Create_Args& a, const Fits& fits) {
+    fits.requireOut(a.client, "client");
+    const CreateOptions options = createOptions(a);
+    std::vector<KilnNamedOption> named;
+    for (size_t i = 0; i < options.names.size(); ++i)
+      named.push_back({options.names[i].c_str(), options.values[i].c_str()});
+    KilnClientCreateArgs create{};
+    create.struct_size = sizeof create;
+    create.num_devices = options.numDevices;
+    create.memory_limit_bytes = options.memoryLimit;
+    create.options = named.data();
+    create.num_options = named.size();
+    check(api::clientCreate(&create));
+    auto client = std::make_unique<PJRT_Client>();
+    client->core = create.client;
+    client->platformVersion = std::string("kiln ") + KILN_VERSION;
+    for (KilnDevice* core : create.client->handles) {
+      auto device = std::make_unique<PJRT_Device>();
+      device->core = core;
+      device->memory.vtable = &kMemoryFunctions;
+      device->memory.device = device.get();
+      device->debugString = core->description;
+      device->displayString = core->kind + "(id=" + std::to_string(core->id) + ")";
+      device->memory.description = "device memory of " + device->displayString;
+      client->handles.push_back(device.get());
+      client->memories.push_back(&device->memory);
+      client->devices.push_back(std::move(device));
+    }
+    a.client = client.release();
+  });
+}
+
+PJRT_Error* clientDestroy(PJRT_Client_Destroy_Args* args) {
+  return call("PJRT_Client_Destroy", args, [](PJRT_Client_Destroy_Args& a, const Fits&) {
+    if (!a.client) return;  // like free(NULL)
+    std::unique_ptr<PJRT_Client> client(a.client);
+    KilnClientDestroyArgs destroy{sizeof destroy, client->core};
+    check(api::clientDestroy(&destroy));
+  });
+}
+
+PJRT_Error* clientPlatformName(PJRT_Client_PlatformName_Args* args) {
+  return call("PJRT_Client_PlatformName", args, [](PJRT_Client_PlatformName_Args& a, const Fits&) {
+    const PJRT_Client& client = clientOf(a.client);
+    a.platform_name = client.core->backend->name();
+    a.platform_name_size = std::char_traits<char>::length(a.platform_name);
+  });
+}
+
+PJRT_Error* clientProcessIndex(PJRT_Client_ProcessIndex_Args* args) {
+  return call("PJRT_Client_ProcessIndex", args, [](PJRT_Client_ProcessIndex_Args& a, const Fits&) {
+    const PJRT_Client& client = clientOf(a.client);
+    a.process_index = client.core->transport ? static_cast<int>(client.core->transport->rank()) : 0;
+  });
+}
+
+PJRT_Error* clientPlatformVersion(PJRT_Client_PlatformVersion_Args* args) {
+  return call("PJRT_Client_PlatformVersion", args, [](PJRT_Client_PlatformVersion_Args& a, const Fits&) {
+    setString(clientOf(a.client).platformVersion, a.platform_version, a.platform_version_size);
+  });
+}
+
+// Under the mpi communicator a client holds this process's device only; the others are
+// not addressable and have no handle yet (unsupported: they are not listed).
+PJRT_Error* clientDevices(PJRT_Client_Devices_Args* args) {
+  return call("PJRT_Client_Devices", args, [](PJRT_Client_Devices_Args& a, const Fits&) {
+    const PJRT_Client& client = clientOf(a.client);
+    a.devices = client.handles.data();
+    a.num_devices = client.handles.size();
+  });
+}
+
+PJRT_Error* clientAddressableDevices(PJRT_Client_AddressableDevices_Args* args) {
+  return call("PJRT_Client_AddressableDevices", args, [](PJRT_Client_AddressableDevices_Args& a, const Fits&) {
+    const PJRT_Client& client = clientOf(a.client);
+    a.addressable_devices = client.handles.data();
+    a.num_addressable_devices = client.handles.size();
+  });
+}
+
+PJRT_Error* clientLookupDevice(PJRT_Client_LookupDevice_Args* args) {
+  return call("PJRT_Client_LookupDevice", args, [](PJRT_Client_LookupDevice_Args& a, const Fits&) {
+    for (PJRT_Device* device : clientOf(a.client).handles)
+      if (device->core->id == a.id) {
+        a.device = device;
+        return;
+      }
+    throw ApiFailure(KILN_ERROR_INVALID_ARGUMENT, "no device has id " + std::to_string(a.id));
+  });
+}
+
+PJRT_Error* clientLookupAddressableDevice(PJRT_Client_LookupAddressableDevice_Args* args) {
+  return call("PJRT_Client_LookupAddressableDevice", args,
+              [](PJRT_Client_LookupAddressableDevice_Args& a, const Fits&) {
+                const auto& handles = clientOf(a.client).handles;
+                if (a.local_hardware_id < 0 || static_cast<size_t>(a.local_hardware_id) >= handles.size())
+                  invalid("no addressable device has local hardware id " + std::to_string(a.local_hardware_id) +
+                          " (the client has " + std::to_string(handles.size()) + ")");
+                a.addressable_device = handles[static_cast<size_t>(a.local_hardware_id)];
+              });
+}
+
+PJRT_Error* clientAddressableMemories(PJRT_Client_AddressableMemories_Args* args) {
+  return call("PJRT_Client_AddressableMemories", args, [](PJRT_Client_AddressableMemories_Args& a, const Fits&) {
+    const PJRT_Client& client = clientOf(a.client);
+    a.addressable_memories = client.memories.data();
+    a.num_addressable_memories = client.memories.size();
+  });
+}
+
+PJRT_Error* deviceDescriptionId(PJRT_DeviceDescription_Id_Args* args) {
+  return call("PJRT_DeviceDescription_Id", args, [](PJRT_DeviceDescription_Id_Args& a, const Fits&) {
+    a.id = describedDevice(a.device_description).core->id;
+  });
+}
+
+PJRT_Error* deviceDescriptionProcessIndex(PJRT_DeviceDescription_ProcessIndex_Args* args) {
+  return call("PJRT_DeviceDescription_ProcessIndex", args,
+              [](PJRT_DeviceDescription_ProcessIndex_Args& a, const Fits&) {
+                a.process_index = processIndex(*describedDevice(a.device_description).core);
+              });
+}
+
+PJRT_Error* deviceDescriptionAttributes(PJRT_DeviceDescription_Attributes_Args* args) {
+  return call("PJRT_DeviceDescription_Attributes", args, [](PJRT_DeviceDescription_Attributes_Args& a, const Fits&) {
+    const PJRT_Device& device = describedDevice(a.device_description);
+    a.attributes = device.attributes.data();
+    a.num_attributes = device.attributes.size();
+  });
+}
+
+PJRT_Error* deviceDescriptionKind(PJRT_DeviceDescription_Kind_Args* args) {
+  return call("PJRT_DeviceDescription_Kind", args, [](PJRT_DeviceDescription_Kind_Args& a, const Fits&) {
+    setString(describedDevice(a.device_description).core->kind, a.device_kind, a.device_kind_size);
+  });
+}
+
+PJRT_Error* deviceDescriptionDebugString(PJRT_DeviceDescription_DebugString_Args* args) {
+  return call("PJRT_DeviceDescription_DebugString", args,
+              [](PJRT_DeviceDescription_DebugString_Args& a, const Fits&) {
+                setString(describedDevice(a.device_description).debugString, a.debug_string, a.debug_string_size);
+              });
+}
+
+PJRT_Error* deviceDescriptionToString(PJRT_DeviceDescription_ToString_Args* args) {
+  return call("PJRT_DeviceDescription_ToString", args, [](PJRT_DeviceDescription_ToString_Args& a, const Fits&) {
+    setString(describedDevice(a.device_description).displayString, a.to_string, a.to_string_size);
+  });
+}
+
+PJRT_Error* deviceGetDescription(PJRT_Device_GetDescription_Args* args) {
+  return call("PJRT_Device_GetDescription", args, [](PJRT_Device_GetDescription_Args& a, const Fits&) {
+    a.device_description = &deviceOf(a.device).description;
+  });
+}
+
+PJRT_Error* deviceIsAddressable(PJRT_Device_IsAddressable_Args* args) {
+  return call("PJRT_Device_IsAddressable", args, [](PJRT_Device_IsAddressable_Args& a, const Fits&) {
+    deviceOf(a.device);
+    a.is_addressable = true;  // a client lists only its own process's devices
+  });
+}
+
+PJRT_Error* deviceLocalHardwareId(PJRT_Device_LocalHardwareId_Args* args) {
+  return call("PJRT_Device_LocalHardwareId", args, [](PJRT_Device_LocalHardwareId_Args& a, const Fits&) {
+    const PJRT_Device& device = deviceOf(a.device);
+    const auto& all = device.core->client->handles;
+    for (size_t i = 0; i < all.size(); ++i)
+      if (all[i] == device.core) a.local_hardware_id = static_cast<int>(i);
+  });
+}
+
+PJRT_Error* deviceAddressableMemories(PJRT_Device_AddressableMemories_Args* args) {
+  return call("PJRT_Device_AddressableMemories", args, [](PJRT_Device_AddressableMemories_Args& a, const Fits&) {
+    PJRT_Device& device = deviceOf(a.device);
+    a.memories = device.memories;
+    a.num_memories = 1;
+  });
+}
+
+PJRT_Error* deviceDefaultMemory(PJRT_Device_DefaultMemory_Args* args) {
+  return call("PJRT_Device_DefaultMemory", args, [](PJRT_Device_DefaultMemory_Args& a, const Fits&) {
+    a.memory = &deviceOf(a.device).memory;
+  });
+}
+
+PJRT_Error* deviceMemoryStats(PJRT_Device_MemoryStats_Args* args) {
+  return call("PJRT_Device_MemoryStats", args, [](PJRT_Device_MemoryStats_Args& a, const Fits&) {
+    const DeviceMemory::Stats stats = deviceOf(a.device).core->deviceMemory->stats();
+    a.bytes_in_use = stats.inUse;
+    a.peak_bytes_in_use = stats.peak;
+    a.peak_bytes_in_use_is_set = true;
+    a.bytes_limit = stats.limit;
+    a.bytes_limit_is_set = stats.limit > 0;
+  });
+}
+
+// kiln's devices have no attributes beyond their description; the list is empty.
+PJRT_Error* deviceGetAttributes(PJRT_Device_GetAttributes_Args* args) {
+  return call("PJRT_Device_GetAttributes", args, [](PJRT_Device_GetAttributes_Args& a, const Fits&) {
+    const PJRT_Device& device = deviceOf(a.device);
+    a.attributes = device.attributes.data();
+    a.num_attributes = device.attributes.size();
+    a.device_attributes = nullptr;  // the list lives as long as the device: nothing to free
+    a.attributes_deleter = [](PJRT_Device_Attributes*) {};
+  });
+}
+
+PJRT_Error* memoryId(PJRT_Memory_Id_Args* args) {
+  return call("PJRT_Memory_Id", args, [](PJRT_Memory_Id_Args& a, const Fits&) {
+    a.id = memoryOf(a.memory).device->core->id;
+  });
+}
+
+// The memory of a device, from the framework's side, though the cpu and interp plugins
+// keep it in the host's.
+PJRT_Error* memoryKind(PJRT_Memory_Kind_Args* args) {
+  return call("PJRT_Memory_Kind", args, [](PJRT_Memory_Kind_Args& a, const Fits&) {
+    memoryOf(a.memory);
+    static const std::string kind = "device";
+    setString(kind, a.kind, a.kind_size);
+  });
+}
+
+PJRT_Error* memoryKindId(PJRT_Memory_Kind_Id_Args* args) {
+  return call("PJRT_Memory_Kind_Id", args, [](PJRT_Memory_Kind_Id_Args& a, const Fits&) {
+    memoryOf(a.memory);
+    a.kind_id = 0;
+  });
+}
+
+PJRT_Error* memoryDebugString(PJRT_Memory_DebugString_Args* args) {
+  return call("PJRT_Memory_DebugString", args, [](PJRT_Memory_DebugString_Args& a, const Fits&) {
+    setString(memoryOf(a.memory).description, a.debug_string, a.debug_string_size);
+  });
+}
+
+PJRT_Error* memoryToString(PJRT_Memory_ToString_Args* args) {
+  return call("PJRT_Memory_ToString", args, [](PJRT_Memory_ToString_Args& a, const Fits&) {
+    setString(memoryOf(a.memory).description, a.to_string, a.to_string_size);
+  });
+}
+
+PJRT_Error* memoryAddressableByDevices(PJRT_Memory_AddressableByDevices_Args* args) {
+  return call("PJRT_Memory_AddressableByDevices", args, [](PJRT_Memory_AddressableByDevices_Args& a, const Fits&) {
+    MemoryObject& memory = memoryOf(a.memory);
+    a.devices = &memory.device;
+    a.num_devices = 1;
+  });
+}
+
+}  // namespace functions
+}  // namespace kiln::runtime::pjrt

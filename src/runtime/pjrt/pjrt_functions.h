@@ -1,0 +1,56 @@
+// The PJRT functions kiln's plugins implement, by object kind (errors.cc,
+// client_functions.cc); api_table.cc puts them in the table, and
+// every entry without one here answers UNIMPLEMENTED, naming itself.
+#pragma once
+
+#include "kiln/pjrt/c_api.h"
+#include "runtime/device_backend.h"
+
+namespace kiln::runtime::pjrt::functions {
+
+// The backend the table serves (set once by pjrtApi).
+const DeviceBackend& backend();
+
+void errorDestroy(PJRT_Error_Destroy_Args* args);
+void errorMessage(PJRT_Error_Message_Args* args);
+PJRT_Error* errorGetCode(PJRT_Error_GetCode_Args* args);
+PJRT_Error* errorForEachPayload(PJRT_Error_ForEachPayload_Args* args);
+
+PJRT_Error* pluginInitialize(PJRT_Plugin_Initialize_Args* args);
+PJRT_Error* pluginAttributes(PJRT_Plugin_Attributes_Args* args);
+
+
+PJRT_Error* clientCreate(PJRT_Client_Create_Args* args);
+PJRT_Error* clientDestroy(PJRT_Client_Destroy_Args* args);
+PJRT_Error* clientPlatformName(PJRT_Client_PlatformName_Args* args);
+PJRT_Error* clientProcessIndex(PJRT_Client_ProcessIndex_Args* args);
+PJRT_Error* clientPlatformVersion(PJRT_Client_PlatformVersion_Args* args);
+PJRT_Error* clientDevices(PJRT_Client_Devices_Args* args);
+PJRT_Error* clientAddressableDevices(PJRT_Client_AddressableDevices_Args* args);
+PJRT_Error* clientLookupDevice(PJRT_Client_LookupDevice_Args* args);
+PJRT_Error* clientLookupAddressableDevice(PJRT_Client_LookupAddressableDevice_Args* args);
+PJRT_Error* clientAddressableMemories(PJRT_Client_AddressableMemories_Args* args);
+
+PJRT_Error* deviceDescriptionId(PJRT_DeviceDescription_Id_Args* args);
+PJRT_Error* deviceDescriptionProcessIndex(PJRT_DeviceDescription_ProcessIndex_Args* args);
+PJRT_Error* deviceDescriptionAttributes(PJRT_DeviceDescription_Attributes_Args* args);
+PJRT_Error* deviceDescriptionKind(PJRT_DeviceDescription_Kind_Args* args);
+PJRT_Error* deviceDescriptionDebugString(PJRT_DeviceDescription_DebugString_Args* args);
+PJRT_Error* deviceDescriptionToString(PJRT_DeviceDescription_ToString_Args* args);
+
+PJRT_Error* deviceGetDescription(PJRT_Device_GetDescription_Args* args);
+PJRT_Error* deviceIsAddressable(PJRT_Device_IsAddressable_Args* args);
+PJRT_Error* deviceLocalHardwareId(PJRT_Device_LocalHardwareId_Args* args);
+PJRT_Error* deviceAddressableMemories(PJRT_Device_AddressableMemories_Args* args);
+PJRT_Error* deviceDefaultMemory(PJRT_Device_DefaultMemory_Args* args);
+PJRT_Error* deviceMemoryStats(PJRT_Device_MemoryStats_Args* args);
+PJRT_Error* deviceGetAttributes(PJRT_Device_GetAttributes_Args* args);
+
+PJRT_Error* memoryId(PJRT_Memory_Id_Args* args);
+PJRT_Error* memoryKind(PJRT_Memory_Kind_Args* args);
+PJRT_Error* memoryKindId(PJRT_Memory_Kind_Id_Args* args);
+PJRT_Error* memoryDebugString(PJRT_Memory_DebugString_Args* args);
+PJRT_Error* memoryToString(PJRT_Memory_ToString_Args* args);
+PJRT_Error* memoryAddressableByDevices(PJRT_Memory_AddressableByDevices_Args* args);
+
+}  // namespace kiln::runtime::pjrt::functions

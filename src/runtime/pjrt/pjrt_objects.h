@@ -1,0 +1,53 @@
+// What PJRT's handles are inside kiln's plugins: each wraps the plugin object that kiln's
+// own C API hands out (plugin_objects.h), so that both tables serve the same clients
+// and devices while the runtime moves to PJRT's. Errors and memories are the two
+// handles PJRT gives a layout: each starts with its table of functions.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "kiln/pjrt/c_api.h"
+#include "runtime/plugin_objects.h"
+
+namespace kiln::runtime::pjrt {
+
+struct ErrorObject : PJRT_Error {
+  PJRT_Error_Code code;
+  std::string message;
+};
+
+// A device's one memory. PJRT lets the framework attach its own data to a memory, by key.
+struct MemoryObject : PJRT_Memory {
+  PJRT_Device* device = nullptr;
+  std::string description;  // what DebugString and ToString return
+  std::mutex mutex;
+  std::map<const void*, std::pair<void*, void (*)(void*)>> userData;
+  ~MemoryObject();
+};
+
+}  // namespace kiln::runtime::pjrt
+
+struct PJRT_DeviceDescription {
+  PJRT_Device* device;
+};
+
+struct PJRT_Device {
+  KilnDevice* core = nullptr;
+  PJRT_DeviceDescription description{this};
+  kiln::runtime::pjrt::MemoryObject memory;
+  PJRT_Memory* memories[1] = {&memory};
+  std::string debugString, displayString;  // what DebugString and ToString return
+  std::vector<PJRT_NamedValue> attributes;
+};
+
+struct PJRT_Client {
+  KilnClient* core = nullptr;  // owned: destroyed through kiln's client_destroy
+  std::vector<std::unique_ptr<PJRT_Device>> devices;
+  std::vector<PJRT_Device*> handles;
+  std::vector<PJRT_Memory*> memories;
+  std::string platformVersion;
+};
