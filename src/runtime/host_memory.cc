@@ -17,14 +17,18 @@ Type tensorTypeFromArgs(int code, const int64_t* dims, size_t numDims) {
   if (!dtype)
     invalid("dtype " + std::to_string(code) + (code == KILN_DTYPE_TOKEN ? " (KILN_DTYPE_TOKEN)" : "") +
             " is not a KilnDType of a tensor");
+  return tensorType(*dtype, dims, numDims);
+}
+
+Type tensorType(DType dtype, const int64_t* dims, size_t numDims) {
   if (numDims > 0 && !dims) invalid("dims is null for " + std::to_string(numDims) + " dimensions");
   Shape shape(dims, dims + numDims);
-  int64_t bytes = storageBytes(*dtype);
+  int64_t bytes = storageBytes(dtype);
   for (int64_t d : shape) {
     if (d < 0) invalid("dimension sizes must be >= 0, got " + std::to_string(d));
     if (__builtin_mul_overflow(bytes, d, &bytes)) invalid("the value's size in bytes overflows 64 bits");
   }
-  return Type::tensor(*dtype, shape);
+  return Type::tensor(dtype, shape);
 }
 
 void requireData(const Type& type, const void* data, const char* what) {

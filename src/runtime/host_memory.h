@@ -16,6 +16,10 @@ namespace kiln::runtime {
 // negative size, or a value too large to address.
 Type tensorTypeFromArgs(int code, const int64_t* dims, size_t numDims);
 
+// The same for a dtype: throws for null dims, a negative size, or a value too large to
+// address.
+Type tensorType(DType dtype, const int64_t* dims, size_t numDims);
+
 // Throws ApiFailure (INVALID_ARGUMENT) when `data` is null for a value of `type` that has
 // bytes.
 void requireData(const Type& type, const void* data, const char* what);

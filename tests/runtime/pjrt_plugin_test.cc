@@ -1,10 +1,11 @@
 // kiln's plugins through PJRT's C API (GetPjrtApi), as any PJRT client drives them: the
 // table and its version, errors, the plugin's attributes, clients, devices, their
-// descriptions and memories. What the table does not implement yet answers
+// descriptions and memories, buffers and events. What the table does not implement yet answers
 // UNIMPLEMENTED with its own name.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,62 @@ class PjrtPluginTest : public ::testing::TestWithParam<Plugin> {
   void destroy(PJRT_Client* client) const {
     PJRT_Client_Destroy_Args args{PJRT_Client_Destroy_Args_STRUCT_SIZE, nullptr, client};
     EXPECT_EQ(take(api_->PJRT_Client_Destroy(&args)).second, "");
+  }
+
+
+  // A buffer of `type` and `dims` from `data` on `device` (the client's first by default),
+  // and the event that says the host bytes may be reused.
+  PJRT_Buffer* fromHost(PJRT_Client* client, PJRT_Device* device, const void* data, PJRT_Buffer_Type type,
+                        std::vector<int64_t> dims, const std::vector<int64_t>& strides = {},
+                        PJRT_HostBufferSemantics semantics = PJRT_HostBufferSemantics_kImmutableUntilTransferCompletes) {
+    PJRT_Client_BufferFromHostBuffer_Args args{};
+    args.struct_size = PJRT_Client_BufferFromHostBuffer_Args_STRUCT_SIZE;
+    args.client = client;
+    args.data = data;
+    args.type = type;
+    args.dims = dims.data();
+    args.num_dims = dims.size();
+    args.byte_strides = strides.data();
+    args.num_byte_strides = strides.size();
+    args.host_buffer_semantics = semantics;
+    args.device = device ? device : this->device(client, 0);
+    EXPECT_EQ(take(api_->PJRT_Client_BufferFromHostBuffer(&args)).second, "");
+    await(args.done_with_host_buffer);
+    return args.buffer;
+  }
+
+  // Awaits and destroys the event; its error's message, "" for none.
+  std::string await(PJRT_Event* event) const {
+    PJRT_Event_Await_Args wait{PJRT_Event_Await_Args_STRUCT_SIZE, nullptr, event};
+    std::string message = take(api_->PJRT_Event_Await(&wait)).second;
+    PJRT_Event_Destroy_Args destroy{PJRT_Event_Destroy_Args_STRUCT_SIZE, nullptr, event};
+    EXPECT_EQ(take(api_->PJRT_Event_Destroy(&destroy)).second, "");
+    return message;
+  }
+
+  std::vector<uint8_t> toHost(PJRT_Buffer* buffer) const {
+    PJRT_Buffer_ToHostBuffer_Args size{};
+    size.struct_size = PJRT_Buffer_ToHostBuffer_Args_STRUCT_SIZE;
+    size.src = buffer;
+    EXPECT_EQ(take(api_->PJRT_Buffer_ToHostBuffer(&size)).second, "");
+    std::vector<uint8_t> bytes(size.dst_size);
+    if (bytes.empty()) return bytes;  // a null dst asks for the size
+    PJRT_Buffer_ToHostBuffer_Args copy = size;
+    copy.dst = bytes.data();
+    EXPECT_EQ(take(api_->PJRT_Buffer_ToHostBuffer(&copy)).second, "");
+    EXPECT_EQ(await(copy.event), "");
+    return bytes;
+  }
+
+  void destroy(PJRT_Buffer* buffer) const {
+    PJRT_Buffer_Destroy_Args args{PJRT_Buffer_Destroy_Args_STRUCT_SIZE, nullptr, buffer};
+    EXPECT_EQ(take(api_->PJRT_Buffer_Destroy(&args)).second, "");
+  }
+
+  PJRT_Device* device(PJRT_Client* client, size_t i) const {
+    PJRT_Client_Devices_Args devices{PJRT_Client_Devices_Args_STRUCT_SIZE, nullptr, client};
+    EXPECT_EQ(take(api_->PJRT_Client_Devices(&devices)).second, "");
+    return devices.devices[i];
   }
 
   void* handle_ = nullptr;
@@ -232,6 +289,182 @@ TEST_P(PjrtPluginTest, LargerArgsStructsAreAccepted) {
   bigger.args.client = client;
   ASSERT_EQ(take(api_->PJRT_Client_Devices(&bigger.args)).second, "");
   EXPECT_EQ(bigger.args.num_devices, 1u);
+  destroy(client);
+}
+
+// Every element type a buffer can hold, in and out byte for byte (one byte per element
+// for the sub-byte types, as ml_dtypes holds them).
+TEST_P(PjrtPluginTest, BuffersRoundTripEveryType) {
+  PJRT_Client* client = createClient(1);
+  const std::pair<PJRT_Buffer_Type, size_t> types[] = {
+      {PJRT_Buffer_Type_PRED, 1},        {PJRT_Buffer_Type_S2, 1},         {PJRT_Buffer_Type_S4, 1},
+      {PJRT_Buffer_Type_S8, 1},          {PJRT_Buffer_Type_S16, 2},        {PJRT_Buffer_Type_S32, 4},
+      {PJRT_Buffer_Type_S64, 8},         {PJRT_Buffer_Type_U2, 1},         {PJRT_Buffer_Type_U4, 1},
+      {PJRT_Buffer_Type_U8, 1},          {PJRT_Buffer_Type_U16, 2},        {PJRT_Buffer_Type_U32, 4},
+      {PJRT_Buffer_Type_U64, 8},         {PJRT_Buffer_Type_F4E2M1FN, 1},   {PJRT_Buffer_Type_F8E3M4, 1},
+      {PJRT_Buffer_Type_F8E4M3, 1},      {PJRT_Buffer_Type_F8E4M3FN, 1},   {PJRT_Buffer_Type_F8E4M3FNUZ, 1},
+      {PJRT_Buffer_Type_F8E4M3B11FNUZ, 1}, {PJRT_Buffer_Type_F8E5M2, 1},   {PJRT_Buffer_Type_F8E5M2FNUZ, 1},
+      {PJRT_Buffer_Type_F8E8M0FNU, 1},   {PJRT_Buffer_Type_BF16, 2},       {PJRT_Buffer_Type_F16, 2},
+      {PJRT_Buffer_Type_F32, 4},         {PJRT_Buffer_Type_F64, 8},        {PJRT_Buffer_Type_C64, 8},
+      {PJRT_Buffer_Type_C128, 16}};
+  for (const auto& [type, width] : types) {
+    // Valid values of every type: 0 or 1 per element (a bool's, a 2-bit int's).
+    std::vector<uint8_t> data(6 * width, 0);
+    for (size_t i = 0; i < 6; ++i) data[i * width] = static_cast<uint8_t>(i % 2);
+    PJRT_Buffer* buffer = fromHost(client, nullptr, data.data(), type, {2, 3});
+    ASSERT_NE(buffer, nullptr) << type;
+    PJRT_Buffer_ElementType_Args element{PJRT_Buffer_ElementType_Args_STRUCT_SIZE, nullptr, buffer};
+    ASSERT_EQ(take(api_->PJRT_Buffer_ElementType(&element)).second, "");
+    EXPECT_EQ(element.type, type);
+    PJRT_Buffer_OnDeviceSizeInBytes_Args size{PJRT_Buffer_OnDeviceSizeInBytes_Args_STRUCT_SIZE, nullptr, buffer};
+    ASSERT_EQ(take(api_->PJRT_Buffer_OnDeviceSizeInBytes(&size)).second, "");
+    EXPECT_EQ(size.on_device_size_in_bytes, data.size()) << type;
+    EXPECT_EQ(toHost(buffer), data) << type;
+    destroy(buffer);
+  }
+  // A token holds nothing.
+  PJRT_Buffer* token = fromHost(client, nullptr, nullptr, PJRT_Buffer_Type_TOKEN, {});
+  PJRT_Buffer_ElementType_Args tokenType{PJRT_Buffer_ElementType_Args_STRUCT_SIZE, nullptr, token};
+  ASSERT_EQ(take(api_->PJRT_Buffer_ElementType(&tokenType)).second, "");
+  EXPECT_EQ(tokenType.type, PJRT_Buffer_Type_TOKEN);
+  EXPECT_TRUE(toHost(token).empty());
+  destroy(token);
+  // Types kiln has no elements for are refused, by name.
+  uint8_t one = 1;
+  PJRT_Client_BufferFromHostBuffer_Args args{};
+  args.struct_size = PJRT_Client_BufferFromHostBuffer_Args_STRUCT_SIZE;
+  args.client = client;
+  args.data = &one;
+  args.type = PJRT_Buffer_Type_S1;
+  args.device = device(client, 0);
+  auto [code, message] = take(api_->PJRT_Client_BufferFromHostBuffer(&args));
+  EXPECT_EQ(code, PJRT_Error_Code_UNIMPLEMENTED);
+  EXPECT_NE(message.find("unsupported: buffer type"), std::string::npos) << message;
+  destroy(client);
+}
+
+TEST_P(PjrtPluginTest, BuffersFromStridedAndBorrowedHostMemory) {
+  PJRT_Client* client = createClient(1);
+  PJRT_Device* first = device(client, 0);
+  // A 3x2 view of a 2x3 row-major array (its transpose): strides of 4 and 12 bytes.
+  const float matrix[6] = {1, 2, 3, 4, 5, 6};
+  PJRT_Buffer* transposed = fromHost(client, first, matrix, PJRT_Buffer_Type_F32, {3, 2}, {4, 12});
+  std::vector<uint8_t> bytes = toHost(transposed);
+  std::vector<float> values(6);
+  std::memcpy(values.data(), bytes.data(), bytes.size());
+  EXPECT_EQ(values, (std::vector<float>{1, 4, 2, 5, 3, 6}));
+  destroy(transposed);
+  // Negative strides read backwards from the element `data` points at.
+  PJRT_Buffer* reversed = fromHost(client, first, matrix + 5, PJRT_Buffer_Type_F32, {6}, {-4});
+  bytes = toHost(reversed);
+  std::memcpy(values.data(), bytes.data(), bytes.size());
+  EXPECT_EQ(values, (std::vector<float>{6, 5, 4, 3, 2, 1}));
+  destroy(reversed);
+  // Immutable only during the call: the bytes may change as soon as it returns.
+  float scratch[2] = {7, 8};
+  PJRT_Client_BufferFromHostBuffer_Args args{};
+  args.struct_size = PJRT_Client_BufferFromHostBuffer_Args_STRUCT_SIZE;
+  args.client = client;
+  args.data = scratch;
+  args.type = PJRT_Buffer_Type_F32;
+  const int64_t dims[] = {2};
+  args.dims = dims;
+  args.num_dims = 1;
+  args.host_buffer_semantics = PJRT_HostBufferSemantics_kImmutableOnlyDuringCall;
+  args.device = first;
+  ASSERT_EQ(take(api_->PJRT_Client_BufferFromHostBuffer(&args)).second, "");
+  scratch[0] = scratch[1] = -1;
+  EXPECT_EQ(await(args.done_with_host_buffer), "");
+  bytes = toHost(args.buffer);
+  std::memcpy(values.data(), bytes.data(), bytes.size());
+  EXPECT_EQ(values[0], 7);
+  EXPECT_EQ(values[1], 8);
+  destroy(args.buffer);
+  destroy(client);
+}
+
+TEST_P(PjrtPluginTest, BuffersBetweenDevicesAndDeleted) {
+  PJRT_Client* client = createClient(2);
+  PJRT_Device* first = device(client, 0);
+  PJRT_Device* second = device(client, 1);
+  const int32_t data[4] = {1, 2, 3, 4};
+  PJRT_Buffer* buffer = fromHost(client, first, data, PJRT_Buffer_Type_S32, {4});
+  PJRT_Buffer_Device_Args on{PJRT_Buffer_Device_Args_STRUCT_SIZE, nullptr, buffer};
+  ASSERT_EQ(take(api_->PJRT_Buffer_Device(&on)).second, "");
+  EXPECT_EQ(on.device, first);
+  PJRT_Buffer_IsOnCpu_Args cpu{PJRT_Buffer_IsOnCpu_Args_STRUCT_SIZE, nullptr, buffer};
+  ASSERT_EQ(take(api_->PJRT_Buffer_IsOnCpu(&cpu)).second, "");
+  EXPECT_FALSE(cpu.is_on_cpu);
+  PJRT_Device_MemoryStats_Args stats{};
+  stats.struct_size = PJRT_Device_MemoryStats_Args_STRUCT_SIZE;
+  stats.device = first;
+  ASSERT_EQ(take(api_->PJRT_Device_MemoryStats(&stats)).second, "");
+  EXPECT_EQ(stats.bytes_in_use, 16);
+
+  PJRT_Buffer_CopyToDevice_Args copy{PJRT_Buffer_CopyToDevice_Args_STRUCT_SIZE, nullptr, buffer, second};
+  ASSERT_EQ(take(api_->PJRT_Buffer_CopyToDevice(&copy)).second, "");
+  on.buffer = copy.dst_buffer;
+  ASSERT_EQ(take(api_->PJRT_Buffer_Device(&on)).second, "");
+  EXPECT_EQ(on.device, second);
+  EXPECT_EQ(toHost(copy.dst_buffer), toHost(buffer));
+  PJRT_Buffer_Memory_Args memory{PJRT_Buffer_Memory_Args_STRUCT_SIZE, nullptr, copy.dst_buffer};
+  ASSERT_EQ(take(api_->PJRT_Buffer_Memory(&memory)).second, "");
+  PJRT_Buffer_CopyToMemory_Args back{PJRT_Buffer_CopyToMemory_Args_STRUCT_SIZE, nullptr, copy.dst_buffer,
+                                     memory.memory};
+  ASSERT_EQ(take(api_->PJRT_Buffer_CopyToMemory(&back)).second, "");
+  EXPECT_EQ(toHost(back.dst_buffer), toHost(buffer));
+  destroy(back.dst_buffer);
+  destroy(copy.dst_buffer);
+
+  // The ready event, polled and with a callback that owns its (null) error.
+  PJRT_Buffer_ReadyEvent_Args ready{PJRT_Buffer_ReadyEvent_Args_STRUCT_SIZE, nullptr, buffer};
+  ASSERT_EQ(take(api_->PJRT_Buffer_ReadyEvent(&ready)).second, "");
+  static int called = 0;
+  called = 0;
+  PJRT_Event_OnReady_Args onReady{PJRT_Event_OnReady_Args_STRUCT_SIZE, nullptr, ready.event,
+                                  [](PJRT_Error* error, void*) { called += error == nullptr ? 1 : 100; }, nullptr};
+  ASSERT_EQ(take(api_->PJRT_Event_OnReady(&onReady)).second, "");
+  PJRT_Event_Error_Args error{PJRT_Event_Error_Args_STRUCT_SIZE, nullptr, ready.event};
+  EXPECT_EQ(take(api_->PJRT_Event_Error(&error)).second, "");  // awaited above: ready, no failure
+  EXPECT_EQ(await(ready.event), "");
+  EXPECT_EQ(called, 1);
+
+  // Sizes and layouts the plugin refuses.
+  int32_t small[2];
+  PJRT_Buffer_ToHostBuffer_Args out{};
+  out.struct_size = PJRT_Buffer_ToHostBuffer_Args_STRUCT_SIZE;
+  out.src = buffer;
+  out.dst = small;
+  out.dst_size = sizeof small;
+  EXPECT_EQ(take(api_->PJRT_Buffer_ToHostBuffer(&out)).first, PJRT_Error_Code_INVALID_ARGUMENT);
+  const int64_t minorToMajor[] = {0};
+  PJRT_Buffer_MemoryLayout layout{};
+  layout.struct_size = PJRT_Buffer_MemoryLayout_STRUCT_SIZE;
+  layout.type = PJRT_Buffer_MemoryLayout_Type_Tiled;
+  layout.tiled.minor_to_major = minorToMajor;
+  layout.tiled.minor_to_major_size = 1;
+  const int64_t tile[] = {2};
+  const size_t tileSizes[] = {1};
+  layout.tiled.tile_dims = tile;
+  layout.tiled.tile_dim_sizes = tileSizes;
+  layout.tiled.num_tiles = 1;
+  out.host_layout = &layout;
+  out.dst_size = 16;
+  int32_t whole[4];
+  out.dst = whole;
+  EXPECT_EQ(take(api_->PJRT_Buffer_ToHostBuffer(&out)).first, PJRT_Error_Code_UNIMPLEMENTED);
+
+  // Deleted: its memory is free, and later reads fail.
+  PJRT_Buffer_Delete_Args remove{PJRT_Buffer_Delete_Args_STRUCT_SIZE, nullptr, buffer};
+  ASSERT_EQ(take(api_->PJRT_Buffer_Delete(&remove)).second, "");
+  PJRT_Buffer_IsDeleted_Args deleted{PJRT_Buffer_IsDeleted_Args_STRUCT_SIZE, nullptr, buffer};
+  ASSERT_EQ(take(api_->PJRT_Buffer_IsDeleted(&deleted)).second, "");
+  EXPECT_TRUE(deleted.is_deleted);
+  ASSERT_EQ(take(api_->PJRT_Device_MemoryStats(&stats)).second, "");
+  EXPECT_EQ(stats.bytes_in_use, 0);
+  out.host_layout = nullptr;
+  EXPECT_EQ(take(api_->PJRT_Buffer_ToHostBuffer(&out)).first, PJRT_Error_Code_FAILED_PRECONDITION);
+  destroy(buffer);
   destroy(client);
 }
 

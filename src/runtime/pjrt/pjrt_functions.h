@@ -1,5 +1,5 @@
 // The PJRT functions kiln's plugins implement, by object kind (errors.cc,
-// client_functions.cc); api_table.cc puts them in the table, and
+// client_functions.cc, event_functions.cc, buffer_functions.cc); api_table.cc puts them in the table, and
 // every entry without one here answers UNIMPLEMENTED, naming itself.
 #pragma once
 
@@ -15,6 +15,12 @@ void errorDestroy(PJRT_Error_Destroy_Args* args);
 void errorMessage(PJRT_Error_Message_Args* args);
 PJRT_Error* errorGetCode(PJRT_Error_GetCode_Args* args);
 PJRT_Error* errorForEachPayload(PJRT_Error_ForEachPayload_Args* args);
+
+PJRT_Error* eventDestroy(PJRT_Event_Destroy_Args* args);
+PJRT_Error* eventIsReady(PJRT_Event_IsReady_Args* args);
+PJRT_Error* eventError(PJRT_Event_Error_Args* args);
+PJRT_Error* eventAwait(PJRT_Event_Await_Args* args);
+PJRT_Error* eventOnReady(PJRT_Event_OnReady_Args* args);
 
 PJRT_Error* pluginInitialize(PJRT_Plugin_Initialize_Args* args);
 PJRT_Error* pluginAttributes(PJRT_Plugin_Attributes_Args* args);
@@ -52,5 +58,22 @@ PJRT_Error* memoryKindId(PJRT_Memory_Kind_Id_Args* args);
 PJRT_Error* memoryDebugString(PJRT_Memory_DebugString_Args* args);
 PJRT_Error* memoryToString(PJRT_Memory_ToString_Args* args);
 PJRT_Error* memoryAddressableByDevices(PJRT_Memory_AddressableByDevices_Args* args);
+
+PJRT_Error* clientBufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* args);
+PJRT_Error* bufferToHostBuffer(PJRT_Buffer_ToHostBuffer_Args* args);
+PJRT_Error* bufferDestroy(PJRT_Buffer_Destroy_Args* args);
+PJRT_Error* bufferDelete(PJRT_Buffer_Delete_Args* args);
+PJRT_Error* bufferIsDeleted(PJRT_Buffer_IsDeleted_Args* args);
+PJRT_Error* bufferElementType(PJRT_Buffer_ElementType_Args* args);
+PJRT_Error* bufferDimensions(PJRT_Buffer_Dimensions_Args* args);
+PJRT_Error* bufferUnpaddedDimensions(PJRT_Buffer_UnpaddedDimensions_Args* args);
+PJRT_Error* bufferDynamicDimensionIndices(PJRT_Buffer_DynamicDimensionIndices_Args* args);
+PJRT_Error* bufferOnDeviceSizeInBytes(PJRT_Buffer_OnDeviceSizeInBytes_Args* args);
+PJRT_Error* bufferDevice(PJRT_Buffer_Device_Args* args);
+PJRT_Error* bufferMemory(PJRT_Buffer_Memory_Args* args);
+PJRT_Error* bufferIsOnCpu(PJRT_Buffer_IsOnCpu_Args* args);
+PJRT_Error* bufferReadyEvent(PJRT_Buffer_ReadyEvent_Args* args);
+PJRT_Error* bufferCopyToDevice(PJRT_Buffer_CopyToDevice_Args* args);
+PJRT_Error* bufferCopyToMemory(PJRT_Buffer_CopyToMemory_Args* args);
 
 }  // namespace kiln::runtime::pjrt::functions

@@ -1,6 +1,6 @@
 // What PJRT's handles are inside kiln's plugins: each wraps the plugin object that kiln's
-// own C API hands out (plugin_objects.h), so that both tables serve the same clients
-// and devices while the runtime moves to PJRT's. Errors and memories are the two
+// own C API hands out (plugin_objects.h), so that both tables serve the same clients,
+// devices, buffers and events while the runtime moves to PJRT's. Errors and memories are the two
 // handles PJRT gives a layout: each starts with its table of functions.
 #pragma once
 
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kiln/pjrt/c_api.h"
+#include "runtime/event.h"
 #include "runtime/plugin_objects.h"
 
 namespace kiln::runtime::pjrt {
@@ -50,4 +51,14 @@ struct PJRT_Client {
   std::vector<PJRT_Device*> handles;
   std::vector<PJRT_Memory*> memories;
   std::string platformVersion;
+};
+
+// A buffer: kiln's (owned, destroyed through kiln's buffer_destroy) and its device.
+struct PJRT_Buffer {
+  KilnBuffer* core = nullptr;
+  PJRT_Device* device = nullptr;
+};
+
+struct PJRT_Event {
+  kiln::runtime::EventRef event;
 };
