@@ -1,11 +1,13 @@
 // kiln's plugins through PJRT's C API (GetPjrtApi), as any PJRT client drives them: the
 // table and its version, errors, the plugin's attributes, clients, devices, their
-// descriptions and memories, buffers and events. What the table does not implement yet answers
+// descriptions and memories, buffers and events, compiling MLIR text and executing. What the table does not implement yet answers
 // UNIMPLEMENTED with its own name.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -121,6 +123,83 @@ class PjrtPluginTest : public ::testing::TestWithParam<Plugin> {
     return devices.devices[i];
   }
 
+  // Compiles MLIR text with serialized compile options; null on failure, with `error`
+  // (code and message) set.
+  PJRT_LoadedExecutable* compile(PJRT_Client* client, const std::string& text, const std::string& options,
+                                 std::pair<PJRT_Error_Code, std::string>* error = nullptr,
+                                 const char* format = "mlir") const {
+    PJRT_Program program{};
+    program.struct_size = PJRT_Program_STRUCT_SIZE;
+    program.code = const_cast<char*>(text.data());
+    program.code_size = text.size();
+    program.format = format;
+    program.format_size = std::strlen(format);
+    PJRT_Client_Compile_Args args{};
+    args.struct_size = PJRT_Client_Compile_Args_STRUCT_SIZE;
+    args.client = client;
+    args.program = &program;
+    args.compile_options = options.data();
+    args.compile_options_size = options.size();
+    auto result = take(api_->PJRT_Client_Compile(&args));
+    if (error) *error = result;
+    else EXPECT_EQ(result.second, "");
+    return args.executable;
+  }
+
+  // Runs `executable` with one argument list per device; the outputs per device, once
+  // each device's completion event says it finished.
+  std::vector<std::vector<PJRT_Buffer*>> execute(PJRT_LoadedExecutable* executable,
+                                                 const std::vector<std::vector<PJRT_Buffer*>>& arguments,
+                                                 size_t numOutputs, PJRT_Device* on = nullptr,
+                                                 std::pair<PJRT_Error_Code, std::string>* error = nullptr) const {
+    std::vector<PJRT_Buffer* const*> lists;
+    for (const auto& list : arguments) lists.push_back(list.data());
+    std::vector<std::vector<PJRT_Buffer*>> outputs(arguments.size(), std::vector<PJRT_Buffer*>(numOutputs));
+    std::vector<PJRT_Buffer**> outputLists;
+    for (auto& list : outputs) outputLists.push_back(list.data());
+    std::vector<PJRT_Event*> done(arguments.size());
+    PJRT_ExecuteOptions options{};
+    options.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE;
+    PJRT_LoadedExecutable_Execute_Args args{};
+    args.struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE;
+    args.executable = executable;
+    args.options = &options;
+    args.argument_lists = lists.data();
+    args.num_devices = arguments.size();
+    args.num_args = arguments.empty() ? 0 : arguments[0].size();
+    args.output_lists = outputLists.data();
+    args.device_complete_events = done.data();
+    args.execute_device = on;
+    auto result = take(api_->PJRT_LoadedExecutable_Execute(&args));
+    if (error) *error = result;
+    else EXPECT_EQ(result.second, "");
+    if (!result.second.empty()) return {};
+    for (PJRT_Event* event : done) EXPECT_EQ(await(event), "");
+    return outputs;
+  }
+
+  PJRT_Buffer* floats(PJRT_Client* client, PJRT_Device* on, const std::vector<float>& values) {
+    return fromHost(client, on, values.data(), PJRT_Buffer_Type_F32, {static_cast<int64_t>(values.size())});
+  }
+
+  std::vector<float> floatsOf(PJRT_Buffer* buffer) const {
+    std::vector<uint8_t> bytes = toHost(buffer);
+    std::vector<float> values(bytes.size() / sizeof(float));
+    std::memcpy(values.data(), bytes.data(), bytes.size());
+    return values;
+  }
+
+  PJRT_Device* deviceOf(PJRT_Buffer* buffer) const {
+    PJRT_Buffer_Device_Args args{PJRT_Buffer_Device_Args_STRUCT_SIZE, nullptr, buffer};
+    EXPECT_EQ(take(api_->PJRT_Buffer_Device(&args)).second, "");
+    return args.device;
+  }
+
+  void destroy(PJRT_LoadedExecutable* executable) const {
+    PJRT_LoadedExecutable_Destroy_Args args{PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, nullptr, executable};
+    EXPECT_EQ(take(api_->PJRT_LoadedExecutable_Destroy(&args)).second, "");
+  }
+
   void* handle_ = nullptr;
   const PJRT_Api* api_ = nullptr;
 };
@@ -133,12 +212,12 @@ TEST_P(PjrtPluginTest, TheTableIsVersionedAndFull) {
 #define KILN_EXPECT_ENTRY(name) EXPECT_NE(api_->name, nullptr) << #name;
   KILN_PJRT_API_FUNCTIONS(KILN_EXPECT_ENTRY)
 #undef KILN_EXPECT_ENTRY
-  PJRT_Client_Compile_Args compile{};
-  compile.struct_size = PJRT_Client_Compile_Args_STRUCT_SIZE;
-  auto [code, message] = take(api_->PJRT_Client_Compile(&compile));
+  PJRT_Executable_Serialize_Args serialize{};
+  serialize.struct_size = PJRT_Executable_Serialize_Args_STRUCT_SIZE;
+  auto [code, message] = take(api_->PJRT_Executable_Serialize(&serialize));
   EXPECT_EQ(code, PJRT_Error_Code_UNIMPLEMENTED);
-  EXPECT_EQ(message, std::string("unsupported: PJRT_Client_Compile (not implemented by kiln's ") + GetParam().name +
-                         " plugin)");
+  EXPECT_EQ(message, std::string("unsupported: PJRT_Executable_Serialize (not implemented by kiln's ") +
+                         GetParam().name + " plugin)");
 }
 
 TEST_P(PjrtPluginTest, MisuseIsAnErrorObject) {
@@ -465,6 +544,142 @@ TEST_P(PjrtPluginTest, BuffersBetweenDevicesAndDeleted) {
   out.host_layout = nullptr;
   EXPECT_EQ(take(api_->PJRT_Buffer_ToHostBuffer(&out)).first, PJRT_Error_Code_FAILED_PRECONDITION);
   destroy(buffer);
+  destroy(client);
+}
+
+std::string compileOptions(const std::string& name) {
+  std::ifstream in(std::string(KILN_SOURCE_DIR) + "/tests/runtime/compile_options/" + name, std::ios::binary);
+  EXPECT_TRUE(in) << name;
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+constexpr const char* kAddMultiply = R"(
+func.func @main(%x: tensor<3xf32>, %y: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xi32>) {
+  %s = stablehlo.add %x, %y : tensor<3xf32>
+  %p = stablehlo.multiply %s, %x : tensor<3xf32>
+  %i = stablehlo.convert %p : (tensor<3xf32>) -> tensor<3xi32>
+  return %p, %i : tensor<3xf32>, tensor<3xi32>
+})";
+
+TEST_P(PjrtPluginTest, CompilesMlirTextAndExecutes) {
+  PJRT_Client* client = createClient(1);
+  PJRT_LoadedExecutable* loaded = compile(client, kAddMultiply, compileOptions("default.pb"));
+  ASSERT_NE(loaded, nullptr);
+  PJRT_LoadedExecutable_GetExecutable_Args get{PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE, nullptr, loaded};
+  ASSERT_EQ(take(api_->PJRT_LoadedExecutable_GetExecutable(&get)).second, "");
+  PJRT_Executable_NumOutputs_Args outputs{PJRT_Executable_NumOutputs_Args_STRUCT_SIZE, nullptr, get.executable};
+  ASSERT_EQ(take(api_->PJRT_Executable_NumOutputs(&outputs)).second, "");
+  EXPECT_EQ(outputs.num_outputs, 2u);
+  PJRT_Executable_OutputElementTypes_Args types{PJRT_Executable_OutputElementTypes_Args_STRUCT_SIZE, nullptr,
+                                                get.executable};
+  ASSERT_EQ(take(api_->PJRT_Executable_OutputElementTypes(&types)).second, "");
+  ASSERT_EQ(types.num_output_types, 2u);
+  EXPECT_EQ(types.output_types[0], PJRT_Buffer_Type_F32);
+  EXPECT_EQ(types.output_types[1], PJRT_Buffer_Type_S32);
+  PJRT_Executable_OutputDimensions_Args dims{PJRT_Executable_OutputDimensions_Args_STRUCT_SIZE, nullptr,
+                                             get.executable};
+  ASSERT_EQ(take(api_->PJRT_Executable_OutputDimensions(&dims)).second, "");
+  ASSERT_EQ(dims.num_outputs, 2u);
+  EXPECT_EQ(dims.dim_sizes[0], 1u);
+  EXPECT_EQ(dims.dims[0], 3);
+  EXPECT_EQ(dims.dims[1], 3);
+  PJRT_Executable_Name_Args name{PJRT_Executable_Name_Args_STRUCT_SIZE, nullptr, get.executable};
+  ASSERT_EQ(take(api_->PJRT_Executable_Name(&name)).second, "");
+  EXPECT_EQ(std::string(name.executable_name, name.executable_name_size), "main");
+  PJRT_Executable_Destroy_Args drop{PJRT_Executable_Destroy_Args_STRUCT_SIZE, nullptr, get.executable};
+  ASSERT_EQ(take(api_->PJRT_Executable_Destroy(&drop)).second, "");
+
+  PJRT_Device* only = device(client, 0);
+  PJRT_Buffer* x = floats(client, only, {1, 2, 3});
+  PJRT_Buffer* y = floats(client, only, {0.5, 0.5, 0.5});
+  auto results = execute(loaded, {{x, y}}, 2);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(floatsOf(results[0][0]), (std::vector<float>{1.5, 5, 10.5}));
+  EXPECT_EQ(deviceOf(results[0][1]), only);
+  // The same buffers run again; results are new buffers.
+  auto again = execute(loaded, {{results[0][0], y}}, 2);
+  EXPECT_EQ(floatsOf(again[0][0]), (std::vector<float>{3, 27.5, 115.5}));
+  for (auto* b : {x, y, results[0][0], results[0][1], again[0][0], again[0][1]}) destroy(b);
+  destroy(loaded);
+  destroy(client);
+}
+
+// The device assignment jaxlib wrote: replica 0 on device 1, replica 1 on device 0.
+TEST_P(PjrtPluginTest, ReplicasRunOnTheAssignedDevices) {
+  PJRT_Client* client = createClient(2);
+  PJRT_Device* first = device(client, 0);
+  PJRT_Device* second = device(client, 1);
+  PJRT_LoadedExecutable* loaded = compile(client, kAddMultiply, compileOptions("two_replicas_swapped.pb"));
+  ASSERT_NE(loaded, nullptr);
+  PJRT_LoadedExecutable_AddressableDevices_Args on{PJRT_LoadedExecutable_AddressableDevices_Args_STRUCT_SIZE, nullptr,
+                                                   loaded};
+  ASSERT_EQ(take(api_->PJRT_LoadedExecutable_AddressableDevices(&on)).second, "");
+  ASSERT_EQ(on.num_addressable_devices, 2u);
+  EXPECT_EQ(on.addressable_devices[0], second);
+  EXPECT_EQ(on.addressable_devices[1], first);
+  PJRT_Buffer* a = floats(client, second, {1, 1, 1});
+  PJRT_Buffer* b = floats(client, first, {2, 2, 2});
+  auto results = execute(loaded, {{a, a}, {b, b}}, 2);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(floatsOf(results[0][0]), (std::vector<float>{2, 2, 2}));
+  EXPECT_EQ(floatsOf(results[1][0]), (std::vector<float>{8, 8, 8}));
+  EXPECT_EQ(deviceOf(results[0][0]), second);
+  EXPECT_EQ(deviceOf(results[1][0]), first);
+  for (auto& list : results)
+    for (PJRT_Buffer* r : list) destroy(r);
+  destroy(a);
+  destroy(b);
+  destroy(loaded);
+  destroy(client);
+}
+
+TEST_P(PjrtPluginTest, PortableExecutablesRunWhereExecuteSays) {
+  PJRT_Client* client = createClient(2);
+  PJRT_Device* second = device(client, 1);
+  PJRT_LoadedExecutable* loaded = compile(client, kAddMultiply, compileOptions("portable.pb"));
+  ASSERT_NE(loaded, nullptr);
+  PJRT_Buffer* x = floats(client, second, {1, 2, 3});
+  auto results = execute(loaded, {{x, x}}, 2, second);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(deviceOf(results[0][0]), second);
+  EXPECT_EQ(floatsOf(results[0][0]), (std::vector<float>{2, 8, 18}));
+  for (PJRT_Buffer* r : results[0]) destroy(r);
+  std::pair<PJRT_Error_Code, std::string> error;
+  execute(loaded, {{x, x}}, 2, nullptr, &error);
+  EXPECT_EQ(error.first, PJRT_Error_Code_INVALID_ARGUMENT);
+  EXPECT_NE(error.second.find("execute_device"), std::string::npos) << error.second;
+  destroy(x);
+  destroy(loaded);
+  destroy(client);
+}
+
+TEST_P(PjrtPluginTest, ProgramsAndExecutionsKilnCannotTakeAreErrors) {
+  PJRT_Client* client = createClient(1);
+  std::pair<PJRT_Error_Code, std::string> error;
+  EXPECT_EQ(compile(client, kAddMultiply, "", &error, "hlo"), nullptr);
+  EXPECT_EQ(error.first, PJRT_Error_Code_UNIMPLEMENTED);
+  EXPECT_NE(error.second.find("program format 'hlo'"), std::string::npos) << error.second;
+  EXPECT_EQ(compile(client, std::string("ML\xefR\x00\x01", 6), "", &error), nullptr);
+  EXPECT_EQ(error.first, PJRT_Error_Code_UNIMPLEMENTED);
+  EXPECT_NE(error.second.find("MLIR bytecode"), std::string::npos) << error.second;
+  EXPECT_EQ(compile(client, "func.func @main() {\n  %0 = stablehlo.nonsense\n}", "", &error), nullptr);
+  EXPECT_EQ(error.first, PJRT_Error_Code_INVALID_ARGUMENT);
+  EXPECT_NE(error.second.find("2:"), std::string::npos) << error.second;
+  EXPECT_EQ(compile(client, kAddMultiply, "\x1a\x05", &error), nullptr);
+  EXPECT_EQ(error.first, PJRT_Error_Code_INVALID_ARGUMENT);
+  EXPECT_NE(error.second.find("xla.CompileOptionsProto"), std::string::npos) << error.second;
+
+  PJRT_LoadedExecutable* loaded = compile(client, kAddMultiply, "");
+  PJRT_Buffer* x = floats(client, device(client, 0), {1, 2, 3});
+  execute(loaded, {{x}}, 2, nullptr, &error);
+  EXPECT_EQ(error.first, PJRT_Error_Code_INVALID_ARGUMENT);
+  EXPECT_NE(error.second.find("takes 2 argument(s), 1 given"), std::string::npos) << error.second;
+  PJRT_LoadedExecutable_Delete_Args remove{PJRT_LoadedExecutable_Delete_Args_STRUCT_SIZE, nullptr, loaded};
+  ASSERT_EQ(take(api_->PJRT_LoadedExecutable_Delete(&remove)).second, "");
+  execute(loaded, {{x, x}}, 2, nullptr, &error);
+  EXPECT_EQ(error.first, PJRT_Error_Code_FAILED_PRECONDITION);
+  destroy(x);
+  destroy(loaded);
   destroy(client);
 }
 

@@ -1,5 +1,6 @@
 // The PJRT functions kiln's plugins implement, by object kind (errors.cc,
-// client_functions.cc, event_functions.cc, buffer_functions.cc); api_table.cc puts them in the table, and
+// client_functions.cc, event_functions.cc, buffer_functions.cc,
+// executable_functions.cc); api_table.cc puts them in the table, and
 // every entry without one here answers UNIMPLEMENTED, naming itself.
 #pragma once
 
@@ -75,5 +76,21 @@ PJRT_Error* bufferIsOnCpu(PJRT_Buffer_IsOnCpu_Args* args);
 PJRT_Error* bufferReadyEvent(PJRT_Buffer_ReadyEvent_Args* args);
 PJRT_Error* bufferCopyToDevice(PJRT_Buffer_CopyToDevice_Args* args);
 PJRT_Error* bufferCopyToMemory(PJRT_Buffer_CopyToMemory_Args* args);
+
+PJRT_Error* clientCompile(PJRT_Client_Compile_Args* args);
+PJRT_Error* loadedExecutableDestroy(PJRT_LoadedExecutable_Destroy_Args* args);
+PJRT_Error* loadedExecutableGetExecutable(PJRT_LoadedExecutable_GetExecutable_Args* args);
+PJRT_Error* loadedExecutableAddressableDevices(PJRT_LoadedExecutable_AddressableDevices_Args* args);
+PJRT_Error* loadedExecutableDelete(PJRT_LoadedExecutable_Delete_Args* args);
+PJRT_Error* loadedExecutableIsDeleted(PJRT_LoadedExecutable_IsDeleted_Args* args);
+PJRT_Error* loadedExecutableExecute(PJRT_LoadedExecutable_Execute_Args* args);
+PJRT_Error* executableDestroy(PJRT_Executable_Destroy_Args* args);
+PJRT_Error* executableName(PJRT_Executable_Name_Args* args);
+PJRT_Error* executableNumReplicas(PJRT_Executable_NumReplicas_Args* args);
+PJRT_Error* executableNumPartitions(PJRT_Executable_NumPartitions_Args* args);
+PJRT_Error* executableNumOutputs(PJRT_Executable_NumOutputs_Args* args);
+PJRT_Error* executableOutputElementTypes(PJRT_Executable_OutputElementTypes_Args* args);
+PJRT_Error* executableOutputDimensions(PJRT_Executable_OutputDimensions_Args* args);
+PJRT_Error* executableOutputMemoryKinds(PJRT_Executable_OutputMemoryKinds_Args* args);
 
 }  // namespace kiln::runtime::pjrt::functions

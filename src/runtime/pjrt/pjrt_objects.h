@@ -4,6 +4,7 @@
 // handles PJRT gives a layout: each starts with its table of functions.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -61,4 +62,34 @@ struct PJRT_Buffer {
 
 struct PJRT_Event {
   kiln::runtime::EventRef event;
+};
+
+namespace kiln::runtime::pjrt {
+
+// A program kiln's compile made, shared by its loaded executable and the executables
+// GetExecutable hands out (each destroyed on its own); what PJRT asks of it, computed once.
+struct CompiledProgramHandle {
+  ~CompiledProgramHandle();
+  KilnExecutable* kiln = nullptr;  // owned: destroyed through kiln's executable_destroy
+  std::vector<PJRT_Buffer_Type> outputTypes;
+  std::vector<int64_t> outputDims;  // every output's dims, one after another
+  std::vector<size_t> outputRanks;
+  std::vector<const char*> outputMemoryKinds;
+  std::vector<size_t> outputMemoryKindSizes;
+};
+
+}  // namespace kiln::runtime::pjrt
+
+struct PJRT_Executable {
+  std::shared_ptr<kiln::runtime::pjrt::CompiledProgramHandle> program;
+};
+
+struct PJRT_LoadedExecutable {
+  std::shared_ptr<kiln::runtime::pjrt::CompiledProgramHandle> program;
+  PJRT_Client* client = nullptr;
+  // The device of each process (replica r, partition p at r * partitions + p); a
+  // portable executable runs on the one device execute names instead.
+  std::vector<PJRT_Device*> devices;
+  bool portable = false;
+  std::atomic<bool> deleted{false};
 };
