@@ -212,11 +212,11 @@ TEST_P(PjrtPluginTest, TheTableIsVersionedAndFull) {
 #define KILN_EXPECT_ENTRY(name) EXPECT_NE(api_->name, nullptr) << #name;
   KILN_PJRT_API_FUNCTIONS(KILN_EXPECT_ENTRY)
 #undef KILN_EXPECT_ENTRY
-  PJRT_Executable_Serialize_Args serialize{};
-  serialize.struct_size = PJRT_Executable_Serialize_Args_STRUCT_SIZE;
-  auto [code, message] = take(api_->PJRT_Executable_Serialize(&serialize));
+  PJRT_Client_CreateUninitializedBuffer_Args uninitialized{};
+  uninitialized.struct_size = PJRT_Client_CreateUninitializedBuffer_Args_STRUCT_SIZE;
+  auto [code, message] = take(api_->PJRT_Client_CreateUninitializedBuffer(&uninitialized));
   EXPECT_EQ(code, PJRT_Error_Code_UNIMPLEMENTED);
-  EXPECT_EQ(message, std::string("unsupported: PJRT_Executable_Serialize (not implemented by kiln's ") +
+  EXPECT_EQ(message, std::string("unsupported: PJRT_Client_CreateUninitializedBuffer (not implemented by kiln's ") +
                          GetParam().name + " plugin)");
 }
 
@@ -679,6 +679,88 @@ TEST_P(PjrtPluginTest, ProgramsAndExecutionsKilnCannotTakeAreErrors) {
   execute(loaded, {{x, x}}, 2, nullptr, &error);
   EXPECT_EQ(error.first, PJRT_Error_Code_FAILED_PRECONDITION);
   destroy(x);
+  destroy(loaded);
+  destroy(client);
+}
+
+// What a framework asks of a compiled program besides running it: its fingerprint, cost
+// and memory analyses, the optimized program, its device assignment, and its bytes for a
+// persistent cache, which load into a program that runs the same.
+TEST_P(PjrtPluginTest, ExecutablesDescribeAndSerializeThemselves) {
+  PJRT_Client* client = createClient(2);
+  PJRT_LoadedExecutable* loaded = compile(client, kAddMultiply, compileOptions("two_replicas_swapped.pb"));
+  ASSERT_NE(loaded, nullptr);
+  PJRT_LoadedExecutable_GetExecutable_Args get{PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE, nullptr, loaded};
+  ASSERT_EQ(take(api_->PJRT_LoadedExecutable_GetExecutable(&get)).second, "");
+  PJRT_Executable* executable = get.executable;
+
+  PJRT_Executable_Fingerprint_Args print{PJRT_Executable_Fingerprint_Args_STRUCT_SIZE, nullptr, executable};
+  ASSERT_EQ(take(api_->PJRT_Executable_Fingerprint(&print)).second, "");
+  const std::string fingerprint(print.executable_fingerprint, print.executable_fingerprint_size);
+  EXPECT_EQ(fingerprint.size(), 32u);
+
+  PJRT_Executable_GetCostAnalysis_Args cost{PJRT_Executable_GetCostAnalysis_Args_STRUCT_SIZE, nullptr, executable};
+  ASSERT_EQ(take(api_->PJRT_Executable_GetCostAnalysis(&cost)).second, "");
+  ASSERT_EQ(cost.num_properties, 2u);
+  EXPECT_EQ(std::string(cost.properties[0].name, cost.properties[0].name_size), "flops");
+  EXPECT_GT(cost.properties[0].float_value, 0);
+
+  PJRT_Executable_GetCompiledMemoryStats_Args memory{};
+  memory.struct_size = PJRT_Executable_GetCompiledMemoryStats_Args_STRUCT_SIZE;
+  memory.executable = executable;
+  ASSERT_EQ(take(api_->PJRT_Executable_GetCompiledMemoryStats(&memory)).second, "");
+  EXPECT_EQ(memory.argument_size_in_bytes, 24);
+  EXPECT_EQ(memory.output_size_in_bytes, 24);
+
+  PJRT_Program optimized{};
+  optimized.struct_size = PJRT_Program_STRUCT_SIZE;
+  PJRT_Executable_OptimizedProgram_Args text{PJRT_Executable_OptimizedProgram_Args_STRUCT_SIZE, nullptr, executable,
+                                             &optimized};
+  ASSERT_EQ(take(api_->PJRT_Executable_OptimizedProgram(&text)).second, "");
+  std::string code(optimized.code_size, '\0');
+  optimized.code = code.data();
+  ASSERT_EQ(take(api_->PJRT_Executable_OptimizedProgram(&text)).second, "");
+  EXPECT_EQ(std::string(optimized.format, optimized.format_size), "mlir");
+  EXPECT_NE(code.find("func.func @main"), std::string::npos) << code;
+
+  // The assignment as jaxlib wrote it: replica 0 on device 1, replica 1 on device 0.
+  PJRT_LoadedExecutable_GetDeviceAssignment_Args assignment{};
+  assignment.struct_size = PJRT_LoadedExecutable_GetDeviceAssignment_Args_STRUCT_SIZE;
+  assignment.executable = loaded;
+  ASSERT_EQ(take(api_->PJRT_LoadedExecutable_GetDeviceAssignment(&assignment)).second, "");
+  EXPECT_EQ(std::string(assignment.serialized_bytes, assignment.serialized_bytes_size),
+            std::string("\x08\x02\x10\x01\x1a\x04\x0a\x02\x01\x00", 10));
+  assignment.serialized_device_assignment_deleter(assignment.serialized_device_assignment);
+
+  PJRT_Executable_Serialize_Args serialize{};
+  serialize.struct_size = PJRT_Executable_Serialize_Args_STRUCT_SIZE;
+  serialize.executable = executable;
+  ASSERT_EQ(take(api_->PJRT_Executable_Serialize(&serialize)).second, "");
+  PJRT_Executable_DeserializeAndLoad_Args load{};
+  load.struct_size = PJRT_Executable_DeserializeAndLoad_Args_STRUCT_SIZE;
+  load.client = client;
+  load.serialized_executable = serialize.serialized_bytes;
+  load.serialized_executable_size = serialize.serialized_bytes_size;
+  ASSERT_EQ(take(api_->PJRT_Executable_DeserializeAndLoad(&load)).second, "");
+  serialize.serialized_executable_deleter(serialize.serialized_executable);
+  PJRT_Buffer* one = floats(client, device(client, 1), {1, 2, 3});
+  PJRT_Buffer* other = floats(client, device(client, 0), {1, 1, 1});
+  auto results = execute(load.loaded_executable, {{one, one}, {other, other}}, 2);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(floatsOf(results[0][0]), (std::vector<float>{2, 8, 18}));
+  EXPECT_EQ(deviceOf(results[1][0]), device(client, 0));
+  for (auto& list : results)
+    for (PJRT_Buffer* r : list) destroy(r);
+  // Damaged bytes are an error, not a crash.
+  load.serialized_executable = "kiln";
+  load.serialized_executable_size = 4;
+  load.loaded_executable = nullptr;
+  EXPECT_NE(take(api_->PJRT_Executable_DeserializeAndLoad(&load)).first, PJRT_Error_Code_OK);
+
+  PJRT_Executable_Destroy_Args drop{PJRT_Executable_Destroy_Args_STRUCT_SIZE, nullptr, executable};
+  ASSERT_EQ(take(api_->PJRT_Executable_Destroy(&drop)).second, "");
+  destroy(one);
+  destroy(other);
   destroy(loaded);
   destroy(client);
 }

@@ -154,6 +154,13 @@ const PJRT_Api* pjrtApi(const DeviceBackend& backend) {
     t.PJRT_Executable_OutputElementTypes = f::executableOutputElementTypes;
     t.PJRT_Executable_OutputDimensions = f::executableOutputDimensions;
     t.PJRT_Executable_OutputMemoryKinds = f::executableOutputMemoryKinds;
+    t.PJRT_Executable_Fingerprint = f::executableFingerprint;
+    t.PJRT_Executable_GetCostAnalysis = f::executableGetCostAnalysis;
+    t.PJRT_Executable_GetCompiledMemoryStats = f::executableGetCompiledMemoryStats;
+    t.PJRT_Executable_OptimizedProgram = f::executableOptimizedProgram;
+    t.PJRT_Executable_Serialize = f::executableSerialize;
+    t.PJRT_Executable_DeserializeAndLoad = f::executableDeserializeAndLoad;
+    t.PJRT_LoadedExecutable_GetDeviceAssignment = f::loadedExecutableGetDeviceAssignment;
     return t;
   }();
   return &table;

@@ -7,7 +7,10 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/fingerprint.h"
 #include "runtime/api_functions.h"
+#include "runtime/serialized_executable.h"
+#include "stablehlo/printer.h"
 #include "runtime/pjrt/buffer_types.h"
 #include "runtime/pjrt/compile_options.h"
 #include "runtime/pjrt/pjrt_call.h"
@@ -30,9 +33,24 @@ PJRT_Device* deviceWithId(const PJRT_Client& client, int32_t id) {
           std::to_string(client.handles.size()) + " devices)");
 }
 
+PJRT_NamedValue floatValue(const char* name, double value) {
+  PJRT_NamedValue v{};
+  v.struct_size = PJRT_NamedValue_STRUCT_SIZE;
+  v.name = name;
+  v.name_size = std::char_traits<char>::length(name);
+  v.type = PJRT_NamedValue_kFloat;
+  v.float_value = static_cast<float>(value);
+  v.value_size = 1;
+  return v;
+}
+
 std::shared_ptr<CompiledProgramHandle> handleOf(KilnExecutable* kiln) {
   auto handle = std::make_shared<CompiledProgramHandle>();
   handle->kiln = kiln;
+  const ProgramInfo& info = *kiln->info;
+  handle->fingerprint = fingerprint(info.program->module()).hex();
+  // XLA's names for the same two estimates.
+  handle->costs = {floatValue("flops", info.flops), floatValue("bytes accessed", info.bytesAccessed)};
   for (const Type& type : kiln->info->results) {
     handle->outputTypes.push_back(type.isToken()    ? PJRT_Buffer_Type_TOKEN
                                   : type.isTensor() ? bufferTypeOf(type.dtype())
@@ -47,7 +65,27 @@ std::shared_ptr<CompiledProgramHandle> handleOf(KilnExecutable* kiln) {
   return handle;
 }
 
-const CompiledProgramHandle& programOf(PJRT_Executable* executable) {
+// A loaded executable over a program kiln made: on the devices of its placement (or the
+// client's first ones), or on any device when portable.
+PJRT_LoadedExecutable* load(PJRT_Client& client, KilnExecutable* kiln, bool portable) {
+  auto loaded = std::make_unique<PJRT_LoadedExecutable>();
+  loaded->program = handleOf(kiln);
+  loaded->client = &client;
+  loaded->portable = portable;
+  const Placement& where = kiln->info->placement;
+  if (!portable)
+    for (size_t i = 0; i < static_cast<size_t>(where.processes()); ++i)
+      loaded->devices.push_back(where.devices.empty() ? client.handles.at(i) : deviceWithId(client, where.devices[i]));
+  return loaded.release();
+}
+
+// What Serialize and GetDeviceAssignment return: bytes the caller frees with the deleter
+// they come with.
+struct OwnedBytes {
+  std::string bytes;
+};
+
+const CompiledProgramHandle& programOf(const PJRT_Executable* executable) {
   return *need(executable, "executable").program;
 }
 
@@ -92,17 +130,10 @@ PJRT_Error* clientCompile(PJRT_Client_Compile_Args* args) {
     compile.device_assignment = options.devices.empty() || options.portable ? nullptr : options.devices.data();
     compile.options = named.data();
     compile.num_options = named.size();
-    check(api::compile(&compile));
-    auto loaded = std::make_unique<PJRT_LoadedExecutable>();
-    loaded->program = handleOf(compile.executable);
-    loaded->client = &client;
-    loaded->portable = options.portable;
-    const size_t processes = static_cast<size_t>(options.replicas) * static_cast<size_t>(options.partitions);
     if (!options.portable)
-      for (size_t i = 0; i < processes; ++i)
-        loaded->devices.push_back(options.devices.empty() ? client.handles.at(i)
-                                                          : deviceWithId(client, options.devices[i]));
-    a.executable = loaded.release();
+      for (int32_t id : options.devices) deviceWithId(client, id);
+    check(api::compile(&compile));
+    a.executable = load(client, compile.executable, options.portable);
   });
 }
 
@@ -252,6 +283,119 @@ PJRT_Error* loadedExecutableExecute(PJRT_LoadedExecutable_Execute_Args* args) {
       if (a.device_complete_events) a.device_complete_events[d] = new PJRT_Event{event->event};
     }
   });
+}
+
+PJRT_Error* executableFingerprint(PJRT_Executable_Fingerprint_Args* args) {
+  return call("PJRT_Executable_Fingerprint", args, [](PJRT_Executable_Fingerprint_Args& a, const Fits&) {
+    setString(programOf(a.executable).fingerprint, a.executable_fingerprint, a.executable_fingerprint_size);
+  });
+}
+
+PJRT_Error* executableGetCostAnalysis(PJRT_Executable_GetCostAnalysis_Args* args) {
+  return call("PJRT_Executable_GetCostAnalysis", args, [](PJRT_Executable_GetCostAnalysis_Args& a, const Fits&) {
+    const CompiledProgramHandle& program = programOf(a.executable);
+    a.properties = program.costs.data();
+    a.num_properties = program.costs.size();
+  });
+}
+
+// Sizes on the device, from kiln's memory analysis; nothing on the host, and no size of
+// generated code (kiln does not measure it).
+PJRT_Error* executableGetCompiledMemoryStats(PJRT_Executable_GetCompiledMemoryStats_Args* args) {
+  return call("PJRT_Executable_GetCompiledMemoryStats", args,
+              [](PJRT_Executable_GetCompiledMemoryStats_Args& a, const Fits&) {
+                const ProgramInfo& info = *programOf(a.executable).kiln->info;
+                auto bytesOf = [](const std::vector<Type>& types) {
+                  int64_t sum = 0;
+                  for (const Type& t : types) sum += t.isTensor() ? t.byteSize() : 0;
+                  return sum;
+                };
+                a.argument_size_in_bytes = bytesOf(info.params);
+                a.output_size_in_bytes = bytesOf(info.results);
+                a.temp_size_in_bytes = info.tempBytes;
+                a.peak_memory_in_bytes = info.peakLiveBytes;
+                a.total_size_in_bytes = a.argument_size_in_bytes + a.output_size_in_bytes + a.temp_size_in_bytes;
+              });
+}
+
+// The program after kiln's optimizations, as MLIR text. Called first with a null code to
+// learn its size.
+PJRT_Error* executableOptimizedProgram(PJRT_Executable_OptimizedProgram_Args* args) {
+  return call("PJRT_Executable_OptimizedProgram", args, [](PJRT_Executable_OptimizedProgram_Args& a, const Fits&) {
+    auto& program = const_cast<CompiledProgramHandle&>(programOf(a.executable));
+    PJRT_Program& out = need(a.program, "program");
+    std::call_once(program.printed,
+                   [&] { program.optimizedText = stablehlo::printModule(program.kiln->info->program->module()); });
+    static const char kFormat[] = "mlir";
+    out.format = kFormat;
+    out.format_size = sizeof kFormat - 1;
+    if (!out.code) {
+      out.code_size = program.optimizedText.size();
+      return;
+    }
+    if (out.code_size < program.optimizedText.size())
+      invalid("code_size is " + std::to_string(out.code_size) + "; the program needs " +
+              std::to_string(program.optimizedText.size()) + " bytes");
+    std::memcpy(out.code, program.optimizedText.data(), program.optimizedText.size());
+    out.code_size = program.optimizedText.size();
+  });
+}
+
+PJRT_Error* executableSerialize(PJRT_Executable_Serialize_Args* args) {
+  return call("PJRT_Executable_Serialize", args, [](PJRT_Executable_Serialize_Args& a, const Fits& fits) {
+    fits.requireOut(a.serialized_executable_deleter, "serialized_executable_deleter");
+    const ProgramInfo& info = *programOf(a.executable).kiln->info;
+    auto owned = std::make_unique<OwnedBytes>();
+    owned->bytes = serializeExecutable(info.placement, info.program->serialize());
+    a.serialized_bytes = owned->bytes.data();
+    a.serialized_bytes_size = owned->bytes.size();
+    a.serialized_executable = reinterpret_cast<PJRT_SerializedExecutable*>(owned.release());
+    a.serialized_executable_deleter = [](PJRT_SerializedExecutable* bytes) {
+      delete reinterpret_cast<OwnedBytes*>(bytes);
+    };
+  });
+}
+
+// What a serialized executable does not keep: whether it was portable (a deserialized
+// one runs on the devices it was compiled for). Overridden compile options are refused.
+PJRT_Error* executableDeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args* args) {
+  return call("PJRT_Executable_DeserializeAndLoad", args,
+              [](PJRT_Executable_DeserializeAndLoad_Args& a, const Fits& fits) {
+                fits.requireOut(a.loaded_executable, "loaded_executable");
+                PJRT_Client& client = need(a.client, "client");
+                if (fits(a.overridden_serialized_compile_options_size) && a.overridden_serialized_compile_options_size > 0)
+                  throw ApiFailure(KILN_ERROR_UNIMPLEMENTED,
+                                   "unsupported: overridden compile options for a serialized executable");
+                KilnExecutableDeserializeArgs load{};
+                load.struct_size = sizeof load;
+                load.client = client.core;
+                load.bytes = a.serialized_executable;
+                load.num_bytes = a.serialized_executable_size;
+                check(api::executableDeserialize(&load));
+                a.loaded_executable = pjrt::load(client, load.executable, false);
+              });
+}
+
+PJRT_Error* loadedExecutableGetDeviceAssignment(PJRT_LoadedExecutable_GetDeviceAssignment_Args* args) {
+  return call("PJRT_LoadedExecutable_GetDeviceAssignment", args,
+              [](PJRT_LoadedExecutable_GetDeviceAssignment_Args& a, const Fits& fits) {
+                fits.requireOut(a.serialized_device_assignment_deleter, "serialized_device_assignment_deleter");
+                const PJRT_LoadedExecutable& loaded = loadedOf(a.executable);
+                if (loaded.portable)
+                  throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION,
+                                   "a portable executable has no device assignment (it runs where execute says)");
+                const Placement& where = loaded.program->kiln->info->placement;
+                std::vector<int32_t> ids;
+                for (const PJRT_Device* device : loaded.devices) ids.push_back(device->core->id);
+                auto owned = std::make_unique<OwnedBytes>();
+                owned->bytes = writeDeviceAssignment(where.replicas, where.partitions, ids);
+                a.serialized_bytes = owned->bytes.data();
+                a.serialized_bytes_size = owned->bytes.size();
+                a.serialized_device_assignment = reinterpret_cast<PJRT_DeviceAssignmentSerialized*>(owned.release());
+                a.serialized_device_assignment_deleter = [](PJRT_DeviceAssignmentSerialized* bytes) {
+                  delete reinterpret_cast<OwnedBytes*>(bytes);
+                };
+              });
 }
 
 }  // namespace functions

@@ -92,5 +92,12 @@ PJRT_Error* executableNumOutputs(PJRT_Executable_NumOutputs_Args* args);
 PJRT_Error* executableOutputElementTypes(PJRT_Executable_OutputElementTypes_Args* args);
 PJRT_Error* executableOutputDimensions(PJRT_Executable_OutputDimensions_Args* args);
 PJRT_Error* executableOutputMemoryKinds(PJRT_Executable_OutputMemoryKinds_Args* args);
+PJRT_Error* executableFingerprint(PJRT_Executable_Fingerprint_Args* args);
+PJRT_Error* executableGetCostAnalysis(PJRT_Executable_GetCostAnalysis_Args* args);
+PJRT_Error* executableGetCompiledMemoryStats(PJRT_Executable_GetCompiledMemoryStats_Args* args);
+PJRT_Error* executableOptimizedProgram(PJRT_Executable_OptimizedProgram_Args* args);
+PJRT_Error* executableSerialize(PJRT_Executable_Serialize_Args* args);
+PJRT_Error* executableDeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args* args);
+PJRT_Error* loadedExecutableGetDeviceAssignment(PJRT_LoadedExecutable_GetDeviceAssignment_Args* args);
 
 }  // namespace kiln::runtime::pjrt::functions

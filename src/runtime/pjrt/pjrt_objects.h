@@ -76,6 +76,10 @@ struct CompiledProgramHandle {
   std::vector<size_t> outputRanks;
   std::vector<const char*> outputMemoryKinds;
   std::vector<size_t> outputMemoryKindSizes;
+  std::string fingerprint;                  // of the optimized program, as hex digits
+  std::vector<PJRT_NamedValue> costs;       // GetCostAnalysis's properties
+  std::string optimizedText;                // OptimizedProgram's, printed once asked for
+  std::once_flag printed;
 };
 
 }  // namespace kiln::runtime::pjrt
