@@ -29,6 +29,13 @@ int64_t valueBytes(const Type& type) {
   return bytes;
 }
 
+bool marksDonation(const Function& fn, size_t param) {
+  if (param >= fn.argAttrs.size()) return false;
+  Attribute donor = findAttr(fn.argAttrs[param], "jax.buffer_donor");
+  if (donor && (donor.kind() != Attribute::Kind::Bool || donor.asBool())) return true;
+  return static_cast<bool>(findAttr(fn.argAttrs[param], "tf.aliasing_output"));
+}
+
 namespace {
 
 constexpr int64_t kAlignment = 64;  // a cache line; what vector loads want
@@ -37,10 +44,7 @@ int64_t aligned(int64_t bytes) { return (bytes + kAlignment - 1) / kAlignment * 
 
 bool isDonated(const Function& fn, size_t param, Donation donation) {
   if (donation != Donation::FromAttributes) return donation == Donation::All;
-  if (param >= fn.argAttrs.size()) return false;
-  Attribute donor = findAttr(fn.argAttrs[param], "jax.buffer_donor");
-  if (donor && (donor.kind() != Attribute::Kind::Bool || donor.asBool())) return true;
-  return static_cast<bool>(findAttr(fn.argAttrs[param], "tf.aliasing_output"));
+  return marksDonation(fn, param);
 }
 
 // Free space: slices of the arena (coalesced) and whole donated parameter buffers.

@@ -151,7 +151,8 @@ class PjrtPluginTest : public ::testing::TestWithParam<Plugin> {
   std::vector<std::vector<PJRT_Buffer*>> execute(PJRT_LoadedExecutable* executable,
                                                  const std::vector<std::vector<PJRT_Buffer*>>& arguments,
                                                  size_t numOutputs, PJRT_Device* on = nullptr,
-                                                 std::pair<PJRT_Error_Code, std::string>* error = nullptr) const {
+                                                 std::pair<PJRT_Error_Code, std::string>* error = nullptr,
+                                                 const std::vector<int64_t>& keep = {}) const {
     std::vector<PJRT_Buffer* const*> lists;
     for (const auto& list : arguments) lists.push_back(list.data());
     std::vector<std::vector<PJRT_Buffer*>> outputs(arguments.size(), std::vector<PJRT_Buffer*>(numOutputs));
@@ -160,6 +161,8 @@ class PjrtPluginTest : public ::testing::TestWithParam<Plugin> {
     std::vector<PJRT_Event*> done(arguments.size());
     PJRT_ExecuteOptions options{};
     options.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE;
+    options.non_donatable_input_indices = keep.data();
+    options.num_non_donatable_input_indices = keep.size();
     PJRT_LoadedExecutable_Execute_Args args{};
     args.struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE;
     args.executable = executable;
@@ -761,6 +764,50 @@ TEST_P(PjrtPluginTest, ExecutablesDescribeAndSerializeThemselves) {
   ASSERT_EQ(take(api_->PJRT_Executable_Destroy(&drop)).second, "");
   destroy(one);
   destroy(other);
+  destroy(loaded);
+  destroy(client);
+}
+
+// Donation as JAX asks for it: the program marks the parameter (jit(donate_argnums=...)),
+// each execution may keep some of them, and a donated buffer is deleted for its caller
+// while the output takes over its memory.
+TEST_P(PjrtPluginTest, ProgramsMarkWhatExecutionsTakeOver) {
+  PJRT_Client* client = createClient(1);
+  PJRT_Device* only = device(client, 0);
+  const char* program = R"(
+func.func @main(%x: tensor<3xf32> {jax.buffer_donor = true}, %y: tensor<3xf32>) -> tensor<3xf32> {
+  %s = stablehlo.add %x, %y : tensor<3xf32>
+  return %s : tensor<3xf32>
+})";
+  PJRT_LoadedExecutable* loaded = compile(client, program, "");
+  ASSERT_NE(loaded, nullptr);
+  auto isDeleted = [&](PJRT_Buffer* b) {
+    PJRT_Buffer_IsDeleted_Args args{PJRT_Buffer_IsDeleted_Args_STRUCT_SIZE, nullptr, b};
+    EXPECT_EQ(take(api_->PJRT_Buffer_IsDeleted(&args)).second, "");
+    return args.is_deleted;
+  };
+  PJRT_Buffer* x = floats(client, only, {1, 2, 3});
+  PJRT_Buffer* y = floats(client, only, {1, 1, 1});
+  // Kept this time.
+  auto kept = execute(loaded, {{x, y}}, 1, nullptr, nullptr, {0});
+  EXPECT_FALSE(isDeleted(x));
+  EXPECT_EQ(floatsOf(kept[0][0]), (std::vector<float>{2, 3, 4}));
+  destroy(kept[0][0]);
+  // Donated: x is gone, y is not, and the result lives in x's memory.
+  auto results = execute(loaded, {{x, y}}, 1);
+  EXPECT_TRUE(isDeleted(x));
+  EXPECT_FALSE(isDeleted(y));
+  EXPECT_EQ(floatsOf(results[0][0]), (std::vector<float>{2, 3, 4}));
+  PJRT_Device_MemoryStats_Args stats{};
+  stats.struct_size = PJRT_Device_MemoryStats_Args_STRUCT_SIZE;
+  stats.device = only;
+  ASSERT_EQ(take(api_->PJRT_Device_MemoryStats(&stats)).second, "");
+  EXPECT_EQ(stats.bytes_in_use, 24);  // y and the result
+  std::pair<PJRT_Error_Code, std::string> error;
+  execute(loaded, {{x, y}}, 1, nullptr, &error);
+  EXPECT_EQ(error.first, PJRT_Error_Code_FAILED_PRECONDITION);
+  EXPECT_NE(error.second.find("donated"), std::string::npos) << error.second;
+  for (PJRT_Buffer* b : {x, y, results[0][0]}) destroy(b);
   destroy(loaded);
   destroy(client);
 }

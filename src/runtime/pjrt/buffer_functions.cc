@@ -190,7 +190,9 @@ PJRT_Error* bufferDelete(PJRT_Buffer_Delete_Args* args) {
 
 PJRT_Error* bufferIsDeleted(PJRT_Buffer_IsDeleted_Args* args) {
   return call("PJRT_Buffer_IsDeleted", args, [](PJRT_Buffer_IsDeleted_Args& a, const Fits&) {
-    a.is_deleted = bufferOf(a.buffer).core->state->deleted();
+    // A donated buffer is gone from its caller's side, as PJRT reports it.
+    const BufferState& state = *bufferOf(a.buffer).core->state;
+    a.is_deleted = state.deleted() || state.donated();
   });
 }
 

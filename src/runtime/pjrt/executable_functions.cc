@@ -1,6 +1,7 @@
 // PJRT's compile, executables and executions, over the plugin's: programs arrive as MLIR
 // text with a serialized xla.CompileOptionsProto (compile_options.h), and run on the
 // devices the options assign, one process per device.
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "ir/fingerprint.h"
+#include "passes/buffer_assignment.h"
 #include "runtime/api_functions.h"
 #include "runtime/serialized_executable.h"
 #include "stablehlo/printer.h"
@@ -96,6 +98,26 @@ PJRT_LoadedExecutable& loadedOf(PJRT_LoadedExecutable* executable) {
 }
 
 constexpr std::string_view kBytecodeMagic("ML\xefR", 4);
+
+// The parameters an execution takes over: those the program marks donated (as JAX marks
+// the arguments of jit(donate_argnums=...)), except the ones the caller keeps this time.
+std::vector<size_t> donatedParameters(const Function& entry, const PJRT_ExecuteOptions* options) {
+  std::vector<size_t> donated;
+  const int64_t* kept = nullptr;
+  size_t numKept = 0;
+  if (options) {
+    const Fits fits(options, options->struct_size);
+    if (fits(options->num_non_donatable_input_indices)) {
+      kept = options->non_donatable_input_indices;
+      numKept = options->num_non_donatable_input_indices;
+      if (numKept > 0 && !kept) invalid("non_donatable_input_indices is null");
+    }
+  }
+  for (size_t i = 0; i < entry.numParams(); ++i)
+    if (passes::marksDonation(entry, i) && std::find(kept, kept + numKept, static_cast<int64_t>(i)) == kept + numKept)
+      donated.push_back(i);
+  return donated;
+}
 
 }  // namespace
 
@@ -275,6 +297,9 @@ PJRT_Error* loadedExecutableExecute(PJRT_LoadedExecutable_Execute_Args* args) {
     execute.num_args = a.num_args;
     execute.output_lists = resultLists.data();
     execute.complete_events = complete.data();
+    const std::vector<size_t> donated = donatedParameters(program.kiln->info->program->entry(), a.options);
+    execute.donated_args = donated.data();
+    execute.num_donated_args = donated.size();
     check(api::execute(&execute));
     for (size_t d = 0; d < a.num_devices; ++d) {
       for (size_t r = 0; r < outputs; ++r)
