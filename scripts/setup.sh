@@ -23,6 +23,30 @@ for arg in "$@"; do
   esac
 done
 
+# A vendor's PJRT plugin, for the loader's test (tests/runtime/pjrt_loader_test.cc): the
+# CUDA plugin released with jaxlib 0.10.2, which answers GetPjrtApi without a GPU.
+# Downloaded once from PyPI into the build folder's cache (a 174 MB wheel, 480 MB
+# unpacked); without a network the test is skipped.
+fetch_vendor_plugin() {
+  local cache dir
+  cache="$(cd "$(dirname "$0")/.." && pwd)/build/cache"
+  dir="$cache/jax_cuda12_pjrt-0.10.2"
+  [ -f "$dir/xla_cuda_plugin.so" ] && return 0
+  mkdir -p "$cache/wheels" "$dir"
+  echo "setup.sh: downloading jax-cuda12-pjrt 0.10.2 (the vendor plugin of the PJRT loader's test)"
+  if python3 -m pip download -q --no-deps jax-cuda12-pjrt==0.10.2 -d "$cache/wheels" &&
+     python3 -c 'import sys, zipfile, glob
+wheel = glob.glob(sys.argv[1] + "/jax_cuda12_pjrt-0.10.2-*.whl")[0]
+with zipfile.ZipFile(wheel) as z, open(sys.argv[2] + "/xla_cuda_plugin.so.part", "wb") as out:
+    out.write(z.read("jax_plugins/xla_cuda12/xla_cuda_plugin.so"))' "$cache/wheels" "$dir"; then
+    mv "$dir/xla_cuda_plugin.so.part" "$dir/xla_cuda_plugin.so"
+    rm -f "$cache"/wheels/jax_cuda12_pjrt-*.whl
+  else
+    echo "setup.sh: could not fetch jax-cuda12-pjrt; its test will be skipped" >&2
+  fi
+}
+fetch_vendor_plugin
+
 missing=()
 for p in "${packages[@]}"; do
   # dpkg-query prints "install ok installed" only for a fully installed package.

@@ -121,11 +121,13 @@ std::vector<std::string> pluginSearchPath() {
   return folders;
 }
 
-const LoadedPlugin& loadPlugin(const std::string& name) {
+const LoadedPlugin& loadPlugin(const std::string& name) { return open(name, pluginFile(name)); }
+
+std::string pluginFile(const std::string& name) {
   std::vector<std::string> folders = pluginSearchPath();
   for (const std::string& folder : folders) {
     fs::path candidate = fs::path(folder) / fileNameOf(name);
-    if (fs::exists(candidate)) return open(name, candidate.string());
+    if (fs::exists(candidate)) return candidate.string();
   }
   std::string looked, available;
   for (const std::string& folder : folders) looked += (looked.empty() ? "" : ", ") + folder;

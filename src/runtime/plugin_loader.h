@@ -30,6 +30,10 @@ std::vector<std::string> pluginSearchPath();
 // not this host's (naming both), Io when the file is not a plugin.
 const LoadedPlugin& loadPlugin(const std::string& name);
 
+// The file of the plugin called `name` on the search path; throws kiln::Error (Usage)
+// when no folder has it, listing those searched and the plugins there are.
+std::string pluginFile(const std::string& name);
+
 // The same for a file named by its path (its name is taken from the file name).
 const LoadedPlugin& loadPluginFile(const std::string& path);
 
