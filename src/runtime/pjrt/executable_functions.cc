@@ -15,6 +15,7 @@
 #include "stablehlo/printer.h"
 #include "runtime/pjrt/buffer_types.h"
 #include "runtime/pjrt/compile_options.h"
+#include "runtime/pjrt/executables.h"
 #include "runtime/pjrt/pjrt_call.h"
 #include "runtime/pjrt/pjrt_functions.h"
 #include "runtime/pjrt/pjrt_objects.h"
@@ -67,37 +68,32 @@ std::shared_ptr<CompiledProgramHandle> handleOf(KilnExecutable* kiln) {
   return handle;
 }
 
-// A loaded executable over a program kiln made: on the devices of its placement (or the
-// client's first ones), or on any device when portable.
-PJRT_LoadedExecutable* load(PJRT_Client& client, KilnExecutable* kiln, bool portable) {
-  auto loaded = std::make_unique<PJRT_LoadedExecutable>();
-  loaded->program = handleOf(kiln);
-  loaded->client = &client;
-  loaded->portable = portable;
-  const Placement& where = kiln->info->placement;
-  if (!portable)
-    for (size_t i = 0; i < static_cast<size_t>(where.processes()); ++i)
-      loaded->devices.push_back(where.devices.empty() ? client.handles.at(i) : deviceWithId(client, where.devices[i]));
-  return loaded.release();
-}
-
 // What Serialize and GetDeviceAssignment return: bytes the caller frees with the deleter
 // they come with.
 struct OwnedBytes {
   std::string bytes;
 };
 
-const CompiledProgramHandle& programOf(const PJRT_Executable* executable) {
-  return *need(executable, "executable").program;
-}
-
-PJRT_LoadedExecutable& loadedOf(PJRT_LoadedExecutable* executable) {
-  PJRT_LoadedExecutable& loaded = need(executable, "executable");
-  if (loaded.deleted) throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION, "the executable was deleted");
-  return loaded;
-}
-
 constexpr std::string_view kBytecodeMagic("ML\xefR", 4);
+
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> items;
+  for (size_t start = 0; start <= text.size();) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    items.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return items;
+}
+
+KilnOptimization optimizationOf(const std::string& value) {
+  if (value == "default") return KILN_OPTIMIZATION_DEFAULT;
+  if (value == "fast") return KILN_OPTIMIZATION_FAST;
+  if (value == "full") return KILN_OPTIMIZATION_FULL;
+  if (value == "tiered") return KILN_OPTIMIZATION_TIERED;
+  invalid("kiln.optimization is '" + value + "' (default, fast, full or tiered)");
+}
 
 // The parameters an execution takes over: those the program marks donated (as JAX marks
 // the arguments of jit(donate_argnums=...)), except the ones the caller keeps this time.
@@ -121,6 +117,28 @@ std::vector<size_t> donatedParameters(const Function& entry, const PJRT_ExecuteO
 
 }  // namespace
 
+PJRT_LoadedExecutable* load(PJRT_Client& client, KilnExecutable* kiln, bool portable) {
+  auto loaded = std::make_unique<PJRT_LoadedExecutable>();
+  loaded->program = handleOf(kiln);
+  loaded->client = &client;
+  loaded->portable = portable;
+  const Placement& where = kiln->info->placement;
+  if (!portable)
+    for (size_t i = 0; i < static_cast<size_t>(where.processes()); ++i)
+      loaded->devices.push_back(where.devices.empty() ? client.handles.at(i) : deviceWithId(client, where.devices[i]));
+  return loaded.release();
+}
+
+const CompiledProgramHandle& programOf(const PJRT_Executable* executable) {
+  return *need(executable, "executable").program;
+}
+
+PJRT_LoadedExecutable& loadedOf(PJRT_LoadedExecutable* executable) {
+  PJRT_LoadedExecutable& loaded = need(executable, "executable");
+  if (loaded.deleted) throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION, "the executable was deleted");
+  return loaded;
+}
+
 namespace functions {
 
 PJRT_Error* clientCompile(PJRT_Client_Compile_Args* args) {
@@ -140,10 +158,30 @@ PJRT_Error* clientCompile(PJRT_Client_Compile_Args* args) {
     const CompileOptions options =
         readCompileOptions(std::string_view(a.compile_options ? a.compile_options : "", a.compile_options_size));
 
+    // kiln's own compile settings, by the names the kiln extension's header gives them;
+    // any other override is one of kiln's named options.
     std::vector<KilnNamedOption> named;
-    for (const auto& [name, value] : options.overrides) named.push_back({name.c_str(), value.c_str()});
+    std::string entry, dumpDir, sourceName;
+    std::vector<std::string> processEntries;
+    KilnOptimization optimization = KILN_OPTIMIZATION_DEFAULT;
+    for (const auto& [name, value] : options.overrides) {
+      if (name == "kiln.entry") entry = value;
+      else if (name == "kiln.dump_dir") dumpDir = value;
+      else if (name == "kiln.source_name") sourceName = value;
+      else if (name == "kiln.process_entries") processEntries = splitList(value);
+      else if (name == "kiln.optimization") optimization = optimizationOf(value);
+      else named.push_back({name.c_str(), value.c_str()});
+    }
+    std::vector<const char*> processEntryNames;
+    for (const std::string& e : processEntries) processEntryNames.push_back(e.c_str());
     KilnCompileArgs compile{};
     compile.struct_size = sizeof compile;
+    compile.entry = entry.empty() ? nullptr : entry.c_str();
+    compile.dump_dir = dumpDir.empty() ? nullptr : dumpDir.c_str();
+    compile.name = sourceName.empty() ? nullptr : sourceName.c_str();
+    compile.optimization = optimization;
+    compile.process_entries = processEntryNames.empty() ? nullptr : processEntryNames.data();
+    compile.num_process_entries = processEntryNames.size();
     compile.client = client.core;
     compile.code = code.data();
     compile.code_size = code.size();
@@ -251,10 +289,9 @@ PJRT_Error* executableOutputMemoryKinds(PJRT_Executable_OutputMemoryKinds_Args* 
   });
 }
 
-// Runs the program once on each of its devices (argument_lists[d] on the device of
-// process d), or on execute_device for a portable executable.
-PJRT_Error* loadedExecutableExecute(PJRT_LoadedExecutable_Execute_Args* args) {
-  return call("PJRT_LoadedExecutable_Execute", args, [](PJRT_LoadedExecutable_Execute_Args& a, const Fits& fits) {
+}  // namespace functions
+
+void execute(PJRT_LoadedExecutable_Execute_Args& a, const Fits& fits, const ExecuteControl& control) {
     PJRT_LoadedExecutable& loaded = loadedOf(a.executable);
     const CompiledProgramHandle& program = *loaded.program;
     std::vector<PJRT_Device*> devices = loaded.devices;
@@ -270,21 +307,24 @@ PJRT_Error* loadedExecutableExecute(PJRT_LoadedExecutable_Execute_Args* args) {
       invalid("num_devices is " + std::to_string(a.num_devices) + "; the executable runs on " +
               std::to_string(devices.size()) + " device(s)");
     if (!a.output_lists) invalid("output_lists is null");
-    if (a.num_args > 0 && !a.argument_lists) invalid("argument_lists is null");
+    auto numArgs = [&](size_t d) { return control.numArgsPerDevice ? control.numArgsPerDevice[d] : a.num_args; };
     std::vector<std::vector<KilnBuffer*>> arguments(a.num_devices);
     std::vector<KilnBuffer* const*> argumentLists;
     std::vector<KilnDevice*> kilnDevices;
     for (size_t d = 0; d < a.num_devices; ++d) {
+      if (numArgs(d) > 0 && !a.argument_lists) invalid("argument_lists is null");
       kilnDevices.push_back(devices[d]->core);
-      for (size_t i = 0; i < a.num_args; ++i) {
+      for (size_t i = 0; i < numArgs(d); ++i) {
         PJRT_Buffer* buffer = a.argument_lists[d][i];
         if (!buffer) invalid("argument_lists[" + std::to_string(d) + "][" + std::to_string(i) + "] is null");
         arguments[d].push_back(buffer->core);
       }
       argumentLists.push_back(arguments[d].data());
     }
-    const size_t outputs = program.outputTypes.size();
-    std::vector<std::vector<KilnBuffer*>> results(a.num_devices, std::vector<KilnBuffer*>(outputs));
+    // Each device's outputs: its process's function's results.
+    auto outputsOf = [&](size_t d) { return program.kiln->infoOf(d)->results.size(); };
+    std::vector<std::vector<KilnBuffer*>> results;
+    for (size_t d = 0; d < a.num_devices; ++d) results.emplace_back(outputsOf(d));
     std::vector<KilnBuffer**> resultLists;
     for (auto& list : results) resultLists.push_back(list.data());
     std::vector<KilnEvent*> complete(a.num_devices);
@@ -300,14 +340,27 @@ PJRT_Error* loadedExecutableExecute(PJRT_LoadedExecutable_Execute_Args* args) {
     const std::vector<size_t> donated = donatedParameters(program.kiln->info->program->entry(), a.options);
     execute.donated_args = donated.data();
     execute.num_donated_args = donated.size();
+    execute.label = control.label;
+    execute.time_limit_ns = control.timeLimitNs;
+    execute.print = control.print;
+    execute.print_user = control.printUser;
+    execute.print_release = control.printRelease;
+    execute.num_args_per_device = control.numArgsPerDevice;
     check(api::execute(&execute));
     for (size_t d = 0; d < a.num_devices; ++d) {
-      for (size_t r = 0; r < outputs; ++r)
-        a.output_lists[d][r] = new PJRT_Buffer{results[d][r], devices[d]};
+      for (size_t r = 0; r < results[d].size(); ++r) a.output_lists[d][r] = new PJRT_Buffer{results[d][r], devices[d]};
       std::unique_ptr<KilnEvent> event(complete[d]);
-      if (a.device_complete_events) a.device_complete_events[d] = new PJRT_Event{event->event};
+      if (a.device_complete_events) a.device_complete_events[d] = new PJRT_Event{event->event, event->execution};
     }
-  });
+}
+
+namespace functions {
+
+// Runs the program once on each of its devices (argument_lists[d] on the device of
+// process d), or on execute_device for a portable executable.
+PJRT_Error* loadedExecutableExecute(PJRT_LoadedExecutable_Execute_Args* args) {
+  return call("PJRT_LoadedExecutable_Execute", args,
+              [](PJRT_LoadedExecutable_Execute_Args& a, const Fits& fits) { execute(a, fits, {}); });
 }
 
 PJRT_Error* executableFingerprint(PJRT_Executable_Fingerprint_Args* args) {

@@ -62,6 +62,8 @@ struct PJRT_Buffer {
 
 struct PJRT_Event {
   kiln::runtime::EventRef event;
+  // An execution's completion event: what the kiln extension's event_cancel stops.
+  std::shared_ptr<kiln::runtime::Cancellable> execution;
 };
 
 namespace kiln::runtime::pjrt {
@@ -80,6 +82,10 @@ struct CompiledProgramHandle {
   std::vector<PJRT_NamedValue> costs;       // GetCostAnalysis's properties
   std::string optimizedText;                // OptimizedProgram's, printed once asked for
   std::once_flag printed;
+  // The last statistics and text the kiln extension returned, which the caller borrows.
+  std::mutex borrowedMutex;
+  std::vector<PJRT_NamedValue> statistics;
+  std::string text;
 };
 
 }  // namespace kiln::runtime::pjrt

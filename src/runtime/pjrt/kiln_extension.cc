@@ -1,0 +1,164 @@
+// The kiln extension (include/kiln/pjrt/kiln_extension.h): what kiln's plugins offer
+// beyond PJRT's core table, over the same objects, each an entry of kiln's own functions.
+#include "runtime/pjrt/kiln_extension.h"
+
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/api_functions.h"
+#include "runtime/dtype_codes.h"
+#include "runtime/pjrt/buffer_types.h"
+#include "runtime/pjrt/executables.h"
+#include "runtime/pjrt/pjrt_call.h"
+
+namespace kiln::runtime::pjrt {
+
+namespace {
+
+PJRT_Error* kilnExecute(KILN_Execute_Args* args) {
+  return call("KILN_Execute", args, [](KILN_Execute_Args& a, const Fits& fits) {
+    PJRT_LoadedExecutable_Execute_Args& execute = need(a.execute, "execute");
+    if (execute.struct_size == 0) invalid("execute's struct_size is 0");
+    ExecuteControl control;
+    control.label = a.label;
+    control.timeLimitNs = a.time_limit_ns;
+    control.print = a.print;
+    control.printUser = a.print_user;
+    control.printRelease = a.print_release;
+    control.numArgsPerDevice = fits(a.num_args_per_device) ? a.num_args_per_device : nullptr;
+    // The caller's execute args, read as PJRT_LoadedExecutable_Execute reads them.
+    PJRT_LoadedExecutable_Execute_Args copy{};
+    const size_t given = std::min(execute.struct_size, sizeof copy);
+    std::memcpy(&copy, &execute, given);
+    pjrt::execute(copy, Fits(&copy, given), control);
+    std::memcpy(&execute, &copy, given);
+  });
+}
+
+PJRT_Error* eventCancel(KILN_Event_Cancel_Args* args) {
+  return call("KILN_Event_Cancel", args, [](KILN_Event_Cancel_Args& a, const Fits&) {
+    PJRT_Event& event = need(a.event, "event");
+    if (!event.execution) invalid("the event is not an execution's completion event");
+    event.execution->cancel();
+  });
+}
+
+PJRT_Error* executableStatistics(KILN_Executable_Statistics_Args* args) {
+  return call("KILN_Executable_Statistics", args, [](KILN_Executable_Statistics_Args& a, const Fits&) {
+    auto& program = const_cast<CompiledProgramHandle&>(programOf(a.executable));
+    KilnExecutableStatisticsArgs statistics{sizeof statistics, program.kiln, nullptr, 0};
+    std::lock_guard<std::mutex> lock(program.borrowedMutex);
+    check(api::executableStatistics(&statistics));
+    program.statistics.clear();
+    for (size_t i = 0; i < statistics.num_values; ++i) {
+      PJRT_NamedValue v{};
+      v.struct_size = PJRT_NamedValue_STRUCT_SIZE;
+      v.name = statistics.values[i].name;
+      v.name_size = std::strlen(v.name);
+      v.type = PJRT_NamedValue_kFloat;
+      v.float_value = static_cast<float>(statistics.values[i].value);
+      v.value_size = 1;
+      program.statistics.push_back(v);
+    }
+    a.values = program.statistics.data();
+    a.num_values = program.statistics.size();
+  });
+}
+
+PJRT_Error* executableText(KILN_Executable_Text_Args* args) {
+  return call("KILN_Executable_Text", args, [](KILN_Executable_Text_Args& a, const Fits&) {
+    auto& program = const_cast<CompiledProgramHandle&>(programOf(a.executable));
+    if (!a.name) invalid("name is null");
+    std::optional<std::string> text = program.kiln->info->program->text(a.name);
+    a.found = text.has_value();
+    std::lock_guard<std::mutex> lock(program.borrowedMutex);
+    program.text = text ? std::move(*text) : std::string();
+    a.text = program.text.data();
+    a.text_size = program.text.size();
+  });
+}
+
+PJRT_Error* withEntry(KILN_LoadedExecutable_WithEntry_Args* args) {
+  return call("KILN_LoadedExecutable_WithEntry", args,
+              [](KILN_LoadedExecutable_WithEntry_Args& a, const Fits& fits) {
+                fits.requireOut(a.entry_executable, "entry_executable");
+                PJRT_LoadedExecutable& loaded = loadedOf(a.executable);
+                if (!a.entry) invalid("entry is null");
+                KilnExecutableWithEntryArgs with{sizeof with, loaded.program->kiln, a.entry, nullptr};
+                check(api::executableWithEntry(&with));
+                a.entry_executable = load(*loaded.client, with.entry_executable, loaded.portable);
+              });
+}
+
+// kiln's feeds take the dtypes of kiln's own ABI.
+KilnDType feedType(int type) {
+  const std::optional<DType> dtype = dtypeOf(type);
+  const KilnDType code = dtype ? dtypeCode(*dtype) : KILN_DTYPE_INVALID;
+  if (code == KILN_DTYPE_INVALID)
+    throw ApiFailure(KILN_ERROR_UNIMPLEMENTED, "unsupported: buffer type " + std::to_string(type) + " in a feed");
+  return code;
+}
+
+PJRT_Error* deviceInfeed(KILN_Device_Infeed_Args* args) {
+  return call("KILN_Device_Infeed", args, [](KILN_Device_Infeed_Args& a, const Fits&) {
+    KilnDeviceInfeedArgs infeed{sizeof infeed, need(a.device, "device").core, feedType(rawEnum(a.type)),
+                                a.dims, a.num_dims, a.data};
+    check(api::deviceInfeed(&infeed));
+  });
+}
+
+PJRT_Error* deviceOutfeed(KILN_Device_Outfeed_Args* args) {
+  return call("KILN_Device_Outfeed", args, [](KILN_Device_Outfeed_Args& a, const Fits& fits) {
+    fits.requireOut(a.event, "event");
+    KilnDeviceOutfeedArgs outfeed{sizeof outfeed, need(a.device, "device").core, feedType(rawEnum(a.type)),
+                                  a.dims, a.num_dims, a.dst, a.dst_size, nullptr};
+    check(api::deviceOutfeed(&outfeed));
+    std::unique_ptr<KilnEvent> event(outfeed.event);
+    a.event = new PJRT_Event{event->event, nullptr};
+  });
+}
+
+PJRT_Error* deserializeWithSource(KILN_Executable_DeserializeWithSource_Args* args) {
+  return call("KILN_Executable_DeserializeWithSource", args,
+              [](KILN_Executable_DeserializeWithSource_Args& a, const Fits& fits) {
+                fits.requireOut(a.loaded_executable, "loaded_executable");
+                PJRT_Client& client = need(a.client, "client");
+                KilnExecutableDeserializeArgs load{};
+                load.struct_size = sizeof load;
+                load.client = client.core;
+                load.bytes = a.serialized_executable;
+                load.num_bytes = a.serialized_executable_size;
+                load.source_name = a.source_name;
+                load.source = a.source;
+                load.source_size = a.source_size;
+                check(api::executableDeserialize(&load));
+                a.loaded_executable = pjrt::load(client, load.executable, false);
+              });
+}
+
+}  // namespace
+
+const PJRT_Extension_Base* kilnExtension() {
+  static const KILN_Extension extension = [] {
+    KILN_Extension e{};
+    e.base.struct_size = sizeof e;
+    const int type = KILN_PJRT_EXTENSION_TYPE;
+    std::memcpy(&e.base.type, &type, sizeof type);
+    e.version = KILN_PJRT_EXTENSION_VERSION;
+    e.execute = kilnExecute;
+    e.event_cancel = eventCancel;
+    e.executable_statistics = executableStatistics;
+    e.executable_text = executableText;
+    e.loaded_executable_with_entry = withEntry;
+    e.device_infeed = deviceInfeed;
+    e.device_outfeed = deviceOutfeed;
+    e.executable_deserialize_with_source = deserializeWithSource;
+    return e;
+  }();
+  return &extension.base;
+}
+
+}  // namespace kiln::runtime::pjrt
