@@ -129,6 +129,20 @@ PJRT_LoadedExecutable* load(PJRT_Client& client, KilnExecutable* kiln, bool port
   return loaded.release();
 }
 
+PJRT_LoadedExecutable* deserialize(PJRT_Client& client, const char* bytes, size_t size, const char* sourceName,
+                                   const char* source, size_t sourceSize) {
+  KilnExecutableDeserializeArgs load{};
+  load.struct_size = sizeof load;
+  load.client = client.core;
+  load.bytes = bytes;
+  load.num_bytes = size;
+  load.source_name = sourceName;
+  load.source = source;
+  load.source_size = sourceSize;
+  check(api::executableDeserialize(&load));
+  return pjrt::load(client, load.executable, false);
+}
+
 const CompiledProgramHandle& programOf(const PJRT_Executable* executable) {
   return *need(executable, "executable").program;
 }
@@ -444,13 +458,8 @@ PJRT_Error* executableDeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args
                 if (fits(a.overridden_serialized_compile_options_size) && a.overridden_serialized_compile_options_size > 0)
                   throw ApiFailure(KILN_ERROR_UNIMPLEMENTED,
                                    "unsupported: overridden compile options for a serialized executable");
-                KilnExecutableDeserializeArgs load{};
-                load.struct_size = sizeof load;
-                load.client = client.core;
-                load.bytes = a.serialized_executable;
-                load.num_bytes = a.serialized_executable_size;
-                check(api::executableDeserialize(&load));
-                a.loaded_executable = pjrt::load(client, load.executable, false);
+                a.loaded_executable = deserialize(client, a.serialized_executable, a.serialized_executable_size,
+                                                  nullptr, nullptr, 0);
               });
 }
 

@@ -19,6 +19,11 @@ namespace kiln::runtime::pjrt {
 // client's first ones), or on any device when portable.
 PJRT_LoadedExecutable* load(PJRT_Client& client, KilnExecutable* kiln, bool portable);
 
+// A loaded executable from bytes PJRT_Executable_Serialize wrote, with the text it was
+// compiled from when the caller has it (null: none).
+PJRT_LoadedExecutable* deserialize(PJRT_Client& client, const char* bytes, size_t size, const char* sourceName,
+                                   const char* source, size_t sourceSize);
+
 // The handle's program; throws ApiFailure for a null handle (or a deleted executable).
 const CompiledProgramHandle& programOf(const PJRT_Executable* executable);
 PJRT_LoadedExecutable& loadedOf(PJRT_LoadedExecutable* executable);

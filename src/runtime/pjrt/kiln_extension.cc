@@ -126,16 +126,8 @@ PJRT_Error* deserializeWithSource(KILN_Executable_DeserializeWithSource_Args* ar
               [](KILN_Executable_DeserializeWithSource_Args& a, const Fits& fits) {
                 fits.requireOut(a.loaded_executable, "loaded_executable");
                 PJRT_Client& client = need(a.client, "client");
-                KilnExecutableDeserializeArgs load{};
-                load.struct_size = sizeof load;
-                load.client = client.core;
-                load.bytes = a.serialized_executable;
-                load.num_bytes = a.serialized_executable_size;
-                load.source_name = a.source_name;
-                load.source = a.source;
-                load.source_size = a.source_size;
-                check(api::executableDeserialize(&load));
-                a.loaded_executable = pjrt::load(client, load.executable, false);
+                a.loaded_executable = deserialize(client, a.serialized_executable, a.serialized_executable_size,
+                                                  a.source_name, a.source, a.source_size);
               });
 }
 
