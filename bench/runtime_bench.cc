@@ -5,7 +5,8 @@
 //     and execute-plus-await latency, against calling the cpu backend's executable
 //     directly (synchronously, no runtime in between); the program runs on the caller's
 //     thread (the plugins' default for one this small) and, as a second figure, on the
-//     device's thread.
+//     device's thread; and the same executes through the plugin's PJRT table (GetPjrtApi),
+//     which kiln's client moves to.
 //  2. Host -> device -> host round trip of 64 MiB through the cpu plugin (buffer from
 //     host, awaited; copy to host, awaited) as a bandwidth, against memcpy of 64 MiB.
 //  3. all_reduce (sum, f32) of 64 MiB on 2 and 4 cpu devices, inputs already on the
@@ -21,6 +22,7 @@
 
 #include "backends/cpu/program_cache.h"
 #include "runtime/client.h"
+#include "runtime/pjrt_loader.h"
 
 namespace {
 
@@ -85,17 +87,103 @@ struct RawExecute {
   }
 };
 
+// The same through the plugin's PJRT table: a client of its own, the tiny program
+// compiled and its argument uploaded once; one execute, its output and event destroyed.
+class PjrtExecute {
+ public:
+  explicit PjrtExecute(const runtime::PjrtPlugin& plugin) : api_(*plugin.api) {
+    PJRT_Client_Create_Args create{};
+    create.struct_size = PJRT_Client_Create_Args_STRUCT_SIZE;
+    check(api_.PJRT_Client_Create(&create));
+    client_ = create.client;
+    PJRT_Client_AddressableDevices_Args devices{PJRT_Client_AddressableDevices_Args_STRUCT_SIZE, nullptr, client_};
+    check(api_.PJRT_Client_AddressableDevices(&devices));
+    PJRT_Program program{};
+    program.struct_size = PJRT_Program_STRUCT_SIZE;
+    program.code = const_cast<char*>(kTiny);
+    program.code_size = std::strlen(kTiny);
+    program.format = "mlir";
+    program.format_size = 4;
+    PJRT_Client_Compile_Args compile{};
+    compile.struct_size = PJRT_Client_Compile_Args_STRUCT_SIZE;
+    compile.client = client_;
+    compile.program = &program;
+    check(api_.PJRT_Client_Compile(&compile));
+    exe_ = compile.executable;
+    static const float x[4] = {0, 0, 0, 0};
+    static const int64_t dims[1] = {4};
+    PJRT_Client_BufferFromHostBuffer_Args in{};
+    in.struct_size = PJRT_Client_BufferFromHostBuffer_Args_STRUCT_SIZE;
+    in.client = client_;
+    in.data = x;
+    in.type = PJRT_Buffer_Type_F32;
+    in.dims = dims;
+    in.num_dims = 1;
+    in.host_buffer_semantics = PJRT_HostBufferSemantics_kImmutableOnlyDuringCall;
+    in.device = devices.addressable_devices[0];
+    check(api_.PJRT_Client_BufferFromHostBuffer(&in));
+    arg_ = in.buffer;
+    await(in.done_with_host_buffer);
+  }
+  ~PjrtExecute() {
+    PJRT_Buffer_Destroy_Args b{PJRT_Buffer_Destroy_Args_STRUCT_SIZE, nullptr, arg_};
+    check(api_.PJRT_Buffer_Destroy(&b));
+    PJRT_LoadedExecutable_Destroy_Args e{PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, nullptr, exe_};
+    check(api_.PJRT_LoadedExecutable_Destroy(&e));
+    PJRT_Client_Destroy_Args c{PJRT_Client_Destroy_Args_STRUCT_SIZE, nullptr, client_};
+    check(api_.PJRT_Client_Destroy(&c));
+  }
+
+  void operator()(bool wait) const {
+    PJRT_Buffer* out = nullptr;
+    PJRT_Buffer** outList = &out;
+    PJRT_Buffer* const* argList = &arg_;
+    PJRT_Event* done = nullptr;
+    PJRT_ExecuteOptions options{};
+    options.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE;
+    PJRT_LoadedExecutable_Execute_Args e{};
+    e.struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE;
+    e.executable = exe_;
+    e.options = &options;
+    e.argument_lists = &argList;
+    e.num_devices = 1;
+    e.num_args = 1;
+    e.output_lists = &outList;
+    e.device_complete_events = &done;
+    check(api_.PJRT_LoadedExecutable_Execute(&e));
+    if (wait) await(done);
+    else destroy(done);
+    PJRT_Buffer_Destroy_Args b{PJRT_Buffer_Destroy_Args_STRUCT_SIZE, nullptr, out};
+    check(api_.PJRT_Buffer_Destroy(&b));
+  }
+
+ private:
+  void await(PJRT_Event* event) const {
+    PJRT_Event_Await_Args w{PJRT_Event_Await_Args_STRUCT_SIZE, nullptr, event};
+    check(api_.PJRT_Event_Await(&w));
+    destroy(event);
+  }
+  void destroy(PJRT_Event* event) const {
+    PJRT_Event_Destroy_Args d{PJRT_Event_Destroy_Args_STRUCT_SIZE, nullptr, event};
+    check(api_.PJRT_Event_Destroy(&d));
+  }
+  void check(PJRT_Error* error) const {
+    if (error) throw Error(ErrorKind::Internal, "runtime_bench: " + runtime::takeError(api_, error));
+  }
+
+  const PJRT_Api& api_;
+  PJRT_Client* client_ = nullptr;
+  PJRT_LoadedExecutable* exe_ = nullptr;
+  PJRT_Buffer* arg_ = nullptr;
+};
+
 // Back-to-back and execute + await times per call (best of 5 rounds) on `client`.
 struct DispatchTimes {
   double issue = 1e9, latency = 1e9;
 };
 
-DispatchTimes timeDispatch(const runtime::Client& client, const Literal& x) {
-  runtime::Device device = client.devices()[0];
-  runtime::Executable exe = client.compile(kTiny);
-  runtime::Buffer arg = client.bufferFromHost(x, device);
-  arg.readyEvent().await();
-  RawExecute execute{client.plugin().api(), exe.handle(), device.handle(), arg.handle()};
+template <class Execute>
+DispatchTimes timeDispatch(const Execute& execute) {
   const int n = 20000;
   DispatchTimes best;
   for (int round = 0; round < 5; ++round) {
@@ -107,6 +195,14 @@ DispatchTimes timeDispatch(const runtime::Client& client, const Literal& x) {
     best.latency = std::min(best.latency, secondsSince(start) / (n / 4));
   }
   return best;
+}
+
+DispatchTimes timeDispatch(const runtime::Client& client, const Literal& x) {
+  runtime::Device device = client.devices()[0];
+  runtime::Executable exe = client.compile(kTiny);
+  runtime::Buffer arg = client.bufferFromHost(x, device);
+  arg.readyEvent().await();
+  return timeDispatch(RawExecute{client.plugin().api(), exe.handle(), device.handle(), arg.handle()});
 }
 
 // The tiny program through the C API, run on the caller's thread (the default for a
@@ -121,12 +217,14 @@ void dispatch(const runtime::Plugin& plugin) {
   runtime::ClientOptions queuedOptions;
   queuedOptions.inlineExecution = false;
   runtime::Client queued(plugin, queuedOptions);
-  DispatchTimes here, handed;
+  const PjrtExecute pjrt(runtime::loadPjrtPlugin(plugin.path()));
+  DispatchTimes here, handed, viaPjrt;
   double call = 1e9;
   for (int round = 0; round < 3; ++round) {  // interleaved, against the machine's drift
-    DispatchTimes h = timeDispatch(inlined, x), q = timeDispatch(queued, x);
+    DispatchTimes h = timeDispatch(inlined, x), q = timeDispatch(queued, x), p = timeDispatch(pjrt);
     here = {std::min(here.issue, h.issue), std::min(here.latency, h.latency)};
     handed = {std::min(handed.issue, q.issue), std::min(handed.latency, q.latency)};
+    viaPjrt = {std::min(viaPjrt.issue, p.issue), std::min(viaPjrt.latency, p.latency)};
     auto start = Clock::now();
     for (int i = 0; i < 20000; ++i) direct.executable->call(entry, args);
     call = std::min(call, secondsSince(start) / 20000);
@@ -136,6 +234,8 @@ void dispatch(const runtime::Plugin& plugin) {
   std::printf("  C API execute + await                %6.2f us per call   (target <= 10 us)\n", here.latency * 1e6);
   std::printf("  the same on the device's thread (inline_execution never):\n");
   std::printf("    back to back %.2f us, execute + await %.2f us per call\n", handed.issue * 1e6, handed.latency * 1e6);
+  std::printf("  PJRT execute (GetPjrtApi), back to back %.2f us, execute + await %.2f us per call\n",
+              viaPjrt.issue * 1e6, viaPjrt.latency * 1e6);
   std::printf("  backend executable called directly   %6.2f us per call\n", call * 1e6);
   std::printf("  ratio to direct: back to back %.2fx, execute + await %.2fx (device's thread: %.2fx, %.2fx)\n",
               here.issue / call, here.latency / call, handed.issue / call, handed.latency / call);

@@ -558,6 +558,7 @@ TEST_P(PjrtPluginTest, ExecutablesDescribeAndSerializeThemselves) {
   EXPECT_EQ(deviceOf(results[1][0]), device(client, 0));
   for (auto& list : results)
     for (PJRT_Buffer* r : list) destroy(r);
+  destroy(load.loaded_executable);
   // Damaged bytes are an error, not a crash.
   load.serialized_executable = "kiln";
   load.serialized_executable_size = 4;
