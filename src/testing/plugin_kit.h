@@ -14,26 +14,18 @@
 
 #include "kiln/plugin.h"
 #include "runtime/plugin_loader.h"
+#include "testing/kit_harness.h"
 #include "testing/plugin_check.h"
 
 namespace kiln::testing::plugin_kit {
 
-struct Fail {
-  std::string why;
-};
-struct Skip {
-  std::string why;
-};
-
-// The check now running, for the crash and hang reports (installCrashHandlers,
-// startWatchdog); endCheck: none.
-void beginCheck(const std::string& name);
-void endCheck();
-// Signals that end the process print "CRASH <check>" first.
-void installCrashHandlers();
-// Ends the process when a check runs past `seconds` (a plugin that hangs), printing
-// "HANG <check>".
-void startWatchdog(double seconds);
+using kit::beginCheck;
+using kit::endCheck;
+using kit::Fail;
+using kit::installCrashHandlers;
+using kit::require;
+using kit::Skip;
+using kit::startWatchdog;
 
 // The name of a KilnErrorCode, for messages.
 const char* codeName(int code);
@@ -42,33 +34,13 @@ size_t elementSize(KilnDType t);
 
 class Kit {
  public:
-  Kit(const runtime::LoadedPlugin& plugin, std::ostream& out) : api_(*plugin.api), out_(out) {}
+  Kit(const runtime::LoadedPlugin& plugin, std::ostream& out) : api_(*plugin.api), runner_(out) {}
 
   // ---- running checks ----
 
-  void check(const std::string& name, const std::function<void()>& body) {
-    beginCheck(name);
-    std::string verdict, why;
-    try {
-      body();
-      verdict = "PASS";
-    } catch (const Fail& f) {
-      verdict = "FAIL";
-      why = f.why;
-    } catch (const Skip& s) {
-      verdict = "SKIP";
-      why = s.why;
-    } catch (const std::exception& e) {
-      verdict = "FAIL";
-      why = std::string("the kit caught an exception: ") + e.what();
-    }
-    cleanUp();
-    endCheck();
-    (verdict == "PASS" ? summary_.passed : verdict == "FAIL" ? summary_.failed : summary_.skipped)++;
-    out_ << "  " << verdict << "  " << name << (why.empty() ? "" : ": " + why) << "\n" << std::flush;
-  }
+  void check(const std::string& name, const std::function<void()>& body) { runner_.check(name, body); }
 
-  PluginCheckSummary summary() const { return summary_; }
+  PluginCheckSummary summary() const { return runner_.summary(); }
 
   // ---- the table ----
 
@@ -176,7 +148,7 @@ class Kit {
   KilnBuffer* upload(KilnClient* c, KilnDevice* d, KilnDType dtype, std::vector<int64_t> dims, std::string bytes) {
     auto data = std::make_shared<std::string>(std::move(bytes));
     auto shape = std::make_shared<std::vector<int64_t>>(std::move(dims));
-    cleanup_.push_back([data, shape] {});  // kept alive until after the buffer is destroyed
+    runner_.own([data, shape] {});  // kept alive until after the buffer is destroyed
     KilnBufferFromHostArgs a{};
     a.client = c;
     a.device = d;
@@ -301,29 +273,15 @@ class Kit {
   // is its struct_size and the handle).
   template <class Handle, class Args>
   Handle* owned(Handle* handle, KilnError* (*KilnPluginApi::*destroy)(Args*)) {
-    cleanup_.push_back([this, handle, destroy] {
+    runner_.own([this, handle, destroy] {
       Args d{sizeof(Args), handle};
       outcomeOf((api_.*destroy)(&d));
     });
     return handle;
   }
 
-  void cleanUp() {
-    while (!cleanup_.empty()) {
-      auto f = std::move(cleanup_.back());
-      cleanup_.pop_back();
-      f();
-    }
-  }
-
   const KilnPluginApi& api_;
-  std::ostream& out_;
-  PluginCheckSummary summary_;
-  std::vector<std::function<void()>> cleanup_;
+  kit::CheckRunner runner_;
 };
-
-inline void require(bool ok, const std::string& why) {
-  if (!ok) throw Fail{why};
-}
 
 }  // namespace kiln::testing::plugin_kit
