@@ -1,0 +1,466 @@
+// The PJRT conformance kit (pjrt_check.h). Each check owns what it creates (destroyed
+// through the table when it ends, last first); a failed call is a Fail with the plugin's
+// own message.
+#include "testing/pjrt_check.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "interp/interpreter.h"
+#include "runtime/pjrt_loader.h"
+#include "stablehlo/parser.h"
+#include "testing/kit_harness.h"
+
+namespace kiln::testing {
+namespace {
+
+using kit::Fail;
+using kit::require;
+using kit::Skip;
+
+constexpr const char* kElementwise = R"(func.func @main(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
+  %s = stablehlo.add %x, %y : tensor<8xf32>
+  %p = stablehlo.multiply %s, %x : tensor<8xf32>
+  %e = stablehlo.exponential %y : tensor<8xf32>
+  %r = stablehlo.subtract %p, %e : tensor<8xf32>
+  return %r : tensor<8xf32>
+})";
+
+constexpr const char* kDot = R"(func.func @main(%a: tensor<4x3xf32>, %b: tensor<3x2xf32>) -> tensor<4x2xf32> {
+  %d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  return %d : tensor<4x2xf32>
+})";
+
+constexpr const char* kReduce = R"(func.func @main(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+})";
+
+constexpr const char* kIntegers = R"(func.func @main(%x: tensor<8xi32>, %y: tensor<8xi32>) -> tensor<8xi32> {
+  %m = stablehlo.multiply %x, %y : tensor<8xi32>
+  %c = stablehlo.compare GT, %x, %y : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi1>
+  %s = stablehlo.select %c, %m, %y : tensor<8xi1>, tensor<8xi32>
+  return %s : tensor<8xi32>
+})";
+
+constexpr const char* kDonor = R"(func.func @main(%x: tensor<8xf32> {jax.buffer_donor = true}) -> tensor<8xf32> {
+  %y = stablehlo.add %x, %x : tensor<8xf32>
+  return %y : tensor<8xf32>
+})";
+
+class PjrtKit {
+ public:
+  PjrtKit(const runtime::PjrtPlugin& plugin, std::ostream& out) : plugin_(plugin), api_(*plugin.api), runner_(out) {}
+
+  void check(const std::string& name, const std::function<void()>& body) { runner_.check(name, body); }
+  PluginCheckSummary summary() const { return runner_.summary(); }
+  const PJRT_Api& api() const { return api_; }
+  const runtime::PjrtPlugin& plugin() const { return plugin_; }
+
+  struct Outcome {
+    PJRT_Error_Code code = PJRT_Error_Code_OK;
+    std::string message;
+  };
+
+  // Takes an error apart (and destroys it).
+  Outcome outcomeOf(PJRT_Error* error) const {
+    if (!error) return {};
+    PJRT_Error_GetCode_Args code{PJRT_Error_GetCode_Args_STRUCT_SIZE, nullptr, error, PJRT_Error_Code_OK};
+    Outcome o;
+    if (PJRT_Error* bad = api_.PJRT_Error_GetCode(&code)) {
+      o.code = PJRT_Error_Code_UNKNOWN;
+      runtime::takeError(api_, bad);
+    } else {
+      o.code = code.code;
+    }
+    o.message = runtime::takeError(api_, error);
+    return o;
+  }
+
+  void ok(PJRT_Error* error, const std::string& what) const {
+    const Outcome o = outcomeOf(error);
+    if (o.code != PJRT_Error_Code_OK || !o.message.empty())
+      throw Fail{what + " failed: code " + std::to_string(o.code) + ": " + o.message};
+  }
+
+  PJRT_Client* client() {
+    PJRT_Client_Create_Args a{};
+    a.struct_size = PJRT_Client_Create_Args_STRUCT_SIZE;
+    const Outcome o = outcomeOf(api_.PJRT_Client_Create(&a));
+    if (o.code != PJRT_Error_Code_OK) throw Skip{"no client on this machine: " + o.message};
+    require(a.client != nullptr, "PJRT_Client_Create gave no client");
+    runner_.own([this, c = a.client] {
+      PJRT_Client_Destroy_Args d{PJRT_Client_Destroy_Args_STRUCT_SIZE, nullptr, c};
+      outcomeOf(api_.PJRT_Client_Destroy(&d));
+    });
+    return a.client;
+  }
+
+  std::vector<PJRT_Device*> devices(PJRT_Client* client) const {
+    PJRT_Client_AddressableDevices_Args a{PJRT_Client_AddressableDevices_Args_STRUCT_SIZE, nullptr, client};
+    ok(api_.PJRT_Client_AddressableDevices(&a), "PJRT_Client_AddressableDevices");
+    require(a.num_addressable_devices > 0 && a.addressable_devices, "the client has no addressable device");
+    return {a.addressable_devices, a.addressable_devices + a.num_addressable_devices};
+  }
+
+  void await(PJRT_Event* event, const std::string& what) const {
+    PJRT_Event_Await_Args a{PJRT_Event_Await_Args_STRUCT_SIZE, nullptr, event};
+    const Outcome o = outcomeOf(api_.PJRT_Event_Await(&a));
+    PJRT_Event_Destroy_Args d{PJRT_Event_Destroy_Args_STRUCT_SIZE, nullptr, event};
+    outcomeOf(api_.PJRT_Event_Destroy(&d));
+    if (o.code != PJRT_Error_Code_OK) throw Fail{what + " failed: " + o.message};
+  }
+
+  PJRT_Buffer* own(PJRT_Buffer* buffer) {
+    runner_.own([this, buffer] {
+      PJRT_Buffer_Destroy_Args d{PJRT_Buffer_Destroy_Args_STRUCT_SIZE, nullptr, buffer};
+      outcomeOf(api_.PJRT_Buffer_Destroy(&d));
+    });
+    return buffer;
+  }
+
+  PJRT_Buffer* upload(PJRT_Client* client, PJRT_Device* device, PJRT_Buffer_Type type,
+                      const std::vector<int64_t>& dims, const std::vector<uint8_t>& bytes) {
+    PJRT_Client_BufferFromHostBuffer_Args a{};
+    a.struct_size = PJRT_Client_BufferFromHostBuffer_Args_STRUCT_SIZE;
+    a.client = client;
+    a.data = bytes.data();
+    a.type = type;
+    a.dims = dims.data();
+    a.num_dims = dims.size();
+    a.host_buffer_semantics = PJRT_HostBufferSemantics_kImmutableUntilTransferCompletes;
+    a.device = device;
+    ok(api_.PJRT_Client_BufferFromHostBuffer(&a), "PJRT_Client_BufferFromHostBuffer");
+    own(a.buffer);
+    await(a.done_with_host_buffer, "the copy to the device");
+    return a.buffer;
+  }
+
+  std::vector<uint8_t> download(PJRT_Buffer* buffer) const {
+    PJRT_Buffer_ToHostBuffer_Args a{};
+    a.struct_size = PJRT_Buffer_ToHostBuffer_Args_STRUCT_SIZE;
+    a.src = buffer;
+    ok(api_.PJRT_Buffer_ToHostBuffer(&a), "PJRT_Buffer_ToHostBuffer (the size)");
+    std::vector<uint8_t> bytes(a.dst_size);
+    if (bytes.empty()) return bytes;
+    a.dst = bytes.data();
+    ok(api_.PJRT_Buffer_ToHostBuffer(&a), "PJRT_Buffer_ToHostBuffer");
+    await(a.event, "the copy to the host");
+    return bytes;
+  }
+
+  PJRT_LoadedExecutable* compile(PJRT_Client* client, const std::string& text) {
+    PJRT_Program program{};
+    program.struct_size = PJRT_Program_STRUCT_SIZE;
+    program.code = const_cast<char*>(text.data());
+    program.code_size = text.size();
+    program.format = "mlir";
+    program.format_size = 4;
+    PJRT_Client_Compile_Args a{};
+    a.struct_size = PJRT_Client_Compile_Args_STRUCT_SIZE;
+    a.client = client;
+    a.program = &program;
+    ok(api_.PJRT_Client_Compile(&a), "PJRT_Client_Compile");
+    runner_.own([this, e = a.executable] {
+      PJRT_LoadedExecutable_Destroy_Args d{PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, nullptr, e};
+      outcomeOf(api_.PJRT_LoadedExecutable_Destroy(&d));
+    });
+    return a.executable;
+  }
+
+  // Runs `executable` on its first device; its outputs once its completion event says so.
+  std::vector<PJRT_Buffer*> execute(PJRT_LoadedExecutable* executable, std::vector<PJRT_Buffer*> args,
+                                    size_t numOutputs) {
+    std::vector<PJRT_Buffer*> outputs(numOutputs);
+    PJRT_Buffer* const* argLists[1] = {args.data()};
+    PJRT_Buffer** outLists[1] = {outputs.data()};
+    PJRT_Event* done[1] = {nullptr};
+    PJRT_ExecuteOptions options{};
+    options.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE;
+    PJRT_LoadedExecutable_Execute_Args a{};
+    a.struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE;
+    a.executable = executable;
+    a.options = &options;
+    a.argument_lists = argLists;
+    a.num_devices = 1;
+    a.num_args = args.size();
+    a.output_lists = outLists;
+    a.device_complete_events = done;
+    ok(api_.PJRT_LoadedExecutable_Execute(&a), "PJRT_LoadedExecutable_Execute");
+    for (PJRT_Buffer* b : outputs) own(b);
+    await(done[0], "the execution");
+    return outputs;
+  }
+
+ private:
+  const runtime::PjrtPlugin& plugin_;
+  const PJRT_Api& api_;
+  kit::CheckRunner runner_;
+};
+
+// Pseudo-random bytes of valid values: small integers, or floats of either sign.
+std::vector<uint8_t> valuesOf(const Type& type, uint32_t seed) {
+  Literal lit(type);
+  for (int64_t i = 0; i < type.numElements(); ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    const int64_t small = static_cast<int64_t>(seed >> 24) % 7 - 3;
+    if (isFloat(type.dtype())) lit.setFloat(i, static_cast<double>(small) / 4);
+    else if (isComplex(type.dtype())) lit.setComplex(i, {static_cast<double>(small), 0.5});
+    else if (isBool(type.dtype())) lit.setInt(i, small & 1);
+    else lit.setInt(i, isSignedInt(type.dtype()) ? small : small + 3);
+  }
+  const uint8_t* data = lit.denseStorage();
+  return {data, data + type.byteSize()};
+}
+
+void checkTable(PjrtKit& kit) {
+  kit.check("the table: PJRT C API version and every entry inside its struct_size", [&] {
+    const PJRT_Api& api = kit.api();
+    require(api.pjrt_api_version.major_version == PJRT_API_MAJOR,
+            "major version " + std::to_string(api.pjrt_api_version.major_version));
+    std::string missing;
+#define KILN_PJRT_CHECK_ENTRY(name)                                                                             \
+  if (reinterpret_cast<const char*>(&api.name) - reinterpret_cast<const char*>(&api) + sizeof(void*) <=        \
+          api.struct_size &&                                                                                    \
+      !api.name)                                                                                                \
+    missing += std::string(missing.empty() ? "" : ", ") + #name;
+    KILN_PJRT_API_FUNCTIONS(KILN_PJRT_CHECK_ENTRY)
+#undef KILN_PJRT_CHECK_ENTRY
+    require(missing.empty(), "NULL entries inside the table's struct_size (clients call them unchecked): " + missing);
+  });
+  kit.check("plugin attributes", [&] {
+    PJRT_Plugin_Attributes_Args a{};
+    a.struct_size = PJRT_Plugin_Attributes_Args_STRUCT_SIZE;
+    kit.ok(kit.api().PJRT_Plugin_Attributes(&a), "PJRT_Plugin_Attributes");
+    for (size_t i = 0; i < a.num_attributes; ++i) require(a.attributes[i].name, "an attribute without a name");
+  });
+}
+
+void checkClient(PjrtKit& kit) {
+  kit.check("a client, its devices and their memories", [&] {
+    PJRT_Client* client = kit.client();
+    for (PJRT_Device* device : kit.devices(client)) {
+      PJRT_Device_GetDescription_Args d{PJRT_Device_GetDescription_Args_STRUCT_SIZE, nullptr, device};
+      kit.ok(kit.api().PJRT_Device_GetDescription(&d), "PJRT_Device_GetDescription");
+      PJRT_DeviceDescription_Kind_Args kind{PJRT_DeviceDescription_Kind_Args_STRUCT_SIZE, nullptr,
+                                            d.device_description};
+      kit.ok(kit.api().PJRT_DeviceDescription_Kind(&kind), "PJRT_DeviceDescription_Kind");
+      require(kind.device_kind_size > 0, "a device without a kind");
+      PJRT_Device_DefaultMemory_Args memory{PJRT_Device_DefaultMemory_Args_STRUCT_SIZE, nullptr, device};
+      kit.ok(kit.api().PJRT_Device_DefaultMemory(&memory), "PJRT_Device_DefaultMemory");
+      PJRT_Memory_AddressableByDevices_Args by{PJRT_Memory_AddressableByDevices_Args_STRUCT_SIZE, nullptr,
+                                               memory.memory};
+      kit.ok(kit.api().PJRT_Memory_AddressableByDevices(&by), "PJRT_Memory_AddressableByDevices");
+      bool listed = false;
+      for (size_t i = 0; i < by.num_devices; ++i) listed |= by.devices[i] == device;
+      require(listed, "a device's default memory does not list the device");
+    }
+  });
+}
+
+void checkBuffers(PjrtKit& kit) {
+  const std::pair<PJRT_Buffer_Type, DType> types[] = {
+      {PJRT_Buffer_Type_PRED, DType::I1}, {PJRT_Buffer_Type_S8, DType::I8},     {PJRT_Buffer_Type_S32, DType::I32},
+      {PJRT_Buffer_Type_S64, DType::I64}, {PJRT_Buffer_Type_U8, DType::U8},     {PJRT_Buffer_Type_U32, DType::U32},
+      {PJRT_Buffer_Type_F16, DType::F16}, {PJRT_Buffer_Type_BF16, DType::BF16}, {PJRT_Buffer_Type_F32, DType::F32},
+      {PJRT_Buffer_Type_F64, DType::F64}, {PJRT_Buffer_Type_C64, DType::C64}};
+  for (const auto& [type, dtype] : types)
+    kit.check(std::string("a buffer of ") + std::string(name(dtype)) + " in and out", [&, type = type, dtype = dtype] {
+      PJRT_Client* client = kit.client();
+      const Type t = Type::tensor(dtype, {2, 3});
+      const std::vector<uint8_t> bytes = valuesOf(t, 7);
+      PJRT_Buffer* buffer = kit.upload(client, kit.devices(client)[0], type, {2, 3}, bytes);
+      PJRT_Buffer_ElementType_Args element{PJRT_Buffer_ElementType_Args_STRUCT_SIZE, nullptr, buffer};
+      kit.ok(kit.api().PJRT_Buffer_ElementType(&element), "PJRT_Buffer_ElementType");
+      require(element.type == type, "the buffer says element type " + std::to_string(element.type));
+      PJRT_Buffer_Dimensions_Args dims{PJRT_Buffer_Dimensions_Args_STRUCT_SIZE, nullptr, buffer};
+      kit.ok(kit.api().PJRT_Buffer_Dimensions(&dims), "PJRT_Buffer_Dimensions");
+      require(dims.num_dims == 2 && dims.dims[0] == 2 && dims.dims[1] == 3, "the buffer's dimensions are not [2, 3]");
+      require(kit.download(buffer) == bytes, "the bytes that came back differ");
+    });
+}
+
+// Compiles `text`, runs it on inputs of its parameters' types, and compares with what
+// kiln's interpreter computes (floats within a relative 1e-5: plugins may round
+// transcendentals and sums differently).
+void checkProgram(PjrtKit& kit, const std::string& what, const char* text) {
+  kit.check("compile and run " + what + ", against kiln's interpreter", [&] {
+    auto module = stablehlo::parseModule(std::string(text));
+    const Function& main = *module->lookup("main");
+    PJRT_Client* client = kit.client();
+    PJRT_Device* device = kit.devices(client)[0];
+    PJRT_LoadedExecutable* executable = kit.compile(client, text);
+    interp::HostValues args;
+    std::vector<PJRT_Buffer*> buffers;
+    for (size_t i = 0; i < main.numParams(); ++i) {
+      const Type& t = main.param(i)->type();
+      std::vector<uint8_t> bytes = valuesOf(t, static_cast<uint32_t>(11 + i));
+      args.push_back(Literal::fromStorage(t, bytes));
+      const PJRT_Buffer_Type type = t.dtype() == DType::F32 ? PJRT_Buffer_Type_F32 : PJRT_Buffer_Type_S32;
+      buffers.push_back(kit.upload(client, device, type, std::vector<int64_t>(t.shape().begin(), t.shape().end()),
+                                   bytes));
+    }
+    const interp::HostValues expected = interp::Interpreter(*module).call("main", args);
+    const std::vector<PJRT_Buffer*> outputs = kit.execute(executable, buffers, expected.size());
+    for (size_t r = 0; r < expected.size(); ++r) {
+      const Literal& want = expected[r].tensor();
+      const Literal got = Literal::fromStorage(want.type(), kit.download(outputs[r]));
+      for (int64_t i = 0; i < want.numElements(); ++i) {
+        const bool same = isFloat(want.dtype())
+                              ? std::abs(got.floatAt(i) - want.floatAt(i)) <= 1e-5 * std::max(1.0, std::abs(want.floatAt(i)))
+                              : got.intAt(i) == want.intAt(i);
+        require(same, "result " + std::to_string(r) + " element " + std::to_string(i) + " is " +
+                          (isFloat(want.dtype()) ? std::to_string(got.floatAt(i)) : std::to_string(got.intAt(i))) +
+                          ", the interpreter says " +
+                          (isFloat(want.dtype()) ? std::to_string(want.floatAt(i)) : std::to_string(want.intAt(i))));
+      }
+    }
+  });
+}
+
+void checkThreads(PjrtKit& kit) {
+  kit.check("executions and their events from four threads at once", [&] {
+    PJRT_Client* client = kit.client();
+    PJRT_Device* device = kit.devices(client)[0];
+    PJRT_LoadedExecutable* executable = kit.compile(client, kDonor);  // x + x (donation aside)
+    std::atomic<int> wrong{0}, callbacks{0};
+    std::vector<std::thread> threads;
+    std::vector<uint8_t> bytes(8 * sizeof(float));
+    for (int i = 0; i < 8; ++i) {
+      const float v = static_cast<float>(i);
+      std::memcpy(bytes.data() + i * sizeof(float), &v, sizeof v);
+    }
+    for (int t = 0; t < 4; ++t)
+      threads.emplace_back([&] {
+        for (int round = 0; round < 10; ++round) {
+          PJRT_Client_BufferFromHostBuffer_Args in{};
+          in.struct_size = PJRT_Client_BufferFromHostBuffer_Args_STRUCT_SIZE;
+          in.client = client;
+          in.data = bytes.data();
+          in.type = PJRT_Buffer_Type_F32;
+          const int64_t dims[1] = {8};
+          in.dims = dims;
+          in.num_dims = 1;
+          in.host_buffer_semantics = PJRT_HostBufferSemantics_kImmutableOnlyDuringCall;
+          in.device = device;
+          if (kit.outcomeOf(kit.api().PJRT_Client_BufferFromHostBuffer(&in)).code != PJRT_Error_Code_OK) {
+            ++wrong;
+            continue;
+          }
+          PJRT_Event_Destroy_Args drop{PJRT_Event_Destroy_Args_STRUCT_SIZE, nullptr, in.done_with_host_buffer};
+          kit.outcomeOf(kit.api().PJRT_Event_Destroy(&drop));
+          PJRT_Buffer* out = nullptr;
+          PJRT_Buffer* const* argLists[1] = {&in.buffer};
+          PJRT_Buffer** outLists[1] = {&out};
+          PJRT_Event* done = nullptr;
+          PJRT_ExecuteOptions options{};
+          options.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE;
+          const int64_t keep[1] = {0};  // no donation here
+          options.non_donatable_input_indices = keep;
+          options.num_non_donatable_input_indices = 1;
+          PJRT_LoadedExecutable_Execute_Args e{};
+          e.struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE;
+          e.executable = executable;
+          e.options = &options;
+          e.argument_lists = argLists;
+          e.num_devices = 1;
+          e.num_args = 1;
+          e.output_lists = outLists;
+          e.device_complete_events = &done;
+          if (kit.outcomeOf(kit.api().PJRT_LoadedExecutable_Execute(&e)).code == PJRT_Error_Code_OK) {
+            PJRT_Event_OnReady_Args on{PJRT_Event_OnReady_Args_STRUCT_SIZE, nullptr, done,
+                                       [](PJRT_Error* error, void* count) {
+                                         if (!error) ++*static_cast<std::atomic<int>*>(count);
+                                       },
+                                       &callbacks};
+            if (kit.outcomeOf(kit.api().PJRT_Event_OnReady(&on)).code != PJRT_Error_Code_OK) ++wrong;
+            try {
+              kit.await(done, "an execution");
+              std::vector<uint8_t> back = kit.download(out);
+              float third;
+              std::memcpy(&third, back.data() + 3 * sizeof(float), sizeof third);
+              if (third != 6) ++wrong;
+            } catch (const Fail&) {
+              ++wrong;
+            }
+            PJRT_Buffer_Destroy_Args d{PJRT_Buffer_Destroy_Args_STRUCT_SIZE, nullptr, out};
+            kit.outcomeOf(kit.api().PJRT_Buffer_Destroy(&d));
+          } else {
+            ++wrong;
+          }
+          PJRT_Buffer_Destroy_Args d{PJRT_Buffer_Destroy_Args_STRUCT_SIZE, nullptr, in.buffer};
+          kit.outcomeOf(kit.api().PJRT_Buffer_Destroy(&d));
+        }
+      });
+    for (auto& t : threads) t.join();
+    require(wrong == 0, std::to_string(wrong.load()) + " of 40 executions failed or computed a wrong value");
+    require(callbacks == 40, std::to_string(callbacks.load()) + " of 40 on-ready callbacks were called");
+  });
+}
+
+void checkDonation(PjrtKit& kit) {
+  kit.check("donation (a parameter marked jax.buffer_donor)", [&] {
+    PJRT_Client* client = kit.client();
+    PJRT_Device* device = kit.devices(client)[0];
+    PJRT_LoadedExecutable* executable = kit.compile(client, kDonor);
+    std::vector<uint8_t> bytes(8 * sizeof(float), 0);
+    PJRT_Buffer* x = kit.upload(client, device, PJRT_Buffer_Type_F32, {8}, bytes);
+    kit.execute(executable, {x}, 1);
+    PJRT_Buffer_IsDeleted_Args deleted{PJRT_Buffer_IsDeleted_Args_STRUCT_SIZE, nullptr, x};
+    kit.ok(kit.api().PJRT_Buffer_IsDeleted(&deleted), "PJRT_Buffer_IsDeleted");
+    if (!deleted.is_deleted) throw Skip{"the plugin kept the donated buffer (donation is optional)"};
+  });
+}
+
+// Last: a plugin that crashes on misuse ends the kit here.
+void checkMisuse(PjrtKit& kit) {
+  kit.check("misuse is answered with error objects (null args, struct_size 0, null handles)", [&] {
+    const PJRT_Api& api = kit.api();
+    auto expectError = [&](PJRT_Error* error, const std::string& what) {
+      const PjrtKit::Outcome o = kit.outcomeOf(error);
+      require(o.code != PJRT_Error_Code_OK, what + ": no error");
+      require(!o.message.empty(), what + ": an error without a message");
+    };
+    expectError(api.PJRT_Client_Devices(nullptr), "PJRT_Client_Devices(NULL)");
+    PJRT_Client_Devices_Args zero{};
+    expectError(api.PJRT_Client_Devices(&zero), "PJRT_Client_Devices with struct_size 0");
+    PJRT_Buffer_ToHostBuffer_Args toHost{};
+    toHost.struct_size = PJRT_Buffer_ToHostBuffer_Args_STRUCT_SIZE;
+    expectError(api.PJRT_Buffer_ToHostBuffer(&toHost), "PJRT_Buffer_ToHostBuffer with a null src");
+    PJRT_Client_Compile_Args compile{};
+    compile.struct_size = PJRT_Client_Compile_Args_STRUCT_SIZE;
+    expectError(api.PJRT_Client_Compile(&compile), "PJRT_Client_Compile with a null client");
+    PJRT_Error_Destroy_Args none{PJRT_Error_Destroy_Args_STRUCT_SIZE, nullptr, nullptr};
+    api.PJRT_Error_Destroy(&none);  // like free(NULL)
+  });
+}
+
+}  // namespace
+
+PluginCheckSummary checkPjrtPlugin(const std::string& nameOrPath, std::ostream& out, double hangSeconds) {
+  kit::installCrashHandlers();  // before loading: the loader calls into the plugin too
+  const runtime::PjrtPlugin& plugin = runtime::loadPjrtPlugin(nameOrPath);
+  kit::startWatchdog(hangSeconds);
+  out << "plugin-check: " << plugin.path << ": PJRT C API " << plugin.api->pjrt_api_version.major_version << "."
+      << plugin.minor << " (kiln knows " << PJRT_API_MAJOR << "." << PJRT_API_MINOR << ")\n";
+  for (const auto& [key, value] : plugin.attributes) out << "  attribute " << key << " = " << value << "\n";
+  PjrtKit kit(plugin, out);
+  checkTable(kit);
+  checkClient(kit);
+  checkBuffers(kit);
+  checkProgram(kit, "an elementwise program", kElementwise);
+  checkProgram(kit, "a dot_general", kDot);
+  checkProgram(kit, "a reduction", kReduce);
+  checkProgram(kit, "integer arithmetic and select", kIntegers);
+  checkThreads(kit);
+  checkDonation(kit);
+  checkMisuse(kit);
+  return kit.summary();
+}
+
+}  // namespace kiln::testing

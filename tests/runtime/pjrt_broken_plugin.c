@@ -1,0 +1,49 @@
+/* PJRT plugins with faults that `kiln plugin-check --pjrt` must find, built from this file
+   three times over the cpu plugin's PJRT table: pjrt_null_entry leaves an entry NULL
+   inside its struct_size, pjrt_liar corrupts the first byte of every copy to the host
+   once it is done, and pjrt_hang never returns from an execution. */
+#include <dlfcn.h>
+#include <stddef.h>
+#include <unistd.h>
+
+#include "kiln/pjrt/c_api.h"
+
+static const PJRT_Api* cpu;
+static PJRT_Api table;
+
+#if defined(KILN_PJRT_LIAR)
+static PJRT_Error* toHost(PJRT_Buffer_ToHostBuffer_Args* args) {
+  PJRT_Error* error = cpu->PJRT_Buffer_ToHostBuffer(args);
+  if (error || !args->dst || args->dst_size == 0) return error;
+  /* Waits for the copy (the caller's own event stays ready), then breaks it. */
+  PJRT_Event_Await_Args await = {PJRT_Event_Await_Args_STRUCT_SIZE, NULL, args->event};
+  if ((error = cpu->PJRT_Event_Await(&await))) return error;
+  ((unsigned char*)args->dst)[0] ^= 0x40;
+  return NULL;
+}
+#elif defined(KILN_PJRT_HANG)
+static PJRT_Error* execute(PJRT_LoadedExecutable_Execute_Args* args) {
+  (void)args;
+  for (;;) sleep(1);
+  return NULL;
+}
+#endif
+
+const PJRT_Api* GetPjrtApi(void) {
+  if (!cpu) {
+    void* library = dlopen(KILN_CPU_PLUGIN, RTLD_NOW | RTLD_LOCAL);
+    const PJRT_Api* (*entry)(void);
+    if (!library) return NULL;
+    *(void**)(&entry) = dlsym(library, "GetPjrtApi");
+    if (!entry || !(cpu = entry())) return NULL;
+    table = *cpu;
+#if defined(KILN_PJRT_LIAR)
+    table.PJRT_Buffer_ToHostBuffer = toHost;
+#elif defined(KILN_PJRT_HANG)
+    table.PJRT_LoadedExecutable_Execute = execute;
+#else
+    table.PJRT_Buffer_IsDeleted = NULL;
+#endif
+  }
+  return &table;
+}
