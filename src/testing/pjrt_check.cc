@@ -4,6 +4,7 @@
 #include "testing/pjrt_check.h"
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -399,6 +400,10 @@ void checkThreads(PjrtKit& kit) {
       });
     for (auto& t : threads) t.join();
     require(wrong == 0, std::to_string(wrong.load()) + " of 40 executions failed or computed a wrong value");
+    // A callback may still be running on the thread that completed its event when the
+    // event's awaiter has gone on: give them a few seconds.
+    for (int waited = 0; callbacks < 40 && waited < 5000; waited += 10)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
     require(callbacks == 40, std::to_string(callbacks.load()) + " of 40 on-ready callbacks were called");
   });
 }
