@@ -32,6 +32,7 @@ corpus: build
 	@scripts/optimize_check.sh $(BUILD)/tools/kiln $(JOBS)
 
 test: build
+	@scripts/setup.sh --vendor-plugin
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # The conformance suites under ../shared against the floors in tests/conformance_floor.txt.

@@ -4,6 +4,7 @@
 #   scripts/setup.sh          build + test dependencies
 #   scripts/setup.sh --fuzz   also clang-19 and its runtime, for the libFuzzer targets
 #   scripts/setup.sh --bench  also NumPy, PyTorch, torchvision and Eigen, the references of bench/compare.sh and bench/models.sh
+#   scripts/setup.sh --vendor-plugin  also a vendor's PJRT plugin for the tests (make test)
 set -euo pipefail
 
 packages=(
@@ -14,11 +15,13 @@ packages=(
   python3-sklearn  # the digits data set of the main job (examples/digits_cnn.cc)
   wamerican        # the word list examples/char_transformer.cc learns from
 )
+vendor_plugin=0
 for arg in "$@"; do
   case "$arg" in
     --fuzz) packages+=(clang-19 libclang-rt-19-dev) ;;
     --bench) packages+=(python3-numpy python3-torch python3-torchvision libeigen3-dev) ;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    --vendor-plugin) vendor_plugin=1 ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -26,7 +29,7 @@ done
 # A vendor's PJRT plugin, for the loader's test (tests/runtime/pjrt_loader_test.cc): the
 # CUDA plugin released with jaxlib 0.10.2, which answers GetPjrtApi without a GPU.
 # Downloaded once from PyPI into the build folder's cache (a 174 MB wheel, 480 MB
-# unpacked); without a network the test is skipped.
+# unpacked) with --vendor-plugin (make test asks for it); without it the test is skipped.
 fetch_vendor_plugin() {
   local cache dir
   cache="$(cd "$(dirname "$0")/.." && pwd)/build/cache"
@@ -45,7 +48,7 @@ with zipfile.ZipFile(wheel) as z, open(sys.argv[2] + "/xla_cuda_plugin.so.part",
     echo "setup.sh: could not fetch jax-cuda12-pjrt; its test will be skipped" >&2
   fi
 }
-fetch_vendor_plugin
+[ "$vendor_plugin" -eq 1 ] && fetch_vendor_plugin
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,8 +1,8 @@
 // kiln's client opens PJRT plugins: kiln's own by name, any other by path, with the
 // checks a client makes first (the table, its major version, initialization), and a
 // vendor's real plugin: the CUDA plugin released with jaxlib 0.10.2, which answers
-// GetPjrtApi on a machine without a GPU (scripts/setup.sh downloads it once; the test
-// is skipped without it).
+// GetPjrtApi on a machine without a GPU (scripts/setup.sh --vendor-plugin downloads it
+// once; the test is skipped without it).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -55,7 +55,7 @@ TEST(PjrtLoaderTest, RefusesWhatIsNoPluginOfThisMajorVersion) {
 TEST(PjrtLoaderTest, OpensAVendorsPlugin) {
   const char* env = std::getenv("KILN_VENDOR_PJRT_PLUGIN");
   const std::string path = env ? env : KILN_VENDOR_PJRT_PLUGIN;
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no vendor plugin at " << path << " (scripts/setup.sh fetches it)";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no vendor plugin at " << path << " (scripts/setup.sh --vendor-plugin fetches it)";
   const PjrtPlugin& cuda = loadPjrtPlugin(path);
   std::cout << "vendor plugin: " << cuda.path << ": PJRT C API " << PJRT_API_MAJOR << "." << cuda.minor << "\n";
   for (const auto& [key, value] : cuda.attributes) std::cout << "  " << key << " = " << value << "\n";

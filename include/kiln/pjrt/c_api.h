@@ -6,8 +6,8 @@
    whose first field, struct_size, says how much of the struct the caller knows.
 
    These are the layouts of PJRT C API version 0.112: openxla/xla's
-   xla/pjrt/c/pjrt_c_api.h at the XLA commit that jax and jaxlib 0.10.2 (the versions
-   scripts/setup.sh installs) were built from. A framework accepts a plugin of an older
+   xla/pjrt/c/pjrt_c_api.h at the XLA commit that jax and jaxlib 0.10.2 (the newest that
+   install for the project machine's Python 3.11) were built from. A framework accepts a plugin of an older
    minor version and gates what it calls by it, so kiln declares no newer minor than the
    jaxlib it is tested with. Every struct's size and field offsets are checked against the
    published header's numbers by tests/runtime/pjrt_layout_test.c.
