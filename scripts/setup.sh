@@ -37,7 +37,10 @@ fetch_vendor_plugin() {
   [ -f "$dir/xla_cuda_plugin.so" ] && return 0
   mkdir -p "$cache/wheels" "$dir"
   echo "setup.sh: downloading jax-cuda12-pjrt 0.10.2 (the vendor plugin of the PJRT loader's test)"
-  if python3 -m pip download -q --no-deps jax-cuda12-pjrt==0.10.2 -d "$cache/wheels" &&
+  # Pinned by its hash: the tests load this library into their process.
+  printf 'jax-cuda12-pjrt==0.10.2 --hash=sha256:%s\n' \
+    806d1fd29038b6acf5a2b289dd62192abea977ee26aef60ea295b1d28a23acf8 >"$cache/vendor_plugin.txt"
+  if python3 -m pip download -q --no-deps --require-hashes -r "$cache/vendor_plugin.txt" -d "$cache/wheels" &&
      python3 -c 'import sys, zipfile, glob
 wheel = glob.glob(sys.argv[1] + "/jax_cuda12_pjrt-0.10.2-*.whl")[0]
 with zipfile.ZipFile(wheel) as z, open(sys.argv[2] + "/xla_cuda_plugin.so.part", "wb") as out:

@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -24,7 +25,9 @@ std::map<std::string, std::unique_ptr<PjrtPlugin>>& opened() {
 }
 
 std::string valueText(const PJRT_NamedValue& v) {
-  switch (v.type) {
+  int type;  // as the plugin stored it: any int (reading the enum would be undefined)
+  std::memcpy(&type, &v.type, sizeof type);
+  switch (type) {
     case PJRT_NamedValue_kString: return std::string(v.string_value, v.value_size);
     case PJRT_NamedValue_kInt64: return std::to_string(v.int64_value);
     case PJRT_NamedValue_kFloat: return std::to_string(v.float_value);

@@ -329,7 +329,9 @@ void checkThreads(PjrtKit& kit) {
     PJRT_Client* client = kit.client();
     PJRT_Device* device = kit.devices(client)[0];
     PJRT_LoadedExecutable* executable = kit.compile(client, kDonor);  // x + x (donation aside)
-    std::atomic<int> wrong{0}, callbacks{0};
+    std::atomic<int> wrong{0};
+    // Shared with the callbacks, which may run after this check has ended (a failed one).
+    auto callbacks = std::make_shared<std::atomic<int>>(0);
     std::vector<std::thread> threads;
     std::vector<uint8_t> bytes(8 * sizeof(float));
     for (int i = 0; i < 8; ++i) {
@@ -374,12 +376,21 @@ void checkThreads(PjrtKit& kit) {
           e.output_lists = outLists;
           e.device_complete_events = &done;
           if (kit.outcomeOf(kit.api().PJRT_LoadedExecutable_Execute(&e)).code == PJRT_Error_Code_OK) {
+            struct Counter {
+              std::shared_ptr<std::atomic<int>> count;
+              const PJRT_Api* api;
+            };
             PJRT_Event_OnReady_Args on{PJRT_Event_OnReady_Args_STRUCT_SIZE, nullptr, done,
-                                       [](PJRT_Error* error, void* count) {
-                                         if (!error) ++*static_cast<std::atomic<int>*>(count);
+                                       [](PJRT_Error* error, void* user) {
+                                         std::unique_ptr<Counter> counter(static_cast<Counter*>(user));
+                                         if (error) runtime::takeError(*counter->api, error);  // it owns the error
+                                         else ++*counter->count;
                                        },
-                                       &callbacks};
-            if (kit.outcomeOf(kit.api().PJRT_Event_OnReady(&on)).code != PJRT_Error_Code_OK) ++wrong;
+                                       new Counter{callbacks, &kit.api()}};
+            if (kit.outcomeOf(kit.api().PJRT_Event_OnReady(&on)).code != PJRT_Error_Code_OK) {
+              delete static_cast<Counter*>(on.user_arg);
+              ++wrong;
+            }
             try {
               kit.await(done, "an execution");
               std::vector<uint8_t> back = kit.download(out);
@@ -399,12 +410,12 @@ void checkThreads(PjrtKit& kit) {
         }
       });
     for (auto& t : threads) t.join();
-    require(wrong == 0, std::to_string(wrong.load()) + " of 40 executions failed or computed a wrong value");
     // A callback may still be running on the thread that completed its event when the
     // event's awaiter has gone on: give them a few seconds.
-    for (int waited = 0; callbacks < 40 && waited < 5000; waited += 10)
+    for (int waited = 0; *callbacks < 40 && waited < 5000; waited += 10)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    require(callbacks == 40, std::to_string(callbacks.load()) + " of 40 on-ready callbacks were called");
+    require(wrong == 0, std::to_string(wrong.load()) + " of 40 executions failed or computed a wrong value");
+    require(*callbacks == 40, std::to_string(callbacks->load()) + " of 40 on-ready callbacks were called");
   });
 }
 

@@ -66,7 +66,11 @@ TEST(PjrtLoaderTest, OpensAVendorsPlugin) {
   PJRT_Client_Create_Args create{};
   create.struct_size = PJRT_Client_Create_Args_STRUCT_SIZE;
   PJRT_Error* error = cuda.api->PJRT_Client_Create(&create);
-  ASSERT_NE(error, nullptr) << "a CUDA client on a machine without a GPU";
+  if (!error) {  // a machine with a GPU
+    PJRT_Client_Destroy_Args destroy{PJRT_Client_Destroy_Args_STRUCT_SIZE, nullptr, create.client};
+    if (PJRT_Error* e = cuda.api->PJRT_Client_Destroy(&destroy)) takeError(*cuda.api, e);
+    GTEST_SKIP() << "this machine has a GPU: the plugin made a client";
+  }
   const std::string message = takeError(*cuda.api, error);
   std::cout << "  PJRT_Client_Create: " << message << "\n";
   EXPECT_FALSE(message.empty());

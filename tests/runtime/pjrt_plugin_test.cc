@@ -252,6 +252,20 @@ TEST_P(PjrtPluginTest, BuffersFromStridedAndBorrowedHostMemory) {
   std::memcpy(values.data(), bytes.data(), bytes.size());
   EXPECT_EQ(values, (std::vector<float>{6, 5, 4, 3, 2, 1}));
   destroy(reversed);
+  // Strides counted but not given are an error, not a crash.
+  {
+    PJRT_Client_BufferFromHostBuffer_Args bad{};
+    bad.struct_size = PJRT_Client_BufferFromHostBuffer_Args_STRUCT_SIZE;
+    bad.client = client;
+    bad.data = matrix;
+    bad.type = PJRT_Buffer_Type_F32;
+    const int64_t six[] = {6};
+    bad.dims = six;
+    bad.num_dims = 1;
+    bad.num_byte_strides = 1;
+    bad.device = first;
+    EXPECT_EQ(take(api_->PJRT_Client_BufferFromHostBuffer(&bad)).first, PJRT_Error_Code_INVALID_ARGUMENT);
+  }
   // Immutable only during the call: the bytes may change as soon as it returns.
   float scratch[2] = {7, 8};
   PJRT_Client_BufferFromHostBuffer_Args args{};
@@ -265,6 +279,10 @@ TEST_P(PjrtPluginTest, BuffersFromStridedAndBorrowedHostMemory) {
   args.host_buffer_semantics = PJRT_HostBufferSemantics_kImmutableOnlyDuringCall;
   args.device = first;
   ASSERT_EQ(take(api_->PJRT_Client_BufferFromHostBuffer(&args)).second, "");
+  // The bytes were read in the call: the host memory is free at once.
+  PJRT_Event_IsReady_Args free{PJRT_Event_IsReady_Args_STRUCT_SIZE, nullptr, args.done_with_host_buffer};
+  ASSERT_EQ(take(api_->PJRT_Event_IsReady(&free)).second, "");
+  EXPECT_TRUE(free.is_ready);
   scratch[0] = scratch[1] = -1;
   EXPECT_EQ(await(args.done_with_host_buffer), "");
   bytes = toHost(args.buffer);
@@ -481,6 +499,20 @@ TEST_P(PjrtPluginTest, ProgramsAndExecutionsKilnCannotTakeAreErrors) {
   execute(loaded, {{x}}, 2, nullptr, &error);
   EXPECT_EQ(error.first, PJRT_Error_Code_INVALID_ARGUMENT);
   EXPECT_NE(error.second.find("takes 2 argument(s), 1 given"), std::string::npos) << error.second;
+  // A null row of arguments is an error, not a crash.
+  PJRT_Buffer* const* noRow[1] = {nullptr};
+  PJRT_Buffer* outputs[2] = {nullptr, nullptr};
+  PJRT_Buffer** outputRows[1] = {outputs};
+  PJRT_LoadedExecutable_Execute_Args nullRow{};
+  nullRow.struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE;
+  nullRow.executable = loaded;
+  nullRow.argument_lists = noRow;
+  nullRow.num_devices = 1;
+  nullRow.num_args = 2;
+  nullRow.output_lists = outputRows;
+  error = take(api_->PJRT_LoadedExecutable_Execute(&nullRow));
+  EXPECT_EQ(error.first, PJRT_Error_Code_INVALID_ARGUMENT);
+  EXPECT_NE(error.second.find("argument_lists[0] is null"), std::string::npos) << error.second;
   PJRT_LoadedExecutable_Delete_Args remove{PJRT_LoadedExecutable_Delete_Args_STRUCT_SIZE, nullptr, loaded};
   ASSERT_EQ(take(api_->PJRT_LoadedExecutable_Delete(&remove)).second, "");
   execute(loaded, {{x, x}}, 2, nullptr, &error);
@@ -549,7 +581,6 @@ TEST_P(PjrtPluginTest, ExecutablesDescribeAndSerializeThemselves) {
   load.serialized_executable = serialize.serialized_bytes;
   load.serialized_executable_size = serialize.serialized_bytes_size;
   ASSERT_EQ(take(api_->PJRT_Executable_DeserializeAndLoad(&load)).second, "");
-  serialize.serialized_executable_deleter(serialize.serialized_executable);
   PJRT_Buffer* one = floats(client, device(client, 1), {1, 2, 3});
   PJRT_Buffer* other = floats(client, device(client, 0), {1, 1, 1});
   auto results = execute(load.loaded_executable, {{one, one}, {other, other}}, 2);
@@ -559,6 +590,18 @@ TEST_P(PjrtPluginTest, ExecutablesDescribeAndSerializeThemselves) {
   for (auto& list : results)
     for (PJRT_Buffer* r : list) destroy(r);
   destroy(load.loaded_executable);
+  // The options it was compiled with may come again; others that place it elsewhere are refused.
+  const std::string sameOptions = compileOptions("two_replicas_swapped.pb");
+  const std::string otherOptions = compileOptions("default.pb");
+  load.overridden_serialized_compile_options = sameOptions.data();
+  load.overridden_serialized_compile_options_size = sameOptions.size();
+  ASSERT_EQ(take(api_->PJRT_Executable_DeserializeAndLoad(&load)).second, "");
+  destroy(load.loaded_executable);
+  load.overridden_serialized_compile_options = otherOptions.data();
+  load.overridden_serialized_compile_options_size = otherOptions.size();
+  EXPECT_EQ(take(api_->PJRT_Executable_DeserializeAndLoad(&load)).first, PJRT_Error_Code_UNIMPLEMENTED);
+  load.overridden_serialized_compile_options_size = 0;
+  serialize.serialized_executable_deleter(serialize.serialized_executable);
   // Damaged bytes are an error, not a crash.
   load.serialized_executable = "kiln";
   load.serialized_executable_size = 4;

@@ -62,7 +62,9 @@ typedef struct KILN_Event_Cancel_Args {
 } KILN_Event_Cancel_Args;
 
 /* What the executable did so far, by name (native kernels, BLAS calls, interpreter
-   fallbacks, compile seconds...): valid until the next call for it or its destruction. */
+   fallbacks, compile seconds...): valid until the next call for this handle or its
+   destruction (so one handle is not asked from two threads at once; each
+   PJRT_LoadedExecutable_GetExecutable gives a handle of its own). */
 typedef struct KILN_Executable_Statistics_Args {
   size_t struct_size;
   PJRT_Executable* executable;
@@ -76,7 +78,7 @@ typedef struct KILN_Executable_Text_Args {
   size_t struct_size;
   PJRT_Executable* executable;
   const char* name;
-  const char* text; /* out: valid until the next call for it or its destruction */
+  const char* text; /* out: valid until the next call for this handle or its destruction */
   size_t text_size; /* out */
   bool found;       /* out */
 } KILN_Executable_Text_Args;

@@ -60,14 +60,18 @@ std::vector<int64_t> denseStrides(const Type& type) {
 // A layout kiln can take: none (dense, major-to-minor), or exactly that.
 void requireDenseLayout(const PJRT_Buffer_MemoryLayout* layout, const Type& type, const char* what) {
   if (!layout) return;
+  if (layout->struct_size < PJRT_Buffer_MemoryLayout_STRUCT_SIZE)
+    invalid(std::string(what) + "'s struct_size is " + std::to_string(layout->struct_size));
   const int kind = rawEnum(layout->type);
   if (kind == PJRT_Buffer_MemoryLayout_Type_Strides) {
     const auto& s = layout->strides;
+    if (s.num_byte_strides > 0 && !s.byte_strides) invalid(std::string(what) + "'s byte_strides is null");
     if (s.num_byte_strides == 0 ||
         std::vector<int64_t>(s.byte_strides, s.byte_strides + s.num_byte_strides) == denseStrides(type))
       return;
   } else if (kind == PJRT_Buffer_MemoryLayout_Type_Tiled) {
     const auto& t = layout->tiled;
+    if (t.minor_to_major_size > 0 && !t.minor_to_major) invalid(std::string(what) + "'s minor_to_major is null");
     bool majorToMinor = t.num_tiles == 0 && t.minor_to_major_size == type.shape().size();
     for (size_t i = 0; majorToMinor && i < t.minor_to_major_size; ++i)
       majorToMinor = t.minor_to_major[i] == static_cast<int64_t>(t.minor_to_major_size - 1 - i);
@@ -124,11 +128,11 @@ PJRT_Error* clientBufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* ar
     const Type type = tensorType(*dtype, a.dims, a.num_dims);
     requireDenseLayout(a.device_layout, type, "device_layout");
     requireData(type, a.data, "data");
-    const bool strided = a.num_byte_strides > 0 &&
-                         std::vector<int64_t>(a.byte_strides, a.byte_strides + a.num_byte_strides) != denseStrides(type);
     if (a.num_byte_strides > 0 && (a.num_byte_strides != a.num_dims || !a.byte_strides))
       invalid("num_byte_strides is " + std::to_string(a.num_byte_strides) + " for " + std::to_string(a.num_dims) +
-              " dimensions");
+              " dimensions" + (a.byte_strides ? "" : ", and byte_strides is null"));
+    const bool strided = a.num_byte_strides > 0 &&
+                         std::vector<int64_t>(a.byte_strides, a.byte_strides + a.num_byte_strides) != denseStrides(type);
     // The bytes are read now when the caller may change them after the call (or they are
     // strided); else by the copy on the device's queue, which done_with_host_buffer
     // reports (the zero-copy semantics too: kiln's buffers own their bytes).

@@ -10,6 +10,7 @@
 //     each: 1 replica_device_ids (packed), the device of each replica of one computation.
 #include "runtime/pjrt/compile_options.h"
 
+#include <cstdio>
 #include <cstring>
 
 #include "runtime/api_call.h"
@@ -122,18 +123,19 @@ std::vector<int32_t> readDeviceAssignment(std::string_view bytes, int32_t& repli
   if (static_cast<int32_t>(computations.size()) != computationCount)
     invalid("compile_options: the device assignment lists " + std::to_string(computations.size()) +
             " computations but computation_count is " + std::to_string(computationCount));
-  std::vector<int32_t> devices(static_cast<size_t>(replicaCount) * static_cast<size_t>(computationCount));
-  for (int32_t p = 0; p < computationCount; ++p) {
-    const auto& ids = computations[static_cast<size_t>(p)];
-    if (static_cast<int32_t>(ids.size()) != replicaCount)
+  const size_t replicasN = static_cast<size_t>(replicaCount), partitionsN = static_cast<size_t>(computationCount);
+  // Every id listed before anything is allocated for them (the counts come from the bytes).
+  for (size_t p = 0; p < partitionsN; ++p)
+    if (computations[p].size() != replicasN)
       invalid("compile_options: computation " + std::to_string(p) + " of the device assignment has " +
-              std::to_string(ids.size()) + " devices for " + std::to_string(replicaCount) + " replicas");
-    for (int32_t rep = 0; rep < replicaCount; ++rep) {
-      const int64_t id = ids[static_cast<size_t>(rep)];
+              std::to_string(computations[p].size()) + " devices for " + std::to_string(replicaCount) + " replicas");
+  std::vector<int32_t> devices(replicasN * partitionsN);
+  for (size_t p = 0; p < partitionsN; ++p)
+    for (size_t rep = 0; rep < replicasN; ++rep) {
+      const int64_t id = computations[p][rep];
       if (id < 0 || id > INT32_MAX) invalid("compile_options: device id " + std::to_string(id));
-      devices[static_cast<size_t>(rep * computationCount + p)] = static_cast<int32_t>(id);
+      devices[rep * partitionsN + p] = static_cast<int32_t>(id);
     }
-  }
   replicas = replicaCount;
   partitions = computationCount;
   return devices;
@@ -150,7 +152,9 @@ std::string overrideValue(std::string_view bytes) {
     else if (f.number == 4 && f.wireType == 1) {
       double d;
       std::memcpy(&d, &f.fixed, sizeof d);
-      value = std::to_string(d);
+      char text[32];
+      std::snprintf(text, sizeof text, "%.17g", d);  // every digit: to_string keeps six decimals
+      value = text;
     }
   }
   return value;

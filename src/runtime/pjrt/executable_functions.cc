@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -118,6 +119,13 @@ std::vector<size_t> donatedParameters(const Function& entry, const PJRT_ExecuteO
 }  // namespace
 
 PJRT_LoadedExecutable* load(PJRT_Client& client, KilnExecutable* kiln, bool portable) {
+  if (client.core->transport && kiln->info->placement.processes() > 1) {
+    KilnExecutableDestroyArgs destroy{sizeof destroy, kiln};
+    std::unique_ptr<KilnError>(api::executableDestroy(&destroy));
+    throw ApiFailure(KILN_ERROR_UNIMPLEMENTED,
+                     "unsupported: an executable of several processes on a client of the mpi communicator through "
+                     "PJRT (kiln's own ABI runs it; PJRT's client comes next)");
+  }
   auto loaded = std::make_unique<PJRT_LoadedExecutable>();
   loaded->program = handleOf(kiln);
   loaded->client = &client;
@@ -160,6 +168,8 @@ PJRT_Error* clientCompile(PJRT_Client_Compile_Args* args) {
     fits.requireOut(a.executable, "executable");
     PJRT_Client& client = need(a.client, "client");
     const PJRT_Program& program = need(a.program, "program");
+    if (program.struct_size < PJRT_Program_STRUCT_SIZE)
+      invalid("program's struct_size is " + std::to_string(program.struct_size));
     const std::string_view format(program.format ? program.format : "", program.format ? program.format_size : 0);
     if (format != "mlir")
       throw ApiFailure(KILN_ERROR_UNIMPLEMENTED, "unsupported: program format '" + std::string(format) +
@@ -327,6 +337,7 @@ void execute(PJRT_LoadedExecutable_Execute_Args& a, const Fits& fits, const Exec
     std::vector<KilnDevice*> kilnDevices;
     for (size_t d = 0; d < a.num_devices; ++d) {
       if (numArgs(d) > 0 && !a.argument_lists) invalid("argument_lists is null");
+      if (numArgs(d) > 0 && !a.argument_lists[d]) invalid("argument_lists[" + std::to_string(d) + "] is null");
       kilnDevices.push_back(devices[d]->core);
       for (size_t i = 0; i < numArgs(d); ++i) {
         PJRT_Buffer* buffer = a.argument_lists[d][i];
@@ -338,7 +349,10 @@ void execute(PJRT_LoadedExecutable_Execute_Args& a, const Fits& fits, const Exec
     // Each device's outputs: its process's function's results.
     auto outputsOf = [&](size_t d) { return program.kiln->infoOf(d)->results.size(); };
     std::vector<std::vector<KilnBuffer*>> results;
-    for (size_t d = 0; d < a.num_devices; ++d) results.emplace_back(outputsOf(d));
+    for (size_t d = 0; d < a.num_devices; ++d) {
+      results.emplace_back(outputsOf(d));
+      if (!results.back().empty() && !a.output_lists[d]) invalid("output_lists[" + std::to_string(d) + "] is null");
+    }
     std::vector<KilnBuffer**> resultLists;
     for (auto& list : results) resultLists.push_back(list.data());
     std::vector<KilnEvent*> complete(a.num_devices);
@@ -351,7 +365,12 @@ void execute(PJRT_LoadedExecutable_Execute_Args& a, const Fits& fits, const Exec
     execute.num_args = a.num_args;
     execute.output_lists = resultLists.data();
     execute.complete_events = complete.data();
-    const std::vector<size_t> donated = donatedParameters(program.kiln->info->program->entry(), a.options);
+    // Processes that run different functions (kiln.process_entries) each mark their own
+    // parameters, and kiln's execute takes one list for all: they donate nothing (PJRT
+    // allows a plugin not to donate).
+    const std::vector<size_t> donated = program.kiln->processes.empty()
+                                            ? donatedParameters(program.kiln->info->program->entry(), a.options)
+                                            : std::vector<size_t>{};
     execute.donated_args = donated.data();
     execute.num_donated_args = donated.size();
     execute.label = control.label;
@@ -416,6 +435,7 @@ PJRT_Error* executableOptimizedProgram(PJRT_Executable_OptimizedProgram_Args* ar
   return call("PJRT_Executable_OptimizedProgram", args, [](PJRT_Executable_OptimizedProgram_Args& a, const Fits&) {
     auto& program = const_cast<CompiledProgramHandle&>(programOf(a.executable));
     PJRT_Program& out = need(a.program, "program");
+    if (out.struct_size < PJRT_Program_STRUCT_SIZE) invalid("program's struct_size is " + std::to_string(out.struct_size));
     std::call_once(program.printed,
                    [&] { program.optimizedText = stablehlo::printModule(program.kiln->info->program->module()); });
     static const char kFormat[] = "mlir";
@@ -455,11 +475,25 @@ PJRT_Error* executableDeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args
               [](PJRT_Executable_DeserializeAndLoad_Args& a, const Fits& fits) {
                 fits.requireOut(a.loaded_executable, "loaded_executable");
                 PJRT_Client& client = need(a.client, "client");
-                if (fits(a.overridden_serialized_compile_options_size) && a.overridden_serialized_compile_options_size > 0)
-                  throw ApiFailure(KILN_ERROR_UNIMPLEMENTED,
-                                   "unsupported: overridden compile options for a serialized executable");
-                a.loaded_executable = deserialize(client, a.serialized_executable, a.serialized_executable_size,
-                                                  nullptr, nullptr, 0);
+                // A client may send the options it compiled with again: accepted when they
+                // place the program as its bytes do (checked once it is loaded).
+                std::optional<CompileOptions> overridden;
+                if (fits(a.overridden_serialized_compile_options_size) && a.overridden_serialized_compile_options_size > 0) {
+                  if (!a.overridden_serialized_compile_options) invalid("overridden_serialized_compile_options is null");
+                  overridden = readCompileOptions(std::string_view(a.overridden_serialized_compile_options,
+                                                                   a.overridden_serialized_compile_options_size));
+                }
+                std::unique_ptr<PJRT_LoadedExecutable> loaded(
+                    deserialize(client, a.serialized_executable, a.serialized_executable_size, nullptr, nullptr, 0));
+                if (overridden) {
+                  const Placement& where = loaded->program->kiln->info->placement;
+                  if (overridden->replicas != where.replicas || overridden->partitions != where.partitions ||
+                      (!overridden->devices.empty() && overridden->devices != where.devices))
+                    throw ApiFailure(KILN_ERROR_UNIMPLEMENTED,
+                                     "unsupported: overridden compile options that place the program otherwise than "
+                                     "when it was compiled (compile it again)");
+                }
+                a.loaded_executable = loaded.release();
               });
 }
 

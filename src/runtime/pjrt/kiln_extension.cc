@@ -48,36 +48,43 @@ PJRT_Error* eventCancel(KILN_Event_Cancel_Args* args) {
 
 PJRT_Error* executableStatistics(KILN_Executable_Statistics_Args* args) {
   return call("KILN_Executable_Statistics", args, [](KILN_Executable_Statistics_Args& a, const Fits&) {
-    auto& program = const_cast<CompiledProgramHandle&>(programOf(a.executable));
-    KilnExecutableStatisticsArgs statistics{sizeof statistics, program.kiln, nullptr, 0};
-    std::lock_guard<std::mutex> lock(program.borrowedMutex);
-    check(api::executableStatistics(&statistics));
-    program.statistics.clear();
-    for (size_t i = 0; i < statistics.num_values; ++i) {
-      PJRT_NamedValue v{};
-      v.struct_size = PJRT_NamedValue_STRUCT_SIZE;
-      v.name = statistics.values[i].name;
-      v.name_size = std::strlen(v.name);
-      v.type = PJRT_NamedValue_kFloat;
-      v.float_value = static_cast<float>(statistics.values[i].value);
-      v.value_size = 1;
-      program.statistics.push_back(v);
+    PJRT_Executable& executable = need(a.executable, "executable");
+    CompiledProgramHandle& program = *executable.program;
+    executable.statisticNames.clear();
+    executable.statistics.clear();
+    {
+      // kiln's statistics live in the program, which every handle of it shares.
+      std::lock_guard<std::mutex> lock(program.statisticsMutex);
+      KilnExecutableStatisticsArgs statistics{sizeof statistics, program.kiln, nullptr, 0};
+      check(api::executableStatistics(&statistics));
+      for (size_t i = 0; i < statistics.num_values; ++i) {
+        executable.statisticNames.emplace_back(statistics.values[i].name);
+        PJRT_NamedValue v{};
+        v.struct_size = PJRT_NamedValue_STRUCT_SIZE;
+        v.type = PJRT_NamedValue_kFloat;
+        v.float_value = static_cast<float>(statistics.values[i].value);
+        v.value_size = 1;
+        executable.statistics.push_back(v);
+      }
     }
-    a.values = program.statistics.data();
-    a.num_values = program.statistics.size();
+    for (size_t i = 0; i < executable.statistics.size(); ++i) {
+      executable.statistics[i].name = executable.statisticNames[i].c_str();
+      executable.statistics[i].name_size = executable.statisticNames[i].size();
+    }
+    a.values = executable.statistics.data();
+    a.num_values = executable.statistics.size();
   });
 }
 
 PJRT_Error* executableText(KILN_Executable_Text_Args* args) {
   return call("KILN_Executable_Text", args, [](KILN_Executable_Text_Args& a, const Fits&) {
-    auto& program = const_cast<CompiledProgramHandle&>(programOf(a.executable));
+    PJRT_Executable& executable = need(a.executable, "executable");
     if (!a.name) invalid("name is null");
-    std::optional<std::string> text = program.kiln->info->program->text(a.name);
+    std::optional<std::string> text = executable.program->kiln->info->program->text(a.name);
     a.found = text.has_value();
-    std::lock_guard<std::mutex> lock(program.borrowedMutex);
-    program.text = text ? std::move(*text) : std::string();
-    a.text = program.text.data();
-    a.text_size = program.text.size();
+    executable.text = text ? std::move(*text) : std::string();
+    a.text = executable.text.data();
+    a.text_size = executable.text.size();
   });
 }
 

@@ -82,16 +82,19 @@ struct CompiledProgramHandle {
   std::vector<PJRT_NamedValue> costs;       // GetCostAnalysis's properties
   std::string optimizedText;                // OptimizedProgram's, printed once asked for
   std::once_flag printed;
-  // The last statistics and text the kiln extension returned, which the caller borrows.
-  std::mutex borrowedMutex;
-  std::vector<PJRT_NamedValue> statistics;
-  std::string text;
+  // Held while kiln's statistics of the program are read: they live in the program.
+  std::mutex statisticsMutex;
 };
 
 }  // namespace kiln::runtime::pjrt
 
 struct PJRT_Executable {
   std::shared_ptr<kiln::runtime::pjrt::CompiledProgramHandle> program;
+  // The last statistics and text the kiln extension returned for this handle, which the
+  // caller borrows until its next such call on it.
+  std::vector<std::string> statisticNames;
+  std::vector<PJRT_NamedValue> statistics;
+  std::string text;
 };
 
 struct PJRT_LoadedExecutable {
