@@ -55,6 +55,13 @@ std::shared_ptr<CompiledProgramHandle> handleOf(KilnExecutable* kiln) {
   handle->fingerprint = fingerprint(info.program->module()).hex();
   // XLA's names for the same two estimates.
   handle->costs = {floatValue("flops", info.flops), floatValue("bytes accessed", info.bytesAccessed)};
+  // Processes that run different functions (kiln.process_entries) each mark their own
+  // parameters, and kiln's execute takes one list for all: they donate nothing (PJRT
+  // allows a plugin not to donate).
+  const Function& entry = info.program->entry();
+  if (kiln->processes.empty())
+    for (size_t i = 0; i < entry.numParams(); ++i)
+      if (passes::marksDonation(entry, i)) handle->donors.push_back(i);
   for (const Type& type : kiln->info->results) {
     handle->outputTypes.push_back(type.isToken()    ? PJRT_Buffer_Type_TOKEN
                                   : type.isTensor() ? bufferTypeOf(type.dtype())
@@ -98,8 +105,7 @@ KilnOptimization optimizationOf(const std::string& value) {
 
 // The parameters an execution takes over: those the program marks donated (as JAX marks
 // the arguments of jit(donate_argnums=...)), except the ones the caller keeps this time.
-std::vector<size_t> donatedParameters(const Function& entry, const PJRT_ExecuteOptions* options) {
-  std::vector<size_t> donated;
+std::vector<size_t> donatedParameters(const std::vector<size_t>& donors, const PJRT_ExecuteOptions* options) {
   const int64_t* kept = nullptr;
   size_t numKept = 0;
   if (options) {
@@ -110,9 +116,10 @@ std::vector<size_t> donatedParameters(const Function& entry, const PJRT_ExecuteO
       if (numKept > 0 && !kept) invalid("non_donatable_input_indices is null");
     }
   }
-  for (size_t i = 0; i < entry.numParams(); ++i)
-    if (passes::marksDonation(entry, i) && std::find(kept, kept + numKept, static_cast<int64_t>(i)) == kept + numKept)
-      donated.push_back(i);
+  if (numKept == 0) return donors;
+  std::vector<size_t> donated;
+  for (size_t i : donors)
+    if (std::find(kept, kept + numKept, static_cast<int64_t>(i)) == kept + numKept) donated.push_back(i);
   return donated;
 }
 
@@ -365,12 +372,7 @@ void execute(PJRT_LoadedExecutable_Execute_Args& a, const Fits& fits, const Exec
     execute.num_args = a.num_args;
     execute.output_lists = resultLists.data();
     execute.complete_events = complete.data();
-    // Processes that run different functions (kiln.process_entries) each mark their own
-    // parameters, and kiln's execute takes one list for all: they donate nothing (PJRT
-    // allows a plugin not to donate).
-    const std::vector<size_t> donated = program.kiln->processes.empty()
-                                            ? donatedParameters(program.kiln->info->program->entry(), a.options)
-                                            : std::vector<size_t>{};
+    const std::vector<size_t> donated = donatedParameters(program.donors, a.options);
     execute.donated_args = donated.data();
     execute.num_donated_args = donated.size();
     execute.label = control.label;

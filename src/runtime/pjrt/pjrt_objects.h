@@ -76,6 +76,9 @@ struct CompiledProgramHandle {
   std::vector<PJRT_Buffer_Type> outputTypes;
   std::vector<int64_t> outputDims;  // every output's dims, one after another
   std::vector<size_t> outputRanks;
+  // The parameters the program marks donated (jax.buffer_donor, tf.aliasing_output);
+  // empty for processes that run different functions, which donate nothing.
+  std::vector<size_t> donors;
   std::vector<const char*> outputMemoryKinds;
   std::vector<size_t> outputMemoryKindSizes;
   std::string fingerprint;                  // of the optimized program, as hex digits
