@@ -22,8 +22,21 @@ int64_t nowMs() {
       .count();
 }
 
+// The name of a signal the crash handlers catch, without strsignal (which a signal
+// handler may not call).
+const char* signalName(int signal) {
+  switch (signal) {
+    case SIGSEGV: return "Segmentation fault";
+    case SIGBUS: return "Bus error";
+    case SIGFPE: return "Floating point exception";
+    case SIGILL: return "Illegal instruction";
+    case SIGABRT: return "Aborted";
+    default: return "(another signal)";
+  }
+}
+
 void onCrash(int signal) {
-  const char* parts[] = {"  CRASH ", runningCheck, ": the plugin raised signal ", strsignal(signal), "\n"};
+  const char* parts[] = {"  CRASH ", runningCheck, ": the plugin raised signal ", signalName(signal), "\n"};
   for (const char* p : parts) (void)!write(2, p, strlen(p));
   _exit(1);
 }
