@@ -63,7 +63,6 @@ class CheckRunner {
 
   void own(std::function<void()> undo) { cleanup_.push_back(std::move(undo)); }
   PluginCheckSummary summary() const { return summary_; }
-  std::ostream& out() { return out_; }
 
  private:
   void cleanUp() {

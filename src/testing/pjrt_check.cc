@@ -56,12 +56,11 @@ constexpr const char* kDonor = R"(func.func @main(%x: tensor<8xf32> {jax.buffer_
 
 class PjrtKit {
  public:
-  PjrtKit(const runtime::PjrtPlugin& plugin, std::ostream& out) : plugin_(plugin), api_(*plugin.api), runner_(out) {}
+  PjrtKit(const runtime::PjrtPlugin& plugin, std::ostream& out) : api_(*plugin.api), runner_(out) {}
 
   void check(const std::string& name, const std::function<void()>& body) { runner_.check(name, body); }
   PluginCheckSummary summary() const { return runner_.summary(); }
   const PJRT_Api& api() const { return api_; }
-  const runtime::PjrtPlugin& plugin() const { return plugin_; }
 
   struct Outcome {
     PJRT_Error_Code code = PJRT_Error_Code_OK;
@@ -125,8 +124,11 @@ class PjrtKit {
     return buffer;
   }
 
-  PJRT_Buffer* upload(PJRT_Client* client, PJRT_Device* device, PJRT_Buffer_Type type,
-                      const std::vector<int64_t>& dims, const std::vector<uint8_t>& bytes) {
+  // Starts a copy of `bytes` to `device` (nothing owned: the caller destroys the buffer
+  // and the event); the call's outcome.
+  Outcome startUpload(PJRT_Client* client, PJRT_Device* device, PJRT_Buffer_Type type, const std::vector<int64_t>& dims,
+                      const std::vector<uint8_t>& bytes, PJRT_HostBufferSemantics semantics, PJRT_Buffer*& buffer,
+                      PJRT_Event*& doneWithHost) const {
     PJRT_Client_BufferFromHostBuffer_Args a{};
     a.struct_size = PJRT_Client_BufferFromHostBuffer_Args_STRUCT_SIZE;
     a.client = client;
@@ -134,12 +136,24 @@ class PjrtKit {
     a.type = type;
     a.dims = dims.data();
     a.num_dims = dims.size();
-    a.host_buffer_semantics = PJRT_HostBufferSemantics_kImmutableUntilTransferCompletes;
+    a.host_buffer_semantics = semantics;
     a.device = device;
-    ok(api_.PJRT_Client_BufferFromHostBuffer(&a), "PJRT_Client_BufferFromHostBuffer");
-    own(a.buffer);
-    await(a.done_with_host_buffer, "the copy to the device");
-    return a.buffer;
+    const Outcome o = outcomeOf(api_.PJRT_Client_BufferFromHostBuffer(&a));
+    buffer = a.buffer;
+    doneWithHost = a.done_with_host_buffer;
+    return o;
+  }
+
+  PJRT_Buffer* upload(PJRT_Client* client, PJRT_Device* device, PJRT_Buffer_Type type,
+                      const std::vector<int64_t>& dims, const std::vector<uint8_t>& bytes) {
+    PJRT_Buffer* buffer = nullptr;
+    PJRT_Event* done = nullptr;
+    const Outcome o = startUpload(client, device, type, dims, bytes,
+                                  PJRT_HostBufferSemantics_kImmutableUntilTransferCompletes, buffer, done);
+    if (o.code != PJRT_Error_Code_OK) throw Fail{"PJRT_Client_BufferFromHostBuffer failed: " + o.message};
+    own(buffer);
+    await(done, "the copy to the device");
+    return buffer;
   }
 
   std::vector<uint8_t> download(PJRT_Buffer* buffer) const {
@@ -174,15 +188,16 @@ class PjrtKit {
     return a.executable;
   }
 
-  // Runs `executable` on its first device; its outputs once its completion event says so.
-  std::vector<PJRT_Buffer*> execute(PJRT_LoadedExecutable* executable, std::vector<PJRT_Buffer*> args,
-                                    size_t numOutputs) {
-    std::vector<PJRT_Buffer*> outputs(numOutputs);
+  // Starts `executable` on its first device, keeping the parameters `keep` from donation
+  // (nothing owned: the caller destroys the outputs and the event); the call's outcome.
+  Outcome startExecute(PJRT_LoadedExecutable* executable, std::vector<PJRT_Buffer*> args,
+                       std::vector<PJRT_Buffer*>& outputs, PJRT_Event*& done, const std::vector<int64_t>& keep = {}) const {
     PJRT_Buffer* const* argLists[1] = {args.data()};
     PJRT_Buffer** outLists[1] = {outputs.data()};
-    PJRT_Event* done[1] = {nullptr};
     PJRT_ExecuteOptions options{};
     options.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE;
+    options.non_donatable_input_indices = keep.data();
+    options.num_non_donatable_input_indices = keep.size();
     PJRT_LoadedExecutable_Execute_Args a{};
     a.struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE;
     a.executable = executable;
@@ -191,15 +206,23 @@ class PjrtKit {
     a.num_devices = 1;
     a.num_args = args.size();
     a.output_lists = outLists;
-    a.device_complete_events = done;
-    ok(api_.PJRT_LoadedExecutable_Execute(&a), "PJRT_LoadedExecutable_Execute");
+    a.device_complete_events = &done;
+    return outcomeOf(api_.PJRT_LoadedExecutable_Execute(&a));
+  }
+
+  // Runs `executable` on its first device; its outputs once its completion event says so.
+  std::vector<PJRT_Buffer*> execute(PJRT_LoadedExecutable* executable, std::vector<PJRT_Buffer*> args,
+                                    size_t numOutputs) {
+    std::vector<PJRT_Buffer*> outputs(numOutputs);
+    PJRT_Event* done = nullptr;
+    const Outcome o = startExecute(executable, std::move(args), outputs, done);
+    if (o.code != PJRT_Error_Code_OK) throw Fail{"PJRT_LoadedExecutable_Execute failed: " + o.message};
     for (PJRT_Buffer* b : outputs) own(b);
-    await(done[0], "the execution");
+    await(done, "the execution");
     return outputs;
   }
 
  private:
-  const runtime::PjrtPlugin& plugin_;
   const PJRT_Api& api_;
   kit::CheckRunner runner_;
 };
@@ -341,41 +364,21 @@ void checkThreads(PjrtKit& kit) {
     for (int t = 0; t < 4; ++t)
       threads.emplace_back([&] {
         for (int round = 0; round < 10; ++round) {
-          PJRT_Client_BufferFromHostBuffer_Args in{};
-          in.struct_size = PJRT_Client_BufferFromHostBuffer_Args_STRUCT_SIZE;
-          in.client = client;
-          in.data = bytes.data();
-          in.type = PJRT_Buffer_Type_F32;
-          const int64_t dims[1] = {8};
-          in.dims = dims;
-          in.num_dims = 1;
-          in.host_buffer_semantics = PJRT_HostBufferSemantics_kImmutableOnlyDuringCall;
-          in.device = device;
-          if (kit.outcomeOf(kit.api().PJRT_Client_BufferFromHostBuffer(&in)).code != PJRT_Error_Code_OK) {
+          PJRT_Buffer* in = nullptr;
+          PJRT_Event* copied = nullptr;
+          if (kit.startUpload(client, device, PJRT_Buffer_Type_F32, {8}, bytes,
+                              PJRT_HostBufferSemantics_kImmutableOnlyDuringCall, in, copied)
+                  .code != PJRT_Error_Code_OK) {
             ++wrong;
             continue;
           }
-          PJRT_Event_Destroy_Args drop{PJRT_Event_Destroy_Args_STRUCT_SIZE, nullptr, in.done_with_host_buffer};
+          PJRT_Event_Destroy_Args drop{PJRT_Event_Destroy_Args_STRUCT_SIZE, nullptr, copied};
           kit.outcomeOf(kit.api().PJRT_Event_Destroy(&drop));
-          PJRT_Buffer* out = nullptr;
-          PJRT_Buffer* const* argLists[1] = {&in.buffer};
-          PJRT_Buffer** outLists[1] = {&out};
+          std::vector<PJRT_Buffer*> outs(1);
           PJRT_Event* done = nullptr;
-          PJRT_ExecuteOptions options{};
-          options.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE;
-          const int64_t keep[1] = {0};  // no donation here
-          options.non_donatable_input_indices = keep;
-          options.num_non_donatable_input_indices = 1;
-          PJRT_LoadedExecutable_Execute_Args e{};
-          e.struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE;
-          e.executable = executable;
-          e.options = &options;
-          e.argument_lists = argLists;
-          e.num_devices = 1;
-          e.num_args = 1;
-          e.output_lists = outLists;
-          e.device_complete_events = &done;
-          if (kit.outcomeOf(kit.api().PJRT_LoadedExecutable_Execute(&e)).code == PJRT_Error_Code_OK) {
+          // Kept from donation: the input stays this thread's to destroy.
+          if (kit.startExecute(executable, {in}, outs, done, {0}).code == PJRT_Error_Code_OK) {
+            PJRT_Buffer* out = outs[0];
             struct Counter {
               std::shared_ptr<std::atomic<int>> count;
               const PJRT_Api* api;
@@ -405,7 +408,7 @@ void checkThreads(PjrtKit& kit) {
           } else {
             ++wrong;
           }
-          PJRT_Buffer_Destroy_Args d{PJRT_Buffer_Destroy_Args_STRUCT_SIZE, nullptr, in.buffer};
+          PJRT_Buffer_Destroy_Args d{PJRT_Buffer_Destroy_Args_STRUCT_SIZE, nullptr, in};
           kit.outcomeOf(kit.api().PJRT_Buffer_Destroy(&d));
         }
       });

@@ -39,17 +39,6 @@ struct Unimplemented<PJRT_Error* (*)(Args*), Name> {
   }
 };
 
-PJRT_NamedValue stringValue(const char* name, const char* value) {
-  PJRT_NamedValue v{};
-  v.struct_size = PJRT_NamedValue_STRUCT_SIZE;
-  v.name = name;
-  v.name_size = std::char_traits<char>::length(name);
-  v.type = PJRT_NamedValue_kString;
-  v.string_value = value;
-  v.value_size = std::char_traits<char>::length(value);
-  return v;
-}
-
 }  // namespace
 
 namespace pjrt::functions {
@@ -64,8 +53,8 @@ PJRT_Error* pluginInitialize(PJRT_Plugin_Initialize_Args* args) {
 // with the reader of serialized programs.)
 PJRT_Error* pluginAttributes(PJRT_Plugin_Attributes_Args* args) {
   return call("PJRT_Plugin_Attributes", args, [](PJRT_Plugin_Attributes_Args& a, const Fits&) {
-    static const std::vector<PJRT_NamedValue> attributes = {stringValue("kiln_version", KILN_VERSION),
-                                                           stringValue("kiln_backend", backend().name())};
+    static const std::vector<PJRT_NamedValue> attributes = {pjrt::stringValue("kiln_version", KILN_VERSION),
+                                                           pjrt::stringValue("kiln_backend", backend().name())};
     a.attributes = attributes.data();
     a.num_attributes = attributes.size();
   });

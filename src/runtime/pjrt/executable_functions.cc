@@ -37,17 +37,6 @@ PJRT_Device* deviceWithId(const PJRT_Client& client, int32_t id) {
           std::to_string(client.handles.size()) + " devices)");
 }
 
-PJRT_NamedValue floatValue(const char* name, double value) {
-  PJRT_NamedValue v{};
-  v.struct_size = PJRT_NamedValue_STRUCT_SIZE;
-  v.name = name;
-  v.name_size = std::char_traits<char>::length(name);
-  v.type = PJRT_NamedValue_kFloat;
-  v.float_value = static_cast<float>(value);
-  v.value_size = 1;
-  return v;
-}
-
 std::shared_ptr<CompiledProgramHandle> handleOf(KilnExecutable* kiln) {
   auto handle = std::make_shared<CompiledProgramHandle>();
   handle->kiln = kiln;

@@ -57,19 +57,9 @@ PJRT_Error* executableStatistics(KILN_Executable_Statistics_Args* args) {
       std::lock_guard<std::mutex> lock(program.statisticsMutex);
       KilnExecutableStatisticsArgs statistics{sizeof statistics, program.kiln, nullptr, 0};
       check(api::executableStatistics(&statistics));
-      for (size_t i = 0; i < statistics.num_values; ++i) {
-        executable.statisticNames.emplace_back(statistics.values[i].name);
-        PJRT_NamedValue v{};
-        v.struct_size = PJRT_NamedValue_STRUCT_SIZE;
-        v.type = PJRT_NamedValue_kFloat;
-        v.float_value = static_cast<float>(statistics.values[i].value);
-        v.value_size = 1;
-        executable.statistics.push_back(v);
-      }
-    }
-    for (size_t i = 0; i < executable.statistics.size(); ++i) {
-      executable.statistics[i].name = executable.statisticNames[i].c_str();
-      executable.statistics[i].name_size = executable.statisticNames[i].size();
+      for (size_t i = 0; i < statistics.num_values; ++i) executable.statisticNames.emplace_back(statistics.values[i].name);
+      for (size_t i = 0; i < statistics.num_values; ++i)
+        executable.statistics.push_back(floatValue(executable.statisticNames[i], statistics.values[i].value));
     }
     a.values = executable.statistics.data();
     a.num_values = executable.statistics.size();
