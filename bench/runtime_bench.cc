@@ -1,12 +1,12 @@
 // Figures of the runtime (issue: runtime), each beside a reference measured in the same
 // run, interleaved, because this machine's bandwidth drifts by a quarter over minutes.
 //  1. Dispatch: executes of a tiny program (x + 1 on f32[4]) issued back to back through
-//     the plugin C API (each with its outputs and event destroyed, the last one awaited),
+//     kiln's client (each with its outputs and event destroyed, the last one awaited),
 //     and execute-plus-await latency, against calling the cpu backend's executable
 //     directly (synchronously, no runtime in between); the program runs on the caller's
 //     thread (the plugins' default for one this small) and, as a second figure, on the
-//     device's thread; and the same executes through the plugin's PJRT table (GetPjrtApi),
-//     which kiln's client moves to.
+//     device's thread; and the same executes through the plugin's PJRT table called by
+//     hand (GetPjrtApi), which shows what the client's C++ adds.
 //  2. Host -> device -> host round trip of 64 MiB through the cpu plugin (buffer from
 //     host, awaited; copy to host, awaited) as a bandwidth, against memcpy of 64 MiB.
 //  3. all_reduce (sum, f32) of 64 MiB on 2 and 4 cpu devices, inputs already on the
@@ -48,42 +48,16 @@ std::string allReduceProgram(int devices, int64_t elements) {
          std::to_string(devices) + "xi64>} : (" + t + ") -> " + t + "\n  return %s : " + t + "\n}\n";
 }
 
-// One execute through the raw table, its outputs and event destroyed; `await` waits first.
-struct RawExecute {
-  const KilnPluginApi& api;
-  KilnExecutable* exe;
-  KilnDevice* device;
-  KilnBuffer* arg;
+// One execute through kiln's client (runtime/client.h), its outputs and event destroyed;
+// `await` waits first.
+struct ClientExecute {
+  const runtime::Executable& exe;
+  const runtime::Device& device;
+  const runtime::Buffer& arg;
 
   void operator()(bool await) const {
-    KilnBuffer* out = nullptr;
-    KilnBuffer** outList = &out;
-    KilnBuffer* const* argList = &arg;
-    KilnEvent* done = nullptr;
-    KilnExecuteArgs e{};
-    e.struct_size = sizeof e;
-    e.executable = exe;
-    e.num_devices = 1;
-    e.devices = &device;
-    e.argument_lists = &argList;
-    e.num_args = 1;
-    e.output_lists = &outList;
-    e.complete_events = &done;
-    check(api.execute(&e));
-    if (await) {
-      KilnEventAwaitArgs w{sizeof w, done};
-      check(api.event_await(&w));
-    }
-    KilnEventDestroyArgs de{sizeof de, done};
-    check(api.event_destroy(&de));
-    KilnBufferDestroyArgs db{sizeof db, out};
-    check(api.buffer_destroy(&db));
-  }
-  void check(KilnError* error) const {
-    if (!error) return;
-    KilnErrorDestroyArgs d{sizeof d, error};
-    api.error_destroy(&d);
-    throw Error(ErrorKind::Internal, "runtime_bench: a plugin call failed");
+    runtime::Executable::Execution run = exe.execute({&arg}, device);
+    if (await) run.done.await();
   }
 };
 
@@ -202,10 +176,10 @@ DispatchTimes timeDispatch(const runtime::Client& client, const Literal& x) {
   runtime::Executable exe = client.compile(kTiny);
   runtime::Buffer arg = client.bufferFromHost(x, device);
   arg.readyEvent().await();
-  return timeDispatch(RawExecute{client.plugin().api(), exe.handle(), device.handle(), arg.handle()});
+  return timeDispatch(ClientExecute{exe, device, arg});
 }
 
-// The tiny program through the C API, run on the caller's thread (the default for a
+// The tiny program through kiln's client, run on the caller's thread (the default for a
 // program this small: the client option "inline_execution") and handed to the device's
 // thread ("never"), against the backend's executable called directly.
 void dispatch(const runtime::Plugin& plugin) {
@@ -230,11 +204,11 @@ void dispatch(const runtime::Plugin& plugin) {
     call = std::min(call, secondsSince(start) / 20000);
   }
   std::printf("dispatch of a tiny program (x + 1 on f32[4]), best of 15 rounds:\n");
-  std::printf("  C API execute, back to back          %6.2f us per call   (target <= 2 us)\n", here.issue * 1e6);
-  std::printf("  C API execute + await                %6.2f us per call   (target <= 10 us)\n", here.latency * 1e6);
+  std::printf("  client execute, back to back         %6.2f us per call   (target <= 2 us)\n", here.issue * 1e6);
+  std::printf("  client execute + await               %6.2f us per call   (target <= 10 us)\n", here.latency * 1e6);
   std::printf("  the same on the device's thread (inline_execution never):\n");
   std::printf("    back to back %.2f us, execute + await %.2f us per call\n", handed.issue * 1e6, handed.latency * 1e6);
-  std::printf("  PJRT execute (GetPjrtApi), back to back %.2f us, execute + await %.2f us per call\n",
+  std::printf("  PJRT's table by hand, back to back %.2f us, execute + await %.2f us per call\n",
               viaPjrt.issue * 1e6, viaPjrt.latency * 1e6);
   std::printf("  backend executable called directly   %6.2f us per call\n", call * 1e6);
   std::printf("  ratio to direct: back to back %.2fx, execute + await %.2fx (device's thread: %.2fx, %.2fx)\n",

@@ -23,7 +23,7 @@ namespace kiln::tool {
 namespace {
 
 struct BenchOptions {
-  KilnOptimization tier = KILN_OPTIMIZATION_FULL;
+  runtime::Optimization tier = runtime::Optimization::Full;
   std::string file;
   std::string entry;  // default: main, or the only public function
   std::string backend = "cpu";
@@ -122,10 +122,10 @@ int runBench(const BenchOptions& o) {
   std::printf("  %.2f GB/s (%.1f MB moved), %.2f GFLOP/s (%.3f GFLOP)\n", cost.bytes / median / 1e9,
               cost.bytes / 1e6, cost.flops / median / 1e9, cost.flops / 1e9);
   if (!o.profile.empty() || o.report) {
-    // The plugin's own records of its steps (capability "profile"): compiled once more
+    // The plugin's own records of its steps (attribute kiln_profiles): compiled once more
     // with profiling on, for runs of their own after the timed ones (recording slices
     // costs a little time).
-    if (!client.plugin().has(KILN_CAPABILITY_PROFILE))
+    if (!client.plugin().says("kiln_profiles"))
       throw Error(ErrorKind::Usage, "--profile and --report need a plugin that records profiles (the " + o.backend +
                                         " plugin does not; the cpu plugin does)");
     runtime::CompileOptions profiled = compile;

@@ -7,7 +7,6 @@
 #include <random>
 #include <string>
 
-#include "kiln/plugin.h"
 #include "ir/literal.h"
 #include "ir/module.h"
 #include "runtime/compilation_cache.h"
@@ -27,9 +26,9 @@ std::string entryName(const Module& module, const std::string& entry, const std:
 // inputs.
 Literal randomInput(const Type& type, std::mt19937_64& rng, double scale = 1);
 
-// --compile-tier optimized|fast|tiered: the plugin's optimization level (KILN_OPTIMIZATION_*;
+// --compile-tier optimized|fast|tiered: the plugin's optimization level (kiln.optimization;
 // the cpu plugin's: how much LLVM optimizes the kernels before the first run).
-void addCompileTierOption(CLI::App* cmd, KilnOptimization& tier);
+void addCompileTierOption(CLI::App* cmd, runtime::Optimization& tier);
 
 // Adds the cpu plugin's compile option kernel_cache_dir (kernels' machine code kept in
 // defaultCacheDir(), so that a program sharing kernels with one compiled before compiles

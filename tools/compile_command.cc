@@ -23,7 +23,7 @@ namespace kiln::tool {
 namespace {
 
 struct CompileCommandOptions {
-  KilnOptimization tier = KILN_OPTIMIZATION_FULL;
+  runtime::Optimization tier = runtime::Optimization::Full;
   std::string file;
   std::string entry;
   std::string passes;

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "runtime/client.h"
+#include "runtime/plugin_loader.h"
 
 namespace kiln::tool {
 namespace {
@@ -29,11 +30,13 @@ int runDevices(const DevicesOptions& o) {
   for (const std::string& name : names) {
     try {
       runtime::Plugin plugin = runtime::Plugin::load(name);
-      std::cout << plugin.name() << " " << plugin.version() << " (plugin API " << plugin.majorVersion() << "."
-                << plugin.minorVersion() << ", " << plugin.path() << ")\n";
-      std::string capabilities;
-      for (const std::string& c : plugin.capabilities()) capabilities += (capabilities.empty() ? "" : ", ") + c;
-      std::cout << "  capabilities: " << (capabilities.empty() ? "none" : capabilities) << "\n";
+      std::cout << plugin.name() << " " << plugin.version() << " (PJRT C API " << plugin.majorVersion() << "."
+                << plugin.minorVersion() << (plugin.extension() ? ", kiln extension" : "") << ", " << plugin.path()
+                << ")\n";
+      std::string attributes;
+      for (const auto& [key, value] : plugin.attributes())
+        attributes += (attributes.empty() ? "" : ", ") + key + "=" + value;
+      std::cout << "  attributes: " << (attributes.empty() ? "none" : attributes) << "\n";
       runtime::Client client(plugin);
       for (const runtime::Device& d : client.devices())
         std::cout << "  device " << d.id() << ": " << d.description() << ", memory " << gibibytes(d.memorySize())

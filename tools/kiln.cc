@@ -36,10 +36,10 @@ std::string entryName(const Module& module, const std::string& entry, const std:
                                     " (functions: " + names + "; choose one with --entry)");
 }
 
-void addCompileTierOption(CLI::App* cmd, KilnOptimization& tier) {
-  const std::map<std::string, KilnOptimization> tiers = {{"optimized", KILN_OPTIMIZATION_FULL},
-                                                         {"fast", KILN_OPTIMIZATION_FAST},
-                                                         {"tiered", KILN_OPTIMIZATION_TIERED}};
+void addCompileTierOption(CLI::App* cmd, runtime::Optimization& tier) {
+  const std::map<std::string, runtime::Optimization> tiers = {{"optimized", runtime::Optimization::Full},
+                                                              {"fast", runtime::Optimization::Fast},
+                                                              {"tiered", runtime::Optimization::Tiered}};
   cmd->add_option("--compile-tier", tier,
                   "cpu: optimized (LLVM O2 before the first run; the default), fast (no optimization: "
                   "compiles ~10x faster, runs slower) or tiered (fast first, O2 in the background)")

@@ -18,7 +18,7 @@ namespace kiln::tool {
 namespace {
 
 struct RunOptions {
-  KilnOptimization tier = KILN_OPTIMIZATION_FULL;
+  runtime::Optimization tier = runtime::Optimization::Full;
   std::string file;
   std::string entry;  // default: main, or the only public function
   std::vector<std::string> inputs;

@@ -20,7 +20,7 @@ using testing::TestResult;
 using Status = TestResult::Status;
 
 struct TestCommandOptions {
-  KilnOptimization tier = KILN_OPTIMIZATION_FULL;
+  runtime::Optimization tier = runtime::Optimization::Full;
   std::vector<std::string> paths;
   int jobs = 1;
   double timeLimit = 60;

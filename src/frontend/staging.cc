@@ -13,6 +13,7 @@
 #include "frontend/trace.h"
 #include "kiln/numpy.h"
 #include "kiln/transforms.h"
+#include "passes/buffer_assignment.h"
 #include "passes/sharding/propagation.h"
 #include "stablehlo/printer.h"
 #include "transforms/autodiff.h"
@@ -80,26 +81,31 @@ std::vector<Array> run(const Staged& staged, const std::vector<Array>& inputs, c
   return translated([&] {
     Session& session = Session::get();
     {
+      // The donated parameters are marked in the program, as JAX marks them: the plugin
+      // decides at compile time which outputs take over which arguments. (A staged
+      // program comes with one jit entry, so with one set of donated arguments.)
       std::lock_guard<std::mutex> guard(staged.lock);
-      if (!staged.executable) staged.executable = session.compile(*staged.module, staged.entry);
+      if (!staged.executable) {
+        Function& entry = *staged.module->lookup(staged.entry);
+        for (size_t i : donate) passes::markDonation(entry, i);
+        staged.executable = session.compile(*staged.module, staged.entry);
+      }
     }
     std::vector<runtime::Buffer> buffers;
     for (const Array& a : inputs) buffers.push_back(deviceBuffer(a));
     for (const Array& a : staged.captures) buffers.push_back(deviceBuffer(a));
     std::vector<const runtime::Buffer*> args;
     for (const runtime::Buffer& b : buffers) args.push_back(&b);
-    // Donated: the inputs that are one buffer the device holds (not a C scalar's upload,
-    // not a sharded array's assembly), on a plugin that takes donations (as in JAX,
-    // donation is skipped where it cannot be used). They are marked once the call has
-    // taken them (a call that fails donates nothing).
+    // Donated: the inputs that are one buffer the device holds; a C scalar's upload or a
+    // sharded array's assembly is kept (as in JAX, donation is skipped where it cannot be
+    // used). They are marked once the call has taken them (a call that fails donates
+    // nothing).
     runtime::ExecuteOptions options{label.empty() ? staged.label : label, {}};
     std::vector<ArrayImpl*> given;
-    const bool donates = staged.executable->plugin().has(KILN_CAPABILITY_DONATION);
     for (size_t i : donate) {
       ArrayImpl& impl = implOf(inputs.at(i));
-      if (!donates || impl.host || impl.shards) continue;
-      options.donate.push_back(i);
-      given.push_back(&impl);
+      if (impl.host || impl.shards) options.keep.push_back(static_cast<int64_t>(i));
+      else given.push_back(&impl);
     }
     runtime::Executable::Execution execution = staged.executable->execute(args, session.device(), options);
     for (ArrayImpl* impl : given) {

@@ -36,6 +36,11 @@ bool marksDonation(const Function& fn, size_t param) {
   return static_cast<bool>(findAttr(fn.argAttrs[param], "tf.aliasing_output"));
 }
 
+void markDonation(Function& fn, size_t param) {
+  if (fn.argAttrs.size() < fn.numParams()) fn.argAttrs.resize(fn.numParams());
+  setAttr(fn.argAttrs.at(param), "jax.buffer_donor", Attribute::boolean(true));
+}
+
 namespace {
 
 constexpr int64_t kAlignment = 64;  // a cache line; what vector loads want

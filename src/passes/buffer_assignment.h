@@ -68,6 +68,8 @@ enum class Donation {
 // Whether the program marks parameter `param` of `fn` donated: jax.buffer_donor (true)
 // or tf.aliasing_output, as JAX marks the arguments of jit(donate_argnums=...).
 bool marksDonation(const Function& fn, size_t param);
+// Marks it so (jax.buffer_donor = true).
+void markDonation(Function& fn, size_t param);
 
 // Assigns buffers for `fn` in its current op order.
 BufferAssignment assignBuffers(const Function& fn, Donation donation = Donation::FromAttributes);

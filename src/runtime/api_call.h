@@ -17,6 +17,11 @@ namespace kiln::runtime {
 
 inline KilnError* newError(Failure failure) { return std::make_unique<KilnError>(KilnError{std::move(failure)}).release(); }
 
+// A failure another table's function reported, passed on as it is (it names what failed).
+struct ForwardedFailure {
+  Failure failure;
+};
+
 [[noreturn]] inline void invalid(const std::string& message) { throw ApiFailure(KILN_ERROR_INVALID_ARGUMENT, message); }
 
 // A handle the caller must pass; `what` names the field for the message.
@@ -73,6 +78,8 @@ auto guardedCall(const char* fn, Args* args, Body&& body, MakeError&& makeError)
   std::memcpy(&a, args, given);
   try {
     body(a, Fits(&a, given));
+  } catch (const ForwardedFailure& e) {
+    return makeError(e.failure);
   } catch (const ApiFailure& e) {
     return makeError({e.failure().code, std::string(fn) + ": " + e.failure().message});
   } catch (...) {

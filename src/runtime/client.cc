@@ -3,129 +3,165 @@
 #include "runtime/client.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
-#include "runtime/dtype_codes.h"
+#include "runtime/compile_options_proto.h"
+#include "runtime/pjrt/buffer_types.h"
+
+// PJRT's entry `fn` called with `args` through `plugin`, named in its errors.
+#define KILN_PJRT(plugin, fn, args) (plugin).call(&PJRT_Api::fn, args, #fn)
+#define KILN_EXTENSION(plugin, fn, args) (plugin).call(&KILN_Extension::fn, args, "KILN_" #fn)
 
 namespace kiln::runtime {
 
 namespace {
 
-ErrorKind kindOf(KilnErrorCode code) {
+ErrorKind kindOf(int code, const std::string& message) {
   switch (code) {
-    case KILN_ERROR_INVALID_ARGUMENT:
-    case KILN_ERROR_FAILED_PRECONDITION: return ErrorKind::Usage;
-    case KILN_ERROR_UNIMPLEMENTED: return ErrorKind::Unsupported;
-    case KILN_ERROR_IO: return ErrorKind::Io;
-    case KILN_ERROR_RESOURCE_EXHAUSTED: return ErrorKind::ResourceExhausted;
-    case KILN_ERROR_RUNTIME:
-    case KILN_ERROR_CANCELLED: return ErrorKind::Runtime;
-    case KILN_ERROR_INTERNAL:
-    case KILN_ERROR_UNKNOWN: break;
+    case PJRT_Error_Code_INVALID_ARGUMENT:
+    case PJRT_Error_Code_FAILED_PRECONDITION:
+    case PJRT_Error_Code_NOT_FOUND:
+    case PJRT_Error_Code_ALREADY_EXISTS:
+    case PJRT_Error_Code_OUT_OF_RANGE:
+      // An invalid argument located in the program's text is about the program (its parse
+      // or verification failed), not about how the host called: callers tell those apart.
+      return code == PJRT_Error_Code_INVALID_ARGUMENT && isLocatedDiagnostic(message) ? ErrorKind::Parse
+                                                                                      : ErrorKind::Usage;
+    case PJRT_Error_Code_UNIMPLEMENTED: return ErrorKind::Unsupported;
+    case PJRT_Error_Code_DATA_LOSS: return ErrorKind::Io;
+    case PJRT_Error_Code_RESOURCE_EXHAUSTED: return ErrorKind::ResourceExhausted;
+    // A running program's failures come as INTERNAL (as XLA reports them); a plugin's own
+    // bug says so.
+    case PJRT_Error_Code_INTERNAL:
+      return message.starts_with("internal error") ? ErrorKind::Internal : ErrorKind::Runtime;
+    case PJRT_Error_Code_CANCELLED:
+    case PJRT_Error_Code_DEADLINE_EXCEEDED:
+    case PJRT_Error_Code_ABORTED:
+    case PJRT_Error_Code_UNAVAILABLE: return ErrorKind::Runtime;
   }
   return ErrorKind::Internal;
 }
 
 // A shared handle destroyed through the table (errors dropped: see the file comment).
 template <class Handle, class Args>
-std::shared_ptr<Handle> owned(const Plugin& plugin, Handle* handle, KilnError* (*KilnPluginApi::*destroy)(Args*)) {
-  return std::shared_ptr<Handle>(handle, [plugin, destroy](Handle* h) {
-    Args args{sizeof(Args), h};
-    if (KilnError* e = (plugin.api().*destroy)(&args)) {
-      KilnErrorDestroyArgs d{sizeof(d), e};
-      plugin.api().error_destroy(&d);
-    }
+std::shared_ptr<Handle> owned(const Plugin& plugin, Handle* handle, PJRT_Error* (*PJRT_Api::*destroy)(Args*),
+                              Handle* Args::*field) {
+  return std::shared_ptr<Handle>(handle, [plugin, destroy, field](Handle* h) {
+    Args args{};
+    args.struct_size = sizeof args;
+    args.*field = h;
+    plugin.destroy((plugin.api().*destroy)(&args));
   });
 }
 
-// The C API's code for values of `dtype`; throws Unsupported naming `what` for the
+// PJRT's element type for values of `dtype`; throws Unsupported naming `what` for the
 // dtypes it has none for.
-KilnDType codeFor(DType dtype, const std::string& what) {
-  KilnDType code = dtypeCode(dtype);
-  if (code == KILN_DTYPE_INVALID)
-    throw Error(ErrorKind::Unsupported, "unsupported: " + what + " of " + std::string(name(dtype)) + " (no KilnDType)");
-  return code;
+PJRT_Buffer_Type bufferTypeFor(DType dtype, const std::string& what) {
+  const PJRT_Buffer_Type type = pjrt::bufferTypeOf(dtype);
+  if (type == PJRT_Buffer_Type_INVALID)
+    throw Error(ErrorKind::Unsupported, "unsupported: " + what + " of " + std::string(name(dtype)) + " (PJRT has no such type)");
+  return type;
 }
 
-Type typeOf(KilnDType code, const int64_t* dims, size_t numDims) {
-  if (code == KILN_DTYPE_TOKEN) return Type::token();
-  std::optional<DType> dtype = dtypeOf(code);
-  if (!dtype) throw Error(ErrorKind::Internal, "the plugin reported dtype code " + std::to_string(code));
+Type typeOf(int type, const int64_t* dims, size_t numDims) {
+  if (type == PJRT_Buffer_Type_TOKEN) return Type::token();
+  std::optional<DType> dtype = pjrt::dtypeOf(type);
+  if (!dtype) throw Error(ErrorKind::Unsupported, "unsupported: the plugin's buffer type " + std::to_string(type));
   return Type::tensor(*dtype, Shape(dims, dims + numDims));
+}
+
+std::vector<Type> typesOf(size_t count, const PJRT_Buffer_Type* types, const size_t* ranks, const int64_t* dims) {
+  std::vector<Type> out;
+  for (size_t i = 0; i < count; ++i) {
+    out.push_back(typeOf(static_cast<int>(types[i]), dims, ranks[i]));
+    dims += ranks[i];
+  }
+  return out;
 }
 
 }  // namespace
 
-Error Plugin::toError(const KilnError* error) const {
-  KilnErrorInfoArgs info{sizeof(info), error};
-  if (KilnError* e = api().error_info(&info)) {
-    KilnErrorDestroyArgs d{sizeof(d), e};
-    api().error_destroy(&d);
-    return Error(ErrorKind::Internal, "plugin '" + loaded_->name + "' cannot describe its own error");
-  }
-  std::string message(info.message, info.message_size);
-  // An invalid argument located in the program's text is about the program (its parse or
-  // verification failed), not about how the host called: callers tell those apart.
-  const ErrorKind kind = info.code == KILN_ERROR_INVALID_ARGUMENT && isLocatedDiagnostic(message) ? ErrorKind::Parse
-                                                                                                  : kindOf(info.code);
-  return Error(kind, std::move(message));
+// ---- plugins ----
+
+Plugin::Plugin(const PjrtPlugin& loaded) : loaded_(&loaded), extension_(kiln_pjrt_extension(loaded.api)) {
+  name_ = loaded.name;
+  for (const auto& [key, value] : loaded.attributes)
+    if (key == "kiln_backend") name_ = value;
 }
 
-void Plugin::check(KilnError* error) const {
-  if (!error) return;
-  Error e = toError(error);
-  KilnErrorDestroyArgs d{sizeof(d), error};
-  api().error_destroy(&d);
-  throw e;
-}
-
-std::string Plugin::name() const {
-  KilnPluginAttributesArgs args{};
-  call(&KilnPluginApi::plugin_attributes, args, "plugin_attributes");
-  return args.name;
-}
+std::string Plugin::name() const { return name_; }
 
 std::string Plugin::version() const {
-  KilnPluginAttributesArgs args{};
-  call(&KilnPluginApi::plugin_attributes, args, "plugin_attributes");
-  return args.version;
+  for (const auto& [key, value] : attributes())
+    if (key == "kiln_version") return value;
+  return "PJRT C API " + std::to_string(majorVersion()) + "." + std::to_string(minorVersion());
 }
 
-void Plugin::requireMinor(int minor, const char* what) const {
-  if (majorVersion() > 0 || minorVersion() >= minor) return;
-  throw Error(ErrorKind::Unsupported, "unsupported: plugin '" + loaded_->name + "' implements API 0." +
-                                          std::to_string(minorVersion()) + ", and " + what + " came in 0." +
-                                          std::to_string(minor));
+bool Plugin::says(const std::string& attribute) const {
+  for (const auto& [key, value] : attributes())
+    if (key == attribute) return value == "true";
+  return false;
 }
 
-bool Plugin::has(const char* capability) const {
-  const std::vector<std::string>& names = capabilities();
-  return std::find(names.begin(), names.end(), capability) != names.end();
+const KILN_Extension& Plugin::requireExtension(const std::string& what) const {
+  if (!extension_)
+    throw Error(ErrorKind::Unsupported, "unsupported: " + what + ": plugin '" + name_ + "' (" + path() +
+                                            ") has no kiln extension (a PJRT plugin offers it only from kiln)");
+  return *extension_;
 }
 
-void Plugin::require(const char* capability, const char* what) const {
-  if (!has(capability))
-    throw Error(ErrorKind::Unsupported, std::string("unsupported: ") + what + ": plugin '" + loaded_->name +
-                                            "' (API " + std::to_string(majorVersion()) + "." +
-                                            std::to_string(minorVersion()) + ") lacks the capability '" +
-                                            capability + "'");
+Error Plugin::toError(const PJRT_Error* error) const {
+  PJRT_Error_Message_Args message{};
+  message.struct_size = PJRT_Error_Message_Args_STRUCT_SIZE;
+  message.error = error;
+  api().PJRT_Error_Message(&message);
+  std::string text(message.message ? message.message : "", message.message ? message.message_size : 0);
+  int code = PJRT_Error_Code_UNKNOWN;
+  if (loaded_->has(&PJRT_Api::PJRT_Error_GetCode)) {
+    PJRT_Error_GetCode_Args get{};
+    get.struct_size = PJRT_Error_GetCode_Args_STRUCT_SIZE;
+    get.error = error;
+    if (PJRT_Error* e = api().PJRT_Error_GetCode(&get)) destroy(e);
+    else std::memcpy(&code, &get.code, sizeof code);
+  }
+  const ErrorKind kind = kindOf(code, text);
+  // Positioned errors come whole (`file:line:col: error: ...` and the caret line): keep
+  // them as they are rather than prefixing another "error: ".
+  return Error(kind, std::move(text));
+}
+
+void Plugin::destroy(PJRT_Error* error) const {
+  if (!error) return;
+  PJRT_Error_Destroy_Args d{};
+  d.struct_size = PJRT_Error_Destroy_Args_STRUCT_SIZE;
+  d.error = error;
+  api().PJRT_Error_Destroy(&d);
+}
+
+void Plugin::check(PJRT_Error* error) const {
+  if (!error) return;
+  Error e = toError(error);
+  destroy(error);
+  throw e;
 }
 
 // ---- events ----
 
-Event::Event(Plugin plugin, KilnEvent* handle)
-    : plugin_(plugin), handle_(owned(plugin, handle, &KilnPluginApi::event_destroy)) {}
+Event::Event(Plugin plugin, PJRT_Event* handle)
+    : plugin_(plugin), handle_(owned(plugin, handle, &PJRT_Api::PJRT_Event_Destroy, &PJRT_Event_Destroy_Args::event)) {}
 
 bool Event::ready() const {
-  KilnEventIsReadyArgs args{};
+  PJRT_Event_IsReady_Args args{};
   args.event = handle();
-  plugin_.call(&KilnPluginApi::event_is_ready, args, "event_is_ready");
-  return args.is_ready != 0;
+  KILN_PJRT(plugin_, PJRT_Event_IsReady, args);
+  return args.is_ready;
 }
 
 void Event::await() const {
-  KilnEventAwaitArgs args{};
+  PJRT_Event_Await_Args args{};
   args.event = handle();
-  plugin_.call(&KilnPluginApi::event_await, args, "event_await");
+  KILN_PJRT(plugin_, PJRT_Event_Await, args);
 }
 
 void Event::onReady(std::function<void(const std::optional<Error>&)> callback) const {
@@ -134,70 +170,101 @@ void Event::onReady(std::function<void(const std::optional<Error>&)> callback) c
     std::function<void(const std::optional<Error>&)> callback;
   };
   auto pending = std::make_unique<Pending>(Pending{plugin_, std::move(callback)});
-  KilnEventOnReadyArgs args{};
+  PJRT_Event_OnReady_Args args{};
   args.event = handle();
   args.user_arg = pending.get();
-  args.callback = [](KilnError* error, void* user) {
+  args.callback = [](PJRT_Error* error, void* user) {  // which owns the error
     std::unique_ptr<Pending> p(static_cast<Pending*>(user));
     std::optional<Error> e;
     if (error) {
       e = p->plugin.toError(error);
-      KilnErrorDestroyArgs d{sizeof(d), error};
-      p->plugin.api().error_destroy(&d);
+      p->plugin.destroy(error);
     }
     p->callback(e);
   };
-  plugin_.call(&KilnPluginApi::event_on_ready, args, "event_on_ready");
+  KILN_PJRT(plugin_, PJRT_Event_OnReady, args);
   pending.release();  // the callback owns it now
 }
 
 // ---- devices ----
 
-KilnDeviceInfoArgs Device::info() const {
-  KilnDeviceInfoArgs args{};
+PJRT_DeviceDescription* Device::describe() const {
+  PJRT_Device_GetDescription_Args args{};
   args.device = handle_;
-  plugin_.call(&KilnPluginApi::device_info, args, "device_info");
-  return args;
+  KILN_PJRT(plugin_, PJRT_Device_GetDescription, args);
+  return args.device_description;
 }
 
-int Device::id() const { return info().global_id; }
-int Device::processIndex() const { return info().process_index; }
-std::string Device::kind() const { return info().kind; }
-std::string Device::description() const { return info().description; }
-int64_t Device::memorySize() const { return info().memory_size_bytes; }
+int Device::id() const {
+  PJRT_DeviceDescription_Id_Args args{};
+  args.device_description = describe();
+  KILN_PJRT(plugin_, PJRT_DeviceDescription_Id, args);
+  return args.id;
+}
+
+int Device::processIndex() const {
+  PJRT_DeviceDescription_ProcessIndex_Args args{};
+  args.device_description = describe();
+  KILN_PJRT(plugin_, PJRT_DeviceDescription_ProcessIndex, args);
+  return args.process_index;
+}
+
+std::string Device::kind() const {
+  PJRT_DeviceDescription_Kind_Args args{};
+  args.device_description = describe();
+  KILN_PJRT(plugin_, PJRT_DeviceDescription_Kind, args);
+  return std::string(args.device_kind, args.device_kind_size);
+}
+
+std::string Device::description() const {
+  PJRT_DeviceDescription_DebugString_Args args{};
+  args.device_description = describe();
+  KILN_PJRT(plugin_, PJRT_DeviceDescription_DebugString, args);
+  return std::string(args.debug_string, args.debug_string_size);
+}
+
+int64_t Device::memorySize() const {
+  PJRT_DeviceDescription_Attributes_Args args{};
+  args.device_description = describe();
+  KILN_PJRT(plugin_, PJRT_DeviceDescription_Attributes, args);
+  for (size_t i = 0; i < args.num_attributes; ++i) {
+    const PJRT_NamedValue& v = args.attributes[i];
+    if (std::string_view(v.name, v.name_size) == "memory_size_bytes" && v.type == PJRT_NamedValue_kInt64)
+      return v.int64_value;
+  }
+  return memoryStats().bytesLimit;
+}
 
 Device::MemoryStats Device::memoryStats() const {
-  KilnDeviceMemoryStatsArgs args{};
+  PJRT_Device_MemoryStats_Args args{};
   args.device = handle_;
-  plugin_.call(&KilnPluginApi::device_memory_stats, args, "device_memory_stats");
-  return {args.bytes_in_use, args.peak_bytes_in_use, args.num_buffers, args.bytes_limit};
+  KILN_PJRT(plugin_, PJRT_Device_MemoryStats, args);
+  return {args.bytes_in_use, args.peak_bytes_in_use_is_set ? args.peak_bytes_in_use : 0,
+          args.num_allocs_is_set ? args.num_allocs : 0, args.bytes_limit_is_set ? args.bytes_limit : 0};
 }
 
 void Device::infeed(const Literal& value) const {
-  plugin_.require(KILN_CAPABILITY_FEEDS, "infeed");
-  const KilnDType code = codeFor(value.dtype(), "infeed");
+  const PJRT_Buffer_Type type = bufferTypeFor(value.dtype(), "infeed");
   Literal dense = value;  // shares the storage; a splat is expanded in this copy
-  KilnDeviceInfeedArgs args{};
+  KILN_Device_Infeed_Args args{};
   args.device = handle_;
-  args.dtype = code;
+  args.type = type;
   args.dims = dense.shape().data();
   args.num_dims = dense.shape().size();
   args.data = dense.denseStorage();
-  plugin_.call(&KilnPluginApi::device_infeed, args, "device_infeed");
+  KILN_EXTENSION(plugin_, device_infeed, args);
 }
 
 Event Device::outfeed(const Type& type, void* dst, size_t size) const {
-  plugin_.require(KILN_CAPABILITY_FEEDS, "outfeed");
   if (!type.isTensor()) throw Error(ErrorKind::Unsupported, "unsupported: outfeed of " + type.str());
-  const KilnDType code = codeFor(type.dtype(), "outfeed");
-  KilnDeviceOutfeedArgs args{};
+  KILN_Device_Outfeed_Args args{};
   args.device = handle_;
-  args.dtype = code;
+  args.type = bufferTypeFor(type.dtype(), "outfeed");
   args.dims = type.shape().data();
   args.num_dims = type.shape().size();
   args.dst = dst;
   args.dst_size = size;
-  plugin_.call(&KilnPluginApi::device_outfeed, args, "device_outfeed");
+  KILN_EXTENSION(plugin_, device_outfeed, args);
   return Event(plugin_, args.event);
 }
 
@@ -210,38 +277,53 @@ Literal Device::outfeed(const Type& type) const {
 
 // ---- buffers ----
 
-Buffer::Buffer(Plugin plugin, std::shared_ptr<KilnClient> client, KilnBuffer* handle)
-    : plugin_(plugin), client_(std::move(client)), handle_(owned(plugin, handle, &KilnPluginApi::buffer_destroy)) {}
-
-KilnBufferInfoArgs Buffer::info() const {
-  KilnBufferInfoArgs args{};
-  args.buffer = handle();
-  plugin_.call(&KilnPluginApi::buffer_info, args, "buffer_info");
-  return args;
-}
+Buffer::Buffer(Plugin plugin, std::shared_ptr<PJRT_Client> client, PJRT_Buffer* handle)
+    : plugin_(plugin),
+      client_(std::move(client)),
+      handle_(owned(plugin, handle, &PJRT_Api::PJRT_Buffer_Destroy, &PJRT_Buffer_Destroy_Args::buffer)) {}
 
 Type Buffer::type() const {
-  KilnBufferInfoArgs args = info();
-  return typeOf(args.dtype, args.dims, args.num_dims);
+  PJRT_Buffer_ElementType_Args element{};
+  element.buffer = handle();
+  KILN_PJRT(plugin_, PJRT_Buffer_ElementType, element);
+  if (element.type == PJRT_Buffer_Type_TOKEN) return Type::token();
+  PJRT_Buffer_Dimensions_Args dims{};
+  dims.buffer = handle();
+  KILN_PJRT(plugin_, PJRT_Buffer_Dimensions, dims);
+  return typeOf(static_cast<int>(element.type), dims.dims, dims.num_dims);
 }
 
-int64_t Buffer::onDeviceSize() const { return info().on_device_size; }
+int64_t Buffer::onDeviceSize() const {
+  PJRT_Buffer_OnDeviceSizeInBytes_Args args{};
+  args.buffer = handle();
+  KILN_PJRT(plugin_, PJRT_Buffer_OnDeviceSizeInBytes, args);
+  return static_cast<int64_t>(args.on_device_size_in_bytes);
+}
 
-Device Buffer::device() const { return Device(plugin_, client_, info().device); }
+Device Buffer::device() const {
+  PJRT_Buffer_Device_Args args{};
+  args.buffer = handle();
+  KILN_PJRT(plugin_, PJRT_Buffer_Device, args);
+  return Device(plugin_, client_, args.device);
+}
 
 Event Buffer::readyEvent() const {
-  KilnBufferReadyEventArgs args{};
+  PJRT_Buffer_ReadyEvent_Args args{};
   args.buffer = handle();
-  plugin_.call(&KilnPluginApi::buffer_ready_event, args, "buffer_ready_event");
+  KILN_PJRT(plugin_, PJRT_Buffer_ReadyEvent, args);
   return Event(plugin_, args.event);
 }
 
 Event Buffer::toHost(void* dst, size_t size) const {
-  KilnBufferToHostArgs args{};
-  args.buffer = handle();
-  args.dst = dst;
+  // (PJRT reads a null dst as a question about the size: an empty value's copy goes to a
+  // place of no bytes.)
+  static char nowhere;
+  if (!dst && size > 0) throw Error(ErrorKind::Usage, "a copy to host needs a destination");
+  PJRT_Buffer_ToHostBuffer_Args args{};
+  args.src = handle();
+  args.dst = dst ? dst : &nowhere;
   args.dst_size = size;
-  plugin_.call(&KilnPluginApi::buffer_to_host, args, "buffer_to_host");
+  KILN_PJRT(plugin_, PJRT_Buffer_ToHostBuffer, args);
   return Event(plugin_, args.event);
 }
 
@@ -254,39 +336,69 @@ Literal Buffer::toLiteral() const {
 }
 
 Buffer Buffer::copyTo(const Device& device) const {
-  KilnBufferCopyToDeviceArgs args{};
+  PJRT_Buffer_CopyToDevice_Args args{};
   args.buffer = handle();
   args.dst_device = device.handle();
-  plugin_.call(&KilnPluginApi::buffer_copy_to_device, args, "buffer_copy_to_device");
+  KILN_PJRT(plugin_, PJRT_Buffer_CopyToDevice, args);
   return Buffer(plugin_, client_, args.dst_buffer);
 }
 
 void Buffer::remove() {
-  KilnBufferDeleteArgs args{};
+  PJRT_Buffer_Delete_Args args{};
   args.buffer = handle();
-  plugin_.call(&KilnPluginApi::buffer_delete, args, "buffer_delete");
+  KILN_PJRT(plugin_, PJRT_Buffer_Delete, args);
 }
 
 // ---- executables ----
 
-Executable::Executable(Plugin plugin, std::shared_ptr<KilnClient> client, KilnExecutable* handle)
+Executable::Executable(Plugin plugin, std::shared_ptr<PJRT_Client> client, PJRT_LoadedExecutable* handle)
     : plugin_(plugin),
       client_(std::move(client)),
-      handle_(owned(plugin, handle, &KilnPluginApi::executable_destroy)) {
-  KilnExecutableInfoArgs args{};
-  args.executable = handle;
-  plugin_.call(&KilnPluginApi::executable_info, args, "executable_info");
-  const int processes = std::max(1, args.num_replicas) * std::max(1, args.num_partitions);
-  numResults_.push_back(args.num_results);
-  // Each process's function may differ (CompileOptions::processEntries); a plugin before
-  // API 0.4 runs one on all.
-  for (int p = 1; p < processes && plugin_.minorVersion() >= 4; ++p) {
-    KilnExecutableInfoArgs other{};
-    other.executable = handle;
-    other.process = static_cast<size_t>(p);
-    plugin_.call(&KilnPluginApi::executable_info, other, "executable_info");
-    numResults_.push_back(other.num_results);
+      handle_(owned(plugin, handle, &PJRT_Api::PJRT_LoadedExecutable_Destroy,
+                    &PJRT_LoadedExecutable_Destroy_Args::executable)) {
+  PJRT_LoadedExecutable_AddressableDevices_Args where{};
+  where.executable = handle;
+  KILN_PJRT(plugin_, PJRT_LoadedExecutable_AddressableDevices, where);
+  devices_.assign(where.addressable_devices, where.addressable_devices + where.num_addressable_devices);
+  // Each process's function may differ (CompileOptions::processEntries), which only the
+  // kiln extension can tell.
+  const std::shared_ptr<PJRT_Executable> exe = executable();
+  const size_t n = std::max<size_t>(1, devices_.size());
+  if (plugin_.extension()) {
+    // Under MPI this rank's one device runs the process of the rank's index.
+    PJRT_Executable_NumReplicas_Args replicas{};
+    replicas.executable = exe.get();
+    KILN_PJRT(plugin_, PJRT_Executable_NumReplicas, replicas);
+    PJRT_Executable_NumPartitions_Args partitions{};
+    partitions.executable = exe.get();
+    KILN_PJRT(plugin_, PJRT_Executable_NumPartitions, partitions);
+    size_t first = 0;
+    if (replicas.num_replicas * partitions.num_partitions > n) {
+      PJRT_Client_ProcessIndex_Args rank{};
+      rank.client = client_.get();
+      KILN_PJRT(plugin_, PJRT_Client_ProcessIndex, rank);
+      first = static_cast<size_t>(rank.process_index);
+    }
+    for (size_t d = 0; d < n; ++d) {
+      KILN_Executable_Signature_Args signature{};
+      signature.executable = exe.get();
+      signature.process = first + d;
+      KILN_EXTENSION(plugin_, executable_signature, signature);
+      numResults_.push_back(signature.num_results);
+    }
+  } else {
+    PJRT_Executable_NumOutputs_Args outputs{};
+    outputs.executable = exe.get();
+    KILN_PJRT(plugin_, PJRT_Executable_NumOutputs, outputs);
+    numResults_.assign(n, outputs.num_outputs);
   }
+}
+
+std::shared_ptr<PJRT_Executable> Executable::executable() const {
+  PJRT_LoadedExecutable_GetExecutable_Args args{};
+  args.loaded_executable = handle();
+  KILN_PJRT(plugin_, PJRT_LoadedExecutable_GetExecutable, args);
+  return owned(plugin_, args.executable, &PJRT_Api::PJRT_Executable_Destroy, &PJRT_Executable_Destroy_Args::executable);
 }
 
 size_t Executable::numResults(size_t process) const {
@@ -294,117 +406,165 @@ size_t Executable::numResults(size_t process) const {
 }
 
 ExecutableInfo Executable::info(size_t process) const {
-  KilnExecutableInfoArgs args{};
-  args.executable = handle();
-  args.process = process;
-  plugin_.call(&KilnPluginApi::executable_info, args, "executable_info");
-  ExecutableInfo info{args.name,
-                      {},
-                      {},
-                      args.flops,
-                      args.bytes_accessed,
-                      args.temp_bytes,
-                      args.peak_live_bytes,
-                      std::max(1, args.num_replicas),
-                      std::max(1, args.num_partitions)};
-  for (int isResult = 0; isResult < 2; ++isResult) {
-    size_t count = isResult ? args.num_results : args.num_parameters;
-    for (size_t i = 0; i < count; ++i) {
-      KilnExecutableValueTypeArgs t{};
-      t.executable = handle();
-      t.is_result = isResult;
-      t.index = i;
-      t.process = process;
-      plugin_.call(&KilnPluginApi::executable_value_type, t, "executable_value_type");
-      (isResult ? info.results : info.parameters).push_back(typeOf(t.dtype, t.dims, t.num_dims));
+  const std::shared_ptr<PJRT_Executable> exe = executable();
+  ExecutableInfo info;
+  PJRT_Executable_Name_Args name{};
+  name.executable = exe.get();
+  KILN_PJRT(plugin_, PJRT_Executable_Name, name);
+  info.name.assign(name.executable_name, name.executable_name_size);
+  PJRT_Executable_NumReplicas_Args replicas{};
+  replicas.executable = exe.get();
+  KILN_PJRT(plugin_, PJRT_Executable_NumReplicas, replicas);
+  PJRT_Executable_NumPartitions_Args partitions{};
+  partitions.executable = exe.get();
+  KILN_PJRT(plugin_, PJRT_Executable_NumPartitions, partitions);
+  info.replicas = std::max(1, static_cast<int>(replicas.num_replicas));
+  info.partitions = std::max(1, static_cast<int>(partitions.num_partitions));
+  if (plugin_.extension()) {
+    KILN_Executable_Signature_Args signature{};
+    signature.executable = exe.get();
+    signature.process = process;
+    KILN_EXTENSION(plugin_, executable_signature, signature);
+    info.name.assign(signature.function, signature.function_size);
+    info.parameters = typesOf(signature.num_parameters, signature.parameter_types, signature.parameter_ranks,
+                              signature.parameter_dims);
+    info.results =
+        typesOf(signature.num_results, signature.result_types, signature.result_ranks, signature.result_dims);
+  } else {
+    PJRT_Executable_OutputElementTypes_Args types{};
+    types.executable = exe.get();
+    KILN_PJRT(plugin_, PJRT_Executable_OutputElementTypes, types);
+    PJRT_Executable_OutputDimensions_Args dims{};
+    dims.executable = exe.get();
+    KILN_PJRT(plugin_, PJRT_Executable_OutputDimensions, dims);
+    info.results = typesOf(types.num_output_types, types.output_types, dims.dim_sizes, dims.dims);
+  }
+  // Estimates, where the plugin makes them (XLA's names for them).
+  PJRT_Executable_GetCostAnalysis_Args costs{};
+  costs.executable = exe.get();
+  try {
+    KILN_PJRT(plugin_, PJRT_Executable_GetCostAnalysis, costs);
+    for (size_t i = 0; i < costs.num_properties; ++i) {
+      const PJRT_NamedValue& v = costs.properties[i];
+      const std::string_view key(v.name, v.name_size);
+      const double value = v.type == PJRT_NamedValue_kFloat   ? v.float_value
+                           : v.type == PJRT_NamedValue_kInt64 ? static_cast<double>(v.int64_value)
+                                                              : 0;
+      if (key == "flops") info.flops = value;
+      if (key == "bytes accessed") info.bytesAccessed = value;
     }
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::Unsupported) throw;
+  }
+  PJRT_Executable_GetCompiledMemoryStats_Args memory{};
+  memory.executable = exe.get();
+  try {
+    KILN_PJRT(plugin_, PJRT_Executable_GetCompiledMemoryStats, memory);
+    info.tempBytes = memory.temp_size_in_bytes;
+    info.peakLiveBytes = memory.peak_memory_in_bytes;
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::Unsupported) throw;
   }
   return info;
 }
 
 std::string Executable::serialize() const {
-  KilnExecutableSerializeArgs args{};
-  args.executable = handle();
-  plugin_.call(&KilnPluginApi::executable_serialize, args, "executable_serialize");
-  return std::string(args.bytes, args.num_bytes);
+  const std::shared_ptr<PJRT_Executable> exe = executable();
+  PJRT_Executable_Serialize_Args args{};
+  args.executable = exe.get();
+  KILN_PJRT(plugin_, PJRT_Executable_Serialize, args);
+  std::string bytes(args.serialized_bytes, args.serialized_bytes_size);
+  if (args.serialized_executable_deleter) args.serialized_executable_deleter(args.serialized_executable);
+  return bytes;
 }
 
-void Executable::launch(size_t numDevices, KilnDevice* const* devices, KilnBuffer* const* const* argLists,
-                        size_t numArgs, const size_t* numArgsPerDevice, KilnBuffer** const* outLists,
-                        KilnEvent** done, const ExecuteOptions& options) const {
-  if (!options.donate.empty()) plugin_.require(KILN_CAPABILITY_DONATION, "donating arguments");
-  KilnExecuteArgs e{};
+void Executable::launch(size_t numDevices, PJRT_Buffer* const* const* argLists, size_t numArgs,
+                        const size_t* numArgsPerDevice, PJRT_Buffer** const* outLists, PJRT_Event** done,
+                        PJRT_Device* executeDevice, const ExecuteOptions& options) const {
+  PJRT_ExecuteOptions settings{};
+  settings.struct_size = sizeof settings;
+  settings.non_donatable_input_indices = options.keep.data();
+  settings.num_non_donatable_input_indices = options.keep.size();
+  PJRT_LoadedExecutable_Execute_Args e{};
+  e.struct_size = sizeof e;
   e.executable = handle();
-  e.num_devices = numDevices;
-  e.devices = devices;
+  e.options = &settings;
   e.argument_lists = argLists;
+  e.num_devices = numDevices;
   e.num_args = numArgs;
-  e.num_args_per_device = numArgsPerDevice;
   e.output_lists = outLists;
-  e.complete_events = done;
-  e.label = options.label.empty() ? nullptr : options.label.c_str();
-  e.donated_args = options.donate.data();
-  e.num_donated_args = options.donate.size();
-  if (options.timeLimit) {
-    plugin_.requireMinor(5, "a time limit on an execution");
-    e.time_limit_ns = std::max<int64_t>(1, options.timeLimit->count());
+  e.device_complete_events = done;
+  e.execute_device = executeDevice;
+  if (options.label.empty() && !options.timeLimit && !options.print && !numArgsPerDevice) {
+    KILN_PJRT(plugin_, PJRT_LoadedExecutable_Execute, e);
+    return;
   }
+  KILN_Execute_Args k{};
+  k.execute = &e;
+  k.label = options.label.empty() ? nullptr : options.label.c_str();
+  if (options.timeLimit) k.time_limit_ns = std::max<int64_t>(1, options.timeLimit->count());
+  k.num_args_per_device = numArgsPerDevice;
   // The callback lives until the plugin releases it (or the call fails).
   using Print = std::function<void(std::string_view)>;
   std::unique_ptr<Print> print;
   if (options.print) {
-    plugin_.requireMinor(7, "a print callback on an execution");
     print = std::make_unique<Print>(options.print);
-    e.print = [](void* user, const char* text, size_t size) { (*static_cast<Print*>(user))(std::string_view(text, size)); };
-    e.print_user = print.get();
-    e.print_release = [](void* user) { delete static_cast<Print*>(user); };
+    k.print = [](void* user, const char* text, size_t size) { (*static_cast<Print*>(user))(std::string_view(text, size)); };
+    k.print_user = print.get();
+    k.print_release = [](void* user) { delete static_cast<Print*>(user); };
   }
-  plugin_.call(&KilnPluginApi::execute, e, "execute");
+  KILN_EXTENSION(plugin_, execute, k);
   (void)print.release();  // the plugin's now
 }
 
 Executable Executable::withEntry(const std::string& name) const {
-  plugin_.requireMinor(5, "entering an executable at another function");
-  KilnExecutableWithEntryArgs args{};
+  KILN_LoadedExecutable_WithEntry_Args args{};
   args.executable = handle();
   args.entry = name.c_str();
-  plugin_.call(&KilnPluginApi::executable_with_entry, args, "executable_with_entry");
+  KILN_EXTENSION(plugin_, loaded_executable_with_entry, args);
   return Executable(plugin_, client_, args.entry_executable);
 }
 
 std::vector<std::pair<std::string, double>> Executable::statistics() const {
-  if (plugin_.minorVersion() < 5 && plugin_.majorVersion() == 0) return {};  // it can say nothing
-  KilnExecutableStatisticsArgs args{};
-  args.executable = handle();
-  plugin_.call(&KilnPluginApi::executable_statistics, args, "executable_statistics");
+  if (!plugin_.extension()) return {};  // it can say nothing
+  const std::shared_ptr<PJRT_Executable> exe = executable();
+  KILN_Executable_Statistics_Args args{};
+  args.executable = exe.get();
+  KILN_EXTENSION(plugin_, executable_statistics, args);
   std::vector<std::pair<std::string, double>> values;
-  for (size_t i = 0; i < args.num_values; ++i) values.emplace_back(args.values[i].name, args.values[i].value);
+  for (size_t i = 0; i < args.num_values; ++i)
+    values.emplace_back(std::string(args.values[i].name, args.values[i].name_size), args.values[i].float_value);
   return values;
 }
 
 std::string Executable::text(const std::string& name) const {
-  plugin_.requireMinor(7, "executable_text");
-  plugin_.require(KILN_CAPABILITY_TEXT, "executable_text");
-  KilnExecutableTextArgs args{};
-  args.executable = handle();
+  const std::shared_ptr<PJRT_Executable> exe = executable();
+  KILN_Executable_Text_Args args{};
+  args.executable = exe.get();
   args.name = name.c_str();
-  plugin_.call(&KilnPluginApi::executable_text, args, "executable_text");
+  KILN_EXTENSION(plugin_, executable_text, args);
   return std::string(args.text, args.text_size);
 }
 
 Executable::Execution Executable::execute(const std::vector<const Buffer*>& args, const Device& device,
                                           const ExecuteOptions& options) const {
   // One device: no lists of lists (this is every eager op's path).
-  std::vector<KilnBuffer*> argHandles(args.size()), outHandles(numResults(0), nullptr);
+  if (devices_.size() > 1)
+    throw Error(ErrorKind::Usage, "the executable runs on " + std::to_string(devices_.size()) +
+                                      " devices: execute it with an argument list for each");
+  if (devices_.size() == 1 && devices_[0] != device.handle())
+    throw Error(ErrorKind::Usage, "the executable runs on device " +
+                                      std::to_string(Device(plugin_, client_, devices_[0]).id()) +
+                                      " (its device assignment), not on device " + std::to_string(device.id()));
+  std::vector<PJRT_Buffer*> argHandles(args.size()), outHandles(numResults(0), nullptr);
   for (size_t i = 0; i < args.size(); ++i) argHandles[i] = args[i] ? args[i]->handle() : nullptr;
-  KilnBuffer* const* argList = argHandles.data();
-  KilnBuffer** outList = outHandles.data();
-  KilnDevice* deviceHandle = device.handle();
-  KilnEvent* done = nullptr;
-  launch(1, &deviceHandle, &argList, args.size(), nullptr, &outList, &done, options);
+  PJRT_Buffer* const* argList = argHandles.data();
+  PJRT_Buffer** outList = outHandles.data();
+  PJRT_Event* done = nullptr;
+  launch(1, &argList, args.size(), nullptr, &outList, &done, devices_.empty() ? device.handle() : nullptr, options);
   Execution execution{{}, Event(plugin_, done)};
   execution.outputs.reserve(outHandles.size());
-  for (KilnBuffer* out : outHandles) execution.outputs.emplace_back(plugin_, client_, out);
+  for (PJRT_Buffer* out : outHandles) execution.outputs.emplace_back(plugin_, client_, out);
   return execution;
 }
 
@@ -414,15 +574,28 @@ std::vector<Executable::Execution> Executable::execute(const std::vector<std::ve
   if (args.size() != devices.size())
     throw Error(ErrorKind::Usage, std::to_string(args.size()) + " argument lists for " +
                                       std::to_string(devices.size()) + " devices");
+  if (devices.size() == 1 && devices_.size() <= 1) {
+    Execution one = execute(args[0], devices[0], options);
+    return {one};
+  }
   const size_t n = devices.size();
+  for (size_t d = 0; d < n; ++d)
+    if (d >= devices_.size() || devices[d].handle() != devices_[d]) {
+      std::string ids;
+      for (PJRT_Device* device : devices_) ids += (ids.empty() ? "" : ", ") + std::to_string(Device(plugin_, client_, device).id());
+      throw Error(ErrorKind::Usage, "the executable runs on devices [" + ids +
+                                        "] in that order (its device assignment): execute it there");
+    }
+  if (n != devices_.size())
+    throw Error(ErrorKind::Usage, "the executable runs on " + std::to_string(devices_.size()) + " devices, not " +
+                                      std::to_string(n));
   size_t numArgs = args.empty() ? 0 : args[0].size();
   std::vector<size_t> counts(n);  // per device: processes may run different functions
   bool sameCounts = true;
-  std::vector<std::vector<KilnBuffer*>> argHandles(n), outHandles(n);
-  std::vector<KilnBuffer* const*> argLists(n);
-  std::vector<KilnBuffer**> outLists(n);
-  std::vector<KilnDevice*> deviceHandles(n);
-  std::vector<KilnEvent*> done(n, nullptr);
+  std::vector<std::vector<PJRT_Buffer*>> argHandles(n), outHandles(n);
+  std::vector<PJRT_Buffer* const*> argLists(n);
+  std::vector<PJRT_Buffer**> outLists(n);
+  std::vector<PJRT_Event*> done(n, nullptr);
   for (size_t d = 0; d < n; ++d) {
     counts[d] = args[d].size();
     sameCounts &= counts[d] == numArgs;
@@ -430,25 +603,21 @@ std::vector<Executable::Execution> Executable::execute(const std::vector<std::ve
     outHandles[d].assign(numResults(d), nullptr);
     argLists[d] = argHandles[d].data();
     outLists[d] = outHandles[d].data();
-    deviceHandles[d] = devices[d].handle();
   }
-  if (!sameCounts && plugin_.minorVersion() < 4)
-    throw Error(ErrorKind::Usage, "argument lists of different lengths for a plugin of API 0." +
-                                      std::to_string(plugin_.minorVersion()) + " (one function runs on every device)");
-  launch(n, deviceHandles.data(), argLists.data(), numArgs, sameCounts ? nullptr : counts.data(), outLists.data(),
-         done.data(), options);
+  launch(n, argLists.data(), numArgs, sameCounts ? nullptr : counts.data(), outLists.data(), done.data(), nullptr,
+         options);
   std::vector<Execution> executions;
   for (size_t d = 0; d < n; ++d) {
     executions.push_back({{}, Event(plugin_, done[d])});
-    for (KilnBuffer* out : outHandles[d]) executions.back().outputs.emplace_back(plugin_, client_, out);
+    for (PJRT_Buffer* out : outHandles[d]) executions.back().outputs.emplace_back(plugin_, client_, out);
   }
   return executions;
 }
 
 void Executable::Execution::cancel() const {
-  KilnExecutionCancelArgs args{};
-  args.complete_event = done.handle();
-  done.plugin().call(&KilnPluginApi::execution_cancel, args, "execution_cancel");
+  KILN_Event_Cancel_Args args{};
+  args.event = done.handle();
+  KILN_EXTENSION(done.plugin(), event_cancel, args);
 }
 
 // ---- clients ----
@@ -459,40 +628,80 @@ Communicator defaultCommunicator() {
   return Communicator::InProcess;
 }
 
+const char* nameOf(Optimization optimization) {
+  switch (optimization) {
+    case Optimization::Fast: return "fast";
+    case Optimization::Full: return "full";
+    case Optimization::Tiered: return "tiered";
+    case Optimization::Default: break;
+  }
+  return "default";
+}
+
+namespace {
+
+PJRT_NamedValue stringOption(const std::string& name, const std::string& value) {
+  PJRT_NamedValue v{};
+  v.struct_size = PJRT_NamedValue_STRUCT_SIZE;
+  v.name = name.c_str();
+  v.name_size = name.size();
+  v.type = PJRT_NamedValue_kString;
+  v.string_value = value.c_str();
+  v.value_size = value.size();
+  return v;
+}
+
+PJRT_NamedValue intOption(const char* name, int64_t value) {
+  PJRT_NamedValue v{};
+  v.struct_size = PJRT_NamedValue_STRUCT_SIZE;
+  v.name = name;
+  v.name_size = std::strlen(name);
+  v.type = PJRT_NamedValue_kInt64;
+  v.int64_value = value;
+  v.value_size = 1;
+  return v;
+}
+
+}  // namespace
+
 Client::Client(Plugin plugin, const ClientOptions& options) : plugin_(plugin) {
-  KilnClientCreateArgs args{};
-  args.num_devices = options.numDevices;
-  args.memory_limit_bytes = options.memoryLimit;
+  // kiln's plugins' options; another plugin is given only what it is asked for.
   std::vector<std::pair<std::string, std::string>> settings;
   if (options.communicator == Communicator::Mpi) {
-    plugin_.require(KILN_CAPABILITY_MPI, "the mpi communicator");
+    if (!plugin_.says("kiln_mpi"))
+      throw Error(ErrorKind::Unsupported, "unsupported: the mpi communicator: plugin '" + plugin_.name() +
+                                              "' was built without MPI (its attribute kiln_mpi is not true)");
     settings.emplace_back("communicator", "mpi");
     if (options.collectiveTimeout > 0) settings.emplace_back("collective_timeout_s", std::to_string(options.collectiveTimeout));
   }
   if (!options.inlineExecution) settings.emplace_back("inline_execution", "never");
   if (options.infeedWaits) {
-    plugin_.require(KILN_CAPABILITY_FEEDS, "infeed_when_empty=wait");
+    plugin_.requireExtension("infeed_when_empty=wait");
     settings.emplace_back("infeed_when_empty", "wait");
   }
-  std::vector<KilnNamedOption> named;
-  for (const auto& [name, value] : settings) named.push_back({name.c_str(), value.c_str()});
-  args.options = named.data();
+  std::vector<PJRT_NamedValue> named;
+  if (options.numDevices > 0) named.push_back(intOption("num_devices", options.numDevices));
+  if (options.memoryLimit > 0) named.push_back(intOption("memory_limit_bytes", options.memoryLimit));
+  for (const auto& [name, value] : settings) named.push_back(stringOption(name, value));
+  PJRT_Client_Create_Args args{};
+  args.create_options = named.data();
   args.num_options = named.size();
-  plugin_.call(&KilnPluginApi::client_create, args, "client_create");
-  client_ = owned(plugin_, args.client, &KilnPluginApi::client_destroy);
+  KILN_PJRT(plugin_, PJRT_Client_Create, args);
+  client_ = owned(plugin_, args.client, &PJRT_Api::PJRT_Client_Destroy, &PJRT_Client_Destroy_Args::client);
 }
 
 size_t Client::numAllDevices() const {
-  KilnClientDevicesArgs args{};
+  PJRT_Client_Devices_Args args{};
   args.client = client_.get();
-  plugin_.call(&KilnPluginApi::client_devices, args, "client_devices");
-  // A plugin older than 0.6 fills no num_all_devices: its devices are all in this process.
-  return plugin_.minorVersion() >= 6 ? args.num_all_devices : args.num_devices;
+  KILN_PJRT(plugin_, PJRT_Client_Devices, args);
+  return args.num_devices;
 }
 
 int Client::processIndex() const {
-  const std::vector<Device> local = devices();
-  return local.empty() ? 0 : local.front().processIndex();
+  PJRT_Client_ProcessIndex_Args args{};
+  args.client = client_.get();
+  KILN_PJRT(plugin_, PJRT_Client_ProcessIndex, args);
+  return args.process_index;
 }
 
 int Client::numProcesses() const {
@@ -501,26 +710,28 @@ int Client::numProcesses() const {
 }
 
 std::vector<Device> Client::devices() const {
-  KilnClientDevicesArgs args{};
+  PJRT_Client_AddressableDevices_Args args{};
   args.client = client_.get();
-  plugin_.call(&KilnPluginApi::client_devices, args, "client_devices");
+  KILN_PJRT(plugin_, PJRT_Client_AddressableDevices, args);
   std::vector<Device> devices;
-  for (size_t i = 0; i < args.num_devices; ++i) devices.emplace_back(plugin_, client_, args.devices[i]);
+  for (size_t i = 0; i < args.num_addressable_devices; ++i)
+    devices.emplace_back(plugin_, client_, args.addressable_devices[i]);
   return devices;
 }
 
 std::pair<Buffer, Event> Client::bufferFromHost(const void* data, DType dtype, const Shape& dims,
                                                 const Device& device) const {
-  const KilnDType code = codeFor(dtype, "a buffer");
-  KilnBufferFromHostArgs args{};
+  PJRT_Client_BufferFromHostBuffer_Args args{};
   args.client = client_.get();
-  args.device = device.handle();
-  args.dtype = code;
+  args.data = data;
+  args.type = bufferTypeFor(dtype, "a buffer");
   args.dims = dims.data();
   args.num_dims = dims.size();
-  args.data = data;
-  plugin_.call(&KilnPluginApi::buffer_from_host, args, "buffer_from_host");
-  return {Buffer(plugin_, client_, args.buffer), Event(plugin_, args.done_with_host)};
+  args.host_buffer_semantics = PJRT_HostBufferSemantics_kImmutableUntilTransferCompletes;
+  args.device = device.handle();
+  KILN_PJRT(plugin_, PJRT_Client_BufferFromHostBuffer, args);
+  Buffer buffer(plugin_, client_, args.buffer);
+  return {buffer, Event(plugin_, args.done_with_host_buffer)};
 }
 
 Buffer Client::bufferFromHost(const Literal& literal, const Device& device) const {
@@ -533,62 +744,85 @@ Buffer Client::bufferFromHost(const Literal& literal, const Device& device) cons
 }
 
 Buffer Client::token(const Device& device) const {
-  KilnBufferFromHostArgs args{};
+  PJRT_Client_BufferFromHostBuffer_Args args{};
   args.client = client_.get();
+  args.type = PJRT_Buffer_Type_TOKEN;
+  args.host_buffer_semantics = PJRT_HostBufferSemantics_kImmutableOnlyDuringCall;
   args.device = device.handle();
-  args.dtype = KILN_DTYPE_TOKEN;
-  plugin_.call(&KilnPluginApi::buffer_from_host, args, "buffer_from_host");
-  if (args.done_with_host) Event(plugin_, args.done_with_host);  // ready at once; destroyed here
-  return Buffer(plugin_, client_, args.buffer);
+  KILN_PJRT(plugin_, PJRT_Client_BufferFromHostBuffer, args);
+  Buffer buffer(plugin_, client_, args.buffer);
+  if (args.done_with_host_buffer) Event(plugin_, args.done_with_host_buffer);  // ready at once; destroyed here
+  return buffer;
 }
 
 Executable Client::compile(std::string_view text, const CompileOptions& options) const {
-  KilnCompileArgs args{};
-  args.client = client_.get();
-  args.code = text.data();
-  args.code_size = text.size();
-  args.name = options.name.c_str();
-  args.optimization = options.optimization;
-  args.dump_dir = options.dumpDir.c_str();
-  args.num_replicas = options.replicas;
-  args.num_partitions = options.partitions;
-  args.entry = options.entry.empty() ? nullptr : options.entry.c_str();
-  args.device_assignment = options.deviceAssignment.empty() ? nullptr : options.deviceAssignment.data();
-  std::vector<const char*> entries;
-  for (const std::string& name : options.processEntries) entries.push_back(name.c_str());
-  if (!entries.empty()) {
-    plugin_.require(KILN_CAPABILITY_MPMD, "processes that run different functions");
-    args.process_entries = entries.data();
-    args.num_process_entries = entries.size();
-  }
-  std::vector<KilnNamedOption> named;
-  for (const auto& [name, value] : options.namedOptions) named.push_back({name.c_str(), value.c_str()});
-  if (!named.empty()) {
-    plugin_.requireMinor(5, "named compile options");
-    args.options = named.data();
-    args.num_options = named.size();
-  }
-  if (!options.deviceAssignment.empty() &&
-      options.deviceAssignment.size() != static_cast<size_t>(std::max(1, options.replicas) * std::max(1, options.partitions)))
+  const int processes = std::max(1, options.replicas) * std::max(1, options.partitions);
+  if (!options.deviceAssignment.empty() && options.deviceAssignment.size() != static_cast<size_t>(processes))
     throw Error(ErrorKind::Usage, "the device assignment names " + std::to_string(options.deviceAssignment.size()) +
                                       " devices for " + std::to_string(std::max(1, options.replicas)) + " x " +
                                       std::to_string(std::max(1, options.partitions)) + " processes");
-  plugin_.call(&KilnPluginApi::compile, args, "compile");
+  proto::CompileOptions proto;
+  proto.replicas = std::max(1, options.replicas);
+  proto.partitions = std::max(1, options.partitions);
+  proto.devices = options.deviceAssignment;
+  // One process placed on no device in particular runs on whichever device execute names.
+  proto.portable = processes == 1 && options.deviceAssignment.empty();
+  // kiln's own settings, by the names the kiln extension's header gives them (for
+  // kiln's plugins only: another's would refuse names it does not know).
+  auto& overrides = proto.overrides;
+  auto setting = [&](const char* name, const std::string& value) {
+    plugin_.requireExtension(std::string("the compile option ") + name);
+    overrides.emplace_back(name, value);
+  };
+  if (!options.entry.empty()) setting("kiln.entry", options.entry);
+  // (Full is what kiln's plugins do by default, and what a tool asks for on any plugin.)
+  if (options.optimization == Optimization::Fast || options.optimization == Optimization::Tiered ||
+      (options.optimization == Optimization::Full && plugin_.extension()))
+    setting("kiln.optimization", nameOf(options.optimization));
+  if (!options.dumpDir.empty()) setting("kiln.dump_dir", options.dumpDir);
+  if (!options.name.empty() && plugin_.extension()) overrides.emplace_back("kiln.source_name", options.name);
+  if (!options.processEntries.empty()) {
+    plugin_.requireExtension("processes that run different functions");
+    std::string list;
+    for (const std::string& entry : options.processEntries) list += (list.empty() ? "" : ",") + entry;
+    overrides.emplace_back("kiln.process_entries", list);
+  }
+  for (const auto& option : options.namedOptions) overrides.push_back(option);
+  const std::string serialized = proto::writeCompileOptions(proto);
+  static const char kFormat[] = "mlir";
+  PJRT_Program program{};
+  program.struct_size = PJRT_Program_STRUCT_SIZE;
+  program.code = const_cast<char*>(text.data());
+  program.code_size = text.size();
+  program.format = kFormat;
+  program.format_size = sizeof kFormat - 1;
+  PJRT_Client_Compile_Args args{};
+  args.client = client_.get();
+  args.program = &program;
+  args.compile_options = serialized.data();
+  args.compile_options_size = serialized.size();
+  KILN_PJRT(plugin_, PJRT_Client_Compile, args);
   return Executable(plugin_, client_, args.executable);
 }
 
 Executable Client::deserialize(std::string_view bytes, const std::string& sourceName, std::string_view source) const {
-  KilnExecutableDeserializeArgs args{};
-  args.client = client_.get();
-  args.bytes = bytes.data();
-  args.num_bytes = bytes.size();
-  if (!source.empty()) {
+  if (!source.empty() && plugin_.extension()) {
+    KILN_Executable_DeserializeWithSource_Args args{};
+    args.client = client_.get();
+    args.serialized_executable = bytes.data();
+    args.serialized_executable_size = bytes.size();
     args.source_name = sourceName.c_str();
     args.source = source.data();
     args.source_size = source.size();
+    KILN_EXTENSION(plugin_, executable_deserialize_with_source, args);
+    return Executable(plugin_, client_, args.loaded_executable);
   }
-  plugin_.call(&KilnPluginApi::executable_deserialize, args, "executable_deserialize");
-  return Executable(plugin_, client_, args.executable);
+  PJRT_Executable_DeserializeAndLoad_Args args{};
+  args.client = client_.get();
+  args.serialized_executable = bytes.data();
+  args.serialized_executable_size = bytes.size();
+  KILN_PJRT(plugin_, PJRT_Executable_DeserializeAndLoad, args);
+  return Executable(plugin_, client_, args.loaded_executable);
 }
 
 }  // namespace kiln::runtime

@@ -12,7 +12,7 @@ namespace {
 
 // The key of `program` compiled by `plugin` with `options` at `optimization`.
 std::string cacheKey(const Plugin& plugin, std::string_view program, const CompileOptions& options,
-                     KilnOptimization optimization) {
+                     Optimization optimization) {
   std::string key = "kiln compilation cache 1\n";
   auto line = [&](const std::string& field, const std::string& value) {
     key += field + "=" + std::to_string(value.size()) + ":" + value + "\n";
@@ -42,7 +42,7 @@ bool cacheable(const Client& client, const CompileOptions& options, const std::s
   // (Options a serialized executable does not keep: a profile records its own runs.)
   for (const auto& [name, value] : options.namedOptions)
     if (name == "probe_dir" || name == "profile") return false;
-  return client.plugin().has(KILN_CAPABILITY_SERIALIZE);
+  return true;
 }
 
 // `source`: the program's text, when `program` is it (for the errors of a deserialized
@@ -52,7 +52,7 @@ CachedCompile compileOrLoad(const Client& client, std::string_view program, std:
                             const std::string& cacheDir) {
   if (!cacheable(client, options, cacheDir)) return {client.compile(text(), options), false};
   const DiskCache cache(cacheDir);
-  const std::string key = cacheKey(client.plugin(), program, options, KILN_OPTIMIZATION_FULL);
+  const std::string key = cacheKey(client.plugin(), program, options, Optimization::Full);
   if (std::optional<std::string> bytes = cache.load(key)) {
     try {
       return {client.deserialize(*bytes, options.name, source), true};
@@ -61,8 +61,14 @@ CachedCompile compileOrLoad(const Client& client, std::string_view program, std:
     }
   }
   Executable executable = client.compile(text(), options);
-  const bool optimized = options.optimization == KILN_OPTIMIZATION_DEFAULT || options.optimization == KILN_OPTIMIZATION_FULL;
-  if (optimized) cache.store(key, executable.serialize());
+  const bool optimized = options.optimization == Optimization::Default || options.optimization == Optimization::Full;
+  if (optimized) {
+    try {
+      cache.store(key, executable.serialize());
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::Unsupported) throw;  // a plugin that cannot serialize: nothing stored
+    }
+  }
   return {std::move(executable), false};
 }
 

@@ -1,5 +1,5 @@
 // Warm starts through any plugin: the host keeps the serialized executables a plugin
-// hands back (capability "serialize") in a disk cache, under a key of everything that
+// hands back (PJRT_Executable_Serialize) in a disk cache, under a key of everything that
 // decides them, and the next process deserializes instead of compiling. This is what
 // JAX's persistent compilation cache does above PJRT, so a plugin needs no cache of its
 // own. The key holds the plugin (name, version, API version, and the file's size and
@@ -8,8 +8,8 @@
 // Only fully optimized executables are stored: a fast or tiered compile reads the
 // optimized entry when there is one (it is what those tiers wait for), and otherwise
 // compiles as asked and stores nothing. Nothing is read or stored with a dump folder
-// (a dump is what compiling writes) or a probe folder (not serialized), or when the
-// plugin cannot serialize. An entry the plugin refuses to deserialize (damaged, from
+// (a dump is what compiling writes) or a probe folder (not serialized); a plugin that
+// cannot serialize stores nothing. An entry the plugin refuses to deserialize (damaged, from
 // another build or CPU) is a miss, and is replaced.
 #pragma once
 

@@ -12,6 +12,7 @@
 #include "interp/interpreter.h"
 #include "ir/builder.h"
 #include "ir/ops/stablehlo.h"
+#include "passes/buffer_assignment.h"
 #include "passes/pass_manager.h"
 #include "passes/passes.h"
 #include "runtime/client.h"
@@ -65,14 +66,22 @@ interp::HostValues runOnPlugin(const std::string& name, const std::string& progr
   if (it == plugins.end()) it = plugins.emplace(name, PluginState{runtime::Client(runtime::Plugin::load(name)), {}, {}}).first;
   PluginState& state = it->second;
   const runtime::Client client = state.client;
+  // Donated: every parameter of @main marked so, as JAX marks donated arguments.
+  std::string text = program;
+  if (donate) {
+    auto module = parse(program);
+    Function& main = *module->lookup("main");
+    for (size_t i = 0; i < main.numParams(); ++i) passes::markDonation(main, i);
+    text = stablehlo::printModule(*module);
+  }
   std::optional<runtime::Executable> executable;
-  if (state.lastProgram == program) executable = state.lastExecutable;
+  if (state.lastProgram == text) executable = state.lastExecutable;
   lock.unlock();
   const runtime::Device device = client.devices().at(0);
   if (!executable) {
-    executable = client.compile(program, {.name = "<fuzz>"});
+    executable = client.compile(text, {.name = "<fuzz>"});
     lock.lock();
-    state.lastProgram = program;
+    state.lastProgram = text;
     state.lastExecutable = executable;
     lock.unlock();
   }
@@ -80,10 +89,7 @@ interp::HostValues runOnPlugin(const std::string& name, const std::string& progr
   std::vector<const runtime::Buffer*> argPointers;
   for (const interp::HostValue& v : inputs) args.push_back(client.bufferFromHost(v.tensor(), device));
   for (const runtime::Buffer& b : args) argPointers.push_back(&b);
-  runtime::ExecuteOptions options;
-  if (donate)
-    for (size_t i = 0; i < args.size(); ++i) options.donate.push_back(i);
-  runtime::Executable::Execution run = executable->execute(argPointers, device, options);
+  runtime::Executable::Execution run = executable->execute(argPointers, device);
   run.done.await();
   interp::HostValues results;
   for (const runtime::Buffer& out : run.outputs) results.push_back(out.toLiteral());

@@ -84,7 +84,7 @@ interp::HostValues ParallelOnDevices::run(const Module& module, const Op& op, co
   const Attribute infeed = op.attr("infeed");
   if (infeed) {
     runtime::Plugin plugin = runtime::Plugin::load(plugin_);
-    plugin.require(KILN_CAPABILITY_FEEDS, "interpreter.run_parallel with infeed on plugin devices");
+    plugin.requireExtension("interpreter.run_parallel with infeed on plugin devices");
     ownClient.emplace(plugin, runtime::ClientOptions{1, 0});
   }
   const runtime::Client& devices = ownClient ? *ownClient : client();

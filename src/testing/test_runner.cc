@@ -107,7 +107,7 @@ std::string probeFolder(size_t file, size_t test) {
 std::vector<TestResult> runTests(const std::vector<std::string>& files, const TestOptions& options) {
   const runtime::Client client(runtime::Plugin::load(options.backend),
                                runtime::ClientOptions{std::max(1, options.jobs), 0});  // a device per job
-  client.plugin().requireMinor(5, "running tests on it (each test is an entry of its module's executable, under a time limit)");
+  client.plugin().requireExtension("running tests on it (each test is an entry of its module's executable, under a time limit)");
   const std::vector<runtime::Device> devices = client.devices();
   std::vector<TestResult> results;
   std::vector<Job> jobs;

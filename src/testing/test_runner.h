@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "kiln/plugin.h"
 #include "ir/module.h"
 #include "testing/check_harness.h"
 #include "testing/parallel_on_devices.h"
@@ -34,7 +33,7 @@ struct TestOptions {
   std::string backend = "interp";
   // The runtime's compilation cache (`kiln test` passes defaultCacheDir()); empty: none.
   std::string cacheDir;
-  KilnOptimization optimization = KILN_OPTIMIZATION_DEFAULT;
+  runtime::Optimization optimization = runtime::Optimization::Default;
   // Filled in with what the plugin said.
   BackendSummary* summary = nullptr;
   // Tests that hold an interpreter.run_parallel run on the host's interpreter, which runs

@@ -35,7 +35,7 @@ npy "$tmp/truncdata.npy" '<f4' '(2, 3)' 12
 npy "$tmp/hugeshape.npy" '<f4' '(99999999999, 99999999999)' 24
 printf 'hello' > "$tmp/notnpy.npy"
 printf '\x93NUMPY\x01\x00\x76\x00{' > "$tmp/trunchdr.npy"
-# Plugins: one that is a shared library but not a kiln plugin, one that is not a library.
+# Plugins: one that is a shared library but not a PJRT plugin, one that is not a library.
 mkdir -p "$tmp/plugins"
 for lib in /lib/x86_64-linux-gnu/libm.so.6 /usr/lib/x86_64-linux-gnu/libm.so.6 /lib64/libm.so.6; do
   [ -f "$lib" ] && { cp "$lib" "$tmp/plugins/libkiln_plugin_foreign.so"; break; }

@@ -107,7 +107,7 @@ TEST_P(CancellationTest, EveryDeviceOfAMultiDeviceExecutionStops) {
 TEST_P(CancellationTest, OnlyAnExecutionsEventCancels) {
   Buffer x = client_->bufferFromHost(ramp256(), device(0));
   Executable::Execution notAnExecution{{}, x.readyEvent()};
-  expectError([&] { notAnExecution.cancel(); }, ErrorKind::Usage, "complete_event is not an execution's");
+  expectError([&] { notAnExecution.cancel(); }, ErrorKind::Usage, "the event is not an execution's completion event");
 }
 
 INSTANTIATE_TEST_SUITE_P(Plugins, CancellationTest, ::testing::ValuesIn(kPlugins));

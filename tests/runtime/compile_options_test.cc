@@ -136,7 +136,7 @@ TEST_P(CompileOptionsTest, FastCompilesReadTheOptimizedEntryAndStoreNothing) {
   Client c = client();
   const std::string dir = freshDir("tiers");
   CompileOptions fast;
-  fast.optimization = KILN_OPTIMIZATION_FAST;
+  fast.optimization = Optimization::Fast;
   EXPECT_FALSE(compileCached(c, kAddOne, fast, dir).warm);
   EXPECT_FALSE(compileCached(c, kAddOne, fast, dir).warm);  // nothing was stored
   EXPECT_FALSE(compileCached(c, kAddOne, {}, dir).warm);
@@ -242,11 +242,11 @@ TEST_P(CompileOptionsTest, AProfiledExecutableRecordsItsRuns) {
   CompileOptions profiled;
   profiled.namedOptions = {{"profile", "1"}};
   if (std::string(GetParam()) != "cpu") {
-    EXPECT_FALSE(c.plugin().has(KILN_CAPABILITY_PROFILE));
+    EXPECT_FALSE(c.plugin().says("kiln_profiles"));
     expectError([&] { c.compile(kAddOne, profiled); }, ErrorKind::Unsupported, "the interp plugin records no profiles");
     return;
   }
-  EXPECT_TRUE(c.plugin().has(KILN_CAPABILITY_PROFILE));
+  EXPECT_TRUE(c.plugin().says("kiln_profiles"));
   Executable recording = c.compile(kAddOne, profiled);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(run(c, recording, f32({4}, {1, 2, 3, 4})), (std::vector<float>{2, 3, 4, 5}));
   const std::string trace = recording.text("profile");

@@ -1,6 +1,7 @@
-// Donation (KilnExecuteArgs.donated_args): the execution takes the buffer over, an output
-// of its type takes over its device memory, the handle can no longer be used, and a
-// call that fails donates nothing.
+// Donation, the PJRT way: the program marks the parameters it takes over (jax.buffer_donor)
+// and a call may keep some (non_donatable_input_indices). The execution takes a donated
+// buffer over, an output of its type takes over its device memory, the handle can no
+// longer be used, and a call that fails donates nothing.
 #include "runtime_test_util.h"
 
 namespace kiln::runtime::testing {
@@ -11,7 +12,7 @@ class DonationTest : public ::testing::TestWithParam<const char*> {
   // A client whose device holds exactly one f32[4] buffer (16 bytes), or `limit`.
   void open(int64_t limit) {
     client_.emplace(Plugin::load(GetParam()), ClientOptions{1, limit});
-    addOne_.emplace(client_->compile(kAddOne));
+    addOne_.emplace(client_->compile(donating(kAddOne, {0})));
   }
   Device device() const { return client_->devices()[0]; }
   std::vector<float> values(const Buffer& b) const {
@@ -29,7 +30,7 @@ TEST_P(DonationTest, TheOutputTakesOverTheDonatedMemory) {
   open(0);
   Buffer x = client_->bufferFromHost(f32({4}, {1, 2, 3, 4}), device());
   x.readyEvent().await();
-  Executable::Execution run = addOne_->execute({&x}, device(), {"", {0}});
+  Executable::Execution run = addOne_->execute({&x}, device());
   EXPECT_EQ(values(run.outputs[0]), (std::vector<float>{2, 3, 4, 5}));
   Device::MemoryStats stats = device().memoryStats();
   EXPECT_EQ(stats.bytesInUse, 16);  // one buffer: the output in the donated memory
@@ -41,9 +42,10 @@ TEST_P(DonationTest, AStepThatReplacesItsStateRunsInTheMemoryOfOneCopy) {
   open(16);
   Buffer x = client_->bufferFromHost(f32({4}, {0, 0, 0, 0}), device());
   // Without donation the output needs memory of its own, which the limit does not have.
-  expectError([&] { addOne_->execute({&x}, device()); }, ErrorKind::ResourceExhausted, "out of device memory");
+  expectError([&] { addOne_->execute({&x}, device(), keeping({0})); }, ErrorKind::ResourceExhausted,
+              "out of device memory");
   for (int step = 0; step < 10; ++step) {
-    Executable::Execution run = addOne_->execute({&x}, device(), {"", {0}});
+    Executable::Execution run = addOne_->execute({&x}, device());
     x = run.outputs[0];  // the donated handle goes with the assignment
   }
   EXPECT_EQ(values(x), (std::vector<float>{10, 10, 10, 10}));
@@ -53,8 +55,9 @@ TEST_P(DonationTest, AStepThatReplacesItsStateRunsInTheMemoryOfOneCopy) {
 TEST_P(DonationTest, ADonatedHandleCanOnlyBeDestroyed) {
   open(0);
   Buffer x = client_->bufferFromHost(f32({4}, {1, 2, 3, 4}), device());
-  Executable::Execution run = addOne_->execute({&x}, device(), {"", {0}});
-  expectError([&] { addOne_->execute({&x}, device()); }, ErrorKind::Usage, "argument 0: the buffer was donated");
+  Executable::Execution run = addOne_->execute({&x}, device());
+  expectError([&] { addOne_->execute({&x}, device(), keeping({0})); }, ErrorKind::Usage,
+              "argument 0: the buffer was donated");
   expectError([&] { x.toLiteral(); }, ErrorKind::Usage, "donated");
   expectError([&] { x.copyTo(device()); }, ErrorKind::Usage, "donated");
   x.remove();  // deleting a donated buffer does nothing: the execution owns it
@@ -63,33 +66,32 @@ TEST_P(DonationTest, ADonatedHandleCanOnlyBeDestroyed) {
 
 TEST_P(DonationTest, ReadsQueuedBeforeTheDonationStillRead) {
   open(0);
-  Executable slow = client_->compile(kSlowProgram);
+  Executable slow = client_->compile(donating(kSlowProgram, {1}));
   Buffer n = client_->bufferFromHost(i64Scalar(20000), device());
   Buffer x = client_->bufferFromHost(ramp256(), device());
-  Executable::Execution first = slow.execute({&n, &x}, device());
-  Executable::Execution second = slow.execute({&n, &x}, device(), {"", {1}});
+  Executable::Execution first = slow.execute({&n, &x}, device(), keeping({1}));
+  Executable::Execution second = slow.execute({&n, &x}, device());
   EXPECT_TRUE(first.outputs[0].toLiteral() == second.outputs[0].toLiteral());
 }
 
 TEST_P(DonationTest, BadDonationsAreErrorsThatDonateNothing) {
   open(0);
-  Executable add = client_->compile(R"(
+  const std::string addText = R"(
 func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   %z = stablehlo.add %x, %y : tensor<4xf32>
   return %z : tensor<4xf32>
-})");
+})";
+  Executable add = client_->compile(addText);
+  Executable addIntoX = client_->compile(donating(addText, {0})), addIntoY = client_->compile(donating(addText, {1}));
   Buffer x = client_->bufferFromHost(f32({4}, {1, 2, 3, 4}), device());
   Buffer y = client_->bufferFromHost(f32({4}, {1, 1, 1, 1}), device());
-  expectError([&] { add.execute({&x, &y}, device(), {"", {2}}); }, ErrorKind::Usage,
-              "donated_args[0] is 2, not an argument index");
-  expectError([&] { add.execute({&x, &y}, device(), {"", {0, 0}}); }, ErrorKind::Usage, "argument 0 is donated twice");
-  expectError([&] { add.execute({&x, &x}, device(), {"", {1}}); }, ErrorKind::Usage,
+  expectError([&] { addIntoY.execute({&x, &x}, device()); }, ErrorKind::Usage,
               "argument 0 and argument 1 are the same buffer, and one is donated");
   y.remove();
-  expectError([&] { add.execute({&x, &y}, device(), {"", {0}}); }, ErrorKind::Usage, "argument 1: the buffer was deleted");
+  expectError([&] { addIntoX.execute({&x, &y}, device()); }, ErrorKind::Usage, "argument 1: the buffer was deleted");
   // None of them took x.
   EXPECT_EQ(values(x), (std::vector<float>{1, 2, 3, 4}));
-  Executable::Execution run = addOne_->execute({&x}, device());
+  Executable::Execution run = addOne_->execute({&x}, device(), keeping({0}));
   EXPECT_EQ(values(run.outputs[0]), (std::vector<float>{2, 3, 4, 5}));
   // Reading a buffer twice without donating it is fine.
   Buffer one = client_->bufferFromHost(f32({4}, {1, 1, 1, 1}), device());
@@ -130,17 +132,17 @@ func.func @main(%state: tensor<1024xf32>, %x: tensor<1024xf32>) -> tensor<1024xf
 })";
 
 TEST_F(CpuDonationTest, AStepWritesItsNewStateIntoTheDonatedOne) {
-  Executable exe = client_->compile(kDecay);
+  Executable exe = client_->compile(donating(kDecay, {0}));
   Buffer x = client_->bufferFromHost(ramp(1), device());
   Buffer state = client_->bufferFromHost(ramp(4), device());
-  for (int step = 0; step < 10; ++step) state = exe.execute({&state, &x}, device(), {"", {0}}).outputs[0];
+  for (int step = 0; step < 10; ++step) state = exe.execute({&state, &x}, device()).outputs[0];
   // s_{n+1} = s_n / 2 + x from s_0 = 4x: s_10 = x (2 + 2 / 1024).
   Literal got = state.toLiteral();
   for (int64_t i = 0; i < 1024; i += 97)
     EXPECT_FLOAT_EQ(static_cast<float>(got.floatAt(i)), static_cast<float>(i) * (2.0f + 2.0f / 1024.0f)) << i;
   EXPECT_EQ(inDonated(exe), 10);  // every step, the first (from the host) and those from the last output
   // Not donated: a buffer of its own, and the argument is intact.
-  Buffer kept = exe.execute({&state, &x}, device()).outputs[0];
+  Buffer kept = exe.execute({&state, &x}, device(), keeping({0})).outputs[0];
   kept.readyEvent().await();
   EXPECT_EQ(inDonated(exe), 10);
   EXPECT_TRUE(state.toLiteral() == got);
@@ -148,25 +150,25 @@ TEST_F(CpuDonationTest, AStepWritesItsNewStateIntoTheDonatedOne) {
 
 TEST_F(CpuDonationTest, AnArgumentReadLaterOrSharedIsNotWrittenInto) {
   // The state is returned as it is too: writing the new one into it would change it.
-  Executable returned = client_->compile(R"(
+  Executable returned = client_->compile(donating(R"(
 func.func @main(%state: tensor<1024xf32>) -> (tensor<1024xf32>, tensor<1024xf32>) {
   %two = stablehlo.constant dense<2.0> : tensor<1024xf32>
   %s = stablehlo.multiply %state, %two : tensor<1024xf32>
   return %s, %state : tensor<1024xf32>, tensor<1024xf32>
-})");
+})", {0}));
   Buffer state = client_->bufferFromHost(ramp(1), device());
-  Executable::Execution run = returned.execute({&state}, device(), {"", {0}});
+  Executable::Execution run = returned.execute({&state}, device());
   EXPECT_TRUE(run.outputs[0].toLiteral() == ramp(2));
   EXPECT_TRUE(run.outputs[1].toLiteral() == ramp(1));
   EXPECT_EQ(inDonated(returned), 0);
   // A buffer whose storage another buffer shares (a copy on the same device) is copied
   // from, not written into: the copy keeps its values.
-  Executable decay = client_->compile(kDecay);
+  Executable decay = client_->compile(donating(kDecay, {0}));
   Buffer x = client_->bufferFromHost(ramp(1), device());
   Buffer original = client_->bufferFromHost(ramp(4), device());
   Buffer copy = original.copyTo(device());
   copy.readyEvent().await();
-  Buffer next = decay.execute({&original, &x}, device(), {"", {0}}).outputs[0];
+  Buffer next = decay.execute({&original, &x}, device()).outputs[0];
   EXPECT_TRUE(next.toLiteral() == ramp(3));
   EXPECT_TRUE(copy.toLiteral() == ramp(4));
   EXPECT_EQ(inDonated(decay), 0);
@@ -178,17 +180,17 @@ TEST_F(CpuDonationTest, AnArgumentACollectiveReadsIsNotWrittenInto) {
   client_.emplace(Plugin::load("cpu"), ClientOptions{2, 0});
   CompileOptions options;
   options.replicas = 2;
-  Executable exe = client_->compile(R"(
+  Executable exe = client_->compile(donating(R"(
 func.func @main(%p: tensor<1024xf32>) -> (tensor<1024xf32>, tensor<1024xf32>) {
   %y = "stablehlo.collective_permute"(%p) {source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>}
       : (tensor<1024xf32>) -> tensor<1024xf32>
   %q = stablehlo.add %p, %p : tensor<1024xf32>
   return %y, %q : tensor<1024xf32>, tensor<1024xf32>
-})", options);
+})", {0}), options);
   std::vector<Device> devices = client_->devices();
   Buffer p0 = client_->bufferFromHost(ramp(1), devices[0]);
   Buffer p1 = client_->bufferFromHost(ramp(3), devices[1]);
-  std::vector<Executable::Execution> runs = exe.execute({{&p0}, {&p1}}, devices, {"", {0}});
+  std::vector<Executable::Execution> runs = exe.execute({{&p0}, {&p1}}, devices);
   EXPECT_TRUE(runs[0].outputs[0].toLiteral() == ramp(3));
   EXPECT_TRUE(runs[1].outputs[0].toLiteral() == ramp(1));
   EXPECT_TRUE(runs[0].outputs[1].toLiteral() == ramp(2));
@@ -204,16 +206,16 @@ TEST_F(CpuDonationTest, AKernelWritesOneResultOverAnArgumentAnotherResultReads) 
   const std::string p = "  %p = stablehlo.multiply %a, %b : tensor<1024xf32>\n";
   for (const std::string& ops : {s + p, p + s}) {
     SCOPED_TRACE(ops);
-    Executable exe = client_->compile(
+    Executable exe = client_->compile(donating(
         "func.func @main(%a: tensor<1024xf32>, %b: tensor<1024xf32>, %x: tensor<1024xf32>)"
         " -> (tensor<1024xf32>, tensor<1024xf32>) {\n" + ops +
-        "  return %s, %p : tensor<1024xf32>, tensor<1024xf32>\n}");
+        "  return %s, %p : tensor<1024xf32>, tensor<1024xf32>\n}", {0}));
     const std::string report = exe.text("report");
     EXPECT_NE(report.find("kiln.fusion (multi_output)"), std::string::npos) << report;
     Buffer a = client_->bufferFromHost(ramp(1), device());
     Buffer b = client_->bufferFromHost(ramp(2), device());
     Buffer x = client_->bufferFromHost(ramp(3), device());
-    Executable::Execution run = exe.execute({&a, &b, &x}, device(), {"", {0}});
+    Executable::Execution run = exe.execute({&a, &b, &x}, device());
     const Literal sum = run.outputs[0].toLiteral(), product = run.outputs[1].toLiteral();
     for (int64_t i = 0; i < 1024; ++i) {
       ASSERT_EQ(sum.floatAt(i), 6.0 * static_cast<double>(i * i)) << i;      // 3i * 2i
@@ -320,7 +322,7 @@ func.func @main(%w: tensor<1024xf32>, %x: tensor<1024xf32>) -> tensor<1024xf32> 
                         Case{conditional, "@main: 1 steps", {3}, true}, Case{conditional, "@main: 1 steps", {1}, false},
                         Case{loop, "@main: 1 steps", {0}, true}, Case{loop, "@main: 1 steps", {1}, true}}) {
     SCOPED_TRACE(std::string(c.kind) + ", donating argument " + std::to_string(c.donated.back()));
-    Executable exe = client_->compile(c.text);
+    Executable exe = client_->compile(donating(c.text, c.donated));
     const std::string report = exe.text("report");
     EXPECT_NE(report.find(c.kind), std::string::npos) << report;
     std::vector<Buffer> args;
@@ -329,9 +331,10 @@ func.func @main(%w: tensor<1024xf32>, %x: tensor<1024xf32>) -> tensor<1024xf32> 
       args.push_back(client_->bufferFromHost(literal(exe.info().parameters[i], 0.01 * static_cast<double>(i + 1)), device()));
     for (const Buffer& b : args) pointers.push_back(&b);
     std::vector<Literal> expected;
-    for (const Buffer& out : exe.execute(pointers, device()).outputs) expected.push_back(out.toLiteral());
+    const std::vector<int64_t> all(c.donated.begin(), c.donated.end());
+    for (const Buffer& out : exe.execute(pointers, device(), keeping(all)).outputs) expected.push_back(out.toLiteral());
     EXPECT_EQ(inDonated(exe), 0);
-    std::vector<Buffer> outputs = exe.execute(pointers, device(), {"", c.donated}).outputs;
+    std::vector<Buffer> outputs = exe.execute(pointers, device()).outputs;
     ASSERT_EQ(outputs.size(), expected.size());
     for (size_t r = 0; r < outputs.size(); ++r) {
       const Literal got = outputs[r].toLiteral();

@@ -79,7 +79,7 @@ class FeedsTest : public ::testing::TestWithParam<const char*> {
 };
 
 TEST_P(FeedsTest, TheProgramTakesTheValuesQueuedBeforeIt) {
-  EXPECT_TRUE(client_->plugin().has(KILN_CAPABILITY_FEEDS));
+  EXPECT_NE(client_->plugin().extension(), nullptr);
   Executable exe = client_->compile(kTakeTwo);
   device(0).infeed(f32({4}, {10, 20, 30, 40}));
   device(0).infeed(i32Scalar(7));
@@ -247,46 +247,47 @@ TEST_P(FeedsTest, WorkQueuedBeforeTheClientIsDestroyedStillServesOutfeedRequests
   EXPECT_EQ(dst, f32({2}, {6, 8}));
 }
 
-// The calls through the C table: what a host gets wrong is an error object.
+// The calls through the kiln extension: what a host gets wrong is an error object.
 TEST_P(FeedsTest, MisuseGetsErrorObjects) {
   const Plugin& plugin = client_->plugin();
   const int64_t dims[] = {2};
   const float data[2] = {1, 2};
-  auto infeed = [&](KilnDevice* d, int dtype, const int64_t* dimsPtr, size_t numDims, const void* bytes) {
-    KilnDeviceInfeedArgs args{};
+  auto infeed = [&](PJRT_Device* d, int type, const int64_t* dimsPtr, size_t numDims, const void* bytes) {
+    KILN_Device_Infeed_Args args{};
     args.device = d;
-    std::memcpy(&args.dtype, &dtype, sizeof dtype);
+    std::memcpy(&args.type, &type, sizeof type);
     args.dims = dimsPtr;
     args.num_dims = numDims;
     args.data = bytes;
-    plugin.call(&KilnPluginApi::device_infeed, args, "device_infeed");
+    plugin.call(&KILN_Extension::device_infeed, args, "KILN_Device_Infeed");
   };
-  KilnDevice* d0 = device(0).handle();
-  expectError([&] { infeed(nullptr, KILN_DTYPE_F32, dims, 1, data); }, ErrorKind::Usage, "device_infeed: device is null");
-  expectError([&] { infeed(d0, KILN_DTYPE_TOKEN, nullptr, 0, nullptr); }, ErrorKind::Usage,
-              "dtype 16 (KILN_DTYPE_TOKEN) is not a KilnDType of a tensor");
+  PJRT_Device* d0 = device(0).handle();
+  expectError([&] { infeed(nullptr, PJRT_Buffer_Type_F32, dims, 1, data); }, ErrorKind::Usage,
+              "KILN_Device_Infeed: device is null");
+  expectError([&] { infeed(d0, PJRT_Buffer_Type_TOKEN, nullptr, 0, nullptr); }, ErrorKind::Unsupported,
+              "unsupported: buffer type " + std::to_string(PJRT_Buffer_Type_TOKEN) + " in a feed");
   const int64_t huge[] = {int64_t{1} << 40, int64_t{1} << 40};
-  expectError([&] { infeed(d0, KILN_DTYPE_F32, huge, 2, data); }, ErrorKind::Usage, "overflows");
-  expectError([&] { infeed(d0, 99, dims, 1, data); }, ErrorKind::Usage, "dtype 99");
-  expectError([&] { infeed(d0, KILN_DTYPE_F32, nullptr, 1, data); }, ErrorKind::Usage, "dims is null");
+  expectError([&] { infeed(d0, PJRT_Buffer_Type_F32, huge, 2, data); }, ErrorKind::Usage, "overflows");
+  expectError([&] { infeed(d0, 99, dims, 1, data); }, ErrorKind::Unsupported, "buffer type 99");
+  expectError([&] { infeed(d0, PJRT_Buffer_Type_F32, nullptr, 1, data); }, ErrorKind::Usage, "dims is null");
   const int64_t negative[] = {-1};
-  expectError([&] { infeed(d0, KILN_DTYPE_F32, negative, 1, data); }, ErrorKind::Usage, "must be >= 0");
-  expectError([&] { infeed(d0, KILN_DTYPE_F32, dims, 1, nullptr); }, ErrorKind::Usage, "data is null for 8 bytes");
+  expectError([&] { infeed(d0, PJRT_Buffer_Type_F32, negative, 1, data); }, ErrorKind::Usage, "must be >= 0");
+  expectError([&] { infeed(d0, PJRT_Buffer_Type_F32, dims, 1, nullptr); }, ErrorKind::Usage, "data is null for 8 bytes");
 
-  auto outfeed = [&](KilnDevice* d, void* dst, size_t size, bool wantEvent = true) {
-    KilnDeviceOutfeedArgs args{};
+  auto outfeed = [&](PJRT_Device* d, void* dst, size_t size, bool wantEvent = true) {
+    KILN_Device_Outfeed_Args args{};
     args.device = d;
-    args.dtype = KILN_DTYPE_F32;
+    args.type = PJRT_Buffer_Type_F32;
     args.dims = dims;
     args.num_dims = 1;
     args.dst = dst;
     args.dst_size = size;
     if (!wantEvent) {  // a host whose struct ends before the event it must take
-      args.struct_size = offsetof(KilnDeviceOutfeedArgs, event);
-      plugin.check(plugin.api().device_outfeed(&args));
+      args.struct_size = offsetof(KILN_Device_Outfeed_Args, event);
+      plugin.check(plugin.extension()->device_outfeed(&args));
       return;
     }
-    plugin.call(&KilnPluginApi::device_outfeed, args, "device_outfeed");
+    plugin.call(&KILN_Extension::device_outfeed, args, "KILN_Device_Outfeed");
     Event(plugin, args.event);  // destroyed
   };
   float out[2];

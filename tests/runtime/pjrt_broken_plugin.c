@@ -1,7 +1,8 @@
-/* PJRT plugins with faults that `kiln plugin-check --pjrt` must find, built from this file
-   three times over the cpu plugin's PJRT table: pjrt_null_entry leaves an entry NULL
-   inside its struct_size, pjrt_liar corrupts the first byte of every copy to the host
-   once it is done, and pjrt_hang never returns from an execution. */
+/* PJRT plugins built from this file over the cpu plugin's PJRT table: three with faults
+   that `kiln plugin-check --pjrt` must find (pjrt_null_entry leaves an entry NULL inside
+   its struct_size, pjrt_liar corrupts the first byte of every copy to the host once it is
+   done, pjrt_hang never returns from an execution), and pjrt_plain, which hides the kiln
+   extension: a plugin with PJRT's core table only, as another vendor's. */
 #include <dlfcn.h>
 #include <stddef.h>
 #include <unistd.h>
@@ -41,6 +42,8 @@ const PJRT_Api* GetPjrtApi(void) {
     table.PJRT_Buffer_ToHostBuffer = toHost;
 #elif defined(KILN_PJRT_HANG)
     table.PJRT_LoadedExecutable_Execute = execute;
+#elif defined(KILN_PJRT_PLAIN)
+    table.extension_start = NULL;
 #else
     table.PJRT_Buffer_IsDeleted = NULL;
 #endif

@@ -8,10 +8,10 @@
 #include <iterator>
 #include <string>
 
-#include "runtime/pjrt/compile_options.h"
+#include "runtime/compile_options_proto.h"
 #include "support/error.h"
 
-namespace kiln::runtime::pjrt {
+namespace kiln::runtime::proto {
 namespace {
 
 std::string fixture(const std::string& name) {
@@ -82,5 +82,27 @@ TEST(PjrtCompileOptionsTest, MalformedBytesAreErrors) {
       << errorOf(options);
 }
 
+TEST(PjrtCompileOptionsTest, WhatKilnsClientWritesReadsBack) {
+  CompileOptions options;
+  options.replicas = 2;
+  options.partitions = 3;
+  options.spmd = true;
+  options.devices = {5, 4, 3, 2, 1, 0};
+  options.overrides = {{"kiln.entry", "square"}, {"probe_dir", "/tmp/x y"}};
+  const CompileOptions read = readCompileOptions(writeCompileOptions(options));
+  EXPECT_EQ(read.replicas, 2);
+  EXPECT_EQ(read.partitions, 3);
+  EXPECT_TRUE(read.spmd);
+  EXPECT_FALSE(read.portable);
+  EXPECT_EQ(read.devices, options.devices);
+  EXPECT_EQ(read.overrides, options.overrides);
+  CompileOptions portable;
+  portable.portable = true;
+  const CompileOptions back = readCompileOptions(writeCompileOptions(portable));
+  EXPECT_TRUE(back.portable);
+  EXPECT_EQ(back.replicas, 1);
+  EXPECT_TRUE(back.devices.empty());
+}
+
 }  // namespace
-}  // namespace kiln::runtime::pjrt
+}  // namespace kiln::runtime::proto

@@ -108,9 +108,24 @@ func.func public @negated(%x: tensor<3xf32>) -> tensor<3xf32> {
   ASSERT_EQ(take(api_->PJRT_LoadedExecutable_GetExecutable(&get)).second, "");
   KILN_Executable_Statistics_Args statistics{sizeof statistics, get.executable, nullptr, 0};
   ASSERT_EQ(take(kiln_->executable_statistics(&statistics)).second, "");
-  KILN_Executable_Text_Args text{sizeof text, get.executable, "no such text", nullptr, 0, true};
-  ASSERT_EQ(take(kiln_->executable_text(&text)).second, "");
-  EXPECT_FALSE(text.found);
+  KILN_Executable_Text_Args text{sizeof text, get.executable, "no such text", nullptr, 0};
+  const auto [code, message] = take(kiln_->executable_text(&text));
+  EXPECT_EQ(code, PJRT_Error_Code_INVALID_ARGUMENT);
+  EXPECT_NE(message.find("no text 'no such text' of this executable (it has: program"), std::string::npos) << message;
+  // The signature of the one process: f32[3] -> f32[3].
+  KILN_Executable_Signature_Args signature{};
+  signature.struct_size = sizeof signature;
+  signature.executable = get.executable;
+  ASSERT_EQ(take(kiln_->executable_signature(&signature)).second, "");
+  EXPECT_EQ(std::string(signature.function, signature.function_size), "main");
+  ASSERT_EQ(signature.num_parameters, 1u);
+  ASSERT_EQ(signature.num_results, 1u);
+  EXPECT_EQ(signature.parameter_types[0], PJRT_Buffer_Type_F32);
+  EXPECT_EQ(signature.result_types[0], PJRT_Buffer_Type_F32);
+  ASSERT_EQ(signature.parameter_ranks[0], 1u);
+  EXPECT_EQ(signature.parameter_dims[0], 3);
+  signature.process = 1;
+  EXPECT_EQ(take(kiln_->executable_signature(&signature)).first, PJRT_Error_Code_INVALID_ARGUMENT);
   if (std::string(GetParam().name) == "cpu") {  // the interpreter keeps neither
     bool kernels = false;
     for (size_t i = 0; i < statistics.num_values; ++i)
@@ -119,7 +134,6 @@ func.func public @negated(%x: tensor<3xf32>) -> tensor<3xf32> {
     EXPECT_TRUE(kernels);
     text.name = "report";
     ASSERT_EQ(take(kiln_->executable_text(&text)).second, "");
-    EXPECT_TRUE(text.found);
     EXPECT_GT(text.text_size, 0u);
   }
   PJRT_Executable_Destroy_Args drop{PJRT_Executable_Destroy_Args_STRUCT_SIZE, nullptr, get.executable};

@@ -79,10 +79,16 @@ TEST_P(PjrtPluginTest, AttributesNameThePlugin) {
   std::vector<std::string> seen;
   for (size_t i = 0; i < args.num_attributes; ++i) {
     const PJRT_NamedValue& v = args.attributes[i];
-    ASSERT_EQ(v.type, PJRT_NamedValue_kString);
-    seen.push_back(std::string(v.name, v.name_size) + "=" + std::string(v.string_value, v.value_size));
+    ASSERT_TRUE(v.type == PJRT_NamedValue_kString || v.type == PJRT_NamedValue_kBool);
+    seen.push_back(std::string(v.name, v.name_size) + "=" +
+                   (v.type == PJRT_NamedValue_kString ? std::string(v.string_value, v.value_size)
+                                                      : std::string(v.bool_value ? "true" : "false")));
   }
   EXPECT_NE(std::find(seen.begin(), seen.end(), std::string("kiln_backend=") + GetParam().name), seen.end());
+  // What the kiln client asks before it uses them: profiles (the cpu plugin's), MPI.
+  const bool cpu = std::string(GetParam().name) == "cpu";
+  EXPECT_NE(std::find(seen.begin(), seen.end(), std::string("kiln_profiles=") + (cpu ? "true" : "false")), seen.end());
+  EXPECT_EQ(std::count_if(seen.begin(), seen.end(), [](const std::string& a) { return a.starts_with("kiln_mpi="); }), 1);
 }
 
 TEST_P(PjrtPluginTest, ClientsDevicesAndMemories) {
@@ -470,9 +476,12 @@ TEST_P(PjrtPluginTest, PortableExecutablesRunWhereExecuteSays) {
   EXPECT_EQ(floatsOf(results[0][0]), (std::vector<float>{2, 8, 18}));
   for (PJRT_Buffer* r : results[0]) destroy(r);
   std::pair<PJRT_Error_Code, std::string> error;
+  // Without execute_device it runs on the client's first device (as a deserialized one,
+  // which does not know it was portable, must).
   execute(loaded, {{x, x}}, 2, nullptr, &error);
   EXPECT_EQ(error.first, PJRT_Error_Code_INVALID_ARGUMENT);
-  EXPECT_NE(error.second.find("execute_device"), std::string::npos) << error.second;
+  EXPECT_NE(error.second.find("argument 0 is on device 1, the execution on device 0"), std::string::npos)
+      << error.second;
   destroy(x);
   destroy(loaded);
   destroy(client);

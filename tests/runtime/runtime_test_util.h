@@ -7,7 +7,10 @@
 #include <chrono>
 #include <string>
 
+#include "passes/buffer_assignment.h"
 #include "runtime/client.h"
+#include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
 
 namespace kiln::runtime::testing {
 
@@ -21,6 +24,22 @@ void expectError(F&& f, ErrorKind kind, const std::string& part) {
     EXPECT_EQ(e.kind(), kind) << e.what();
     EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
   }
+}
+
+// `program` with parameters `donated` of @main marked donated (jax.buffer_donor), as JAX
+// marks the arguments of jit(donate_argnums=...): its executions take them over.
+inline std::string donating(const std::string& program, const std::vector<size_t>& donated) {
+  auto module = stablehlo::parseModule(SourceBuffer::fromString("<donating>", program));
+  Function& main = *module->lookup("main");
+  for (size_t i : donated) passes::markDonation(main, i);
+  return stablehlo::printModule(*module);
+}
+
+// ExecuteOptions that keep the parameters `kept` this once.
+inline ExecuteOptions keeping(std::vector<int64_t> kept) {
+  ExecuteOptions options;
+  options.keep = std::move(kept);
+  return options;
 }
 
 // The plugins every test runs on.

@@ -243,8 +243,8 @@ grep -q "no plugin 'bogus' (available: cpu, interp)" "$tmp/err.txt" || { echo "F
 "$KILN" fmt "$dir/good.mlir" "$dir/add.mlir" > /dev/null 2>&1; check "fmt two files" 2 $?
 "$KILN" run "$dir/add.mlir" --entry twice --input "$tmp/missing.npy" > /dev/null 2>&1; check "run missing .npy" 1 $?
 "$KILN" devices > "$tmp/devices.txt" 2>&1; check "devices" 0 $?
-grep -q '^cpu .*plugin API' "$tmp/devices.txt" && grep -q '^interp ' "$tmp/devices.txt" &&
-  grep -q '  device 0: cpu:0' "$tmp/devices.txt" && grep -q '  capabilities: .*donation, cancellation' "$tmp/devices.txt" ||
+grep -q '^cpu .*(PJRT C API 0\.[0-9]*, kiln extension' "$tmp/devices.txt" && grep -q '^interp ' "$tmp/devices.txt" &&
+  grep -q '  device 0: cpu:0' "$tmp/devices.txt" && grep -q '  attributes: .*kiln_profiles=true' "$tmp/devices.txt" ||
   { echo "FAIL devices:"; cat "$tmp/devices.txt"; fail=1; }
 KILN_CPU_DEVICES=3 "$KILN" devices cpu > "$tmp/devices.txt" 2>&1; check "devices cpu" 0 $?
 grep -q '  device 2: cpu:2' "$tmp/devices.txt" || { echo "FAIL KILN_CPU_DEVICES:"; cat "$tmp/devices.txt"; fail=1; }

@@ -72,16 +72,35 @@ typedef struct KILN_Executable_Statistics_Args {
   size_t num_values;             /* out */
 } KILN_Executable_Statistics_Args;
 
-/* A text about the executable by name ("report", "fallbacks", "profile"); found false
-   when the plugin has none of that name. */
+/* A text about the executable by name ("program", "report", "fallbacks", "profile"); an
+   INVALID_ARGUMENT error naming the texts it has when it has none of that name. */
 typedef struct KILN_Executable_Text_Args {
   size_t struct_size;
   PJRT_Executable* executable;
   const char* name;
   const char* text; /* out: valid until the next call for this handle or its destruction */
   size_t text_size; /* out */
-  bool found;       /* out */
 } KILN_Executable_Text_Args;
+
+/* The function one process runs (they differ between processes only under
+   kiln.process_entries): its name, and its parameters' and results' element types (TOKEN
+   for a token) and dims, all valid until the next call for this handle or its
+   destruction. PJRT's core table tells only the outputs, of process 0. */
+typedef struct KILN_Executable_Signature_Args {
+  size_t struct_size;
+  PJRT_Executable* executable;
+  size_t process;
+  const char* function;                    /* out */
+  size_t function_size;                    /* out */
+  size_t num_parameters;                   /* out */
+  const PJRT_Buffer_Type* parameter_types; /* out */
+  const size_t* parameter_ranks;           /* out */
+  const int64_t* parameter_dims;           /* out: every parameter's dims, one after another */
+  size_t num_results;                      /* out */
+  const PJRT_Buffer_Type* result_types;    /* out */
+  const size_t* result_ranks;              /* out */
+  const int64_t* result_dims;              /* out */
+} KILN_Executable_Signature_Args;
 
 /* The same compiled module entered at another public function. */
 typedef struct KILN_LoadedExecutable_WithEntry_Args {
@@ -137,6 +156,7 @@ typedef struct KILN_Extension {
   PJRT_Error* (*device_infeed)(KILN_Device_Infeed_Args* args);
   PJRT_Error* (*device_outfeed)(KILN_Device_Outfeed_Args* args);
   PJRT_Error* (*executable_deserialize_with_source)(KILN_Executable_DeserializeWithSource_Args* args);
+  PJRT_Error* (*executable_signature)(KILN_Executable_Signature_Args* args);
 } KILN_Extension;
 
 /* The kiln extension of a plugin's table, or NULL when it has none. */

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/api_functions.h"
+#include "runtime/mpi_transport.h"
 #include "runtime/pjrt/kiln_extension.h"
 #include "runtime/pjrt/pjrt_call.h"
 #include "runtime/plugin_api.h"
@@ -49,12 +50,16 @@ PJRT_Error* pluginInitialize(PJRT_Plugin_Initialize_Args* args) {
   return call("PJRT_Plugin_Initialize", args, [](PJRT_Plugin_Initialize_Args&, const Fits&) {});
 }
 
-// Which plugin this is. (The StableHLO versions a framework serializes programs for come
-// with the reader of serialized programs.)
+// Which plugin this is, and what it offers beyond the kiln extension: profiles (the
+// compile option "profile") from a backend that records them, the client option
+// communicator=mpi when it was built with MPI. (The StableHLO versions a framework
+// serializes programs for come with the reader of serialized programs.)
 PJRT_Error* pluginAttributes(PJRT_Plugin_Attributes_Args* args) {
   return call("PJRT_Plugin_Attributes", args, [](PJRT_Plugin_Attributes_Args& a, const Fits&) {
     static const std::vector<PJRT_NamedValue> attributes = {pjrt::stringValue("kiln_version", KILN_VERSION),
-                                                           pjrt::stringValue("kiln_backend", backend().name())};
+                                                           pjrt::stringValue("kiln_backend", backend().name()),
+                                                           pjrt::boolValue("kiln_profiles", backend().profiles()),
+                                                           pjrt::boolValue("kiln_mpi", mpiAvailable())};
     a.attributes = attributes.data();
     a.num_attributes = attributes.size();
   });

@@ -1,6 +1,7 @@
 // PJRT's clients, devices, device descriptions and memories, over the plugin's clients:
 // a PJRT client creates one through kiln's own client_create (its options, devices and
 // communicator), and gives each device one memory.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -88,8 +89,13 @@ PJRT_Device& describedDevice(PJRT_DeviceDescription* description) {
 }
 MemoryObject& memoryOf(PJRT_Memory* memory) { return *static_cast<MemoryObject*>(&need(memory, "memory")); }
 
-int processIndex(const KilnDevice& device) {
-  return device.client->transport ? static_cast<int>(device.client->transport->rank()) : 0;
+// A device this process addresses; another rank's is an error.
+PJRT_Device& addressable(PJRT_Device* device) {
+  PJRT_Device& d = deviceOf(device);
+  if (!d.core)
+    invalid("device " + std::to_string(d.id) + " belongs to process " + std::to_string(d.processIndex) +
+            ", which this client cannot address");
+  return d;
 }
 
 }  // namespace
@@ -113,18 +119,46 @@ PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
     auto client = std::make_unique<PJRT_Client>();
     client->core = create.client;
     client->platformVersion = std::string("kiln ") + KILN_VERSION;
+    const int rank = create.client->transport ? static_cast<int>(create.client->transport->rank()) : 0;
     for (KilnDevice* core : create.client->handles) {
       auto device = std::make_unique<PJRT_Device>();
       device->core = core;
+      device->id = core->id;
+      device->processIndex = rank;
+      device->kind = core->kind;
       device->memory.vtable = &kMemoryFunctions;
       device->memory.device = device.get();
       device->debugString = core->description;
       device->displayString = core->kind + "(id=" + std::to_string(core->id) + ")";
       device->memory.description = "device memory of " + device->displayString;
+      KilnDeviceInfoArgs info{};
+      info.struct_size = sizeof info;
+      info.device = core;
+      check(api::deviceInfo(&info));
+      device->attributes.push_back(int64Value("memory_size_bytes", info.memory_size_bytes));
       client->handles.push_back(device.get());
       client->memories.push_back(&device->memory);
       client->devices.push_back(std::move(device));
     }
+    // Under the mpi communicator, the other ranks' devices: one each, its id the rank's.
+    client->allHandles = client->handles;
+    for (size_t id = 0; id < create.client->allDevices(); ++id) {
+      if (std::any_of(client->handles.begin(), client->handles.end(),
+                      [&](const PJRT_Device* d) { return static_cast<size_t>(d->id) == id; }))
+        continue;
+      auto device = std::make_unique<PJRT_Device>();
+      device->id = static_cast<int32_t>(id);
+      device->processIndex = static_cast<int>(id);
+      device->kind = client->handles.empty() ? "" : client->handles[0]->kind;
+      device->debugString = device->kind + " device " + std::to_string(id) + " of process " + std::to_string(id);
+      device->displayString = device->kind + "(id=" + std::to_string(id) + ")";
+      device->memory.vtable = &kMemoryFunctions;
+      device->memory.device = device.get();
+      client->allHandles.push_back(device.get());
+      client->devices.push_back(std::move(device));
+    }
+    std::sort(client->allHandles.begin(), client->allHandles.end(),
+              [](const PJRT_Device* x, const PJRT_Device* y) { return x->id < y->id; });
     a.client = client.release();
   });
 }
@@ -164,8 +198,8 @@ PJRT_Error* clientPlatformVersion(PJRT_Client_PlatformVersion_Args* args) {
 PJRT_Error* clientDevices(PJRT_Client_Devices_Args* args) {
   return call("PJRT_Client_Devices", args, [](PJRT_Client_Devices_Args& a, const Fits&) {
     const PJRT_Client& client = clientOf(a.client);
-    a.devices = client.handles.data();
-    a.num_devices = client.handles.size();
+    a.devices = client.allHandles.data();
+    a.num_devices = client.allHandles.size();
   });
 }
 
@@ -179,8 +213,8 @@ PJRT_Error* clientAddressableDevices(PJRT_Client_AddressableDevices_Args* args) 
 
 PJRT_Error* clientLookupDevice(PJRT_Client_LookupDevice_Args* args) {
   return call("PJRT_Client_LookupDevice", args, [](PJRT_Client_LookupDevice_Args& a, const Fits&) {
-    for (PJRT_Device* device : clientOf(a.client).handles)
-      if (device->core->id == a.id) {
+    for (PJRT_Device* device : clientOf(a.client).allHandles)
+      if (device->id == a.id) {
         a.device = device;
         return;
       }
@@ -209,14 +243,14 @@ PJRT_Error* clientAddressableMemories(PJRT_Client_AddressableMemories_Args* args
 
 PJRT_Error* deviceDescriptionId(PJRT_DeviceDescription_Id_Args* args) {
   return call("PJRT_DeviceDescription_Id", args, [](PJRT_DeviceDescription_Id_Args& a, const Fits&) {
-    a.id = describedDevice(a.device_description).core->id;
+    a.id = describedDevice(a.device_description).id;
   });
 }
 
 PJRT_Error* deviceDescriptionProcessIndex(PJRT_DeviceDescription_ProcessIndex_Args* args) {
   return call("PJRT_DeviceDescription_ProcessIndex", args,
               [](PJRT_DeviceDescription_ProcessIndex_Args& a, const Fits&) {
-                a.process_index = processIndex(*describedDevice(a.device_description).core);
+                a.process_index = describedDevice(a.device_description).processIndex;
               });
 }
 
@@ -230,7 +264,7 @@ PJRT_Error* deviceDescriptionAttributes(PJRT_DeviceDescription_Attributes_Args* 
 
 PJRT_Error* deviceDescriptionKind(PJRT_DeviceDescription_Kind_Args* args) {
   return call("PJRT_DeviceDescription_Kind", args, [](PJRT_DeviceDescription_Kind_Args& a, const Fits&) {
-    setString(describedDevice(a.device_description).core->kind, a.device_kind, a.device_kind_size);
+    setString(describedDevice(a.device_description).kind, a.device_kind, a.device_kind_size);
   });
 }
 
@@ -255,14 +289,13 @@ PJRT_Error* deviceGetDescription(PJRT_Device_GetDescription_Args* args) {
 
 PJRT_Error* deviceIsAddressable(PJRT_Device_IsAddressable_Args* args) {
   return call("PJRT_Device_IsAddressable", args, [](PJRT_Device_IsAddressable_Args& a, const Fits&) {
-    deviceOf(a.device);
-    a.is_addressable = true;  // a client lists only its own process's devices
+    a.is_addressable = deviceOf(a.device).core != nullptr;
   });
 }
 
 PJRT_Error* deviceLocalHardwareId(PJRT_Device_LocalHardwareId_Args* args) {
   return call("PJRT_Device_LocalHardwareId", args, [](PJRT_Device_LocalHardwareId_Args& a, const Fits&) {
-    const PJRT_Device& device = deviceOf(a.device);
+    const PJRT_Device& device = addressable(a.device);
     const auto& all = device.core->client->handles;
     for (size_t i = 0; i < all.size(); ++i)
       if (all[i] == device.core) a.local_hardware_id = static_cast<int>(i);
@@ -273,28 +306,31 @@ PJRT_Error* deviceAddressableMemories(PJRT_Device_AddressableMemories_Args* args
   return call("PJRT_Device_AddressableMemories", args, [](PJRT_Device_AddressableMemories_Args& a, const Fits&) {
     PJRT_Device& device = deviceOf(a.device);
     a.memories = device.memories;
-    a.num_memories = 1;
+    a.num_memories = device.core ? 1 : 0;  // another rank's memory is not this client's
   });
 }
 
 PJRT_Error* deviceDefaultMemory(PJRT_Device_DefaultMemory_Args* args) {
   return call("PJRT_Device_DefaultMemory", args, [](PJRT_Device_DefaultMemory_Args& a, const Fits&) {
-    a.memory = &deviceOf(a.device).memory;
+    a.memory = &addressable(a.device).memory;
   });
 }
 
 PJRT_Error* deviceMemoryStats(PJRT_Device_MemoryStats_Args* args) {
   return call("PJRT_Device_MemoryStats", args, [](PJRT_Device_MemoryStats_Args& a, const Fits&) {
-    const DeviceMemory::Stats stats = deviceOf(a.device).core->deviceMemory->stats();
+    const DeviceMemory::Stats stats = addressable(a.device).core->deviceMemory->stats();
     a.bytes_in_use = stats.inUse;
     a.peak_bytes_in_use = stats.peak;
     a.peak_bytes_in_use_is_set = true;
     a.bytes_limit = stats.limit;
     a.bytes_limit_is_set = stats.limit > 0;
+    a.num_allocs = stats.buffers;  // the buffers alive now
+    a.num_allocs_is_set = true;
   });
 }
 
-// kiln's devices have no attributes beyond their description; the list is empty.
+// A device's one attribute: memory_size_bytes, what its memory holds at most (the
+// client's memory limit, or the host's memory).
 PJRT_Error* deviceGetAttributes(PJRT_Device_GetAttributes_Args* args) {
   return call("PJRT_Device_GetAttributes", args, [](PJRT_Device_GetAttributes_Args& a, const Fits&) {
     const PJRT_Device& device = deviceOf(a.device);
@@ -307,7 +343,7 @@ PJRT_Error* deviceGetAttributes(PJRT_Device_GetAttributes_Args* args) {
 
 PJRT_Error* memoryId(PJRT_Memory_Id_Args* args) {
   return call("PJRT_Memory_Id", args, [](PJRT_Memory_Id_Args& a, const Fits&) {
-    a.id = memoryOf(a.memory).device->core->id;
+    a.id = memoryOf(a.memory).device->id;
   });
 }
 

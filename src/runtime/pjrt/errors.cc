@@ -55,7 +55,7 @@ PJRT_Error* pjrtError(const Failure& failure) {
 void check(KilnError* error) {
   if (!error) return;
   std::unique_ptr<KilnError> owned(error);
-  throw ApiFailure(owned->failure.code, owned->failure.message);
+  throw ForwardedFailure{owned->failure};
 }
 
 namespace functions {

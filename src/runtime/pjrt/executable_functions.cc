@@ -12,10 +12,10 @@
 #include "ir/fingerprint.h"
 #include "passes/buffer_assignment.h"
 #include "runtime/api_functions.h"
+#include "runtime/compile_options_proto.h"
 #include "runtime/serialized_executable.h"
 #include "stablehlo/printer.h"
 #include "runtime/pjrt/buffer_types.h"
-#include "runtime/pjrt/compile_options.h"
 #include "runtime/pjrt/executables.h"
 #include "runtime/pjrt/pjrt_call.h"
 #include "runtime/pjrt/pjrt_functions.h"
@@ -32,7 +32,7 @@ namespace {
 
 PJRT_Device* deviceWithId(const PJRT_Client& client, int32_t id) {
   for (PJRT_Device* device : client.handles)
-    if (device->core->id == id) return device;
+    if (device->id == id) return device;
   invalid("the device assignment names device " + std::to_string(id) + ", which the client does not have (" +
           std::to_string(client.handles.size()) + " devices)");
 }
@@ -51,13 +51,8 @@ std::shared_ptr<CompiledProgramHandle> handleOf(KilnExecutable* kiln) {
   if (kiln->processes.empty())
     for (size_t i = 0; i < entry.numParams(); ++i)
       if (passes::marksDonation(entry, i)) handle->donors.push_back(i);
-  for (const Type& type : kiln->info->results) {
-    handle->outputTypes.push_back(type.isToken()    ? PJRT_Buffer_Type_TOKEN
-                                  : type.isTensor() ? bufferTypeOf(type.dtype())
-                                                    : PJRT_Buffer_Type_INVALID);
-    const Shape& shape = type.isTensor() ? type.shape() : Shape{};
-    handle->outputDims.insert(handle->outputDims.end(), shape.begin(), shape.end());
-    handle->outputRanks.push_back(shape.size());
+  handle->outputs = valueTypes(kiln->info->results);
+  for (size_t i = 0; i < kiln->info->results.size(); ++i) {
     static const char kDevice[] = "device";
     handle->outputMemoryKinds.push_back(kDevice);
     handle->outputMemoryKindSizes.push_back(sizeof kDevice - 1);
@@ -114,22 +109,33 @@ std::vector<size_t> donatedParameters(const std::vector<size_t>& donors, const P
 
 }  // namespace
 
-PJRT_LoadedExecutable* load(PJRT_Client& client, KilnExecutable* kiln, bool portable) {
-  if (client.core->transport && kiln->info->placement.processes() > 1) {
-    KilnExecutableDestroyArgs destroy{sizeof destroy, kiln};
-    std::unique_ptr<KilnError>(api::executableDestroy(&destroy));
-    throw ApiFailure(KILN_ERROR_UNIMPLEMENTED,
-                     "unsupported: an executable of several processes on a client of the mpi communicator through "
-                     "PJRT (kiln's own ABI runs it; PJRT's client comes next)");
+ValueTypes valueTypes(const std::vector<Type>& types) {
+  ValueTypes out;
+  for (const Type& type : types) {
+    out.types.push_back(type.isToken()    ? PJRT_Buffer_Type_TOKEN
+                        : type.isTensor() ? bufferTypeOf(type.dtype())
+                                          : PJRT_Buffer_Type_INVALID);
+    const Shape& shape = type.isTensor() ? type.shape() : Shape{};
+    out.dims.insert(out.dims.end(), shape.begin(), shape.end());
+    out.ranks.push_back(shape.size());
   }
+  return out;
+}
+
+PJRT_LoadedExecutable* load(PJRT_Client& client, KilnExecutable* kiln, bool portable) {
   auto loaded = std::make_unique<PJRT_LoadedExecutable>();
   loaded->program = handleOf(kiln);
   loaded->client = &client;
   loaded->portable = portable;
   const Placement& where = kiln->info->placement;
-  if (!portable)
+  if (client.core->transport && where.processes() > 1) {
+    // Under the mpi communicator each rank runs its own process, on its one device
+    // (process r * partitions + p runs on rank r * partitions + p).
+    loaded->devices = client.handles;
+  } else if (!portable) {
     for (size_t i = 0; i < static_cast<size_t>(where.processes()); ++i)
       loaded->devices.push_back(where.devices.empty() ? client.handles.at(i) : deviceWithId(client, where.devices[i]));
+  }
   return loaded.release();
 }
 
@@ -144,7 +150,10 @@ PJRT_LoadedExecutable* deserialize(PJRT_Client& client, const char* bytes, size_
   load.source = source;
   load.source_size = sourceSize;
   check(api::executableDeserialize(&load));
-  return pjrt::load(client, load.executable, false);
+  // The bytes do not say whether it was compiled portable: one process placed on no
+  // device in particular runs where execute says, else on the client's first device.
+  const Placement& where = load.executable->info->placement;
+  return pjrt::load(client, load.executable, where.processes() == 1 && where.devices.empty());
 }
 
 const CompiledProgramHandle& programOf(const PJRT_Executable* executable) {
@@ -175,8 +184,8 @@ PJRT_Error* clientCompile(PJRT_Client_Compile_Args* args) {
     if (code.substr(0, kBytecodeMagic.size()) == kBytecodeMagic)
       throw ApiFailure(KILN_ERROR_UNIMPLEMENTED, "unsupported: MLIR bytecode (kiln reads programs as MLIR text)");
     if (a.compile_options_size > 0 && !a.compile_options) invalid("compile_options is null");
-    const CompileOptions options =
-        readCompileOptions(std::string_view(a.compile_options ? a.compile_options : "", a.compile_options_size));
+    const proto::CompileOptions options =
+        proto::readCompileOptions(std::string_view(a.compile_options ? a.compile_options : "", a.compile_options_size));
 
     // kiln's own compile settings, by the names the kiln extension's header gives them;
     // any other override is one of kiln's named options.
@@ -278,7 +287,7 @@ PJRT_Error* executableNumPartitions(PJRT_Executable_NumPartitions_Args* args) {
 
 PJRT_Error* executableNumOutputs(PJRT_Executable_NumOutputs_Args* args) {
   return call("PJRT_Executable_NumOutputs", args, [](PJRT_Executable_NumOutputs_Args& a, const Fits&) {
-    a.num_outputs = programOf(a.executable).outputTypes.size();
+    a.num_outputs = programOf(a.executable).outputs.types.size();
   });
 }
 
@@ -286,17 +295,17 @@ PJRT_Error* executableOutputElementTypes(PJRT_Executable_OutputElementTypes_Args
   return call("PJRT_Executable_OutputElementTypes", args,
               [](PJRT_Executable_OutputElementTypes_Args& a, const Fits&) {
                 const CompiledProgramHandle& program = programOf(a.executable);
-                a.output_types = const_cast<PJRT_Buffer_Type*>(program.outputTypes.data());
-                a.num_output_types = program.outputTypes.size();
+                a.output_types = const_cast<PJRT_Buffer_Type*>(program.outputs.types.data());
+                a.num_output_types = program.outputs.types.size();
               });
 }
 
 PJRT_Error* executableOutputDimensions(PJRT_Executable_OutputDimensions_Args* args) {
   return call("PJRT_Executable_OutputDimensions", args, [](PJRT_Executable_OutputDimensions_Args& a, const Fits&) {
     const CompiledProgramHandle& program = programOf(a.executable);
-    a.num_outputs = program.outputRanks.size();
-    a.dims = program.outputDims.data();
-    a.dim_sizes = program.outputRanks.data();
+    a.num_outputs = program.outputs.ranks.size();
+    a.dims = program.outputs.dims.data();
+    a.dim_sizes = program.outputs.ranks.data();
   });
 }
 
@@ -321,7 +330,7 @@ void execute(PJRT_LoadedExecutable_Execute_Args& a, const Fits& fits, const Exec
                 "(compile_portable_executable is false)");
       devices = {a.execute_device};
     } else if (loaded.portable) {
-      invalid("a portable executable runs on the device execute_device names; it is null");
+      devices = {loaded.client->handles.at(0)};  // (a deserialized one may be: see deserialize)
     }
     if (a.num_devices != devices.size())
       invalid("num_devices is " + std::to_string(a.num_devices) + "; the executable runs on " +
@@ -459,8 +468,8 @@ PJRT_Error* executableSerialize(PJRT_Executable_Serialize_Args* args) {
   });
 }
 
-// What a serialized executable does not keep: whether it was portable (a deserialized
-// one runs on the devices it was compiled for). Overridden compile options are refused.
+// What a serialized executable does not keep: whether it was portable (see
+// deserialize). Overridden compile options that place it otherwise are refused.
 PJRT_Error* executableDeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args* args) {
   return call("PJRT_Executable_DeserializeAndLoad", args,
               [](PJRT_Executable_DeserializeAndLoad_Args& a, const Fits& fits) {
@@ -468,10 +477,10 @@ PJRT_Error* executableDeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args
                 PJRT_Client& client = need(a.client, "client");
                 // A client may send the options it compiled with again: accepted when they
                 // place the program as its bytes do (checked once it is loaded).
-                std::optional<CompileOptions> overridden;
+                std::optional<proto::CompileOptions> overridden;
                 if (fits(a.overridden_serialized_compile_options_size) && a.overridden_serialized_compile_options_size > 0) {
                   if (!a.overridden_serialized_compile_options) invalid("overridden_serialized_compile_options is null");
-                  overridden = readCompileOptions(std::string_view(a.overridden_serialized_compile_options,
+                  overridden = proto::readCompileOptions(std::string_view(a.overridden_serialized_compile_options,
                                                                    a.overridden_serialized_compile_options_size));
                 }
                 std::unique_ptr<PJRT_LoadedExecutable> loaded(
@@ -498,9 +507,9 @@ PJRT_Error* loadedExecutableGetDeviceAssignment(PJRT_LoadedExecutable_GetDeviceA
                                    "a portable executable has no device assignment (it runs where execute says)");
                 const Placement& where = loaded.program->kiln->info->placement;
                 std::vector<int32_t> ids;
-                for (const PJRT_Device* device : loaded.devices) ids.push_back(device->core->id);
+                for (const PJRT_Device* device : loaded.devices) ids.push_back(device->id);
                 auto owned = std::make_unique<OwnedBytes>();
-                owned->bytes = writeDeviceAssignment(where.replicas, where.partitions, ids);
+                owned->bytes = proto::writeDeviceAssignment(where.replicas, where.partitions, ids);
                 a.serialized_bytes = owned->bytes.data();
                 a.serialized_bytes_size = owned->bytes.size();
                 a.serialized_device_assignment = reinterpret_cast<PJRT_DeviceAssignmentSerialized*>(owned.release());

@@ -5,6 +5,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
+
+#include "ir/type.h"
 
 #include "kiln/pjrt/c_api.h"
 #include "runtime/pjrt/pjrt_objects.h"
@@ -14,6 +17,9 @@ class Fits;
 }
 
 namespace kiln::runtime::pjrt {
+
+// `types` as PJRT lists values' types.
+ValueTypes valueTypes(const std::vector<Type>& types);
 
 // A loaded executable over a program kiln made: on the devices of its placement (or the
 // client's first ones), or on any device when portable.

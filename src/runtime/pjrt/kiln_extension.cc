@@ -70,9 +70,14 @@ PJRT_Error* executableText(KILN_Executable_Text_Args* args) {
   return call("KILN_Executable_Text", args, [](KILN_Executable_Text_Args& a, const Fits&) {
     PJRT_Executable& executable = need(a.executable, "executable");
     if (!a.name) invalid("name is null");
-    std::optional<std::string> text = executable.program->kiln->info->program->text(a.name);
-    a.found = text.has_value();
-    executable.text = text ? std::move(*text) : std::string();
+    const CompiledProgram& program = *executable.program->kiln->info->program;
+    std::optional<std::string> text = program.text(a.name);
+    if (!text) {
+      std::string known;
+      for (const std::string& name : program.textNames()) known += (known.empty() ? "" : ", ") + name;
+      invalid(std::string("no text '") + a.name + "' of this executable (it has: " + known + ")");
+    }
+    executable.text = std::move(*text);
     a.text = executable.text.data();
     a.text_size = executable.text.size();
   });
@@ -128,6 +133,29 @@ PJRT_Error* deserializeWithSource(KILN_Executable_DeserializeWithSource_Args* ar
               });
 }
 
+PJRT_Error* executableSignature(KILN_Executable_Signature_Args* args) {
+  return call("KILN_Executable_Signature", args, [](KILN_Executable_Signature_Args& a, const Fits&) {
+    PJRT_Executable& executable = need(a.executable, "executable");
+    const KilnExecutable& kiln = *executable.program->kiln;
+    const size_t processes = static_cast<size_t>(kiln.info->placement.processes());
+    if (a.process >= processes)
+      invalid("process " + std::to_string(a.process) + " does not exist (the executable runs " +
+              std::to_string(processes) + ")");
+    const ProgramInfo& info = *kiln.infoOf(a.process);
+    setString(info.program->entry().name(), a.function, a.function_size);
+    executable.parameterTypes = valueTypes(info.params);
+    executable.resultTypes = valueTypes(info.results);
+    a.num_parameters = executable.parameterTypes.types.size();
+    a.parameter_types = executable.parameterTypes.types.data();
+    a.parameter_ranks = executable.parameterTypes.ranks.data();
+    a.parameter_dims = executable.parameterTypes.dims.data();
+    a.num_results = executable.resultTypes.types.size();
+    a.result_types = executable.resultTypes.types.data();
+    a.result_ranks = executable.resultTypes.ranks.data();
+    a.result_dims = executable.resultTypes.dims.data();
+  });
+}
+
 }  // namespace
 
 const PJRT_Extension_Base* kilnExtension() {
@@ -145,6 +173,7 @@ const PJRT_Extension_Base* kilnExtension() {
     e.device_infeed = deviceInfeed;
     e.device_outfeed = deviceOutfeed;
     e.executable_deserialize_with_source = deserializeWithSource;
+    e.executable_signature = executableSignature;
     return e;
   }();
   return &extension.base;

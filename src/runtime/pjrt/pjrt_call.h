@@ -46,6 +46,28 @@ inline PJRT_NamedValue floatValue(std::string_view name, double value) {
   return v;
 }
 
+inline PJRT_NamedValue int64Value(std::string_view name, int64_t value) {
+  PJRT_NamedValue v{};
+  v.struct_size = PJRT_NamedValue_STRUCT_SIZE;
+  v.name = name.data();
+  v.name_size = name.size();
+  v.type = PJRT_NamedValue_kInt64;
+  v.int64_value = value;
+  v.value_size = 1;
+  return v;
+}
+
+inline PJRT_NamedValue boolValue(std::string_view name, bool value) {
+  PJRT_NamedValue v{};
+  v.struct_size = PJRT_NamedValue_STRUCT_SIZE;
+  v.name = name.data();
+  v.name_size = name.size();
+  v.type = PJRT_NamedValue_kBool;
+  v.bool_value = value;
+  v.value_size = 1;
+  return v;
+}
+
 inline void setString(const std::string& text, const char*& data, size_t& size) {
   data = text.data();
   size = text.size();

@@ -37,8 +37,13 @@ struct PJRT_DeviceDescription {
   PJRT_Device* device;
 };
 
+// A device of the client: one of its own (core), or under the mpi communicator another
+// rank's, which it lists but cannot address (core null).
 struct PJRT_Device {
   KilnDevice* core = nullptr;
+  int32_t id = 0;
+  int processIndex = 0;
+  std::string kind;
   PJRT_DeviceDescription description{this};
   kiln::runtime::pjrt::MemoryObject memory;
   PJRT_Memory* memories[1] = {&memory};
@@ -49,7 +54,8 @@ struct PJRT_Device {
 struct PJRT_Client {
   KilnClient* core = nullptr;  // owned: destroyed through kiln's client_destroy
   std::vector<std::unique_ptr<PJRT_Device>> devices;
-  std::vector<PJRT_Device*> handles;
+  std::vector<PJRT_Device*> handles;     // this process's devices
+  std::vector<PJRT_Device*> allHandles;  // every process's, by id
   std::vector<PJRT_Memory*> memories;
   std::string platformVersion;
 };
@@ -68,14 +74,19 @@ struct PJRT_Event {
 
 namespace kiln::runtime::pjrt {
 
+// Values' types as PJRT lists them: element types, ranks, and every value's dims in turn.
+struct ValueTypes {
+  std::vector<PJRT_Buffer_Type> types;
+  std::vector<size_t> ranks;
+  std::vector<int64_t> dims;
+};
+
 // A program kiln's compile made, shared by its loaded executable and the executables
 // GetExecutable hands out (each destroyed on its own); what PJRT asks of it, computed once.
 struct CompiledProgramHandle {
   ~CompiledProgramHandle();
   KilnExecutable* kiln = nullptr;  // owned: destroyed through kiln's executable_destroy
-  std::vector<PJRT_Buffer_Type> outputTypes;
-  std::vector<int64_t> outputDims;  // every output's dims, one after another
-  std::vector<size_t> outputRanks;
+  ValueTypes outputs;  // of process 0's function
   // The parameters the program marks donated (jax.buffer_donor, tf.aliasing_output);
   // empty for processes that run different functions, which donate nothing.
   std::vector<size_t> donors;
@@ -93,11 +104,12 @@ struct CompiledProgramHandle {
 
 struct PJRT_Executable {
   std::shared_ptr<kiln::runtime::pjrt::CompiledProgramHandle> program;
-  // The last statistics and text the kiln extension returned for this handle, which the
-  // caller borrows until its next such call on it.
+  // The last statistics, text and signature the kiln extension returned for this handle,
+  // which the caller borrows until its next such call on it.
   std::vector<std::string> statisticNames;
   std::vector<PJRT_NamedValue> statistics;
   std::string text;
+  kiln::runtime::pjrt::ValueTypes parameterTypes, resultTypes;
 };
 
 struct PJRT_LoadedExecutable {

@@ -1,7 +1,8 @@
-// What kiln reads of the compile options a PJRT client sends: a serialized
-// xla.CompileOptionsProto. The schemas are not packaged for C++ here (no protobuf
-// compiler or XLA sources), so a small reader of protobuf's wire format picks the fields
-// kiln uses by their numbers and skips every other field, as protobuf readers do.
+// The compile options a PJRT client sends, a serialized xla.CompileOptionsProto: what
+// kiln's plugins read of it, and what kiln's client writes. The schemas are not packaged
+// for C++ here (no protobuf compiler or XLA sources), so a small reader of protobuf's wire
+// format picks the fields kiln uses by their numbers and skips every other field, as
+// protobuf readers do; the writer writes only those fields.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace kiln::runtime::pjrt {
+namespace kiln::runtime::proto {
 
 struct CompileOptions {
   int32_t replicas = 1, partitions = 1;
@@ -22,11 +23,14 @@ struct CompileOptions {
   std::vector<std::pair<std::string, std::string>> overrides;
 };
 
-// Throws ApiFailure (INVALID_ARGUMENT) for bytes that are not a CompileOptionsProto (a
+// Throws a Usage error for bytes that are not a CompileOptionsProto (a
 // field cut short, a wire type protobuf does not have, counts that disagree).
 CompileOptions readCompileOptions(std::string_view bytes);
+
+// A CompileOptionsProto of `options` (its overrides as string fields).
+std::string writeCompileOptions(const CompileOptions& options);
 
 // A DeviceAssignmentProto of `devices` (process (r, p) at r * partitions + p).
 std::string writeDeviceAssignment(int32_t replicas, int32_t partitions, const std::vector<int32_t>& devices);
 
-}  // namespace kiln::runtime::pjrt
+}  // namespace kiln::runtime::proto

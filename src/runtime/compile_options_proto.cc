@@ -8,16 +8,18 @@
 //     6 use_spmd_partitioning, 9 device_assignment;
 //   DeviceAssignmentProto: 1 replica_count, 2 computation_count, 3 computation_devices,
 //     each: 1 replica_device_ids (packed), the device of each replica of one computation.
-#include "runtime/pjrt/compile_options.h"
+#include "runtime/compile_options_proto.h"
 
 #include <cstdio>
 #include <cstring>
 
-#include "runtime/api_call.h"
+#include "support/error.h"
 
-namespace kiln::runtime::pjrt {
+namespace kiln::runtime::proto {
 
 namespace {
+
+[[noreturn]] void invalid(const std::string& message) { throw Error(ErrorKind::Usage, message); }
 
 // One field of a message: its number, and its value (a varint, a fixed-width value's
 // bits, or the bytes of a length-delimited field).
@@ -209,6 +211,10 @@ void putVarint(std::string& out, uint64_t v) {
   }
   out.push_back(static_cast<char>(v));
 }
+void putNumber(std::string& out, uint32_t number, uint64_t value) {
+  putVarint(out, uint64_t{number} << 3);
+  putVarint(out, value);
+}
 void putBytes(std::string& out, uint32_t number, const std::string& bytes) {
   putVarint(out, (uint64_t{number} << 3) | 2);
   putVarint(out, bytes.size());
@@ -216,12 +222,30 @@ void putBytes(std::string& out, uint32_t number, const std::string& bytes) {
 }
 }  // namespace
 
+std::string writeCompileOptions(const CompileOptions& options) {
+  std::string build;
+  putNumber(build, 4, static_cast<uint64_t>(options.replicas));
+  putNumber(build, 5, static_cast<uint64_t>(options.partitions));
+  if (options.spmd) putNumber(build, 6, 1);
+  if (!options.devices.empty())
+    putBytes(build, 9, writeDeviceAssignment(options.replicas, options.partitions, options.devices));
+  std::string out;
+  putBytes(out, 3, build);
+  if (options.portable) putNumber(out, 4, 1);
+  for (const auto& [name, value] : options.overrides) {
+    std::string override, entry;
+    putBytes(override, 1, value);
+    putBytes(entry, 1, name);
+    putBytes(entry, 2, override);
+    putBytes(out, 7, entry);
+  }
+  return out;
+}
+
 std::string writeDeviceAssignment(int32_t replicas, int32_t partitions, const std::vector<int32_t>& devices) {
   std::string out;
-  putVarint(out, 1 << 3);
-  putVarint(out, static_cast<uint64_t>(replicas));
-  putVarint(out, 2 << 3);
-  putVarint(out, static_cast<uint64_t>(partitions));
+  putNumber(out, 1, static_cast<uint64_t>(replicas));
+  putNumber(out, 2, static_cast<uint64_t>(partitions));
   for (int32_t p = 0; p < partitions; ++p) {
     std::string ids;
     for (int32_t r = 0; r < replicas; ++r) putVarint(ids, static_cast<uint64_t>(devices[static_cast<size_t>(r * partitions + p)]));
@@ -232,4 +256,4 @@ std::string writeDeviceAssignment(int32_t replicas, int32_t partitions, const st
   return out;
 }
 
-}  // namespace kiln::runtime::pjrt
+}  // namespace kiln::runtime::proto
