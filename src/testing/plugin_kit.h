@@ -1,10 +1,9 @@
-// The harness of the plugin conformance kit (plugin_check.h): a Kit calls a plugin's
-// table itself (never the C++ wrapper, which would stop the misuse before the plugin saw
-// it), owns what a check creates (destroyed when the check ends, in reverse), and counts
-// and prints each check's verdict; a check throws Fail or Skip with why. A crash or a
-// hang inside a check is reported with the check's name.
+// What the plugin conformance kit's checks share (plugin_check.cc: PJRT's core table;
+// extension_check.cc: the kiln extension): the kit over a plugin's table, whose
+// helpers call it and turn what fails into the harness's verdicts.
 #pragma once
 
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -12,276 +11,272 @@
 #include <string>
 #include <vector>
 
-#include "kiln/plugin.h"
-#include "runtime/plugin_loader.h"
+#include "ir/literal.h"
+#include "kiln/pjrt/c_api.h"
+#include "kiln/pjrt/kiln_extension.h"
+#include "runtime/pjrt_loader.h"
 #include "testing/kit_harness.h"
-#include "testing/plugin_check.h"
 
-namespace kiln::testing::plugin_kit {
+namespace kiln::testing {
 
-using kit::beginCheck;
-using kit::endCheck;
 using kit::Fail;
-using kit::installCrashHandlers;
 using kit::require;
 using kit::Skip;
-using kit::startWatchdog;
 
-// The name of a KilnErrorCode, for messages.
-const char* codeName(int code);
-// The element size of each KilnDType (PRED: one byte; 0 for what is no dtype).
-size_t elementSize(KilnDType t);
-
-class Kit {
+class PjrtKit {
  public:
-  Kit(const runtime::LoadedPlugin& plugin, std::ostream& out) : api_(*plugin.api), runner_(out) {}
-
-  // ---- running checks ----
+  PjrtKit(const runtime::PjrtPlugin& plugin, std::ostream& out) : api_(*plugin.api), runner_(out) {}
 
   void check(const std::string& name, const std::function<void()>& body) { runner_.check(name, body); }
-
   PluginCheckSummary summary() const { return runner_.summary(); }
-
-  // ---- the table ----
-
-  const KilnPluginApi& api() const { return api_; }
-
-  template <class Args>
-  bool hasFunction(KilnError* (*KilnPluginApi::*fn)(Args*)) const {
-    const auto* base = reinterpret_cast<const char*>(&api_);
-    size_t end = static_cast<size_t>(reinterpret_cast<const char*>(&(api_.*fn)) - base) + sizeof(void*);
-    return end <= api_.struct_size && api_.*fn;
-  }
-
-  // ---- calls ----
+  const PJRT_Api& api() const { return api_; }
 
   struct Outcome {
-    int code = 0;  // 0: success
+    PJRT_Error_Code code = PJRT_Error_Code_OK;
     std::string message;
   };
 
-  // Takes an error object apart (and destroys it).
-  Outcome outcomeOf(KilnError* error) {
+  // Takes an error apart (and destroys it).
+  Outcome outcomeOf(PJRT_Error* error) const {
     if (!error) return {};
-    KilnErrorInfoArgs info{};
-    info.struct_size = sizeof info;
-    info.error = error;
+    PJRT_Error_GetCode_Args code{PJRT_Error_GetCode_Args_STRUCT_SIZE, nullptr, error, PJRT_Error_Code_OK};
     Outcome o;
-    if (KilnError* bad = api_.error_info(&info)) {
-      destroyError(bad);
-      o = {KILN_ERROR_UNKNOWN, "(error_info failed on the plugin's own error object)"};
+    if (PJRT_Error* bad = api_.PJRT_Error_GetCode(&code)) {
+      o.code = PJRT_Error_Code_UNKNOWN;
+      runtime::takeError(api_, bad);
     } else {
-      o = {static_cast<int>(info.code), info.message ? std::string(info.message, info.message_size) : ""};
-      if (o.code == 0) o.code = -1;  // an error object without a code
+      o.code = code.code;
     }
-    destroyError(error);
+    o.message = runtime::takeError(api_, error);
     return o;
   }
 
-  void destroyError(KilnError* error) {
-    KilnErrorDestroyArgs d{sizeof d, error};
-    if (KilnError* e = api_.error_destroy(&d)) (void)e;  // nothing more can be done with it
+  void ok(PJRT_Error* error, const std::string& what) const {
+    const Outcome o = outcomeOf(error);
+    if (o.code != PJRT_Error_Code_OK || !o.message.empty())
+      throw Fail{what + " failed: code " + std::to_string(o.code) + ": " + o.message};
   }
 
-  template <class Args>
-  Outcome call(KilnError* (*KilnPluginApi::*fn)(Args*), Args& a) {
-    a.struct_size = sizeof(Args);
-    return outcomeOf((api_.*fn)(&a));
+  // A client of the plugin's default devices, or with kiln's create option num_devices
+  // (a plugin that refuses it is skipped).
+  PJRT_Client* client(int64_t numDevices = 0) {
+    PJRT_NamedValue devices{};
+    devices.struct_size = PJRT_NamedValue_STRUCT_SIZE;
+    devices.name = "num_devices";
+    devices.name_size = 11;
+    devices.type = PJRT_NamedValue_kInt64;
+    devices.int64_value = numDevices;
+    devices.value_size = 1;
+    PJRT_Client_Create_Args a{};
+    a.struct_size = PJRT_Client_Create_Args_STRUCT_SIZE;
+    a.create_options = numDevices > 0 ? &devices : nullptr;
+    a.num_options = numDevices > 0 ? 1 : 0;
+    const Outcome o = outcomeOf(api_.PJRT_Client_Create(&a));
+    if (o.code != PJRT_Error_Code_OK)
+      throw Skip{std::string(numDevices > 0 ? "no client of " + std::to_string(numDevices) + " devices" : "no client") +
+                 " on this machine: " + o.message};
+    require(a.client != nullptr, "PJRT_Client_Create gave no client");
+    runner_.own([this, c = a.client] {
+      PJRT_Client_Destroy_Args d{PJRT_Client_Destroy_Args_STRUCT_SIZE, nullptr, c};
+      outcomeOf(api_.PJRT_Client_Destroy(&d));
+    });
+    return a.client;
   }
 
-  template <class Args>
-  void expectOk(KilnError* (*KilnPluginApi::*fn)(Args*), Args& a, const char* name) {
-    if (!hasFunction(fn)) throw Fail{std::string("the table has no ") + name};
-    Outcome o = call(fn, a);
-    if (o.code != 0) throw Fail{std::string(name) + " failed: " + codeName(o.code) + ": " + o.message};
+  std::vector<PJRT_Device*> devices(PJRT_Client* client) const {
+    PJRT_Client_AddressableDevices_Args a{PJRT_Client_AddressableDevices_Args_STRUCT_SIZE, nullptr, client};
+    ok(api_.PJRT_Client_AddressableDevices(&a), "PJRT_Client_AddressableDevices");
+    require(a.num_addressable_devices > 0 && a.addressable_devices, "the client has no addressable device");
+    return {a.addressable_devices, a.addressable_devices + a.num_addressable_devices};
   }
 
-  // Expects an error object of `code` with a message; returns the message.
-  std::string expectError(Outcome o, int code, const std::string& what) {
-    if (o.code == 0) throw Fail{what + ": succeeded; expected " + codeName(code)};
-    if (o.code != code) throw Fail{what + ": " + codeName(o.code) + " (" + o.message + "); expected " + codeName(code)};
-    if (o.message.empty()) throw Fail{what + ": an error without a message"};
-    return o.message;
+  void await(PJRT_Event* event, const std::string& what) const {
+    PJRT_Event_Await_Args a{PJRT_Event_Await_Args_STRUCT_SIZE, nullptr, event};
+    const Outcome o = outcomeOf(api_.PJRT_Event_Await(&a));
+    PJRT_Event_Destroy_Args d{PJRT_Event_Destroy_Args_STRUCT_SIZE, nullptr, event};
+    outcomeOf(api_.PJRT_Event_Destroy(&d));
+    if (o.code != PJRT_Error_Code_OK) throw Fail{what + " failed: " + o.message};
   }
 
-  template <class Args>
-  std::string expectError(KilnError* (*KilnPluginApi::*fn)(Args*), Args& a, int code, const std::string& what) {
-    return expectError(call(fn, a), code, what);
+  PJRT_Buffer* own(PJRT_Buffer* buffer) {
+    runner_.own([this, buffer] {
+      PJRT_Buffer_Destroy_Args d{PJRT_Buffer_Destroy_Args_STRUCT_SIZE, nullptr, buffer};
+      outcomeOf(api_.PJRT_Buffer_Destroy(&d));
+    });
+    return buffer;
   }
 
-  // ---- what a check creates, destroyed when it ends ----
-
-  KilnClient* client(int32_t devices = 0, int64_t memoryLimit = 0) {
-    KilnClientCreateArgs a{};
-    a.num_devices = devices;
-    a.memory_limit_bytes = memoryLimit;
-    expectOk(&KilnPluginApi::client_create, a, "client_create");
-    if (!a.client) throw Fail{"client_create gave no client"};
-    return owned(a.client, &KilnPluginApi::client_destroy);
+  // Starts a copy of `bytes` to `device` (nothing owned: the caller destroys the buffer
+  // and the event); the call's outcome.
+  Outcome startUpload(PJRT_Client* client, PJRT_Device* device, PJRT_Buffer_Type type, const std::vector<int64_t>& dims,
+                      const std::vector<uint8_t>& bytes, PJRT_HostBufferSemantics semantics, PJRT_Buffer*& buffer,
+                      PJRT_Event*& doneWithHost) const {
+    PJRT_Client_BufferFromHostBuffer_Args a{};
+    a.struct_size = PJRT_Client_BufferFromHostBuffer_Args_STRUCT_SIZE;
+    a.client = client;
+    a.data = bytes.data();
+    a.type = type;
+    a.dims = dims.data();
+    a.num_dims = dims.size();
+    a.host_buffer_semantics = semantics;
+    a.device = device;
+    const Outcome o = outcomeOf(api_.PJRT_Client_BufferFromHostBuffer(&a));
+    buffer = a.buffer;
+    doneWithHost = a.done_with_host_buffer;
+    return o;
   }
 
-  std::vector<KilnDevice*> devices(KilnClient* c) {
-    KilnClientDevicesArgs a{};
-    a.client = c;
-    expectOk(&KilnPluginApi::client_devices, a, "client_devices");
-    if (a.num_devices == 0 || !a.devices) throw Fail{"client_devices gave no devices"};
-    return {a.devices, a.devices + a.num_devices};
+  PJRT_Buffer* upload(PJRT_Client* client, PJRT_Device* device, PJRT_Buffer_Type type,
+                      const std::vector<int64_t>& dims, const std::vector<uint8_t>& bytes) {
+    PJRT_Buffer* buffer = nullptr;
+    PJRT_Event* done = nullptr;
+    const Outcome o = startUpload(client, device, type, dims, bytes,
+                                  PJRT_HostBufferSemantics_kImmutableUntilTransferCompletes, buffer, done);
+    if (o.code != PJRT_Error_Code_OK) throw Fail{"PJRT_Client_BufferFromHostBuffer failed: " + o.message};
+    own(buffer);
+    await(done, "the copy to the device");
+    return buffer;
   }
 
-  KilnBuffer* own(KilnBuffer* b) { return owned(b, &KilnPluginApi::buffer_destroy); }
-  KilnEvent* own(KilnEvent* e) { return owned(e, &KilnPluginApi::event_destroy); }
-  KilnExecutable* own(KilnExecutable* x) { return owned(x, &KilnPluginApi::executable_destroy); }
-
-  // Waits for the event; its outcome.
-  Outcome await(KilnEvent* e) {
-    KilnEventAwaitArgs a{};
-    a.event = e;
-    return call(&KilnPluginApi::event_await, a);
-  }
-
-  void awaitOk(KilnEvent* e, const std::string& what) {
-    Outcome o = await(e);
-    if (o.code != 0) throw Fail{what + " failed: " + codeName(o.code) + ": " + o.message};
-  }
-
-  // A buffer of `bytes` (which stay alive: the kit keeps a copy until the check ends).
-  KilnBuffer* upload(KilnClient* c, KilnDevice* d, KilnDType dtype, std::vector<int64_t> dims, std::string bytes) {
-    auto data = std::make_shared<std::string>(std::move(bytes));
-    auto shape = std::make_shared<std::vector<int64_t>>(std::move(dims));
-    runner_.own([data, shape] {});  // kept alive until after the buffer is destroyed
-    KilnBufferFromHostArgs a{};
-    a.client = c;
-    a.device = d;
-    a.dtype = dtype;
-    a.dims = shape->data();
-    a.num_dims = shape->size();
-    a.data = data->data();
-    expectOk(&KilnPluginApi::buffer_from_host, a, "buffer_from_host");
-    own(a.buffer);
-    if (a.done_with_host) awaitOk(own(a.done_with_host), "buffer_from_host's copy");
-    return a.buffer;
-  }
-
-  KilnBuffer* floats(KilnClient* c, KilnDevice* d, const std::vector<float>& values) {
-    std::string bytes(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
-    return upload(c, d, KILN_DTYPE_F32, {static_cast<int64_t>(values.size())}, bytes);
-  }
-  KilnBuffer* scalarI64(KilnClient* c, KilnDevice* d, int64_t v) {
-    return upload(c, d, KILN_DTYPE_S64, {}, std::string(reinterpret_cast<const char*>(&v), sizeof v));
-  }
-
-  KilnBufferInfoArgs info(KilnBuffer* b) {
-    KilnBufferInfoArgs a{};
-    a.buffer = b;
-    expectOk(&KilnPluginApi::buffer_info, a, "buffer_info");
-    return a;
-  }
-
-  // The buffer's bytes (waits for them).
-  std::string download(KilnBuffer* b) {
-    std::string bytes(static_cast<size_t>(info(b).on_device_size), '\0');
-    KilnBufferToHostArgs a{};
-    a.buffer = b;
+  std::vector<uint8_t> download(PJRT_Buffer* buffer) const {
+    PJRT_Buffer_ToHostBuffer_Args a{};
+    a.struct_size = PJRT_Buffer_ToHostBuffer_Args_STRUCT_SIZE;
+    a.src = buffer;
+    ok(api_.PJRT_Buffer_ToHostBuffer(&a), "PJRT_Buffer_ToHostBuffer (the size)");
+    std::vector<uint8_t> bytes(a.dst_size);
+    if (bytes.empty()) return bytes;
     a.dst = bytes.data();
-    a.dst_size = bytes.size();
-    expectOk(&KilnPluginApi::buffer_to_host, a, "buffer_to_host");
-    awaitOk(own(a.event), "buffer_to_host's copy");
+    ok(api_.PJRT_Buffer_ToHostBuffer(&a), "PJRT_Buffer_ToHostBuffer");
+    await(a.event, "the copy to the host");
     return bytes;
   }
 
-  std::vector<float> downloadFloats(KilnBuffer* b) {
-    std::string bytes = download(b);
-    std::vector<float> v(bytes.size() / sizeof(float));
-    std::memcpy(v.data(), bytes.data(), v.size() * sizeof(float));
-    return v;
+  // `options`: a serialized CompileOptionsProto (empty: the plugin's defaults).
+  PJRT_LoadedExecutable* compile(PJRT_Client* client, const std::string& text, const std::string& options = "") {
+    PJRT_Program program{};
+    program.struct_size = PJRT_Program_STRUCT_SIZE;
+    program.code = const_cast<char*>(text.data());
+    program.code_size = text.size();
+    program.format = "mlir";
+    program.format_size = 4;
+    PJRT_Client_Compile_Args a{};
+    a.struct_size = PJRT_Client_Compile_Args_STRUCT_SIZE;
+    a.client = client;
+    a.program = &program;
+    a.compile_options = options.data();
+    a.compile_options_size = options.size();
+    ok(api_.PJRT_Client_Compile(&a), "PJRT_Client_Compile");
+    runner_.own([this, e = a.executable] {
+      PJRT_LoadedExecutable_Destroy_Args d{PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, nullptr, e};
+      outcomeOf(api_.PJRT_LoadedExecutable_Destroy(&d));
+    });
+    return a.executable;
   }
 
-  void expectFloats(KilnBuffer* b, const std::vector<float>& want, const std::string& what) {
-    std::vector<float> got = downloadFloats(b);
-    if (got != want) {
-      std::string g;
-      for (float f : got) g += (g.empty() ? "" : ", ") + std::to_string(f);
-      throw Fail{what + " is [" + g + "]"};
-    }
+  // Starts `executable` on its first device, keeping the parameters `keep` from donation
+  // (nothing owned: the caller destroys the outputs and the event); the call's outcome.
+  Outcome startExecute(PJRT_LoadedExecutable* executable, std::vector<PJRT_Buffer*> args,
+                       std::vector<PJRT_Buffer*>& outputs, PJRT_Event*& done, const std::vector<int64_t>& keep = {}) const {
+    std::vector<std::vector<PJRT_Buffer*>> outputLists = {outputs};
+    std::vector<PJRT_Event*> events(1, nullptr);
+    const Outcome o = startExecuteOn(executable, {std::move(args)}, outputLists, events, keep);
+    outputs = outputLists[0];
+    done = events[0];
+    return o;
   }
 
-  KilnExecutable* compile(KilnClient* c, const char* text, int32_t replicas = 0) {
-    KilnCompileArgs a{};
-    a.client = c;
-    a.code = text;
-    a.code_size = std::strlen(text);
-    a.name = "check.mlir";
-    a.num_replicas = replicas;
-    expectOk(&KilnPluginApi::compile, a, "compile");
-    return own(a.executable);
-  }
-
-  struct Run {
-    Outcome call;                          // execute's own
-    std::vector<std::vector<KilnBuffer*>> outputs;  // per device
-    std::vector<KilnEvent*> done;          // per device
-  };
-
-  // Starts `x` with one argument list per device (owned results), donating `donate`,
-  // under a time limit of `timeLimitNs` (0: none).
-  Run execute(KilnExecutable* x, const std::vector<std::vector<KilnBuffer*>>& args,
-              std::vector<KilnDevice*> onDevices = {}, const std::vector<size_t>& donate = {},
-              int64_t timeLimitNs = 0) {
-    KilnExecutableInfoArgs info{};
-    info.executable = x;
-    expectOk(&KilnPluginApi::executable_info, info, "executable_info");
-    const size_t n = args.size();
-    Run run;
-    run.outputs.assign(n, std::vector<KilnBuffer*>(info.num_results, nullptr));
-    run.done.assign(n, nullptr);
-    std::vector<KilnBuffer* const*> argLists(n);
-    std::vector<KilnBuffer**> outLists(n);
-    for (size_t d = 0; d < n; ++d) {
-      argLists[d] = args[d].data();
-      outLists[d] = run.outputs[d].data();
-    }
-    KilnExecuteArgs a{};
-    a.executable = x;
-    a.num_devices = n;
-    a.devices = onDevices.empty() ? nullptr : onDevices.data();
+  // The same on each of its devices, args[d] on device d (outputs[d] sized by the caller);
+  // `wrap`, when given, calls the execute args another way (the kiln extension's).
+  Outcome startExecuteOn(PJRT_LoadedExecutable* executable, std::vector<std::vector<PJRT_Buffer*>> args,
+                         std::vector<std::vector<PJRT_Buffer*>>& outputs, std::vector<PJRT_Event*>& done,
+                         const std::vector<int64_t>& keep = {},
+                         const std::function<PJRT_Error*(PJRT_LoadedExecutable_Execute_Args&)>& wrap = {}) const {
+    std::vector<PJRT_Buffer* const*> argLists;
+    std::vector<PJRT_Buffer**> outLists;
+    for (auto& list : args) argLists.push_back(list.data());
+    for (auto& list : outputs) outLists.push_back(list.data());
+    PJRT_ExecuteOptions options{};
+    options.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE;
+    options.non_donatable_input_indices = keep.data();
+    options.num_non_donatable_input_indices = keep.size();
+    PJRT_LoadedExecutable_Execute_Args a{};
+    a.struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE;
+    a.executable = executable;
+    a.options = &options;
     a.argument_lists = argLists.data();
+    a.num_devices = args.size();
     a.num_args = args.empty() ? 0 : args[0].size();
     a.output_lists = outLists.data();
-    a.complete_events = run.done.data();
-    a.donated_args = donate.empty() ? nullptr : donate.data();
-    a.num_donated_args = donate.size();
-    a.time_limit_ns = timeLimitNs;
-    run.call = call(&KilnPluginApi::execute, a);
-    if (run.call.code == 0)
-      for (size_t d = 0; d < n; ++d) {
-        for (KilnBuffer* b : run.outputs[d]) own(b);
-        own(run.done[d]);
-      }
-    return run;
+    a.device_complete_events = done.data();
+    return outcomeOf(wrap ? wrap(a) : api_.PJRT_LoadedExecutable_Execute(&a));
   }
 
-  Run executeOk(KilnExecutable* x, const std::vector<std::vector<KilnBuffer*>>& args,
-                std::vector<KilnDevice*> onDevices = {}, const std::vector<size_t>& donate = {},
-                int64_t timeLimitNs = 0) {
-    Run run = execute(x, args, std::move(onDevices), donate, timeLimitNs);
-    if (run.call.code != 0) throw Fail{std::string("execute failed: ") + codeName(run.call.code) + ": " + run.call.message};
-    return run;
+  // The kiln extension of the plugin's table; a Skip for a plugin without it.
+  const KILN_Extension& extension() const {
+    const KILN_Extension* e = kiln_pjrt_extension(&api_);
+    if (!e) throw Skip{"the plugin has no kiln extension"};
+    return *e;
+  }
+
+  // A float32 buffer of `values` on `device` (owned).
+  PJRT_Buffer* floats(PJRT_Client* client, PJRT_Device* device, const std::vector<float>& values) {
+    std::vector<uint8_t> bytes(values.size() * sizeof(float));
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    return upload(client, device, PJRT_Buffer_Type_F32, {static_cast<int64_t>(values.size())}, bytes);
+  }
+  std::vector<float> floatsOf(PJRT_Buffer* buffer) const {
+    const std::vector<uint8_t> bytes = download(buffer);
+    std::vector<float> values(bytes.size() / sizeof(float));
+    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
+    return values;
+  }
+  PJRT_Event* own(PJRT_Event* event) {
+    runner_.own([this, event] {
+      PJRT_Event_Destroy_Args d{PJRT_Event_Destroy_Args_STRUCT_SIZE, nullptr, event};
+      outcomeOf(api_.PJRT_Event_Destroy(&d));
+    });
+    return event;
+  }
+  // An event's outcome once it is ready (the event stays the caller's).
+  Outcome outcomeOfEvent(PJRT_Event* event) const {
+    PJRT_Event_Await_Args a{PJRT_Event_Await_Args_STRUCT_SIZE, nullptr, event};
+    return outcomeOf(api_.PJRT_Event_Await(&a));
+  }
+
+  // Runs `executable` on its first device; its outputs once its completion event says so.
+  std::vector<PJRT_Buffer*> execute(PJRT_LoadedExecutable* executable, std::vector<PJRT_Buffer*> args,
+                                    size_t numOutputs) {
+    std::vector<PJRT_Buffer*> outputs(numOutputs);
+    PJRT_Event* done = nullptr;
+    const Outcome o = startExecute(executable, std::move(args), outputs, done);
+    if (o.code != PJRT_Error_Code_OK) throw Fail{"PJRT_LoadedExecutable_Execute failed: " + o.message};
+    for (PJRT_Buffer* b : outputs) own(b);
+    await(done, "the execution");
+    return outputs;
   }
 
  private:
-  // `handle`, destroyed through `destroy` when the check ends (every destroy args struct
-  // is its struct_size and the handle).
-  template <class Handle, class Args>
-  Handle* owned(Handle* handle, KilnError* (*KilnPluginApi::*destroy)(Args*)) {
-    runner_.own([this, handle, destroy] {
-      Args d{sizeof(Args), handle};
-      outcomeOf((api_.*destroy)(&d));
-    });
-    return handle;
-  }
-
-  const KilnPluginApi& api_;
+  const PJRT_Api& api_;
   kit::CheckRunner runner_;
 };
 
-}  // namespace kiln::testing::plugin_kit
+// Pseudo-random bytes of valid values: small integers, or floats of either sign.
+inline std::vector<uint8_t> valuesOf(const Type& type, uint32_t seed) {
+  Literal lit(type);
+  for (int64_t i = 0; i < type.numElements(); ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    const int64_t small = static_cast<int64_t>(seed >> 24) % 7 - 3;
+    if (isFloat(type.dtype())) lit.setFloat(i, static_cast<double>(small) / 4);
+    else if (isComplex(type.dtype())) lit.setComplex(i, {static_cast<double>(small), 0.5});
+    else if (isBool(type.dtype())) lit.setInt(i, small & 1);
+    else lit.setInt(i, isSignedInt(type.dtype()) ? small : small + 3);
+  }
+  const uint8_t* data = lit.denseStorage();
+  return {data, data + type.byteSize()};
+}
+
+
+// The checks of the kiln extension (each a Skip for a plugin without it).
+void checkKilnExtension(PjrtKit& kit);
+
+}  // namespace kiln::testing

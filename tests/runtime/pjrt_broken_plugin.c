@@ -1,8 +1,9 @@
-/* PJRT plugins built from this file over the cpu plugin's PJRT table: three with faults
-   that `kiln plugin-check --pjrt` must find (pjrt_null_entry leaves an entry NULL inside
-   its struct_size, pjrt_liar corrupts the first byte of every copy to the host once it is
-   done, pjrt_hang never returns from an execution), and pjrt_plain, which hides the kiln
-   extension: a plugin with PJRT's core table only, as another vendor's. */
+/* PJRT plugins built from this file over the cpu plugin's PJRT table: four with faults
+   that `kiln plugin-check` must find (pjrt_null_entry leaves an entry NULL inside its
+   struct_size, pjrt_liar corrupts the first byte of every copy to the host once it is
+   done, pjrt_hang never returns from an execution, pjrt_crashy reads the args of
+   PJRT_Client_Devices without checking them for NULL), and pjrt_plain, which hides the
+   kiln extension: a plugin with PJRT's core table only, as another vendor's. */
 #include <dlfcn.h>
 #include <stddef.h>
 #include <unistd.h>
@@ -28,6 +29,11 @@ static PJRT_Error* execute(PJRT_LoadedExecutable_Execute_Args* args) {
   for (;;) sleep(1);
   return NULL;
 }
+#elif defined(KILN_PJRT_CRASHY)
+static PJRT_Error* devices(PJRT_Client_Devices_Args* args) {
+  if (args->struct_size == 12345) return NULL; /* the bug: args may be NULL */
+  return cpu->PJRT_Client_Devices(args);
+}
 #endif
 
 const PJRT_Api* GetPjrtApi(void) {
@@ -42,6 +48,8 @@ const PJRT_Api* GetPjrtApi(void) {
     table.PJRT_Buffer_ToHostBuffer = toHost;
 #elif defined(KILN_PJRT_HANG)
     table.PJRT_LoadedExecutable_Execute = execute;
+#elif defined(KILN_PJRT_CRASHY)
+    table.PJRT_Client_Devices = devices;
 #elif defined(KILN_PJRT_PLAIN)
     table.extension_start = NULL;
 #else
