@@ -76,24 +76,6 @@ KilnError* bufferToHost(KilnBufferToHostArgs* args) {
   });
 }
 
-KilnError* bufferInfo(KilnBufferInfoArgs* args) {
-  return apiCall("buffer_info", args, [](KilnBufferInfoArgs& a, const Fits&) {
-    const BufferState& state = *need(a.buffer, "buffer").state;
-    a.dtype = typeCode(state.type);
-    a.dims = state.dims.data();
-    a.num_dims = state.dims.size();
-    a.on_device_size = state.bytes;
-    a.device = state.device;
-  });
-}
-
-KilnError* bufferReadyEvent(KilnBufferReadyEventArgs* args) {
-  return apiCall("buffer_ready_event", args, [](KilnBufferReadyEventArgs& a, const Fits& fits) {
-    fits.requireOut(a.event, "event");
-    a.event = std::make_unique<KilnEvent>(KilnEvent{need(a.buffer, "buffer").state->ready}).release();
-  });
-}
-
 KilnError* bufferDelete(KilnBufferDeleteArgs* args) {
   return apiCall("buffer_delete", args,
                  [](KilnBufferDeleteArgs& a, const Fits&) { need(a.buffer, "buffer").state->remove(); });

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "runtime/compile_options_proto.h"
 #include "runtime/pjrt/buffer_types.h"
@@ -84,13 +86,19 @@ std::vector<Type> typesOf(size_t count, const PJRT_Buffer_Type* types, const siz
 
 // ---- plugins ----
 
-Plugin::Plugin(const PjrtPlugin& loaded) : loaded_(&loaded), extension_(kiln_pjrt_extension(loaded.api)) {
-  name_ = loaded.name;
-  for (const auto& [key, value] : loaded.attributes)
-    if (key == "kiln_backend") name_ = value;
+Plugin::Plugin(const PjrtPlugin& loaded) {
+  static std::mutex mutex;
+  static auto& known = *new std::map<const PjrtPlugin*, Known>;  // never destroyed, as plugins are never closed
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = known.find(&loaded);
+  if (it == known.end()) {
+    std::string name = loaded.name;
+    for (const auto& [key, value] : loaded.attributes)
+      if (key == "kiln_backend") name = value;
+    it = known.emplace(&loaded, Known{&loaded, kiln_pjrt_extension(loaded.api), name}).first;
+  }
+  known_ = &it->second;
 }
-
-std::string Plugin::name() const { return name_; }
 
 std::string Plugin::version() const {
   for (const auto& [key, value] : attributes())
@@ -105,10 +113,10 @@ bool Plugin::says(const std::string& attribute) const {
 }
 
 const KILN_Extension& Plugin::requireExtension(const std::string& what) const {
-  if (!extension_)
-    throw Error(ErrorKind::Unsupported, "unsupported: " + what + ": plugin '" + name_ + "' (" + path() +
+  if (!extension())
+    throw Error(ErrorKind::Unsupported, "unsupported: " + what + ": plugin '" + name() + "' (" + path() +
                                             ") has no kiln extension (a PJRT plugin offers it only from kiln)");
-  return *extension_;
+  return *extension();
 }
 
 Error Plugin::toError(const PJRT_Error* error) const {
@@ -118,7 +126,7 @@ Error Plugin::toError(const PJRT_Error* error) const {
   api().PJRT_Error_Message(&message);
   std::string text(message.message ? message.message : "", message.message ? message.message_size : 0);
   int code = PJRT_Error_Code_UNKNOWN;
-  if (loaded_->has(&PJRT_Api::PJRT_Error_GetCode)) {
+  if (known_->loaded->has(&PJRT_Api::PJRT_Error_GetCode)) {
     PJRT_Error_GetCode_Args get{};
     get.struct_size = PJRT_Error_GetCode_Args_STRUCT_SIZE;
     get.error = error;
@@ -556,15 +564,21 @@ Executable::Execution Executable::execute(const std::vector<const Buffer*>& args
     throw Error(ErrorKind::Usage, "the executable runs on device " +
                                       std::to_string(Device(plugin_, client_, devices_[0]).id()) +
                                       " (its device assignment), not on device " + std::to_string(device.id()));
-  std::vector<PJRT_Buffer*> argHandles(args.size()), outHandles(numResults(0), nullptr);
-  for (size_t i = 0; i < args.size(); ++i) argHandles[i] = args[i] ? args[i]->handle() : nullptr;
-  PJRT_Buffer* const* argList = argHandles.data();
-  PJRT_Buffer** outList = outHandles.data();
+  // The handles' lists on the stack for the few arguments and results most programs have.
+  constexpr size_t kOnStack = 8;
+  const size_t numOut = numResults(0);
+  PJRT_Buffer* argStack[kOnStack];
+  PJRT_Buffer* outStack[kOnStack] = {};
+  std::vector<PJRT_Buffer*> argHeap, outHeap;
+  PJRT_Buffer** argList = args.size() <= kOnStack ? argStack : (argHeap.resize(args.size()), argHeap.data());
+  PJRT_Buffer** outList = numOut <= kOnStack ? outStack : (outHeap.resize(numOut, nullptr), outHeap.data());
+  for (size_t i = 0; i < args.size(); ++i) argList[i] = args[i] ? args[i]->handle() : nullptr;
+  PJRT_Buffer* const* argLists = argList;
   PJRT_Event* done = nullptr;
-  launch(1, &argList, args.size(), nullptr, &outList, &done, devices_.empty() ? device.handle() : nullptr, options);
+  launch(1, &argLists, args.size(), nullptr, &outList, &done, devices_.empty() ? device.handle() : nullptr, options);
   Execution execution{{}, Event(plugin_, done)};
-  execution.outputs.reserve(outHandles.size());
-  for (PJRT_Buffer* out : outHandles) execution.outputs.emplace_back(plugin_, client_, out);
+  execution.outputs.reserve(numOut);
+  for (size_t r = 0; r < numOut; ++r) execution.outputs.emplace_back(plugin_, client_, outList[r]);
   return execution;
 }
 

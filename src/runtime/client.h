@@ -25,25 +25,26 @@
 namespace kiln::runtime {
 
 // A plugin's table, with the call discipline: every call gets its struct_size, and an
-// error object becomes a kiln::Error (the object is destroyed).
+// error object becomes a kiln::Error (the object is destroyed). One pointer, copied into
+// every handle: what it points at lives as long as the process, as the plugin does.
 class Plugin {
  public:
   explicit Plugin(const PjrtPlugin& loaded);
   // kiln's plugin `name` ("cpu", "interp"), or any PJRT plugin by its path.
   static Plugin load(const std::string& nameOrPath) { return Plugin(loadPjrtPlugin(nameOrPath)); }
 
-  const PJRT_Api& api() const { return *loaded_->api; }
-  const std::string& path() const { return loaded_->path; }
-  std::string name() const;     // kiln's backend name, else the plugin file's name
+  const PJRT_Api& api() const { return *known_->loaded->api; }
+  const std::string& path() const { return known_->loaded->path; }
+  const std::string& name() const { return known_->name; }  // kiln's backend name, else the file's name
   std::string version() const;  // kiln's version, else the PJRT C API version
-  int majorVersion() const { return loaded_->api->pjrt_api_version.major_version; }
-  int minorVersion() const { return loaded_->minor; }
-  const std::vector<std::pair<std::string, std::string>>& attributes() const { return loaded_->attributes; }
+  int majorVersion() const { return known_->loaded->api->pjrt_api_version.major_version; }
+  int minorVersion() const { return known_->loaded->minor; }
+  const std::vector<std::pair<std::string, std::string>>& attributes() const { return known_->loaded->attributes; }
   // Whether the plugin says `attribute` is true (kiln_profiles, kiln_mpi).
   bool says(const std::string& attribute) const;
 
   // The kiln extension, or null for a plugin without it.
-  const KILN_Extension* extension() const { return extension_; }
+  const KILN_Extension* extension() const { return known_->extension; }
   // The kiln extension; throws Unsupported naming `what` for a plugin without it.
   const KILN_Extension& requireExtension(const std::string& what) const;
 
@@ -57,7 +58,8 @@ class Plugin {
   // Throws Unsupported when the plugin's table is too old to have `fn`.
   template <class Args>
   void call(PJRT_Error* (*PJRT_Api::*fn)(Args*), Args& args, const char* name) const {
-    if (!loaded_->has(fn)) throw Error(ErrorKind::Unsupported, "unsupported: plugin '" + name_ + "' has no " + name);
+    if (!known_->loaded->has(fn))
+      throw Error(ErrorKind::Unsupported, "unsupported: plugin '" + known_->name + "' has no " + name);
     args.struct_size = sizeof(Args);
     check((api().*fn)(&args));
   }
@@ -68,15 +70,20 @@ class Plugin {
     const size_t end = static_cast<size_t>(reinterpret_cast<const char*>(&(e.*fn)) - reinterpret_cast<const char*>(&e)) +
                        sizeof(void*);
     if (end > e.base.struct_size || !(e.*fn))
-      throw Error(ErrorKind::Unsupported, "unsupported: the kiln extension of plugin '" + name_ + "' has no " + name);
+      throw Error(ErrorKind::Unsupported,
+                  "unsupported: the kiln extension of plugin '" + known_->name + "' has no " + name);
     args.struct_size = sizeof(Args);
     check((e.*fn)(&args));
   }
 
  private:
-  const PjrtPlugin* loaded_;
-  const KILN_Extension* extension_;
-  std::string name_;
+  // What the client knows of a loaded plugin, found once.
+  struct Known {
+    const PjrtPlugin* loaded;
+    const KILN_Extension* extension;
+    std::string name;
+  };
+  const Known* known_;
 };
 
 class Event {

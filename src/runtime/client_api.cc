@@ -119,15 +119,6 @@ KilnError* clientDestroy(KilnClientDestroyArgs* args) {
   });
 }
 
-KilnError* clientDevices(KilnClientDevicesArgs* args) {
-  return apiCall("client_devices", args, [](KilnClientDevicesArgs& a, const Fits&) {
-    KilnClient& client = need(a.client, "client");
-    a.devices = client.handles.data();
-    a.num_devices = client.handles.size();
-    a.num_all_devices = client.allDevices();
-  });
-}
-
 KilnError* deviceInfo(KilnDeviceInfoArgs* args) {
   return apiCall("device_info", args, [](KilnDeviceInfoArgs& a, const Fits&) {
     KilnDevice& device = need(a.device, "device");
@@ -137,25 +128,6 @@ KilnError* deviceInfo(KilnDeviceInfoArgs* args) {
     a.description = device.description.c_str();
     a.memory_size_bytes = memorySize(device);
     a.memory = &device.memory;
-  });
-}
-
-KilnError* memoryInfo(KilnMemoryInfoArgs* args) {
-  return apiCall("memory_info", args, [](KilnMemoryInfoArgs& a, const Fits&) {
-    KilnMemory& memory = need(a.memory, "memory");
-    a.kind = "host";
-    a.size_bytes = memorySize(*memory.device);
-    a.device = memory.device;
-  });
-}
-
-KilnError* deviceMemoryStats(KilnDeviceMemoryStatsArgs* args) {
-  return apiCall("device_memory_stats", args, [](KilnDeviceMemoryStatsArgs& a, const Fits&) {
-    DeviceMemory::Stats stats = need(a.device, "device").deviceMemory->stats();
-    a.bytes_in_use = stats.inUse;
-    a.peak_bytes_in_use = stats.peak;
-    a.num_buffers = stats.buffers;
-    a.bytes_limit = stats.limit;
   });
 }
 

@@ -8,7 +8,6 @@
 #include "backends/cpu/threads.h"
 #include "passes/fill_elided_constants.h"
 #include "runtime/pjrt/pjrt_api.h"
-#include "runtime/plugin_api.h"
 #include "support/error.h"
 
 namespace kiln::runtime {
@@ -125,11 +124,6 @@ const kiln::runtime::CpuBackend& servedBackend() {
   return backend;
 }
 }  // namespace
-
-// Both tables serve the same backend while the runtime moves from kiln's ABI to PJRT's.
-extern "C" __attribute__((visibility("default"))) const KilnPluginApi* kiln_plugin_api(void) {
-  return kiln::runtime::pluginApi(servedBackend());
-}
 
 extern "C" __attribute__((visibility("default"))) const PJRT_Api* GetPjrtApi(void) {
   return kiln::runtime::pjrtApi(servedBackend());

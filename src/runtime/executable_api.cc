@@ -312,15 +312,6 @@ std::vector<BufferState*> donorsOf(const Launch& launch, const ProgramInfo& info
   return donor;
 }
 
-// The function process `process` of `executable` runs.
-const ProgramInfo& processInfo(const KilnExecutable& executable, size_t process) {
-  const size_t processes = static_cast<size_t>(executable.info->placement.processes());
-  if (process >= processes)
-    invalid("process " + std::to_string(process) + " does not exist (the executable runs " +
-            std::to_string(processes) + ")");
-  return *executable.infoOf(process);
-}
-
 // The settings `a` asks for, besides the entry: its optimization and its named options.
 CompileSettings compileSettings(const KilnCompileArgs& a, const Fits& fits) {
   CompileSettings settings;
@@ -394,44 +385,6 @@ KilnError* executableDestroy(KilnExecutableDestroyArgs* args) {
   });
 }
 
-KilnError* executableInfo(KilnExecutableInfoArgs* args) {
-  return apiCall("executable_info", args, [](KilnExecutableInfoArgs& a, const Fits&) {
-    const ProgramInfo& info = processInfo(need(a.executable, "executable"), a.process);
-    a.name = info.program->entry().name().c_str();
-    a.num_parameters = info.params.size();
-    a.num_results = info.results.size();
-    a.flops = info.flops;
-    a.bytes_accessed = info.bytesAccessed;
-    a.temp_bytes = info.tempBytes;
-    a.peak_live_bytes = info.peakLiveBytes;
-    a.num_replicas = info.placement.replicas;
-    a.num_partitions = info.placement.partitions;
-  });
-}
-
-KilnError* executableValueType(KilnExecutableValueTypeArgs* args) {
-  return apiCall("executable_value_type", args, [](KilnExecutableValueTypeArgs& a, const Fits&) {
-    const ProgramInfo& info = processInfo(need(a.executable, "executable"), a.process);
-    const std::vector<Type>& types = a.is_result ? info.results : info.params;
-    const auto& dims = a.is_result ? info.resultDims : info.paramDims;
-    if (a.index >= types.size())
-      invalid(std::string(a.is_result ? "result" : "parameter") + " " + std::to_string(a.index) +
-              " does not exist (the executable has " + std::to_string(types.size()) + ")");
-    a.dtype = typeCode(types[a.index]);
-    a.dims = dims[a.index].data();
-    a.num_dims = dims[a.index].size();
-  });
-}
-
-KilnError* executableSerialize(KilnExecutableSerializeArgs* args) {
-  return apiCall("executable_serialize", args, [](KilnExecutableSerializeArgs& a, const Fits&) {
-    KilnExecutable& executable = need(a.executable, "executable");
-    executable.serialized = serializeExecutable(executable.info->placement, executable.info->program->serialize());
-    a.bytes = executable.serialized.data();
-    a.num_bytes = executable.serialized.size();
-  });
-}
-
 KilnError* executableDeserialize(KilnExecutableDeserializeArgs* args) {
   return apiCall("executable_deserialize", args, [](KilnExecutableDeserializeArgs& a, const Fits& fits) {
     fits.requireOut(a.executable, "executable");
@@ -478,23 +431,6 @@ KilnError* executableStatistics(KilnExecutableStatisticsArgs* args) {
       executable.statistics[i].name = executable.statisticNames[i].c_str();
     a.values = executable.statistics.data();
     a.num_values = executable.statistics.size();
-  });
-}
-
-KilnError* executableText(KilnExecutableTextArgs* args) {
-  return apiCall("executable_text", args, [](KilnExecutableTextArgs& a, const Fits&) {
-    KilnExecutable& executable = need(a.executable, "executable");
-    if (!a.name) invalid("name is null");
-    const CompiledProgram& program = *executable.info->program;
-    std::optional<std::string> text = program.text(a.name);
-    if (!text) {
-      std::string known;
-      for (const std::string& name : program.textNames()) known += (known.empty() ? "" : ", ") + name;
-      invalid(std::string("no text '") + a.name + "' of this executable (it has: " + known + ")");
-    }
-    executable.text = std::move(*text);
-    a.text = executable.text.c_str();
-    a.text_size = executable.text.size();
   });
 }
 
@@ -658,14 +594,6 @@ KilnError* execute(KilnExecuteArgs* args) {
     // The call succeeded: the sink is released once the launches are gone (`printSink`
     // keeps it alive until here, so no launch can have released it yet).
     if (printSink) printSink->armed = true;
-  });
-}
-
-KilnError* executionCancel(KilnExecutionCancelArgs* args) {
-  return apiCall("execution_cancel", args, [](KilnExecutionCancelArgs& a, const Fits&) {
-    const KilnEvent& event = need(a.complete_event, "complete_event");
-    if (!event.execution) invalid("complete_event is not an execution's (execute's complete_events)");
-    event.execution->cancel();
   });
 }
 

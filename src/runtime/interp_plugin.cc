@@ -8,7 +8,6 @@
 #include "passes/fill_elided_constants.h"
 #include "passes/memory_limit.h"
 #include "runtime/pjrt/pjrt_api.h"
-#include "runtime/plugin_api.h"
 #include "stablehlo/parser.h"
 #include "support/error.h"
 
@@ -118,11 +117,6 @@ const kiln::runtime::InterpBackend& servedBackend() {
   return backend;
 }
 }  // namespace
-
-// Both tables serve the same backend while the runtime moves from kiln's ABI to PJRT's.
-extern "C" __attribute__((visibility("default"))) const KilnPluginApi* kiln_plugin_api(void) {
-  return kiln::runtime::pluginApi(servedBackend());
-}
 
 extern "C" __attribute__((visibility("default"))) const PJRT_Api* GetPjrtApi(void) {
   return kiln::runtime::pjrtApi(servedBackend());

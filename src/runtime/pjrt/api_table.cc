@@ -10,7 +10,7 @@
 #include "runtime/mpi_transport.h"
 #include "runtime/pjrt/kiln_extension.h"
 #include "runtime/pjrt/pjrt_call.h"
-#include "runtime/plugin_api.h"
+#include "runtime/served_backend.h"
 #include "runtime/pjrt/pjrt_functions.h"
 
 #ifndef KILN_VERSION
@@ -68,8 +68,8 @@ PJRT_Error* pluginAttributes(PJRT_Plugin_Attributes_Args* args) {
 }  // namespace pjrt::functions
 
 const PJRT_Api* pjrtApi(const DeviceBackend& backend) {
-  // The functions of kiln's own table, which these call, serve the same backend.
-  pluginApi(backend);
+  // The plugin's functions beneath these serve the same backend.
+  serveBackend(backend);
   static const PJRT_Api table = [] {
     namespace f = pjrt::functions;
     PJRT_Api t{};

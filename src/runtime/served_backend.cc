@@ -1,0 +1,20 @@
+#include "runtime/served_backend.h"
+
+#include <atomic>
+
+#include "runtime/api_functions.h"
+
+namespace kiln::runtime {
+
+namespace {
+std::atomic<const DeviceBackend*> served{nullptr};
+}  // namespace
+
+void serveBackend(const DeviceBackend& backend) {
+  const DeviceBackend* none = nullptr;
+  served.compare_exchange_strong(none, &backend, std::memory_order_acq_rel);
+}
+
+const DeviceBackend& api::backend() { return *served.load(std::memory_order_acquire); }
+
+}  // namespace kiln::runtime
