@@ -1,7 +1,8 @@
-// How every C API function handles its args struct and its failures, written once:
-// null args and a struct_size of 0 are errors; the fields the caller's struct_size does
-// not cover read as zero (an older host) and are not written back; nothing thrown inside
-// leaves the call (it becomes an error object).
+// How every C API function of a plugin (PJRT's, and the kiln extension's) handles its
+// args struct and its failures, written once: null args and a struct_size of 0 are
+// errors; the fields the caller's struct_size does not cover read as zero (an older
+// client) and are not written back; nothing thrown inside leaves the call (it becomes an
+// error object).
 #pragma once
 
 #include <algorithm>
@@ -11,18 +12,10 @@
 #include <type_traits>
 
 #include "runtime/event.h"
-#include "runtime/plugin_objects.h"
 
 namespace kiln::runtime {
 
-inline KilnError* newError(Failure failure) { return std::make_unique<KilnError>(KilnError{std::move(failure)}).release(); }
-
-// A failure another table's function reported, passed on as it is (it names what failed).
-struct ForwardedFailure {
-  Failure failure;
-};
-
-[[noreturn]] inline void invalid(const std::string& message) { throw ApiFailure(KILN_ERROR_INVALID_ARGUMENT, message); }
+[[noreturn]] inline void invalid(const std::string& message) { throw ApiFailure(FailureCode::InvalidArgument, message); }
 
 // A handle the caller must pass; `what` names the field for the message.
 template <class T>
@@ -64,13 +57,13 @@ class Fits {
 // it covers, then copies those back (outputs included). Failures of the API's own
 // checks (ApiFailure) are prefixed with `fn`; errors from compiling or running carry
 // their own position and are not. `makeError` turns a failure into the error object of
-// the C API being served (kiln's or PJRT's).
+// the C API being served.
 template <class Args, class Body, class MakeError>
 auto guardedCall(const char* fn, Args* args, Body&& body, MakeError&& makeError) -> decltype(makeError(Failure{})) {
   static_assert(std::is_trivially_copyable_v<Args>);
-  if (!args) return makeError({KILN_ERROR_INVALID_ARGUMENT, std::string(fn) + ": the args pointer is null"});
+  if (!args) return makeError({FailureCode::InvalidArgument, std::string(fn) + ": the args pointer is null"});
   if (args->struct_size == 0)
-    return makeError({KILN_ERROR_INVALID_ARGUMENT,
+    return makeError({FailureCode::InvalidArgument,
                       std::string(fn) + ": struct_size is 0 (set it to the size of the args struct)"});
   const size_t given = std::min(args->struct_size, sizeof(Args));
   Args a;
@@ -78,8 +71,6 @@ auto guardedCall(const char* fn, Args* args, Body&& body, MakeError&& makeError)
   std::memcpy(&a, args, given);
   try {
     body(a, Fits(&a, given));
-  } catch (const ForwardedFailure& e) {
-    return makeError(e.failure);
   } catch (const ApiFailure& e) {
     return makeError({e.failure().code, std::string(fn) + ": " + e.failure().message});
   } catch (...) {
@@ -87,11 +78,6 @@ auto guardedCall(const char* fn, Args* args, Body&& body, MakeError&& makeError)
   }
   std::memcpy(args, &a, given);
   return nullptr;
-}
-
-template <class Args, class Body>
-KilnError* apiCall(const char* fn, Args* args, Body&& body) {
-  return guardedCall(fn, args, std::forward<Body>(body), newError);
 }
 
 }  // namespace kiln::runtime

@@ -9,7 +9,7 @@
 #include <mutex>
 
 #include "runtime/compile_options_proto.h"
-#include "runtime/pjrt/buffer_types.h"
+#include "runtime/buffer_types.h"
 
 // PJRT's entry `fn` called with `args` through `plugin`, named in its errors.
 #define KILN_PJRT(plugin, fn, args) (plugin).call(&PJRT_Api::fn, args, #fn)

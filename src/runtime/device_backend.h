@@ -31,7 +31,7 @@ struct RunControl {
   const std::atomic<bool>* cancel = nullptr;
   // Past it, loops stop with a Runtime error ("time limit exceeded") at their op.
   std::optional<std::chrono::steady_clock::time_point> deadline;
-  // Where interpreter.print writes (the host's KilnExecuteArgs::print); null: stdout.
+  // Where interpreter.print writes (the host's print callback, KILN_Execute_Args); null: stdout.
   std::function<void(const std::string&)> print;
   // The device's infeed and outfeed; null: as the interpreter has them (DeviceFeeds).
   interp::DeviceFeeds* feeds = nullptr;
@@ -59,9 +59,9 @@ class CompiledProgram {
   // functions there are when it has none of that name).
   virtual std::shared_ptr<const CompiledProgram> withEntry(const std::string& name) const = 0;
   // Named numbers about how the module was compiled and has run so far
-  // (KilnExecutableStatisticsArgs); none by default.
+  // (the kiln extension's executable_statistics); none by default.
   virtual std::vector<std::pair<std::string, double>> statistics() const { return {}; }
-  // The text executable_text returns under `name`, or none for a name this program does
+  // The text the kiln extension's executable_text returns under `name`, or none for a name this program does
   // not know; textNames() lists those it does. Every program knows "program" (its
   // module, printed).
   virtual std::optional<std::string> text(const std::string& name) const;
@@ -69,11 +69,11 @@ class CompiledProgram {
 };
 
 struct CompileSettings {
-  enum class Optimization { Full, Fast, Tiered };  // KILN_OPTIMIZATION_*
+  enum class Optimization { Full, Fast, Tiered };  // kiln.optimization: full, fast, tiered
   Optimization optimization = Optimization::Full;
   std::string dumpDir;  // where a backend writes what it generated; empty: nowhere
   std::string entry;    // the function to run; empty: entryFunction's rule
-  // The named compile options kiln's plugins know (plugin.h, KilnNamedOption).
+  // The named compile options kiln's plugins know (core::setCompileOption).
   std::optional<uint64_t> fillElidedSeed;  // "fill_elided_seed"
   int64_t memoryLimit = 0;                 // "memory_limit"; 0: none
   std::string probeDir;                    // "probe_dir"

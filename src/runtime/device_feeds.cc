@@ -50,7 +50,7 @@ EventRef DeviceFeedQueues::requestOutfeed(Type type, void* dst) {
   {
     std::lock_guard lock(mutex_);
     if (outfeedClosed_) {
-      served.failures.emplace_back(done, Failure{KILN_ERROR_CANCELLED, "the device's client is being destroyed"});
+      served.failures.emplace_back(done, Failure{FailureCode::Cancelled, "the device's client is being destroyed"});
     } else {
       requests_.push_back({std::move(type), dst, done});
       served = serveLocked();
@@ -76,7 +76,7 @@ void DeviceFeedQueues::closeOutfeed() {
     for (Request& request : requests_)
       served.failures.emplace_back(
           std::move(request.done),
-          Failure{KILN_ERROR_CANCELLED, "the client was destroyed before the device outfed a value for this request"});
+          Failure{FailureCode::Cancelled, "the client was destroyed before the device outfed a value for this request"});
     requests_.clear();
   }
   served.finish();
@@ -90,7 +90,7 @@ DeviceFeedQueues::Served DeviceFeedQueues::serveLocked() {
     const Type& type = outfeed_.front().type();
     if (type != request.type) {
       served.failures.emplace_back(std::move(request.done),
-                                   Failure{KILN_ERROR_INVALID_ARGUMENT, "the next outfeed value is " + type.str() +
+                                   Failure{FailureCode::InvalidArgument, "the next outfeed value is " + type.str() +
                                                                             ", not " + request.type.str() +
                                                                             " (it stays for the next request)"});
       continue;

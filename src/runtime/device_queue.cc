@@ -15,7 +15,7 @@ DeviceQueue::~DeviceQueue() { stop(); }
 void DeviceQueue::push(std::function<void()> task) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (stopping_) throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION, "the device's client was destroyed");
+    if (stopping_) throw ApiFailure(FailureCode::FailedPrecondition, "the device's client was destroyed");
     tasks_.push_back(std::move(task));
     pending_.fetch_add(1, std::memory_order_acq_rel);
     queued_.fetch_add(1, std::memory_order_release);

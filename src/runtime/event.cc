@@ -11,26 +11,26 @@ namespace kiln::runtime {
 
 namespace {
 
-KilnErrorCode codeOf(ErrorKind kind) {
+FailureCode codeOf(ErrorKind kind) {
   switch (kind) {
     case ErrorKind::Parse:
     case ErrorKind::Verify:
     case ErrorKind::Shape:
     case ErrorKind::Type:
     case ErrorKind::Usage:
-      return KILN_ERROR_INVALID_ARGUMENT;
+      return FailureCode::InvalidArgument;
     case ErrorKind::Unsupported:
-      return KILN_ERROR_UNIMPLEMENTED;
+      return FailureCode::Unimplemented;
     case ErrorKind::Io:
-      return KILN_ERROR_IO;
+      return FailureCode::Io;
     case ErrorKind::Runtime:
-      return KILN_ERROR_RUNTIME;
+      return FailureCode::Runtime;
     case ErrorKind::ResourceExhausted:
-      return KILN_ERROR_RESOURCE_EXHAUSTED;
+      return FailureCode::ResourceExhausted;
     case ErrorKind::Internal:
-      return KILN_ERROR_INTERNAL;
+      return FailureCode::Internal;
   }
-  return KILN_ERROR_UNKNOWN;
+  return FailureCode::Unknown;
 }
 
 }  // namespace
@@ -45,11 +45,11 @@ Failure currentFailure() {
     // the line with a caret; without one, just the message (a host adds "error: ").
     return {codeOf(e.kind()), e.pos().known() ? e.format() : e.message()};
   } catch (const std::bad_alloc&) {
-    return {KILN_ERROR_RESOURCE_EXHAUSTED, "out of memory"};
+    return {FailureCode::ResourceExhausted, "out of memory"};
   } catch (const std::exception& e) {
-    return {KILN_ERROR_INTERNAL, std::string("internal error: ") + e.what()};
+    return {FailureCode::Internal, std::string("internal error: ") + e.what()};
   } catch (...) {
-    return {KILN_ERROR_UNKNOWN, "unknown exception"};
+    return {FailureCode::Unknown, "unknown exception"};
   }
 }
 

@@ -13,13 +13,25 @@
 #include <string>
 #include <vector>
 
-#include "kiln/plugin.h"
-
 namespace kiln::runtime {
 
-// What went wrong, as the C API reports it.
+// What kind of failure, as a plugin's error objects report it (pjrt/errors.cc maps each
+// to PJRT's code).
+enum class FailureCode {
+  Unknown,
+  InvalidArgument,     // the caller's mistake, or a program that does not parse or verify
+  Unimplemented,       // what the plugin does not do ("unsupported: ...")
+  FailedPrecondition,  // a handle in a state that forbids it (deleted, donated)
+  ResourceExhausted,   // device memory, or the host's
+  Io,                  // damaged files and serialized executables
+  Runtime,             // a program's own run failed
+  Internal,            // a bug of the plugin
+  Cancelled,
+};
+
+// What went wrong, as a plugin reports it.
 struct Failure {
-  KilnErrorCode code = KILN_ERROR_UNKNOWN;
+  FailureCode code = FailureCode::Unknown;
   std::string message;
 };
 
@@ -27,7 +39,7 @@ struct Failure {
 // (a deleted buffer, the memory limit); the API boundary turns it into an error object.
 class ApiFailure : public std::exception {
  public:
-  ApiFailure(KilnErrorCode code, std::string message) : failure_{code, std::move(message)} {}
+  ApiFailure(FailureCode code, std::string message) : failure_{code, std::move(message)} {}
   const char* what() const noexcept override { return failure_.message.c_str(); }
   const Failure& failure() const { return failure_; }
 

@@ -1,4 +1,4 @@
-// Values in and out of the C API's host memory (host_memory.h).
+// Values in and out of host memory as PJRT passes it (host_memory.h).
 #include "runtime/host_memory.h"
 
 #include <cstring>
@@ -6,19 +6,9 @@
 #include <string>
 
 #include "runtime/api_call.h"
-#include "runtime/dtype_codes.h"
 #include "support/large_bytes.h"
 
 namespace kiln::runtime {
-
-Type tensorTypeFromArgs(int code, const int64_t* dims, size_t numDims) {
-  std::optional<DType> dtype =
-      code >= KILN_DTYPE_PRED && code <= KILN_DTYPE_C128 ? dtypeOf(static_cast<KilnDType>(code)) : std::nullopt;
-  if (!dtype)
-    invalid("dtype " + std::to_string(code) + (code == KILN_DTYPE_TOKEN ? " (KILN_DTYPE_TOKEN)" : "") +
-            " is not a KilnDType of a tensor");
-  return tensorType(*dtype, dims, numDims);
-}
 
 Type tensorType(DType dtype, const int64_t* dims, size_t numDims) {
   if (numDims > 0 && !dims) invalid("dims is null for " + std::to_string(numDims) + " dimensions");

@@ -1,6 +1,6 @@
-// What the C API's host memory holds: the elements of a (dtype, dims) value in row-major
-// order. How a plugin reads the type a caller names and moves values in and out of
-// such memory, for buffers and for a device's feeds alike.
+// What host memory holds as PJRT passes it: the elements of a (dtype, dims) value in
+// row-major order. How a plugin reads the type a caller names and moves values in and
+// out of such memory, for buffers and for a device's feeds alike.
 #pragma once
 
 #include <cstddef>
@@ -11,13 +11,8 @@
 
 namespace kiln::runtime {
 
-// The tensor type a caller names by dtype code (any int it stored) and dims; throws
-// ApiFailure (INVALID_ARGUMENT) for a code that is not a tensor dtype, null dims, a
-// negative size, or a value too large to address.
-Type tensorTypeFromArgs(int code, const int64_t* dims, size_t numDims);
-
-// The same for a dtype: throws for null dims, a negative size, or a value too large to
-// address.
+// The tensor type of `dtype` and `dims`: throws ApiFailure (INVALID_ARGUMENT) for null
+// dims, a negative size, or a value too large to address.
 Type tensorType(DType dtype, const int64_t* dims, size_t numDims);
 
 // Throws ApiFailure (INVALID_ARGUMENT) when `data` is null for a value of `type` that has

@@ -12,7 +12,7 @@ namespace kiln::runtime {
 void DeviceMemory::reserve(int64_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (limit_ > 0 && inUse_ + bytes > limit_)
-    throw ApiFailure(KILN_ERROR_RESOURCE_EXHAUSTED,
+    throw ApiFailure(FailureCode::ResourceExhausted,
                      "out of device memory: a buffer of " + std::to_string(bytes) + " bytes with " +
                          std::to_string(inUse_) + " of the limit of " + std::to_string(limit_) + " bytes in use");
   inUse_ += bytes;
@@ -31,13 +31,13 @@ DeviceMemory::Stats DeviceMemory::stats() const {
   return {inUse_, peak_, buffers_, limit_};
 }
 
-BufferState::BufferState(Type t, KilnDevice* d, std::shared_ptr<DeviceMemory> memory)
+BufferState::BufferState(Type t, DeviceCore* d, std::shared_ptr<DeviceMemory> memory)
     : type(std::move(t)), dims(type.shape()), bytes(type.isToken() ? 0 : type.byteSize()), device(d),
       memory_(std::move(memory)) {
   memory_->reserve(bytes);
 }
 
-BufferState::BufferState(KilnDevice* d, BufferState& donor)
+BufferState::BufferState(DeviceCore* d, BufferState& donor)
     : type(donor.type), dims(donor.dims), bytes(donor.bytes), device(d), memory_(donor.memory_) {
   std::lock_guard<std::mutex> lock(donor.mutex_);
   donor.memoryMoved_ = true;
@@ -54,7 +54,7 @@ BufferState::~BufferState() {
 
 namespace {
 [[noreturn]] void throwGone(bool donated) {
-  throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION,
+  throw ApiFailure(FailureCode::FailedPrecondition,
                    donated ? "the buffer was donated to an execution" : "the buffer was deleted");
 }
 }  // namespace

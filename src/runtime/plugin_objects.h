@@ -1,7 +1,7 @@
-// What the C API's opaque handles are inside a plugin: a client owns its devices (each
-// with a queue and a memory), a buffer holds its value once its event is ready, an
-// executable holds a compiled program. The handles are the structs the C header
-// declares; the state that asynchronous work outlives them with is shared.
+// What a plugin's objects are beneath PJRT's handles (pjrt/pjrt_objects.h): a client owns
+// its devices (each with a queue and a memory), a buffer holds its value once its event
+// is ready, an executable holds a compiled program. The state that asynchronous work
+// outlives them with is shared.
 #pragma once
 
 #include <atomic>
@@ -12,13 +12,15 @@
 
 #include "interp/host_value.h"
 #include "interp/process_transport.h"
-#include "kiln/plugin.h"
 #include "runtime/device_backend.h"
 #include "runtime/device_feeds.h"
 #include "runtime/device_queue.h"
 #include "runtime/event.h"
 
 namespace kiln::runtime {
+
+struct ClientCore;
+struct DeviceCore;
 
 // A device's memory accounting (its buffers are host memory in the cpu and interp
 // plugins; the accounting is what a device with its own memory would report).
@@ -48,10 +50,10 @@ class DeviceMemory {
 // are exact. A donated buffer's memory may pass to an output of the execution it was
 // donated to, which then counts it instead (takeMemoryOf).
 struct BufferState {
-  BufferState(Type type, KilnDevice* device, std::shared_ptr<DeviceMemory> memory);
+  BufferState(Type type, DeviceCore* device, std::shared_ptr<DeviceMemory> memory);
   // A buffer that counts the memory of `donor` (donated, of the same type) instead of
   // reserving its own.
-  BufferState(KilnDevice* device, BufferState& donor);
+  BufferState(DeviceCore* device, BufferState& donor);
   ~BufferState();  // releases the memory unless freed already
 
   // A pending read; throws ApiFailure (FAILED_PRECONDITION) when deleted or donated.
@@ -80,7 +82,7 @@ struct BufferState {
   const Type type;
   const std::vector<int64_t> dims;
   const int64_t bytes;
-  KilnDevice* const device;
+  DeviceCore* const device;
   const EventRef ready = std::make_shared<Event>();
 
  private:
@@ -108,14 +110,14 @@ struct Placement {
   int32_t processes() const { return replicas * partitions; }
 };
 
-// What execution_cancel reaches through an execution's completion event.
+// What cancelling an execution reaches through its completion event.
 class Cancellable {
  public:
   virtual ~Cancellable() = default;
   virtual void cancel() = 0;
 };
 
-// A compiled program entered at one function, with what the C API reports about it,
+// A compiled program entered at one function, with what the plugin reports about it,
 // computed once.
 struct ProgramInfo {
   ProgramInfo(std::shared_ptr<const CompiledProgram> program, Placement placement);
@@ -130,36 +132,26 @@ struct ProgramInfo {
   bool runsInline = false;
 };
 
-}  // namespace kiln::runtime
-
-struct KilnError {
-  kiln::runtime::Failure failure;
-};
-
-struct KilnMemory {
-  KilnDevice* device;
-};
-
-struct KilnDevice {
+// A device of a client: its queue, its memory's accounting and its feeds.
+struct DeviceCore {
   int32_t id = 0;
   std::string kind, description;
-  KilnMemory memory{this};
-  std::shared_ptr<kiln::runtime::DeviceMemory> deviceMemory;
-  std::shared_ptr<kiln::runtime::DeviceQueue> queue;
-  // Its infeed and outfeed (device_infeed, device_outfeed), which its programs' infeed
-  // and outfeed ops take from and put to.
-  std::shared_ptr<kiln::runtime::DeviceFeedQueues> feeds;
-  KilnClient* client = nullptr;
+  std::shared_ptr<DeviceMemory> deviceMemory;
+  std::shared_ptr<DeviceQueue> queue;
+  // Its infeed and outfeed, which its programs' infeed and outfeed ops take from and
+  // put to.
+  std::shared_ptr<DeviceFeedQueues> feeds;
+  ClientCore* client = nullptr;
 };
 
-struct KilnClient {
-  const kiln::runtime::DeviceBackend* backend = nullptr;
-  std::vector<std::unique_ptr<KilnDevice>> devices;
-  std::vector<KilnDevice*> handles;  // what client_devices returns
+struct ClientCore {
+  const DeviceBackend* backend = nullptr;
+  std::vector<std::unique_ptr<DeviceCore>> devices;
+  std::vector<DeviceCore*> handles;  // this process's devices, in order
   int64_t memoryLimit = 0;
   // The mpi communicator's (null: in-process): this process is rank transport->rank() of
   // transport->size(), with one device, and runs that process of an execution.
-  std::shared_ptr<kiln::interp::ProcessTransport> transport;
+  std::shared_ptr<interp::ProcessTransport> transport;
   // Devices of all the client's processes: ids 0..allDevices-1, this process's among them.
   size_t allDevices() const { return transport ? transport->size() : devices.size(); }
   // Held while a multi-device execution queues its processes, so that every device
@@ -171,28 +163,16 @@ struct KilnClient {
   bool inlineExecution = true;
 };
 
-struct KilnBuffer {
-  std::shared_ptr<kiln::runtime::BufferState> state;
-};
-
-struct KilnExecutable {
-  KilnClient* client = nullptr;
-  std::shared_ptr<const kiln::runtime::ProgramInfo> info;  // process 0's
+// A compiled program and where it runs.
+struct ExecutableCore {
+  ClientCore* client = nullptr;
+  std::shared_ptr<const ProgramInfo> info;  // process 0's
   // Each process's, when they run different functions (Placement::entries); else empty.
-  std::vector<std::shared_ptr<const kiln::runtime::ProgramInfo>> processes;
-  std::string serialized;  // the last serialize()'s bytes, which the caller borrows
-  // The last executable_statistics' values (their names in `statisticNames`), borrowed.
-  std::vector<std::string> statisticNames;
-  std::vector<KilnNamedValue> statistics;
-  std::string text;  // the last executable_text's, borrowed
+  std::vector<std::shared_ptr<const ProgramInfo>> processes;
 
-  const std::shared_ptr<const kiln::runtime::ProgramInfo>& infoOf(size_t process) const {
+  const std::shared_ptr<const ProgramInfo>& infoOf(size_t process) const {
     return processes.empty() ? info : processes[process];
   }
 };
 
-struct KilnEvent {
-  kiln::runtime::EventRef event;
-  // An execution's: what execution_cancel stops; null for other events.
-  std::shared_ptr<kiln::runtime::Cancellable> execution;
-};
+}  // namespace kiln::runtime

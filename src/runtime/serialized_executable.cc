@@ -26,7 +26,7 @@ std::string serializeExecutable(const Placement& where, const std::string& progr
 }
 
 Placement deserializePlacement(std::string_view& bytes) {
-  auto damaged = [] { throw ApiFailure(KILN_ERROR_IO, "not a serialized kiln executable, or a damaged one"); };
+  auto damaged = [] { throw ApiFailure(FailureCode::Io, "not a serialized kiln executable, or a damaged one"); };
   if (!bytes.starts_with(kSerialMagic)) damaged();
   bytes.remove_prefix(kSerialMagic.size());
   size_t end = bytes.find('\n');

@@ -2,7 +2,7 @@
 
 #include <atomic>
 
-#include "runtime/api_functions.h"
+#include "runtime/plugin_core.h"
 
 namespace kiln::runtime {
 
@@ -15,6 +15,6 @@ void serveBackend(const DeviceBackend& backend) {
   served.compare_exchange_strong(none, &backend, std::memory_order_acq_rel);
 }
 
-const DeviceBackend& api::backend() { return *served.load(std::memory_order_acquire); }
+const DeviceBackend& core::backend() { return *served.load(std::memory_order_acquire); }
 
 }  // namespace kiln::runtime

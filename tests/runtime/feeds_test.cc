@@ -8,7 +8,6 @@
 #include <cstring>
 #include <thread>
 
-#include "runtime/dtype_codes.h"
 #include "runtime_test_util.h"
 
 namespace kiln::runtime::testing {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/api_functions.h"
+#include "runtime/plugin_core.h"
 #include "runtime/mpi_transport.h"
 #include "runtime/pjrt/kiln_extension.h"
 #include "runtime/pjrt/pjrt_call.h"
@@ -35,7 +35,7 @@ struct Unimplemented<void (*)(Args*), Name> {
 template <class Args, const char* Name>
 struct Unimplemented<PJRT_Error* (*)(Args*), Name> {
   static PJRT_Error* entry(Args*) {
-    return pjrt::pjrtError({KILN_ERROR_UNIMPLEMENTED, std::string("unsupported: ") + Name + " (not implemented by kiln's " +
+    return pjrt::pjrtError({FailureCode::Unimplemented, std::string("unsupported: ") + Name + " (not implemented by kiln's " +
                                                          pjrt::functions::backend().name() + " plugin)"});
   }
 };
@@ -44,7 +44,7 @@ struct Unimplemented<PJRT_Error* (*)(Args*), Name> {
 
 namespace pjrt::functions {
 
-const DeviceBackend& backend() { return api::backend(); }
+const DeviceBackend& backend() { return core::backend(); }
 
 PJRT_Error* pluginInitialize(PJRT_Plugin_Initialize_Args* args) {
   return call("PJRT_Plugin_Initialize", args, [](PJRT_Plugin_Initialize_Args&, const Fits&) {});

@@ -5,9 +5,9 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/api_functions.h"
+#include "runtime/plugin_core.h"
 #include "runtime/host_memory.h"
-#include "runtime/pjrt/buffer_types.h"
+#include "runtime/buffer_types.h"
 #include "runtime/pjrt/pjrt_call.h"
 #include "runtime/pjrt/pjrt_functions.h"
 #include "runtime/pjrt/pjrt_objects.h"
@@ -26,14 +26,8 @@ EventRef readyEvent() {
   return event;
 }
 
-// Takes the event kiln's C API returned.
-PJRT_Event* eventFrom(KilnEvent* event) {
-  std::unique_ptr<KilnEvent> owned(event);
-  return newEvent(owned->event);
-}
-
-PJRT_Buffer* newBuffer(KilnBuffer* core, PJRT_Device* device) {
-  return std::make_unique<PJRT_Buffer>(PJRT_Buffer{core, device}).release();
+PJRT_Buffer* newBuffer(std::shared_ptr<BufferState> state, PJRT_Device* device) {
+  return std::make_unique<PJRT_Buffer>(PJRT_Buffer{std::move(state), device}).release();
 }
 
 // The device a buffer is made on: the memory's, else the device named (one of them must
@@ -77,7 +71,7 @@ void requireDenseLayout(const PJRT_Buffer_MemoryLayout* layout, const Type& type
       majorToMinor = t.minor_to_major[i] == static_cast<int64_t>(t.minor_to_major_size - 1 - i);
     if (majorToMinor) return;
   }
-  throw ApiFailure(KILN_ERROR_UNIMPLEMENTED,
+  throw ApiFailure(FailureCode::Unimplemented,
                    std::string("unsupported: ") + what + " other than dense major-to-minor (kiln's buffers are)");
 }
 
@@ -111,20 +105,14 @@ PJRT_Error* clientBufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* ar
     PJRT_Device& device = targetDevice(client, a.device, a.memory);
     const int code = rawEnum(a.type);
     if (code == PJRT_Buffer_Type_TOKEN) {
-      KilnBufferFromHostArgs in{};
-      in.struct_size = sizeof in;
-      in.client = client.core;
-      in.device = device.core;
-      in.dtype = KILN_DTYPE_TOKEN;
-      in.num_dims = a.num_dims;
-      check(api::bufferFromHost(&in));
-      if (fits(a.done_with_host_buffer)) a.done_with_host_buffer = eventFrom(in.done_with_host);
-      else std::unique_ptr<KilnEvent>(in.done_with_host);
-      a.buffer = newBuffer(in.buffer, &device);
+      if (a.num_dims > 0) invalid("a token has no dims; num_dims is " + std::to_string(a.num_dims));
+      std::shared_ptr<BufferState> token = core::token(*device.core);
+      if (fits(a.done_with_host_buffer)) a.done_with_host_buffer = newEvent(token->ready);
+      a.buffer = newBuffer(std::move(token), &device);
       return;
     }
     const std::optional<DType> dtype = dtypeOf(code);
-    if (!dtype) throw ApiFailure(KILN_ERROR_UNIMPLEMENTED, "unsupported: buffer type " + std::to_string(code));
+    if (!dtype) throw ApiFailure(FailureCode::Unimplemented, "unsupported: buffer type " + std::to_string(code));
     const Type type = tensorType(*dtype, a.dims, a.num_dims);
     requireDenseLayout(a.device_layout, type, "device_layout");
     requireData(type, a.data, "data");
@@ -153,14 +141,14 @@ PJRT_Error* clientBufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* ar
       }
     });
     if (fits(a.done_with_host_buffer)) a.done_with_host_buffer = newEvent(copied ? readyEvent() : state->ready);
-    a.buffer = newBuffer(std::make_unique<KilnBuffer>(KilnBuffer{std::move(state)}).release(), &device);
+    a.buffer = newBuffer(std::move(state), &device);
   });
 }
 
 PJRT_Error* bufferToHostBuffer(PJRT_Buffer_ToHostBuffer_Args* args) {
   return call("PJRT_Buffer_ToHostBuffer", args, [](PJRT_Buffer_ToHostBuffer_Args& a, const Fits& fits) {
     PJRT_Buffer& src = bufferOf(a.src, "src");
-    const BufferState& state = *src.core->state;
+    const BufferState& state = *src.state;
     requireDenseLayout(a.host_layout, state.type, "host_layout");
     const auto bytes = static_cast<size_t>(state.bytes);
     if (!a.dst) {  // a query of the size
@@ -171,45 +159,43 @@ PJRT_Error* bufferToHostBuffer(PJRT_Buffer_ToHostBuffer_Args* args) {
     if (a.dst_size < bytes)
       invalid("dst_size is " + std::to_string(a.dst_size) + ", the buffer (" + state.type.str() + ") holds " +
               std::to_string(bytes) + " bytes");
-    KilnBufferToHostArgs out{sizeof out, src.core, a.dst, bytes, nullptr};
-    check(api::bufferToHost(&out));
-    a.event = eventFrom(out.event);
+    a.event = newEvent(core::copyToHost(src.state, a.dst, bytes));
   });
 }
 
 PJRT_Error* bufferDestroy(PJRT_Buffer_Destroy_Args* args) {
   return call("PJRT_Buffer_Destroy", args, [](PJRT_Buffer_Destroy_Args& a, const Fits&) {
+    // Only the handle goes: reads queued with the buffer still read it, and its memory
+    // is freed when the last of them has (BufferState::dropHandle).
     std::unique_ptr<PJRT_Buffer> buffer(&bufferOf(a.buffer));
-    KilnBufferDestroyArgs destroy{sizeof destroy, buffer->core};
-    check(api::bufferDestroy(&destroy));
+    buffer->state->dropHandle();
   });
 }
 
 PJRT_Error* bufferDelete(PJRT_Buffer_Delete_Args* args) {
   return call("PJRT_Buffer_Delete", args, [](PJRT_Buffer_Delete_Args& a, const Fits&) {
-    KilnBufferDeleteArgs remove{sizeof remove, bufferOf(a.buffer).core};
-    check(api::bufferDelete(&remove));
+    bufferOf(a.buffer).state->remove();
   });
 }
 
 PJRT_Error* bufferIsDeleted(PJRT_Buffer_IsDeleted_Args* args) {
   return call("PJRT_Buffer_IsDeleted", args, [](PJRT_Buffer_IsDeleted_Args& a, const Fits&) {
     // A donated buffer is gone from its caller's side, as PJRT reports it.
-    const BufferState& state = *bufferOf(a.buffer).core->state;
+    const BufferState& state = *bufferOf(a.buffer).state;
     a.is_deleted = state.deleted() || state.donated();
   });
 }
 
 PJRT_Error* bufferElementType(PJRT_Buffer_ElementType_Args* args) {
   return call("PJRT_Buffer_ElementType", args, [](PJRT_Buffer_ElementType_Args& a, const Fits&) {
-    const Type& type = bufferOf(a.buffer).core->state->type;
+    const Type& type = bufferOf(a.buffer).state->type;
     a.type = type.isToken() ? PJRT_Buffer_Type_TOKEN : bufferTypeOf(type.dtype());
   });
 }
 
 PJRT_Error* bufferDimensions(PJRT_Buffer_Dimensions_Args* args) {
   return call("PJRT_Buffer_Dimensions", args, [](PJRT_Buffer_Dimensions_Args& a, const Fits&) {
-    const BufferState& state = *bufferOf(a.buffer).core->state;
+    const BufferState& state = *bufferOf(a.buffer).state;
     a.dims = state.dims.data();
     a.num_dims = state.dims.size();
   });
@@ -218,7 +204,7 @@ PJRT_Error* bufferDimensions(PJRT_Buffer_Dimensions_Args* args) {
 // kiln's buffers are neither padded nor dynamic.
 PJRT_Error* bufferUnpaddedDimensions(PJRT_Buffer_UnpaddedDimensions_Args* args) {
   return call("PJRT_Buffer_UnpaddedDimensions", args, [](PJRT_Buffer_UnpaddedDimensions_Args& a, const Fits&) {
-    const BufferState& state = *bufferOf(a.buffer).core->state;
+    const BufferState& state = *bufferOf(a.buffer).state;
     a.unpadded_dims = state.dims.data();
     a.num_dims = state.dims.size();
   });
@@ -235,7 +221,7 @@ PJRT_Error* bufferDynamicDimensionIndices(PJRT_Buffer_DynamicDimensionIndices_Ar
 
 PJRT_Error* bufferOnDeviceSizeInBytes(PJRT_Buffer_OnDeviceSizeInBytes_Args* args) {
   return call("PJRT_Buffer_OnDeviceSizeInBytes", args, [](PJRT_Buffer_OnDeviceSizeInBytes_Args& a, const Fits&) {
-    a.on_device_size_in_bytes = static_cast<size_t>(bufferOf(a.buffer).core->state->bytes);
+    a.on_device_size_in_bytes = static_cast<size_t>(bufferOf(a.buffer).state->bytes);
   });
 }
 
@@ -261,15 +247,16 @@ PJRT_Error* bufferIsOnCpu(PJRT_Buffer_IsOnCpu_Args* args) {
 PJRT_Error* bufferReadyEvent(PJRT_Buffer_ReadyEvent_Args* args) {
   return call("PJRT_Buffer_ReadyEvent", args, [](PJRT_Buffer_ReadyEvent_Args& a, const Fits& fits) {
     fits.requireOut(a.event, "event");
-    a.event = newEvent(bufferOf(a.buffer).core->state->ready);
+    a.event = newEvent(bufferOf(a.buffer).state->ready);
   });
 }
 
 namespace {
 PJRT_Buffer* copyTo(PJRT_Buffer& src, PJRT_Device& dst) {
-  KilnBufferCopyToDeviceArgs copy{sizeof copy, src.core, dst.core, nullptr};
-  check(api::bufferCopyToDevice(&copy));
-  return newBuffer(copy.dst_buffer, &dst);
+  if (!dst.core)
+    invalid("device " + std::to_string(dst.id) + " belongs to process " + std::to_string(dst.processIndex) +
+            ", which this client cannot address");
+  return newBuffer(core::copyToDevice(src.state, *dst.core), &dst);
 }
 }  // namespace
 

@@ -1,11 +1,11 @@
-// PJRT's clients, devices, device descriptions and memories, over the plugin's clients:
-// a PJRT client creates one through kiln's own client_create (its options, devices and
-// communicator), and gives each device one memory.
+// PJRT's clients, devices, device descriptions and memories, over the plugin's clients
+// (core::createClient: its options, devices and communicator); each device has one
+// memory.
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "runtime/api_functions.h"
+#include "runtime/plugin_core.h"
 #include "runtime/pjrt/pjrt_call.h"
 #include "runtime/pjrt/pjrt_functions.h"
 #include "runtime/pjrt/pjrt_objects.h"
@@ -44,17 +44,11 @@ const PJRT_Memory_FunctionTable kMemoryFunctions = {
     },
 };
 
-// What a client's creation options say, as kiln's client_create takes them: the devices
-// and the memory limit as numbers, the rest as named strings.
-struct CreateOptions {
-  int32_t numDevices = 0;
-  int64_t memoryLimit = 0;
-  std::vector<std::string> names, values;
-};
-
-CreateOptions createOptions(const PJRT_Client_Create_Args& a) {
+// What a client's creation options say: the devices and the memory limit as numbers,
+// kiln's client options as strings.
+core::ClientSettings createOptions(const PJRT_Client_Create_Args& a) {
   if (a.num_options > 0 && !a.create_options) invalid("create_options is null");
-  CreateOptions options;
+  core::ClientSettings settings;
   for (size_t i = 0; i < a.num_options; ++i) {
     const PJRT_NamedValue& option = a.create_options[i];
     const std::string where = "create_options[" + std::to_string(i) + "]";
@@ -66,20 +60,20 @@ CreateOptions createOptions(const PJRT_Client_Create_Args& a) {
       if (name == "num_devices") {
         if (option.int64_value < 0 || option.int64_value > INT32_MAX)
           invalid(where + ": num_devices is " + std::to_string(option.int64_value));
-        options.numDevices = static_cast<int32_t>(option.int64_value);
+        settings.numDevices = static_cast<int>(option.int64_value);
       } else {
-        options.memoryLimit = option.int64_value;
+        settings.memoryLimit = option.int64_value;
       }
     } else if (rawEnum(option.type) == PJRT_NamedValue_kString) {
       if (!option.string_value && option.value_size > 0) invalid(where + " has a null string");
-      options.names.push_back(name);
-      options.values.emplace_back(option.string_value ? option.string_value : "", option.value_size);
+      core::setClientOption(settings, name, std::string(option.string_value ? option.string_value : "", option.value_size),
+                            where);
     } else {
       invalid(where + ": " + name + " must be a string (this plugin's options: num_devices, memory_limit_bytes, "
               "communicator, collective_timeout_s, inline_execution, infeed_when_empty)");
     }
   }
-  return options;
+  return settings;
 }
 
 PJRT_Client& clientOf(PJRT_Client* client) { return need(client, "client"); }
@@ -105,22 +99,19 @@ namespace functions {
 PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
   return call("PJRT_Client_Create", args, [](PJRT_Client_Create_Args& a, const Fits& fits) {
     fits.requireOut(a.client, "client");
-    const CreateOptions options = createOptions(a);
-    std::vector<KilnNamedOption> named;
-    for (size_t i = 0; i < options.names.size(); ++i)
-      named.push_back({options.names[i].c_str(), options.values[i].c_str()});
-    KilnClientCreateArgs create{};
-    create.struct_size = sizeof create;
-    create.num_devices = options.numDevices;
-    create.memory_limit_bytes = options.memoryLimit;
-    create.options = named.data();
-    create.num_options = named.size();
-    check(api::clientCreate(&create));
+    std::unique_ptr<ClientCore> created = core::createClient(createOptions(a));
     auto client = std::make_unique<PJRT_Client>();
-    client->core = create.client;
+    client->core = created.release();
+    struct Undo {  // a failure below destroys the client made
+      std::unique_ptr<PJRT_Client>& client;
+      ~Undo() {
+        if (client) core::destroyClient(std::unique_ptr<ClientCore>(client->core));
+      }
+    } undo{client};
+    ClientCore& made = *client->core;
     client->platformVersion = std::string("kiln ") + KILN_VERSION;
-    const int rank = create.client->transport ? static_cast<int>(create.client->transport->rank()) : 0;
-    for (KilnDevice* core : create.client->handles) {
+    const int rank = made.transport ? static_cast<int>(made.transport->rank()) : 0;
+    for (DeviceCore* core : made.handles) {
       auto device = std::make_unique<PJRT_Device>();
       device->core = core;
       device->id = core->id;
@@ -131,18 +122,14 @@ PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
       device->debugString = core->description;
       device->displayString = core->kind + "(id=" + std::to_string(core->id) + ")";
       device->memory.description = "device memory of " + device->displayString;
-      KilnDeviceInfoArgs info{};
-      info.struct_size = sizeof info;
-      info.device = core;
-      check(api::deviceInfo(&info));
-      device->attributes.push_back(int64Value("memory_size_bytes", info.memory_size_bytes));
+      device->attributes.push_back(int64Value("memory_size_bytes", core::memorySize(*core)));
       client->handles.push_back(device.get());
       client->memories.push_back(&device->memory);
       client->devices.push_back(std::move(device));
     }
     // Under the mpi communicator, the other ranks' devices: one each, its id the rank's.
     client->allHandles = client->handles;
-    for (size_t id = 0; id < create.client->allDevices(); ++id) {
+    for (size_t id = 0; id < made.allDevices(); ++id) {
       if (std::any_of(client->handles.begin(), client->handles.end(),
                       [&](const PJRT_Device* d) { return static_cast<size_t>(d->id) == id; }))
         continue;
@@ -167,8 +154,7 @@ PJRT_Error* clientDestroy(PJRT_Client_Destroy_Args* args) {
   return call("PJRT_Client_Destroy", args, [](PJRT_Client_Destroy_Args& a, const Fits&) {
     if (!a.client) return;  // like free(NULL)
     std::unique_ptr<PJRT_Client> client(a.client);
-    KilnClientDestroyArgs destroy{sizeof destroy, client->core};
-    check(api::clientDestroy(&destroy));
+    core::destroyClient(std::unique_ptr<ClientCore>(client->core));
   });
 }
 
@@ -218,7 +204,7 @@ PJRT_Error* clientLookupDevice(PJRT_Client_LookupDevice_Args* args) {
         a.device = device;
         return;
       }
-    throw ApiFailure(KILN_ERROR_INVALID_ARGUMENT, "no device has id " + std::to_string(a.id));
+    throw ApiFailure(FailureCode::InvalidArgument, "no device has id " + std::to_string(a.id));
   });
 }
 

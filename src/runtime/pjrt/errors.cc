@@ -29,17 +29,17 @@ const PJRT_Error_FunctionTable kErrorFunctions = {
 
 }  // namespace
 
-PJRT_Error_Code codeOf(KilnErrorCode code) {
+PJRT_Error_Code codeOf(FailureCode code) {
   switch (code) {
-    case KILN_ERROR_INVALID_ARGUMENT: return PJRT_Error_Code_INVALID_ARGUMENT;
-    case KILN_ERROR_UNIMPLEMENTED: return PJRT_Error_Code_UNIMPLEMENTED;
-    case KILN_ERROR_FAILED_PRECONDITION: return PJRT_Error_Code_FAILED_PRECONDITION;
-    case KILN_ERROR_RESOURCE_EXHAUSTED: return PJRT_Error_Code_RESOURCE_EXHAUSTED;
-    case KILN_ERROR_IO: return PJRT_Error_Code_DATA_LOSS;  // damaged files and serialized executables
-    case KILN_ERROR_RUNTIME: return PJRT_Error_Code_INTERNAL;  // as XLA reports failures of a running program
-    case KILN_ERROR_INTERNAL: return PJRT_Error_Code_INTERNAL;
-    case KILN_ERROR_CANCELLED: return PJRT_Error_Code_CANCELLED;
-    case KILN_ERROR_UNKNOWN: break;
+    case FailureCode::InvalidArgument: return PJRT_Error_Code_INVALID_ARGUMENT;
+    case FailureCode::Unimplemented: return PJRT_Error_Code_UNIMPLEMENTED;
+    case FailureCode::FailedPrecondition: return PJRT_Error_Code_FAILED_PRECONDITION;
+    case FailureCode::ResourceExhausted: return PJRT_Error_Code_RESOURCE_EXHAUSTED;
+    case FailureCode::Io: return PJRT_Error_Code_DATA_LOSS;  // damaged files and serialized executables
+    case FailureCode::Runtime: return PJRT_Error_Code_INTERNAL;  // as XLA reports failures of a running program
+    case FailureCode::Internal: return PJRT_Error_Code_INTERNAL;
+    case FailureCode::Cancelled: return PJRT_Error_Code_CANCELLED;
+    case FailureCode::Unknown: break;
   }
   return PJRT_Error_Code_UNKNOWN;
 }
@@ -50,12 +50,6 @@ PJRT_Error* pjrtError(const Failure& failure) {
   error->code = codeOf(failure.code);
   error->message = failure.message;
   return error.release();
-}
-
-void check(KilnError* error) {
-  if (!error) return;
-  std::unique_ptr<KilnError> owned(error);
-  throw ForwardedFailure{owned->failure};
 }
 
 namespace functions {

@@ -30,7 +30,7 @@ PJRT_Error* eventError(PJRT_Event_Error_Args* args) {
   PJRT_Error* failure = nullptr;
   PJRT_Error* error = call("PJRT_Event_Error", args, [&](PJRT_Event_Error_Args& a, const Fits&) {
     const EventRef& event = eventOf(a.event);
-    if (!event->isReady()) throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION, "the event is not ready (await it first)");
+    if (!event->isReady()) throw ApiFailure(FailureCode::FailedPrecondition, "the event is not ready (await it first)");
     failure = errorOf(event->await());
   });
   return error ? error : failure;

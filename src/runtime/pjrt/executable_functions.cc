@@ -11,22 +11,17 @@
 
 #include "ir/fingerprint.h"
 #include "passes/buffer_assignment.h"
-#include "runtime/api_functions.h"
+#include "runtime/plugin_core.h"
 #include "runtime/compile_options_proto.h"
 #include "runtime/serialized_executable.h"
 #include "stablehlo/printer.h"
-#include "runtime/pjrt/buffer_types.h"
+#include "runtime/buffer_types.h"
 #include "runtime/pjrt/executables.h"
 #include "runtime/pjrt/pjrt_call.h"
 #include "runtime/pjrt/pjrt_functions.h"
 #include "runtime/pjrt/pjrt_objects.h"
 
 namespace kiln::runtime::pjrt {
-
-CompiledProgramHandle::~CompiledProgramHandle() {
-  KilnExecutableDestroyArgs destroy{sizeof destroy, kiln};
-  std::unique_ptr<KilnError>(api::executableDestroy(&destroy));
-}
 
 namespace {
 
@@ -37,10 +32,11 @@ PJRT_Device* deviceWithId(const PJRT_Client& client, int32_t id) {
           std::to_string(client.handles.size()) + " devices)");
 }
 
-std::shared_ptr<CompiledProgramHandle> handleOf(KilnExecutable* kiln) {
+std::shared_ptr<CompiledProgramHandle> handleOf(std::unique_ptr<ExecutableCore> kiln) {
   auto handle = std::make_shared<CompiledProgramHandle>();
-  handle->kiln = kiln;
-  const ProgramInfo& info = *kiln->info;
+  handle->kiln = std::move(kiln);
+  const ExecutableCore& core = *handle->kiln;
+  const ProgramInfo& info = *core.info;
   handle->fingerprint = fingerprint(info.program->module()).hex();
   // XLA's names for the same two estimates.
   handle->costs = {floatValue("flops", info.flops), floatValue("bytes accessed", info.bytesAccessed)};
@@ -48,11 +44,11 @@ std::shared_ptr<CompiledProgramHandle> handleOf(KilnExecutable* kiln) {
   // parameters, and kiln's execute takes one list for all: they donate nothing (PJRT
   // allows a plugin not to donate).
   const Function& entry = info.program->entry();
-  if (kiln->processes.empty())
+  if (core.processes.empty())
     for (size_t i = 0; i < entry.numParams(); ++i)
       if (passes::marksDonation(entry, i)) handle->donors.push_back(i);
-  handle->outputs = valueTypes(kiln->info->results);
-  for (size_t i = 0; i < kiln->info->results.size(); ++i) {
+  handle->outputs = valueTypes(info.results);
+  for (size_t i = 0; i < info.results.size(); ++i) {
     static const char kDevice[] = "device";
     handle->outputMemoryKinds.push_back(kDevice);
     handle->outputMemoryKindSizes.push_back(sizeof kDevice - 1);
@@ -79,11 +75,10 @@ std::vector<std::string> splitList(const std::string& text) {
   return items;
 }
 
-KilnOptimization optimizationOf(const std::string& value) {
-  if (value == "default") return KILN_OPTIMIZATION_DEFAULT;
-  if (value == "fast") return KILN_OPTIMIZATION_FAST;
-  if (value == "full") return KILN_OPTIMIZATION_FULL;
-  if (value == "tiered") return KILN_OPTIMIZATION_TIERED;
+CompileSettings::Optimization optimizationOf(const std::string& value) {
+  if (value == "default" || value == "full") return CompileSettings::Optimization::Full;
+  if (value == "fast") return CompileSettings::Optimization::Fast;
+  if (value == "tiered") return CompileSettings::Optimization::Tiered;
   invalid("kiln.optimization is '" + value + "' (default, fast, full or tiered)");
 }
 
@@ -122,12 +117,12 @@ ValueTypes valueTypes(const std::vector<Type>& types) {
   return out;
 }
 
-PJRT_LoadedExecutable* load(PJRT_Client& client, KilnExecutable* kiln, bool portable) {
+PJRT_LoadedExecutable* load(PJRT_Client& client, std::unique_ptr<ExecutableCore> kiln, bool portable) {
   auto loaded = std::make_unique<PJRT_LoadedExecutable>();
-  loaded->program = handleOf(kiln);
+  loaded->program = handleOf(std::move(kiln));
   loaded->client = &client;
   loaded->portable = portable;
-  const Placement& where = kiln->info->placement;
+  const Placement& where = loaded->program->kiln->info->placement;
   if (client.core->transport && where.processes() > 1) {
     // Under the mpi communicator each rank runs its own process, on its one device
     // (process r * partitions + p runs on rank r * partitions + p).
@@ -141,19 +136,16 @@ PJRT_LoadedExecutable* load(PJRT_Client& client, KilnExecutable* kiln, bool port
 
 PJRT_LoadedExecutable* deserialize(PJRT_Client& client, const char* bytes, size_t size, const char* sourceName,
                                    const char* source, size_t sourceSize) {
-  KilnExecutableDeserializeArgs load{};
-  load.struct_size = sizeof load;
-  load.client = client.core;
-  load.bytes = bytes;
-  load.num_bytes = size;
-  load.source_name = sourceName;
-  load.source = source;
-  load.source_size = sourceSize;
-  check(api::executableDeserialize(&load));
+  if (!bytes && size > 0) invalid("serialized_executable is null");
+  std::optional<std::string_view> text;
+  if (source) text = std::string_view(source, sourceSize);
+  std::unique_ptr<ExecutableCore> kiln =
+      core::deserialize(*client.core, std::string_view(bytes ? bytes : "", size), sourceName ? sourceName : "", text);
   // The bytes do not say whether it was compiled portable: one process placed on no
   // device in particular runs where execute says, else on the client's first device.
-  const Placement& where = load.executable->info->placement;
-  return pjrt::load(client, load.executable, where.processes() == 1 && where.devices.empty());
+  const Placement& where = kiln->info->placement;
+  const bool portable = where.processes() == 1 && where.devices.empty();
+  return pjrt::load(client, std::move(kiln), portable);
 }
 
 const CompiledProgramHandle& programOf(const PJRT_Executable* executable) {
@@ -162,7 +154,7 @@ const CompiledProgramHandle& programOf(const PJRT_Executable* executable) {
 
 PJRT_LoadedExecutable& loadedOf(PJRT_LoadedExecutable* executable) {
   PJRT_LoadedExecutable& loaded = need(executable, "executable");
-  if (loaded.deleted) throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION, "the executable was deleted");
+  if (loaded.deleted) throw ApiFailure(FailureCode::FailedPrecondition, "the executable was deleted");
   return loaded;
 }
 
@@ -177,52 +169,34 @@ PJRT_Error* clientCompile(PJRT_Client_Compile_Args* args) {
       invalid("program's struct_size is " + std::to_string(program.struct_size));
     const std::string_view format(program.format ? program.format : "", program.format ? program.format_size : 0);
     if (format != "mlir")
-      throw ApiFailure(KILN_ERROR_UNIMPLEMENTED, "unsupported: program format '" + std::string(format) +
+      throw ApiFailure(FailureCode::Unimplemented, "unsupported: program format '" + std::string(format) +
                                                      "' (kiln compiles StableHLO as format \"mlir\")");
     if (program.code_size > 0 && !program.code) invalid("program code is null");
     const std::string_view code(program.code, program.code_size);
     if (code.substr(0, kBytecodeMagic.size()) == kBytecodeMagic)
-      throw ApiFailure(KILN_ERROR_UNIMPLEMENTED, "unsupported: MLIR bytecode (kiln reads programs as MLIR text)");
+      throw ApiFailure(FailureCode::Unimplemented, "unsupported: MLIR bytecode (kiln reads programs as MLIR text)");
     if (a.compile_options_size > 0 && !a.compile_options) invalid("compile_options is null");
     const proto::CompileOptions options =
         proto::readCompileOptions(std::string_view(a.compile_options ? a.compile_options : "", a.compile_options_size));
 
     // kiln's own compile settings, by the names the kiln extension's header gives them;
     // any other override is one of kiln's named options.
-    std::vector<KilnNamedOption> named;
-    std::string entry, dumpDir, sourceName;
-    std::vector<std::string> processEntries;
-    KilnOptimization optimization = KILN_OPTIMIZATION_DEFAULT;
-    for (const auto& [name, value] : options.overrides) {
-      if (name == "kiln.entry") entry = value;
-      else if (name == "kiln.dump_dir") dumpDir = value;
-      else if (name == "kiln.source_name") sourceName = value;
-      else if (name == "kiln.process_entries") processEntries = splitList(value);
-      else if (name == "kiln.optimization") optimization = optimizationOf(value);
-      else named.push_back({name.c_str(), value.c_str()});
+    core::CompileRequest request;
+    request.code = code;
+    request.replicas = options.replicas;
+    request.partitions = options.partitions;
+    if (!options.portable) request.deviceAssignment = options.devices;
+    for (size_t i = 0; i < options.overrides.size(); ++i) {
+      const auto& [name, value] = options.overrides[i];
+      if (name == "kiln.entry") request.entry = value;
+      else if (name == "kiln.dump_dir") request.settings.dumpDir = value;
+      else if (name == "kiln.source_name") request.name = value.empty() ? "<program>" : value;
+      else if (name == "kiln.process_entries") request.processEntries = splitList(value);
+      else if (name == "kiln.optimization") request.settings.optimization = optimizationOf(value);
+      else core::setCompileOption(request.settings, name, value, "env_option_overrides[" + std::to_string(i) + "]");
     }
-    std::vector<const char*> processEntryNames;
-    for (const std::string& e : processEntries) processEntryNames.push_back(e.c_str());
-    KilnCompileArgs compile{};
-    compile.struct_size = sizeof compile;
-    compile.entry = entry.empty() ? nullptr : entry.c_str();
-    compile.dump_dir = dumpDir.empty() ? nullptr : dumpDir.c_str();
-    compile.name = sourceName.empty() ? nullptr : sourceName.c_str();
-    compile.optimization = optimization;
-    compile.process_entries = processEntryNames.empty() ? nullptr : processEntryNames.data();
-    compile.num_process_entries = processEntryNames.size();
-    compile.client = client.core;
-    compile.code = code.data();
-    compile.code_size = code.size();
-    compile.num_replicas = options.replicas;
-    compile.num_partitions = options.partitions;
-    compile.device_assignment = options.devices.empty() || options.portable ? nullptr : options.devices.data();
-    compile.options = named.data();
-    compile.num_options = named.size();
-    if (!options.portable)
-      for (int32_t id : options.devices) deviceWithId(client, id);
-    check(api::compile(&compile));
-    a.executable = load(client, compile.executable, options.portable);
+    for (int32_t id : request.deviceAssignment) deviceWithId(client, id);
+    a.executable = load(client, core::compile(*client.core, request), options.portable);
   });
 }
 
@@ -321,70 +295,86 @@ PJRT_Error* executableOutputMemoryKinds(PJRT_Executable_OutputMemoryKinds_Args* 
 }  // namespace functions
 
 void execute(PJRT_LoadedExecutable_Execute_Args& a, const Fits& fits, const ExecuteControl& control) {
-    PJRT_LoadedExecutable& loaded = loadedOf(a.executable);
-    const CompiledProgramHandle& program = *loaded.program;
-    std::vector<PJRT_Device*> devices = loaded.devices;
-    if (fits(a.execute_device) && a.execute_device) {
-      if (!loaded.portable && !(devices.size() == 1 && devices[0] == a.execute_device))
-        invalid("execute_device names a device, but the executable was compiled for its device assignment "
-                "(compile_portable_executable is false)");
-      devices = {a.execute_device};
-    } else if (loaded.portable) {
-      devices = {loaded.client->handles.at(0)};  // (a deserialized one may be: see deserialize)
-    }
-    if (a.num_devices != devices.size())
-      invalid("num_devices is " + std::to_string(a.num_devices) + "; the executable runs on " +
-              std::to_string(devices.size()) + " device(s)");
-    if (!a.output_lists) invalid("output_lists is null");
-    auto numArgs = [&](size_t d) { return control.numArgsPerDevice ? control.numArgsPerDevice[d] : a.num_args; };
-    std::vector<std::vector<KilnBuffer*>> arguments(a.num_devices);
-    std::vector<KilnBuffer* const*> argumentLists;
-    std::vector<KilnDevice*> kilnDevices;
-    for (size_t d = 0; d < a.num_devices; ++d) {
-      if (numArgs(d) > 0 && !a.argument_lists) invalid("argument_lists is null");
-      if (numArgs(d) > 0 && !a.argument_lists[d]) invalid("argument_lists[" + std::to_string(d) + "] is null");
-      kilnDevices.push_back(devices[d]->core);
-      for (size_t i = 0; i < numArgs(d); ++i) {
-        PJRT_Buffer* buffer = a.argument_lists[d][i];
-        if (!buffer) invalid("argument_lists[" + std::to_string(d) + "][" + std::to_string(i) + "] is null");
-        arguments[d].push_back(buffer->core);
-      }
-      argumentLists.push_back(arguments[d].data());
-    }
-    // Each device's outputs: its process's function's results.
-    auto outputsOf = [&](size_t d) { return program.kiln->infoOf(d)->results.size(); };
-    std::vector<std::vector<KilnBuffer*>> results;
-    for (size_t d = 0; d < a.num_devices; ++d) {
-      results.emplace_back(outputsOf(d));
-      if (!results.back().empty() && !a.output_lists[d]) invalid("output_lists[" + std::to_string(d) + "] is null");
-    }
-    std::vector<KilnBuffer**> resultLists;
-    for (auto& list : results) resultLists.push_back(list.data());
-    std::vector<KilnEvent*> complete(a.num_devices);
-    KilnExecuteArgs execute{};
-    execute.struct_size = sizeof execute;
-    execute.executable = program.kiln;
-    execute.num_devices = a.num_devices;
-    execute.devices = kilnDevices.data();
-    execute.argument_lists = argumentLists.data();
-    execute.num_args = a.num_args;
-    execute.output_lists = resultLists.data();
-    execute.complete_events = complete.data();
-    const std::vector<size_t> donated = donatedParameters(program.donors, a.options);
-    execute.donated_args = donated.data();
-    execute.num_donated_args = donated.size();
-    execute.label = control.label;
-    execute.time_limit_ns = control.timeLimitNs;
-    execute.print = control.print;
-    execute.print_user = control.printUser;
-    execute.print_release = control.printRelease;
-    execute.num_args_per_device = control.numArgsPerDevice;
-    check(api::execute(&execute));
-    for (size_t d = 0; d < a.num_devices; ++d) {
-      for (size_t r = 0; r < results[d].size(); ++r) a.output_lists[d][r] = new PJRT_Buffer{results[d][r], devices[d]};
-      std::unique_ptr<KilnEvent> event(complete[d]);
-      if (a.device_complete_events) a.device_complete_events[d] = new PJRT_Event{event->event, event->execution};
-    }
+  PJRT_LoadedExecutable& loaded = loadedOf(a.executable);
+  const CompiledProgramHandle& program = *loaded.program;
+  // Its devices, or the one execute_device names (a portable executable's).
+  PJRT_Device* const* devices = loaded.devices.data();
+  size_t numDevices = loaded.devices.size();
+  PJRT_Device* chosen = nullptr;
+  if (fits(a.execute_device) && a.execute_device) {
+    if (!loaded.portable && !(numDevices == 1 && devices[0] == a.execute_device))
+      invalid("execute_device names a device, but the executable was compiled for its device assignment "
+              "(compile_portable_executable is false)");
+    chosen = a.execute_device;
+  } else if (loaded.portable) {
+    chosen = loaded.client->handles.at(0);  // (a deserialized one may be: see deserialize)
+  }
+  if (chosen) {
+    devices = &chosen;
+    numDevices = 1;
+  }
+  if (a.num_devices != numDevices)
+    invalid("num_devices is " + std::to_string(a.num_devices) + "; the executable runs on " +
+            std::to_string(numDevices) + " device(s)");
+  if (!a.output_lists) invalid("output_lists is null");
+  // Under the mpi communicator this rank's one device runs the process of its rank.
+  const ClientCore& client = *loaded.client->core;
+  const Placement& where = program.kiln->info->placement;
+  const size_t firstProcess = client.transport && where.processes() > 1 ? client.transport->rank() : 0;
+  auto numArgs = [&](size_t d) { return control.numArgsPerDevice ? control.numArgsPerDevice[d] : a.num_args; };
+  size_t mostArgs = 0;
+  constexpr size_t kOnStack = 8;  // the few devices most executions run on
+  DeviceCore* coresOnStack[kOnStack];
+  std::vector<DeviceCore*> coresOnHeap;
+  DeviceCore** cores = numDevices <= kOnStack ? coresOnStack : (coresOnHeap.resize(numDevices), coresOnHeap.data());
+  for (size_t d = 0; d < numDevices; ++d) {
+    if (numArgs(d) > 0 && !a.argument_lists) invalid("argument_lists is null");
+    if (numArgs(d) > 0 && !a.argument_lists[d]) invalid("argument_lists[" + std::to_string(d) + "] is null");
+    if (!a.output_lists[d] && !program.kiln->infoOf(firstProcess + d)->results.empty())
+      invalid("output_lists[" + std::to_string(d) + "] is null");
+    if (!devices[d]->core) invalid("device " + std::to_string(devices[d]->id) + " is not addressable");
+    cores[d] = devices[d]->core;
+    mostArgs = std::max(mostArgs, numArgs(d));
+  }
+  // The plugin reads the arguments and hands back the outputs and events through these,
+  // so that no list is built for them.
+  struct Context {
+    PJRT_LoadedExecutable_Execute_Args* a;
+    const ExecuteControl* control;
+    PJRT_Device* const* devices;
+  } context{&a, &control, devices};
+  core::ExecuteRequest request;
+  request.executable = program.kiln.get();
+  request.numDevices = numDevices;
+  request.devices = cores;
+  request.context = &context;
+  request.numArgs = [](const void* c, size_t d) {
+    const Context& x = *static_cast<const Context*>(c);
+    return x.control->numArgsPerDevice ? x.control->numArgsPerDevice[d] : x.a->num_args;
+  };
+  request.argument = [](const void* c, size_t d, size_t i) -> const std::shared_ptr<BufferState>* {
+    const PJRT_Buffer* buffer = static_cast<const Context*>(c)->a->argument_lists[d][i];
+    return buffer ? &buffer->state : nullptr;
+  };
+  request.output = [](void* c, size_t d, size_t r, std::shared_ptr<BufferState> buffer) {
+    const Context& x = *static_cast<const Context*>(c);
+    x.a->output_lists[d][r] = new PJRT_Buffer{std::move(buffer), x.devices[d]};
+  };
+  request.done = [](void* c, size_t d, EventRef event, std::shared_ptr<Cancellable> execution) {
+    const Context& x = *static_cast<const Context*>(c);
+    if (x.a->device_complete_events) x.a->device_complete_events[d] = new PJRT_Event{std::move(event), std::move(execution)};
+  };
+  for (size_t i : donatedParameters(program.donors, a.options)) {
+    if (i >= mostArgs) continue;  // (the argument count is checked with the rest)
+    if (request.donated.empty()) request.donated.assign(mostArgs, false);
+    request.donated[i] = true;
+  }
+  if (control.label) request.label = control.label;
+  request.timeLimitNs = control.timeLimitNs;
+  request.print = control.print;
+  request.printUser = control.printUser;
+  request.printRelease = control.printRelease;
+  core::execute(request);
 }
 
 namespace functions {
@@ -489,7 +479,7 @@ PJRT_Error* executableDeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args
                   const Placement& where = loaded->program->kiln->info->placement;
                   if (overridden->replicas != where.replicas || overridden->partitions != where.partitions ||
                       (!overridden->devices.empty() && overridden->devices != where.devices))
-                    throw ApiFailure(KILN_ERROR_UNIMPLEMENTED,
+                    throw ApiFailure(FailureCode::Unimplemented,
                                      "unsupported: overridden compile options that place the program otherwise than "
                                      "when it was compiled (compile it again)");
                 }
@@ -503,7 +493,7 @@ PJRT_Error* loadedExecutableGetDeviceAssignment(PJRT_LoadedExecutable_GetDeviceA
                 fits.requireOut(a.serialized_device_assignment_deleter, "serialized_device_assignment_deleter");
                 const PJRT_LoadedExecutable& loaded = loadedOf(a.executable);
                 if (loaded.portable)
-                  throw ApiFailure(KILN_ERROR_FAILED_PRECONDITION,
+                  throw ApiFailure(FailureCode::FailedPrecondition,
                                    "a portable executable has no device assignment (it runs where execute says)");
                 const Placement& where = loaded.program->kiln->info->placement;
                 std::vector<int32_t> ids;

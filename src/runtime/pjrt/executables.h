@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ir/type.h"
@@ -23,7 +24,7 @@ ValueTypes valueTypes(const std::vector<Type>& types);
 
 // A loaded executable over a program kiln made: on the devices of its placement (or the
 // client's first ones), or on any device when portable.
-PJRT_LoadedExecutable* load(PJRT_Client& client, KilnExecutable* kiln, bool portable);
+PJRT_LoadedExecutable* load(PJRT_Client& client, std::unique_ptr<ExecutableCore> kiln, bool portable);
 
 // A loaded executable from bytes PJRT_Executable_Serialize wrote, with the text it was
 // compiled from when the caller has it (null: none).

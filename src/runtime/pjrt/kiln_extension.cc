@@ -1,5 +1,5 @@
 // The kiln extension (include/kiln/pjrt/kiln_extension.h): what kiln's plugins offer
-// beyond PJRT's core table, over the same objects, each an entry of kiln's own functions.
+// beyond PJRT's core table, over the same objects.
 #include "runtime/pjrt/kiln_extension.h"
 
 #include <cstring>
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/api_functions.h"
-#include "runtime/dtype_codes.h"
-#include "runtime/pjrt/buffer_types.h"
+#include "runtime/plugin_core.h"
+#include "runtime/host_memory.h"
+#include "runtime/buffer_types.h"
 #include "runtime/pjrt/executables.h"
 #include "runtime/pjrt/pjrt_call.h"
 
@@ -52,15 +52,10 @@ PJRT_Error* executableStatistics(KILN_Executable_Statistics_Args* args) {
     CompiledProgramHandle& program = *executable.program;
     executable.statisticNames.clear();
     executable.statistics.clear();
-    {
-      // kiln's statistics live in the program, which every handle of it shares.
-      std::lock_guard<std::mutex> lock(program.statisticsMutex);
-      KilnExecutableStatisticsArgs statistics{sizeof statistics, program.kiln, nullptr, 0};
-      check(api::executableStatistics(&statistics));
-      for (size_t i = 0; i < statistics.num_values; ++i) executable.statisticNames.emplace_back(statistics.values[i].name);
-      for (size_t i = 0; i < statistics.num_values; ++i)
-        executable.statistics.push_back(floatValue(executable.statisticNames[i], statistics.values[i].value));
-    }
+    std::vector<std::pair<std::string, double>> values = program.kiln->info->program->statistics();
+    for (auto& [name, value] : values) executable.statisticNames.push_back(std::move(name));
+    for (size_t i = 0; i < values.size(); ++i)
+      executable.statistics.push_back(floatValue(executable.statisticNames[i], values[i].second));
     a.values = executable.statistics.data();
     a.num_values = executable.statistics.size();
   });
@@ -89,37 +84,37 @@ PJRT_Error* withEntry(KILN_LoadedExecutable_WithEntry_Args* args) {
                 fits.requireOut(a.entry_executable, "entry_executable");
                 PJRT_LoadedExecutable& loaded = loadedOf(a.executable);
                 if (!a.entry) invalid("entry is null");
-                KilnExecutableWithEntryArgs with{sizeof with, loaded.program->kiln, a.entry, nullptr};
-                check(api::executableWithEntry(&with));
-                a.entry_executable = load(*loaded.client, with.entry_executable, loaded.portable);
+                a.entry_executable = load(*loaded.client, core::withEntry(*loaded.program->kiln, a.entry), loaded.portable);
               });
 }
 
-// kiln's feeds take the dtypes of kiln's own ABI.
-KilnDType feedType(int type) {
+// The tensor type a feed names: one of PJRT's element types (any int a C caller stored).
+Type feedType(int type, const int64_t* dims, size_t numDims) {
   const std::optional<DType> dtype = dtypeOf(type);
-  const KilnDType code = dtype ? dtypeCode(*dtype) : KILN_DTYPE_INVALID;
-  if (code == KILN_DTYPE_INVALID)
-    throw ApiFailure(KILN_ERROR_UNIMPLEMENTED, "unsupported: buffer type " + std::to_string(type) + " in a feed");
-  return code;
+  if (!dtype)
+    throw ApiFailure(FailureCode::Unimplemented, "unsupported: buffer type " + std::to_string(type) + " in a feed");
+  return tensorType(*dtype, dims, numDims);
+}
+
+PJRT_Device& feedDevice(PJRT_Device* device) {
+  PJRT_Device& d = need(device, "device");
+  if (!d.core) invalid("device " + std::to_string(d.id) + " is not addressable");
+  return d;
 }
 
 PJRT_Error* deviceInfeed(KILN_Device_Infeed_Args* args) {
   return call("KILN_Device_Infeed", args, [](KILN_Device_Infeed_Args& a, const Fits&) {
-    KilnDeviceInfeedArgs infeed{sizeof infeed, need(a.device, "device").core, feedType(rawEnum(a.type)),
-                                a.dims, a.num_dims, a.data};
-    check(api::deviceInfeed(&infeed));
+    PJRT_Device& device = feedDevice(a.device);
+    core::infeed(*device.core, feedType(rawEnum(a.type), a.dims, a.num_dims), a.data);
   });
 }
 
 PJRT_Error* deviceOutfeed(KILN_Device_Outfeed_Args* args) {
   return call("KILN_Device_Outfeed", args, [](KILN_Device_Outfeed_Args& a, const Fits& fits) {
     fits.requireOut(a.event, "event");
-    KilnDeviceOutfeedArgs outfeed{sizeof outfeed, need(a.device, "device").core, feedType(rawEnum(a.type)),
-                                  a.dims, a.num_dims, a.dst, a.dst_size, nullptr};
-    check(api::deviceOutfeed(&outfeed));
-    std::unique_ptr<KilnEvent> event(outfeed.event);
-    a.event = new PJRT_Event{event->event, nullptr};
+    PJRT_Device& device = feedDevice(a.device);
+    EventRef done = core::outfeed(*device.core, feedType(rawEnum(a.type), a.dims, a.num_dims), a.dst, a.dst_size);
+    a.event = new PJRT_Event{std::move(done), nullptr};
   });
 }
 
@@ -136,7 +131,7 @@ PJRT_Error* deserializeWithSource(KILN_Executable_DeserializeWithSource_Args* ar
 PJRT_Error* executableSignature(KILN_Executable_Signature_Args* args) {
   return call("KILN_Executable_Signature", args, [](KILN_Executable_Signature_Args& a, const Fits&) {
     PJRT_Executable& executable = need(a.executable, "executable");
-    const KilnExecutable& kiln = *executable.program->kiln;
+    const ExecutableCore& kiln = *executable.program->kiln;
     const size_t processes = static_cast<size_t>(kiln.info->placement.processes());
     if (a.process >= processes)
       invalid("process " + std::to_string(a.process) + " does not exist (the executable runs " +

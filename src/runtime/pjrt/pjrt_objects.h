@@ -1,7 +1,6 @@
-// What PJRT's handles are inside kiln's plugins: each wraps the plugin object that kiln's
-// own C API hands out (plugin_objects.h), so that both tables serve the same clients,
-// devices, buffers and events while the runtime moves to PJRT's. Errors and memories are the two
-// handles PJRT gives a layout: each starts with its table of functions.
+// What PJRT's handles are inside kiln's plugins: each holds the plugin's object
+// (plugin_objects.h) and what PJRT asks of it. Errors and memories are the two handles
+// PJRT gives a layout: each starts with its table of functions.
 #pragma once
 
 #include <atomic>
@@ -40,7 +39,7 @@ struct PJRT_DeviceDescription {
 // A device of the client: one of its own (core), or under the mpi communicator another
 // rank's, which it lists but cannot address (core null).
 struct PJRT_Device {
-  KilnDevice* core = nullptr;
+  kiln::runtime::DeviceCore* core = nullptr;
   int32_t id = 0;
   int processIndex = 0;
   std::string kind;
@@ -52,7 +51,7 @@ struct PJRT_Device {
 };
 
 struct PJRT_Client {
-  KilnClient* core = nullptr;  // owned: destroyed through kiln's client_destroy
+  kiln::runtime::ClientCore* core = nullptr;  // owned: destroyed by PJRT_Client_Destroy (core::destroyClient)
   std::vector<std::unique_ptr<PJRT_Device>> devices;
   std::vector<PJRT_Device*> handles;     // this process's devices
   std::vector<PJRT_Device*> allHandles;  // every process's, by id
@@ -60,9 +59,9 @@ struct PJRT_Client {
   std::string platformVersion;
 };
 
-// A buffer: kiln's (owned, destroyed through kiln's buffer_destroy) and its device.
+// A buffer: the plugin's (shared with the work that fills or reads it) and its device.
 struct PJRT_Buffer {
-  KilnBuffer* core = nullptr;
+  std::shared_ptr<kiln::runtime::BufferState> state;
   PJRT_Device* device = nullptr;
 };
 
@@ -84,8 +83,7 @@ struct ValueTypes {
 // A program kiln's compile made, shared by its loaded executable and the executables
 // GetExecutable hands out (each destroyed on its own); what PJRT asks of it, computed once.
 struct CompiledProgramHandle {
-  ~CompiledProgramHandle();
-  KilnExecutable* kiln = nullptr;  // owned: destroyed through kiln's executable_destroy
+  std::unique_ptr<ExecutableCore> kiln;
   ValueTypes outputs;  // of process 0's function
   // The parameters the program marks donated (jax.buffer_donor, tf.aliasing_output);
   // empty for processes that run different functions, which donate nothing.
@@ -96,8 +94,6 @@ struct CompiledProgramHandle {
   std::vector<PJRT_NamedValue> costs;       // GetCostAnalysis's properties
   std::string optimizedText;                // OptimizedProgram's, printed once asked for
   std::once_flag printed;
-  // Held while kiln's statistics of the program are read: they live in the program.
-  std::mutex statisticsMutex;
 };
 
 }  // namespace kiln::runtime::pjrt
