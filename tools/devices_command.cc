@@ -1,4 +1,4 @@
-// `kiln devices`: the plugins on the search path, their versions and capabilities, and
+// `kiln devices`: the plugins on the search path, their versions and attributes, and
 // each one's devices (what a client of it gets by default: KILN_CPU_DEVICES sets the cpu
 // plugin's count).
 #include <fmt/format.h>

@@ -8,8 +8,11 @@
 #include <map>
 #include <mutex>
 
-#include "runtime/compile_options_proto.h"
+#include "ir/ir.h"
+#include "ir/module.h"
 #include "runtime/buffer_types.h"
+#include "runtime/compile_options_proto.h"
+#include "stablehlo/parser.h"
 
 // PJRT's entry `fn` called with `args` through `plugin`, named in its errors.
 #define KILN_PJRT(plugin, fn, args) (plugin).call(&PJRT_Api::fn, args, #fn)
@@ -80,6 +83,21 @@ std::vector<Type> typesOf(size_t count, const PJRT_Buffer_Type* types, const siz
     dims += ranks[i];
   }
   return out;
+}
+
+// Throws Unsupported, at the op, for an op of `text` that is not plain StableHLO (kiln's
+// own ops, its test harness's), which only kiln's plugins run.
+void requirePlainStableHlo(std::string_view text, const std::string& name, const std::string& plugin) {
+  std::unique_ptr<Module> module = stablehlo::parseModule(SourceBuffer::fromString(name, std::string(text)));
+  for (const auto& fn : module->functions())
+    walk(fn->body(), [&](Op& op) {
+      const std::string_view opName = op.name();
+      if (opName.starts_with("stablehlo.") || opName.starts_with("chlo.") || opName.starts_with("func.")) return;
+      throw Error(ErrorKind::Unsupported,
+                  "unsupported: " + std::string(opName) + " is kiln's own: plugin '" + plugin +
+                      "' has no kiln extension and takes plain StableHLO",
+                  module->source, op.pos);
+    });
 }
 
 }  // namespace
@@ -802,6 +820,7 @@ Executable Client::compile(std::string_view text, const CompileOptions& options)
     overrides.emplace_back("kiln.process_entries", list);
   }
   for (const auto& option : options.namedOptions) overrides.push_back(option);
+  if (!plugin_.extension()) requirePlainStableHlo(text, options.name, plugin_.name());
   const std::string serialized = proto::writeCompileOptions(proto);
   static const char kFormat[] = "mlir";
   PJRT_Program program{};

@@ -294,7 +294,8 @@ class Client {
   // A token on `device` (for programs that take one: send, recv).
   Buffer token(const Device& device) const;
 
-  // `text`: StableHLO as MLIR text.
+  // `text`: StableHLO as MLIR text (for a plugin without the kiln extension, plain
+  // StableHLO: an op of kiln's own is an Unsupported error at the op).
   Executable compile(std::string_view text, const CompileOptions& options = {}) const;
   // `sourceName` and `source`: the name and text it was compiled from, when known (its
   // runtime errors then show their source line; kiln extension).

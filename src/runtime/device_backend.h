@@ -1,6 +1,6 @@
 // What a plugin's devices do that differs from plugin to plugin: compile a program, run
-// it, serialize it. Everything else a plugin does (the C ABI, buffers, events, one queue
-// per device, memory statistics) is shared (plugin_api.cc) and parameterized by this
+// it, serialize it. Everything else a plugin does (PJRT's C API, buffers, events, one
+// queue per device, memory statistics) is shared (plugin_core.h, pjrt/) and parameterized by this
 // interface, so the cpu and interp plugins differ only in their DeviceBackend.
 #pragma once
 

@@ -1,4 +1,4 @@
-// A device's infeed and outfeed (capability "feeds"): programs take the values the host
+// A device's infeed and outfeed (the kiln extension): programs take the values the host
 // queued, in order, waiting for those not queued yet; the host reads what they outfeed,
 // in order; each device has its own queues; a wrong type, cancellation, a time limit
 // and a client destroyed under a waiting program fail cleanly; misuse of the calls gets

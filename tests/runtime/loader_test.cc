@@ -90,6 +90,23 @@ TEST(LoaderTest, APluginWithoutTheKilnExtensionRunsWhatTheCoreAllows) {
   CompileOptions fast;
   fast.optimization = Optimization::Fast;
   expectError([&] { client.compile(kAddOne, fast); }, ErrorKind::Unsupported, "the compile option kiln.optimization");
+  // Plain StableHLO only: an op of kiln's own is refused at the op, before the plugin sees it.
+  CompileOptions named;
+  named.name = "print.mlir";
+  try {
+    client.compile(R"(func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  "interpreter.print"(%x) : (tensor<4xf32>) -> ()
+  return %x : tensor<4xf32>
+})", named);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
+    EXPECT_EQ(e.format().rfind("print.mlir:2:3: error: unsupported: interpreter.print is kiln's own: plugin 'cpu' has no "
+                               "kiln extension and takes plain StableHLO",
+                               0),
+              0u)
+        << e.format();
+  }
 }
 
 TEST(LoaderTest, KilnPluginPathComesFirst) {
