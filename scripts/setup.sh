@@ -14,6 +14,7 @@ packages=(
   libopenmpi-dev openmpi-bin  # the mpi communicator: multi-process runs under mpirun
   python3-sklearn  # the digits data set of the main job (examples/digits_cnn.cc)
   wamerican        # the word list examples/char_transformer.cc learns from
+  xz-utils         # scripts/gpu_archive.sh packs its archive with xz
 )
 vendor_plugin=0
 for arg in "$@"; do

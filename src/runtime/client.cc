@@ -10,9 +10,12 @@
 
 #include "ir/ir.h"
 #include "ir/module.h"
+#include "passes/pass.h"
+#include "passes/passes.h"
 #include "runtime/buffer_types.h"
 #include "runtime/compile_options_proto.h"
 #include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
 
 // PJRT's entry `fn` called with `args` through `plugin`, named in its errors.
 #define KILN_PJRT(plugin, fn, args) (plugin).call(&PJRT_Api::fn, args, #fn)
@@ -85,10 +88,17 @@ std::vector<Type> typesOf(size_t count, const PJRT_Buffer_Type* types, const siz
   return out;
 }
 
-// Throws Unsupported, at the op, for an op of `text` that is not plain StableHLO (kiln's
-// own ops, its test harness's), which only kiln's plugins run.
-void requirePlainStableHlo(std::string_view text, const std::string& name, const std::string& plugin) {
+// What a plugin without the kiln extension is sent: `text` as plain StableHLO, CHLO and
+// kiln's composite ops (kiln.stop_gradient, ...) replaced by their decompositions
+// (passes' lower-chlo), any other op of kiln's own, or of its test harness, an
+// Unsupported error at the op; entered at @main: an `entry` of another name becomes the
+// module's @main (the functions it calls stay, private), as the kiln extension's
+// kiln.entry would choose it.
+std::string plainStableHlo(std::string_view text, const std::string& name, const std::string& entry,
+                           const std::string& plugin) {
   std::unique_ptr<Module> module = stablehlo::parseModule(SourceBuffer::fromString(name, std::string(text)));
+  passes::PassContext context;
+  const bool lowered = passes::createLowerChloPass()->run(*module, context);
   for (const auto& fn : module->functions())
     walk(fn->body(), [&](Op& op) {
       const std::string_view opName = op.name();
@@ -98,6 +108,18 @@ void requirePlainStableHlo(std::string_view text, const std::string& name, const
                       "' has no kiln extension and takes plain StableHLO",
                   module->source, op.pos);
     });
+  if ((entry.empty() || entry == "main") && !lowered) return std::string(text);
+  if (entry.empty() || entry == "main") return stablehlo::printModule(*module);
+  const Function* chosen = module->lookup(entry);
+  if (!chosen) throw Error(ErrorKind::Usage, "no function @" + entry + " in " + name);
+  if (module->lookup("main"))
+    throw Error(ErrorKind::Unsupported, "unsupported: entering " + name + " at @" + entry + " on plugin '" + plugin +
+                                            "', which has no kiln extension and enters a module at its @main");
+  std::unique_ptr<Function> main = chosen->clone("main");
+  for (const auto& fn : module->functions()) fn->visibility = Visibility::Private;
+  main->visibility = Visibility::Public;
+  module->addFunction(std::move(main));
+  return stablehlo::printModule(*module);
 }
 
 }  // namespace
@@ -521,7 +543,8 @@ void Executable::launch(size_t numDevices, PJRT_Buffer* const* const* argLists, 
   e.output_lists = outLists;
   e.device_complete_events = done;
   e.execute_device = executeDevice;
-  if (options.label.empty() && !options.timeLimit && !options.print && !numArgsPerDevice) {
+  // (A label only prefixes errors: a plugin without the kiln extension goes without.)
+  if ((options.label.empty() || !plugin_.extension()) && !options.timeLimit && !options.print && !numArgsPerDevice) {
     KILN_PJRT(plugin_, PJRT_LoadedExecutable_Execute, e);
     return;
   }
@@ -806,7 +829,7 @@ Executable Client::compile(std::string_view text, const CompileOptions& options)
     plugin_.requireExtension(std::string("the compile option ") + name);
     overrides.emplace_back(name, value);
   };
-  if (!options.entry.empty()) setting("kiln.entry", options.entry);
+  if (!options.entry.empty() && plugin_.extension()) setting("kiln.entry", options.entry);
   // (Full is what kiln's plugins do by default, and what a tool asks for on any plugin.)
   if (options.optimization == Optimization::Fast || options.optimization == Optimization::Tiered ||
       (options.optimization == Optimization::Full && plugin_.extension()))
@@ -820,13 +843,15 @@ Executable Client::compile(std::string_view text, const CompileOptions& options)
     overrides.emplace_back("kiln.process_entries", list);
   }
   for (const auto& option : options.namedOptions) overrides.push_back(option);
-  if (!plugin_.extension()) requirePlainStableHlo(text, options.name, plugin_.name());
+  std::string plain;
+  if (!plugin_.extension()) plain = plainStableHlo(text, options.name, options.entry, plugin_.name());
+  const std::string_view code = plugin_.extension() ? text : std::string_view(plain);
   const std::string serialized = proto::writeCompileOptions(proto);
   static const char kFormat[] = "mlir";
   PJRT_Program program{};
   program.struct_size = PJRT_Program_STRUCT_SIZE;
-  program.code = const_cast<char*>(text.data());
-  program.code_size = text.size();
+  program.code = const_cast<char*>(code.data());
+  program.code_size = code.size();
   program.format = kFormat;
   program.format_size = sizeof kFormat - 1;
   PJRT_Client_Compile_Args args{};
