@@ -333,6 +333,60 @@ void checkDonation(PjrtKit& kit) {
   });
 }
 
+// A handle used or destroyed again after its destroy: an error object, not a read of
+// freed memory (near the end: a plugin that crashes ends the kit here).
+void checkDestroyedHandles(PjrtKit& kit) {
+  kit.check("destroyed handles and a second destroy are answered with error objects", [&] {
+    const PJRT_Api& api = kit.api();
+    auto expectError = [&](PJRT_Error* error, const std::string& what) {
+      const PjrtKit::Outcome o = kit.outcomeOf(error);
+      require(o.code != PJRT_Error_Code_OK, what + ": no error");
+    };
+    PJRT_Client* client = kit.client();
+    PJRT_Device* device = kit.devices(client)[0];
+    PJRT_Buffer* buffer = nullptr;
+    PJRT_Event* copied = nullptr;
+    const std::vector<uint8_t> bytes(8 * sizeof(float), 0);
+    const PjrtKit::Outcome upload = kit.startUpload(client, device, PJRT_Buffer_Type_F32, {8}, bytes,
+                                                    PJRT_HostBufferSemantics_kImmutableOnlyDuringCall, buffer, copied);
+    require(upload.code == PJRT_Error_Code_OK, "PJRT_Client_BufferFromHostBuffer failed: " + upload.message);
+    kit.await(copied, "the copy to the device");
+    // An event: destroyed, then asked and destroyed again.
+    PJRT_Buffer_ReadyEvent_Args ready{PJRT_Buffer_ReadyEvent_Args_STRUCT_SIZE, nullptr, buffer, nullptr};
+    kit.ok(api.PJRT_Buffer_ReadyEvent(&ready), "PJRT_Buffer_ReadyEvent");
+    PJRT_Event_Destroy_Args dropEvent{PJRT_Event_Destroy_Args_STRUCT_SIZE, nullptr, ready.event};
+    kit.ok(api.PJRT_Event_Destroy(&dropEvent), "PJRT_Event_Destroy");
+    PJRT_Event_IsReady_Args isReady{PJRT_Event_IsReady_Args_STRUCT_SIZE, nullptr, ready.event, false};
+    expectError(api.PJRT_Event_IsReady(&isReady), "PJRT_Event_IsReady of a destroyed event");
+    expectError(api.PJRT_Event_Destroy(&dropEvent), "a second PJRT_Event_Destroy");
+    // A buffer.
+    PJRT_Buffer_Destroy_Args dropBuffer{PJRT_Buffer_Destroy_Args_STRUCT_SIZE, nullptr, buffer};
+    kit.ok(api.PJRT_Buffer_Destroy(&dropBuffer), "PJRT_Buffer_Destroy");
+    PJRT_Buffer_ElementType_Args element{PJRT_Buffer_ElementType_Args_STRUCT_SIZE, nullptr, buffer, PJRT_Buffer_Type_INVALID};
+    expectError(api.PJRT_Buffer_ElementType(&element), "PJRT_Buffer_ElementType of a destroyed buffer");
+    expectError(api.PJRT_Buffer_Destroy(&dropBuffer), "a second PJRT_Buffer_Destroy");
+    // A loaded executable.
+    PJRT_Program program{};
+    program.struct_size = PJRT_Program_STRUCT_SIZE;
+    program.code = const_cast<char*>(kElementwise);
+    program.code_size = std::strlen(kElementwise);
+    program.format = "mlir";
+    program.format_size = 4;
+    PJRT_Client_Compile_Args compile{};
+    compile.struct_size = PJRT_Client_Compile_Args_STRUCT_SIZE;
+    compile.client = client;
+    compile.program = &program;
+    kit.ok(api.PJRT_Client_Compile(&compile), "PJRT_Client_Compile");
+    PJRT_LoadedExecutable_Destroy_Args dropExecutable{PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, nullptr,
+                                                      compile.executable};
+    kit.ok(api.PJRT_LoadedExecutable_Destroy(&dropExecutable), "PJRT_LoadedExecutable_Destroy");
+    PJRT_LoadedExecutable_GetExecutable_Args get{PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE, nullptr,
+                                                 compile.executable, nullptr};
+    expectError(api.PJRT_LoadedExecutable_GetExecutable(&get), "PJRT_LoadedExecutable_GetExecutable of a destroyed one");
+    expectError(api.PJRT_LoadedExecutable_Destroy(&dropExecutable), "a second PJRT_LoadedExecutable_Destroy");
+  });
+}
+
 // Last: a plugin that crashes on misuse ends the kit here.
 void checkMisuse(PjrtKit& kit) {
   kit.check("misuse is answered with error objects (null args, short struct sizes, null handles)", [&] {
@@ -382,6 +436,7 @@ PluginCheckSummary checkPlugin(const std::string& nameOrPath, std::ostream& out,
   checkReplicas(kit);
   checkDonation(kit);
   checkKilnExtension(kit);
+  checkDestroyedHandles(kit);
   checkMisuse(kit);
   return kit.summary();
 }

@@ -4,8 +4,8 @@
 // memories, buffers of every common type in and out, StableHLO programs compiled and run
 // against kiln's interpreter as the oracle, executions and their events from several
 // threads at once, serialization, replicas on assigned devices, donation, the kiln
-// extension where the plugin has it (extension_check.cc), and misuse answered with error
-// objects. Each check prints a line; a crash or a hang is reported with the check it
+// extension where the plugin has it (extension_check.cc), destroyed handles and a second
+// destroy, and misuse answered with error objects. Each check prints a line; a crash or a hang is reported with the check it
 // happened in.
 #pragma once
 

@@ -17,7 +17,7 @@ mkdir "$work/unpacked"
 tar -C "$work/unpacked" -xJf "$work/kiln-gpu-check.tar.xz" || exit 1
 out=$(env -i PATH=/usr/bin:/bin EPOCHS=3 "$work/unpacked/kiln-gpu-check/gpu_check.sh" "$plugin" 2>&1)
 if ! grep -q "gpu_check: plugin-check exit 0, digits job exit 0" <<<"$out" ||
-   ! grep -q "plugin-check: 23 passed, 0 failed, 5 skipped" <<<"$out"; then
+   ! grep -q "plugin-check: 24 passed, 0 failed, 5 skipped" <<<"$out"; then
   echo "$out"
   exit 1
 fi

@@ -18,7 +18,7 @@ namespace {
 
 PJRT_Buffer& bufferOf(PJRT_Buffer* buffer, const char* what = "buffer") { return need(buffer, what); }
 
-PJRT_Event* newEvent(EventRef event) { return std::make_unique<PJRT_Event>(PJRT_Event{std::move(event)}).release(); }
+PJRT_Event* newEvent(EventRef event) { return handedOut(new PJRT_Event{std::move(event), nullptr}); }
 
 EventRef readyEvent() {
   auto event = std::make_shared<Event>();
@@ -27,7 +27,7 @@ EventRef readyEvent() {
 }
 
 PJRT_Buffer* newBuffer(std::shared_ptr<BufferState> state, PJRT_Device* device) {
-  return std::make_unique<PJRT_Buffer>(PJRT_Buffer{std::move(state), device}).release();
+  return handedOut(new PJRT_Buffer{std::move(state), device});
 }
 
 // The device a buffer is made on: the memory's, else the device named (one of them must
@@ -167,7 +167,7 @@ PJRT_Error* bufferDestroy(PJRT_Buffer_Destroy_Args* args) {
   return call("PJRT_Buffer_Destroy", args, [](PJRT_Buffer_Destroy_Args& a, const Fits&) {
     // Only the handle goes: reads queued with the buffer still read it, and its memory
     // is freed when the last of them has (BufferState::dropHandle).
-    std::unique_ptr<PJRT_Buffer> buffer(&bufferOf(a.buffer));
+    std::unique_ptr<PJRT_Buffer> buffer = destroyed(&bufferOf(a.buffer), "buffer");
     buffer->state->dropHandle();
   });
 }

@@ -146,14 +146,14 @@ PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
     }
     std::sort(client->allHandles.begin(), client->allHandles.end(),
               [](const PJRT_Device* x, const PJRT_Device* y) { return x->id < y->id; });
-    a.client = client.release();
+    a.client = handedOut(client.release());
   });
 }
 
 PJRT_Error* clientDestroy(PJRT_Client_Destroy_Args* args) {
   return call("PJRT_Client_Destroy", args, [](PJRT_Client_Destroy_Args& a, const Fits&) {
-    if (!a.client) return;  // like free(NULL)
-    std::unique_ptr<PJRT_Client> client(a.client);
+    std::unique_ptr<PJRT_Client> client = destroyed(a.client, "client");
+    if (!client) return;
     core::destroyClient(std::unique_ptr<ClientCore>(client->core));
   });
 }

@@ -15,7 +15,7 @@ PJRT_Error* errorOf(const std::optional<Failure>& failure) { return failure ? pj
 
 PJRT_Error* eventDestroy(PJRT_Event_Destroy_Args* args) {
   return call("PJRT_Event_Destroy", args, [](PJRT_Event_Destroy_Args& a, const Fits&) {
-    std::unique_ptr<PJRT_Event> owned(a.event);  // null: nothing to do
+    destroyed(a.event, "event");
   });
 }
 

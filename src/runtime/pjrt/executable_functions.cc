@@ -131,7 +131,7 @@ PJRT_LoadedExecutable* load(PJRT_Client& client, std::unique_ptr<ExecutableCore>
     for (size_t i = 0; i < static_cast<size_t>(where.processes()); ++i)
       loaded->devices.push_back(where.devices.empty() ? client.handles.at(i) : deviceWithId(client, where.devices[i]));
   }
-  return loaded.release();
+  return handedOut(loaded.release());
 }
 
 PJRT_LoadedExecutable* deserialize(PJRT_Client& client, const char* bytes, size_t size, const char* sourceName,
@@ -202,7 +202,7 @@ PJRT_Error* clientCompile(PJRT_Client_Compile_Args* args) {
 
 PJRT_Error* loadedExecutableDestroy(PJRT_LoadedExecutable_Destroy_Args* args) {
   return call("PJRT_LoadedExecutable_Destroy", args, [](PJRT_LoadedExecutable_Destroy_Args& a, const Fits&) {
-    std::unique_ptr<PJRT_LoadedExecutable> owned(a.executable);  // null: nothing to do
+    destroyed(a.executable, "executable");
   });
 }
 
@@ -210,7 +210,7 @@ PJRT_Error* loadedExecutableGetExecutable(PJRT_LoadedExecutable_GetExecutable_Ar
   return call("PJRT_LoadedExecutable_GetExecutable", args,
               [](PJRT_LoadedExecutable_GetExecutable_Args& a, const Fits& fits) {
                 fits.requireOut(a.executable, "executable");
-                a.executable = new PJRT_Executable{need(a.loaded_executable, "loaded_executable").program};
+                a.executable = handedOut(new PJRT_Executable{need(a.loaded_executable, "loaded_executable").program});
               });
 }
 
@@ -236,7 +236,7 @@ PJRT_Error* loadedExecutableIsDeleted(PJRT_LoadedExecutable_IsDeleted_Args* args
 
 PJRT_Error* executableDestroy(PJRT_Executable_Destroy_Args* args) {
   return call("PJRT_Executable_Destroy", args, [](PJRT_Executable_Destroy_Args& a, const Fits&) {
-    std::unique_ptr<PJRT_Executable> owned(a.executable);
+    destroyed(a.executable, "executable");
   });
 }
 
@@ -354,15 +354,19 @@ void execute(PJRT_LoadedExecutable_Execute_Args& a, const Fits& fits, const Exec
   };
   request.argument = [](const void* c, size_t d, size_t i) -> const std::shared_ptr<BufferState>* {
     const PJRT_Buffer* buffer = static_cast<const Context*>(c)->a->argument_lists[d][i];
+    if (buffer && !isLive(buffer, HandleKind::Buffer))
+      invalid("argument_lists[" + std::to_string(d) + "][" + std::to_string(i) +
+              "] is not a live handle of this plugin (destroyed already, or not made by it)");
     return buffer ? &buffer->state : nullptr;
   };
   request.output = [](void* c, size_t d, size_t r, std::shared_ptr<BufferState> buffer) {
     const Context& x = *static_cast<const Context*>(c);
-    x.a->output_lists[d][r] = new PJRT_Buffer{std::move(buffer), x.devices[d]};
+    x.a->output_lists[d][r] = handedOut(new PJRT_Buffer{std::move(buffer), x.devices[d]});
   };
   request.done = [](void* c, size_t d, EventRef event, std::shared_ptr<Cancellable> execution) {
     const Context& x = *static_cast<const Context*>(c);
-    if (x.a->device_complete_events) x.a->device_complete_events[d] = new PJRT_Event{std::move(event), std::move(execution)};
+    if (x.a->device_complete_events)
+      x.a->device_complete_events[d] = handedOut(new PJRT_Event{std::move(event), std::move(execution)});
   };
   for (size_t i : donatedParameters(program.donors, a.options)) {
     if (i >= mostArgs) continue;  // (the argument count is checked with the rest)
@@ -473,17 +477,19 @@ PJRT_Error* executableDeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args
                   overridden = proto::readCompileOptions(std::string_view(a.overridden_serialized_compile_options,
                                                                    a.overridden_serialized_compile_options_size));
                 }
-                std::unique_ptr<PJRT_LoadedExecutable> loaded(
-                    deserialize(client, a.serialized_executable, a.serialized_executable_size, nullptr, nullptr, 0));
+                PJRT_LoadedExecutable* loaded =
+                    deserialize(client, a.serialized_executable, a.serialized_executable_size, nullptr, nullptr, 0);
                 if (overridden) {
                   const Placement& where = loaded->program->kiln->info->placement;
                   if (overridden->replicas != where.replicas || overridden->partitions != where.partitions ||
-                      (!overridden->devices.empty() && overridden->devices != where.devices))
+                      (!overridden->devices.empty() && overridden->devices != where.devices)) {
+                    destroyed(loaded, "loaded_executable");
                     throw ApiFailure(FailureCode::Unimplemented,
                                      "unsupported: overridden compile options that place the program otherwise than "
                                      "when it was compiled (compile it again)");
+                  }
                 }
-                a.loaded_executable = loaded.release();
+                a.loaded_executable = loaded;
               });
 }
 

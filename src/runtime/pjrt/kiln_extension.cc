@@ -114,7 +114,7 @@ PJRT_Error* deviceOutfeed(KILN_Device_Outfeed_Args* args) {
     fits.requireOut(a.event, "event");
     PJRT_Device& device = feedDevice(a.device);
     EventRef done = core::outfeed(*device.core, feedType(rawEnum(a.type), a.dims, a.num_dims), a.dst, a.dst_size);
-    a.event = new PJRT_Event{std::move(done), nullptr};
+    a.event = handedOut(new PJRT_Event{std::move(done), nullptr});
   });
 }
 
