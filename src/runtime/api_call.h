@@ -11,7 +11,7 @@
 #include <string>
 #include <type_traits>
 
-#include "runtime/event.h"
+#include "runtime/completion.h"
 
 namespace kiln::runtime {
 

@@ -19,7 +19,7 @@ EventRef copyToHost(const std::shared_ptr<BufferState>& buffer, void* dst, size_
     invalid("dst_size is " + std::to_string(size) + ", the buffer (" + buffer->type.str() + ") holds " +
             std::to_string(buffer->bytes) + " bytes");
   if (buffer->bytes > 0 && !dst) invalid("dst is null");
-  auto done = std::make_shared<Event>();
+  auto done = std::make_shared<Completion>();
   buffer->use();  // the last check: nothing after it throws
   buffer->ready->onReady([state = buffer, dst, done](const std::optional<Failure>& failure) {
     if (failure) {

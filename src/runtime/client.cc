@@ -14,6 +14,7 @@
 #include "passes/passes.h"
 #include "runtime/buffer_types.h"
 #include "runtime/compile_options_proto.h"
+#include "runtime/named_values.h"
 #include "stablehlo/parser.h"
 #include "stablehlo/printer.h"
 
@@ -693,31 +694,6 @@ const char* nameOf(Optimization optimization) {
   return "default";
 }
 
-namespace {
-
-PJRT_NamedValue stringOption(const std::string& name, const std::string& value) {
-  PJRT_NamedValue v{};
-  v.struct_size = PJRT_NamedValue_STRUCT_SIZE;
-  v.name = name.c_str();
-  v.name_size = name.size();
-  v.type = PJRT_NamedValue_kString;
-  v.string_value = value.c_str();
-  v.value_size = value.size();
-  return v;
-}
-
-PJRT_NamedValue intOption(const char* name, int64_t value) {
-  PJRT_NamedValue v{};
-  v.struct_size = PJRT_NamedValue_STRUCT_SIZE;
-  v.name = name;
-  v.name_size = std::strlen(name);
-  v.type = PJRT_NamedValue_kInt64;
-  v.int64_value = value;
-  v.value_size = 1;
-  return v;
-}
-
-}  // namespace
 
 Client::Client(Plugin plugin, const ClientOptions& options) : plugin_(plugin) {
   // kiln's plugins' options; another plugin is given only what it is asked for.
@@ -735,9 +711,9 @@ Client::Client(Plugin plugin, const ClientOptions& options) : plugin_(plugin) {
     settings.emplace_back("infeed_when_empty", "wait");
   }
   std::vector<PJRT_NamedValue> named;
-  if (options.numDevices > 0) named.push_back(intOption("num_devices", options.numDevices));
-  if (options.memoryLimit > 0) named.push_back(intOption("memory_limit_bytes", options.memoryLimit));
-  for (const auto& [name, value] : settings) named.push_back(stringOption(name, value));
+  if (options.numDevices > 0) named.push_back(int64Value("num_devices", options.numDevices));
+  if (options.memoryLimit > 0) named.push_back(int64Value("memory_limit_bytes", options.memoryLimit));
+  for (const auto& [name, value] : settings) named.push_back(stringValue(name, value));
   PJRT_Client_Create_Args args{};
   args.create_options = named.data();
   args.num_options = named.size();

@@ -45,7 +45,7 @@ void DeviceFeedQueues::putOutfeed(interp::HostValue value) {
 }
 
 EventRef DeviceFeedQueues::requestOutfeed(Type type, void* dst) {
-  auto done = std::make_shared<Event>();
+  auto done = std::make_shared<Completion>();
   Served served;
   {
     std::lock_guard lock(mutex_);

@@ -9,7 +9,7 @@
 #include <mutex>
 
 #include "interp/interpreter.h"
-#include "runtime/event.h"
+#include "runtime/completion.h"
 
 namespace kiln::runtime {
 

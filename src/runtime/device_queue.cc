@@ -3,7 +3,7 @@
 // would let one device's long execution hold back another's).
 #include "runtime/device_queue.h"
 
-#include "runtime/event.h"
+#include "runtime/completion.h"
 #include "runtime/spin_wait.h"
 
 namespace kiln::runtime {

@@ -131,7 +131,7 @@ struct Launch : Cancellable {
   std::shared_ptr<DeviceQueue> queue;
   DeviceCore* device = nullptr;
   std::vector<std::shared_ptr<BufferState>> args, outputs;
-  EventRef done = std::make_shared<Event>();
+  EventRef done = std::make_shared<Completion>();
   std::shared_ptr<SharedGrid> grid;  // null on one device
   size_t process = 0;                // its index in grid->processes
   std::string label;                 // prefixes the failures of its own run

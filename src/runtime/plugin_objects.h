@@ -15,7 +15,7 @@
 #include "runtime/device_backend.h"
 #include "runtime/device_feeds.h"
 #include "runtime/device_queue.h"
-#include "runtime/event.h"
+#include "runtime/completion.h"
 
 namespace kiln::runtime {
 
@@ -83,7 +83,7 @@ struct BufferState {
   const std::vector<int64_t> dims;
   const int64_t bytes;
   DeviceCore* const device;
-  const EventRef ready = std::make_shared<Event>();
+  const EventRef ready = std::make_shared<Completion>();
 
  private:
   // Marks the buffer freed (under the lock); true when it was not yet, and the memory

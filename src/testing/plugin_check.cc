@@ -366,22 +366,12 @@ void checkDestroyedHandles(PjrtKit& kit) {
     expectError(api.PJRT_Buffer_ElementType(&element), "PJRT_Buffer_ElementType of a destroyed buffer");
     expectError(api.PJRT_Buffer_Destroy(&dropBuffer), "a second PJRT_Buffer_Destroy");
     // A loaded executable.
-    PJRT_Program program{};
-    program.struct_size = PJRT_Program_STRUCT_SIZE;
-    program.code = const_cast<char*>(kElementwise);
-    program.code_size = std::strlen(kElementwise);
-    program.format = "mlir";
-    program.format_size = 4;
-    PJRT_Client_Compile_Args compile{};
-    compile.struct_size = PJRT_Client_Compile_Args_STRUCT_SIZE;
-    compile.client = client;
-    compile.program = &program;
-    kit.ok(api.PJRT_Client_Compile(&compile), "PJRT_Client_Compile");
+    PJRT_LoadedExecutable* executable = kit.compile(client, kElementwise, "", /*owned=*/false);
     PJRT_LoadedExecutable_Destroy_Args dropExecutable{PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, nullptr,
-                                                      compile.executable};
+                                                      executable};
     kit.ok(api.PJRT_LoadedExecutable_Destroy(&dropExecutable), "PJRT_LoadedExecutable_Destroy");
     PJRT_LoadedExecutable_GetExecutable_Args get{PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE, nullptr,
-                                                 compile.executable, nullptr};
+                                                 executable, nullptr};
     expectError(api.PJRT_LoadedExecutable_GetExecutable(&get), "PJRT_LoadedExecutable_GetExecutable of a destroyed one");
     expectError(api.PJRT_LoadedExecutable_Destroy(&dropExecutable), "a second PJRT_LoadedExecutable_Destroy");
   });

@@ -14,6 +14,7 @@
 #include "ir/literal.h"
 #include "kiln/pjrt/c_api.h"
 #include "kiln/pjrt/kiln_extension.h"
+#include "runtime/named_values.h"
 #include "runtime/pjrt_loader.h"
 #include "testing/kit_harness.h"
 
@@ -60,13 +61,7 @@ class PjrtKit {
   // A client of the plugin's default devices, or with kiln's create option num_devices
   // (a plugin that refuses it is skipped).
   PJRT_Client* client(int64_t numDevices = 0) {
-    PJRT_NamedValue devices{};
-    devices.struct_size = PJRT_NamedValue_STRUCT_SIZE;
-    devices.name = "num_devices";
-    devices.name_size = 11;
-    devices.type = PJRT_NamedValue_kInt64;
-    devices.int64_value = numDevices;
-    devices.value_size = 1;
+    const PJRT_NamedValue devices = runtime::int64Value("num_devices", numDevices);
     PJRT_Client_Create_Args a{};
     a.struct_size = PJRT_Client_Create_Args_STRUCT_SIZE;
     a.create_options = numDevices > 0 ? &devices : nullptr;
@@ -151,8 +146,10 @@ class PjrtKit {
     return bytes;
   }
 
-  // `options`: a serialized CompileOptionsProto (empty: the plugin's defaults).
-  PJRT_LoadedExecutable* compile(PJRT_Client* client, const std::string& text, const std::string& options = "") {
+  // `options`: a serialized CompileOptionsProto (empty: the plugin's defaults). Owned
+  // (destroyed when the check ends) unless `owned` is false.
+  PJRT_LoadedExecutable* compile(PJRT_Client* client, const std::string& text, const std::string& options = "",
+                                 bool owned = true) {
     PJRT_Program program{};
     program.struct_size = PJRT_Program_STRUCT_SIZE;
     program.code = const_cast<char*>(text.data());
@@ -166,6 +163,7 @@ class PjrtKit {
     a.compile_options = options.data();
     a.compile_options_size = options.size();
     ok(api_.PJRT_Client_Compile(&a), "PJRT_Client_Compile");
+    if (!owned) return a.executable;
     runner_.own([this, e = a.executable] {
       PJRT_LoadedExecutable_Destroy_Args d{PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, nullptr, e};
       outcomeOf(api_.PJRT_LoadedExecutable_Destroy(&d));

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include "runtime/named_values.h"
 #include "runtime_test_util.h"
 
 namespace kiln::runtime::testing {
@@ -170,16 +171,7 @@ TEST_P(ErrorsTest, BadClientOptions) {
       v.value_size = value ? std::strlen(value) : 1;
       named.push_back(v);
     }
-    if (devices > 0) {
-      PJRT_NamedValue v{};
-      v.struct_size = PJRT_NamedValue_STRUCT_SIZE;
-      v.name = "num_devices";
-      v.name_size = 11;
-      v.type = PJRT_NamedValue_kInt64;
-      v.int64_value = devices;
-      v.value_size = 1;
-      named.push_back(v);
-    }
+    if (devices > 0) named.push_back(int64Value("num_devices", devices));
     PJRT_Client_Create_Args args{};
     args.struct_size = sizeof args;
     args.create_options = named.data();

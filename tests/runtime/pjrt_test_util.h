@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kiln/pjrt/c_api.h"
+#include "runtime/named_values.h"
 
 namespace kiln_test {
 
@@ -55,13 +56,7 @@ class PjrtTest : public ::testing::TestWithParam<Plugin> {
   }
 
   PJRT_Client* createClient(int64_t devices) const {
-    PJRT_NamedValue option{};
-    option.struct_size = PJRT_NamedValue_STRUCT_SIZE;
-    option.name = "num_devices";
-    option.name_size = 11;
-    option.type = PJRT_NamedValue_kInt64;
-    option.int64_value = devices;
-    option.value_size = 1;
+    const PJRT_NamedValue option = kiln::runtime::int64Value("num_devices", devices);
     PJRT_Client_Create_Args args{};
     args.struct_size = PJRT_Client_Create_Args_STRUCT_SIZE;
     args.create_options = &option;

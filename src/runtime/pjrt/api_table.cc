@@ -56,10 +56,10 @@ PJRT_Error* pluginInitialize(PJRT_Plugin_Initialize_Args* args) {
 // serializes programs for come with the reader of serialized programs.)
 PJRT_Error* pluginAttributes(PJRT_Plugin_Attributes_Args* args) {
   return call("PJRT_Plugin_Attributes", args, [](PJRT_Plugin_Attributes_Args& a, const Fits&) {
-    static const std::vector<PJRT_NamedValue> attributes = {pjrt::stringValue("kiln_version", KILN_VERSION),
-                                                           pjrt::stringValue("kiln_backend", backend().name()),
-                                                           pjrt::boolValue("kiln_profiles", backend().profiles()),
-                                                           pjrt::boolValue("kiln_mpi", mpiAvailable())};
+    static const std::vector<PJRT_NamedValue> attributes = {stringValue("kiln_version", KILN_VERSION),
+                                                           stringValue("kiln_backend", backend().name()),
+                                                           boolValue("kiln_profiles", backend().profiles()),
+                                                           boolValue("kiln_mpi", mpiAvailable())};
     a.attributes = attributes.data();
     a.num_attributes = attributes.size();
   });

@@ -21,7 +21,7 @@ PJRT_Buffer& bufferOf(PJRT_Buffer* buffer, const char* what = "buffer") { return
 PJRT_Event* newEvent(EventRef event) { return handedOut(new PJRT_Event{std::move(event), nullptr}); }
 
 EventRef readyEvent() {
-  auto event = std::make_shared<Event>();
+  auto event = std::make_shared<Completion>();
   event->set();
   return event;
 }

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "kiln/pjrt/c_api.h"
-#include "runtime/event.h"
+#include "runtime/completion.h"
 #include "runtime/plugin_objects.h"
 
 namespace kiln::runtime::pjrt {

@@ -1,7 +1,8 @@
-// The completion of asynchronous work inside a plugin: set once, with the failure of the
-// work or none; awaited, polled, or given callbacks. Buffers carry one (their contents
-// are there), executions and copies return one, and a failure passes from the events an
-// execution waited for to the events of what it produces.
+// The completion of asynchronous work inside a plugin (what PJRT's events report): set
+// once, with the failure of the work or none; awaited, polled, or given callbacks.
+// Buffers carry one (their contents are there), executions and copies return one, and a
+// failure passes from the completions an execution waited for to those of what it
+// produces.
 #pragma once
 
 #include <atomic>
@@ -52,7 +53,7 @@ class ApiFailure : public std::exception {
 // code, std::bad_alloc as RESOURCE_EXHAUSTED, anything else as INTERNAL.
 Failure currentFailure();
 
-class Event {
+class Completion {
  public:
   using Callback = std::function<void(const std::optional<Failure>&)>;
 
@@ -75,7 +76,7 @@ class Event {
   std::vector<Callback> callbacks_;
 };
 
-using EventRef = std::shared_ptr<Event>;
+using EventRef = std::shared_ptr<Completion>;
 
 // Calls `then` once every event of `events` is ready, with the failure of the first
 // (in order) that failed, if any; at once when there are none.

@@ -1,5 +1,5 @@
-// Events, and how a failure becomes a C API error code.
-#include "runtime/event.h"
+// Completions, and how a failure becomes a plugin error code.
+#include "runtime/completion.h"
 
 #include <algorithm>
 #include <new>
@@ -53,7 +53,7 @@ Failure currentFailure() {
   }
 }
 
-void Event::set(std::optional<Failure> failure) {
+void Completion::set(std::optional<Failure> failure) {
   std::vector<Callback> callbacks;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -67,19 +67,19 @@ void Event::set(std::optional<Failure> failure) {
   for (Callback& callback : callbacks) callback(failure_);
 }
 
-bool Event::isReady() const { return ready_.load(std::memory_order_acquire); }
+bool Completion::isReady() const { return ready_.load(std::memory_order_acquire); }
 
 // failure_ no longer changes once ready_ is set (acquired here).
-bool Event::succeeded() const { return ready_.load(std::memory_order_acquire) && !failure_; }
+bool Completion::succeeded() const { return ready_.load(std::memory_order_acquire) && !failure_; }
 
-std::optional<Failure> Event::await() const {
+std::optional<Failure> Completion::await() const {
   spinUntil([&] { return ready_.load(std::memory_order_acquire); });
   std::unique_lock<std::mutex> lock(mutex_);
   cv_.wait(lock, [&] { return ready_.load(); });
   return failure_;
 }
 
-void Event::onReady(Callback callback) {
+void Completion::onReady(Callback callback) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!ready_) {
