@@ -1,16 +1,24 @@
-// libFuzzer target for the MLIR bytecode reader (stablehlo/bytecode_container.h): any
+// libFuzzer target for the MLIR bytecode reader (stablehlo/bytecode_container.h, its
+// types): any
 // bytes may be refused with a kiln::Error (a Parse error); anything else (a crash, a
 // sanitizer report, another exception, a hang) is a bug.
 #include <cstdint>
 #include <string_view>
 
-#include "stablehlo/bytecode_container.h"
+#include "stablehlo/bytecode_types.h"
 #include "support/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   try {
-    kiln::stablehlo::bytecode::readContainer(bytes, "fuzz.mlirbc");
+    const kiln::stablehlo::bytecode::Container c = kiln::stablehlo::bytecode::readContainer(bytes, "fuzz.mlirbc");
+    kiln::stablehlo::bytecode::TypeTable types(c, "fuzz.mlirbc");
+    for (size_t i = 0; i < types.size(); ++i) {
+      try {
+        types.at(i);
+      } catch (const kiln::Error&) {
+      }
+    }
   } catch (const kiln::Error&) {
   }
   return 0;
