@@ -3,26 +3,17 @@
 // f32[3,2]) reads into its strings, dialects, op names and attribute/type table; varints
 // decode as the format says; and every cut or damaged copy of it is a Parse error, never
 // a crash.
-#include <gtest/gtest.h>
-
-#include <fstream>
-#include <iterator>
 #include <string>
 
 #include "stablehlo/bytecode_container.h"
+#include "stablehlo/bytecode_test_util.h"
 #include "support/error.h"
 
 namespace kiln::stablehlo::bytecode {
 namespace {
 
-std::string golden() {
-  std::ifstream in(std::string(KILN_SOURCE_DIR) + "/tests/stablehlo/bytecode/dot_tanh.mlirbc", std::ios::binary);
-  EXPECT_TRUE(in);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
 TEST(BytecodeContainerTest, ReadsWhatJaxlibWrites) {
-  const std::string bytes = golden();
+  const std::string bytes = goldenBytecode();
   ASSERT_EQ(bytes.size(), 759u);
   ASSERT_TRUE(isBytecode(bytes));
   const Container c = readContainer(bytes, "dot_tanh.mlirbc");
@@ -86,7 +77,7 @@ std::string outcome(const std::string& bytes) {
 }
 
 TEST(BytecodeContainerTest, CutOrDamagedBytesAreParseErrors) {
-  const std::string bytes = golden();
+  const std::string bytes = goldenBytecode();
   // Every cut is an error, but the one that drops the last section whole: the properties
   // section (its 29 bytes and 2 of header), which the container may lack (the reader of
   // the IR, which needs it, says so).
