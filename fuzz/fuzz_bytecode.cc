@@ -1,11 +1,12 @@
 // libFuzzer target for the MLIR bytecode reader (stablehlo/bytecode_container.h, its
-// types and attributes): any
+// types, attributes and IR): any
 // bytes may be refused with a kiln::Error (a Parse error); anything else (a crash, a
 // sanitizer report, another exception, a hang) is a bug.
 #include <cstdint>
 #include <string_view>
 
 #include "stablehlo/bytecode_attributes.h"
+#include "stablehlo/bytecode_ir.h"
 #include "support/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -26,6 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       } catch (const kiln::Error&) {
       }
     }
+    kiln::stablehlo::bytecode::readIr(c, "fuzz.mlirbc");
   } catch (const kiln::Error&) {
   }
   return 0;
