@@ -8,15 +8,10 @@
 #include <map>
 #include <mutex>
 
-#include "ir/ir.h"
-#include "ir/module.h"
-#include "passes/pass.h"
-#include "passes/passes.h"
 #include "runtime/buffer_types.h"
 #include "runtime/compile_options_proto.h"
 #include "runtime/named_values.h"
-#include "stablehlo/parser.h"
-#include "stablehlo/printer.h"
+#include "runtime/plain_stablehlo.h"
 
 // PJRT's entry `fn` called with `args` through `plugin`, named in its errors.
 #define KILN_PJRT(plugin, fn, args) (plugin).call(&PJRT_Api::fn, args, #fn)
@@ -87,40 +82,6 @@ std::vector<Type> typesOf(size_t count, const PJRT_Buffer_Type* types, const siz
     dims += ranks[i];
   }
   return out;
-}
-
-// What a plugin without the kiln extension is sent: `text` as plain StableHLO, CHLO and
-// kiln's composite ops (kiln.stop_gradient, ...) replaced by their decompositions
-// (passes' lower-chlo), any other op of kiln's own, or of its test harness, an
-// Unsupported error at the op; entered at @main: an `entry` of another name becomes the
-// module's @main (the functions it calls stay, private), as the kiln extension's
-// kiln.entry would choose it.
-std::string plainStableHlo(std::string_view text, const std::string& name, const std::string& entry,
-                           const std::string& plugin) {
-  std::unique_ptr<Module> module = stablehlo::parseModule(SourceBuffer::fromString(name, std::string(text)));
-  passes::PassContext context;
-  const bool lowered = passes::createLowerChloPass()->run(*module, context);
-  for (const auto& fn : module->functions())
-    walk(fn->body(), [&](Op& op) {
-      const std::string_view opName = op.name();
-      if (opName.starts_with("stablehlo.") || opName.starts_with("chlo.") || opName.starts_with("func.")) return;
-      throw Error(ErrorKind::Unsupported,
-                  "unsupported: " + std::string(opName) + " is kiln's own: plugin '" + plugin +
-                      "' has no kiln extension and takes plain StableHLO",
-                  module->source, op.pos);
-    });
-  if ((entry.empty() || entry == "main") && !lowered) return std::string(text);
-  if (entry.empty() || entry == "main") return stablehlo::printModule(*module);
-  const Function* chosen = module->lookup(entry);
-  if (!chosen) throw Error(ErrorKind::Usage, "no function @" + entry + " in " + name);
-  if (module->lookup("main"))
-    throw Error(ErrorKind::Unsupported, "unsupported: entering " + name + " at @" + entry + " on plugin '" + plugin +
-                                            "', which has no kiln extension and enters a module at its @main");
-  std::unique_ptr<Function> main = chosen->clone("main");
-  for (const auto& fn : module->functions()) fn->visibility = Visibility::Private;
-  main->visibility = Visibility::Public;
-  module->addFunction(std::move(main));
-  return stablehlo::printModule(*module);
 }
 
 }  // namespace
