@@ -1,10 +1,10 @@
-// libFuzzer target for the MLIR bytecode reader (stablehlo/bytecode_container.h, its
-// types, attributes and IR): any
-// bytes may be refused with a kiln::Error (a Parse error); anything else (a crash, a
+// libFuzzer target for the MLIR bytecode reader (stablehlo/bytecode.h: the container, its
+// types, attributes and IR, and the module read from them): any bytes may be refused with a kiln::Error (a Parse error); anything else (a crash, a
 // sanitizer report, another exception, a hang) is a bug.
 #include <cstdint>
 #include <string_view>
 
+#include "stablehlo/bytecode.h"
 #include "stablehlo/bytecode_attributes.h"
 #include "stablehlo/bytecode_ir.h"
 #include "support/error.h"
@@ -28,6 +28,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
     }
     kiln::stablehlo::bytecode::readIr(c, "fuzz.mlirbc");
+  } catch (const kiln::Error&) {
+  }
+  try {
+    kiln::stablehlo::parseBytecode(bytes, "fuzz.mlirbc");
   } catch (const kiln::Error&) {
   }
   return 0;

@@ -99,6 +99,11 @@ struct Row {
     info.decompose = fn;
     return *this;
   }
+  Row& vhlo(std::string_view name, std::string_view attrs = {}) {
+    info.vhlo = name;
+    info.vhloAttrs = attrs;
+    return *this;
+  }
 };
 
 Row op(C category, Arity operands, Arity results, std::string_view syntax = {},

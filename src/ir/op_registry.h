@@ -148,6 +148,11 @@ struct OpInfo {
   // (batch norm) keep their kernels: theirs serves the transforms, which differentiate
   // and batch an op without rules of its own through its decomposition.
   DecomposeFn decompose = nullptr;
+  // The op's name in VHLO, the versioned dialect of StableHLO's portable artifacts, at the
+  // StableHLO release kiln reads (stablehlo/stablehlo_version.h), and that VHLO op's
+  // attributes as VhloOps.td lists them, space-separated. Empty for ops VHLO lacks.
+  std::string_view vhlo;
+  std::string_view vhloAttrs;
 
   bool has(OpTrait t) const { return (traits & t) != 0; }
   bool isTerminator() const { return has(kTerminator); }

@@ -62,12 +62,10 @@ std::optional<DType> builtinInteger(uint64_t widthAndSignedness) {
 
 const char* unsupportedName(uint64_t code) {
   switch (code) {
-    case 9: return "index";
     case 24: return "a uniform quantized type";
     case 25: return "an unranked tensor";
     case 26: return "!shape.witness";
     case 30: return "a per-axis quantized type";
-    case 33: return "none";
     case 41: return "a ranked buffer";
   }
   return nullptr;
@@ -182,6 +180,10 @@ const DecodedType& TypeTable::at(uint64_t index) {
     } else if (code == 20 || code == 21) {  // ranked tensor (21: with an encoding, the bounds)
       if (code == 21) r.varint("a tensor type's encoding");
       rankedTensor();
+    } else if (code == 9) {  // index: only in attributes (custom_call layouts), read as i64 as the text parser does
+      element(DType::I64);
+    } else if (code == 33) {  // none: the absent parts of a dot_general's algorithm
+      t.kind = DecodedType::Kind::None;
     } else if (code == 22) {
       t.kind = DecodedType::Kind::Value;
       t.value = Type::token();
@@ -206,9 +208,10 @@ Type TypeTable::valueType(uint64_t index, const std::string& what) {
     case DecodedType::Kind::Element: return Type::scalar(t.element);
     case DecodedType::Kind::Function:
       throw Error(ErrorKind::Parse, state_->name + ": " + what + " is a function type");
+    case DecodedType::Kind::None:
     case DecodedType::Kind::Unsupported: break;
   }
-  throw Error(ErrorKind::Unsupported, "unsupported: " + what + " of type " + t.unsupported + " (" + state_->name + ")");
+  throw Error(ErrorKind::Unsupported, "unsupported: " + what + " of type " + (t.kind == DecodedType::Kind::None ? "none" : t.unsupported) + " (" + state_->name + ")");
 }
 
 }  // namespace kiln::stablehlo::bytecode

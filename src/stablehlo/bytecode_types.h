@@ -16,7 +16,7 @@
 namespace kiln::stablehlo::bytecode {
 
 struct DecodedType {
-  enum class Kind { Element, Value, Function, Unsupported };
+  enum class Kind { Element, Value, Function, None, Unsupported };
   Kind kind = Kind::Unsupported;
   DType element = DType::F32;   // Element
   Type value;                   // Value: a tensor, a tuple or a token

@@ -5,6 +5,7 @@
 #include "ir/ops/stablehlo.h"
 #include "ir/sharding_attrs.h"
 #include "ir/verifier.h"
+#include "stablehlo/bytecode.h"
 #include "stablehlo/parser_impl.h"
 #include "support/error.h"
 
@@ -36,6 +37,10 @@ std::vector<std::pair<size_t, size_t>> splitInputFile(std::string_view text) {
 
 std::vector<std::unique_ptr<Module>> parseFile(const SourceRef& source, const ParseOptions& options) {
   std::vector<std::unique_ptr<Module>> modules;
+  if (isBytecode(source->text())) {
+    modules.push_back(parseBytecode(source->text(), source->name(), options));
+    return modules;
+  }
   for (auto [begin, end] : splitInputFile(source->text())) {
     Parser parser(source, begin, end);
     std::unique_ptr<Module> module = parser.parseModule();
@@ -46,6 +51,7 @@ std::vector<std::unique_ptr<Module>> parseFile(const SourceRef& source, const Pa
 }
 
 std::unique_ptr<Module> parseModule(const SourceRef& source, const ParseOptions& options) {
+  if (isBytecode(source->text())) return parseBytecode(source->text(), source->name(), options);
   Parser parser(source, 0, source->text().size());
   std::unique_ptr<Module> module = parser.parseModule();
   if (options.verify) verifyModule(*module);

@@ -15,12 +15,13 @@ struct ParseOptions {
   bool verify = true;
 };
 
-// Parses a whole file. A file split by `// -----` lines (the MLIR test convention)
+// Parses a whole file; MLIR bytecode (a StableHLO portable artifact, stablehlo/bytecode.h)
+// is read as one module. A file split by `// -----` lines (the MLIR test convention)
 // yields one module per part. Throws kiln::Error (Parse, Verify or Unsupported) with the
 // position of the first problem.
 std::vector<std::unique_ptr<Module>> parseFile(const SourceRef& source, const ParseOptions& options = {});
 
-// Parses text that must hold exactly one module (no `// -----` parts).
+// Parses text that must hold exactly one module (no `// -----` parts), or bytecode.
 std::unique_ptr<Module> parseModule(const SourceRef& source, const ParseOptions& options = {});
 std::unique_ptr<Module> parseModule(std::string text, const ParseOptions& options = {});
 

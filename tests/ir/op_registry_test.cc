@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "ir/attr_schema.h"
 #include "ir/infer.h"
 #include "ir/ops/compiler.h"
 #include "ir/ops/stablehlo.h"
@@ -33,6 +34,32 @@ TEST(OpRegistryTest, RowsAreConsistent) {
   }
   EXPECT_EQ(lookupOp("return"), ops::FuncReturn);
   EXPECT_FALSE(lookupOp("stablehlo.nope").has_value());
+}
+
+// The VHLO column: every StableHLO op has its VHLO name (but the ops StableHLO keeps out of
+// portable artifacts and kiln's own stablehlo.dot-like helpers), names are unique, and each
+// VHLO attribute lands somewhere: an attribute of the op, a field of one of its records,
+// or a channel (channel_id and channel_type make a channel_handle).
+TEST(OpRegistryTest, VhloNamesCoverStablehlo) {
+  const std::set<std::string_view> withoutVhlo = {"stablehlo.return", "stablehlo.collective_reduce"};
+  std::set<std::string_view> vhloNames;
+  for (const OpInfo& info : allOps()) {
+    if (info.vhlo.empty()) {
+      EXPECT_TRUE(!info.name.starts_with("stablehlo.") || withoutVhlo.count(info.name)) << info.name << " has no VHLO name";
+      continue;
+    }
+    EXPECT_TRUE(vhloNames.insert(info.vhlo).second) << info.vhlo;
+    std::string_view attrs = info.vhloAttrs;
+    while (!attrs.empty()) {
+      const size_t end = std::min(attrs.find(' '), attrs.size());
+      const std::string_view name = attrs.substr(0, end);
+      attrs.remove_prefix(std::min(end + 1, attrs.size()));
+      bool lands = info.findAttr(name) || name == "channel_id" || name == "channel_type";
+      for (const AttrSpec& spec : info.attrs)
+        if (spec.kind == AttrKind::Record && recordSchema(spec.type) && recordSchema(spec.type)->find(name)) lands = true;
+      EXPECT_TRUE(lands) << info.vhlo << "'s " << name << " lands nowhere in " << info.name;
+    }
+  }
 }
 
 TEST(OpRegistryTest, CoversTheSpec) {
