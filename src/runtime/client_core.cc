@@ -45,10 +45,13 @@ void setClientOption(ClientSettings& settings, const std::string& name, const st
   } else if (name == "infeed_when_empty") {
     if (value != "wait" && value != "fail") invalid(where + ": infeed_when_empty is '" + value + "' (wait or fail)");
     settings.infeedWaits = value == "wait";
+  } else if (name == "platform_name") {  // a framework's name for the plugin ("kiln" for JAX)
+    if (value.empty()) invalid(where + ": platform_name is empty");
+    settings.platformName = value;
   } else {
     invalid(where + ": unknown client option '" + name +
             "' (this plugin's options: num_devices, memory_limit_bytes (int64), communicator, collective_timeout_s, "
-            "inline_execution, infeed_when_empty)");
+            "inline_execution, infeed_when_empty, platform_name)");
   }
 }
 

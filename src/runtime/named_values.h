@@ -38,6 +38,13 @@ inline PJRT_NamedValue int64Value(std::string_view name, int64_t value) {
   return v;
 }
 
+inline PJRT_NamedValue int64ListValue(std::string_view name, const int64_t* values, size_t count) {
+  PJRT_NamedValue v = namedValue(name, PJRT_NamedValue_kInt64List);
+  v.int64_array_value = values;
+  v.value_size = count;
+  return v;
+}
+
 inline PJRT_NamedValue boolValue(std::string_view name, bool value) {
   PJRT_NamedValue v = namedValue(name, PJRT_NamedValue_kBool);
   v.bool_value = value;

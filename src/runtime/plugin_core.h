@@ -32,10 +32,11 @@ struct ClientSettings {
   double collectiveTimeout = 300;  // collective_timeout_s
   bool inlineExecution = true;    // inline_execution=small (else never)
   bool infeedWaits = false;       // infeed_when_empty=wait (else fail)
+  std::string platformName;       // platform_name: what the client calls its platform (else the backend's name)
 };
 
 // Sets kiln's client option `name` (communicator, collective_timeout_s, inline_execution,
-// infeed_when_empty); `where` names the option in errors.
+// infeed_when_empty, platform_name); `where` names the option in errors.
 void setClientOption(ClientSettings& settings, const std::string& name, const std::string& value,
                      const std::string& where);
 

@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "stablehlo/bytecode_sdy.h"
 #include "support/error.h"
 
 namespace kiln::stablehlo::bytecode {
@@ -104,7 +105,29 @@ const DecodedAttribute& AttributeTable::at(uint64_t index) {
   auto blob = [&](const char* what) { return r.bytes(r.varint(what), what); };
   const std::string& dialect = s.container.dialects[entry.dialect].name;
   if (!entry.custom) {
-    a.unsupported = std::string(r.nulTerminated("an attribute's text"));
+    a.kind = Kind::Text;
+    a.string = a.inner = std::string(r.nulTerminated("an attribute's text"));
+  } else if (dialect == "sdy") {
+    // Inside Shardy's attributes: names as strings, meshes by reference, others by their text.
+    auto nested = [&](uint64_t i) {
+      const DecodedAttribute& n = at(i);
+      if (n.kind == Kind::SymbolRef) return SdyText{"@" + n.string, "@" + n.string};
+      if (n.kind == Kind::String) return SdyText{quotedText(n.string), quotedText(n.string)};
+      if (n.kind == Kind::Text) return SdyText{n.string, n.inner};
+      r.fail("a Shardy attribute holding attribute " + std::to_string(i) + ", which is neither a string nor Shardy's");
+    };
+    try {
+      const SdyText text = readSdyAttribute(r, nested, [&](uint64_t i) -> const std::string& {
+        if (i >= s.container.strings.size()) r.fail("a Shardy attribute names string " + std::to_string(i));
+        return s.container.strings[i];
+      });
+      a.kind = Kind::Text;
+      a.string = text.text;
+      a.inner = text.inner;
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::Unsupported) throw;
+      a.unsupported = e.message();  // an error where it is used, not where it is held
+    }
   } else if (dialect == "vhlo") {
     const uint64_t code = r.varint("a VHLO attribute code");
     if (const char* kind = vhloEnum(code)) {

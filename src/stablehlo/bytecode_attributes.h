@@ -33,6 +33,8 @@ struct DecodedAttribute {
     Unit,
     Indices,     // integers: a TypeExtensions' bounds, an OutputOperandAlias' fields
     Location,    // a source location (name, children, or a file position)
+    Text,        // another dialect's attribute as MLIR text: string (its own), inner (inside
+                 // its dialect's other attributes): the textual fallback, and Shardy's
     Unsupported, // unsupported: what it is
   };
   Kind kind = Kind::Unsupported;
@@ -44,6 +46,7 @@ struct DecodedAttribute {
   uint64_t type = 0;
   uint64_t bits = 0;
   std::string string;
+  std::string inner;
   std::string_view data;
   std::vector<int64_t> integers;
   std::string unsupported;

@@ -39,6 +39,9 @@ void Parser::parseSdyMesh(Module& module) {
   }
   if (module.findMesh(meshName)) errorAt(offset, "mesh @" + meshName + " is defined twice");
   module.meshes.push_back({std::move(meshName), std::move(mesh)});
+  // jaxlib 0.10.2 gives a mesh a discardable {stablehlo.mesh = {axes = [...]}}: the same
+  // axes again, for its own export; checked to be a dictionary and left out.
+  if (tok_.is(Tok::LBrace)) parseAttrDict();
   skipOptionalLoc();
 }
 

@@ -220,9 +220,8 @@ class TextWriter {
         if (a.enumKind == "result_accuracy") return resultAccuracy(a, what);
         unsupported(what + ": " + a.enumKind + " as an attribute");
       case Kind::Location: fail(what + " is a location");
-      case Kind::Unsupported:
-        if (!c_.attributes[index].custom) return Attribute::opaque(a.unsupported);  // MLIR's own text
-        unsupported(what + ": " + a.unsupported);
+      case Kind::Text: return Attribute::opaque(a.string);
+      case Kind::Unsupported: unsupported(what + ": " + a.unsupported);
     }
     fail(what + ": an attribute of unknown kind");
   }
@@ -449,7 +448,13 @@ class TextWriter {
     ++indent_;
     for (const IrOp& fn : op.regions[0].blocks[0].ops) {
       newline();
-      if (opName(fn) != "vhlo.func_v1") unsupported("a module holding " + opName(fn) + " (kiln reads vhlo.func_v1 functions)");
+      if (opName(fn) == "sdy.mesh") {
+        // Its properties, by name: mesh, sym_name.
+        const std::vector<uint64_t> p = properties(fn, 2, "sdy.mesh");
+        out_ += "sdy.mesh @" + attrs_.stringAt(p[1], "a mesh's name") + " = " + shardyInner(p[0], "a mesh");
+        continue;
+      }
+      if (opName(fn) != "vhlo.func_v1") unsupported("a module holding " + opName(fn) + " (kiln reads functions and meshes)");
       function(fn);
     }
     --indent_;
@@ -523,9 +528,40 @@ class TextWriter {
     out_ += "}";
   }
 
+  // A Shardy attribute's text inside a Shardy op.
+  std::string shardyInner(uint64_t index, const std::string& what) {
+    const DecodedAttribute& a = attrs_.at(index);
+    if (a.kind != Kind::Text) fail(what + " is not a Shardy attribute");
+    return a.inner;
+  }
+
+  // Shardy's ops inside functions, in the pretty form the parser reads (sdy_import.cc):
+  // sharding constraints and reshards (their one property, the sharding).
+  void shardyOperation(const IrOp& op, const std::string& where) {
+    const std::string name = opName(op);
+    if ((name != "sdy.sharding_constraint" && name != "sdy.reshard") || op.operands.size() != 1 ||
+        op.resultTypes.size() != 1 || !op.regions.empty())
+      unsupported("op " + name + " in " + where + " (kiln reads Shardy's meshes, sharding constraints and reshards)");
+    const std::vector<uint64_t> p = properties(op, 1, name);
+    const auto& [operand, type] = value(op.operands[0], name);
+    const std::string result = scope_ + std::to_string(op.firstResult);
+    out_ += result + " = " + name + " " + operand + " " + shardyInner(p[0], name + "'s sharding") + " : " + type +
+            " loc(" + location(op.location) + ")";
+    defineValue(op.firstResult, result, typeText(op.resultTypes[0], name + "'s result"));
+  }
+
   void operation(const IrOp& op, bool inFunction, const std::string& where) {
     const std::string vhloName = opName(op);
     const OpName& n = c_.opNames[op.name];
+    if (c_.dialects[n.dialect].name == "sdy") return shardyOperation(op, where);
+    if (vhloName == "builtin.unrealized_conversion_cast" && op.operands.size() == 1 && op.resultTypes.size() == 1) {
+      // The serializer's bridge between VHLO's tensor types and the builtin ones of
+      // other dialects' ops (Shardy's): the same tensor for kiln.
+      const auto [operand, type] = value(op.operands[0], vhloName);
+      if (typeText(op.resultTypes[0], vhloName) != type) fail(vhloName + " in " + where + " changes " + type);
+      defineValue(op.firstResult, operand, type);
+      return;
+    }
     if (c_.dialects[n.dialect].name != "vhlo") unsupported("op " + vhloName + " in " + where);
     const OpInfo* info = opOfVhlo(n.name);
     if (!info) unsupported("op " + vhloName + " (kiln reads the VHLO ops of StableHLO " + versionText() + ")");
@@ -535,9 +571,15 @@ class TextWriter {
     const std::string what = vhloName + " in " + where;
     NamedAttrList attrs = opAttributes(*info, properties(op, words(info->vhloAttrs).size(), what), what);
     if (op.attributes) {
-      Attribute extra = attribute(*op.attributes, what + "'s attributes");
-      if (!extra.is(Attribute::Kind::Dictionary)) fail(what + "'s attributes are not a dictionary");
-      for (const NamedAttribute& a : extra.fields()) setAttr(attrs, a.name, a.value);
+      const DecodedAttribute& extra = attrs_.at(*op.attributes);
+      if (extra.kind != Kind::Dictionary) fail(what + "'s attributes are not a dictionary");
+      for (const auto& [key, value] : extra.entries) {
+        const std::string name = attrs_.stringAt(key, what + "'s attribute name");
+        // Shardy's hint to its own propagation, in Shardy's bytecode encoding: kiln's
+        // partitioner has rules of its own (passes/sharding/sharding_rules.h).
+        if (name == "sdy.sharding_rule") continue;
+        setAttr(attrs, name, attribute(value, what + "'s " + name));
+      }
     }
     // Results, named by their numbers.
     std::vector<std::string> resultTypes;

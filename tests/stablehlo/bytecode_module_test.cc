@@ -12,9 +12,11 @@
 #include <string>
 
 #include "ir/fingerprint.h"
+#include "ir/sharding_attrs.h"
 #include "stablehlo/bytecode.h"
 #include "stablehlo/bytecode_test_util.h"
 #include "stablehlo/parser.h"
+#include "stablehlo/printer.h"
 #include "support/error.h"
 
 namespace kiln::stablehlo {
@@ -59,6 +61,33 @@ TEST_P(BytecodeModuleTest, ReadsIntoTheModuleOfItsText) {
 }
 
 INSTANTIATE_TEST_SUITE_P(JaxExports, BytecodeModuleTest, testing::Values("dot_tanh", "loops"));
+
+// What jaxlib 0.10.2 hands PJRT_Client_Compile (captured with KILN_DUMP_PROGRAMS; its text
+// differs from jax's as_text() by jaxlib's own passes, so these are checked by content).
+// eigh.mlirbc: jnp.linalg.eigh, a LAPACK custom call with layouts, an operand alias, a
+// dictionary backend config, and Shardy's sharding rule (left out). normal.mlirbc:
+// jax.random.normal, whose key passes a Shardy sharding constraint on an empty mesh
+// (Shardy's ops and attributes in their own encoding, behind conversion casts).
+TEST(BytecodeModuleTest, ReadsWhatJaxlibSendsToCompile) {
+  std::unique_ptr<Module> eigh = parseBytecode(readGolden("eigh.mlirbc"), "eigh.mlirbc");
+  const Op* call = nullptr;
+  for (const Op* op : opsOf(eigh->lookup("eigh")))
+    if (op->name() == "stablehlo.custom_call") call = op;
+  ASSERT_NE(call, nullptr);
+  EXPECT_EQ(call->attr("call_target_name").asString(), "lapack_ssyevd_ffi");
+  EXPECT_TRUE(call->attr("mhlo.backend_config").is(Attribute::Kind::Dictionary));
+  EXPECT_EQ(call->attr("output_operand_aliases").asArray().size(), 1u);
+  EXPECT_EQ(call->attr("result_layouts").asArray().size(), 3u);
+  EXPECT_FALSE(call->attr("sdy.sharding_rule"));
+
+  std::unique_ptr<Module> normal = parseBytecode(readGolden("normal.mlirbc"), "normal.mlirbc");
+  ASSERT_EQ(normal->meshes.size(), 1u);
+  EXPECT_EQ(normal->meshes[0].name, "empty_mesh");
+  const std::vector<const Op*> main = opsOf(normal->lookup("main"));
+  ASSERT_FALSE(main.empty());
+  EXPECT_TRUE(isShardingConstraint(*main[0])) << printOp(*main[0]);
+  EXPECT_TRUE(normal->lookup("_normal_real"));
+}
 
 TEST(BytecodeModuleTest, KeepsTheUsersLine) {
   std::unique_ptr<Module> m = parseBytecode(readGolden("dot_tanh.mlirbc"), "dot_tanh.mlirbc");

@@ -12,6 +12,7 @@
 #include "runtime/pjrt/pjrt_call.h"
 #include "runtime/served_backend.h"
 #include "runtime/pjrt/pjrt_functions.h"
+#include "stablehlo/stablehlo_version.h"
 
 #ifndef KILN_VERSION
 #error "KILN_VERSION must be defined (the project version)"
@@ -52,14 +53,17 @@ PJRT_Error* pluginInitialize(PJRT_Plugin_Initialize_Args* args) {
 
 // Which plugin this is, and what it offers beyond the kiln extension: profiles (the
 // compile option "profile") from a backend that records them, the client option
-// communicator=mpi when it was built with MPI. (The StableHLO versions a framework
-// serializes programs for come with the reader of serialized programs.)
+// communicator=mpi when it was built with MPI. And the StableHLO release whose portable
+// artifacts it reads, which a framework serializes its programs for.
 PJRT_Error* pluginAttributes(PJRT_Plugin_Attributes_Args* args) {
   return call("PJRT_Plugin_Attributes", args, [](PJRT_Plugin_Attributes_Args& a, const Fits&) {
+    static const int64_t version[3] = {stablehlo::kStablehloVersion[0], stablehlo::kStablehloVersion[1],
+                                       stablehlo::kStablehloVersion[2]};
     static const std::vector<PJRT_NamedValue> attributes = {stringValue("kiln_version", KILN_VERSION),
                                                            stringValue("kiln_backend", backend().name()),
                                                            boolValue("kiln_profiles", backend().profiles()),
-                                                           boolValue("kiln_mpi", mpiAvailable())};
+                                                           boolValue("kiln_mpi", mpiAvailable()),
+                                                           int64ListValue("stablehlo_current_version", version, 3)};
     a.attributes = attributes.data();
     a.num_attributes = attributes.size();
   });
@@ -140,6 +144,7 @@ const PJRT_Api* pjrtApi(const DeviceBackend& backend) {
     t.PJRT_LoadedExecutable_Destroy = f::loadedExecutableDestroy;
     t.PJRT_LoadedExecutable_GetExecutable = f::loadedExecutableGetExecutable;
     t.PJRT_LoadedExecutable_AddressableDevices = f::loadedExecutableAddressableDevices;
+    t.PJRT_LoadedExecutable_AddressableDeviceLogicalIds = f::loadedExecutableAddressableDeviceLogicalIds;
     t.PJRT_LoadedExecutable_Delete = f::loadedExecutableDelete;
     t.PJRT_LoadedExecutable_IsDeleted = f::loadedExecutableIsDeleted;
     t.PJRT_LoadedExecutable_Execute = f::loadedExecutableExecute;

@@ -70,7 +70,7 @@ core::ClientSettings createOptions(const PJRT_Client_Create_Args& a) {
                             where);
     } else {
       invalid(where + ": " + name + " must be a string (this plugin's options: num_devices, memory_limit_bytes, "
-              "communicator, collective_timeout_s, inline_execution, infeed_when_empty)");
+              "communicator, collective_timeout_s, inline_execution, infeed_when_empty, platform_name)");
     }
   }
   return settings;
@@ -99,7 +99,8 @@ namespace functions {
 PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
   return call("PJRT_Client_Create", args, [](PJRT_Client_Create_Args& a, const Fits& fits) {
     fits.requireOut(a.client, "client");
-    std::unique_ptr<ClientCore> created = core::createClient(createOptions(a));
+    const core::ClientSettings settings = createOptions(a);
+    std::unique_ptr<ClientCore> created = core::createClient(settings);
     auto client = std::make_unique<PJRT_Client>();
     client->core = created.release();
     struct Undo {  // a failure below destroys the client made
@@ -110,6 +111,7 @@ PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
     } undo{client};
     ClientCore& made = *client->core;
     client->platformVersion = std::string("kiln ") + KILN_VERSION;
+    client->platformName = settings.platformName.empty() ? made.backend->name() : settings.platformName;
     const int rank = made.transport ? static_cast<int>(made.transport->rank()) : 0;
     for (DeviceCore* core : made.handles) {
       auto device = std::make_unique<PJRT_Device>();
@@ -161,8 +163,8 @@ PJRT_Error* clientDestroy(PJRT_Client_Destroy_Args* args) {
 PJRT_Error* clientPlatformName(PJRT_Client_PlatformName_Args* args) {
   return call("PJRT_Client_PlatformName", args, [](PJRT_Client_PlatformName_Args& a, const Fits&) {
     const PJRT_Client& client = clientOf(a.client);
-    a.platform_name = client.core->backend->name();
-    a.platform_name_size = std::char_traits<char>::length(a.platform_name);
+    a.platform_name = client.platformName.data();
+    a.platform_name_size = client.platformName.size();
   });
 }
 

@@ -1,8 +1,14 @@
 // PJRT's compile, executables and executions, over the plugin's: programs arrive as MLIR
 // text with a serialized xla.CompileOptionsProto (compile_options.h), and run on the
 // devices the options assign, one process per device.
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +20,7 @@
 #include "runtime/plugin_core.h"
 #include "runtime/compile_options_proto.h"
 #include "runtime/serialized_executable.h"
+#include "stablehlo/bytecode.h"
 #include "stablehlo/printer.h"
 #include "runtime/buffer_types.h"
 #include "runtime/pjrt/executables.h"
@@ -62,7 +69,27 @@ struct OwnedBytes {
   std::string bytes;
 };
 
-constexpr std::string_view kBytecodeMagic("ML\xefR", 4);
+void writeDump(const std::string& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw ApiFailure(FailureCode::InvalidArgument, "KILN_DUMP_PROGRAMS: cannot write " + path);
+}
+
+// With KILN_DUMP_PROGRAMS=<folder>, every program a client compiles is written there as
+// it came (program-<pid>-<n>.mlirbc for bytecode, .mlir for text) and, for bytecode, as
+// the StableHLO text kiln read it into (program-<pid>-<n>.mlir): for debugging, and for
+// golden tests of what a framework sends. Returns the files' common stem (empty: no dump).
+std::string dumpProgram(std::string_view code, const char* extension) {
+  const char* dir = std::getenv("KILN_DUMP_PROGRAMS");
+  if (!dir || !*dir) return {};
+  static std::atomic<int> count{0};
+  std::error_code ignored;
+  std::filesystem::create_directories(dir, ignored);
+  const std::string stem =
+      (std::filesystem::path(dir) / ("program-" + std::to_string(::getpid()) + "-" + std::to_string(count++))).string();
+  writeDump(stem + extension, code);
+  return stem;
+}
 
 std::vector<std::string> splitList(const std::string& text) {
   std::vector<std::string> items;
@@ -127,9 +154,14 @@ PJRT_LoadedExecutable* load(PJRT_Client& client, std::unique_ptr<ExecutableCore>
     // Under the mpi communicator each rank runs its own process, on its one device
     // (process r * partitions + p runs on rank r * partitions + p).
     loaded->devices = client.handles;
+    const int rank = static_cast<int>(client.core->transport->rank());
+    loaded->logicalIds.push_back({rank / where.partitions, rank % where.partitions});
   } else if (!portable) {
-    for (size_t i = 0; i < static_cast<size_t>(where.processes()); ++i)
+    for (size_t i = 0; i < static_cast<size_t>(where.processes()); ++i) {
       loaded->devices.push_back(where.devices.empty() ? client.handles.at(i) : deviceWithId(client, where.devices[i]));
+      const int process = static_cast<int>(i);
+      loaded->logicalIds.push_back({process / where.partitions, process % where.partitions});
+    }
   }
   return handedOut(loaded.release());
 }
@@ -172,9 +204,7 @@ PJRT_Error* clientCompile(PJRT_Client_Compile_Args* args) {
       throw ApiFailure(FailureCode::Unimplemented, "unsupported: program format '" + std::string(format) +
                                                      "' (kiln compiles StableHLO as format \"mlir\")");
     if (program.code_size > 0 && !program.code) invalid("program code is null");
-    const std::string_view code(program.code, program.code_size);
-    if (code.substr(0, kBytecodeMagic.size()) == kBytecodeMagic)
-      throw ApiFailure(FailureCode::Unimplemented, "unsupported: MLIR bytecode (kiln reads programs as MLIR text)");
+    std::string_view code(program.code, program.code_size);
     if (a.compile_options_size > 0 && !a.compile_options) invalid("compile_options is null");
     const proto::CompileOptions options =
         proto::readCompileOptions(std::string_view(a.compile_options ? a.compile_options : "", a.compile_options_size));
@@ -196,6 +226,16 @@ PJRT_Error* clientCompile(PJRT_Client_Compile_Args* args) {
       else core::setCompileOption(request.settings, name, value, "env_option_overrides[" + std::to_string(i) + "]");
     }
     for (int32_t id : request.deviceAssignment) deviceWithId(client, id);
+    // What frameworks send is MLIR bytecode (a portable artifact): read as its StableHLO
+    // text, which every later step (messages, serialized executables) then sees.
+    const bool bytecode = stablehlo::isBytecode(code);
+    const std::string dumped = dumpProgram(code, bytecode ? ".mlirbc" : ".mlir");
+    std::string text;
+    if (bytecode) {
+      text = stablehlo::bytecodeToText(code, request.name);
+      request.code = text;
+      if (!dumped.empty()) writeDump(dumped + ".mlir", text);
+    }
     a.executable = load(client, core::compile(*client.core, request), options.portable);
   });
 }
@@ -220,6 +260,15 @@ PJRT_Error* loadedExecutableAddressableDevices(PJRT_LoadedExecutable_Addressable
                 const PJRT_LoadedExecutable& loaded = need(a.executable, "executable");
                 a.addressable_devices = loaded.devices.data();
                 a.num_addressable_devices = loaded.devices.size();
+              });
+}
+
+PJRT_Error* loadedExecutableAddressableDeviceLogicalIds(PJRT_LoadedExecutable_AddressableDeviceLogicalIds_Args* args) {
+  return call("PJRT_LoadedExecutable_AddressableDeviceLogicalIds", args,
+              [](PJRT_LoadedExecutable_AddressableDeviceLogicalIds_Args& a, const Fits&) {
+                PJRT_LoadedExecutable& loaded = need(a.executable, "executable");
+                a.addressable_device_logical_ids = loaded.logicalIds.data();
+                a.num_addressable_device_logical_ids = loaded.logicalIds.size();
               });
 }
 

@@ -81,6 +81,7 @@ PJRT_Error* clientCompile(PJRT_Client_Compile_Args* args);
 PJRT_Error* loadedExecutableDestroy(PJRT_LoadedExecutable_Destroy_Args* args);
 PJRT_Error* loadedExecutableGetExecutable(PJRT_LoadedExecutable_GetExecutable_Args* args);
 PJRT_Error* loadedExecutableAddressableDevices(PJRT_LoadedExecutable_AddressableDevices_Args* args);
+PJRT_Error* loadedExecutableAddressableDeviceLogicalIds(PJRT_LoadedExecutable_AddressableDeviceLogicalIds_Args* args);
 PJRT_Error* loadedExecutableDelete(PJRT_LoadedExecutable_Delete_Args* args);
 PJRT_Error* loadedExecutableIsDeleted(PJRT_LoadedExecutable_IsDeleted_Args* args);
 PJRT_Error* loadedExecutableExecute(PJRT_LoadedExecutable_Execute_Args* args);

@@ -57,6 +57,7 @@ struct PJRT_Client {
   std::vector<PJRT_Device*> allHandles;  // every process's, by id
   std::vector<PJRT_Memory*> memories;
   std::string platformVersion;
+  std::string platformName;  // the platform_name option, else the backend's name
 };
 
 // A buffer: the plugin's (shared with the work that fills or reads it) and its device.
@@ -114,6 +115,7 @@ struct PJRT_LoadedExecutable {
   // The device of each process (replica r, partition p at r * partitions + p); a
   // portable executable runs on the one device execute names instead.
   std::vector<PJRT_Device*> devices;
+  std::vector<PJRT_LogicalDeviceIds> logicalIds;  // each device's (replica, partition)
   bool portable = false;
   std::atomic<bool> deleted{false};
 };
