@@ -6,7 +6,7 @@ JOBS ?= 2
 SHARED ?= ../shared
 CMAKE_FLAGS ?=
 
-.PHONY: all setup configure build run corpus test conformance asan sanitize fuzz bench clean
+.PHONY: all setup configure build run corpus test conformance asan sanitize fuzz bench jax-plugin clean
 
 all: build
 
@@ -32,8 +32,17 @@ corpus: build
 	@scripts/optimize_check.sh $(BUILD)/tools/kiln $(JOBS)
 
 test: build
-	@scripts/setup.sh --vendor-plugin
+	@scripts/setup.sh --vendor-plugin --jax
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# kiln's JAX plugin package (python/) with the built plugin inside, installed into
+# build/venv (or VENV=...): then `JAX_PLATFORMS=kiln python train.py` runs there.
+VENV ?= $(BUILD)/venv
+jax-plugin: build
+	@scripts/setup.sh --jax
+	@cp $(BUILD)/lib/libkiln_plugin_cpu.so python/jax_plugins/kiln/
+	@$(VENV)/bin/pip install -q --disable-pip-version-check --no-deps --no-build-isolation ./python
+	@echo "installed kiln-jax-plugin into $(VENV): JAX_PLATFORMS=kiln $(VENV)/bin/python your_program.py"
 
 # The conformance suites under ../shared against the floors in tests/conformance_floor.txt.
 conformance: build

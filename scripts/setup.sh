@@ -5,6 +5,7 @@
 #   scripts/setup.sh --fuzz   also clang-19 and its runtime, for the libFuzzer targets
 #   scripts/setup.sh --bench  also NumPy, PyTorch, torchvision and Eigen, the references of bench/compare.sh and bench/models.sh
 #   scripts/setup.sh --vendor-plugin  also a vendor's PJRT plugin for the tests (make test)
+#   scripts/setup.sh --jax    also build/venv: jax, jaxlib and pytest pinned by python/requirements-test.txt (make test)
 set -euo pipefail
 
 packages=(
@@ -15,14 +16,17 @@ packages=(
   python3-sklearn  # the digits data set of the main job (examples/digits_cnn.cc)
   wamerican        # the word list examples/char_transformer.cc learns from
   xz-utils         # scripts/gpu_archive.sh packs its archive with xz
+  python3-venv     # build/venv, where the JAX-facing tests run (--jax)
 )
 vendor_plugin=0
+jax_venv=0
 for arg in "$@"; do
   case "$arg" in
     --fuzz) packages+=(clang-19 libclang-rt-19-dev) ;;
     --bench) packages+=(python3-numpy python3-torch python3-torchvision libeigen3-dev) ;;
     --vendor-plugin) vendor_plugin=1 ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    --jax) jax_venv=1 ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -61,12 +65,29 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup.sh: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  echo "setup.sh: done"
+fi
 
-echo "setup.sh: installing ${missing[*]}"
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-echo "setup.sh: done"
+# The venv of the JAX-facing tests (python/tests, ctest's jax_plugin): never the system
+# Python. Remade when the pins change.
+make_jax_venv() {
+  local root venv pins
+  root="$(cd "$(dirname "$0")/.." && pwd)"
+  venv="$root/build/venv"
+  pins="$root/python/requirements-test.txt"
+  if [ -x "$venv/bin/python" ] && cmp -s "$pins" "$venv/requirements-test.txt"; then return 0; fi
+  echo "setup.sh: making build/venv (jax, jaxlib and pytest from PyPI, pinned by python/requirements-test.txt)"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check -r "$pins"
+  cp "$pins" "$venv/requirements-test.txt"
+}
+[ "$jax_venv" -eq 1 ] && make_jax_venv
+exit 0

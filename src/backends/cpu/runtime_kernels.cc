@@ -78,8 +78,20 @@ extern "C" void kilnRngBits(void* const* buffers, int64_t begin, int64_t end, co
   kernels::rngDraw(l, words, buffers[2], begin, std::min(end, kernels::rngDraws(l)));
 }
 
+// libgcc's complex multiply and divide, which LLVM calls for complex arithmetic: a plugin
+// loaded privately (as frameworks dlopen plugins) does not show libgcc_s to the process's
+// symbol search, so kernels reach them through this table too.
+extern "C" void __mulsc3();
+extern "C" void __muldc3();
+extern "C" void __divsc3();
+extern "C" void __divdc3();
+
 std::span<const RuntimeFunction> runtimeFunctions() {
   static const RuntimeFunction functions[] = {
+      {"__mulsc3", reinterpret_cast<void*>(&__mulsc3)},
+      {"__muldc3", reinterpret_cast<void*>(&__muldc3)},
+      {"__divsc3", reinterpret_cast<void*>(&__divsc3)},
+      {"__divdc3", reinterpret_cast<void*>(&__divdc3)},
       {"kilnSortLine", reinterpret_cast<void*>(&kilnSortLine)},
       {"kilnComplexUnaryC64", reinterpret_cast<void*>(&kilnComplexUnaryC64)},
       {"kilnComplexUnaryC128", reinterpret_cast<void*>(&kilnComplexUnaryC128)},
