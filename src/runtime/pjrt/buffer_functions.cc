@@ -54,8 +54,8 @@ std::vector<int64_t> denseStrides(const Type& type) {
 // A layout kiln can take: none (dense, major-to-minor), or exactly that.
 void requireDenseLayout(const PJRT_Buffer_MemoryLayout* layout, const Type& type, const char* what) {
   if (!layout) return;
-  if (layout->struct_size < PJRT_Buffer_MemoryLayout_STRUCT_SIZE)
-    invalid(std::string(what) + "'s struct_size is " + std::to_string(layout->struct_size));
+  // Its struct_size is not checked: jaxlib 0.10.2's layout converter fills in the type and
+  // the tiled layout but leaves struct_size as the stack had it (0 at times).
   const int kind = rawEnum(layout->type);
   if (kind == PJRT_Buffer_MemoryLayout_Type_Strides) {
     const auto& s = layout->strides;
