@@ -55,7 +55,8 @@ def test_bool():
 def test_numpy_functions():
     x = jnp.linspace(-2.0, 2.0, 48).reshape(6, 8)
     same(lambda a: (jnp.tanh(a), jnp.cumsum(a, axis=1), jnp.sort(a, axis=0), jnp.argmax(a, axis=1),
-                    jnp.einsum("ij,kj->ik", a, a), jax.nn.softmax(a), jnp.exp(a).mean()), x, rtol=1e-5, atol=1e-5)
+                    jnp.einsum("ij,kj->ik", a, a), jax.nn.softmax(a), jnp.exp(a).mean(),
+                    lax.dot_general(a[0], a[1], (((), ()), ((), ())))), x, rtol=1e-5, atol=1e-5)  # no dimensions
 
 
 def test_transformations():
@@ -120,13 +121,15 @@ def test_checkpoint_and_custom_derivatives():
 def test_donation_is_honoured():
     # JAX warns when it drops a donation (a platform outside its list) or when the
     # compiled program does not alias the donated buffer: neither may happen.
-    x = jax.device_put(jnp.arange(1024.0), KILN)
+    x = jax.device_put(np.arange(1024.0, dtype=np.float32), KILN)
+    pointer = x.unsafe_buffer_pointer()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         y = jax.jit(lambda v: v * 2 + 1, donate_argnums=0)(x)
         jax.block_until_ready(y)
     assert x.is_deleted()
     np.testing.assert_array_equal(np.asarray(y), np.arange(1024.0) * 2 + 1)
+    assert y.unsafe_buffer_pointer() == pointer  # written in place
 
 
 def test_transfers_between_devices():

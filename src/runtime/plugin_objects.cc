@@ -94,6 +94,27 @@ interp::HostValue BufferState::take() {
   return value;
 }
 
+const void* BufferState::storage() {
+  use();
+  if (std::optional<Failure> failure = ready->await()) {
+    endUse();
+    throw ApiFailure(failure->code, failure->message);
+  }
+  const void* address = nullptr;
+  bool tensor = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!deleted_ && value_.isTensor()) {
+      tensor = true;
+      address = value_.tensor().denseStorage();
+    }
+  }
+  endUse();
+  if (deleted()) throwGone(false);
+  if (!tensor) throw ApiFailure(FailureCode::InvalidArgument, "a " + type.str() + " buffer has no address");
+  return address;
+}
+
 void BufferState::endUse() {
   bool release = false;
   {

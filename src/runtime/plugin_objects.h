@@ -66,6 +66,10 @@ struct BufferState {
   interp::HostValue take();
   // Ends a pending read that will not read (its work failed before it).
   void endUse();
+  // The address of a ready tensor's bytes, all of them (a splat is expanded): what
+  // PJRT_Buffer_UnsafePointer hands out, valid while the buffer lives. Throws ApiFailure
+  // (FAILED_PRECONDITION) when deleted or donated, INVALID_ARGUMENT for tuples and tokens.
+  const void* storage();
   // Fills the buffer (ignored once freed) and marks it ready.
   void fill(interp::HostValue value);
   void fail(const Failure& failure) { ready->set(failure); }

@@ -337,7 +337,9 @@ class TextWriter {
         }
         return a.elements.empty() && name != "operand_layouts" && name != "result_layouts";
       case Kind::Tensor:
-        if (types_.valueType(a.type, what).numElements() == 0) return name != "source_target_pairs" || op != "collective_permute_v1";
+        if (types_.valueType(a.type, what).numElements() == 0)  // (empty dimension lists are values)
+          return name == "known_expanding_dimensions" || name == "known_nonexpanding_dimensions" ||
+                 (name == "source_target_pairs" && op != "collective_permute_v1");
         if (convolution && (name == "window_strides" || name == "lhs_dilation" || name == "rhs_dilation")) return allAre(1);
         if (convolution && (name == "padding" || name == "window_reversal")) return allAre(0);
         return false;

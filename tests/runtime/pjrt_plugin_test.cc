@@ -568,6 +568,23 @@ TEST_P(PjrtPluginTest, CompilesPortableArtifacts) {
   destroy(client);
 }
 
+// A buffer's address (PJRT_Buffer_UnsafePointer): its bytes in host memory, in place.
+TEST_P(PjrtPluginTest, BuffersHaveAddresses) {
+  PJRT_Client* client = createClient(1);
+  PJRT_Buffer* x = floats(client, device(client, 0), {1, 2, 3});
+  PJRT_Buffer_UnsafePointer_Args args{PJRT_Buffer_UnsafePointer_Args_STRUCT_SIZE, nullptr, x, 0};
+  ASSERT_EQ(take(api_->PJRT_Buffer_UnsafePointer(&args)).second, "");
+  ASSERT_NE(args.buffer_pointer, 0u);
+  float values[3];
+  std::memcpy(values, reinterpret_cast<const void*>(args.buffer_pointer), sizeof values);
+  EXPECT_EQ(std::vector<float>(values, values + 3), (std::vector<float>{1, 2, 3}));
+  PJRT_Buffer_Delete_Args remove{PJRT_Buffer_Delete_Args_STRUCT_SIZE, nullptr, x};
+  ASSERT_EQ(take(api_->PJRT_Buffer_Delete(&remove)).second, "");
+  EXPECT_EQ(take(api_->PJRT_Buffer_UnsafePointer(&args)).first, PJRT_Error_Code_FAILED_PRECONDITION);
+  destroy(x);
+  destroy(client);
+}
+
 // What a framework asks of a compiled program besides running it: its fingerprint, cost
 // and memory analyses, the optimized program, its device assignment, and its bytes for a
 // persistent cache, which load into a program that runs the same.

@@ -134,6 +134,7 @@ const PJRT_Api* pjrtApi(const DeviceBackend& backend) {
     t.PJRT_Buffer_UnpaddedDimensions = f::bufferUnpaddedDimensions;
     t.PJRT_Buffer_DynamicDimensionIndices = f::bufferDynamicDimensionIndices;
     t.PJRT_Buffer_OnDeviceSizeInBytes = f::bufferOnDeviceSizeInBytes;
+    t.PJRT_Buffer_UnsafePointer = f::bufferUnsafePointer;
     t.PJRT_Buffer_Device = f::bufferDevice;
     t.PJRT_Buffer_Memory = f::bufferMemory;
     t.PJRT_Buffer_IsOnCpu = f::bufferIsOnCpu;

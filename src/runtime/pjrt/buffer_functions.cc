@@ -225,6 +225,14 @@ PJRT_Error* bufferOnDeviceSizeInBytes(PJRT_Buffer_OnDeviceSizeInBytes_Args* args
   });
 }
 
+// The host address of the buffer's bytes (the cpu and interp plugins keep them in host
+// memory), for clients that look at buffers in place; valid while the buffer lives.
+PJRT_Error* bufferUnsafePointer(PJRT_Buffer_UnsafePointer_Args* args) {
+  return call("PJRT_Buffer_UnsafePointer", args, [](PJRT_Buffer_UnsafePointer_Args& a, const Fits&) {
+    a.buffer_pointer = reinterpret_cast<uintptr_t>(bufferOf(a.buffer).state->storage());
+  });
+}
+
 PJRT_Error* bufferDevice(PJRT_Buffer_Device_Args* args) {
   return call("PJRT_Buffer_Device", args,
               [](PJRT_Buffer_Device_Args& a, const Fits&) { a.device = bufferOf(a.buffer).device; });

@@ -70,6 +70,7 @@ PJRT_Error* bufferDimensions(PJRT_Buffer_Dimensions_Args* args);
 PJRT_Error* bufferUnpaddedDimensions(PJRT_Buffer_UnpaddedDimensions_Args* args);
 PJRT_Error* bufferDynamicDimensionIndices(PJRT_Buffer_DynamicDimensionIndices_Args* args);
 PJRT_Error* bufferOnDeviceSizeInBytes(PJRT_Buffer_OnDeviceSizeInBytes_Args* args);
+PJRT_Error* bufferUnsafePointer(PJRT_Buffer_UnsafePointer_Args* args);
 PJRT_Error* bufferDevice(PJRT_Buffer_Device_Args* args);
 PJRT_Error* bufferMemory(PJRT_Buffer_Memory_Args* args);
 PJRT_Error* bufferIsOnCpu(PJRT_Buffer_IsOnCpu_Args* args);
