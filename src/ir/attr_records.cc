@@ -284,6 +284,14 @@ Window Window::ofConvolution(const Op& op, int64_t spatial) {
   return convolutionWindowOf(op.attrs(), spatial);
 }
 
+std::optional<int64_t> windowAttrFill(std::string_view name) {
+  if (name == "window_strides" || name == "lhs_dilation" || name == "rhs_dilation" || name == "base_dilations" ||
+      name == "window_dilations")
+    return 1;
+  if (name == "padding" || name == "window_reversal") return 0;
+  return std::nullopt;
+}
+
 void setReduceWindowAttrs(NamedAttrList& attrs, const Window& w) {
   setAttr(attrs, "window_dimensions", Attribute::i64Array(w.dimensions));
   setList(attrs, "window_strides", w.strides, 1);

@@ -128,6 +128,9 @@ struct Window {
 // not exist yet).
 Window reduceWindowOf(const NamedAttrList& attrs, int64_t rank);
 Window convolutionWindowOf(const NamedAttrList& attrs, int64_t spatial);
+// The value every element of an absent window attribute stands for: 1 for strides and
+// dilations, 0 for padding and reversal; nullopt for other names.
+std::optional<int64_t> windowAttrFill(std::string_view name);
 // Writes `w` as attributes (absent where they equal the defaults).
 void setReduceWindowAttrs(NamedAttrList& attrs, const Window& w);
 void setConvolutionWindowAttrs(NamedAttrList& attrs, const Window& w);

@@ -2,8 +2,11 @@
 // computes: op names, value numbers, types, attribute contents.
 #include "ir/fingerprint.h"
 
+#include <algorithm>
 #include <optional>
 #include <unordered_map>
+
+#include "ir/attr_records.h"
 
 namespace kiln {
 namespace {
@@ -55,7 +58,10 @@ class ModuleHasher {
     h_.str(o.name());
     h_.u64(o.numOperands());
     for (const Value* v : o.operands()) value(v);
-    attrs(o.attrs());
+    NamedAttrList meaningful;
+    for (const NamedAttribute& a : o.attrs())
+      if (!atDefault(o.info(), a)) meaningful.push_back(a);
+    attrs(meaningful);
     h_.u64(o.numRegions());
     for (size_t i = 0; i < o.numRegions(); ++i) region(o.region(i));
     h_.u64(o.numResults());
@@ -79,6 +85,32 @@ class ModuleHasher {
   void types(const TypeList& ts) {
     h_.u64(ts.size());
     for (const Type& t : ts) type(t);
+  }
+
+  // An op attribute that says what its absence says: its registry default, a window
+  // attribute of strides 1 or padding 0, or a precision_config of DEFAULT only (which
+  // text keeps and a portable artifact's round trip drops): the same program either way.
+  static bool atDefault(const OpInfo& info, const NamedAttribute& a) {
+    const AttrSpec* spec = info.findAttr(a.name);
+    if (!spec) return false;
+    if (spec->defaultValue() && a.value == spec->defaultValue()) return true;
+    if (std::optional<int64_t> fill = windowAttrFill(a.name)) return allElementsAre(a.value, *fill);
+    if (a.name != "precision_config" || !a.value.is(Attribute::Kind::Array)) return false;
+    for (const Attribute& e : a.value.asArray())
+      if (!e.is(Attribute::Kind::Enum) || e.enumValueName() != "DEFAULT") return false;
+    return true;
+  }
+
+  // A dense array, or an integer or bool tensor, whose every element is `v`.
+  static bool allElementsAre(const Attribute& a, int64_t v) {
+    if (a.is(Attribute::Kind::DenseArray) && !isFloat(a.dtype()))
+      return std::all_of(a.asInts().begin(), a.asInts().end(), [&](int64_t x) { return x == v; });
+    if (!a.is(Attribute::Kind::Dense)) return false;
+    const Literal& lit = a.asDense();
+    if (isFloat(lit.dtype()) || isComplex(lit.dtype())) return false;
+    for (int64_t i = 0; i < lit.numElements(); ++i)
+      if (lit.intAt(i) != v) return false;
+    return true;
   }
 
   void attrs(const NamedAttrList& list) {
@@ -110,10 +142,15 @@ class ModuleHasher {
       case K::Opaque: h_.str(a.asString()); return;
       case K::TypeRef: type(a.asType()); return;
       case K::Dense: {
+        // A tensor whose elements are all equal hashes as its splat form, whichever form
+        // it was written in (text spells every element, bytecode may store one).
         const Literal& lit = a.asDense();
         type(lit.type());
-        h_.u64(lit.isSplat());
-        h_.bytes(lit.storage(), lit.storageSize());
+        // An empty tensor hashes as its type alone.
+        if (lit.numElements() == 0) return;
+        const bool uniform = lit.allElementsEqual();
+        h_.u64(uniform);
+        h_.bytes(lit.storage(), uniform ? static_cast<size_t>(storageBytes(lit.dtype())) : lit.storageSize());
         return;
       }
       case K::DenseArray:

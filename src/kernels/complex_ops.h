@@ -53,7 +53,11 @@ C complexUnary(OpCode code, C z) {
     case ops::Rsqrt: return C(1) / std::sqrt(z);
     case ops::Sine: return std::sin(z);
     case ops::Cosine: return std::cos(z);
-    case ops::Tan: return std::tan(z);
+    case ops::Tan:
+      // tan(±inf + iy) has no limit: NaN in both parts, as XLA and NumPy give (C's ctan
+      // keeps the imaginary part's zero).
+      if (std::isinf(z.real()) && std::isfinite(z.imag())) return C(NAN, NAN);
+      return std::tan(z);
     case ops::Tanh: return std::tanh(z);
     case ops::Cbrt: return std::pow(z, C(1.0 / 3.0));  // the principal cube root
     case ops::Sign: {

@@ -41,8 +41,9 @@ template <class T>
 std::complex<T> complexExpm1(std::complex<T> z) {
   T x = z.real(), y = z.imag();
   T s = std::sin(y / 2);
-  // e^x cos y - 1 = expm1(x) cos y - 2 sin^2(y/2)
-  return {std::expm1(x) * std::cos(y) - 2 * s * s, std::exp(x) * std::sin(y)};
+  // e^x cos y - 1 = expm1(x) cos y - 2 sin^2(y/2); a real argument stays real even where
+  // e^x overflows (inf * 0 would make the imaginary part NaN).
+  return {std::expm1(x) * std::cos(y) - 2 * s * s, y == 0 ? y : std::exp(x) * std::sin(y)};
 }
 
 template <class T>

@@ -279,10 +279,29 @@ void Printer::printAttrDict(const NamedAttrList& attrs) {
   for (size_t i = 0; i < attrs.size(); ++i) {
     if (i) out_ += ", ";
     out_ += isBareIdentifier(attrs[i].name) ? attrs[i].name : quote(attrs[i].name);
-    if (!attrs[i].value.is(Attribute::Kind::Unit)) {
-      out_ += " = ";
-      printAttr(attrs[i].value);
+    if (attrs[i].value.is(Attribute::Kind::Unit)) continue;
+    out_ += " = ";
+    const Attribute& value = attrs[i].value;
+    if ((attrs[i].name == "operand_layouts" || attrs[i].name == "result_layouts") && value.is(Attribute::Kind::Array)) {
+      // A custom call's layouts are index tensors in MLIR, which kiln reads as i64
+      // (attr_parser.cc): written back as index, so MLIR's own parsers take kiln's text.
+      out_ += "[";
+      for (size_t j = 0; j < value.asArray().size(); ++j) {
+        if (j) out_ += ", ";
+        const Attribute& layout = value.asArray()[j];
+        if (!layout.is(Attribute::Kind::Dense) || layout.asDense().dtype() != DType::I64) {
+          printAttr(layout);
+          continue;
+        }
+        const size_t start = out_.size();
+        printDense(layout.asDense());
+        const size_t type = out_.rfind("xi64>");
+        if (type != std::string::npos && type > start) out_.replace(type, 5, "xindex>");
+      }
+      out_ += "]";
+      continue;
     }
+    printAttr(value);
   }
   out_ += "}";
 }

@@ -13,6 +13,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "ir/attr_records.h"
 #include "ir/attr_schema.h"
 #include "ir/literal.h"
 #include "ir/op_registry.h"
@@ -321,12 +322,13 @@ class TextWriter {
         if (x != v) return false;
       return true;
     };
-    const bool convolution = op == "convolution_v1" || op == "dynamic_conv_v2";
     switch (a.kind) {
       case Kind::Bool: return !a.boolean && name != "left_side" && name != "unit_diagonal";
       case Kind::String: return a.string.empty();
       case Kind::Dictionary: return a.entries.empty();
-      case Kind::Integer: return (name == "channel_id" || name == "version") && integer(a, what) == 0;
+      case Kind::Integer:
+        return ((name == "channel_id" || name == "version") && integer(a, what) == 0) ||
+               (name == "dimension" && op == "sort_v1" && integer(a, what) == -1);
       case Kind::Enum: return (name == "compare_type" && a.value == 0) || (name == "api_version" && a.value == 1);
       case Kind::Indices: return a.enumKind == "result_accuracy" && a.integers == std::vector<int64_t>{0, 0, 0};
       case Kind::Array:
@@ -340,8 +342,8 @@ class TextWriter {
         if (types_.valueType(a.type, what).numElements() == 0)  // (empty dimension lists are values)
           return name == "known_expanding_dimensions" || name == "known_nonexpanding_dimensions" ||
                  (name == "source_target_pairs" && op != "collective_permute_v1");
-        if (convolution && (name == "window_strides" || name == "lhs_dilation" || name == "rhs_dilation")) return allAre(1);
-        if (convolution && (name == "padding" || name == "window_reversal")) return allAre(0);
+        // The window attributes of convolutions, reduce_window and select_and_scatter.
+        if (std::optional<int64_t> fill = windowAttrFill(name)) return allAre(*fill);
         return false;
       default: return false;
     }
@@ -355,6 +357,13 @@ class TextWriter {
     std::map<std::string, std::pair<std::string, NamedAttrList>> records;  // attribute -> (record kind, fields)
     bool hasChannelType = false;
     for (std::string_view n : names) hasChannelType |= n == "channel_type";
+    // A custom call's layouts go together: both left out when both are empty.
+    auto emptyArray = [&](std::string_view name) {
+      for (size_t i = 0; i < names.size(); ++i)
+        if (names[i] == name) return attrs_.at(values[i]).kind == Kind::Array && attrs_.at(values[i]).elements.empty();
+      return false;
+    };
+    const bool noLayouts = emptyArray("operand_layouts") && emptyArray("result_layouts");
     for (size_t i = 0; i < names.size(); ++i) {
       const std::string name(names[i]);
       const DecodedAttribute& a = attrs_.at(values[i]);
@@ -363,6 +372,7 @@ class TextWriter {
       const AttrSpec* spec = info.findAttr(name);
       if (!(spec && spec->required) && atDefault(info.vhlo, name, a, where) && !(name == "channel_id" && hasChannelType)) continue;
       if (a.kind == Kind::Type && types_.at(a.type).kind == DecodedType::Kind::None) continue;  // an absent algorithm part
+      if (noLayouts && (name == "operand_layouts" || name == "result_layouts")) continue;
       if (name == "channel_id" || name == "channel_type") {
         auto& [kind, fields] = records["channel_handle"];
         kind = "stablehlo.channel_handle";

@@ -39,8 +39,8 @@ TEST(PjrtLoaderTest, OpensKilnsPluginsByName) {
 TEST(PjrtLoaderTest, RefusesWhatIsNoPluginOfThisMajorVersion) {
   EXPECT_NE(errorOf("nosuch").find("no plugin 'nosuch'"), std::string::npos) << errorOf("nosuch");
   EXPECT_NE(errorOf("/nonexistent/plugin.so").find("no plugin file /nonexistent/plugin.so"), std::string::npos);
-  // kiln's old ABI only: no GetPjrtApi.
-  const std::string old = std::string(KILN_OTHER_PLUGINS_DIR) + "/libkiln_plugin_wrongmajor.so";
+  // A shared library without GetPjrtApi.
+  const std::string old = std::string(KILN_OTHER_PLUGINS_DIR) + "/libno_pjrt_entry.so";
   EXPECT_NE(errorOf(old).find("is not a PJRT plugin: it does not export GetPjrtApi()"), std::string::npos)
       << errorOf(old);
   const std::string wrong = std::string(KILN_OTHER_PLUGINS_DIR) + "/libpjrt_wrong_major.so";
