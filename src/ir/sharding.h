@@ -85,8 +85,24 @@ Sharding onMesh(const Sharding& s, const DeviceMesh& mesh);
 // wrong; metadata={...} is skipped.
 Sharding parseHloSharding(std::string_view text, size_t rank);
 std::vector<Sharding> parseHloShardings(std::string_view text, const std::vector<size_t>& ranks);
-// The canonical GSPMD text (iota device orders as <=[...]T(...), merged where possible).
-// Unreduced axes have no GSPMD spelling: unsupported.
+// GSPMD's view of a sharding: the tile assignment XLA's OpSharding holds. Unreduced axes
+// have no GSPMD form: unsupported.
+struct HloTiles {
+  enum class Kind : uint8_t { Replicated, Maximal, Manual, Tiled };
+  Kind kind = Kind::Replicated;
+  int64_t device = 0;  // Maximal
+  // Tiled: the tile assignment's dimensions (one per array dimension, then one for the
+  // replicated axes when lastReplicated, then one for the manual axes when lastManual)
+  // and the device of each tile, row-major.
+  std::vector<int64_t> tile, devices;
+  bool lastReplicated = false, lastManual = false;
+  // When the mesh numbers its devices in order: `devices` is the iota over iotaSizes,
+  // transposed by iotaOrder (merged where possible).
+  bool iota = false;
+  std::vector<int64_t> iotaSizes, iotaOrder;
+};
+HloTiles hloTilesOf(const Sharding& sharding);
+// The canonical GSPMD text (iota device orders as <=[...]T(...)).
 std::string printHloSharding(const Sharding& sharding);
 
 // ---- Shardy's text -------------------------------------------------------------------

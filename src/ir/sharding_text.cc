@@ -382,15 +382,16 @@ std::vector<Sharding> parseHloShardings(std::string_view text, const std::vector
 
 Sharding parseHloSharding(std::string_view text, size_t rank) { return parseHloShardings(text, {rank})[0]; }
 
-std::string printHloSharding(const Sharding& s) {
+HloTiles hloTilesOf(const Sharding& s) {
+  HloTiles t;
   switch (s.kind) {
-    case Sharding::Kind::Maximal: return "{maximal device=" + std::to_string(s.device) + "}";
-    case Sharding::Kind::Manual: return "{manual}";
+    case Sharding::Kind::Maximal: t.kind = HloTiles::Kind::Maximal; t.device = s.device; return t;
+    case Sharding::Kind::Manual: t.kind = HloTiles::Kind::Manual; return t;
     case Sharding::Kind::Tiled: break;
   }
   if (!s.unreduced.empty()) throwUnsupported("a GSPMD sharding of partial sums (unreduced axes)");
   // The mesh axes in tile order: each dimension's, then the replicated ones, then manual.
-  std::vector<int64_t> order, tile;
+  std::vector<int64_t> order;
   auto take = [&](const std::vector<std::string>& axes) {
     int64_t size = 1;
     for (const std::string& a : axes) {
@@ -401,38 +402,54 @@ std::string printHloSharding(const Sharding& s) {
   };
   bool split = false;
   for (const auto& axes : s.dims) {
-    tile.push_back(take(axes));
-    split = split || tile.back() > 1;
+    t.tile.push_back(take(axes));
+    split = split || t.tile.back() > 1;
   }
-  if (!split && s.manualAxes.empty()) return "{replicated}";
+  if (!split && s.manualAxes.empty()) return HloTiles{};  // replicated
+  t.kind = HloTiles::Kind::Tiled;
   std::vector<std::string> unused;
   for (const std::string& a : s.unusedAxes())
     if (s.mesh.axisSize(a) > 1) unused.push_back(a);
-  std::string suffix;
   if (!unused.empty()) {
-    tile.push_back(take(unused));
-    suffix = s.manualAxes.empty() ? " last_tile_dim_replicate" : " last_tile_dims={replicated, manual}";
-  } else if (!s.manualAxes.empty()) {
-    suffix = " last_tile_dims={manual}";
+    t.tile.push_back(take(unused));
+    t.lastReplicated = true;
   }
-  if (!s.manualAxes.empty()) tile.push_back(take(s.manualAxes));
-  std::string out = "{devices=[" + joinInts(tile) + "]";
+  if (!s.manualAxes.empty()) {
+    t.tile.push_back(take(s.manualAxes));
+    t.lastManual = true;
+  }
   std::vector<int64_t> sizes;
   for (const MeshAxis& a : s.mesh.axes) sizes.push_back(a.size);
   for (size_t i = 0; i < sizes.size(); ++i)  // axes used nowhere have size 1; keep perm whole
     if (std::find(order.begin(), order.end(), static_cast<int64_t>(i)) == order.end()) order.push_back(static_cast<int64_t>(i));
-  if (s.mesh.deviceIds.empty()) {
-    canonicalIota(sizes, order);
-    std::vector<int64_t> identity(order.size());
-    std::iota(identity.begin(), identity.end(), 0);
-    if (order == identity) out += "<=[" + std::to_string(product(sizes)) + "]";
-    else out += "<=[" + joinInts(sizes) + "]T(" + joinInts(order) + ")";
-  } else {
-    std::vector<int64_t> devices;
-    for (int64_t position : iotaTransposed(sizes, order)) devices.push_back(s.mesh.device(position));
-    out += joinInts(devices);
+  t.iota = s.mesh.deviceIds.empty();
+  if (t.iota) canonicalIota(sizes, order);
+  for (int64_t position : iotaTransposed(sizes, order)) t.devices.push_back(s.mesh.device(position));
+  t.iotaSizes = std::move(sizes);
+  t.iotaOrder = std::move(order);
+  return t;
+}
+
+std::string printHloSharding(const Sharding& s) {
+  const HloTiles t = hloTilesOf(s);
+  switch (t.kind) {
+    case HloTiles::Kind::Replicated: return "{replicated}";
+    case HloTiles::Kind::Maximal: return "{maximal device=" + std::to_string(t.device) + "}";
+    case HloTiles::Kind::Manual: return "{manual}";
+    case HloTiles::Kind::Tiled: break;
   }
-  return out + suffix + "}";
+  std::string out = "{devices=[" + joinInts(t.tile) + "]";
+  if (!t.iota) {
+    out += joinInts(t.devices);
+  } else {
+    std::vector<int64_t> identity(t.iotaOrder.size());
+    std::iota(identity.begin(), identity.end(), 0);
+    if (t.iotaOrder == identity) out += "<=[" + std::to_string(product(t.iotaSizes)) + "]";
+    else out += "<=[" + joinInts(t.iotaSizes) + "]T(" + joinInts(t.iotaOrder) + ")";
+  }
+  if (t.lastReplicated) out += t.lastManual ? " last_tile_dims={replicated, manual}" : " last_tile_dim_replicate";
+  else if (t.lastManual) out += " last_tile_dims={manual}";
+  return out + "}";
 }
 
 DeviceMesh parseSdyMesh(std::string_view text) {

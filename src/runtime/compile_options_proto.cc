@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "runtime/proto_writer.h"
 #include "support/error.h"
 
 namespace kiln::runtime::proto {
@@ -203,24 +204,6 @@ CompileOptions readCompileOptions(std::string_view bytes) {
   return options;
 }
 
-namespace {
-void putVarint(std::string& out, uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-}
-void putNumber(std::string& out, uint32_t number, uint64_t value) {
-  putVarint(out, uint64_t{number} << 3);
-  putVarint(out, value);
-}
-void putBytes(std::string& out, uint32_t number, const std::string& bytes) {
-  putVarint(out, (uint64_t{number} << 3) | 2);
-  putVarint(out, bytes.size());
-  out += bytes;
-}
-}  // namespace
 
 std::string writeCompileOptions(const CompileOptions& options) {
   std::string build;

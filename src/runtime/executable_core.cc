@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "passes/sharding/partition_program.h"
 #include "runtime/api_call.h"
 #include "runtime/buffer_types.h"
 #include "runtime/plugin_core.h"
@@ -333,7 +334,17 @@ std::unique_ptr<ExecutableCore> compile(ClientCore& client, const CompileRequest
   const Placement where = placementOf(request, client);
   CompileSettings settings = request.settings;
   settings.entry = where.entries.empty() ? where.entry : where.entries[0];
-  SourceRef source = SourceBuffer::fromString(request.name, std::string(request.code));
+  std::string code(request.code);
+  if (request.spmd && where.partitions > 1) {
+    passes::ShardedProgram sharded = passes::partitionProgram(code, request.name, settings.entry);
+    if (sharded.report.partitioned) {
+      if (sharded.report.numDevices != where.partitions)
+        invalid("the program's shardings span " + std::to_string(sharded.report.numDevices) + " devices; it is compiled for " +
+                std::to_string(where.partitions) + " partitions");
+      code = std::move(sharded.text);
+    }
+  }
+  SourceRef source = SourceBuffer::fromString(request.name, std::move(code));
   return newExecutable(client, client.backend->compile(source, settings), where);
 }
 

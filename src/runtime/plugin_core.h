@@ -75,6 +75,9 @@ struct CompileRequest {
   std::string_view code;  // StableHLO text
   std::string name = "<program>";
   int32_t replicas = 1, partitions = 1;
+  // use_spmd_partitioning: a program with shardings over several partitions is the
+  // global program, which kiln partitions into the one each device runs.
+  bool spmd = false;
   std::vector<int32_t> deviceAssignment;  // the device of process (r, p) at r * partitions + p; empty: none
   std::string entry;                      // empty: @main or the only public function
   std::vector<std::string> processEntries;  // each process's function; empty: `entry` for all

@@ -2,26 +2,8 @@
 #include "runtime/sharded_program.h"
 
 #include "ir/sharded_literal.h"
-#include "passes/passes.h"
-#include "stablehlo/parser.h"
-#include "stablehlo/printer.h"
 
 namespace kiln::runtime {
-
-ShardedProgram partitionProgram(std::string_view text, const std::string& name, std::string entry, bool gatherResults) {
-  std::unique_ptr<Module> module = stablehlo::parseModule(SourceBuffer::fromString(name, std::string(text)));
-  if (entry.empty()) entry = "main";
-  const Function* fn = module->lookup(entry);
-  if (!fn) throw Error(ErrorKind::Usage, "no function @" + entry + " in " + name);
-  ShardedProgram out;
-  for (size_t i = 0; i < fn->numParams(); ++i) out.params.push_back(fn->param(i)->type());
-  out.results = fn->resultTypes();
-  passes::PassContext context;
-  for (const char* pass : {"inline", "lower-chlo"}) passes::createPass(pass)->run(*module, context);
-  out.report = passes::partitionModule(*module, entry, gatherResults);
-  out.text = stablehlo::printModule(*module);
-  return out;
-}
 
 namespace {
 

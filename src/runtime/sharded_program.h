@@ -9,24 +9,13 @@
 #include <string_view>
 #include <vector>
 
-#include "passes/sharding/spmd_partition.h"
+#include "passes/sharding/partition_program.h"
 #include "runtime/client.h"
 
 namespace kiln::runtime {
 
-struct ShardedProgram {
-  std::string text;  // the per-device program (StableHLO with collectives)
-  passes::PartitionReport report;
-  std::vector<Type> params, results;  // the global types
-};
-
-// Partitions function `entry` (empty: @main) of the program `text` (named `name` in
-// errors): inlining and CHLO lowering first, then propagation and partitioning. A program
-// without shardings comes back as it is, for one device. `gatherResults`: every device
-// computes the whole results (what a run over MPI ranks needs: each rank holds only its
-// own device's outputs).
-ShardedProgram partitionProgram(std::string_view text, const std::string& name, std::string entry = "",
-                                bool gatherResults = false);
+using passes::partitionProgram;
+using passes::ShardedProgram;
 
 // `program` compiled for its devices (the client's first ones), run on global arrays.
 // Under the mpi communicator each rank holds the one device it addresses: it places that

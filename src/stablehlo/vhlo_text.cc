@@ -547,13 +547,82 @@ class TextWriter {
     return a.inner;
   }
 
+  // The operands of `op`, as "%a, %b" and their types "t1, t2".
+  std::pair<std::string, std::string> operandList(const IrOp& op, const std::string& what) {
+    std::string names, types;
+    for (size_t i = 0; i < op.operands.size(); ++i) {
+      const auto& [name, type] = value(op.operands[i], what);
+      names += (i ? ", " : "") + name;
+      types += (i ? ", " : "") + type;
+    }
+    return {names, types};
+  }
+
+  // shard_map's body (sdy.manual_computation: properties in_shardings, manual_axes,
+  // out_shardings; one region, isolated from above, ending in sdy.return).
+  void manualComputation(const IrOp& op, const std::string& where) {
+    const std::string name = "sdy.manual_computation";
+    if (op.regions.size() != 1 || op.regions[0].blocks.size() != 1)
+      fail(name + " in " + where + " without its one region of one block");
+    const std::vector<uint64_t> p = properties(op, 3, name);
+    const auto [operands, operandTypes] = operandList(op, name);
+    std::vector<std::string> resultTypes;
+    for (uint64_t t : op.resultTypes) resultTypes.push_back(typeText(t, name + "'s result"));
+    const std::string base = scope_ + std::to_string(op.firstResult);
+    if (resultTypes.size() == 1) out_ += base + " = ";
+    if (resultTypes.size() > 1) out_ += base + ":" + std::to_string(resultTypes.size()) + " = ";
+    out_ += name + "(" + operands + ") in_shardings=" + shardyInner(p[0], name + "'s in_shardings") +
+            " out_shardings=" + shardyInner(p[2], name + "'s out_shardings") +
+            " manual_axes=" + shardyInner(p[1], name + "'s manual_axes") + " (";
+    std::vector<std::pair<std::string, std::string>> enclosing;
+    const std::string enclosingScope = scope_;
+    if (op.isolated) {
+      enclosing.swap(values_);
+      scope_ = "%i" + std::to_string(++isolatedScopes_) + "_";
+    }
+    const IrBlock& block = op.regions[0].blocks[0];
+    for (size_t i = 0; i < block.arguments.size(); ++i) {
+      const uint64_t number = block.firstArgument + i;
+      std::string arg = scope_ + std::to_string(number);
+      std::string type = typeText(block.arguments[i].type, name + "'s block argument");
+      out_ += (i ? ", " : "") + arg + ": " + type;
+      defineValue(number, std::move(arg), std::move(type));
+    }
+    out_ += ") {";
+    ++indent_;
+    for (const IrOp& inner : block.ops) {
+      newline();
+      operation(inner, false, name + " in " + where);
+    }
+    --indent_;
+    newline();
+    out_ += "}";
+    if (op.isolated) {
+      values_.swap(enclosing);
+      scope_ = enclosingScope;
+    }
+    std::string results;
+    for (size_t i = 0; i < resultTypes.size(); ++i) results += (i ? ", " : "") + resultTypes[i];
+    out_ += " : (" + operandTypes + ") -> (" + results + ") loc(" + location(op.location) + ")";
+    for (size_t i = 0; i < resultTypes.size(); ++i)
+      defineValue(op.firstResult + i, resultTypes.size() == 1 ? base : base + "#" + std::to_string(i), resultTypes[i]);
+  }
+
   // Shardy's ops inside functions, in the pretty form the parser reads (sdy_import.cc):
-  // sharding constraints and reshards (their one property, the sharding).
+  // manual computations and their returns, sharding constraints and reshards (their one
+  // property, the sharding).
   void shardyOperation(const IrOp& op, const std::string& where) {
     const std::string name = opName(op);
+    if (name == "sdy.manual_computation") return manualComputation(op, where);
+    if (name == "sdy.return") {
+      const auto [operands, types] = operandList(op, name);
+      out_ += "sdy.return" + (operands.empty() ? "" : " " + operands + " : " + types) + " loc(" + location(op.location) + ")";
+      return;
+    }
     if ((name != "sdy.sharding_constraint" && name != "sdy.reshard") || op.operands.size() != 1 ||
         op.resultTypes.size() != 1 || !op.regions.empty())
-      unsupported("op " + name + " in " + where + " (kiln reads Shardy's meshes, sharding constraints and reshards)");
+      unsupported("op " + name + " in " + where +
+                  " (kiln reads Shardy's meshes, manual computations, sharding constraints and reshards)");
     const std::vector<uint64_t> p = properties(op, 1, name);
     const auto& [operand, type] = value(op.operands[0], name);
     const std::string result = scope_ + std::to_string(op.firstResult);

@@ -89,6 +89,25 @@ TEST(BytecodeModuleTest, ReadsWhatJaxlibSendsToCompile) {
   EXPECT_TRUE(normal->lookup("_normal_real"));
 }
 
+// shard_map.mlirbc: jit(shard_map(a * psum(a.sum(0)))) over 2 devices, as jaxlib compiles
+// it: sdy.manual_computation (shardings, manual axes, an isolated body ending in
+// sdy.return) reads as kiln's shard_map boundaries around the body, with its all_reduce.
+TEST(BytecodeModuleTest, ReadsShardMapsManualComputation) {
+  std::unique_ptr<Module> m = parseBytecode(readGolden("shard_map.mlirbc"), "shard_map.mlirbc");
+  ASSERT_EQ(m->meshes.size(), 1u);
+  EXPECT_EQ(m->meshes[0].mesh.numDevices(), 2);
+  int entries = 0, exits = 0, allReduces = 0;
+  for (const auto& fn : m->functions())
+    walk(fn->body(), [&](Op& op) {
+      entries += shardMapBoundary(op) == ShardMapBoundary::Entry;
+      exits += shardMapBoundary(op) == ShardMapBoundary::Exit;
+      allReduces += op.name() == "stablehlo.all_reduce";
+    });
+  EXPECT_EQ(entries, 1);
+  EXPECT_EQ(exits, 1);
+  EXPECT_EQ(allReduces, 1);
+}
+
 TEST(BytecodeModuleTest, KeepsTheUsersLine) {
   std::unique_ptr<Module> m = parseBytecode(readGolden("dot_tanh.mlirbc"), "dot_tanh.mlirbc");
   const Location loc = opsOf(m->lookup("main"))[1]->loc.fileLocation();  // the dot_general

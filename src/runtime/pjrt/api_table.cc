@@ -9,6 +9,7 @@
 #include "runtime/plugin_core.h"
 #include "runtime/mpi_transport.h"
 #include "runtime/pjrt/kiln_extension.h"
+#include "runtime/pjrt/shardings_extension.h"
 #include "runtime/pjrt/pjrt_call.h"
 #include "runtime/served_backend.h"
 #include "runtime/pjrt/pjrt_functions.h"
@@ -79,8 +80,9 @@ const PJRT_Api* pjrtApi(const DeviceBackend& backend) {
     PJRT_Api t{};
     t.struct_size = PJRT_Api_STRUCT_SIZE;
     t.pjrt_api_version = {PJRT_Api_Version_STRUCT_SIZE, nullptr, PJRT_API_MAJOR, PJRT_API_MINOR};
-    // What PJRT's core table lacks: the kiln extension (its header has the map).
-    t.extension_start = const_cast<PJRT_Extension_Base*>(pjrt::kilnExtension());
+    // What PJRT's core table lacks: PJRT's shardings extension, then the kiln extension
+    // (its header has the map).
+    t.extension_start = const_cast<PJRT_Extension_Base*>(pjrt::shardingsExtension(pjrt::kilnExtension()));
 #define KILN_PJRT_UNIMPLEMENTED(name) t.name = Unimplemented<decltype(t.name), name##_name>::entry;
     KILN_PJRT_API_FUNCTIONS(KILN_PJRT_UNIMPLEMENTED)
 #undef KILN_PJRT_UNIMPLEMENTED

@@ -215,6 +215,7 @@ PJRT_Error* clientCompile(PJRT_Client_Compile_Args* args) {
     request.code = code;
     request.replicas = options.replicas;
     request.partitions = options.partitions;
+    request.spmd = options.spmd;
     if (!options.portable) request.deviceAssignment = options.devices;
     for (size_t i = 0; i < options.overrides.size(); ++i) {
       const auto& [name, value] = options.overrides[i];

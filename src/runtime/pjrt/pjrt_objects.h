@@ -6,6 +6,7 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -95,6 +96,15 @@ struct CompiledProgramHandle {
   std::vector<PJRT_NamedValue> costs;       // GetCostAnalysis's properties
   std::string optimizedText;                // OptimizedProgram's, printed once asked for
   std::once_flag printed;
+  // The shardings extension's answers (serialized xla.OpSharding protos), made once asked
+  // for; none when the program was not partitioned.
+  struct Shardings {
+    std::vector<std::string> bytes;
+    std::vector<const char*> data;
+    std::vector<size_t> sizes;
+  };
+  std::optional<Shardings> parameterShardings, outputShardings;
+  std::once_flag shardingsMade;
 };
 
 }  // namespace kiln::runtime::pjrt
