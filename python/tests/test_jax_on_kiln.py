@@ -150,3 +150,33 @@ def test_a_program_kiln_refuses_raises_kilns_message():
     f = lambda x: jax.ffi.ffi_call("kiln_has_no_such_target", jax.ShapeDtypeStruct(x.shape, x.dtype))(x)
     with pytest.raises(Exception, match="no_such_target"):
         jax.block_until_ready(run_on(KILN, f, jnp.ones(3)))
+
+
+@pytest.mark.parametrize("callback", ["debug_print", "pure_callback"])
+def test_host_callbacks_are_refused_with_kilns_message(callback):
+    def f(x):
+        if callback == "debug_print":
+            jax.debug.print("x = {x}", x=x)
+            return x * 2
+        return jax.pure_callback(np.sin, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+    with pytest.raises(NotImplementedError, match="kiln: unsupported: host callbacks"):
+        run_on(KILN, f, jnp.ones(3))
+    run_on(CPU, f, jnp.ones(3))  # where JAX runs them
+
+
+def test_kiln_after_cpu_in_one_process():
+    """jaxlib loads kiln's plugin beside its own LLVM, MLIR and protobuf whichever
+    platform comes first: here cpu first, then kiln (this file runs kiln first)."""
+    import os
+    import subprocess
+    import sys
+    script = ("import jax, jax.numpy as jnp\n"
+              "f = jax.jit(lambda a: jnp.tanh(a) @ a.T)\n"
+              "x = jnp.arange(6.0).reshape(2, 3)\n"
+              "outs = [f(jax.device_put(x, jax.devices(p)[0])) for p in ('cpu', 'kiln')]\n"
+              "assert jax.devices()[0].platform == 'cpu', jax.devices()\n"
+              "import numpy as np; np.testing.assert_allclose(np.asarray(outs[0]), np.asarray(outs[1]), rtol=1e-5)\n"
+              "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", script], env=dict(os.environ, JAX_PLATFORMS="cpu,kiln"),
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-3000:]

@@ -9,7 +9,9 @@ keeps for its own platforms:
 - the lowerings JAX defines only for "cpu" whose LAPACK custom calls kiln runs
   (eigh, svd, eig, schur, hessenberg, tridiagonal, and the LAPACK forms of
   cholesky, lu, qr, triangular and tridiagonal solves);
-- buffer donation (JAX drops ``donate_argnums`` on platforms outside its list).
+- buffer donation (JAX drops ``donate_argnums`` on platforms outside its list);
+- that host callbacks (``jax.debug.print``, ``pure_callback``, ``io_callback``) are
+  unsupported on kiln: tracing one for a kiln device raises NotImplementedError.
 
 Tested with jax and jaxlib 0.10.2 (``TESTED_JAX_VERSIONS``); other versions are
 refused unless ``KILN_ANY_JAX=1``, since the lowerings and the donation list are
@@ -62,6 +64,33 @@ def _register_lowerings() -> None:
             mlir.register_lowering(primitive, entry.rule, platform=PLATFORM, inline=entry.inline)
 
 
+# JAX's host callbacks: jax.debug.print, jax.debug.callback, pure_callback and
+# io_callback call back into Python from a running program, which JAX lowers for its
+# own platforms only (XLA's FFI callbacks inside jaxlib); kiln has no route for them.
+_CALLBACK_PRIMITIVES = (
+    ("jax._src.debugging", "debug_callback_p"), ("jax._src.debugging", "debug_print_p"),
+    ("jax._src.callback", "pure_callback_p"), ("jax._src.callback", "io_callback_p"),
+)
+
+
+def _refuse_host_callbacks() -> None:
+    import importlib
+    from jax._src.interpreters import mlir
+
+    for module, name in _CALLBACK_PRIMITIVES:
+        primitive = getattr(importlib.import_module(module), name, None)
+        if primitive is None:
+            continue
+
+        def refuse(ctx, *args, _name=primitive.name, **params):
+            raise NotImplementedError(
+                f"kiln: unsupported: host callbacks ({_name}: jax.debug.print, jax.debug.callback, "
+                "pure_callback, io_callback) do not run on kiln's devices; jit that function "
+                "for a cpu device instead")
+
+        mlir.register_lowering(primitive, refuse, platform=PLATFORM)
+
+
 def _allow_donation() -> None:
     from jax._src.interpreters import mlir
     if PLATFORM not in mlir._platforms_with_donation:
@@ -77,4 +106,5 @@ def initialize() -> None:
     xla_bridge.register_plugin(PLATFORM, priority=400, library_path=library_path(),
                                options={"platform_name": PLATFORM})
     _register_lowerings()
+    _refuse_host_callbacks()
     _allow_donation()
