@@ -132,6 +132,17 @@ def test_donation_is_honoured():
     assert y.unsafe_buffer_pointer() == pointer  # written in place
 
 
+def test_a_result_passed_through_is_a_new_buffer_unless_donated():
+    x = jax.device_put(np.arange(8.0, dtype=np.float32), KILN)
+    y = jax.jit(lambda v: v)(x)
+    assert y.unsafe_buffer_pointer() != x.unsafe_buffer_pointer()  # as XLA: a copy
+    x.delete()
+    np.testing.assert_array_equal(np.asarray(y), np.arange(8.0))
+    pointer = y.unsafe_buffer_pointer()
+    z = jax.jit(lambda v: v, donate_argnums=0)(y)
+    assert z.unsafe_buffer_pointer() == pointer and y.is_deleted()
+
+
 def test_transfers_between_devices():
     x = jnp.arange(6.0).reshape(2, 3)
     on_kiln = jax.device_put(x, KILN)

@@ -230,6 +230,19 @@ struct Launch : Cancellable {
       if (results[r].type() != outputs[r]->type)
         throw ApiFailure(FailureCode::Internal, "result " + std::to_string(r) + " of the program is " +
                                                   results[r].type().str() + ", its type " + outputs[r]->type.str());
+    // A result that is an argument's own storage (passed through) gets storage of its
+    // own unless that argument was donated, as XLA gives it: the output is a new buffer
+    // (JAX's array copy checks its address), which the argument's deletion or later
+    // donation leaves alone.
+    for (interp::HostValue& result : results) {
+      if (!result.isTensor() || result.tensor().isSplat() || !result.tensor().storage()) continue;
+      for (size_t i = 0; i < values.size(); ++i)
+        if (values[i].isTensor() && values[i].tensor().storage() == result.tensor().storage() &&
+            !(i < donated.size() && donated[i])) {
+          result.tensor().mutableStorage();
+          break;
+        }
+    }
     for (size_t r = 0; r < results.size(); ++r) outputs[r]->fill(std::move(results[r]));
     done->set();
   }

@@ -122,7 +122,8 @@ PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
       device->memory.vtable = &kMemoryFunctions;
       device->memory.device = device.get();
       device->debugString = core->description;
-      device->displayString = core->kind + "(id=" + std::to_string(core->id) + ")";
+      // As JAX shows a device: its platform's name (kiln's, under platform_name "kiln").
+      device->displayString = client->platformName + "(id=" + std::to_string(core->id) + ")";
       device->memory.description = "device memory of " + device->displayString;
       device->attributes.push_back(int64Value("memory_size_bytes", core::memorySize(*core)));
       client->handles.push_back(device.get());
@@ -140,7 +141,7 @@ PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
       device->processIndex = static_cast<int>(id);
       device->kind = client->handles.empty() ? "" : client->handles[0]->kind;
       device->debugString = device->kind + " device " + std::to_string(id) + " of process " + std::to_string(id);
-      device->displayString = device->kind + "(id=" + std::to_string(id) + ")";
+      device->displayString = client->platformName + "(id=" + std::to_string(id) + ")";
       device->memory.vtable = &kMemoryFunctions;
       device->memory.device = device.get();
       client->allHandles.push_back(device.get());
