@@ -1,7 +1,9 @@
 /* PJRT's ABI is C: this C11 program, compiled against kiln's PJRT header alone, loads a
    plugin (the path is its argument) through GetPjrtApi, creates a client, moves data in
-   and out, compiles and runs a StableHLO program (MLIR text), checks the result and an
-   error, and cleans up. */
+   and out, compiles and runs a StableHLO program, checks the result and an error, and
+   cleans up. The program is MLIR text, or the file named by a second argument: the same
+   multiply as jaxlib sends it (tests/runtime/multiply.mlirbc, MLIR bytecode of a
+   portable artifact), which sanitizer builds then read through the plugin too. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +36,16 @@ static const char program[] =
     "  return %0 : tensor<3xf32>\n"
     "}\n";
 
+/* The whole of file `path` into `buffer` (NUL-free bytes); its size, or 0. */
+static size_t readFile(const char* path, char* buffer, size_t capacity) {
+  FILE* f = fopen(path, "rb");
+  if (!f) return 0;
+  size_t size = fread(buffer, 1, capacity, f);
+  if (!feof(f)) size = 0; /* larger than the buffer */
+  fclose(f);
+  return size;
+}
+
 static PJRT_Buffer* upload(PJRT_Client* client, PJRT_Device* device, const float* data) {
   static const int64_t dims[] = {3};
   PJRT_Client_BufferFromHostBuffer_Args args;
@@ -57,8 +69,8 @@ static void destroyBuffer(PJRT_Buffer* buffer) {
 }
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: pjrt_c_client_test PATH/PLUGIN.so\n");
+  if (argc != 2 && argc != 3) {
+    fprintf(stderr, "usage: pjrt_c_client_test PATH/PLUGIN.so [PROGRAM.mlirbc]\n");
     return 2;
   }
   void* plugin = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
@@ -94,8 +106,17 @@ int main(int argc, char** argv) {
   PJRT_Program code;
   memset(&code, 0, sizeof code);
   code.struct_size = PJRT_Program_STRUCT_SIZE;
+  static char file[1 << 16];
   code.code = (char*)program;
   code.code_size = sizeof program - 1;
+  if (argc > 2) {
+    code.code = file;
+    code.code_size = readFile(argv[2], file, sizeof file);
+    if (code.code_size == 0) {
+      fprintf(stderr, "cannot read %s\n", argv[2]);
+      return 1;
+    }
+  }
   code.format = "mlir";
   code.format_size = 4;
   PJRT_Client_Compile_Args compile;
