@@ -7,6 +7,7 @@
 #include "runtime/pjrt/shardings_extension.h"
 
 #include <cstring>
+#include <tuple>
 
 #include "ir/sharding_attrs.h"
 #include "kiln/pjrt/shardings_extension.h"
@@ -22,7 +23,7 @@ namespace {
 using Shardings = CompiledProgramHandle::Shardings;
 
 // Each value's sharding, replicated where the function gives none.
-Shardings shardingsOf(const Module& module, const std::vector<Type>& types,
+Shardings shardingsOf(const std::vector<Type>& types,
                       const std::function<std::optional<Sharding>(size_t)>& given) {
   Shardings out;
   for (size_t i = 0; i < types.size(); ++i) {
@@ -45,32 +46,40 @@ CompiledProgramHandle& withShardings(const PJRT_Executable* executable) {
     if (!findAttr(module.attrs, passes::kPartitionedAttr)) return;
     const Function& fn = info.program->entry();
     handle.parameterShardings =
-        shardingsOf(module, info.params, [&](size_t i) { return paramSharding(module, fn, i); });
+        shardingsOf(info.params, [&](size_t i) { return paramSharding(module, fn, i); });
     handle.outputShardings =
-        shardingsOf(module, info.results, [&](size_t i) { return resultSharding(module, fn, i); });
+        shardingsOf(info.results, [&](size_t i) { return resultSharding(module, fn, i); });
   });
   return handle;
+}
+
+// One call's answer: how many values, and their shardings (null when none).
+struct Answer {
+  size_t count = 0;
+  const char* const* data = nullptr;
+  const size_t* sizes = nullptr;
+};
+Answer answerFor(const PJRT_Executable* executable, bool outputs) {
+  const CompiledProgramHandle& handle = withShardings(executable);
+  const std::optional<Shardings>& s = outputs ? handle.outputShardings : handle.parameterShardings;
+  const ProgramInfo& info = *handle.kiln->info;
+  if (!s) return {outputs ? info.results.size() : info.params.size()};
+  return {s->bytes.size(), s->data.data(), s->sizes.data()};
 }
 
 PJRT_Error* parameterShardings(PJRT_Shardings_PJRT_Executable_ParameterShardings_Args* args) {
   return call("PJRT_Shardings_PJRT_Executable_ParameterShardings", args,
               [](PJRT_Shardings_PJRT_Executable_ParameterShardings_Args& a, const Fits&) {
-                const CompiledProgramHandle& handle = withShardings(a.executable);
-                const std::optional<Shardings>& s = handle.parameterShardings;
-                a.num_parameters = s ? s->bytes.size() : handle.kiln->info->params.size();
-                a.shardings = s ? s->data.data() : nullptr;
-                a.sharding_sizes = s ? s->sizes.data() : nullptr;
+                const Answer r = answerFor(a.executable, false);
+                std::tie(a.num_parameters, a.shardings, a.sharding_sizes) = std::tie(r.count, r.data, r.sizes);
               });
 }
 
 PJRT_Error* outputShardings(PJRT_Shardings_PJRT_Executable_OutputShardings_Args* args) {
   return call("PJRT_Shardings_PJRT_Executable_OutputShardings", args,
               [](PJRT_Shardings_PJRT_Executable_OutputShardings_Args& a, const Fits&) {
-                const CompiledProgramHandle& handle = withShardings(a.executable);
-                const std::optional<Shardings>& s = handle.outputShardings;
-                a.num_outputs = s ? s->bytes.size() : handle.kiln->info->results.size();
-                a.shardings = s ? s->data.data() : nullptr;
-                a.sharding_sizes = s ? s->sizes.data() : nullptr;
+                const Answer r = answerFor(a.executable, true);
+                std::tie(a.num_outputs, a.shardings, a.sharding_sizes) = std::tie(r.count, r.data, r.sizes);
               });
 }
 
