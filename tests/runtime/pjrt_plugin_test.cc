@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "kiln/pjrt/shardings_extension.h"
+#include "runtime/compile_options_proto.h"
 #include "runtime/pjrt_test_util.h"
 
 namespace {
@@ -564,6 +566,68 @@ TEST_P(PjrtPluginTest, CompilesPortableArtifacts) {
   destroy(out[0][0]);
   destroy(x);
   destroy(y);
+  destroy(loaded);
+  destroy(client);
+}
+
+// What JAX sends for a jit over two devices: the global program with its shardings,
+// num_partitions 2 and use_spmd_partitioning. The plugin partitions it (each device
+// squares its 2 rows and the column sums meet in an all_reduce) and reports, through
+// PJRT's shardings extension, the shardings its parameters and results run with, as
+// xla.OpSharding bytes: split by rows (type OTHER, tiles [2,1] on devices 0,1), and
+// replicated (no bytes).
+TEST_P(PjrtPluginTest, PartitionsASpmdProgramAndReportsItsShardings) {
+  constexpr const char* kSharded = R"(
+func.func @main(%x: tensor<4x2xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"})
+    -> (tensor<4x2xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"}, tensor<2xf32> {mhlo.sharding = "{replicated}"}) {
+  %0 = stablehlo.multiply %x, %x : tensor<4x2xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %1 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4x2xf32>, tensor<f32>) -> tensor<2xf32>
+  return %0, %1 : tensor<4x2xf32>, tensor<2xf32>
+})";
+  kiln::runtime::proto::CompileOptions options;
+  options.partitions = 2;
+  options.spmd = true;
+  PJRT_Client* client = createClient(2);
+  PJRT_LoadedExecutable* loaded = compile(client, kSharded, kiln::runtime::proto::writeCompileOptions(options));
+  ASSERT_NE(loaded, nullptr);
+  const std::vector<float> top{1, 2, 3, 4}, bottom{5, 6, 7, 8};
+  PJRT_Buffer* a = fromHost(client, device(client, 0), top.data(), PJRT_Buffer_Type_F32, {2, 2});
+  PJRT_Buffer* b = fromHost(client, device(client, 1), bottom.data(), PJRT_Buffer_Type_F32, {2, 2});
+  auto results = execute(loaded, {{a}, {b}}, 2);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(floatsOf(results[0][0]), (std::vector<float>{1, 4, 9, 16}));
+  EXPECT_EQ(floatsOf(results[1][0]), (std::vector<float>{25, 36, 49, 64}));
+  EXPECT_EQ(floatsOf(results[0][1]), (std::vector<float>{16, 20}));
+  EXPECT_EQ(floatsOf(results[1][1]), (std::vector<float>{16, 20}));
+
+  const PJRT_Shardings_Extension* shardings = nullptr;
+  for (const PJRT_Extension_Base* e = api_->extension_start; e; e = e->next)
+    if (e->type == PJRT_Extension_Type_Shardings) shardings = reinterpret_cast<const PJRT_Shardings_Extension*>(e);
+  ASSERT_NE(shardings, nullptr);
+  PJRT_LoadedExecutable_GetExecutable_Args get{PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE, nullptr, loaded,
+                                               nullptr};
+  ASSERT_EQ(take(api_->PJRT_LoadedExecutable_GetExecutable(&get)).second, "");
+  auto bytesOf = [](const char* const* data, const size_t* sizes, size_t i) { return std::string(data[i], sizes[i]); };
+  const std::string rows("\x08\x03\x1a\x02\x02\x01\x22\x02\x00\x01", 10);
+  PJRT_Shardings_PJRT_Executable_ParameterShardings_Args params{
+      PJRT_Shardings_PJRT_Executable_ParameterShardings_Args_STRUCT_SIZE, nullptr, get.executable, 0, nullptr, nullptr};
+  ASSERT_EQ(take(shardings->PJRT_Shardings_PJRT_Executable_ParameterShardings(&params)).second, "");
+  ASSERT_EQ(params.num_parameters, 1u);
+  ASSERT_NE(params.shardings, nullptr);
+  EXPECT_EQ(bytesOf(params.shardings, params.sharding_sizes, 0), rows);
+  PJRT_Shardings_PJRT_Executable_OutputShardings_Args outs{
+      PJRT_Shardings_PJRT_Executable_OutputShardings_Args_STRUCT_SIZE, nullptr, get.executable, 0, nullptr, nullptr};
+  ASSERT_EQ(take(shardings->PJRT_Shardings_PJRT_Executable_OutputShardings(&outs)).second, "");
+  ASSERT_EQ(outs.num_outputs, 2u);
+  EXPECT_EQ(bytesOf(outs.shardings, outs.sharding_sizes, 0), rows);
+  EXPECT_EQ(bytesOf(outs.shardings, outs.sharding_sizes, 1), "");
+  PJRT_Executable_Destroy_Args destroyExecutable{PJRT_Executable_Destroy_Args_STRUCT_SIZE, nullptr, get.executable};
+  ASSERT_EQ(take(api_->PJRT_Executable_Destroy(&destroyExecutable)).second, "");
+  for (auto& list : results)
+    for (PJRT_Buffer* buffer : list) destroy(buffer);
+  destroy(a);
+  destroy(b);
   destroy(loaded);
   destroy(client);
 }
