@@ -191,3 +191,12 @@ def test_kiln_after_cpu_in_one_process():
     done = subprocess.run([sys.executable, "-c", script], env=dict(os.environ, JAX_PLATFORMS="cpu,kiln"),
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-3000:]
+
+
+def test_tokens_made_returned_and_passed_back():
+    # lax.create_token is StableHLO's deprecated create_token; a token argument arrives
+    # as the bool[0] buffer JAX passes for it, as XLA takes it.
+    x = jax.device_put(jnp.ones(3), KILN)
+    y, token = jax.jit(lambda a: (a * 2, lax.create_token(a)))(x)
+    z, _ = jax.jit(lambda a, t: (a + 1, t))(y, token)
+    np.testing.assert_array_equal(np.asarray(z), [3.0, 3.0, 3.0])

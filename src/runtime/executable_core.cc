@@ -16,6 +16,10 @@ namespace kiln::runtime::core {
 
 namespace {
 
+// The buffer frameworks pass for a token parameter: PRED[0], as XLA takes it (JAX passes
+// np.zeros((0,), bool) for the tokens of its ordered effects).
+bool standsForToken(const Type& t) { return t.isTensor() && t.dtype() == DType::I1 && t.shape() == Shape{0}; }
+
 // An executable for `program` (entered at process 0's function; the other processes'
 // are entered from it), whose parameters and results must be tensors of the dtypes PJRT
 // has types for, or tokens.
@@ -209,6 +213,7 @@ struct Launch : Cancellable {
       }
       try {
         values.push_back(reads[i]->take());
+        if (program->params[i].isToken()) values.back() = interp::HostValue::token();
       } catch (const ApiFailure& e) {
         missing.emplace(e.failure().code, "argument " + std::to_string(i) + ": " + e.failure().message);
       }
@@ -337,9 +342,14 @@ void setCompileOption(CompileSettings& settings, const std::string& name, const 
                        std::string("unsupported: the ") + backend().name() + " plugin records no profiles");
   } else if (name == "kernel_cache_dir") {
     settings.kernelCacheDir = value;
+  } else if (name.rfind("xla_", 0) == 0) {
+    // XLA's debug options (jax.jit's compiler_options={"xla_...": ...}), which every XLA
+    // backend takes whatever backend they are for: they tune XLA's compiler, not kiln's.
   } else {
-    invalid(where + ": unknown compile option '" + name +
-            "' (this plugin knows: fill_elided_seed, memory_limit, probe_dir, profile, kernel_cache_dir)");
+    // (XLA's wording, which frameworks look for.)
+    invalid(where + ": No such compile option: '" + name +
+            "' (this plugin knows: fill_elided_seed, memory_limit, probe_dir, profile, kernel_cache_dir, and "
+            "takes XLA's xla_* options without using them)");
   }
 }
 
@@ -476,7 +486,7 @@ void execute(const ExecuteRequest& a) {
       if (arg->deleted())
         throw ApiFailure(FailureCode::FailedPrecondition,
                          what() + (arg->donated() ? ": the buffer was donated to an execution" : ": the buffer was deleted"));
-      if (arg->type != info.params[i])
+      if (arg->type != info.params[i] && !(info.params[i].isToken() && standsForToken(arg->type)))
         invalid(what() + " is " + arg->type.str() + ", but parameter " + std::to_string(i) + " of @" +
                 info.program->entry().name() + " is " + info.params[i].str());
       if (arg->device != device)

@@ -6,6 +6,7 @@
 // every name, so this file holds only the differences: a renamed op, an op that is an
 // identity here, and the MHLO-only ops kiln has no counterpart for (each an
 // `unsupported: mhlo.X` error at the op).
+#include "ir/ops/stablehlo.h"
 #include "stablehlo/parser_impl.h"
 
 namespace kiln::stablehlo {
@@ -40,6 +41,8 @@ constexpr MhloDifference kMhloDifferences[] = {
 
 std::optional<OpCode> Parser::lookupOpNamed(std::string_view name, size_t offset) const {
   if (std::optional<OpCode> code = lookupOp(name)) return code;
+  // StableHLO's deprecated create_token (MHLO's too) is after_all of no tokens.
+  if (name == "stablehlo.create_token" || name == "mhlo.create_token") return ops::AfterAll;
   if (name.rfind("mhlo.", 0) != 0) return std::nullopt;
   const std::string_view rest = name.substr(5);
   for (const MhloDifference& d : kMhloDifferences) {

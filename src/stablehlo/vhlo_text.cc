@@ -17,6 +17,7 @@
 #include "ir/attr_schema.h"
 #include "ir/literal.h"
 #include "ir/op_registry.h"
+#include "ir/ops/stablehlo.h"
 #include "stablehlo/bytecode.h"
 #include "stablehlo/bytecode_attributes.h"
 #include "stablehlo/bytecode_ir.h"
@@ -57,6 +58,9 @@ const OpInfo* opOfVhlo(std::string_view name) {
       if (!info.vhlo.empty()) map.emplace(info.vhlo, &info);
     return map;
   }();
+  // StableHLO's deprecated create_token (what JAX still writes for a token it makes) is
+  // after_all of no tokens.
+  if (name == "create_token_v1") return &opInfo(ops::AfterAll);
   auto it = kByName.find(name);
   return it == kByName.end() ? nullptr : it->second;
 }

@@ -632,6 +632,35 @@ func.func @main(%x: tensor<4x2xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"})
   destroy(client);
 }
 
+// A token parameter takes the PRED[0] buffer frameworks pass for it (as XLA does);
+// another buffer is refused.
+TEST_P(PjrtPluginTest, ATokenParameterTakesAnEmptyBoolBuffer) {
+  constexpr const char* kToken = R"(
+func.func @main(%x: tensor<3xf32>, %t: !stablehlo.token) -> (tensor<3xf32>, !stablehlo.token) {
+  %0 = stablehlo.add %x, %x : tensor<3xf32>
+  %1 = stablehlo.after_all %t : !stablehlo.token
+  return %0, %1 : tensor<3xf32>, !stablehlo.token
+})";
+  PJRT_Client* client = createClient(1);
+  PJRT_LoadedExecutable* loaded = compile(client, kToken, "");
+  ASSERT_NE(loaded, nullptr);
+  PJRT_Buffer* x = floats(client, device(client, 0), {1, 2, 3});
+  const bool none[1] = {false};
+  PJRT_Buffer* token = fromHost(client, device(client, 0), none, PJRT_Buffer_Type_PRED, {0});
+  auto results = execute(loaded, {{x, token}}, 2);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(floatsOf(results[0][0]), (std::vector<float>{2, 4, 6}));
+  std::pair<PJRT_Error_Code, std::string> error;
+  execute(loaded, {{x, x}}, 2, nullptr, &error);
+  EXPECT_EQ(error.first, PJRT_Error_Code_INVALID_ARGUMENT);
+  EXPECT_NE(error.second.find("parameter 1 of @main is !stablehlo.token"), std::string::npos) << error.second;
+  for (PJRT_Buffer* b : results[0]) destroy(b);
+  destroy(x);
+  destroy(token);
+  destroy(loaded);
+  destroy(client);
+}
+
 // A buffer's address (PJRT_Buffer_UnsafePointer): its bytes in host memory, in place.
 TEST_P(PjrtPluginTest, BuffersHaveAddresses) {
   PJRT_Client* client = createClient(1);

@@ -178,5 +178,18 @@ TEST(MhloTest, MathOpsReadAsChlo) {
   EXPECT_NE(printed.find("chlo.top_k(%1, k = 3)"), std::string::npos) << printed;
 }
 
+// StableHLO's deprecated create_token (JAX's lax.create_token; MHLO's too) is after_all of
+// no tokens.
+TEST(MhloTest, CreateTokenReadsAsAfterAll) {
+  for (const char* name : {"stablehlo.create_token", "mhlo.create_token"}) {
+    auto m = parseModule(std::string(R"(func.func @main() -> !stablehlo.token {
+  %t = ")") + name + R"("() : () -> !stablehlo.token
+  return %t : !stablehlo.token
+})");
+    const std::string printed = printModule(*m);
+    EXPECT_NE(printed.find("stablehlo.after_all"), std::string::npos) << printed;
+  }
+}
+
 }  // namespace
 }  // namespace kiln::stablehlo
