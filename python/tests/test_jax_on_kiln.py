@@ -59,6 +59,14 @@ def test_numpy_functions():
                     lax.dot_general(a[0], a[1], (((), ()), ((), ())))), x, rtol=1e-5, atol=1e-5)  # no dimensions
 
 
+def test_chlo_composites():
+    # jaxlib sends CHLO's ops as stablehlo.composite "chlo.*" with a decomposition (erf,
+    # sinh, cosh, acosh, asinh, atanh, top_k), the others already decomposed.
+    x = jnp.linspace(0.1, 0.9, 8)
+    same(lambda a: (lax.erf(a), jnp.sinh(a), jnp.cosh(a), jnp.arccosh(a + 1), jnp.arcsinh(a), jnp.arctanh(a),
+                    lax.top_k(a, 3), lax.erf_inv(a), lax.lgamma(a), lax.digamma(a)), x, rtol=1e-5, atol=1e-6)
+
+
 def test_transformations():
     w = jnp.linspace(-1.0, 1.0, 12).reshape(3, 4)
     f = lambda v: jnp.sum(jnp.sin(v @ w) ** 2)
