@@ -200,8 +200,7 @@ void Parser::parseGenericFunction(Module& module) {
   Function* raw = module.addFunction(std::move(fn));
   CfgBlocks blocks = parseFunctionOps(*raw, offset);
   expect(Tok::RParen, "to close the function's region list");
-  if (blocks.size() > 1 || blocks[0].end != CfgBlock::End::None)
-    liftControlFlow(*raw, blocks, source_);
+  if (blocks.size() > 1 || blocks[0].end != CfgBlock::End::None) pendingLifts_.emplace_back(raw, std::move(blocks));
   lexer_.resetTo(resume);
   advance();
   if (locOffset) pendingLocs_.push_back({&raw->loc, locOffset});

@@ -185,10 +185,21 @@ std::unique_ptr<Module> Parser::parseModule() {
   module->source = source_;
   bool sawModuleOp = false;
   module_ = module.get();
+  // What is read but not yet in the module goes before the module does, also on errors:
+  // its ops hold uses of the module's values.
+  struct Release {
+    Parser& p;
+    ~Release() {
+      p.pendingLifts_.clear();
+      p.discarded_.clear();
+      p.pendingLocs_.clear();
+    }
+  } release{*this};
   while (!tok_.is(Tok::Eof)) parseTopLevelItem(*module, sawModuleOp);
   if (unclaimedElided_)
     unsupportedAt(firstUnclaimedElided_, "dense_resource<__elided__> outside a constant op");
   resolveLocations();
+  for (auto& [fn, blocks] : pendingLifts_) liftControlFlow(*fn, blocks, source_);
   verifyShardings(*module);
   return module;
 }
@@ -385,8 +396,7 @@ void Parser::parseFunction(Module& module) {
     error("an entry block label is not allowed in a function body");
   }
   CfgBlocks blocks = parseFunctionOps(*raw, offset);
-  if (blocks.size() > 1 || blocks[0].end != CfgBlock::End::None)
-    liftControlFlow(*raw, blocks, source_);
+  if (blocks.size() > 1 || blocks[0].end != CfgBlock::End::None) pendingLifts_.emplace_back(raw, std::move(blocks));
   parseOptionalLoc(raw->loc);
 }
 

@@ -253,6 +253,12 @@ class Parser {
   std::unordered_map<std::string, size_t> locAliases_;  // #loc3 -> offset of its `loc`
   std::unordered_map<std::string, Location> resolvedLocAliases_;
   std::vector<std::pair<Location*, size_t>> pendingLocs_;  // slot, offset of `loc`
+  // Functions read as control-flow graphs, lifted once their locations are resolved
+  // (lifting clones the blocks' ops, and pendingLocs_ points into them).
+  std::vector<std::pair<Function*, CfgBlocks>> pendingLifts_;
+  // Regions read and then dropped (a manual computation's body once its ops moved out),
+  // kept while pendingLocs_ may point into their ops; their ops use no values.
+  std::vector<std::unique_ptr<Region>> discarded_;
   size_t opCount_ = 0;
   int depth_ = 0;
   std::unordered_map<std::string, Literal> globals_;         // @symbol -> value

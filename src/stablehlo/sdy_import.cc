@@ -146,6 +146,10 @@ Op* Parser::parseManualComputation(Region& region, const ResultNames& names, siz
   // The body, inline.
   std::vector<Value*> yielded(ret->operands().begin(), ret->operands().end());
   while (body->front() != ret) region.push_back(body->take(body->front()));
+  // The body and its sdy.return stay until locations are resolved (one may be pending
+  // for the return), using nothing.
+  ret->setOperands({});
+  discarded_.push_back(std::move(body));
   // Results: each device's value, put together as out_shardings says.
   std::vector<Value*> values;
   Op* last = nullptr;

@@ -355,5 +355,45 @@ TEST(ParserImportTest, ControlFlowGraphsAreLiftedToWhileAndCase) {
   EXPECT_THROW(parseModule("func.func @f() {\n  cf.br ^nowhere\n}"), Error);
 }
 
+// Locations are resolved at the end of the file (aliases come last), so IR read and then
+// rewritten keeps them: the ops a control-flow graph's blocks lift into, and a manual
+// computation whose sdy.return has one (its body is dropped once inlined; the pending
+// location once pointed into freed memory, which crashed now and then).
+TEST(ParserImportTest, LocationsSurviveWhatTheImportRewrites) {
+  auto m = parseModule(R"(func.func @f(%x: tensor<i32>) -> tensor<i32> {
+  cf.br ^bb1(%x : tensor<i32>)
+^bb1(%y: tensor<i32>):
+  %z = stablehlo.negate %y : tensor<i32> loc(#neg)
+  return %z : tensor<i32> loc(#ret)
+}
+#neg = loc("user.py":7:3)
+#ret = loc("user.py":8:3))");
+  bool found = false;
+  walk(m->functions()[0]->body(), [&](Op& op) {
+    if (op.is(ops::Negate)) found = op.loc.fileLocation().line() == 7;
+  });
+  EXPECT_TRUE(found) << printModule(*m);
+
+  auto manual = parseModule(R"(module @manual {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func @main(%x: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {
+    %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>]
+        manual_axes={"x"} (%piece: tensor<4xf32>) {
+      %d = stablehlo.multiply %piece, %piece : tensor<4xf32> loc(#mul)
+      sdy.return %d : tensor<4xf32> loc(#ret)
+    } : (tensor<8xf32>) -> tensor<8xf32> loc(#mc)
+    return %0 : tensor<8xf32>
+  }
+}
+#mul = loc("user.py":3:5)
+#ret = loc("user.py":4:5)
+#mc = loc("user.py":2:5))");
+  found = false;
+  walk(manual->functions()[0]->body(), [&](Op& op) {
+    if (op.is(ops::Multiply)) found = op.loc.fileLocation().line() == 3;
+  });
+  EXPECT_TRUE(found) << printModule(*manual);
+}
+
 }  // namespace
 }  // namespace kiln::stablehlo
