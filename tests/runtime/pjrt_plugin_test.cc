@@ -602,8 +602,11 @@ func.func @main(%x: tensor<4x2xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"})
   EXPECT_EQ(floatsOf(results[1][1]), (std::vector<float>{16, 20}));
 
   const PJRT_Shardings_Extension* shardings = nullptr;
-  for (const PJRT_Extension_Base* e = api_->extension_start; e; e = e->next)
-    if (e->type == PJRT_Extension_Type_Shardings) shardings = reinterpret_cast<const PJRT_Shardings_Extension*>(e);
+  for (const PJRT_Extension_Base* e = api_->extension_start; e; e = e->next) {
+    int type;  // as the plugin stored it (the kiln extension's is no PJRT_Extension_Type)
+    std::memcpy(&type, &e->type, sizeof type);
+    if (type == PJRT_Extension_Type_Shardings) shardings = reinterpret_cast<const PJRT_Shardings_Extension*>(e);
+  }
   ASSERT_NE(shardings, nullptr);
   PJRT_LoadedExecutable_GetExecutable_Args get{PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE, nullptr, loaded,
                                                nullptr};
