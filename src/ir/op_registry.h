@@ -54,6 +54,9 @@ enum OpTrait : uint32_t {
   // is not correctly rounded (exp, sine, atan2, ...) or a sum in an order the executor
   // picks (dot, convolution). Differential tests allow for it (roundsFreely below).
   kRoundsFreely = 1u << 8,
+  // Each result element is an operand's element, or its negation or absolute value: in
+  // the operands' element type it is exact, and a kernel need not round it again.
+  kKeepsElements = 1u << 9,
 };
 
 // The element types an elementwise op takes (the classes of the spec's Inputs tables).

@@ -2,8 +2,10 @@
 #include "backends/cpu/blas_convolution.h"
 
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
+#include "backends/cpu/blas_dot.h"
 #include "backends/cpu/gemm.h"
 #include "backends/cpu/threads.h"
 #include "interp/kernels.h"
@@ -164,6 +166,7 @@ void convolve(const Op& op, const T* lhs, const T* rhs, T* out) {
   const Plan p(op);
   const int64_t rows = p.rows(), columns = p.columns();
   const Type& ot = op.result()->type();
+  const DType t = std::is_same_v<T, float> ? DType::F32 : DType::F64;
   if (rows == 0 || p.outFeatures == 0) return;
   if (columns == 0) {  // an empty sum: zeros
     std::memset(out, 0, static_cast<size_t>(ot.numElements()) * sizeof(T));
@@ -182,7 +185,7 @@ void convolve(const Op& op, const T* lhs, const T* rhs, T* out) {
     c = product.data();
   }
   if (p.lhsAsRows) {
-    rowMajorGemm(ot.dtype(), false, false, rows, p.outFeatures, columns, lhs, columns, b, p.outFeatures, c);
+    rowMajorGemm(t, false, false, rows, p.outFeatures, columns, lhs, columns, b, p.outFeatures, c);
   } else {
     // Block by block, so that each block's windows are still in cache when GEMM reads them.
     const int64_t block = std::max<int64_t>(kMinBlockRows, kBlockBytes / (columns * static_cast<int64_t>(sizeof(T))));
@@ -190,7 +193,7 @@ void convolve(const Op& op, const T* lhs, const T* rhs, T* out) {
     for (int64_t r = 0; r < rows; r += block) {
       const int64_t n = std::min(block, rows - r);
       im2col(p, op.operand(0)->type(), lhs, r, r + n, patches.data());
-      rowMajorGemm(ot.dtype(), false, false, n, p.outFeatures, columns, patches.data(), columns, b, p.outFeatures,
+      rowMajorGemm(t, false, false, n, p.outFeatures, columns, patches.data(), columns, b, p.outFeatures,
                    c + r * p.outFeatures);
     }
   }
@@ -201,9 +204,7 @@ void convolve(const Op& op, const T* lhs, const T* rhs, T* out) {
 
 std::optional<std::string> convolutionOffBlas(const Op& op) {
   if (!op.is(ops::Convolution)) return "unsupported: " + std::string(op.name()) + " on BLAS";
-  const DType t = op.result()->type().dtype();
-  if ((t != DType::F32 && t != DType::F64) || op.operand(0)->type().dtype() != t || op.operand(1)->type().dtype() != t)
-    return "its element types (GEMM takes f32 or f64)";
+  if (auto why = gemmTypesDecline(op)) return why;
   if (op.attr("feature_group_count").asInt() != 1) return "grouped (GEMM takes one group)";
   if (op.attr("batch_group_count").asInt() != 1) return "batch-grouped (GEMM takes one group)";
   const Plan p(op);
@@ -223,8 +224,8 @@ std::string blasConvolutionPath(const Op& op) {
   return path;
 }
 
-void blasConvolutionInto(const Op& op, const void* lhs, const void* rhs, void* out) {
-  if (op.result()->type().dtype() == DType::F32)
+void blasConvolutionInto(const Op& op, DType t, const void* lhs, const void* rhs, void* out) {
+  if (t == DType::F32)
     convolve(op, static_cast<const float*>(lhs), static_cast<const float*>(rhs), static_cast<float*>(out));
   else
     convolve(op, static_cast<const double*>(lhs), static_cast<const double*>(rhs), static_cast<double*>(out));

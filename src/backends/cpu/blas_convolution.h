@@ -25,7 +25,8 @@ std::optional<std::string> convolutionOffBlas(const Op& op);
 // How it runs there, for the report: "1x1: one GEMM on the operands" or "im2col, then one GEMM".
 std::string blasConvolutionPath(const Op& op);
 
-// Runs it over dense row-major buffers of the operands' and the result's types.
-void blasConvolutionInto(const Op& op, const void* lhs, const void* rhs, void* out);
+// Runs it over dense row-major buffers whose elements are all of type `t` (f32 or f64:
+// blas_dot.h stages f16/bf16 through f32).
+void blasConvolutionInto(const Op& op, DType t, const void* lhs, const void* rhs, void* out);
 
 }  // namespace kiln::cpu

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "backends/cpu/blas_convolution.h"
+#include "backends/cpu/f32_staging.h"
 #include "backends/cpu/gemm.h"
 #include "backends/cpu/threads.h"
 #include "ir/attr_records.h"
@@ -33,17 +34,16 @@ bool isIdentity(const Dims& order) {
   return true;
 }
 
-// The elements of `lit` with its dimensions permuted: result dimension i is dimension
-// order[i] of `lit`.
-std::vector<uint8_t> permuted(const uint8_t* src, const Type& type, const Dims& order) {
-  const Shape& shape = type.shape();
-  const size_t bytes = static_cast<size_t>(storageBytes(type.dtype()));
+// The elements of `src` (of `shape`, `bytes` each) with its dimensions permuted: result
+// dimension i is dimension order[i] of `src`.
+std::vector<uint8_t> permuted(const uint8_t* src, const Shape& shape, size_t bytes, const Dims& order) {
   std::vector<int64_t> strides(shape.size(), 1);
   for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
-  std::vector<uint8_t> out(static_cast<size_t>(type.numElements()) * bytes);
+  const size_t n = static_cast<size_t>(numElements(shape));
+  std::vector<uint8_t> out(n * bytes);
   if (out.empty()) return out;
   std::vector<int64_t> index(order.size(), 0);  // over the permuted shape
-  for (size_t linear = 0, n = static_cast<size_t>(type.numElements()); linear < n; ++linear) {
+  for (size_t linear = 0; linear < n; ++linear) {
     int64_t from = 0;
     for (size_t i = 0; i < order.size(); ++i) from += index[i] * strides[static_cast<size_t>(order[i])];
     std::memcpy(out.data() + linear * bytes, src + static_cast<size_t>(from) * bytes, bytes);
@@ -65,7 +65,7 @@ struct Matrix {
 
 // `order` is the GEMM order of the operand's dimensions; `swapped` the same order with
 // the last two groups exchanged, which GEMM reads through its transpose flag.
-Matrix asMatrix(const uint8_t* data, const Type& type, const Dims& order, const Dims& swapped) {
+Matrix asMatrix(const uint8_t* data, const Shape& shape, size_t bytes, const Dims& order, const Dims& swapped) {
   Matrix m;
   if (isIdentity(order)) {
     m.data = data;
@@ -73,7 +73,7 @@ Matrix asMatrix(const uint8_t* data, const Type& type, const Dims& order, const 
     m.data = data;
     m.transposed = true;
   } else {
-    m.copy = permuted(data, type, order);
+    m.copy = permuted(data, shape, bytes, order);
     m.data = m.copy.data();
   }
   return m;
@@ -89,47 +89,84 @@ void batchedGemm(const Matrix& a, const Matrix& b, T* c, int64_t batch, int64_t 
   }
 }
 
+// The dot over dense row-major buffers whose elements are all of type `t` (f32 or f64).
+void dotInto(const Op& op, DType t, const void* lhsData, const void* rhsData, void* outData) {
+  DotDims dims = DotDims::of(op);
+  const Shape& ls = op.operand(0)->type().shape();
+  const Shape& rs = op.operand(1)->type().shape();
+  const size_t bytes = static_cast<size_t>(storageBytes(t));
+  Dims lhsFree = dims.lhsFree(static_cast<int64_t>(ls.size()));
+  Dims rhsFree = dims.rhsFree(static_cast<int64_t>(rs.size()));
+  int64_t batch = product(ls, dims.lhsBatch);
+  int64_t m = product(ls, lhsFree), k = product(ls, dims.lhsContracting);
+  int64_t n = product(rs, rhsFree);
+  if (batch * m * n == 0) return;
+  if (k == 0) {  // an empty sum: zeros
+    std::memset(outData, 0, static_cast<size_t>(batch * m * n) * bytes);
+    return;
+  }
+  Matrix a = asMatrix(static_cast<const uint8_t*>(lhsData), ls, bytes, concat(dims.lhsBatch, lhsFree, dims.lhsContracting),
+                      concat(dims.lhsBatch, dims.lhsContracting, lhsFree));
+  Matrix b = asMatrix(static_cast<const uint8_t*>(rhsData), rs, bytes, concat(dims.rhsBatch, dims.rhsContracting, rhsFree),
+                      concat(dims.rhsBatch, rhsFree, dims.rhsContracting));
+  if (t == DType::F32) batchedGemm<float>(a, b, static_cast<float*>(outData), batch, m, n, k);
+  else batchedGemm<double>(a, b, static_cast<double*>(outData), batch, m, n, k);
+}
+
+void gemmInto(const Op& op, DType t, const void* lhs, const void* rhs, void* out) {
+  if (op.is(ops::Convolution)) blasConvolutionInto(op, t, lhs, rhs, out);
+  else dotInto(op, t, lhs, rhs, out);
+}
+
+// Whether GEMM runs `op` in f32 with some of its operands or result f16/bf16.
+bool staged(const Op& op) {
+  for (const Value* v : {op.operand(0), op.operand(1), op.result()})
+    if (v->type().dtype() != DType::F32) return true;
+  return false;
+}
+
+// `v`'s elements at `data` as f32: there when they are f32, else widened into the
+// calling thread's staging buffer `slot`.
+const float* asF32(const Value& v, const void* data, int slot) {
+  if (v.type().dtype() == DType::F32) return static_cast<const float*>(data);
+  float* copy = stagingBuffer(slot, v.type().numElements());
+  widenToF32(v.type().dtype(), data, copy, v.type().numElements());
+  return copy;
+}
+
 }  // namespace
+
+std::optional<std::string> gemmTypesDecline(const Op& op) {
+  const DType t = op.result()->type().dtype(), l = op.operand(0)->type().dtype(), r = op.operand(1)->type().dtype();
+  if ((t == DType::F64 && l == t && r == t) || (stagesThroughF32(t) && stagesThroughF32(l) && stagesThroughF32(r)))
+    return std::nullopt;
+  return "its element types (GEMM takes f32 or f64, and f16/bf16 through f32), " + std::string(name(l)) + " x " +
+         std::string(name(r)) + " -> " + std::string(name(t));
+}
 
 std::optional<std::string> blasDeclines(const Op& op) {
   if (op.is(ops::Convolution)) return convolutionOffBlas(op);
   if (!op.is(ops::DotGeneral) && !op.is(ops::Dot)) return "unsupported: " + std::string(op.name()) + " on BLAS";
-  DType t = op.result()->type().dtype();
-  if (t != DType::F32 && t != DType::F64) return "unsupported: dot_general of " + std::string(name(t)) + " on BLAS";
-  if (op.operand(0)->type().dtype() != t || op.operand(1)->type().dtype() != t)
-    return "unsupported: dot_general with a result type other than its operands' on BLAS";
+  if (auto why = gemmTypesDecline(op)) return "unsupported: dot_general of " + *why + " on BLAS";
   // GEMM takes 32-bit sizes.
   for (const Value* v : {op.operand(0), op.operand(1), op.result()})
     if (v->type().numElements() > (int64_t{1} << 31) - 1) return "unsupported: dot_general this large on BLAS";
   return std::nullopt;
 }
 
-void blasInto(const Op& op, const void* lhsData, const void* rhsData, void* outData) {
+void blasInto(const Op& op, const void* lhs, const void* rhs, void* out) {
   threadCount();  // OpenBLAS gets the backend's thread count before its first call
-  if (op.is(ops::Convolution)) {
-    blasConvolutionInto(op, lhsData, rhsData, outData);
+  const DType t = op.result()->type().dtype();
+  if (t == DType::F64 || !staged(op)) {
+    gemmInto(op, t, lhs, rhs, out);
     return;
   }
-  DotDims dims = DotDims::of(op);
-  const Type& lt = op.operand(0)->type();
-  const Type& rt = op.operand(1)->type();
-  const Type& ot = op.result()->type();
-  Dims lhsFree = dims.lhsFree(lt.rank());
-  Dims rhsFree = dims.rhsFree(rt.rank());
-  int64_t batch = product(lt.shape(), dims.lhsBatch);
-  int64_t m = product(lt.shape(), lhsFree), k = product(lt.shape(), dims.lhsContracting);
-  int64_t n = product(rt.shape(), rhsFree);
-  if (batch * m * n == 0) return;
-  if (k == 0) {  // an empty sum: zeros
-    std::memset(outData, 0, static_cast<size_t>(ot.numElements() * storageBytes(ot.dtype())));
-    return;
-  }
-  Matrix a = asMatrix(static_cast<const uint8_t*>(lhsData), lt, concat(dims.lhsBatch, lhsFree, dims.lhsContracting),
-                      concat(dims.lhsBatch, dims.lhsContracting, lhsFree));
-  Matrix b = asMatrix(static_cast<const uint8_t*>(rhsData), rt, concat(dims.rhsBatch, dims.rhsContracting, rhsFree),
-                      concat(dims.rhsBatch, rhsFree, dims.rhsContracting));
-  if (ot.dtype() == DType::F32) batchedGemm<float>(a, b, static_cast<float*>(outData), batch, m, n, k);
-  else batchedGemm<double>(a, b, static_cast<double*>(outData), batch, m, n, k);
+  const float* l = asF32(*op.operand(0), lhs, 0);
+  const float* r = asF32(*op.operand(1), rhs, 1);
+  const int64_t n = op.result()->type().numElements();
+  float* product = t == DType::F32 ? static_cast<float*>(out) : stagingBuffer(2, n);
+  gemmInto(op, DType::F32, l, r, product);
+  if (t != DType::F32) narrowFromF32(t, product, out, n);
 }
 
 interp::HostValues blasRun(const Op& op, const interp::HostValues& operands) {

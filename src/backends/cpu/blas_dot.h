@@ -2,7 +2,9 @@
 // sgemm/dgemm call each: operands whose dimensions are already in GEMM order (batch,
 // free, contracting for the left; batch, contracting, free for the right), or in its
 // transpose, are passed as they are, with the transpose folded into the call's flags;
-// others are first copied into that order. A convolution is one GEMM over its windows
+// others are first copied into that order. f16 and bf16 operands and results are staged
+// through f32 (f32_staging.h): GEMM sums in f32, as the interpreter accumulates them, and
+// the result is rounded once. A convolution is one GEMM over its windows
 // (blas_convolution.h), where its cost model says that wins.
 #pragma once
 
@@ -18,10 +20,12 @@ namespace kiln::cpu {
 // lacks, a convolution the direct kernel does better), or nothing when it does.
 std::optional<std::string> blasDeclines(const Op& op);
 
+// Why GEMM cannot take the element types of the dot or convolution `op` (or nothing).
+std::optional<std::string> gemmTypesDecline(const Op& op);
+
 // Runs an op that blasDeclines accepted.
 interp::HostValues blasRun(const Op& op, const interp::HostValues& operands);
 // The same over dense row-major buffers of the operands' and the result's types.
 void blasInto(const Op& op, const void* lhs, const void* rhs, void* out);
-
 
 }  // namespace kiln::cpu

@@ -26,7 +26,7 @@ constexpr int64_t kMaxFeaturesByPosition = 4096;
 
 }  // namespace
 
-// A dot BLAS does not run (integers, booleans, f16/bf16, mixed types), as the
+// A dot BLAS does not run (integers, booleans, complex, f64 mixed with other types), as the
 // interpreter computes it (interp/ops/linalg.cc): both operands converted to the
 // result's compute type (f32 for f16/bf16), each sum over the contracting dimensions in
 // row-major order from zero with acc + a * b in that type (no fused multiply-add), then

@@ -138,7 +138,7 @@ void KernelEmitter::emitSelectAndScatter(llvm::Value* result) {
     auto arg = [&](size_t i) {
       return combine.operand(i) == body.argument(0) ? load(t, result, at) : x;
     };
-    store(s_.roundToFormat(s_.elementwise(combine, t, {arg(0), arg(1)}), t), t, result, at);
+    store(s_.roundResult(combine, s_.elementwise(combine, t, {arg(0), arg(1)}), t), t, result, at);
     b_.CreateBr(next);
     b_.SetInsertPoint(next);
   });
@@ -222,7 +222,7 @@ void KernelEmitter::emitScatter(llvm::Value* result) {
         auto arg = [&](size_t i) {
           return combine->operand(i) == body.argument(0) ? load(t, result, r) : x;
         };
-        x = s_.roundToFormat(s_.elementwise(*combine, t, {arg(0), arg(1)}), t);
+        x = s_.roundResult(*combine, s_.elementwise(*combine, t, {arg(0), arg(1)}), t);
       }
       store(x, t, result, r);
       b_.CreateBr(next);

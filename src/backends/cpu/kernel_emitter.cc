@@ -281,7 +281,7 @@ llvm::Value* KernelEmitter::valueAt(const Value* v, Index& at) {
       decline("unsupported: " + std::string(op->name()) + " (no native code yet)");
     requireSupported(v->type());
     for (Value* operand : op->operands()) requireSupported(operand->type());
-    result = s_.roundToFormat(opAt(*op, at), v->type().dtype());
+    result = s_.roundResult(*op, opAt(*op, at), v->type().dtype());
   }
   memo_[key] = result;
   return result;
@@ -512,7 +512,7 @@ std::vector<llvm::Value*> KernelEmitter::scalarRegion(const Region& region,
     } else if (op->info().has(kElementwise)) {
       std::vector<llvm::Value*> xs;
       for (const Value* x : op->operands()) xs.push_back(get(x));
-      v = s_.roundToFormat(s_.elementwise(*op, op->operand(0)->type().dtype(), xs), t);
+      v = s_.roundResult(*op, s_.elementwise(*op, op->operand(0)->type().dtype(), xs), t);
     } else {
       decline("unsupported: " + std::string(op->name()) + " in a region compiled to scalar code");
     }

@@ -59,7 +59,7 @@ llvm::Value* KernelEmitter::applyBody(const Fold& f, llvm::Value* acc, llvm::Val
   if (!f.op) return scalarRegion(f.reduce->region(0), {acc, x}).at(0);
   const Region& body = f.reduce->region(0);
   auto arg = [&](size_t i) { return f.op->operand(i) == body.argument(0) ? acc : x; };
-  return s_.roundToFormat(s_.elementwise(*f.op, f.t, {arg(0), arg(1)}), f.t);
+  return s_.roundResult(*f.op, s_.elementwise(*f.op, f.t, {arg(0), arg(1)}), f.t);
 }
 
 std::vector<llvm::Value*> KernelEmitter::applyGroup(const std::vector<Fold>& folds, size_t group,

@@ -58,6 +58,10 @@ llvm::Value* ScalarIR::roundToFormat(llvm::Value* x, DType t) {
   return b_.CreateSelect(b_.CreateFCmpUNO(x, x), canonical, rounded);
 }
 
+llvm::Value* ScalarIR::roundResult(const Op& op, llvm::Value* x, DType t) {
+  return op.info().has(kKeepsElements) ? x : roundToFormat(x, t);
+}
+
 llvm::Value* ScalarIR::constant(DType t, uint64_t bits) {
   if (isBool(t)) return b_.getInt1(bits != 0);
   llvm::Type* type = registerType(t);

@@ -41,6 +41,9 @@ class ScalarIR {
   // f32); NaN becomes the format's one quiet NaN, as the interpreter encodes it. Other
   // types pass through.
   llvm::Value* roundToFormat(llvm::Value* x, DType t);
+  // `x` computed for `op`'s result of type `t`, rounded to it unless the op keeps its
+  // operands' elements (kKeepsElements: already in the format; a NaN keeps its bits).
+  llvm::Value* roundResult(const Op& op, llvm::Value* x, DType t);
   // The element with storage bits `bits`, in registers (not for complex types).
   llvm::Value* constant(DType t, uint64_t bits);
   // Element i of `lit`, in registers (any type).

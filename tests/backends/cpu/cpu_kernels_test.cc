@@ -442,9 +442,8 @@ TEST(CpuKernelsTest, DotEpilogueRunsTheDotOnBlasAndTheRestAsAKernel) {
 // float sums over special values agree bit for bit: rows, columns, everything, nothing,
 // several reduces in one input fusion, side outputs, and a body with its arguments swapped.
 // Dots BLAS does not run, as kernels computing the interpreter's sums: integers that
-// wrap (i8 x i8 -> i32 widens first), booleans, f16/bf16 accumulated in f32 and rounded
-// once, mixed float types; with batch dimensions, two contracting dimensions, and a
-// dot_epilogue whose dot stays in the kernel.
+// wrap (i8 x i8 -> i32 widens first) and booleans; with batch dimensions and two
+// contracting dimensions.
 TEST(CpuKernelsTest, DotsOfOtherTypesSumAsTheInterpreterDoes) {
   struct Case {
     std::string lhs, rhs, out, dims;
@@ -453,8 +452,7 @@ TEST(CpuKernelsTest, DotsOfOtherTypesSumAsTheInterpreterDoes) {
                                     {"2x7x5", "5x3x2", "2x7x3", "batching_dims = [0] x [2], contracting_dims = [2] x [0]"},
                                     {"4x7x5", "5x4x3", "7x3", "contracting_dims = [0, 2] x [1, 0]"}};
   for (auto [l, r, o] : std::vector<std::tuple<std::string, std::string, std::string>>{
-           {"i8", "i8", "i32"}, {"i32", "i32", "i32"}, {"ui16", "ui16", "ui16"}, {"i1", "i1", "i1"},
-           {"bf16", "bf16", "f32"}, {"bf16", "bf16", "bf16"}, {"f16", "f32", "f32"}}) {
+           {"i8", "i8", "i32"}, {"i32", "i32", "i32"}, {"ui16", "ui16", "ui16"}, {"i1", "i1", "i1"}}) {
     for (const Case& c : shapes) {
       std::string lt = "tensor<" + c.lhs + "x" + l + ">", rt = "tensor<" + c.rhs + "x" + r + ">",
                   ot = "tensor<" + c.out + "x" + o + ">";
@@ -462,11 +460,34 @@ TEST(CpuKernelsTest, DotsOfOtherTypesSumAsTheInterpreterDoes) {
                                "  %r = stablehlo.dot_general %x, %y, " + c.dims + " : (" + lt + ", " + rt + ") -> " + ot +
                                    "\n"),
                       1, false);
-      // Special values too: sums that must round to bf16 (and NaN, inf, extremes).
-      if (o == "bf16")
-        expectSameOnCpu(function("%x: " + lt + ", %y: " + rt, ot,
-                                 "  %r = stablehlo.dot_general %x, %y, " + c.dims + " : (" + lt + ", " + rt + ") -> " +
-                                     ot + "\n"));
+    }
+  }
+}
+
+// f16 and bf16 dots run on f32 GEMMs (blas_dot.h): operands widened, the sums in f32 as
+// the interpreter accumulates them, the result rounded once; mixed with f32 too. The
+// inputs are small multiples of 1/8, so every sum is exact whatever BLAS's order and
+// the bits must be the interpreter's; for f16/bf16 results also with special values (NaN
+// made canonical, inf, extremes).
+TEST(CpuKernelsTest, F16AndBf16DotsRunOnF32Gemms) {
+  struct Case {
+    std::string lhs, rhs, out, dims;
+  };
+  const std::vector<Case> shapes = {{"7x5", "5x3", "7x3", "contracting_dims = [1] x [0]"},
+                                    {"2x7x5", "5x3x2", "2x7x3", "batching_dims = [0] x [2], contracting_dims = [2] x [0]"},
+                                    {"4x7x5", "5x4x3", "7x3", "contracting_dims = [0, 2] x [1, 0]"}};
+  for (auto [l, r, o] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"bf16", "bf16", "f32"}, {"bf16", "bf16", "bf16"}, {"f16", "f16", "f16"}, {"f16", "f32", "f32"},
+           {"f32", "f32", "bf16"}}) {
+    for (const Case& c : shapes) {
+      const std::string lt = "tensor<" + c.lhs + "x" + l + ">", rt = "tensor<" + c.rhs + "x" + r + ">",
+                        ot = "tensor<" + c.out + "x" + o + ">";
+      const std::string text = function("%x: " + lt + ", %y: " + rt, ot,
+                                        "  %r = stablehlo.dot_general %x, %y, " + c.dims + " : (" + lt + ", " + rt +
+                                            ") -> " + ot + "\n");
+      expectSameOnCpu(text, 0, false);
+      EXPECT_NE(test_util::compile(text).exe->report().find("BLAS: stablehlo.dot_general"), std::string::npos);
+      if (o != "f32") expectSameOnCpu(text, 0);
     }
   }
   // The sum stays in f32 until the end: 1 + 4 * 2^-9 is 1 + 2^-7 in bf16, while adding
@@ -477,8 +498,8 @@ TEST(CpuKernelsTest, DotsOfOtherTypesSumAsTheInterpreterDoes) {
                            "  %one = stablehlo.constant dense<1.0> : tensor<5x1xbf16>\n"
                            "  %r = stablehlo.dot_general %x, %one, contracting_dims = [1] x [0] : (tensor<1x5xbf16>, "
                            "tensor<5x1xbf16>) -> tensor<1x1xbf16>\n"),
-                  1, false);
-  // bf16 GEMM and a bias: the dot_epilogue kernel computes the dot itself.
+                  0, false);
+  // bf16 GEMM and a bias: the dot on BLAS (in f32), the bias as its epilogue's kernel.
   expectSameOnCpu(function("%x: tensor<6x5xbf16>, %w: tensor<5x4xbf16>, %b: tensor<6x4xbf16>", "tensor<6x4xbf16>",
                            "  %h = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<6x5xbf16>, "
                            "tensor<5x4xbf16>) -> tensor<6x4xbf16>\n"
@@ -694,8 +715,8 @@ TEST(CpuKernelsTest, ConvolutionsInEveryFormAsTheInterpreterComputesThem) {
 // Convolutions the cost model gives to one GEMM: as the operands are (1x1 over
 // [batch, spatial..., feature]), after im2col (strides, padding, dilation, reversal),
 // with the kernel and the result reordered from other layouts, 1-D to 3-D, and with a
-// bias and relu after the GEMM. BLAS sums in its own order: within 1e-5 (f32) or 1e-12
-// (f64) of the largest output.
+// bias and relu after the GEMM; f16 and bf16 staged through f32. BLAS sums in its own
+// order: within 1e-5 (f32), 1e-12 (f64), 1e-3 (f16) or 1e-2 (bf16) of the largest output.
 TEST(CpuKernelsTest, ConvolutionsOnBlasAgreeWithTheInterpreter) {
   struct Case {
     const char* lhs;
@@ -735,15 +756,15 @@ TEST(CpuKernelsTest, ConvolutionsOnBlasAgreeWithTheInterpreter) {
     for (int64_t i = 0; i < want.numElements(); ++i)
       ASSERT_NEAR(have.floatAt(i), want.floatAt(i), tolerance * largest) << "element " << i;
   };
-  for (const char* e : {"f32", "f64"})
+  const std::pair<const char*, double> types[] = {{"f32", 1e-5}, {"f64", 1e-12}, {"bf16", 1e-2}, {"f16", 1e-3}};
+  for (auto [e, tolerance] : types)
     for (const Case& c : cases) {
       auto t = [&](const char* shape) { return "tensor<" + std::string(shape) + "x" + e + ">"; };
       check(function("%x: " + t(c.lhs) + ", %k: " + t(c.rhs), t(c.out),
                      "  %r = stablehlo.convolution(%x, %k) " + std::string(c.attrs) +
                          " {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (" + t(c.lhs) + ", " +
                          t(c.rhs) + ") -> " + t(c.out) + "\n"),
-            std::string("BLAS: stablehlo.convolution at line 2, convolution ") + c.path,
-            std::string(e) == "f32" ? 1e-5 : 1e-12);
+            std::string("BLAS: stablehlo.convolution at line 2, convolution ") + c.path, tolerance);
     }
   check(function("%x: tensor<2x9x9x3xf32>, %k: tensor<3x3x3x8xf32>, %b: tensor<8xf32>", "tensor<2x9x9x8xf32>",
                            "  %c = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], "
