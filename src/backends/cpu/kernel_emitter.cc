@@ -54,8 +54,9 @@ Kernel KernelEmitter::emit() {
     b_.CreateRetVoid();
     const int64_t window =
         numElements(Window::ofReduceWindow(root_, root_.operand(0)->type().rank()).dimensions);
-    const int64_t n = numElements(root_.result()->type().shape());
-    return {nullptr, n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(window, 1)), {}};
+    const int64_t row = reduceWindowRowWidth();
+    const int64_t n = numElements(root_.result()->type().shape()) / row;
+    return {nullptr, n, std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(window * row, 1)), {}};
   }
   if (root_.is(ops::Sort)) {
     std::vector<llvm::Value*> outPtrs = beginFunction(inputs, outputs);

@@ -365,7 +365,14 @@ class KernelEmitter {
   // Result elements [lo, hi): each folds its window left to right in row-major order
   // from the init value, as the interpreter does; window positions over the padding or
   // between base-dilated elements fold the init value in their place.
+  // With a row width w > 1 (reduceWindowRowWidth), [lo, hi) counts rows of w result
+  // elements instead, each folded across its row at once.
   void emitReduceWindow(llvm::Value* lo, llvm::Value* hi, llvm::Value* result);
+  // The reduce_window root's rows: the size of its last dimension when its window spans
+  // one element of it, unstrided and unpadded, over a small window (NHWC pooling): a
+  // loop over that dimension, innermost, reads consecutive elements the vectorizer
+  // takes. Otherwise 1.
+  int64_t reduceWindowRowWidth() const;
 
   // A region of rank-0 values (a comparator, a selector) as scalar code: each op computed
   // as the interpreter computes it; what its terminator yields.

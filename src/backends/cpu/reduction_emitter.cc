@@ -359,6 +359,25 @@ bool KernelEmitter::isSideOutput(const Value* v, const Op& reduce) {
   return !(op && op->is(ops::Reduce)) && v->type().shape() == reduce.operand(0)->type().shape();
 }
 
+namespace {
+// Windows of at most this many positions are folded in straight-line code.
+constexpr int64_t kUnrolledWindowPositions = 16;
+}  // namespace
+
+int64_t KernelEmitter::reduceWindowRowWidth() const {
+  const Op& op = root_;
+  const Shape& input = op.operand(0)->type().shape();
+  const Shape& out = op.result()->type().shape();
+  if (input.empty() || numElements(input) == 0 || numElements(out) == 0 || input.back() != out.back() ||
+      out.back() < 2 || op.numOperands() != 2)
+    return 1;
+  const Window w = Window::ofReduceWindow(op, static_cast<int64_t>(input.size()));
+  const size_t last = input.size() - 1;
+  const bool alongRow = w.dimensions[last] == 1 && w.strides[last] == 1 && w.baseDilations[last] == 1 &&
+                        w.padding[last].first == 0 && w.padding[last].second == 0;
+  return alongRow && numElements(w.dimensions) <= kUnrolledWindowPositions ? out.back() : 1;
+}
+
 void KernelEmitter::emitReduceWindow(llvm::Value* lo, llvm::Value* hi, llvm::Value* result) {
   const Op& op = root_;
   if (op.numOperands() != 2) decline("unsupported: stablehlo.reduce_window of several inputs");
@@ -369,21 +388,50 @@ void KernelEmitter::emitReduceWindow(llvm::Value* lo, llvm::Value* hi, llvm::Val
     decline("unsupported: stablehlo.reduce_window with promoted element types");
   Fold f{&op, oneOpBody(op.region(0)), t, nullptr};  // other bodies as scalar code
   const Window w = Window::ofReduceWindow(op, static_cast<int64_t>(input.size()));
+  const int64_t positions = numElements(w.dimensions);
+  const int64_t row = reduceWindowRowWidth();
   forRange(lo, hi, [&](llvm::Value* o) {
     Index at = newIndex(out);
-    at.linear = o;
+    at.linear = row == 1 ? o : b_.CreateMul(o, b_.getInt64(row));
     Index scalar = scalarIndex();
     llvm::Value* init = valueAt(op.operand(1), scalar);
+    if (row > 1) {
+      // Each window position's input element for the row's first result: whether it
+      // lies inside the input, and where (the rest of the row follows it).
+      std::vector<std::pair<llvm::Value*, llvm::Value*>> taps;
+      for (int64_t k = 0; k < positions; ++k) {
+        Index wi = newIndex(w.dimensions);
+        wi.linear = b_.getInt64(k);
+        llvm::Value* inside = nullptr;
+        Index element = windowElement(w, input, at, wi, inside);
+        taps.emplace_back(inside, linearOf(element));
+      }
+      llvm::Value* in = buffer_.at(op.operand(0));
+      forRange(b_.getInt64(0), b_.getInt64(row), [&](llvm::Value* c) {
+        llvm::Value* acc = init;
+        for (const auto& [inside, first] : taps)
+          acc = applyBody(f, acc, b_.CreateSelect(inside, load(t, in, b_.CreateAdd(first, c)), init));
+        store(acc, t, result, b_.CreateAdd(at.linear, c));
+      });
+      return;
+    }
     llvm::Value* acc = entryAlloca(s_.registerType(t), 1);
     b_.CreateStore(init, acc);
-    forRange(b_.getInt64(0), b_.getInt64(numElements(w.dimensions)), [&](llvm::Value* k) {
+    auto fold = [&](llvm::Value* k) {
       Index wi = newIndex(w.dimensions);
       wi.linear = k;
       llvm::Value* inside = nullptr;
       Index element = windowElement(w, input, at, wi, inside);
       llvm::Value* x = numElements(input) > 0 ? b_.CreateSelect(inside, valueAt(op.operand(0), element), init) : init;
       b_.CreateStore(applyBody(f, b_.CreateLoad(s_.registerType(t), acc), x), acc);
-    });
+    };
+    // A small window (a 3x3 pool) is unrolled: its positions' coordinates are constants,
+    // so no division finds them, and the folds chain in registers.
+    if (positions <= kUnrolledWindowPositions) {
+      for (int64_t k = 0; k < positions; ++k) fold(b_.getInt64(k));
+    } else {
+      forRange(b_.getInt64(0), b_.getInt64(positions), fold);
+    }
     store(b_.CreateLoad(s_.registerType(t), acc), t, result, o);
   });
 }

@@ -988,8 +988,8 @@ TEST(CpuKernelsTest, GathersAndDynamicSlicesClampTheirStarts) {
 }
 
 // reduce_window: max pooling with strides and padding (the padding folds the init),
-// a sum with base and window dilation, and a cumulative sum (a window as long as the
-// row, padded in front: what jnp.cumsum lowers to).
+// a sum with base and window dilation, a cumulative sum (a window as long as the row,
+// padded in front: what jnp.cumsum lowers to), and NHWC pooling.
 TEST(CpuKernelsTest, ReduceWindowsFoldEachWindowInOrder) {
   auto window = [](const std::string& e, const std::string& in, const std::string& out, const std::string& op,
                    const std::string& init, const std::string& attrs) {
@@ -1015,6 +1015,16 @@ TEST(CpuKernelsTest, ReduceWindowsFoldEachWindowInOrder) {
   expectSameOnCpu(window("f32", "3x50x", "3x50x", "stablehlo.add", "0.0",
                          "window_dimensions = array<i64: 1, 50>, padding = dense<[[0, 0], [49, 0]]> : tensor<2x2xi64>"),
                   1, false);
+  // NHWC pooling (the window one element wide along the last dimension): folded a row of
+  // features at a time; odd widths (the vector loop's tail), special values, a sum, and
+  // rows enough to run in chunks on several threads.
+  const std::string pool = "window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>, "
+                           "padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>";
+  for (const char* e : {"f32", "bf16", "i32"}) {
+    expectSameOnCpu(window(e, "2x9x9x11x", "2x5x5x11x", "stablehlo.maximum", "-3", pool));
+    expectSameOnCpu(window(e, "2x9x8x3x", "2x5x4x3x", "stablehlo.add", "0", pool), 1, false);
+  }
+  expectSameOnCpu(window("f32", "2x112x112x64x", "2x56x56x64x", "stablehlo.maximum", "0xFF800000", pool), 1, false);
 }
 
 // select_and_scatter, max pooling's gradient: overlapping windows whose picks coincide
