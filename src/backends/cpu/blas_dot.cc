@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
-#include <type_traits>
 
 #include "backends/cpu/blas_convolution.h"
 #include "backends/cpu/f32_staging.h"
@@ -79,16 +78,6 @@ Matrix asMatrix(const uint8_t* data, const Shape& shape, size_t bytes, const Dim
   return m;
 }
 
-template <class T>
-void batchedGemm(const Matrix& a, const Matrix& b, T* c, int64_t batch, int64_t m, int64_t n, int64_t k) {
-  const T* pa = reinterpret_cast<const T*>(a.data);
-  const T* pb = reinterpret_cast<const T*>(b.data);
-  for (int64_t i = 0; i < batch; ++i) {
-    rowMajorGemm(std::is_same_v<T, float> ? DType::F32 : DType::F64, a.transposed, b.transposed, m, n, k,
-                 pa + i * m * k, a.transposed ? m : k, pb + i * k * n, b.transposed ? k : n, c + i * m * n);
-  }
-}
-
 // The dot over dense row-major buffers whose elements are all of type `t` (f32 or f64).
 void dotInto(const Op& op, DType t, const void* lhsData, const void* rhsData, void* outData) {
   DotDims dims = DotDims::of(op);
@@ -109,8 +98,8 @@ void dotInto(const Op& op, DType t, const void* lhsData, const void* rhsData, vo
                       concat(dims.lhsBatch, dims.lhsContracting, lhsFree));
   Matrix b = asMatrix(static_cast<const uint8_t*>(rhsData), rs, bytes, concat(dims.rhsBatch, dims.rhsContracting, rhsFree),
                       concat(dims.rhsBatch, rhsFree, dims.rhsContracting));
-  if (t == DType::F32) batchedGemm<float>(a, b, static_cast<float*>(outData), batch, m, n, k);
-  else batchedGemm<double>(a, b, static_cast<double*>(outData), batch, m, n, k);
+  rowMajorBatchedGemm(t, a.transposed, b.transposed, batch, m, n, k, a.data, a.transposed ? m : k, m * k, b.data,
+                      b.transposed ? k : n, k * n, outData);
 }
 
 void gemmInto(const Op& op, DType t, const void* lhs, const void* rhs, void* out) {

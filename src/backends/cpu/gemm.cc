@@ -82,8 +82,11 @@ bool skinny(DType t, bool transposeA, bool transposeB, int64_t m, int64_t k) {
 
 // Pieces: columns of C when it is at least as wide as tall, else rows. A piece of
 // columns packs only its own columns of B; a piece of rows packs all of B again, so
-// rows are cut only for tall, narrow products (im2col's).
+// rows are cut only for tall, narrow products (im2col's). Products narrower than two
+// wide pieces are cut in narrow ones, so that two threads share them (a convolution of
+// 256 output features at 2 threads: 612 -> 261 ms; about 8% slower at 1 thread).
 constexpr int64_t kPieceColumns = 256;
+constexpr int64_t kNarrowPieceColumns = 128;
 constexpr int64_t kPieceRows = 128;
 // Below this many multiply-adds a GEMM is one piece (cutting it costs more than it saves).
 constexpr int64_t kMinCutWork = int64_t{1} << 21;
@@ -111,7 +114,7 @@ void rowMajorGemm(DType t, bool transposeA, bool transposeB, int64_t m, int64_t 
   const bool byColumns = n >= m;
   const bool rowDots = byColumns && skinny(t, transposeA, transposeB, m, k);
   const int64_t length = byColumns ? n : m;
-  const int64_t step = byColumns ? kPieceColumns : kPieceRows;
+  const int64_t step = !byColumns ? kPieceRows : n < 2 * kPieceColumns ? kNarrowPieceColumns : kPieceColumns;
   const int64_t pieces = m * n * k < kMinCutWork ? 1 : (length + step - 1) / step;
   runParts(pieces, [&](int64_t p) {
     const int64_t from = p * step, count = pieces == 1 ? length : std::min(step, length - from);
@@ -127,6 +130,25 @@ void rowMajorGemm(DType t, bool transposeA, bool transposeB, int64_t m, int64_t 
       const char* ap = A + (transposeA ? from : from * lda) * size;
       gemmPiece(t, transposeA, transposeB, count, n, k, ap, lda, b, ldb, C + from * n * size, n);
     }
+  });
+}
+
+void rowMajorBatchedGemm(DType t, bool transposeA, bool transposeB, int64_t batch, int64_t m, int64_t n, int64_t k,
+                         const void* a, int64_t lda, int64_t strideA, const void* b, int64_t ldb, int64_t strideB,
+                         void* c) {
+  const int64_t size = t == DType::F32 ? 4 : 8;
+  auto one = [&](int64_t i) {
+    rowMajorGemm(t, transposeA, transposeB, m, n, k, static_cast<const char*>(a) + i * strideA * size, lda,
+                 static_cast<const char*>(b) + i * strideB * size, ldb, static_cast<char*>(c) + i * m * n * size);
+  };
+  if (m * n * k >= kMinCutWork || batch == 1) {
+    for (int64_t i = 0; i < batch; ++i) one(i);
+    return;
+  }
+  // Each product is one piece: whole products side by side, each computed as alone.
+  const int64_t parts = std::min<int64_t>(batch, threadCount());
+  runParts(parts, [&](int64_t p) {
+    for (int64_t i = p * batch / parts; i < (p + 1) * batch / parts; ++i) one(i);
   });
 }
 

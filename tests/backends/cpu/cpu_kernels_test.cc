@@ -831,7 +831,8 @@ TEST(CpuKernelsTest, AnInputFusionWithTwoReducesAndASideOutput) {
 // Results do not depend on the thread count: softmax over long rows, column sums, an
 // MLP (GEMMs with a bias-and-relu epilogue), a convolution through im2col (blocks of
 // rows, each GEMM cut into pieces) and a skinny A·Bᵀ (gemm.cc's row dots, cut into
-// pieces of columns), and one kernel that sums a product both along its rows and down
+// pieces of columns), a batch of small products (side by side, each whole on one
+// thread), and one kernel that sums a product both along its rows and down
 // its columns and writes the product too (two parts of one iteration space: a chunk that misses the column part
 // once looped for 2^64 tiles), each large enough to run in chunks, give the same
 // bits at 1, 2 and 8 threads. (OpenBLAS alone does not: on Zen 3 its threaded sgemm
@@ -842,7 +843,7 @@ TEST(CpuKernelsTest, BitwiseTheSameAtOneTwoAndEightThreads) {
       "%img: tensor<1x56x56x64xf32>, %k: tensor<3x3x64x64xf32>, %t: tensor<7x512xf32>, %wt: tensor<1000x512xf32>, "
       "%u: tensor<64x16x64xf32>, %v: tensor<64x16x64xf32>, %w3: tensor<64x16x64xf32>) -> "
       "(tensor<256x1024xf32>, tensor<512xf32>, tensor<256x512xf32>, tensor<1x56x56x64xf32>, tensor<7x1000xf32>, "
-      "tensor<64xf32>, tensor<64x16xf32>, tensor<64x16x64xf32>) {\n"
+      "tensor<64xf32>, tensor<64x16xf32>, tensor<64x16x64xf32>, tensor<64x16x16xf32>) {\n"
       "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
       "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
       "  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1]"
@@ -874,9 +875,11 @@ TEST(CpuKernelsTest, BitwiseTheSameAtOneTwoAndEightThreads) {
       " : (tensor<64x16x64xf32>, tensor<f32>) -> tensor<64xf32>\n"
       "  %along = stablehlo.reduce(%uvw init: %z) applies stablehlo.add across dimensions = [2]"
       " : (tensor<64x16x64xf32>, tensor<f32>) -> tensor<64x16xf32>\n"
-      "  return %softmax, %cols, %relu, %conv, %skinny, %down, %along, %vw : tensor<256x1024xf32>, tensor<512xf32>, "
-      "tensor<256x512xf32>, tensor<1x56x56x64xf32>, tensor<7x1000xf32>, tensor<64xf32>, tensor<64x16xf32>, "
-      "tensor<64x16x64xf32>\n}\n";
+      "  %batched = stablehlo.dot_general %u, %v, batching_dims = [0] x [0], contracting_dims = [2] x [2]"
+      " : (tensor<64x16x64xf32>, tensor<64x16x64xf32>) -> tensor<64x16x16xf32>\n"
+      "  return %softmax, %cols, %relu, %conv, %skinny, %down, %along, %vw, %batched : tensor<256x1024xf32>, "
+      "tensor<512xf32>, tensor<256x512xf32>, tensor<1x56x56x64xf32>, tensor<7x1000xf32>, tensor<64xf32>, "
+      "tensor<64x16xf32>, tensor<64x16x64xf32>, tensor<64x16x16xf32>\n}\n";
   auto module = stablehlo::parseModule(text);
   passes::PassContext context;
   passes::runPipeline(*module, cpuPipeline(), context);
