@@ -88,10 +88,15 @@ int runBench(const BenchOptions& o) {
   std::vector<const runtime::Buffer*> argPointers;
   for (const runtime::Buffer& arg : args) argPointers.push_back(&arg);
   for (const runtime::Buffer& arg : args) arg.readyEvent().await();
+  // The same arguments feed every run: parameters the program marks donated
+  // (jax.buffer_donor, tf.aliasing_output) are kept, and each run's results get
+  // buffers of their own.
+  runtime::ExecuteOptions keepArguments;
+  for (size_t i = 0; i < args.size(); ++i) keepArguments.keep.push_back(static_cast<int64_t>(i));
   // A run: the execution and its completion (its results stay on the device).
   auto once = [&] {
     Clock::time_point t = Clock::now();
-    executable->execute(argPointers, device).done.await();
+    executable->execute(argPointers, device, keepArguments).done.await();
     return seconds(t);
   };
   once();  // warm-up: first-touch pages, caches, lazy symbol resolution
@@ -131,7 +136,7 @@ int runBench(const BenchOptions& o) {
     runtime::CompileOptions profiled = compile;
     profiled.namedOptions.emplace_back("profile", "1");
     const runtime::Executable recording = client.compile(source->text(), profiled);
-    for (int i = 0; i < o.runs; ++i) recording.execute(argPointers, device).done.await();
+    for (int i = 0; i < o.runs; ++i) recording.execute(argPointers, device, keepArguments).done.await();
     if (!o.profile.empty()) {
       writeFileAtomically(o.profile, recording.text("profile"));
       std::printf("profile of %d runs written to %s (open it in Perfetto or chrome://tracing)\n", o.runs,

@@ -221,6 +221,11 @@ std::vector<KernelEmitter::Part> KernelEmitter::reductionParts(
   return parts;
 }
 
+namespace {
+// Elements of a row computed into the stack before they are stored (emitPart).
+constexpr int64_t kStoreTile = 64;
+}  // namespace
+
 void KernelEmitter::emitPart(const Part& part, int64_t offset, llvm::Value* begin, llvm::Value* end,
                              const std::vector<const Value*>& outputs,
                              const std::vector<llvm::Value*>& outPtrs) {
@@ -254,8 +259,29 @@ void KernelEmitter::emitPart(const Part& part, int64_t offset, llvm::Value* begi
     for (size_t k = 0; k < values.size(); ++k) store(computed[k], values[k]->type().dtype(), ptrs[k], linear);
   };
   if (part.reduces.empty() && part.shape.size() >= 2) {
-    forRows(part.shape, b_.CreateSub(lo, first), b_.CreateSub(hi, first),
-            [&](Index& at) { storeAll(at, linearOf(at)); });
+    // Through a tile on the stack: a tile's results are computed into it, then copied
+    // out. The vectorizer checks at run time that a loop's stores miss its loads, and
+    // runs it a scalar at a time where they meet, which results written in place over
+    // operands always do; the tile is apart from every buffer, so neither loop needs
+    // the check (an MLP's training step: 7.2 -> 6.2 ms).
+    std::vector<llvm::Value*> tiles;
+    for (const Value* v : values) tiles.push_back(entryAlloca(s_.storageType(v->type().dtype()), kStoreTile));
+    forRowTiles(
+        part.shape, b_.CreateSub(lo, first), b_.CreateSub(hi, first), kStoreTile,
+        [&](Index& at, llvm::Value* k) {
+          std::vector<llvm::Value*> computed;
+          for (const Value* v : values) computed.push_back(valueAt(v, at));
+          for (size_t n = 0; n < values.size(); ++n) store(computed[n], values[n]->type().dtype(), tiles[n], k);
+        },
+        [&](llvm::Value* start, llvm::Value* count) {
+          for (size_t n = 0; n < values.size(); ++n) {
+            llvm::Type* storage = s_.storageType(values[n]->type().dtype());
+            forRange(b_.getInt64(0), count, [&](llvm::Value* k) {
+              llvm::Value* x = b_.CreateLoad(storage, b_.CreateInBoundsGEP(storage, tiles[n], k));
+              b_.CreateStore(x, b_.CreateInBoundsGEP(storage, ptrs[n], b_.CreateAdd(start, k, "", true, true)));
+            });
+          }
+        });
     return;
   }
   forRange(lo, hi, [&](llvm::Value* i) {
