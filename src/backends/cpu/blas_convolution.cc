@@ -29,6 +29,11 @@ constexpr int64_t kMinOutputFeatures = 4;
 // and so the bits (gemm.cc).
 constexpr int64_t kBlockBytes = int64_t{1} << 20;
 constexpr int64_t kMinBlockRows = 64;
+// im2colTransposed lays out all of the windows at once (GEMM reads its transpose whole): up to this
+// many elements of them; more take im2col's blocks.
+constexpr int64_t kMaxTransposedPatches = int64_t{1} << 24;
+// ... and for a batch of at least this many (each element costs its windows' lookups).
+constexpr int64_t kMinTransposedBatch = 4;
 
 bool isSequence(const std::vector<int64_t>& dims, int64_t from) {
   for (size_t i = 0; i < dims.size(); ++i)
@@ -47,6 +52,7 @@ struct Plan {
   bool lhsAsRows = false;   // [batch, spatial..., feature] and a 1x1 window that reads each element once
   bool rhsAsMatrix = false;  // [spatial..., input, output], nothing reversed
   bool outAsRows = false;   // [batch, spatial..., feature]
+  bool batchInnermost = false;  // the lhs's batch is its last dimension (a weight gradient's)
 
   explicit Plan(const Op& op) : dn(ConvDims::fromAttr(op.attr("dimension_numbers"))) {
     spatial = dn.inputSpatial.size();
@@ -77,6 +83,7 @@ struct Plan {
                   dn.kernelOutputFeature == static_cast<int64_t>(spatial) + 1;
     outAsRows = dn.outputBatch == 0 && isSequence(dn.outputSpatial, 1) &&
                 dn.outputFeature == static_cast<int64_t>(spatial) + 1;
+    batchInnermost = dn.inputBatch == lt.rank() - 1 && lt.rank() > 1 && batch >= kMinTransposedBatch;
   }
   int64_t rows() const { return batch * outPositions; }
   int64_t columns() const { return kernelPositions * inFeatures; }
@@ -122,6 +129,45 @@ void im2col(const Plan& p, const Type& lt, const T* lhs, int64_t first, int64_t 
           for (int64_t ci = 0; ci < p.inFeatures; ++ci) to[ci] = lhs[from + ci];
         else
           for (int64_t ci = 0; ci < p.inFeatures; ++ci) to[ci] = lhs[from + ci * featureStride];
+      }
+    }
+  });
+}
+
+// All of the windows as the columns of a [column, row] matrix (im2col's transpose), for
+// an lhs whose batch is its last dimension: filled a column at a time with the batch
+// innermost, it reads the lhs contiguously (im2col would gather each row's elements a
+// feature stride apart: a weight gradient's layout, [f, 0, 1, b]).
+template <class T>
+void im2colTransposed(const Plan& p, const Type& lt, const T* lhs, T* out) {
+  const std::vector<int64_t> ls = stridesOf(lt.shape());
+  const int64_t featureStride = ls[static_cast<size_t>(p.dn.inputFeature)];
+  const int64_t rows = p.rows(), columns = p.columns();
+  // Each output position's and window position's coordinates, once.
+  std::vector<std::vector<int64_t>> outAt(static_cast<size_t>(p.outPositions)),
+      windowAt(static_cast<size_t>(p.kernelPositions));
+  for (int64_t position = 0; position < p.outPositions; ++position)
+    unravel(position, p.outSpatial, outAt[static_cast<size_t>(position)]);
+  for (int64_t position = 0; position < p.kernelPositions; ++position)
+    unravel(position, p.kernelSpatial, windowAt[static_cast<size_t>(position)]);
+  const int64_t parts = std::min<int64_t>(threadCount(), columns);
+  runParts(parts, [&](int64_t t) {
+    for (int64_t column = t * columns / parts; column < (t + 1) * columns / parts; ++column) {
+      const std::vector<int64_t>& k = windowAt[static_cast<size_t>(column / p.inFeatures)];
+      const int64_t feature = (column % p.inFeatures) * featureStride;
+      T* to = out + column * rows;
+      for (int64_t position = 0; position < p.outPositions; ++position) {
+        const std::vector<int64_t>& o = outAt[static_cast<size_t>(position)];
+        int64_t from = feature;
+        for (size_t d = 0; d < p.spatial && from >= 0; ++d) {
+          const int64_t q = p.w.convolutionInput(d, o[d], k[d], p.inSpatial[d]);
+          from = q < 0 ? -1 : from + q * ls[static_cast<size_t>(p.dn.inputSpatial[d])];
+        }
+        // Row (b, position) is at b * outPositions + position.
+        if (from < 0)
+          for (int64_t b = 0; b < p.batch; ++b) to[b * p.outPositions + position] = T(0);
+        else
+          for (int64_t b = 0; b < p.batch; ++b) to[b * p.outPositions + position] = lhs[from + b];
       }
     }
   });
@@ -186,6 +232,10 @@ void convolve(const Op& op, const T* lhs, const T* rhs, T* out) {
   }
   if (p.lhsAsRows) {
     rowMajorGemm(t, false, false, rows, p.outFeatures, columns, lhs, columns, b, p.outFeatures, c);
+  } else if (p.batchInnermost && rows * columns <= kMaxTransposedPatches) {
+    patches.resize(static_cast<size_t>(rows * columns));
+    im2colTransposed(p, op.operand(0)->type(), lhs, patches.data());
+    rowMajorGemm(t, true, false, rows, p.outFeatures, columns, patches.data(), rows, b, p.outFeatures, c);
   } else {
     // Block by block, so that each block's windows are still in cache when GEMM reads them.
     const int64_t block = std::max<int64_t>(kMinBlockRows, kBlockBytes / (columns * static_cast<int64_t>(sizeof(T))));
@@ -218,7 +268,10 @@ std::optional<std::string> convolutionOffBlas(const Op& op) {
 
 std::string blasConvolutionPath(const Op& op) {
   const Plan p(op);
-  std::string path = p.lhsAsRows ? "1x1: one GEMM on the input as it is" : "im2col, then one GEMM";
+  std::string path = p.lhsAsRows ? "1x1: one GEMM on the input as it is"
+                     : p.batchInnermost && p.rows() * p.columns() <= kMaxTransposedPatches
+                         ? "im2col transposed (the batch innermost), then one GEMM"
+                         : "im2col, then one GEMM";
   if (!p.rhsAsMatrix) path += " (kernel reordered)";
   if (!p.outAsRows) path += " (result reordered)";
   return path;

@@ -740,6 +740,11 @@ TEST(CpuKernelsTest, ConvolutionsOnBlasAgreeWithTheInterpreter) {
       {"1x4x5x6x2", "2x2x3x2x8", "1x3x4x4x8",
        "dim_numbers = [b, 0, 1, 2, f]x[0, 1, 2, i, o]->[b, 0, 1, 2, f], window = {stride = [1, 1, 1]}",
        "im2col, then one GEMM"},
+      // A 3x3 convolution's weight gradient as JAX writes it: the images' batch is the
+      // contracted feature, their channels the batch (the lhs's last dimension).
+      {"6x5x5x4", "6x5x5x8", "3x3x4x8",
+       "dim_numbers = [f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]}",
+       "im2col transposed (the batch innermost), then one GEMM (kernel reordered) (result reordered)"},
   };
   auto check = [](const std::string& text, const std::string& path, double tolerance) {
     SCOPED_TRACE(text);
