@@ -112,7 +112,7 @@ void KernelEmitter::emitSelectAndScatter(llvm::Value* result) {
     si.linear = sLinear;
     b_.CreateStore(b_.getInt64(-1), pickAt);
     b_.CreateStore(llvm::Constant::getNullValue(s_.registerType(ot)), pickValue);
-    forRange(b_.getInt64(0), b_.getInt64(numElements(w.dimensions)), [&](llvm::Value* k) {
+    forWindow(numElements(w.dimensions), [&](llvm::Value* k) {
       Index wi = newIndex(w.dimensions);
       wi.linear = k;
       llvm::Value* inside = nullptr;

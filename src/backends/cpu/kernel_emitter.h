@@ -371,6 +371,18 @@ class KernelEmitter {
   }
 
   // ---- reduce_window ----
+  // Windows of at most this many positions (a 3x3 pool) are visited in straight-line
+  // code: their positions' coordinates are constants, found without a division.
+  static constexpr int64_t kUnrolledWindowPositions = 16;
+  // visit(k) for each window position k: unrolled for a small window, else a loop.
+  template <class F>
+  void forWindow(int64_t positions, F&& visit) {
+    if (positions <= kUnrolledWindowPositions) {
+      for (int64_t k = 0; k < positions; ++k) visit(b_.getInt64(k));
+    } else {
+      forRange(b_.getInt64(0), b_.getInt64(positions), visit);
+    }
+  }
   // Result elements [lo, hi): each folds its window left to right in row-major order
   // from the init value, as the interpreter does; window positions over the padding or
   // between base-dilated elements fold the init value in their place.

@@ -359,11 +359,6 @@ bool KernelEmitter::isSideOutput(const Value* v, const Op& reduce) {
   return !(op && op->is(ops::Reduce)) && v->type().shape() == reduce.operand(0)->type().shape();
 }
 
-namespace {
-// Windows of at most this many positions are folded in straight-line code.
-constexpr int64_t kUnrolledWindowPositions = 16;
-}  // namespace
-
 int64_t KernelEmitter::reduceWindowRowWidth() const {
   const Op& op = root_;
   const Shape& input = op.operand(0)->type().shape();
@@ -425,13 +420,7 @@ void KernelEmitter::emitReduceWindow(llvm::Value* lo, llvm::Value* hi, llvm::Val
       llvm::Value* x = numElements(input) > 0 ? b_.CreateSelect(inside, valueAt(op.operand(0), element), init) : init;
       b_.CreateStore(applyBody(f, b_.CreateLoad(s_.registerType(t), acc), x), acc);
     };
-    // A small window (a 3x3 pool) is unrolled: its positions' coordinates are constants,
-    // so no division finds them, and the folds chain in registers.
-    if (positions <= kUnrolledWindowPositions) {
-      for (int64_t k = 0; k < positions; ++k) fold(b_.getInt64(k));
-    } else {
-      forRange(b_.getInt64(0), b_.getInt64(positions), fold);
-    }
+    forWindow(positions, fold);
     store(b_.CreateLoad(s_.registerType(t), acc), t, result, o);
   });
 }
