@@ -107,6 +107,13 @@ void im2col(const Plan& p, const Type& lt, const T* lhs, int64_t first, int64_t 
   for (int64_t position = 0; position < p.kernelPositions; ++position)
     unravel(position, p.kernelSpatial, window[static_cast<size_t>(position)]);
   const int64_t rows = last - first, columns = p.columns();
+  // Where the window's last dimension and the features are both contiguous in the lhs
+  // (NHWC, no dilation along it), a row of the window's positions along it inside the
+  // input is one run of elements, copied at once.
+  const size_t lastDim = p.spatial - 1;
+  const int64_t run = p.kernelSpatial[lastDim];
+  const bool runs = featureStride == 1 && run > 1 && p.w.windowDilations[lastDim] == 1 &&
+                    p.w.baseDilations[lastDim] == 1 && ls[static_cast<size_t>(p.dn.inputSpatial[lastDim])] == p.inFeatures;
   const int64_t parts = std::min<int64_t>(threadCount(), rows);
   runParts(parts, [&](int64_t t) {
     std::vector<int64_t> o;
@@ -122,6 +129,12 @@ void im2col(const Plan& p, const Type& lt, const T* lhs, int64_t first, int64_t 
           from = q < 0 ? -1 : from + q * ls[static_cast<size_t>(p.dn.inputSpatial[d])];
         }
         T* to = row + position * p.inFeatures;
+        if (runs && k[lastDim] == 0 && from >= 0 &&
+            inCoord[lastDim][static_cast<size_t>(o[lastDim] * run + run - 1)] >= 0) {
+          std::memcpy(to, lhs + from, static_cast<size_t>(run * p.inFeatures) * sizeof(T));
+          position += run - 1;
+          continue;
+        }
         // (Loops, not memset/memcpy: a stem's 3 features would spend more in the call.)
         if (from < 0)
           for (int64_t ci = 0; ci < p.inFeatures; ++ci) to[ci] = T(0);

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "backends/cpu/narrow_gemm.h"
 #include "backends/cpu/threads.h"
 
 namespace kiln::cpu {
@@ -111,6 +112,15 @@ void rowMajorGemm(DType t, bool transposeA, bool transposeB, int64_t m, int64_t 
   const auto* A = static_cast<const char*>(a);
   const auto* B = static_cast<const char*>(b);
   auto* C = static_cast<char*>(c);
+  if (narrowGemmTakes(t, transposeB, n, k)) {
+    const int64_t pieces = m * n * k < kMinCutWork ? 1 : (m + kPieceRows - 1) / kPieceRows;
+    runParts(pieces, [&](int64_t p) {
+      const int64_t from = pieces == 1 ? 0 : p * kPieceRows, to = pieces == 1 ? m : std::min(m, from + kPieceRows);
+      narrowGemm(transposeA, from, to, n, k, static_cast<const float*>(a), lda, static_cast<const float*>(b), ldb,
+                 static_cast<float*>(c), n);
+    });
+    return;
+  }
   const bool byColumns = n >= m;
   const bool rowDots = byColumns && skinny(t, transposeA, transposeB, m, k);
   const int64_t length = byColumns ? n : m;

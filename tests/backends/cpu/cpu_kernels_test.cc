@@ -814,6 +814,39 @@ TEST(CpuKernelsTest, SkinnyDotsAgreeWithTheInterpreter) {
   }
 }
 
+// Narrow products C = A·B (8 to 32 columns: a CNN's convolutions over few channels)
+// keep rows of C in registers (narrow_gemm.h): within 1e-5 of the largest output of the
+// interpreter's sums, for row counts around the row groups and several pieces of rows,
+// every width, a transposed A (a weight gradient's), and a k past L1.
+TEST(CpuKernelsTest, NarrowDotsAgreeWithTheInterpreter) {
+  struct Case {
+    int m, k, n;
+    bool transposed;
+  };
+  for (const Case& c : {Case{1, 9, 8, false}, Case{7, 144, 16, false}, Case{130, 77, 24, false},
+                        Case{300, 288, 32, false}, Case{513, 64, 16, true}, Case{5, 3000, 32, true}}) {
+    const std::string m = std::to_string(c.m), k = std::to_string(c.k), n = std::to_string(c.n);
+    const std::string a = "tensor<" + (c.transposed ? k + "x" + m : m + "x" + k) + "xf32>";
+    const std::string b = "tensor<" + k + "x" + n + "xf32>", o = "tensor<" + m + "x" + n + "xf32>";
+    const std::string text = function("%x: " + a + ", %w: " + b, o,
+                                      "  %r = stablehlo.dot_general %x, %w, contracting_dims = [" +
+                                          std::string(c.transposed ? "0" : "1") + "] x [0] : (" + a + ", " + b +
+                                          ") -> " + o + "\n");
+    SCOPED_TRACE(text);
+    test_util::Compiled compiled = test_util::compile(text);
+    const Function& fn = *compiled.reference->lookup("main");
+    interp::HostValues args;
+    for (size_t i = 0; i < fn.numParams(); ++i) args.push_back(ordinaryValues(fn.param(i)->type(), i));
+    const Literal want = interp::Interpreter(*compiled.reference).call("main", args)[0].tensor();
+    const Literal have = compiled.exe->call(*compiled.module->lookup("main"), args)[0].tensor();
+    double largest = 0;
+    for (int64_t i = 0; i < want.numElements(); ++i) largest = std::max(largest, std::abs(want.floatAt(i)));
+    ASSERT_GT(largest, 0);
+    for (int64_t i = 0; i < want.numElements(); ++i)
+      ASSERT_NEAR(have.floatAt(i), want.floatAt(i), 1e-5 * largest) << "element " << i;
+  }
+}
+
 // Layer norm's statistics: two reduces of one input fusion, the shifted input stored as
 // a side output while the rows are folded, and the mean computed from the folded sum.
 TEST(CpuKernelsTest, AnInputFusionWithTwoReducesAndASideOutput) {
@@ -837,7 +870,7 @@ TEST(CpuKernelsTest, AnInputFusionWithTwoReducesAndASideOutput) {
 // MLP (GEMMs with a bias-and-relu epilogue), a convolution through im2col (blocks of
 // rows, each GEMM cut into pieces) and a skinny A·Bᵀ (gemm.cc's row dots, cut into
 // pieces of columns), a batch of small products (side by side, each whole on one
-// thread), and one kernel that sums a product both along its rows and down
+// thread), a narrow product (narrow_gemm.h, in pieces of rows), and one kernel that sums a product both along its rows and down
 // its columns and writes the product too (two parts of one iteration space: a chunk that misses the column part
 // once looped for 2^64 tiles), each large enough to run in chunks, give the same
 // bits at 1, 2 and 8 threads. (OpenBLAS alone does not: on Zen 3 its threaded sgemm
@@ -848,7 +881,7 @@ TEST(CpuKernelsTest, BitwiseTheSameAtOneTwoAndEightThreads) {
       "%img: tensor<1x56x56x64xf32>, %k: tensor<3x3x64x64xf32>, %t: tensor<7x512xf32>, %wt: tensor<1000x512xf32>, "
       "%u: tensor<64x16x64xf32>, %v: tensor<64x16x64xf32>, %w3: tensor<64x16x64xf32>) -> "
       "(tensor<256x1024xf32>, tensor<512xf32>, tensor<256x512xf32>, tensor<1x56x56x64xf32>, tensor<7x1000xf32>, "
-      "tensor<64xf32>, tensor<64x16xf32>, tensor<64x16x64xf32>, tensor<64x16x16xf32>) {\n"
+      "tensor<64xf32>, tensor<64x16xf32>, tensor<64x16x64xf32>, tensor<64x16x16xf32>, tensor<256x16xf32>) {\n"
       "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
       "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
       "  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1]"
@@ -882,9 +915,12 @@ TEST(CpuKernelsTest, BitwiseTheSameAtOneTwoAndEightThreads) {
       " : (tensor<64x16x64xf32>, tensor<f32>) -> tensor<64x16xf32>\n"
       "  %batched = stablehlo.dot_general %u, %v, batching_dims = [0] x [0], contracting_dims = [2] x [2]"
       " : (tensor<64x16x64xf32>, tensor<64x16x64xf32>) -> tensor<64x16x16xf32>\n"
-      "  return %softmax, %cols, %relu, %conv, %skinny, %down, %along, %vw, %batched : tensor<256x1024xf32>, "
+      "  %wn = stablehlo.slice %w [0:1024, 0:16] : (tensor<1024x512xf32>) -> tensor<1024x16xf32>\n"
+      "  %narrow = stablehlo.dot_general %x, %wn, contracting_dims = [1] x [0]"
+      " : (tensor<256x1024xf32>, tensor<1024x16xf32>) -> tensor<256x16xf32>\n"
+      "  return %softmax, %cols, %relu, %conv, %skinny, %down, %along, %vw, %batched, %narrow : tensor<256x1024xf32>, "
       "tensor<512xf32>, tensor<256x512xf32>, tensor<1x56x56x64xf32>, tensor<7x1000xf32>, tensor<64xf32>, "
-      "tensor<64x16xf32>, tensor<64x16x64xf32>, tensor<64x16x16xf32>\n}\n";
+      "tensor<64x16xf32>, tensor<64x16x64xf32>, tensor<64x16x16xf32>, tensor<256x16xf32>\n}\n";
   auto module = stablehlo::parseModule(text);
   passes::PassContext context;
   passes::runPipeline(*module, cpuPipeline(), context);
