@@ -83,12 +83,19 @@ bool skinny(DType t, bool transposeA, bool transposeB, int64_t m, int64_t k) {
 
 // Pieces: columns of C when it is at least as wide as tall, else rows. A piece of
 // columns packs only its own columns of B; a piece of rows packs all of B again, so
-// rows are cut only for tall, narrow products (im2col's). Products narrower than two
-// wide pieces are cut in narrow ones, so that two threads share them (a convolution of
-// 256 output features at 2 threads: 612 -> 261 ms; about 8% slower at 1 thread).
+// rows are cut only for tall, narrow products (im2col's).
 constexpr int64_t kPieceColumns = 256;
-constexpr int64_t kNarrowPieceColumns = 128;
 constexpr int64_t kPieceRows = 128;
+
+// The width of a product's pieces of columns: about kPieceColumns, a multiple of 32, in
+// an even count below 8, so that two threads share them evenly (BERT's 768 columns were
+// 3 pieces, one thread idle a third of the time; a convolution to 256 features was one
+// piece: 612 -> 261 ms at 2 threads). It depends on n alone, and so do the bits.
+int64_t pieceColumns(int64_t n) {
+  int64_t pieces = (n + kPieceColumns - 1) / kPieceColumns;
+  if (pieces % 2 == 1 && pieces < 8) ++pieces;
+  return ((n + pieces - 1) / pieces + 31) / 32 * 32;
+}
 // Below this many multiply-adds a GEMM is one piece (cutting it costs more than it saves).
 constexpr int64_t kMinCutWork = int64_t{1} << 21;
 
@@ -124,7 +131,7 @@ void rowMajorGemm(DType t, bool transposeA, bool transposeB, int64_t m, int64_t 
   const bool byColumns = n >= m;
   const bool rowDots = byColumns && skinny(t, transposeA, transposeB, m, k);
   const int64_t length = byColumns ? n : m;
-  const int64_t step = !byColumns ? kPieceRows : n < 2 * kPieceColumns ? kNarrowPieceColumns : kPieceColumns;
+  const int64_t step = byColumns ? pieceColumns(n) : kPieceRows;
   const int64_t pieces = m * n * k < kMinCutWork ? 1 : (length + step - 1) / step;
   runParts(pieces, [&](int64_t p) {
     const int64_t from = p * step, count = pieces == 1 ? length : std::min(step, length - from);
