@@ -69,12 +69,17 @@ fuzz:
 	@cmake --build build-fuzz -j $(JOBS) --target fuzz_parser fuzz_npy fuzz_interpret
 	@scripts/fuzz.sh build-fuzz/fuzz/fuzz_parser $(FUZZ_SECONDS)
 
-bench: build
+# After the C++ benches, bench/jax_vs_xla.py (the same JAX programs on XLA:CPU and on kiln)
+# when $(VENV) exists, with the plugin installed fresh into it first.
+BENCH_JAX := $(if $(wildcard $(VENV)/bin/python),jax-plugin)
+bench: build $(BENCH_JAX)
 	@$(BUILD)/bench/parse_bench
 	@$(BUILD)/bench/optimizer_bench
 	@$(BUILD)/bench/runtime_bench
 	@$(BUILD)/bench/sharding_bench
 	@mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2 $(BUILD)/bench/sharding_bench
+	@if [ -x $(VENV)/bin/python ]; then $(VENV)/bin/python bench/jax_vs_xla.py; \
+	else echo "bench/jax_vs_xla.py skipped: no $(VENV)/bin/python (make jax-plugin sets it up)"; fi
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz
