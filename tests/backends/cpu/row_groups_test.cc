@@ -4,7 +4,8 @@
 // blocks (softmax- and layernorm-shaped, with ops exact on their inputs so that the
 // interpreter's bits are the target), with a value both passed inside the group and
 // returned, and kernels that read across rows, which must stay out of a group (as must
-// one that would overwrite, in place, a value another member reads across rows).
+// one that would overwrite, in place, a value another member reads across rows), and
+// unrelated kernels, which form groups of their own.
 #include <gtest/gtest.h>
 
 #include "backends/cpu/cpu_test_util.h"
@@ -110,6 +111,23 @@ func.func @main(%p: tensor<16x16xf32>, %q: tensor<16x16xf32>, %x: tensor<16x16xf
   return %s#0, %s#1 : tensor<16x16xf32>, tensor<16x16xf32>
 })";
 
+// Two of those side by side, over unrelated inputs: each is a group of its own (running
+// them interleaved would only make their streams of rows compete).
+constexpr const char* kTwoUnrelated = R"(
+func.func @main(%x: tensor<600x1000xf32>, %w: tensor<600x1000xf32>) -> (tensor<600x1000xf32>, tensor<600x1000xf32>) {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1]
+      : (tensor<600x1000xf32>, tensor<f32>) -> tensor<600xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<600xf32>) -> tensor<600x1000xf32>
+  %y = stablehlo.subtract %x, %mb : tensor<600x1000xf32>
+  %n = stablehlo.reduce(%w init: %ninf) applies stablehlo.maximum across dimensions = [1]
+      : (tensor<600x1000xf32>, tensor<f32>) -> tensor<600xf32>
+  %nb = stablehlo.broadcast_in_dim %n, dims = [0] : (tensor<600xf32>) -> tensor<600x1000xf32>
+  %v = stablehlo.subtract %w, %nb : tensor<600x1000xf32>
+  return %y, %v : tensor<600x1000xf32>, tensor<600x1000xf32>
+})";
+
 using test_util::Compiled;
 using test_util::compile;
 
@@ -147,6 +165,17 @@ TEST(RowGroupsTest, LeadingDimensionsOfOneAreNotTheRows) {
   Compiled c = compile(kBatchOfOne);
   const std::string report = c.exe->report();
   EXPECT_NE(report.find("row group: 3 kernels over 600 rows in blocks of "), std::string::npos) << report;
+  expectSameAtEveryThreadCount(c);
+}
+
+TEST(RowGroupsTest, KernelsWithoutRowsInCommonFormGroupsOfTheirOwn) {
+  Compiled c = compile(kTwoUnrelated);
+  const std::string report = c.exe->report();
+  const std::string group = "row group: 2 kernels over 600 rows";
+  const size_t first = report.find(group);
+  ASSERT_NE(first, std::string::npos) << report;
+  EXPECT_NE(report.find(group, first + 1), std::string::npos) << report;
+  EXPECT_EQ(report.find("row group: 4 kernels"), std::string::npos) << report;
   expectSameAtEveryThreadCount(c);
 }
 
