@@ -77,6 +77,8 @@ import jax.numpy as jnp
 from jax import lax
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "examples" / "jax"))
+import digits  # noqa: E402  (the main job's model, loss and Adam, in plain JAX)
 BACKENDS = ("cpu", "kiln")  # the order of every round: XLA first, then kiln
 # Max abs error / max |XLA output|, per output array. A training step's new parameters
 # differ most: Adam's first step divides each gradient by its own magnitude, so where a
@@ -155,13 +157,9 @@ def adam_init(params):
             "t": np.zeros((), np.int32)}
 
 
-def adam_update(params, grads, opt, lr=1e-3, b1=0.9, b2=0.999, eps=1e-8):
-    t = opt["t"] + 1
-    m = jax.tree.map(lambda m, g: b1 * m + (1 - b1) * g, opt["m"], grads)
-    v = jax.tree.map(lambda v, g: b2 * v + (1 - b2) * g * g, opt["v"], grads)
-    scale = lr * jnp.sqrt(1 - b2 ** t) / (1 - b1 ** t)
-    params = jax.tree.map(lambda p, m, v: p - scale * m / (jnp.sqrt(v) + eps), params, m, v)
-    return params, {"m": m, "v": v, "t": t}
+def adam_update(params, grads, opt, lr=1e-3):
+    """examples/jax/digits.py's Adam step (the main job's, in plain JAX)."""
+    return digits.adam_update(grads, opt, params, lr)
 
 
 def train_step(loss_fn):
@@ -224,8 +222,6 @@ def mlp_train(rng, scale):
 def digits_train(rng, scale):
     """examples/jax/digits.py's CNN and loss (conv 16, conv 32, max pool, dense 64, dense 10)
     on 8x8x1 images, its parameters' shapes filled from numpy instead of jax.random."""
-    sys.path.insert(0, str(ROOT / "examples" / "jax"))
-    import digits
     shapes = jax.eval_shape(digits.init_params, jax.random.key(0))
     params = jax.tree.map(
         lambda s: weight(rng, s.shape, gain=HE) if len(s.shape) > 1 else normal(rng, s.shape, 0.01), shapes)

@@ -91,6 +91,22 @@ void expectSameOnCpu(const std::string& text, size_t kernels = 1, bool special =
   EXPECT_GE(exe.nativeRuns(), std::max<size_t>(kernels, 1));
 }
 
+// Runs @main of a compiled program on the interpreter and on the cpu executable, with
+// ordinary inputs: every element of the result within `tolerance` of the largest (BLAS
+// and kiln's GEMM kernels sum in their own order).
+void expectNearOnCpu(const test_util::Compiled& c, double tolerance) {
+  const Function& fn = *c.reference->lookup("main");
+  interp::HostValues args;
+  for (size_t i = 0; i < fn.numParams(); ++i) args.push_back(ordinaryValues(fn.param(i)->type(), i));
+  const Literal want = interp::Interpreter(*c.reference).call("main", args)[0].tensor();
+  const Literal have = c.exe->call(*c.module->lookup("main"), args)[0].tensor();
+  double largest = 0;
+  for (int64_t i = 0; i < want.numElements(); ++i) largest = std::max(largest, std::abs(want.floatAt(i)));
+  ASSERT_GT(largest, 0);
+  for (int64_t i = 0; i < want.numElements(); ++i)
+    ASSERT_NEAR(have.floatAt(i), want.floatAt(i), tolerance * largest) << "element " << i;
+}
+
 std::string function(const std::string& params, const std::string& resultType, const std::string& body) {
   return "func.func @main(" + params + ") -> " + resultType + " {\n" + body + "  return %r : " + resultType + "\n}\n";
 }
@@ -750,16 +766,7 @@ TEST(CpuKernelsTest, ConvolutionsOnBlasAgreeWithTheInterpreter) {
     SCOPED_TRACE(text);
     test_util::Compiled c = test_util::compile(text);
     EXPECT_NE(c.exe->report().find(path), std::string::npos) << c.exe->report();
-    const Function& fn = *c.reference->lookup("main");
-    interp::HostValues args;
-    for (size_t i = 0; i < fn.numParams(); ++i) args.push_back(ordinaryValues(fn.param(i)->type(), i));
-    const Literal want = interp::Interpreter(*c.reference).call("main", args)[0].tensor();
-    const Literal have = c.exe->call(*c.module->lookup("main"), args)[0].tensor();
-    double largest = 0;
-    for (int64_t i = 0; i < want.numElements(); ++i) largest = std::max(largest, std::abs(want.floatAt(i)));
-    ASSERT_GT(largest, 0);
-    for (int64_t i = 0; i < want.numElements(); ++i)
-      ASSERT_NEAR(have.floatAt(i), want.floatAt(i), tolerance * largest) << "element " << i;
+    expectNearOnCpu(c, tolerance);
   };
   const std::pair<const char*, double> types[] = {{"f32", 1e-5}, {"f64", 1e-12}, {"bf16", 1e-2}, {"f16", 1e-3}};
   for (auto [e, tolerance] : types)
@@ -800,17 +807,7 @@ TEST(CpuKernelsTest, SkinnyDotsAgreeWithTheInterpreter) {
                                           b + ") -> " + o + "\n  %bb = stablehlo.broadcast_in_dim %bias, dims = [1] : (" +
                                           v + ") -> " + o + "\n  %r = stablehlo.add %d, %bb : " + o + "\n");
     SCOPED_TRACE(text);
-    test_util::Compiled compiled = test_util::compile(text);
-    const Function& fn = *compiled.reference->lookup("main");
-    interp::HostValues args;
-    for (size_t i = 0; i < fn.numParams(); ++i) args.push_back(ordinaryValues(fn.param(i)->type(), i));
-    const Literal want = interp::Interpreter(*compiled.reference).call("main", args)[0].tensor();
-    const Literal have = compiled.exe->call(*compiled.module->lookup("main"), args)[0].tensor();
-    double largest = 0;
-    for (int64_t i = 0; i < want.numElements(); ++i) largest = std::max(largest, std::abs(want.floatAt(i)));
-    ASSERT_GT(largest, 0);
-    for (int64_t i = 0; i < want.numElements(); ++i)
-      ASSERT_NEAR(have.floatAt(i), want.floatAt(i), 1e-5 * largest) << "element " << i;
+    expectNearOnCpu(test_util::compile(text), 1e-5);
   }
 }
 
@@ -833,17 +830,7 @@ TEST(CpuKernelsTest, NarrowDotsAgreeWithTheInterpreter) {
                                           std::string(c.transposed ? "0" : "1") + "] x [0] : (" + a + ", " + b +
                                           ") -> " + o + "\n");
     SCOPED_TRACE(text);
-    test_util::Compiled compiled = test_util::compile(text);
-    const Function& fn = *compiled.reference->lookup("main");
-    interp::HostValues args;
-    for (size_t i = 0; i < fn.numParams(); ++i) args.push_back(ordinaryValues(fn.param(i)->type(), i));
-    const Literal want = interp::Interpreter(*compiled.reference).call("main", args)[0].tensor();
-    const Literal have = compiled.exe->call(*compiled.module->lookup("main"), args)[0].tensor();
-    double largest = 0;
-    for (int64_t i = 0; i < want.numElements(); ++i) largest = std::max(largest, std::abs(want.floatAt(i)));
-    ASSERT_GT(largest, 0);
-    for (int64_t i = 0; i < want.numElements(); ++i)
-      ASSERT_NEAR(have.floatAt(i), want.floatAt(i), 1e-5 * largest) << "element " << i;
+    expectNearOnCpu(test_util::compile(text), 1e-5);
   }
 }
 
