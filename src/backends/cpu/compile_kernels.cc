@@ -45,10 +45,10 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 // transformer's identical layers are the common case.
 std::vector<size_t> firstOfSameCode(const std::vector<KernelRequest>& requests) {
   std::vector<size_t> first(requests.size());
-  std::unordered_map<Fingerprint, size_t, FingerprintHash> seen;
+  std::unordered_map<Fingerprint, size_t, FingerprintHash> seen[2];  // not in place, in place
   for (size_t i = 0; i < requests.size(); ++i) {
     std::optional<Fingerprint> code = codeFingerprint(*requests[i].op, requests[i].precomputed);
-    first[i] = code ? seen.try_emplace(*code, i).first->second : i;
+    first[i] = code ? seen[requests[i].inPlace].try_emplace(*code, i).first->second : i;
   }
   return first;
 }

@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <memory>
+#include <unordered_set>
 
 #include "backends/cpu/blas_convolution.h"
 #include "backends/cpu/blas_dot.h"
 #include "backends/cpu/threads.h"
 #include "ir/ops/compiler.h"
 #include "ir/ops/stablehlo.h"
+#include "passes/buffer_assignment.h"
 
 namespace kiln::cpu {
 
@@ -87,6 +89,11 @@ Executable::Executable(std::unique_ptr<Module> module, const SavedKernels& saved
 }
 
 std::vector<KernelRequest> Executable::classify() {
+  // The kernels buffer assignment writes in place (the step programs assign the same).
+  std::unordered_set<const Op*> inPlace;
+  for (const auto& fn : module_.functions())
+    for (const passes::BufferedValue& v : passes::assignBuffers(*fn, passes::Donation::None).values)
+      if (v.reusesBufferOf >= 0 && v.value->definingOp()) inPlace.insert(v.value->definingOp());
   std::vector<KernelRequest> kernels;
   for (const Op* op : kernelOps(module_)) {
     if (op->is(ops::CustomCall) && kernels::isLapackTarget(op->attr("call_target_name").asString())) {
@@ -99,9 +106,9 @@ std::vector<KernelRequest> Executable::classify() {
     } else if (!blasDeclines(*op)) {
       blas_.insert(op);
     } else if (const Op* dot = blasDotOf(*op)) {
-      kernels.push_back({op, {dot->result()}});
+      kernels.push_back({op, {dot->result()}, inPlace.count(op) > 0});
     } else {
-      kernels.push_back({op, {}});
+      kernels.push_back({op, {}, inPlace.count(op) > 0});
     }
   }
   return kernels;

@@ -68,6 +68,7 @@ class KernelEmitter {
         s_(b_, module),
         root_(*request.op),
         precomputed_(request.precomputed),
+        inPlace_(request.inPlace),
         name_(name) {}
 
   // Emits the kernel; returns how many iterations its [begin, end) range spans (the
@@ -460,6 +461,7 @@ class KernelEmitter {
   ScalarIR s_;
   const Op& root_;
   std::vector<const Value*> precomputed_;
+  bool inPlace_;  // KernelRequest::inPlace
   std::string name_;
   llvm::Function* fn_ = nullptr;
   std::unordered_map<const Value*, llvm::Value*> buffer_;

@@ -67,6 +67,9 @@ struct Kernel {
 struct KernelRequest {
   const Op* op;
   std::vector<const Value*> precomputed;
+  // Buffer assignment writes one of its results over one of its operands (in place):
+  // its loops then store through a tile (kernel_emitter.h).
+  bool inPlace = false;
 };
 
 class Jit;  // the JIT session that owns the machine code (jit.h)
