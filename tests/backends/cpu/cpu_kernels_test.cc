@@ -457,19 +457,22 @@ TEST(CpuKernelsTest, DotEpilogueRunsTheDotOnBlasAndTheRestAsAKernel) {
 // Reductions fold left to right in row-major order, as the interpreter does, so even
 // float sums over special values agree bit for bit: rows, columns, everything, nothing,
 // several reduces in one input fusion, side outputs, and a body with its arguments swapped.
+// Dot shapes for the element-type tests below: plain, with a batch dimension, and with
+// two contracting dimensions.
+struct DotShape {
+  std::string lhs, rhs, out, dims;
+};
+const DotShape kDotShapes[] = {{"7x5", "5x3", "7x3", "contracting_dims = [1] x [0]"},
+                               {"2x7x5", "5x3x2", "2x7x3", "batching_dims = [0] x [2], contracting_dims = [2] x [0]"},
+                               {"4x7x5", "5x4x3", "7x3", "contracting_dims = [0, 2] x [1, 0]"}};
+
 // Dots BLAS does not run, as kernels computing the interpreter's sums: integers that
 // wrap (i8 x i8 -> i32 widens first) and booleans; with batch dimensions and two
 // contracting dimensions.
 TEST(CpuKernelsTest, DotsOfOtherTypesSumAsTheInterpreterDoes) {
-  struct Case {
-    std::string lhs, rhs, out, dims;
-  };
-  const std::vector<Case> shapes = {{"7x5", "5x3", "7x3", "contracting_dims = [1] x [0]"},
-                                    {"2x7x5", "5x3x2", "2x7x3", "batching_dims = [0] x [2], contracting_dims = [2] x [0]"},
-                                    {"4x7x5", "5x4x3", "7x3", "contracting_dims = [0, 2] x [1, 0]"}};
   for (auto [l, r, o] : std::vector<std::tuple<std::string, std::string, std::string>>{
            {"i8", "i8", "i32"}, {"i32", "i32", "i32"}, {"ui16", "ui16", "ui16"}, {"i1", "i1", "i1"}}) {
-    for (const Case& c : shapes) {
+    for (const DotShape& c : kDotShapes) {
       std::string lt = "tensor<" + c.lhs + "x" + l + ">", rt = "tensor<" + c.rhs + "x" + r + ">",
                   ot = "tensor<" + c.out + "x" + o + ">";
       expectSameOnCpu(function("%x: " + lt + ", %y: " + rt, ot,
@@ -486,16 +489,10 @@ TEST(CpuKernelsTest, DotsOfOtherTypesSumAsTheInterpreterDoes) {
 // the bits must be the interpreter's; for f16/bf16 results also with special values (NaN
 // made canonical, inf, extremes).
 TEST(CpuKernelsTest, F16AndBf16DotsRunOnF32Gemms) {
-  struct Case {
-    std::string lhs, rhs, out, dims;
-  };
-  const std::vector<Case> shapes = {{"7x5", "5x3", "7x3", "contracting_dims = [1] x [0]"},
-                                    {"2x7x5", "5x3x2", "2x7x3", "batching_dims = [0] x [2], contracting_dims = [2] x [0]"},
-                                    {"4x7x5", "5x4x3", "7x3", "contracting_dims = [0, 2] x [1, 0]"}};
   for (auto [l, r, o] : std::vector<std::tuple<std::string, std::string, std::string>>{
            {"bf16", "bf16", "f32"}, {"bf16", "bf16", "bf16"}, {"f16", "f16", "f16"}, {"f16", "f32", "f32"},
            {"f32", "f32", "bf16"}}) {
-    for (const Case& c : shapes) {
+    for (const DotShape& c : kDotShapes) {
       const std::string lt = "tensor<" + c.lhs + "x" + l + ">", rt = "tensor<" + c.rhs + "x" + r + ">",
                         ot = "tensor<" + c.out + "x" + o + ">";
       const std::string text = function("%x: " + lt + ", %y: " + rt, ot,
