@@ -107,11 +107,11 @@ void gemmInto(const Op& op, DType t, const void* lhs, const void* rhs, void* out
   else dotInto(op, t, lhs, rhs, out);
 }
 
-// Whether GEMM runs `op` in f32 with some of its operands or result f16/bf16.
-bool staged(const Op& op) {
+// Whether `op`'s operands and result are all of type `t` (GEMM takes them as they are).
+bool allOfType(const Op& op, DType t) {
   for (const Value* v : {op.operand(0), op.operand(1), op.result()})
-    if (v->type().dtype() != DType::F32) return true;
-  return false;
+    if (v->type().dtype() != t) return false;
+  return true;
 }
 
 // `v`'s elements at `data` as f32: there when they are f32, else widened into the
@@ -146,10 +146,11 @@ std::optional<std::string> blasDeclines(const Op& op) {
 void blasInto(const Op& op, const void* lhs, const void* rhs, void* out) {
   threadCount();  // OpenBLAS gets the backend's thread count before its first call
   const DType t = op.result()->type().dtype();
-  if (t == DType::F64 || !staged(op)) {
+  if (allOfType(op, t) && (t == DType::F32 || t == DType::F64)) {
     gemmInto(op, t, lhs, rhs, out);
     return;
   }
+  // f16/bf16 somewhere: staged through f32 (blasDeclines took nothing else).
   const float* l = asF32(*op.operand(0), lhs, 0);
   const float* r = asF32(*op.operand(1), rhs, 1);
   const int64_t n = op.result()->type().numElements();

@@ -5,11 +5,13 @@
 // fails if the interpreter silently did the work.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <tuple>
 
 #include "backends/cpu/cpu_test_util.h"
 #include "backends/cpu/executable.h"
+#include "backends/cpu/narrow_gemm.h"
 #include "backends/cpu/threads.h"
 #include "ir/ops/stablehlo.h"
 #include "passes/pass_manager.h"
@@ -811,7 +813,9 @@ TEST(CpuKernelsTest, SkinnyDotsAgreeWithTheInterpreter) {
 // Narrow products C = A·B (8 to 32 columns: a CNN's convolutions over few channels)
 // keep rows of C in registers (narrow_gemm.h): within 1e-5 of the largest output of the
 // interpreter's sums, for row counts around the row groups and several pieces of rows,
-// every width, a transposed A (a weight gradient's), and a k past L1.
+// every width, a transposed A (a weight gradient's), and a B too large for the kernel
+// (back on OpenBLAS). The kernel takes the others (narrowGemmTakes), and on its own
+// gives each element's sum over k in order (NarrowGemmSumsEachElementInOrder).
 TEST(CpuKernelsTest, NarrowDotsAgreeWithTheInterpreter) {
   struct Case {
     int m, k, n;
@@ -827,8 +831,34 @@ TEST(CpuKernelsTest, NarrowDotsAgreeWithTheInterpreter) {
                                           std::string(c.transposed ? "0" : "1") + "] x [0] : (" + a + ", " + b +
                                           ") -> " + o + "\n");
     SCOPED_TRACE(text);
+    EXPECT_EQ(narrowGemmTakes(DType::F32, false, c.n, c.k), c.k * c.n * 4 <= (64 << 10));
     expectNearOnCpu(test_util::compile(text), 1e-5);
   }
+}
+
+// The narrow kernel alone (narrow_gemm.h): each element of C is the fused multiply-add
+// chain over k in order, bit for bit, for every width, both layouts of A, and row
+// ranges that start and end off its row groups.
+TEST(CpuKernelsTest, NarrowGemmSumsEachElementInOrder) {
+  const int64_t m = 11, k = 37;
+  for (int64_t n : {8, 16, 24, 32})
+    for (bool transposed : {false, true}) {
+      std::vector<float> a(static_cast<size_t>(m * k)), b(static_cast<size_t>(k * n));
+      for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(std::sin(0.7 * static_cast<double>(i)));
+      for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(std::cos(0.3 * static_cast<double>(i)));
+      std::vector<float> c(static_cast<size_t>(m * n), -1.0f);
+      const int64_t lda = transposed ? m : k;
+      narrowGemm(transposed, 1, m, n, k, a.data(), lda, b.data(), n, c.data(), n);
+      for (int64_t j = 0; j < n; ++j) EXPECT_EQ(c[static_cast<size_t>(j)], -1.0f) << "row 0 is outside the range";
+      for (int64_t i = 1; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          float want = 0.0f;
+          for (int64_t p = 0; p < k; ++p)
+            want = std::fma(a[static_cast<size_t>(transposed ? p * lda + i : i * lda + p)],
+                            b[static_cast<size_t>(p * n + j)], want);
+          ASSERT_EQ(c[static_cast<size_t>(i * n + j)], want) << "n " << n << " row " << i << " column " << j;
+        }
+    }
 }
 
 // Layer norm's statistics: two reduces of one input fusion, the shifted input stored as
