@@ -88,6 +88,19 @@ class RegionFuser {
       position_[op.get()] = static_cast<int64_t>(ops_.size());
       ops_.push_back(op.get());
     }
+    // Each op's readers, by position, for the reachability searches (the ops do not
+    // change until the kernels are built).
+    readers_.resize(ops_.size());
+    groupAt_.assign(ops_.size(), -1);
+    visitedOp_.assign(ops_.size(), 0);
+    for (size_t i = 0; i < ops_.size(); ++i) {
+      for (const Value* r : ops_[i]->results())
+        for (const Use& use : r->uses())
+          if (Op* user = topLevel(use.user); user && !user->info().isTerminator())
+            readers_[i].push_back(static_cast<int32_t>(position_.at(user)));
+      std::sort(readers_[i].begin(), readers_[i].end());
+      readers_[i].erase(std::unique(readers_[i].begin(), readers_[i].end()), readers_[i].end());
+    }
   }
 
   // Returns whether the region changed (kernels formed, copies removed, ops reordered).
@@ -118,6 +131,7 @@ class RegionFuser {
   void add(int g, Op* op) {
     groups_[g].members.push_back(op);
     groupOf_[op] = g;
+    groupAt_[static_cast<size_t>(position_.at(op))] = g;
     if (op->is(ops::Reduce)) groups_[g].hasReduce = true;
     if (fusionClass(*op) == FusionClass::Dot) groups_[g].hasDot = true;
   }
@@ -162,24 +176,29 @@ class RegionFuser {
   // for coming after g's last member in program order: a path may enter another group
   // late and leave it from an earlier member, so that order does not bound it.
   bool reachesGroup(const std::vector<Op*>& starts, int g) const {
-    std::vector<const Op*> stack(starts.begin(), starts.end());
-    std::unordered_set<const Op*> seen;
+    // A search per candidate over the whole region: dense marks, renewed by a new epoch
+    // rather than cleared, keep it linear in the ops and edges it visits.
+    ++epoch_;
+    visitedGroup_.resize(groups_.size(), 0);
+    std::vector<int32_t> stack;
+    for (const Op* op : starts) stack.push_back(static_cast<int32_t>(position_.at(op)));
     while (!stack.empty()) {
-      const Op* op = stack.back();
+      const size_t i = static_cast<size_t>(stack.back());
       stack.pop_back();
-      if (!seen.insert(op).second) continue;
-      if (inGroup(op, g)) return true;
-      std::vector<const Op*> next;
-      auto it = groupOf_.find(op);
-      if (it != groupOf_.end()) {
-        for (const Op* m : groups_[find(it->second)].members) next.push_back(m);
-      } else {
-        next.push_back(op);
+      if (visitedOp_[i] == epoch_) continue;
+      visitedOp_[i] = epoch_;
+      if (groupAt_[i] < 0) {
+        stack.insert(stack.end(), readers_[i].begin(), readers_[i].end());
+        continue;
       }
-      for (const Op* n : next)
-        for (const Value* r : n->results())
-          for (const Use& use : r->uses())
-            if (Op* user = topLevel(use.user); user && !user->info().isTerminator()) stack.push_back(user);
+      const int h = find(groupAt_[i]);
+      if (h == g) return true;
+      if (visitedGroup_[static_cast<size_t>(h)] == epoch_) continue;
+      visitedGroup_[static_cast<size_t>(h)] = epoch_;
+      for (const Op* m : groups_[h].members) {
+        const auto& next = readers_[static_cast<size_t>(position_.at(m))];
+        stack.insert(stack.end(), next.begin(), next.end());
+      }
     }
     return false;
   }
@@ -489,6 +508,12 @@ class RegionFuser {
   std::vector<Group> groups_;
   std::unordered_map<const Op*, int> groupOf_;
   std::vector<PendingDecision> decisions_;
+  // For reachesGroup, by position: each op's readers and group (-1: none yet), and the
+  // search's marks.
+  std::vector<std::vector<int32_t>> readers_;
+  std::vector<int> groupAt_;
+  mutable std::vector<uint32_t> visitedOp_, visitedGroup_;
+  mutable uint32_t epoch_ = 0;
 };
 
 bool isKernel(const Op& op) {
