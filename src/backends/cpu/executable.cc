@@ -88,12 +88,34 @@ Executable::Executable(std::unique_ptr<Module> module, const SavedKernels& saved
   buildPrograms();
 }
 
-std::vector<KernelRequest> Executable::classify() {
-  // The kernels buffer assignment writes in place (the step programs assign the same).
+namespace {
+
+// The kernels that may write a result over an operand they read: those buffer assignment
+// writes in place (the step programs assign the same), and those that return a result
+// of a parameter's type which they read, since a call that donates the parameter may have
+// the result written into its storage (StepProgram::findDonors decides per call; the
+// kernel's code must allow it in every call).
+std::unordered_set<const Op*> mayWriteInPlace(const Module& module) {
   std::unordered_set<const Op*> inPlace;
-  for (const auto& fn : module_.functions())
+  for (const auto& fn : module.functions()) {
     for (const passes::BufferedValue& v : passes::assignBuffers(*fn, passes::Donation::None).values)
       if (v.reusesBufferOf >= 0 && v.value->definingOp()) inPlace.insert(v.value->definingOp());
+    const Op* ret = fn->body().terminator();
+    if (!ret) continue;
+    for (const Value* returned : ret->operands()) {
+      const Op* op = returned->definingOp();
+      if (!op) continue;
+      for (const Value* v : op->operands())
+        if (v->isArgument() && v->ownerRegion() == &fn->body() && v->type() == returned->type()) inPlace.insert(op);
+    }
+  }
+  return inPlace;
+}
+
+}  // namespace
+
+std::vector<KernelRequest> Executable::classify() {
+  const std::unordered_set<const Op*> inPlace = mayWriteInPlace(module_);
   std::vector<KernelRequest> kernels;
   for (const Op* op : kernelOps(module_)) {
     if (op->is(ops::CustomCall) && kernels::isLapackTarget(op->attr("call_target_name").asString())) {
@@ -220,8 +242,12 @@ std::string Executable::report() const {
     }
     return why;
   };
+  std::unordered_set<const Op*> inPlace;
+  for (const KernelRequest& r : requests_)
+    if (r.inPlace) inPlace.insert(r.op);
   for (size_t i = 0; i < compiled.size(); ++i) {
     out += "  kernel " + std::to_string(i) + ": " + describeOp(*compiled[i]);
+    if (inPlace.count(compiled[i])) out += ", may write its results over operands it reads";
     if (const Kernel& k = native_.kernels.at(compiled[i]); k.twoPhase())
       out += ", its column reduction in " + std::to_string(k.iterations) + " pieces side by side, then combined";
     if (!epilogueDots_.count(compiled[i])) out += convolutions(*compiled[i], false);
