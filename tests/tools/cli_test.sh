@@ -200,6 +200,12 @@ for f in cpu_kernels.ll cpu_kernels.opt.ll cpu_kernels.s; do
 done
 grep -q '^define void @kernel1_fusion_input_line[0-9]' "$tmp/cpudump/cpu_kernels.opt.ll" || { echo "FAIL no named kernel in the optimized IR"; fail=1; }
 grep -q 'kernel1_fusion_input_line[0-9]' "$tmp/cpudump/cpu_kernels.s" || { echo "FAIL no kernel in the assembly"; fail=1; }
+# Its kernels write no result over an operand: LLVM is told so, and its vector loops
+# check no overlap at run time (each such check keeps a scalar copy of the loop).
+grep -q '!noalias' "$tmp/cpudump/cpu_kernels.ll" || { echo "FAIL kernels carry no alias scopes"; fail=1; }
+grep -q 'found.conflict' "$tmp/cpudump/cpu_kernels.opt.ll" && { echo "FAIL a vector loop checks for overlap at run time"; fail=1; }
+KILN_LLVM_PASSES=bogus KILN_CACHE_DIR=off "$KILN" compile "$softmax" --backend cpu > /dev/null 2> "$tmp/err.txt"; check "compile with a bad KILN_LLVM_PASSES" 2 $?
+grep -q "KILN_LLVM_PASSES 'bogus'" "$tmp/err.txt" || { echo "FAIL bad pipeline message:"; cat "$tmp/err.txt"; fail=1; }
 grep -q '^@main: [0-9]* steps over an arena of [0-9]* bytes' "$tmp/cpureport.txt" || { echo "FAIL cpu report has no steps:"; cat "$tmp/cpureport.txt"; fail=1; }
 "$KILN" compile "$dir/add.mlir" --entry twice > "$tmp/twice.mlir"; check "compile --entry" 0 $?
 grep -q '@main' "$tmp/twice.mlir" && { echo "FAIL --entry kept other functions"; fail=1; }

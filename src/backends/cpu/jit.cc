@@ -67,8 +67,9 @@ void initializeTarget() {
   });
 }
 
-// LLVM's default O2 pipeline, vectorizers on, unrolling off, for the session's target machine. The
-// library info must be registered before the default analyses, or they win.
+// LLVM's default O2 pipeline, vectorizers on, unrolling off, for the session's target machine
+// (or the pipeline KILN_LLVM_PASSES names, for experiments). The library info must be
+// registered before the default analyses, or they win.
 void optimize(llvm::Module& module, llvm::TargetMachine& machine) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
@@ -89,6 +90,13 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine) {
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
+  if (const char* passes = std::getenv("KILN_LLVM_PASSES"); passes && *passes) {
+    llvm::ModulePassManager custom;
+    if (llvm::Error e = builder.parsePassPipeline(custom, passes))
+      throw Error(ErrorKind::Usage, std::string("KILN_LLVM_PASSES '") + passes + "': " + llvm::toString(std::move(e)));
+    custom.run(module, mam);
+    return;
+  }
   builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(module, mam);
 }
 
@@ -189,6 +197,8 @@ std::string Jit::hostKey() {
         << host.getTargetTriple().str() << " " << host.getCPU() << " " << host.getFeatures().getString()
         << "\nflags ";
     if (const char* flags = std::getenv("KILN_LLVM_FLAGS")) out << flags;
+    out << "\npasses ";
+    if (const char* passes = std::getenv("KILN_LLVM_PASSES")) out << passes;
     out << "\n";
     return key;
   }();

@@ -16,6 +16,7 @@
 #include "backends/cpu/kernel_emitter.h"
 
 #include <algorithm>
+#include <llvm/IR/MDBuilder.h>
 
 #include "ir/attr_records.h"
 #include "ir/ops/compiler.h"
@@ -125,7 +126,30 @@ std::vector<llvm::Value*> KernelEmitter::beginFunction(const std::vector<const V
   for (const Value* v : inputs) buffer_[v] = loadPointer(buffers, slot++);
   std::vector<llvm::Value*> outPtrs;
   for (size_t i = 0; i < outputs.size(); ++i) outPtrs.push_back(loadPointer(buffers, slot++));
+  apart_.clear();
+  if (!inPlace_ && !outputs.empty()) {
+    // Every result has a scope of its own; operands (which may share buffers with each
+    // other, being only read) belong to none and are apart from all results.
+    llvm::MDBuilder md(ctx_);
+    llvm::MDNode* domain = md.createAnonymousAliasScopeDomain(fn_->getName());
+    std::vector<llvm::Metadata*> scopes;
+    for (size_t i = 0; i < outputs.size(); ++i) scopes.push_back(md.createAnonymousAliasScope(domain));
+    for (const Value* v : inputs) apart_[buffer_[v]] = {nullptr, llvm::MDNode::get(ctx_, scopes)};
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      std::vector<llvm::Metadata*> others = scopes;
+      others.erase(others.begin() + static_cast<ptrdiff_t>(i));
+      apart_[outPtrs[i]] = {llvm::MDNode::get(ctx_, {scopes[i]}),
+                            others.empty() ? nullptr : llvm::MDNode::get(ctx_, others)};
+    }
+  }
   return outPtrs;
+}
+
+void KernelEmitter::tagAccess(llvm::Instruction* access, const llvm::Value* base) const {
+  auto it = apart_.find(base);
+  if (it == apart_.end()) return;
+  if (it->second.scope) access->setMetadata(llvm::LLVMContext::MD_alias_scope, it->second.scope);
+  if (it->second.noalias) access->setMetadata(llvm::LLVMContext::MD_noalias, it->second.noalias);
 }
 
 llvm::Value* KernelEmitter::fromStorage(llvm::Value* v, DType t) {
@@ -145,11 +169,13 @@ llvm::Value* KernelEmitter::toStorage(llvm::Value* v, DType t) {
 }
 
 llvm::Value* KernelEmitter::load(DType t, llvm::Value* base, llvm::Value* linear) {
-  return fromStorage(b_.CreateLoad(s_.storageType(t), b_.CreateInBoundsGEP(s_.storageType(t), base, linear)), t);
+  llvm::LoadInst* x = b_.CreateLoad(s_.storageType(t), b_.CreateInBoundsGEP(s_.storageType(t), base, linear));
+  tagAccess(x, base);
+  return fromStorage(x, t);
 }
 
 void KernelEmitter::store(llvm::Value* v, DType t, llvm::Value* base, llvm::Value* linear) {
-  b_.CreateStore(toStorage(v, t), b_.CreateInBoundsGEP(s_.storageType(t), base, linear));
+  tagAccess(b_.CreateStore(toStorage(v, t), b_.CreateInBoundsGEP(s_.storageType(t), base, linear)), base);
 }
 
 llvm::Value* KernelEmitter::linearOf(Index& at) {

@@ -467,6 +467,15 @@ class KernelEmitter {
   std::unordered_map<const Value*, llvm::Value*> buffer_;
   std::map<std::pair<const Value*, int>, llvm::Value*> memo_;
   int nextId_ = 0;
+  // For a kernel that writes no result over an operand: each buffer pointer's alias
+  // metadata (MD_alias_scope, MD_noalias), telling LLVM that results and operands never
+  // meet, so its vector loops need no run-time overlap checks and no scalar copy.
+  struct Apart {
+    llvm::MDNode* scope;
+    llvm::MDNode* noalias;
+  };
+  std::unordered_map<const llvm::Value*, Apart> apart_;
+  void tagAccess(llvm::Instruction* access, const llvm::Value* base) const;
 };
 
 }  // namespace kiln::cpu
