@@ -80,9 +80,9 @@ const llvm::StringSet<> kSkippedPasses = {
     "Float2IntPass",             "CalledValuePropagationPass", "PostOrderFunctionAttrsPass",
     "GlobalOptPass",             "TailCallElimPass",           "AggressiveInstCombinePass"};
 
-// LLVM's default O2 pipeline less kSkippedPasses, vectorizers on, unrolling off, for the session's target machine
-// (or the pipeline KILN_LLVM_PASSES names, for experiments). The library info must be
-// registered before the default analyses, or they win.
+// LLVM's default O2 pipeline less kSkippedPasses, vectorizers on, unrolling off, for the
+// session's target machine (or the pipeline KILN_LLVM_PASSES names, for experiments). The
+// library info must be registered before the default analyses, or they win.
 void optimize(llvm::Module& module, llvm::TargetMachine& machine) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
