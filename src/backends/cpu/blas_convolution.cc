@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "backends/cpu/blas_dot.h"
+#include "backends/cpu/f32_staging.h"
 #include "backends/cpu/gemm.h"
 #include "backends/cpu/threads.h"
 #include "interp/kernels.h"
@@ -52,6 +53,7 @@ struct Plan {
   bool lhsAsRows = false;   // [batch, spatial..., feature] and a 1x1 window that reads each element once
   bool rhsAsMatrix = false;  // [spatial..., input, output], nothing reversed
   bool outAsRows = false;   // [batch, spatial..., feature]
+  bool outAsPositionRows = false;  // [spatial..., batch, feature] (a weight gradient's)
   bool batchInnermost = false;  // the lhs's batch is its last dimension (a weight gradient's)
 
   explicit Plan(const Op& op) : dn(ConvDims::fromAttr(op.attr("dimension_numbers"))) {
@@ -81,11 +83,17 @@ struct Plan {
     rhsAsMatrix = !reversed && isSequence(dn.kernelSpatial, 0) &&
                   dn.kernelInputFeature == static_cast<int64_t>(spatial) &&
                   dn.kernelOutputFeature == static_cast<int64_t>(spatial) + 1;
+    outAsPositionRows = isSequence(dn.outputSpatial, 0) && dn.outputBatch == static_cast<int64_t>(spatial) &&
+                        dn.outputFeature == static_cast<int64_t>(spatial) + 1;
     outAsRows = dn.outputBatch == 0 && isSequence(dn.outputSpatial, 1) &&
                 dn.outputFeature == static_cast<int64_t>(spatial) + 1;
     batchInnermost = dn.inputBatch == lt.rank() - 1 && lt.rank() > 1 && batch >= kMinTransposedBatch;
   }
   int64_t rows() const { return batch * outPositions; }
+  // Whether GEMM's rows are (position, b) rather than (b, position): im2colTransposed's.
+  bool positionMajor() const { return batchInnermost && rows() * columns() <= kMaxTransposedPatches; }
+  // The result's rows as GEMM writes them, without reordering.
+  bool resultAsIs() const { return positionMajor() ? outAsPositionRows : outAsRows; }
   int64_t columns() const { return kernelPositions * inFeatures; }
 };
 
@@ -148,39 +156,43 @@ void im2col(const Plan& p, const Type& lt, const T* lhs, int64_t first, int64_t 
 }
 
 // All of the windows as the columns of a [column, row] matrix (im2col's transpose), for
-// an lhs whose batch is its last dimension: filled a column at a time with the batch
-// innermost, it reads the lhs contiguously (im2col would gather each row's elements a
-// feature stride apart: a weight gradient's layout, [f, 0, 1, b]).
+// an lhs whose batch is its last dimension (a weight gradient's layout, [f, 0, 1, b]):
+// with the rows in (position, b) order, each position's rows in a column are one run of
+// the lhs, copied at once (im2col would gather each row's elements a feature stride
+// apart). Where each run starts, for each window position, is computed once.
 template <class T>
 void im2colTransposed(const Plan& p, const Type& lt, const T* lhs, T* out) {
   const std::vector<int64_t> ls = stridesOf(lt.shape());
   const int64_t featureStride = ls[static_cast<size_t>(p.dn.inputFeature)];
-  const int64_t rows = p.rows(), columns = p.columns();
-  // Each output position's and window position's coordinates, once.
-  std::vector<std::vector<int64_t>> outAt(static_cast<size_t>(p.outPositions)),
-      windowAt(static_cast<size_t>(p.kernelPositions));
-  for (int64_t position = 0; position < p.outPositions; ++position)
-    unravel(position, p.outSpatial, outAt[static_cast<size_t>(position)]);
-  for (int64_t position = 0; position < p.kernelPositions; ++position)
-    unravel(position, p.kernelSpatial, windowAt[static_cast<size_t>(position)]);
+  const int64_t rows = p.rows(), columns = p.columns(), positions = p.outPositions;
+  // start[k * positions + position]: the lhs offset window position k reads at output
+  // position `position` (before the feature and batch), or -1 over padding or a hole.
+  std::vector<int64_t> start(static_cast<size_t>(p.kernelPositions * positions));
+  std::vector<int64_t> o, k;
+  for (int64_t kp = 0; kp < p.kernelPositions; ++kp) {
+    unravel(kp, p.kernelSpatial, k);
+    for (int64_t position = 0; position < positions; ++position) {
+      unravel(position, p.outSpatial, o);
+      int64_t from = 0;
+      for (size_t d = 0; d < p.spatial && from >= 0; ++d) {
+        const int64_t q = p.w.convolutionInput(d, o[d], k[d], p.inSpatial[d]);
+        from = q < 0 ? -1 : from + q * ls[static_cast<size_t>(p.dn.inputSpatial[d])];
+      }
+      start[static_cast<size_t>(kp * positions + position)] = from;
+    }
+  }
+  const size_t run = static_cast<size_t>(p.batch) * sizeof(T);
   const int64_t parts = std::min<int64_t>(threadCount(), columns);
   runParts(parts, [&](int64_t t) {
     for (int64_t column = t * columns / parts; column < (t + 1) * columns / parts; ++column) {
-      const std::vector<int64_t>& k = windowAt[static_cast<size_t>(column / p.inFeatures)];
-      const int64_t feature = (column % p.inFeatures) * featureStride;
+      const int64_t* at = start.data() + (column / p.inFeatures) * positions;
+      const T* feature = lhs + (column % p.inFeatures) * featureStride;
       T* to = out + column * rows;
-      for (int64_t position = 0; position < p.outPositions; ++position) {
-        const std::vector<int64_t>& o = outAt[static_cast<size_t>(position)];
-        int64_t from = feature;
-        for (size_t d = 0; d < p.spatial && from >= 0; ++d) {
-          const int64_t q = p.w.convolutionInput(d, o[d], k[d], p.inSpatial[d]);
-          from = q < 0 ? -1 : from + q * ls[static_cast<size_t>(p.dn.inputSpatial[d])];
-        }
-        // Row (b, position) is at b * outPositions + position.
-        if (from < 0)
-          for (int64_t b = 0; b < p.batch; ++b) to[b * p.outPositions + position] = T(0);
+      for (int64_t position = 0; position < positions; ++position, to += p.batch) {
+        if (at[position] < 0)
+          std::memset(to, 0, run);
         else
-          for (int64_t b = 0; b < p.batch; ++b) to[b * p.outPositions + position] = lhs[from + b];
+          std::memcpy(to, feature + at[position], run);
       }
     }
   });
@@ -211,9 +223,11 @@ template <class T>
 void scatterRows(const Plan& p, const Type& ot, const T* product, T* out) {
   const std::vector<int64_t> os = stridesOf(ot.shape());
   std::vector<int64_t> o;
+  const bool positionMajor = p.positionMajor();
   for (int64_t r = 0; r < p.rows(); ++r) {
-    unravel(r % p.outPositions, p.outSpatial, o);
-    int64_t to = (r / p.outPositions) * os[static_cast<size_t>(p.dn.outputBatch)];
+    const int64_t b = positionMajor ? r % p.batch : r / p.outPositions;
+    unravel(positionMajor ? r / p.batch : r % p.outPositions, p.outSpatial, o);
+    int64_t to = b * os[static_cast<size_t>(p.dn.outputBatch)];
     for (size_t d = 0; d < p.spatial; ++d) to += o[d] * os[static_cast<size_t>(p.dn.outputSpatial[d])];
     for (int64_t f = 0; f < p.outFeatures; ++f)
       out[to + f * os[static_cast<size_t>(p.dn.outputFeature)]] = product[r * p.outFeatures + f];
@@ -231,7 +245,11 @@ void convolve(const Op& op, const T* lhs, const T* rhs, T* out) {
     std::memset(out, 0, static_cast<size_t>(ot.numElements()) * sizeof(T));
     return;
   }
-  std::vector<T> patches, kernel, product;
+  std::vector<T> kernel, product;
+  // The windows: every element is written before GEMM reads it, into the calling
+  // thread's buffer, which no fresh pages back after its first use.
+  auto windows = [](int64_t n) { return reinterpret_cast<T*>(stagingBuffer(3, n * int64_t{sizeof(T) / sizeof(float)})); };
+  T* patches = nullptr;
   const T* b = rhs;
   if (!p.rhsAsMatrix) {
     kernel.resize(static_cast<size_t>(columns * p.outFeatures));
@@ -239,28 +257,28 @@ void convolve(const Op& op, const T* lhs, const T* rhs, T* out) {
     b = kernel.data();
   }
   T* c = out;
-  if (!p.outAsRows) {
+  if (!p.resultAsIs()) {
     product.resize(static_cast<size_t>(rows * p.outFeatures));
     c = product.data();
   }
   if (p.lhsAsRows) {
     rowMajorGemm(t, false, false, rows, p.outFeatures, columns, lhs, columns, b, p.outFeatures, c);
-  } else if (p.batchInnermost && rows * columns <= kMaxTransposedPatches) {
-    patches.resize(static_cast<size_t>(rows * columns));
-    im2colTransposed(p, op.operand(0)->type(), lhs, patches.data());
-    rowMajorGemm(t, true, false, rows, p.outFeatures, columns, patches.data(), rows, b, p.outFeatures, c);
+  } else if (p.positionMajor()) {
+    patches = windows(rows * columns);
+    im2colTransposed(p, op.operand(0)->type(), lhs, patches);
+    rowMajorGemm(t, true, false, rows, p.outFeatures, columns, patches, rows, b, p.outFeatures, c);
   } else {
     // Block by block, so that each block's windows are still in cache when GEMM reads them.
     const int64_t block = std::max<int64_t>(kMinBlockRows, kBlockBytes / (columns * static_cast<int64_t>(sizeof(T))));
-    patches.resize(static_cast<size_t>(std::min(block, rows) * columns));
+    patches = windows(std::min(block, rows) * columns);
     for (int64_t r = 0; r < rows; r += block) {
       const int64_t n = std::min(block, rows - r);
-      im2col(p, op.operand(0)->type(), lhs, r, r + n, patches.data());
-      rowMajorGemm(t, false, false, n, p.outFeatures, columns, patches.data(), columns, b, p.outFeatures,
+      im2col(p, op.operand(0)->type(), lhs, r, r + n, patches);
+      rowMajorGemm(t, false, false, n, p.outFeatures, columns, patches, columns, b, p.outFeatures,
                    c + r * p.outFeatures);
     }
   }
-  if (!p.outAsRows) scatterRows(p, ot, c, out);
+  if (!p.resultAsIs()) scatterRows(p, ot, c, out);
 }
 
 }  // namespace
@@ -282,11 +300,10 @@ std::optional<std::string> convolutionOffBlas(const Op& op) {
 std::string blasConvolutionPath(const Op& op) {
   const Plan p(op);
   std::string path = p.lhsAsRows ? "1x1: one GEMM on the input as it is"
-                     : p.batchInnermost && p.rows() * p.columns() <= kMaxTransposedPatches
-                         ? "im2col transposed (the batch innermost), then one GEMM"
+                     : p.positionMajor() ? "im2col transposed (the batch innermost), then one GEMM"
                          : "im2col, then one GEMM";
   if (!p.rhsAsMatrix) path += " (kernel reordered)";
-  if (!p.outAsRows) path += " (result reordered)";
+  if (!p.resultAsIs()) path += " (result reordered)";
   return path;
 }
 

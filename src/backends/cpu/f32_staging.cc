@@ -121,7 +121,7 @@ struct Buffer {
 }  // namespace
 
 float* stagingBuffer(int slot, int64_t n) {
-  thread_local Buffer buffers[3];
+  thread_local Buffer buffers[4];
   Buffer& b = buffers[slot];
   if (b.size < n) {
     b.data.reset();  // (the old one first: the two need not be held at once)

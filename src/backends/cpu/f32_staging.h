@@ -19,8 +19,9 @@ void widenToF32(DType from, const void* src, float* dst, int64_t n);
 // n f32s rounded to `to` (f16, bf16 or f32).
 void narrowFromF32(DType to, const float* src, void* dst, int64_t n);
 
-// Where a staged GEMM keeps its f32 copies: `slot` (0: lhs, 1: rhs, 2: product) of the
-// calling thread, at least n floats, uninitialized. They outlive the call (each grows to
+// Where a staged GEMM keeps its f32 copies: `slot` (0: lhs, 1: rhs, 2: product; 3: a
+// convolution's windows, blas_convolution.cc) of the calling thread, at least n floats,
+// uninitialized. They outlive the call (each grows to
 // the largest GEMM its thread stages), so that a GEMM neither zeroes nor faults in fresh
 // pages every time it runs. Only a GEMM's caller takes them (the pool's parts never
 // stage), so a thread that runs other parts while it waits never reuses one in use.

@@ -728,8 +728,8 @@ TEST(CpuKernelsTest, ConvolutionsInEveryFormAsTheInterpreterComputesThem) {
 }
 
 // Convolutions the cost model gives to one GEMM: as the operands are (1x1 over
-// [batch, spatial..., feature]), after im2col (strides, padding, dilation, reversal),
-// with the kernel and the result reordered from other layouts, 1-D to 3-D, and with a
+// [batch, spatial..., feature]), after im2col (strides, padding, dilation, reversal) or
+// its transpose (weight gradients), with the kernel and the result reordered from other layouts, 1-D to 3-D, and with a
 // bias and relu after the GEMM; f16 and bf16 staged through f32. BLAS sums in its own
 // order: within 1e-5 (f32), 1e-12 (f64), 1e-3 (f16) or 1e-2 (bf16) of the largest output.
 TEST(CpuKernelsTest, ConvolutionsOnBlasAgreeWithTheInterpreter) {
@@ -756,9 +756,14 @@ TEST(CpuKernelsTest, ConvolutionsOnBlasAgreeWithTheInterpreter) {
        "dim_numbers = [b, 0, 1, 2, f]x[0, 1, 2, i, o]->[b, 0, 1, 2, f], window = {stride = [1, 1, 1]}",
        "im2col, then one GEMM"},
       // A 3x3 convolution's weight gradient as JAX writes it: the images' batch is the
-      // contracted feature, their channels the batch (the lhs's last dimension).
+      // contracted feature, their channels the batch (the lhs's last dimension). GEMM's
+      // rows, (position, batch), are the result's own order; in another layout they are
+      // reordered.
       {"6x5x5x4", "6x5x5x8", "3x3x4x8",
        "dim_numbers = [f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]}",
+       "im2col transposed (the batch innermost), then one GEMM (kernel reordered)\n"},
+      {"6x5x5x4", "6x5x5x8", "4x3x3x8",
+       "dim_numbers = [f, 0, 1, b]x[i, 0, 1, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]}",
        "im2col transposed (the batch innermost), then one GEMM (kernel reordered) (result reordered)"},
   };
   auto check = [](const std::string& text, const std::string& path, double tolerance) {
