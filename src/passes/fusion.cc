@@ -107,7 +107,9 @@ class RegionFuser {
   bool run() {
     for (auto it = ops_.rbegin(); it != ops_.rend(); ++it) {
       Op* op = *it;
-      if (groupOf_.count(op)) continue;
+      // (A copied op stays as it is for its other readers: were it to start a group of
+      // its own, that kernel would take it away from the kernels that copied it.)
+      if (groupOf_.count(op) || copied_.count(op)) continue;
       FusionClass cls = fusionClass(*op);
       if (cls != FusionClass::Loop && cls != FusionClass::Reduce) continue;
       int g = newGroup(op);
@@ -217,14 +219,6 @@ class RegionFuser {
     return any;
   }
 
-  // A copy must not tie its kernel to another kernel: it may only read what every
-  // kernel can (region arguments and constants).
-  bool readsOnlyArgumentsOrConstants(const Op& op) const {
-    for (const Value* v : op.operands())
-      if (!v->isArgument() && !v->definingOp()->is(ops::Constant)) return false;
-    return true;
-  }
-
   void decide(bool fused, const Op& op, int g, std::string why) {
     decisions_.push_back({fused, describe(op), g, std::move(why)});
   }
@@ -279,8 +273,12 @@ class RegionFuser {
       add(g, p);
       return decide(true, *p, g, "all readers are in the kernel");
     }
-    if (isCheapToDuplicate(*p) && readsOnlyArgumentsOrConstants(*p)) {
+    // (A copy may read what another kernel computes, a learning rate broadcast over
+    // every parameter, say: the kernel already depended on that kernel through the
+    // original, so no cycle forms, and nobody writes out the broadcast whole.)
+    if (isCheapToDuplicate(*p)) {
       group.copies.push_back(p);
+      copied_.insert(p);
       return decide(true, *p, g, "cheap: copied into the kernel, other readers keep the original");
     }
     std::vector<Op*> outside = outsideReaders(*p, g);
@@ -389,7 +387,14 @@ class RegionFuser {
       changed = true;
       for (Op* c : group.copies) duplicated.push_back(c);
     }
-    // Originals of copied ops that nobody reads any more.
+    for (const PendingDecision& d : decisions_) {
+      int g = find(d.group);
+      std::string target = names.count(g) ? names[g] : soleMember.count(g) ? describe(*soleMember[g]) : "its reader";
+      if (d.fused && !names.count(g)) continue;  // its group stayed one op: no kernel formed
+      plan_.decisions.push_back({d.fused, function_, d.what + (d.fused ? " into " : " -> ") + target, d.why});
+    }
+    // Originals of copied ops that nobody reads any more (after the decisions, which may
+    // name one: a copied broadcast is also its own one-op group).
     std::sort(duplicated.begin(), duplicated.end(), [&](Op* a, Op* b) { return position_.at(a) > position_.at(b); });
     duplicated.erase(std::unique(duplicated.begin(), duplicated.end()), duplicated.end());
     for (Op* d : duplicated) {
@@ -399,12 +404,6 @@ class RegionFuser {
         region_.erase(d);
         changed = true;
       }
-    }
-    for (const PendingDecision& d : decisions_) {
-      int g = find(d.group);
-      std::string target = names.count(g) ? names[g] : soleMember.count(g) ? describe(*soleMember[g]) : "its reader";
-      if (d.fused && !names.count(g)) continue;  // its group stayed one op: no kernel formed
-      plan_.decisions.push_back({d.fused, function_, d.what + (d.fused ? " into " : " -> ") + target, d.why});
     }
     return restoreOrder() || changed;
   }
@@ -431,11 +430,15 @@ class RegionFuser {
           for (Value* v : nested.operands()) input(v, *op);
         });
     }
+    // Outputs: members' results read by anything but members. A copied op reads inside
+    // through its clone, but its original stays for its other readers (and other
+    // kernels' copies of it), so what it reads is written out too.
+    const std::unordered_set<const Op*> computed(group.members.begin(), group.members.end());
     std::vector<Value*> outputs;
     for (Op* m : group.members)
       for (Value* r : m->results())
         for (const Use& use : r->uses())
-          if (!internal.count(topLevel(use.user)) || use.user->info().isTerminator()) {
+          if (!computed.count(topLevel(use.user)) || use.user->info().isTerminator()) {
             outputs.push_back(r);
             break;
           }
@@ -507,6 +510,7 @@ class RegionFuser {
   std::unordered_map<const Op*, int64_t> position_;
   std::vector<Group> groups_;
   std::unordered_map<const Op*, int> groupOf_;
+  std::unordered_set<const Op*> copied_;  // cheap ops some group copied
   std::vector<PendingDecision> decisions_;
   // For reachesGroup, by position: each op's readers and group (-1: none yet), and the
   // search's marks.

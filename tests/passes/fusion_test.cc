@@ -177,6 +177,33 @@ TEST(FusionTest, CheapBroadcastIsCopiedIntoEveryKernelThatReadsIt) {
   EXPECT_FALSE(decisions(f, true, "stablehlo.broadcast_in_dim", "cheap: copied").empty()) << planText(f);
 }
 
+// A broadcast of a value another kernel computes (an optimizer's step size, computed
+// once from the step count, broadcast over every parameter) is copied too: each kernel
+// reads the scalar, and no kernel writes the broadcast out whole for the other.
+TEST(FusionTest, BroadcastOfAComputedScalarIsCopiedNotWrittenOut) {
+  Fused f = fuse(R"(
+    func.func @main(%t: tensor<f32>, %x: tensor<16x8xf32>, %y: tensor<16x8xf32>) -> (tensor<16x8xf32>, tensor<16x8xf32>) {
+      %e = stablehlo.exponential %t : tensor<f32>
+      %s = stablehlo.sqrt %e : tensor<f32>
+      %b = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<16x8xf32>
+      %a = stablehlo.multiply %x, %b : tensor<16x8xf32>
+      %a2 = stablehlo.abs %a : tensor<16x8xf32>
+      %c = stablehlo.multiply %y, %b : tensor<16x8xf32>
+      %c2 = stablehlo.negate %c : tensor<16x8xf32>
+      return %a2, %c2 : tensor<16x8xf32>, tensor<16x8xf32>
+    })");
+  ASSERT_EQ(f.fusions.size(), 3u) << planText(f);  // the scalar's kernel and the two readers
+  int withBroadcast = 0;
+  for (const Op* k : f.fusions)
+    if (inside(*k, ops::BroadcastInDim)) {
+      ++withBroadcast;
+      EXPECT_EQ(k->numResults(), 1u) << "the broadcast is no extra output\n" << planText(f);
+    }
+  EXPECT_EQ(withBroadcast, 2) << planText(f);
+  EXPECT_FALSE(atTopLevel(*f.module, ops::BroadcastInDim)) << "the original has no readers left";
+  EXPECT_EQ(decisions(f, true, "stablehlo.broadcast_in_dim", "cheap: copied").size(), 2u) << planText(f);
+}
+
 TEST(FusionTest, ExpensiveOpBehindABroadcastIsNotRecomputed) {
   Fused f = fuse(R"(
     func.func @main(%x: tensor<16x8xf32>, %p: tensor<16xf32>) -> tensor<16x8xf32> {
