@@ -393,8 +393,7 @@ class RegionFuser {
       if (d.fused && !names.count(g)) continue;  // its group stayed one op: no kernel formed
       plan_.decisions.push_back({d.fused, function_, d.what + (d.fused ? " into " : " -> ") + target, d.why});
     }
-    // Originals of copied ops that nobody reads any more (after the decisions, which may
-    // name one: a copied broadcast is also its own one-op group).
+    // Originals of copied ops that nobody reads any more.
     std::sort(duplicated.begin(), duplicated.end(), [&](Op* a, Op* b) { return position_.at(a) > position_.at(b); });
     duplicated.erase(std::unique(duplicated.begin(), duplicated.end()), duplicated.end());
     for (Op* d : duplicated) {
