@@ -248,7 +248,9 @@ void convolve(const Op& op, const T* lhs, const T* rhs, T* out) {
   std::vector<T> kernel, product;
   // The windows: every element is written before GEMM reads it, into the calling
   // thread's buffer, which no fresh pages back after its first use.
-  auto windows = [](int64_t n) { return reinterpret_cast<T*>(stagingBuffer(3, n * int64_t{sizeof(T) / sizeof(float)})); };
+  auto windows = [](int64_t n) {
+    return reinterpret_cast<T*>(stagingBuffer(StagingSlot::Windows, n * int64_t{sizeof(T) / sizeof(float)}));
+  };
   T* patches = nullptr;
   const T* b = rhs;
   if (!p.rhsAsMatrix) {

@@ -116,7 +116,7 @@ bool allOfType(const Op& op, DType t) {
 
 // `v`'s elements at `data` as f32: there when they are f32, else widened into the
 // calling thread's staging buffer `slot`.
-const float* asF32(const Value& v, const void* data, int slot) {
+const float* asF32(const Value& v, const void* data, StagingSlot slot) {
   if (v.type().dtype() == DType::F32) return static_cast<const float*>(data);
   float* copy = stagingBuffer(slot, v.type().numElements());
   widenToF32(v.type().dtype(), data, copy, v.type().numElements());
@@ -151,10 +151,10 @@ void blasInto(const Op& op, const void* lhs, const void* rhs, void* out) {
     return;
   }
   // f16/bf16 somewhere: staged through f32 (blasDeclines took nothing else).
-  const float* l = asF32(*op.operand(0), lhs, 0);
-  const float* r = asF32(*op.operand(1), rhs, 1);
+  const float* l = asF32(*op.operand(0), lhs, StagingSlot::Lhs);
+  const float* r = asF32(*op.operand(1), rhs, StagingSlot::Rhs);
   const int64_t n = op.result()->type().numElements();
-  float* product = t == DType::F32 ? static_cast<float*>(out) : stagingBuffer(2, n);
+  float* product = t == DType::F32 ? static_cast<float*>(out) : stagingBuffer(StagingSlot::Product, n);
   gemmInto(op, DType::F32, l, r, product);
   if (t != DType::F32) narrowFromF32(t, product, out, n);
 }

@@ -120,9 +120,9 @@ struct Buffer {
 
 }  // namespace
 
-float* stagingBuffer(int slot, int64_t n) {
-  thread_local Buffer buffers[4];
-  Buffer& b = buffers[slot];
+float* stagingBuffer(StagingSlot slot, int64_t n) {
+  thread_local Buffer buffers[static_cast<int>(StagingSlot::Windows) + 1];
+  Buffer& b = buffers[static_cast<int>(slot)];
   if (b.size < n) {
     b.data.reset();  // (the old one first: the two need not be held at once)
     b.data.reset(new float[static_cast<size_t>(n)]);

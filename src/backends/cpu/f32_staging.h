@@ -19,12 +19,14 @@ void widenToF32(DType from, const void* src, float* dst, int64_t n);
 // n f32s rounded to `to` (f16, bf16 or f32).
 void narrowFromF32(DType to, const float* src, void* dst, int64_t n);
 
-// Where a staged GEMM keeps its f32 copies: `slot` (0: lhs, 1: rhs, 2: product; 3: a
-// convolution's windows, blas_convolution.cc) of the calling thread, at least n floats,
-// uninitialized. They outlive the call (each grows to
-// the largest GEMM its thread stages), so that a GEMM neither zeroes nor faults in fresh
-// pages every time it runs. Only a GEMM's caller takes them (the pool's parts never
-// stage), so a thread that runs other parts while it waits never reuses one in use.
-float* stagingBuffer(int slot, int64_t n);
+// Where a GEMM's caller keeps its copies: the staged operands and product in f32, and a
+// convolution's windows (blas_convolution.cc, f32 or f64).
+enum class StagingSlot { Lhs, Rhs, Product, Windows };
+// The calling thread's buffer `slot`, at least n floats, uninitialized. They outlive the
+// call (each grows to the largest GEMM its thread stages), so that a GEMM neither zeroes
+// nor faults in fresh pages every time it runs. Only a GEMM's caller takes them (the
+// pool's parts never stage), so a thread that runs other parts while it waits never
+// reuses one in use.
+float* stagingBuffer(StagingSlot slot, int64_t n);
 
 }  // namespace kiln::cpu

@@ -9,8 +9,9 @@
 // is comes from scalar_ir.h (the interpreter's arithmetic op by op), so native results
 // equal the interpreter's bit for bit, except the inline math of f32 (and f16/bf16):
 // exp, tanh, logistic, log, log1p, expm1, sin, cos, tan (vector_math.h), within 1-2 ulp
-// of glibc. This file holds the iteration space, the values and index maps
-// (compile_kernels.cc compiles them); reductions are in reduction_emitter.cc, dots and
+// of glibc. This file holds the iteration space, the values and index maps, and the
+// buffers' loads and stores (with alias scopes unless the kernel may write in place;
+// compile_kernels.cc compiles the functions); reductions are in reduction_emitter.cc, dots and
 // convolutions in contraction_emitter.cc, gather/scatter/sort in
 // data_dependent_emitter.cc.
 #include "backends/cpu/kernel_emitter.h"

@@ -67,8 +67,9 @@ struct Kernel {
 struct KernelRequest {
   const Op* op;
   std::vector<const Value*> precomputed;
-  // Buffer assignment writes one of its results over one of its operands (in place):
-  // its loops then store through a tile (kernel_emitter.h).
+  // It may write a result over an operand it reads: buffer assignment puts one there, or
+  // a donating call may (Executable's mayWriteInPlace). Its loops then store through a
+  // tile, and its buffers get no alias scopes (kernel_emitter.h).
   bool inPlace = false;
 };
 

@@ -50,13 +50,17 @@ TEST(F32StagingTest, F32sRoundAsTheInterpreterEncodes) {
 }
 
 TEST(F32StagingTest, StagingBuffersGrowAndStayPerSlot) {
-  float* a = stagingBuffer(0, 10);
-  float* b = stagingBuffer(1, 10);
+  float* a = stagingBuffer(StagingSlot::Lhs, 10);
+  float* b = stagingBuffer(StagingSlot::Rhs, 10);
+  float* w = stagingBuffer(StagingSlot::Windows, 10);
   EXPECT_NE(a, b);
-  EXPECT_EQ(stagingBuffer(0, 5), a);  // a smaller request reuses it
-  float* big = stagingBuffer(0, 1 << 20);
+  EXPECT_NE(w, a);
+  EXPECT_NE(w, b);
+  EXPECT_EQ(stagingBuffer(StagingSlot::Lhs, 5), a);  // a smaller request reuses it
+  float* big = stagingBuffer(StagingSlot::Lhs, 1 << 20);
   big[(1 << 20) - 1] = 1.0f;  // (the sanitizer builds check the size)
-  EXPECT_EQ(stagingBuffer(1, 10), b);
+  EXPECT_EQ(stagingBuffer(StagingSlot::Rhs, 10), b);
+  EXPECT_EQ(stagingBuffer(StagingSlot::Windows, 10), w);
 }
 
 }  // namespace
