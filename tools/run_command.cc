@@ -29,6 +29,7 @@ struct RunOptions {
   std::string outputDir;
   std::string probeDir;
   bool noPrint = false;
+  bool outputF32 = false;  // --output-dtype f32: float results saved as f32
   std::string backend = "cpu";
   std::string memoryLimit;
   double timeLimit = 0;  // seconds; 0: none
@@ -54,13 +55,20 @@ std::vector<std::optional<Literal>> arguments(const RunOptions& o, const std::st
                                       " given (use --input FILE.npy per input, or --random-inputs SEED)");
   }
   for (size_t i = 0; i < params.size(); ++i) {
-    Literal value = stablehlo::readNpy(o.inputs[i]);
+    Literal value = stablehlo::readNpy(o.inputs[i], params[i].isTensor() ? std::optional(params[i].dtype()) : std::nullopt);
     if (value.type() != params[i])
       throw Error(ErrorKind::Type, "input " + std::to_string(i) + " (" + o.inputs[i] + ") is " + value.type().str() +
                                        ", but @" + name + " expects " + params[i].str());
     args.push_back(std::move(value));
   }
   return args;
+}
+
+// A floating-point value as f32 (exact from bf16, f16 and the narrower floats; f64 rounds).
+Literal asF32(const Literal& value) {
+  Literal wide(Type::tensor(DType::F32, value.shape()));
+  for (int64_t i = 0; i < value.numElements(); ++i) wide.setFloat(i, value.floatAt(i));
+  return wide;
 }
 
 // Prints and saves the results as the options say.
@@ -74,7 +82,8 @@ void report(const RunOptions& o, const std::vector<Type>& types, const std::vect
     if (!o.outputDir.empty()) {
       if (!values[i]) throw Error(ErrorKind::Unsupported, "unsupported: saving a " + types[i].str() + " result");
       std::string path = (std::filesystem::path(o.outputDir) / ("result_" + std::to_string(i) + ".npy")).string();
-      stablehlo::writeNpy(path, *values[i]);
+      const bool widen = o.outputF32 && isFloat(values[i]->dtype()) && values[i]->dtype() != DType::F32;
+      stablehlo::writeNpy(path, widen ? asF32(*values[i]) : *values[i]);
     }
   }
 }
@@ -187,6 +196,11 @@ std::function<int()> addRunCommand(CLI::App& app) {
                   "Stop the run with an error after this many seconds (checked between steps and loop iterations)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--output-dir", o->outputDir, "Write the results there as result_N.npy");
+  cmd->add_option_function<std::string>(
+         "--output-dtype", [o](const std::string&) { o->outputF32 = true; },
+         "f32: save floating-point results as f32 .npy files (bf16 and the f8 types are saved under their "
+         "ml_dtypes names otherwise, which plain NumPy cannot load)")
+      ->check(CLI::IsMember({"f32"}));
   cmd->add_option("--probe-dir", o->probeDir, "Folder for interpreter.probe output");
   cmd->add_flag("--no-print", o->noPrint, "Do not print the results");
   cmd->add_flag("--partition", o->partition,

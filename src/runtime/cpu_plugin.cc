@@ -7,6 +7,7 @@
 #include "backends/cpu/program_cache.h"
 #include "backends/cpu/threads.h"
 #include "passes/fill_elided_constants.h"
+#include "passes/flatten_entry_tuples.h"
 #include "runtime/pjrt/pjrt_api.h"
 #include "support/error.h"
 
@@ -102,8 +103,11 @@ class CpuBackend : public DeviceBackend {
                                                                        : cpu::CompileTier::Optimized;
     how.options.cacheDir = settings.kernelCacheDir;  // kernels only: the host keeps executables
     how.cacheWholeProgram = false;
-    if (settings.fillElidedSeed)
-      how.prepare = [seed = *settings.fillElidedSeed](Module& m) { passes::fillElidedConstants(m, seed); };
+    // PJRT passes arrays: tuples at the entry's boundary (MHLO-era exports) become their leaves.
+    how.prepare = [seed = settings.fillElidedSeed](Module& m) {
+      passes::flattenEntryTuples(m);
+      if (seed) passes::fillElidedConstants(m, *seed);
+    };
     cpu::CompiledSource compiled = cpu::compileSource(source, how);
     return std::make_unique<CpuProgram>(std::move(compiled.executable), settings.entry, settings.probeDir,
                                         std::move(compiled.pipelineReport), settings.profile);

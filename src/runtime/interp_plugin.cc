@@ -6,6 +6,7 @@
 
 #include "interp/interpreter.h"
 #include "passes/fill_elided_constants.h"
+#include "passes/flatten_entry_tuples.h"
 #include "passes/memory_limit.h"
 #include "runtime/pjrt/pjrt_api.h"
 #include "stablehlo/parser.h"
@@ -21,6 +22,7 @@ constexpr std::string_view kMagic = "kiln interp executable 2\n";
 // The module of `source`, prepared as `fillElidedSeed` says.
 std::shared_ptr<const Module> parsePrepared(const SourceRef& source, std::optional<uint64_t> fillElidedSeed) {
   std::shared_ptr<Module> module = stablehlo::parseModule(source);
+  passes::flattenEntryTuples(*module);  // PJRT passes arrays, not tuples
   if (fillElidedSeed) passes::fillElidedConstants(*module, *fillElidedSeed);
   return module;
 }

@@ -14,16 +14,45 @@ namespace {
 
 constexpr char kMagic[] = "\x93NUMPY";
 
-// NumPy's dtype letters for kiln's dtypes (the byte order is added separately).
+// NumPy's dtype letters for kiln's dtypes (the byte order is added separately), and the
+// names ml_dtypes registers with NumPy for the types NumPy lacks: such a file's descr is
+// the bare name ('bfloat16'), which np.load reads once ml_dtypes is imported.
 struct NpyType {
   DType dtype;
-  const char* code;  // kind letter + item size, e.g. "f4"
+  const char* code;  // kind letter + item size ("f4"), or the ml_dtypes name
+  bool mlDtypes = false;
 };
 constexpr NpyType kTypes[] = {
-    {DType::I1, "b1"},  {DType::I8, "i1"},   {DType::I16, "i2"},  {DType::I32, "i4"},
-    {DType::I64, "i8"}, {DType::U8, "u1"},   {DType::U16, "u2"},  {DType::U32, "u4"},
-    {DType::U64, "u8"}, {DType::F16, "f2"},  {DType::F32, "f4"},  {DType::F64, "f8"},
-    {DType::C64, "c8"}, {DType::C128, "c16"},
+    {DType::I1, "b1"},
+    {DType::I8, "i1"},
+    {DType::I16, "i2"},
+    {DType::I32, "i4"},
+    {DType::I64, "i8"},
+    {DType::U8, "u1"},
+    {DType::U16, "u2"},
+    {DType::U32, "u4"},
+    {DType::U64, "u8"},
+    {DType::F16, "f2"},
+    {DType::F32, "f4"},
+    {DType::F64, "f8"},
+    {DType::C64, "c8"},
+    {DType::C128, "c16"},
+    {DType::BF16, "bfloat16", true},
+    {DType::F8E3M4, "float8_e3m4", true},
+    {DType::F8E4M3, "float8_e4m3", true},
+    {DType::F8E4M3FN, "float8_e4m3fn", true},
+    {DType::F8E4M3FNUZ, "float8_e4m3fnuz", true},
+    {DType::F8E4M3B11FNUZ, "float8_e4m3b11fnuz", true},
+    {DType::F8E5M2, "float8_e5m2", true},
+    {DType::F8E5M2FNUZ, "float8_e5m2fnuz", true},
+    {DType::F8E8M0FNU, "float8_e8m0fnu", true},
+    {DType::F4E2M1FN, "float4_e2m1fn", true},
+    {DType::F6E2M3FN, "float6_e2m3fn", true},
+    {DType::F6E3M2FN, "float6_e3m2fn", true},
+    {DType::I2, "int2", true},
+    {DType::I4, "int4", true},
+    {DType::U2, "uint2", true},
+    {DType::U4, "uint4", true},
 };
 
 [[noreturn]] void bad(const std::string& name, const std::string& why) {
@@ -80,7 +109,7 @@ Shape parseShape(const std::string& text, const std::string& name) {
 
 }  // namespace
 
-Literal parseNpy(const std::string& bytes, const std::string& name) {
+Literal parseNpy(const std::string& bytes, const std::string& name, std::optional<DType> rawAs) {
   if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0) bad(name, "no NUMPY magic string");
   unsigned major = static_cast<unsigned char>(bytes[6]);
   size_t headerLen, headerStart;
@@ -99,16 +128,34 @@ Literal parseNpy(const std::string& bytes, const std::string& name) {
   std::string header = bytes.substr(headerStart, headerLen);
 
   std::string descr = headerField(header, "descr", name);
-  if (descr.size() < 4 || (descr.front() != '\'' && descr.front() != '"')) bad(name, "bad descr " + descr);
+  if (descr.size() < 3 || (descr.front() != '\'' && descr.front() != '"')) bad(name, "bad descr " + descr);
   descr = descr.substr(1, descr.size() - 2);
   if (descr.find('O') != std::string::npos)
     throw Error(ErrorKind::Unsupported, "unsupported: " + name + " holds Python objects (pickled data)");
-  char order = descr[0];
-  std::string code = descr.substr(1);
-  if (order != '<' && order != '>' && order != '|' && order != '=') bad(name, "bad byte order in " + descr);
   const NpyType* type = nullptr;
+  char order = '|';
   for (const NpyType& t : kTypes)
-    if (code == t.code) type = &t;
+    if (t.mlDtypes && descr == t.code) type = &t;
+  if (!type) {
+    order = descr[0];
+    if (order != '<' && order != '>' && order != '|' && order != '=') bad(name, "bad byte order in " + descr);
+    const std::string code = descr.substr(1);
+    for (const NpyType& t : kTypes)
+      if (!t.mlDtypes && code == t.code) type = &t;
+    // np.save of an ml_dtypes array writes raw bytes: '<V2' for bfloat16, '<V1' for most
+    // 1-byte types, '<f1' (which NumPy itself cannot load) for float8_e5m2. They are the
+    // expected type's when its elements are that wide.
+    const bool raw = code == "f1" || (code.size() >= 2 && code.size() < 4 && code[0] == 'V' &&
+                                      code.find_first_not_of("0123456789", 1) == std::string::npos);
+    if (!type && raw && rawAs && storageBytes(*rawAs) == std::stoi(code.substr(1)) && (code[0] == 'V' || isFloat(*rawAs)))
+      for (const NpyType& t : kTypes)
+        if (t.dtype == *rawAs) type = &t;
+    if (!type && raw)
+      throw Error(ErrorKind::Unsupported, "unsupported: " + name + " has raw " + code.substr(1) +
+                                              "-byte elements ('" + descr + "', as np.save writes an ml_dtypes array)" +
+                                              (rawAs ? ", but " + std::string(kiln::name(*rawAs)) + " is expected"
+                                                     : std::string(" and no parameter type says what they are")));
+  }
   if (!type) throw Error(ErrorKind::Unsupported, "unsupported: " + name + " has dtype '" + descr + "'");
   if (headerField(header, "fortran_order", name) != "False")
     throw Error(ErrorKind::Unsupported, "unsupported: " + name + " is in Fortran order (save it C-contiguous)");
@@ -131,11 +178,11 @@ Literal parseNpy(const std::string& bytes, const std::string& name) {
   return Literal::fromStorage(tensorType, std::move(data));
 }
 
-Literal readNpy(const std::string& path) {
+Literal readNpy(const std::string& path, std::optional<DType> rawAs) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorKind::Io, "cannot open '" + path + "'");
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return parseNpy(bytes, path);
+  return parseNpy(bytes, path, rawAs);
 }
 
 std::string serializeNpy(const Literal& value) {
@@ -144,13 +191,13 @@ std::string serializeNpy(const Literal& value) {
     if (t.dtype == value.dtype()) type = &t;
   if (!type)
     throw Error(ErrorKind::Unsupported, "unsupported: " + std::string(name(value.dtype())) +
-                                            " has no standard NumPy dtype for .npy files");
+                                            " has no NumPy or ml_dtypes dtype for .npy files");
   std::string shape = "(";
   for (int64_t d : value.shape()) shape += std::to_string(d) + ", ";
   if (value.shape().size() > 1) shape.resize(shape.size() - 2);
   else if (value.shape().size() == 1) shape.resize(shape.size() - 1);
   shape += ")";
-  std::string order = type->code[0] == 'b' || type->code[1] == '1' ? "|" : "<";
+  const std::string order = type->mlDtypes ? "" : type->code[0] == 'b' || type->code[1] == '1' ? "|" : "<";
   std::string header = "{'descr': '" + order + type->code + "', 'fortran_order': False, 'shape': " + shape + ", }";
   // Pad so that the data starts on a 64-byte boundary; the header ends with a newline.
   size_t total = 10 + header.size() + 1;

@@ -64,7 +64,54 @@ TEST(NpyTest, ClearErrors) {
             std::string::npos);
   std::string full = serializeNpy(Literal(Type::tensor(DType::F32, {3})));
   EXPECT_NE(message(full.substr(0, 20)).find("truncated"), std::string::npos);
-  EXPECT_THROW(serializeNpy(Literal(Type::tensor(DType::BF16, {1}))), Error);
+  EXPECT_THROW(serializeNpy(Literal(Type::tensor(DType::TF32, {1}))), Error);
+}
+
+// The types NumPy lacks go under ml_dtypes' names (np.load reads them once ml_dtypes is
+// imported), and come back as the same type.
+TEST(NpyTest, NarrowTypesRoundTripUnderTheirMlDtypesNames) {
+  const std::pair<DType, std::string> named[] = {
+      {DType::BF16, "bfloat16"}, {DType::F8E4M3FN, "float8_e4m3fn"}, {DType::F8E5M2, "float8_e5m2"},
+      {DType::F8E8M0FNU, "float8_e8m0fnu"}, {DType::F4E2M1FN, "float4_e2m1fn"}, {DType::I4, "int4"},
+      {DType::U2, "uint2"}};
+  for (const auto& [t, mlName] : named) {
+    Literal lit(Type::tensor(t, {2, 2}));
+    for (int64_t i = 0; i < 4; ++i) {
+      if (isFloat(t)) lit.setFloat(i, t == DType::F8E8M0FNU ? 1 << i : i * 0.5 - 1);
+      else lit.setInt(i, isSignedInt(t) ? i - 2 : i);
+    }
+    const std::string bytes = serializeNpy(lit);
+    EXPECT_NE(bytes.find("{'descr': '" + mlName + "',"), std::string::npos) << bytes.substr(10, 40);
+    EXPECT_EQ(parseNpy(bytes), lit) << mlName;
+  }
+  Literal f16(Type::tensor(DType::F16, {1}));
+  EXPECT_NE(serializeNpy(f16).find("'<f2'"), std::string::npos);
+}
+
+// np.save of an ml_dtypes array writes raw elements ('<V2', '<V1', and '<f1' for
+// float8_e5m2): read as the expected type when it is as wide, refused clearly otherwise.
+TEST(NpyTest, RawElementsAreReadAsTheExpectedType) {
+  const std::string twoBf16("\xc0\x3f\x00\xc0", 4);  // 1.5, -2
+  const std::string v2 = npyWithHeader("{'descr': '<V2', 'fortran_order': False, 'shape': (2,), }", twoBf16);
+  Literal lit = parseNpy(v2, "x.npy", DType::BF16);
+  EXPECT_EQ(lit.type(), Type::tensor(DType::BF16, {2}));
+  EXPECT_EQ(lit.floatAt(0), 1.5);
+  EXPECT_EQ(lit.floatAt(1), -2);
+  EXPECT_EQ(parseNpy(v2, "x.npy", DType::F16).dtype(), DType::F16);  // as the program says
+  const std::string f1 = npyWithHeader("{'descr': '<f1', 'fortran_order': False, 'shape': (1,), }", "\x3c");
+  EXPECT_EQ(parseNpy(f1, "x.npy", DType::F8E5M2).floatAt(0), 1.0);
+  auto message = [](const std::string& bytes, std::optional<DType> rawAs) {
+    try {
+      parseNpy(bytes, "x.npy", rawAs);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message(v2, std::nullopt).find("no parameter type says what they are"), std::string::npos);
+  EXPECT_NE(message(v2, DType::F32).find("but f32 is expected"), std::string::npos);
+  EXPECT_NE(message(f1, DType::I8).find("raw 1-byte elements"), std::string::npos);
 }
 
 // Bad bytes are a parse error of the file's format; only a file that cannot be read is

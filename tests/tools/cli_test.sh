@@ -120,6 +120,23 @@ grep -q 'not a valid .npy file' "$tmp/err.txt" || { echo "FAIL run npy message:"
 grep -q 'no function @nope' "$tmp/err.txt" || { echo "FAIL run entry message:"; cat "$tmp/err.txt"; fail=1; }
 "$KILN" run "$dir/add.mlir" --entry twice --input "$tmp/out/result_1.npy" > /dev/null 2> "$tmp/err.txt"; check "run wrong type" 1 $?
 grep -q 'expects tensor<2x3xf32>' "$tmp/err.txt" || { echo "FAIL run type message:"; cat "$tmp/err.txt"; fail=1; }
+# An MHLO-era @main taking and returning nested tuples runs with their leaves as its
+# inputs and results (one file per leaf), alike on cpu and on the interpreter.
+for backend in cpu interp; do
+  "$KILN" run "$dir/tuple_main.mlir" --random-inputs 4 --backend $backend --output-dir "$tmp/tuple_$backend" > "$tmp/tuple_$backend.txt"
+  check "run tuple_main $backend" 0 $?
+done
+grep -q '^result 2: tensor<i32>' "$tmp/tuple_cpu.txt" || { echo "FAIL tuple leaves:"; cat "$tmp/tuple_cpu.txt"; fail=1; }
+for i in 0 1 2; do
+  [ -f "$tmp/tuple_cpu/result_$i.npy" ] || { echo "FAIL no leaf file result_$i.npy"; fail=1; }
+done
+"$KILN" run "$dir/tuple_main.mlir" --backend interp --input "$tmp/tuple_cpu/result_0.npy" --input "$tmp/in/result_0.npy" \
+  --input "$tmp/tuple_cpu/result_2.npy" > /dev/null 2> "$tmp/err.txt"; check "run tuple leaf of a wrong type" 1 $?
+grep -q 'input 1 .* expects tensor<3xf32>' "$tmp/err.txt" || { echo "FAIL tuple leaf type message:"; cat "$tmp/err.txt"; fail=1; }
+# --output-dtype f32 widens float results only; any other value is a usage error.
+"$KILN" run "$dir/tuple_main.mlir" --random-inputs 4 --output-dtype f32 --output-dir "$tmp/tuple_f32" --no-print; check "run --output-dtype" 0 $?
+cmp -s "$tmp/tuple_cpu/result_2.npy" "$tmp/tuple_f32/result_2.npy" || { echo "FAIL --output-dtype f32 changed an i32 result"; fail=1; }
+"$KILN" run "$dir/tuple_main.mlir" --random-inputs 4 --output-dtype f16 > /dev/null 2>&1; check "run --output-dtype f16" 2 $?
 # kiln run --infeed: the values are queued on the device's infeed before the run; a program
 # that finds it empty fails at once (not waiting for values nobody will give), and a
 # second, warm start (the executable from the disk cache) still shows the op's line.
