@@ -6,7 +6,7 @@ JOBS ?= 2
 SHARED ?= ../shared
 CMAKE_FLAGS ?=
 
-.PHONY: all setup configure build run corpus test conformance asan sanitize fuzz bench jax-plugin clean
+.PHONY: all setup configure build run install corpus test conformance asan sanitize fuzz bench jax-plugin clean
 
 all: build
 
@@ -23,6 +23,13 @@ build: configure
 # the C++ frontend (jit(value_and_grad(loss)) and Adam); it fails below 95% test accuracy.
 run: build
 	@$(BUILD)/examples/digits_cnn --plot $(BUILD)/digits_loss.svg
+
+# Installs the kiln tool, its plugins, libkiln.so, the public headers, the CMake package
+# (find_package(kiln): kiln::kiln) and kiln.pc under PREFIX (cmake/install.cmake).
+PREFIX ?= /usr/local
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX) >/dev/null
+	@echo "installed kiln $(shell sed -n 's/^#define KILN_VERSION_STRING "\(.*\)"/\1/p' include/kiln/version.h) under $(PREFIX)"
 
 # The corpus checks: every program in ../shared prints back identically, the conformance
 # suites pass on the interpreter against their floors and again after the optimizer.

@@ -16,3 +16,4 @@
 #include "kiln/random.h"
 #include "kiln/transforms.h"
 #include "kiln/tree.h"
+#include "kiln/version.h"
