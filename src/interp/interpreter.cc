@@ -30,6 +30,7 @@ const KernelTable& kernelTable() {
     addReductionKernels(t);
     addLinalgKernels(t);
     addCollectiveKernels(t);
+    addCommunicationKernels(t);
     addRandomKernels(t);
     addChloKernels(t);
     addCustomCallKernels(t);

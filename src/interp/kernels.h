@@ -62,6 +62,7 @@ void addSortKernels(KernelTable& table);            // ops/sort.cc
 void addReductionKernels(KernelTable& table);       // ops/reduction.cc
 void addLinalgKernels(KernelTable& table);          // ops/linalg.cc
 void addCollectiveKernels(KernelTable& table);      // ops/collectives.cc
+void addCommunicationKernels(KernelTable& table);   // ops/communication.cc
 void addRandomKernels(KernelTable& table);          // ops/random.cc
 void addChloKernels(KernelTable& table);            // ops/chlo.cc
 void addCustomCallKernels(KernelTable& table);      // ops/custom_call.cc

@@ -53,6 +53,9 @@ struct CfgBlocks : std::vector<CfgBlock> {
 // (block number, live values...) whose body is a stablehlo.case with a branch per block.
 void liftControlFlow(Function& fn, CfgBlocks& blocks, const SourceRef& source);
 
+// A token as an error message quotes it: 'text' (cut at 40 characters), or "end of input".
+std::string describe(const Token& t);
+
 class Parser {
  public:
   // Parses bytes [begin, end) of `source` (one `// -----` part) into a module.

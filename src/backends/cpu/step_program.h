@@ -55,6 +55,11 @@ struct NoStepProgram {
   std::string why;
 };
 
+// A step program's arena offsets and sizes are multiples of this (a cache line, and
+// what vector loads want).
+inline constexpr int64_t kArenaAlignment = 64;
+inline int64_t arenaAligned(int64_t n) { return (n + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment; }
+
 class StepProgram {
  public:
   // The program of `fn`, or null with `whyNot` set ("stablehlo.while at line 4 has no
@@ -119,8 +124,8 @@ class StepProgram {
     std::vector<std::unique_ptr<uint8_t[], void (*)(uint8_t*)>> scratch;
     int64_t scratchBytes = 0;
   };
-  class Builder;
-  class Runner;
+  class Builder;  // step_program_builder.cc
+  class Runner;   // step_program.cc
 
   StepProgram(const Module& module, const Function& fn) : module_(module), fn_(fn) {}
   // Which parameters each Result place may be written into (donors_), once the steps

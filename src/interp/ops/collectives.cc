@@ -1,10 +1,11 @@
-// Kernels: interpreter.run_parallel and what runs inside it — replica_id/partition_id,
-// the collectives (all_gather, all_reduce, all_to_all, reduce_scatter,
-// collective_permute/broadcast/reduce) and the token-threaded communication ops (send,
-// recv, infeed, outfeed). Processes exchange values through the ProcessGrid.
+// Kernels of the collectives (all_gather, all_reduce, all_to_all, reduce_scatter,
+// collective_permute/broadcast/reduce): each process's pieces exchanged with its group
+// (collective_groups.h) and combined in group order. The orchestration (run_parallel)
+// and the channel ops are in communication.cc.
 #include <cstring>
 
 #include "interp/kernels.h"
+#include "interp/ops/collective_groups.h"
 #include "interp/ops/fold.h"
 #include "interp/process_grid.h"
 #include "ir/attr_records.h"
@@ -15,141 +16,6 @@
 
 namespace kiln::interp {
 namespace {
-
-// ---- the process and its groups ---------------------------------------------------------
-
-ProcessContext& requireProcess(const Op& op, EvalContext& ctx) {
-  ProcessContext* process = ctx.process();
-  if (!process) runtimeError(op, "only supported under interpreter.run_parallel");
-  return *process;
-}
-
-int64_t channelId(const Op& op) {
-  return ChannelHandle::fromAttr(op.attr("channel_handle")).handle;
-}
-
-// How a collective splits the grid into process groups (spec: "Collective ops").
-enum class GroupMode { CrossReplica, CrossPartition, CrossReplicaAndPartition, FlattenedIds };
-
-// all_gather, all_reduce and reduce_scatter choose by channel and use_global_device_ids.
-GroupMode reductionMode(const Op& op) {
-  bool global = static_cast<bool>(op.attr("use_global_device_ids"));
-  bool channel = channelId(op) > 0;
-  if (global && !channel) runtimeError(op, "use_global_device_ids needs a positive channel_id");
-  return global    ? GroupMode::FlattenedIds
-         : channel ? GroupMode::CrossReplicaAndPartition
-                   : GroupMode::CrossReplica;
-}
-
-// all_to_all and collective_permute/broadcast/reduce choose by channel only.
-GroupMode channelMode(const Op& op) {
-  return channelId(op) > 0 ? GroupMode::CrossPartition : GroupMode::CrossReplica;
-}
-
-// The rows of a 2-D id matrix attribute; -1 pads the short rows of ragged groups.
-std::vector<std::vector<int64_t>> idRows(const Op& op, const char* attr) {
-  const Literal& lit = op.attr(attr).asDense();
-  std::vector<std::vector<int64_t>> rows;
-  if (lit.type().rank() != 2 || lit.numElements() == 0) return rows;
-  int64_t cols = lit.shape()[1];
-  for (int64_t r = 0; r < lit.shape()[0]; ++r) {
-    rows.emplace_back();
-    for (int64_t c = 0; c < cols; ++c)
-      if (int64_t id = lit.intAt(r * cols + c); id >= 0) rows.back().push_back(id);
-  }
-  return rows;
-}
-
-// How many ids the groups of a mode draw from.
-int64_t idCount(GroupMode mode, const ProcessGrid& grid) {
-  return mode == GroupMode::CrossPartition ? grid.numPartitions()
-         : mode == GroupMode::FlattenedIds ? grid.numProcesses()
-                                           : grid.numReplicas();
-}
-
-std::vector<ProcessGroup> processGroups(const Op& op, GroupMode mode,
-                                        const std::vector<std::vector<int64_t>>& rows,
-                                        const ProcessGrid& grid) {
-  int64_t replicas = grid.numReplicas(), partitions = grid.numPartitions();
-  int64_t limit = idCount(mode, grid);
-  const char* what = mode == GroupMode::CrossPartition ? "partition"
-                     : mode == GroupMode::FlattenedIds ? "process"
-                                                       : "replica";
-  for (const auto& row : rows)
-    for (int64_t id : row)
-      if (id >= limit)
-        runtimeError(op, "names " + std::string(what) + " " + std::to_string(id) +
-                             ", but the grid has " + std::to_string(limit) + " " + what +
-                             (limit == 1 ? "" : "s"));
-  std::vector<ProcessGroup> groups;
-  for (const auto& row : rows) {
-    switch (mode) {
-      case GroupMode::CrossReplica:
-        for (int64_t p = 0; p < partitions; ++p) {
-          groups.emplace_back();
-          for (int64_t r : row) groups.back().push_back({r, p});
-        }
-        break;
-      case GroupMode::CrossPartition:
-        for (int64_t r = 0; r < replicas; ++r) {
-          groups.emplace_back();
-          for (int64_t p : row) groups.back().push_back({r, p});
-        }
-        break;
-      case GroupMode::CrossReplicaAndPartition:
-        groups.emplace_back();
-        for (int64_t p = 0; p < partitions; ++p)
-          for (int64_t r : row) groups.back().push_back({r, p});
-        break;
-      case GroupMode::FlattenedIds:
-        groups.emplace_back();
-        for (int64_t id : row) groups.back().push_back({id / partitions, id % partitions});
-        break;
-    }
-  }
-  return groups;
-}
-
-// The group holding this process, if any.
-std::optional<ProcessGroup> groupOf(const std::vector<ProcessGroup>& groups, ProcessId self) {
-  for (const ProcessGroup& g : groups)
-    for (ProcessId id : g)
-      if (id == self) return g;
-  return std::nullopt;
-}
-
-// The group of this process under the op's replica_groups; no groups at all make one
-// group of every id.
-std::optional<ProcessGroup> groupOf(const Op& op, GroupMode mode, ProcessContext& self) {
-  std::vector<std::vector<int64_t>> rows = idRows(op, "replica_groups");
-  if (rows.empty()) {
-    rows.emplace_back();
-    for (int64_t id = 0; id < idCount(mode, self.grid()); ++id) rows.back().push_back(id);
-  }
-  return groupOf(processGroups(op, mode, rows, self.grid()), self.id());
-}
-
-ProcessGroup requireGroup(const Op& op, GroupMode mode, ProcessContext& self) {
-  std::optional<ProcessGroup> group = groupOf(op, mode, self);
-  if (!group) runtimeError(op, "process " + self.id().str() + " is in none of the process groups");
-  return *group;
-}
-
-size_t indexIn(const ProcessGroup& group, ProcessId id) {
-  for (size_t i = 0; i < group.size(); ++i)
-    if (group[i] == id) return i;
-  return group.size();
-}
-
-// What a rendezvous is matched by besides its group: the op and its channel.
-std::string rendezvousKey(const Op& op) {
-  return std::string(op.name()) + " (channel " + std::to_string(channelId(op)) + ")";
-}
-
-std::vector<HostValues> exchange(const Op& op, ProcessContext& self, const ProcessGroup& group,
-                                 HostValues values) {
-  return self.grid().rendezvous(self, rendezvousKey(op), group, std::move(values));
-}
 
 // ---- tensor pieces ----------------------------------------------------------------------
 
@@ -277,18 +143,6 @@ Literal zerosLike(const Op& op, size_t result) {
 }
 
 // ---- kernels ----------------------------------------------------------------------------
-
-HostValues replicaId(const Op& op, const HostValues&, EvalContext& ctx) {
-  Literal id(Type::scalar(DType::U32));
-  id.setInt(0, requireProcess(op, ctx).id().replica);
-  return {id};
-}
-
-HostValues partitionId(const Op& op, const HostValues&, EvalContext& ctx) {
-  Literal id(Type::scalar(DType::U32));
-  id.setInt(0, requireProcess(op, ctx).id().partition);
-  return {id};
-}
 
 // The results a collective computed must have the op's result types: the sizes depend on
 // the group sizes, which only the grid knows (the verifier cannot check them).
@@ -471,132 +325,9 @@ HostValues collectiveReduce(const Op& op, const HostValues& v, EvalContext& ctx)
   return {reduceAll(op, all, 0, resultDType(op, 0), ctx)};
 }
 
-// send/recv: values travel on a FIFO per channel id, whatever the channel type.
-HostValues send(const Op& op, const HostValues& v, EvalContext& ctx) {
-  ProcessContext& self = requireProcess(op, ctx);
-  self.grid().send(channelId(op), HostValues(v.begin(), v.end() - 1));
-  return {HostValue::token()};
-}
-
-void checkType(const Op& op, size_t i, const HostValue& got, const char* from) {
-  if (got.type() != op.result(i)->type())
-    runtimeError(op, std::string("got ") + got.type().str() + " from " + from + " for result " + std::to_string(i) +
-                         ", which has type " + op.result(i)->type().str());
-}
-
-void checkTypes(const Op& op, const HostValues& got, const char* from) {
-  if (got.size() + 1 != op.numResults())
-    runtimeError(op, std::string("got ") + std::to_string(got.size()) + " values from " + from +
-                         ", expects " + std::to_string(op.numResults() - 1));
-  for (size_t i = 0; i < got.size(); ++i) checkType(op, i, got[i], from);
-}
-
-HostValues recv(const Op& op, const HostValues&, EvalContext& ctx) {
-  ProcessContext& self = requireProcess(op, ctx);
-  int64_t channel = channelId(op);
-  HostValues results = self.grid().recv(self, channel);
-  checkTypes(op, results, ("channel " + std::to_string(channel)).c_str());
-  results.push_back(HostValue::token());
-  return results;
-}
-
-// infeed: under a run_parallel with an infeed list, the list's next function gives the
-// values; else, on a device, its infeed queue gives one value per result (taken in
-// order, a value of the wrong type too: the run fails naming it).
-HostValues infeed(const Op& op, const HostValues&, EvalContext& ctx) {
-  const InterpOptions& options = ctx.interpreter().options();
-  const bool fromList = ctx.process() && ctx.process()->grid().hasInfeedList();
-  if (options.feeds && !fromList) {
-    HostValues results;
-    for (size_t i = 0; i + 1 < op.numResults(); ++i) {
-      results.push_back(options.feeds->takeInfeed(options));
-      checkType(op, i, results.back(), "the device's infeed");
-    }
-    results.push_back(HostValue::token());
-    return results;
-  }
-  ProcessContext& self = requireProcess(op, ctx);
-  std::optional<std::string> fn = self.grid().popInfeed();
-  if (!fn) runtimeError(op, "the infeed queue is empty");
-  HostValues results = ctx.callFunction(*fn, {});
-  checkTypes(op, results, ("infeed @" + *fn).c_str());
-  results.push_back(HostValue::token());
-  return results;
-}
-
-// outfeed: on a device, its values join the device's outfeed queue (the host reads
-// them); elsewhere nobody reads the outfeed, so they are dropped.
-HostValues outfeed(const Op&, const HostValues& v, EvalContext& ctx) {
-  if (DeviceFeeds* feeds = ctx.interpreter().options().feeds)
-    for (size_t i = 0; i + 1 < v.size(); ++i) feeds->putOutfeed(v[i]);
-  return {HostValue::token()};
-}
-
-HostValues runParallel(const Op& op, const HostValues& v, EvalContext& ctx) {
-  if (const auto& elsewhere = ctx.interpreter().options().runParallel)
-    if (std::optional<HostValues> results = elsewhere(op, v)) return std::move(*results);
-  const Module& module = ctx.interpreter().module();
-  std::vector<std::string> names;
-  int64_t replicas = 0, partitions = 0;
-  for (const Attribute& row : op.attr("programs").asArray()) {
-    int64_t n = static_cast<int64_t>(row.asArray().size());
-    if (replicas == 0) partitions = n;
-    if (n != partitions || n == 0)
-      runtimeError(
-          op,
-          "programs must be a non-empty grid: every replica needs the same number of partitions");
-    for (const Attribute& fn : row.asArray()) names.push_back(fn.asString());
-    ++replicas;
-  }
-  if (replicas == 0) runtimeError(op, "programs must name at least one function");
-
-  // Inputs and results are flattened replica-major: each process takes as many inputs
-  // as its function has parameters.
-  std::vector<HostValues> inputs(names.size());
-  size_t next = 0, numResults = 0;
-  for (size_t k = 0; k < names.size(); ++k) {
-    const Function* fn = module.lookup(names[k]);
-    if (!fn) runtimeError(op, "no function @" + names[k]);
-    for (size_t i = 0; i < fn->numParams(); ++i, ++next) {
-      if (next >= v.size())
-        runtimeError(
-            op, "the programs take more than the " + std::to_string(v.size()) + " inputs given");
-      if (v[next].type() != fn->param(i)->type())
-        runtimeError(op, "input " + std::to_string(next) + " has type " + v[next].type().str() +
-                             ", but @" + names[k] + " takes " + fn->param(i)->type().str());
-      inputs[k].push_back(v[next]);
-    }
-    numResults += fn->resultTypes().size();
-  }
-  if (next != v.size())
-    runtimeError(op, "the programs take " + std::to_string(next) + " of the " +
-                         std::to_string(v.size()) + " inputs given");
-  if (numResults != op.numResults())
-    runtimeError(op, "the programs return " + std::to_string(numResults) + " values, the op has " +
-                         std::to_string(op.numResults()) + " results");
-
-  std::vector<std::string> infeed;
-  if (Attribute queue = op.attr("infeed"))
-    for (const Attribute& fn : queue.asArray()) infeed.push_back(fn.asString());
-
-  ProcessGrid grid(replicas, partitions, std::move(infeed), ctx.interpreter().options());
-  std::vector<HostValues> outputs(names.size());
-  grid.run([&](ProcessContext& process) {
-    size_t k = grid.flatIndex(process.id());
-    outputs[k] = ctx.callFunctionIn(&process, names[k], inputs[k]);
-  });
-  HostValues results;
-  for (HostValues& out : outputs)
-    for (HostValue& value : out) results.push_back(std::move(value));
-  return results;
-}
-
 }  // namespace
 
 void addCollectiveKernels(KernelTable& t) {
-  t.set(ops::InterpreterRunParallel, &runParallel);
-  t.set(ops::ReplicaId, &replicaId);
-  t.set(ops::PartitionId, &partitionId);
   t.set(ops::AllGather, &allGather);
   t.set(ops::AllReduce, &allReduce);
   t.set(ops::ReduceScatter, &reduceScatter);
@@ -604,10 +335,6 @@ void addCollectiveKernels(KernelTable& t) {
   t.set(ops::CollectivePermute, &collectivePermute);
   t.set(ops::CollectiveBroadcast, &collectiveBroadcast);
   t.set(ops::CollectiveReduce, &collectiveReduce);
-  t.set(ops::Send, &send);
-  t.set(ops::Recv, &recv);
-  t.set(ops::Infeed, &infeed);
-  t.set(ops::Outfeed, &outfeed);
 }
 
 }  // namespace kiln::interp
