@@ -1,5 +1,6 @@
 // Common subexpression elimination: an op structurally equal to an earlier one
-// (same opcode, attributes, operands, result types and regions) is replaced by it.
+// (same opcode, attributes, operands, result types and regions; the operands of a
+// commutative op in either order) is replaced by it.
 // Region-aware: ops of a nested region see the ops before them in every enclosing
 // region, but what a nested region defines is not visible outside it.
 #include <unordered_map>
@@ -10,11 +11,27 @@
 namespace kiln::passes {
 namespace {
 
+// Commutative ops (the op table's kCommutative: add, multiply, maximum, and, ...) take
+// their operands as a set: a + b and b + a are one value.
+bool commutative(const Op& op) { return op.info().has(kCommutative) && op.numOperands() == 2 && op.numRegions() == 0; }
+
 struct OpHash {
-  size_t operator()(const Op* op) const { return op->structuralHash(); }
+  size_t operator()(const Op* op) const {
+    if (!commutative(*op)) return op->structuralHash();
+    // The same for both operand orders: the operands' hashes summed.
+    size_t h = static_cast<size_t>(op->code()) * 1000003 ^
+               (std::hash<const Value*>()(op->operand(0)) + std::hash<const Value*>()(op->operand(1)));
+    h = h * 1000003 ^ op->result()->type().hash();
+    for (const NamedAttribute& a : op->attrs()) h = h * 1000003 ^ (std::hash<std::string>()(a.name) ^ a.value.hash());
+    return h;
+  }
 };
 struct OpEqual {
-  bool operator()(const Op* a, const Op* b) const { return a->structurallyEqual(*b); }
+  bool operator()(const Op* a, const Op* b) const {
+    if (a->structurallyEqual(*b)) return true;
+    return commutative(*a) && a->code() == b->code() && a->operand(0) == b->operand(1) &&
+           a->operand(1) == b->operand(0) && a->resultTypes() == b->resultTypes() && a->attrs() == b->attrs();
+  }
 };
 using Scope = std::unordered_map<const Op*, Op*, OpHash, OpEqual>;
 

@@ -249,20 +249,28 @@ TEST(CseTest, DuplicatesAreMerged) {
       %k = stablehlo.multiply %d, %h : tensor<4xf32>
       %l = stablehlo.add %i, %e : tensor<4xf32>
       %n = stablehlo.add %j, %k : tensor<4xf32>
-      return %l, %n : tensor<4xf32>, tensor<4xf32>
+      %o = stablehlo.subtract %x, %y : tensor<4xf32>
+      %p = stablehlo.subtract %y, %x : tensor<4xf32>
+      %q = stablehlo.add %n, %o : tensor<4xf32>
+      %r = stablehlo.add %q, %p : tensor<4xf32>
+      return %l, %r : tensor<4xf32>, tensor<4xf32>
     })",
                          {"cse"});
-  // a = b, c = d, f = g, i = j; e (operands swapped) and h (another value) stay.
+  // a = b = e (add takes its operands as a set), c = d, f = g, i = j; h (another value)
+  // and p (subtract's operands swapped: another value) stay.
   EXPECT_EQ(count(*m, ops::Exponential), 1);
   EXPECT_EQ(count(*m, ops::Constant), 2);
   EXPECT_EQ(count(*m, ops::Multiply), 2);
-  EXPECT_EQ(count(*m, ops::Add), 4);
+  EXPECT_EQ(count(*m, ops::Add), 5);
+  EXPECT_EQ(count(*m, ops::Subtract), 2);
   // The survivor stands for both: its location names both lines.
   const Op* exp = opsOf(*m, ops::Exponential).front();
   const Op* add = exp->operand(0)->definingOp();
   EXPECT_EQ(add->loc, mergeLocations({Location::file("m.py", 1, 1), Location::file("m.py", 2, 1)}));
-  const Op* n = returned(*m, 1)->definingOp();
-  EXPECT_EQ(n->operand(0)->definingOp(), returned(*m, 0)->definingOp()->operand(0)->definingOp());
+  const Op* l = returned(*m, 0)->definingOp();
+  EXPECT_EQ(l->operand(1)->definingOp(), add) << "e became a";
+  const Op* n = returned(*m, 1)->definingOp()->operand(0)->definingOp()->operand(0)->definingOp();
+  EXPECT_EQ(n->operand(0)->definingOp(), l->operand(0)->definingOp());
 }
 
 TEST(CseTest, SideEffectingOpsAreNeverMerged) {
