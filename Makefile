@@ -22,7 +22,7 @@ build: configure
 # The main job: train a convolutional classifier on scikit-learn's handwritten digits with
 # the C++ frontend (jit(value_and_grad(loss)) and Adam); it fails below 95% test accuracy.
 run: build
-	@$(BUILD)/examples/digits_cnn --plot $(BUILD)/digits_loss.svg
+	@$(BUILD)/examples/digits_cnn --plot $(BUILD)/digits_training.svg
 
 # Installs the kiln tool, its plugins, libkiln.so, the public headers, the CMake package
 # (find_package(kiln): kiln::kiln) and kiln.pc under PREFIX (cmake/install.cmake).

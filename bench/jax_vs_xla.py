@@ -930,6 +930,8 @@ def parse_args():
                              "(batch, image, width, layers) for quick checks of every model on both "
                              "backends; mlp_train, digits_train and the memory-bound pieces keep "
                              "their size (default full)")
+    parser.add_argument("--chart", metavar="FILE.svg",
+                        help="also draw the speed table as an SVG bar chart (bench/speed_chart.py)")
     parser.add_argument("--worker", choices=BACKENDS, help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.scale = args.scale or ("small" if args.quick else "full")
@@ -956,6 +958,7 @@ def main():
     sys.stdout.flush()
     compile_results = None
     dispatch_us = {}
+    speeds = {}  # thread count label -> program -> XLA time / kiln time, for --chart
     with tempfile.TemporaryDirectory(prefix="jax_vs_xla.") as tmp:
         for threads in args.threads:
             session = Session(threads, args, pathlib.Path(tmp))
@@ -964,6 +967,7 @@ def main():
             if threads == 1:
                 compile_results = results
             print_timing_table(threads, results)
+            speeds[plural(threads, "thread")] = {r.program.name: r.ratio() for r in results}
             sys.stdout.flush()
         if not args.no_compile:
             if compile_results is None:
@@ -971,6 +975,11 @@ def main():
                 compile_results = Session(1, args, pathlib.Path(tmp)).run(programs, timed=False)
             print_compile_table(compile_results)
     print_dispatch(dispatch_us)
+    if args.chart:
+        sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+        import speed_chart
+        speed_chart.write(args.chart, "kiln against XLA:CPU on the same jitted JAX programs", speeds)
+        print(f"\nchart: {args.chart}")
 
 
 if __name__ == "__main__":

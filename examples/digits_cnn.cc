@@ -3,7 +3,7 @@
 // jit(value_and_grad(loss)) and Adam, using only the public API (include/kiln/kiln.h).
 //
 //   build/examples/digits_cnn [--epochs N] [--batch N] [--lr X] [--seed N]
-//                             [--plot loss.svg] [--data digits.csv.gz]
+//                             [--plot training.svg] [--data digits.csv.gz]
 //
 // Prints a progress bar per epoch with the training loss, the test accuracy and the time
 // per step; exits non-zero when the final test accuracy is below 95%.
@@ -135,31 +135,40 @@ Array accuracy(const Params& p, const Array& x, const Array& y) {
   return kiln::mean(kiln::argmax(forward(p, x), -1) == y);
 }
 
-// The loss of every step as an SVG line chart.
-void writePlot(const std::string& path, const std::vector<float>& losses, int stepsPerEpoch) {
-  const double w = 640, h = 360, left = 50, right = 15, top = 20, bottom = 35;
-  float hi = *std::max_element(losses.begin(), losses.end());
+// The training loss of every step (left axis) and the test accuracy after each epoch
+// (right axis) as an SVG line chart with labelled axes.
+void writePlot(const std::string& path, const std::vector<float>& losses, const std::vector<double>& accuracies,
+               int stepsPerEpoch) {
+  const double w = 640, h = 360, left = 55, right = 55, top = 30, bottom = 40;
+  const double plotW = w - left - right, plotH = h - top - bottom;
+  const float hi = *std::max_element(losses.begin(), losses.end());
+  auto xAt = [&](double step) { return left + plotW * step / std::max<double>(1, losses.size() - 1); };
+  auto text = [](double x, double y, const char* anchor, const std::string& s, int size = 10) {
+    return "<text x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" text-anchor=\"" + anchor +
+           "\" font-size=\"" + std::to_string(size) + "\" font-family=\"sans-serif\">" + s + "</text>\n";
+  };
   std::ofstream out(path + ".tmp");
   out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w << "\" height=\"" << h << "\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"" << w / 2 << "\" y=\"14\" text-anchor=\"middle\" font-size=\"13\" font-family=\"sans-serif\">"
-      << "training loss per step (digits_cnn)</text>\n"
-      << "<line x1=\"" << left << "\" y1=\"" << h - bottom << "\" x2=\"" << w - right << "\" y2=\"" << h - bottom
-      << "\" stroke=\"black\"/>\n<line x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left << "\" y2=\""
-      << h - bottom << "\" stroke=\"black\"/>\n";
+      << text(w / 2, 16, "middle", "digits_cnn: training loss and test accuracy", 13)
+      << "<path d=\"M" << left << " " << top << " V" << h - bottom << " H" << w - right << " V" << top
+      << "\" fill=\"none\" stroke=\"black\"/>\n";
   for (int i = 0; i <= 4; ++i) {
-    double v = hi * i / 4, y = h - bottom - (h - top - bottom) * i / 4;
-    out << "<text x=\"" << left - 5 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\" font-size=\"10\" "
-        << "font-family=\"sans-serif\">" << std::to_string(v).substr(0, 4) << "</text>\n";
+    const double y = h - bottom - plotH * i / 4;
+    out << text(left - 5, y + 4, "end", std::to_string(hi * i / 4).substr(0, 4))
+        << text(w - right + 5, y + 4, "start", std::to_string(25 * i) + "%");
   }
-  out << "<text x=\"" << w / 2 << "\" y=\"" << h - 8 << "\" text-anchor=\"middle\" font-size=\"11\" "
-      << "font-family=\"sans-serif\">step (" << stepsPerEpoch << " per epoch)</text>\n"
+  out << text(w / 2, h - 8, "middle", "training step (" + std::to_string(stepsPerEpoch) + " per epoch)", 11)
+      << "<text transform=\"translate(14 " << top + plotH / 2 << ") rotate(-90)\" text-anchor=\"middle\" "
+      << "font-size=\"11\" font-family=\"sans-serif\" fill=\"#1f77b4\">training loss (cross-entropy)</text>\n"
+      << "<text transform=\"translate(" << w - 12 << " " << top + plotH / 2 << ") rotate(90)\" "
+      << "text-anchor=\"middle\" font-size=\"11\" font-family=\"sans-serif\" fill=\"#d62728\">test accuracy</text>\n"
       << "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.2\" points=\"";
-  for (size_t i = 0; i < losses.size(); ++i) {
-    double x = left + (w - left - right) * static_cast<double>(i) / std::max<double>(1, losses.size() - 1);
-    double y = h - bottom - (h - top - bottom) * losses[i] / hi;
-    out << x << "," << y << " ";
-  }
+  for (size_t i = 0; i < losses.size(); ++i)
+    out << xAt(static_cast<double>(i)) << "," << h - bottom - plotH * losses[i] / hi << " ";
+  out << "\"/>\n<polyline fill=\"none\" stroke=\"#d62728\" stroke-width=\"1.5\" points=\"";
+  for (size_t e = 0; e < accuracies.size(); ++e)
+    out << xAt(static_cast<double>((e + 1) * stepsPerEpoch - 1)) << "," << h - bottom - plotH * accuracies[e] << " ";
   out << "\"/>\n</svg>\n";
   out.close();
   std::rename((path + ".tmp").c_str(), path.c_str());
@@ -227,6 +236,7 @@ int main(int argc, char** argv) {
     int stepsPerEpoch = static_cast<int>(trainRows.size()) / batch;
     bool terminal = isatty(STDOUT_FILENO);  // the bar moves per step only on a terminal
     std::vector<float> losses;
+    std::vector<double> accuracies;  // after each epoch
     double accuracyNow = 0;
     for (int epoch = 1; epoch <= epochs; ++epoch) {
       std::shuffle(trainRows.begin(), trainRows.end(), rng);
@@ -248,6 +258,7 @@ int main(int argc, char** argv) {
       }
       double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       accuracyNow = evaluate(params, xTest, yTest).item<double>();
+      accuracies.push_back(accuracyNow);
       std::printf("%sepoch %2d/%d [%s] loss %.4f  test accuracy %5.1f%%  %.2f ms/step\n", terminal ? "\r" : "", epoch, epochs,
                   std::string(30, '#').c_str(), epochLoss / stepsPerEpoch, 100 * accuracyNow, ms / stepsPerEpoch);
     }
@@ -255,8 +266,8 @@ int main(int argc, char** argv) {
                 static_cast<long long>(kiln::compile_count()), static_cast<long long>(step.compiles()),
                 static_cast<long long>(evaluate.compiles()));
     if (!plot.empty()) {
-      writePlot(plot, losses, stepsPerEpoch);
-      std::printf("loss curve written to %s\n", plot.c_str());
+      writePlot(plot, losses, accuracies, stepsPerEpoch);
+      std::printf("loss and accuracy plot written to %s\n", plot.c_str());
     }
     std::printf("final test accuracy %.1f%% (target: at least 95%%)\n", 100 * accuracyNow);
     return accuracyNow >= 0.95 ? 0 : 1;

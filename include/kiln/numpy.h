@@ -1,5 +1,5 @@
 // numpy-like operations on kiln::Array, with NumPy's broadcasting and JAX's type
-// promotion (README, "The C++ frontend"). Outside a trace each runs at once on the
+// promotion (docs/guides/cpp-api.md). Outside a trace each runs at once on the
 // device (asynchronously, through a cache of compiled one-op programs); inside one
 // (jit, grad, vmap) it adds its ops to the program being traced. Names and arguments
 // follow jax.numpy; axes may be negative. Every function takes the caller's source

@@ -28,7 +28,7 @@ check_output() {  # check_output NAME FILE
 cmake -S "$src/tests/install/consumer" -B "$tmp/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" > "$tmp/configure.txt" 2>&1 ||
   fail "configuring the consumer: $(cat "$tmp/configure.txt")"
 cmake --build "$tmp/consumer" > "$tmp/build.txt" 2>&1 || fail "building the consumer: $(cat "$tmp/build.txt")"
-"$tmp/consumer/consumer" > "$tmp/cmake_run.txt" || fail "running the CMake-built consumer"
+"$tmp/consumer/app" > "$tmp/cmake_run.txt" || fail "running the CMake-built consumer"
 check_output "find_package" "$tmp/cmake_run.txt"
 PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --modversion kiln | grep -qx "$expected" || fail "pkg-config --modversion"
 # shellcheck disable=SC2046
