@@ -11,6 +11,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config lld
   llvm-19-dev libopenblas-dev libtbb-dev libfmt-dev libcli11-dev nlohmann-json3-dev
+  libdnnl-dev      # oneDNN: direct convolutions with AVX-512, AVX512-BF16 and AMX kernels
   libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev
   libopenmpi-dev openmpi-bin  # the mpi communicator: multi-process runs under mpirun
   python3-sklearn  # the digits data set of the main job (examples/digits_cnn.cc)

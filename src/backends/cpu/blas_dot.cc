@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "backends/cpu/blas_convolution.h"
+#include "backends/cpu/onednn_convolution.h"
 #include "backends/cpu/f32_staging.h"
 #include "backends/cpu/gemm.h"
 #include "backends/cpu/threads.h"
@@ -134,7 +135,10 @@ std::optional<std::string> gemmTypesDecline(const Op& op) {
 }
 
 std::optional<std::string> blasDeclines(const Op& op) {
-  if (op.is(ops::Convolution)) return convolutionOffBlas(op);
+  if (op.is(ops::Convolution)) {
+    if (!oneDnnConvolutionDeclines(op)) return std::nullopt;
+    return convolutionOffBlas(op);
+  }
   if (!op.is(ops::DotGeneral) && !op.is(ops::Dot)) return "unsupported: " + std::string(op.name()) + " on BLAS";
   if (auto why = gemmTypesDecline(op)) return "unsupported: dot_general of " + *why + " on BLAS";
   // GEMM takes 32-bit sizes.
@@ -143,8 +147,16 @@ std::optional<std::string> blasDeclines(const Op& op) {
   return std::nullopt;
 }
 
+std::string convolutionPath(const Op& op) {
+  return oneDnnConvolutionDeclines(op) ? blasConvolutionPath(op) : oneDnnConvolutionPath(op);
+}
+
 void blasInto(const Op& op, const void* lhs, const void* rhs, void* out) {
   threadCount();  // OpenBLAS gets the backend's thread count before its first call
+  if (op.is(ops::Convolution) && !oneDnnConvolutionDeclines(op)) {
+    oneDnnConvolutionInto(op, lhs, rhs, out);
+    return;
+  }
   const DType t = op.result()->type().dtype();
   if (allOfType(op, t) && (t == DType::F32 || t == DType::F64)) {
     gemmInto(op, t, lhs, rhs, out);

@@ -4,8 +4,9 @@
 // transpose, are passed as they are, with the transpose folded into the call's flags;
 // others are first copied into that order. f16 and bf16 operands and results are staged
 // through f32 (f32_staging.h): GEMM sums in f32, as the interpreter accumulates them, and
-// the result is rounded once. A convolution is one GEMM over its windows
-// (blas_convolution.h), where its cost model says that wins.
+// the result is rounded once. A convolution runs on oneDNN where it takes it
+// (onednn_convolution.h), else as one GEMM over its windows (blas_convolution.h), where
+// its cost model says that wins.
 #pragma once
 
 #include <optional>
@@ -22,6 +23,10 @@ std::optional<std::string> blasDeclines(const Op& op);
 
 // Why GEMM cannot take the element types of the dot or convolution `op` (or nothing).
 std::optional<std::string> gemmTypesDecline(const Op& op);
+
+// How a convolution blasDeclines accepted runs, for the report: on oneDNN
+// (onednn_convolution.h) where it takes it, else as one GEMM (blas_convolution.h).
+std::string convolutionPath(const Op& op);
 
 // Runs an op that blasDeclines accepted.
 interp::HostValues blasRun(const Op& op, const interp::HostValues& operands);

@@ -6,7 +6,6 @@
 #include <memory>
 #include <unordered_set>
 
-#include "backends/cpu/blas_convolution.h"
 #include "backends/cpu/blas_dot.h"
 #include "backends/cpu/threads.h"
 #include "ir/ops/compiler.h"
@@ -232,7 +231,7 @@ std::string Executable::report() const {
     std::string why;
     auto note = [&](const Op& c) {
       if (!c.is(ops::Convolution)) return;
-      why += onBlas ? ", convolution " + blasConvolutionPath(c) : ", convolution as a direct loop: " + *blasDeclines(c);
+      why += onBlas ? ", convolution " + convolutionPath(c) : ", convolution as a direct loop: " + *blasDeclines(c);
     };
     if (op.is(ops::Fusion)) {
       for (const auto& inner : op.region(0).ops())

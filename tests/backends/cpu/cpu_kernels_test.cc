@@ -776,11 +776,14 @@ TEST(CpuKernelsTest, ConvolutionsOnBlasAgreeWithTheInterpreter) {
   for (auto [e, tolerance] : types)
     for (const Case& c : cases) {
       auto t = [&](const char* shape) { return "tensor<" + std::string(shape) + "x" + e + ">"; };
+      // bf16 2-D convolutions in JAX's layout run on oneDNN (the next test).
+      const bool oneDnn = std::string(e) == "bf16" && std::string(c.attrs).starts_with("dim_numbers = [b, 0, 1, f]x[0, 1, i, o]");
       check(function("%x: " + t(c.lhs) + ", %k: " + t(c.rhs), t(c.out),
                      "  %r = stablehlo.convolution(%x, %k) " + std::string(c.attrs) +
                          " {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (" + t(c.lhs) + ", " +
                          t(c.rhs) + ") -> " + t(c.out) + "\n"),
-            std::string("BLAS: stablehlo.convolution at line 2, convolution ") + c.path, tolerance);
+            std::string("BLAS: stablehlo.convolution at line 2, convolution ") + (oneDnn ? "oneDNN " : c.path),
+            tolerance);
     }
   check(function("%x: tensor<2x9x9x3xf32>, %k: tensor<3x3x3x8xf32>, %b: tensor<8xf32>", "tensor<2x9x9x8xf32>",
                            "  %c = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], "
@@ -791,6 +794,58 @@ TEST(CpuKernelsTest, ConvolutionsOnBlasAgreeWithTheInterpreter) {
                            "  %z = stablehlo.constant dense<0.0> : tensor<2x9x9x8xf32>\n"
                            "  %r = stablehlo.maximum %s, %z : tensor<2x9x9x8xf32>\n"),
         "BLAS, then kernel: kiln.fusion (dot_epilogue) at line 6, convolution im2col", 1e-5);
+}
+
+// 2-D convolutions in JAX's layout ([b, h, w, f] x [h, w, i, o]) run on oneDNN: f32 ones
+// over enough output positions (strides, dilation, asymmetric padding, a bias-and-relu
+// epilogue after it), and bf16 ones natively, to a bf16 or an f32 result. oneDNN sums in
+// its own order: within 1e-5 (f32) or 1e-2 (bf16) of the largest output. Small f32 images
+// and other layouts stay with im2col and GEMM.
+TEST(CpuKernelsTest, ConvolutionsOnOneDnnAgreeWithTheInterpreter) {
+  auto conv = [](const std::string& lhs, const std::string& rhs, const std::string& out, const std::string& window,
+                 const std::string& name = "%r") {
+    return "  " + name + " = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {" +
+           window + "} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (" + lhs + ", " + rhs + ") -> " +
+           out + "\n";
+  };
+  auto check = [](const std::string& text, const std::string& path, double tolerance) {
+    SCOPED_TRACE(text);
+    test_util::Compiled c = test_util::compile(text);
+    EXPECT_NE(c.exe->report().find(path), std::string::npos) << c.exe->report();
+    expectNearOnCpu(c, tolerance);
+  };
+  const std::string onDnn = "BLAS: stablehlo.convolution at line 2, convolution oneDNN ";
+  struct Case {
+    const char *lhs, *rhs, *out, *window;
+  };
+  const Case cases[] = {
+      {"2x16x16x8", "3x3x8x16", "2x16x16x16", "pad = [[1, 1], [1, 1]]"},
+      {"1x33x31x5", "3x3x5x12", "1x16x16x12", "stride = [2, 2], pad = [[1, 0], [1, 2]]"},
+      {"1x20x20x6", "3x3x6x8", "1x16x16x8", "rhs_dilate = [2, 2]"},
+  };
+  for (const char* e : {"f32", "bf16"})
+    for (const Case& c : cases) {
+      auto t = [&](const char* shape) { return "tensor<" + std::string(shape) + "x" + e + ">"; };
+      check(function("%x: " + t(c.lhs) + ", %k: " + t(c.rhs), t(c.out), conv(t(c.lhs), t(c.rhs), t(c.out), c.window)),
+            onDnn, std::string(e) == "f32" ? 1e-5 : 1e-2);
+    }
+  // bf16 operands to an f32 result (preferred_element_type).
+  check(function("%x: tensor<2x16x16x8xbf16>, %k: tensor<3x3x8x16xbf16>", "tensor<2x16x16x16xf32>",
+                 conv("tensor<2x16x16x8xbf16>", "tensor<3x3x8x16xbf16>", "tensor<2x16x16x16xf32>", "pad = [[1, 1], [1, 1]]")),
+        onDnn, 1e-5);
+  // A bias and relu after it: the dot_epilogue's product comes from oneDNN.
+  check(function("%x: tensor<2x16x16x8xf32>, %k: tensor<3x3x8x16xf32>, %b: tensor<16xf32>", "tensor<2x16x16x16xf32>",
+                 conv("tensor<2x16x16x8xf32>", "tensor<3x3x8x16xf32>", "tensor<2x16x16x16xf32>", "pad = [[1, 1], [1, 1]]",
+                      "%c") +
+                     "  %bb = stablehlo.broadcast_in_dim %b, dims = [3] : (tensor<16xf32>) -> tensor<2x16x16x16xf32>\n"
+                     "  %s = stablehlo.add %c, %bb : tensor<2x16x16x16xf32>\n"
+                     "  %z = stablehlo.constant dense<0.0> : tensor<2x16x16x16xf32>\n"
+                     "  %r = stablehlo.maximum %s, %z : tensor<2x16x16x16xf32>\n"),
+        "kiln.fusion (dot_epilogue) at line 6, convolution oneDNN ", 1e-5);
+  // A small f32 image stays with GEMM, and the report says why oneDNN was not asked.
+  check(function("%x: tensor<1x8x8x8xf32>, %k: tensor<3x3x8x16xf32>", "tensor<1x8x8x16xf32>",
+                 conv("tensor<1x8x8x8xf32>", "tensor<3x3x8x16xf32>", "tensor<1x8x8x16xf32>", "pad = [[1, 1], [1, 1]]")),
+        "convolution im2col, then one GEMM", 1e-5);
 }
 
 // Skinny products C = A·Bᵀ (few rows: a transformer on a short sequence) stream each row
@@ -886,7 +941,8 @@ TEST(CpuKernelsTest, AnInputFusionWithTwoReducesAndASideOutput) {
 }
 
 // Results do not depend on the thread count: softmax over long rows, column sums, an
-// MLP (GEMMs with a bias-and-relu epilogue), a convolution through im2col (blocks of
+// MLP (GEMMs with a bias-and-relu epilogue), a convolution on oneDNN (its kernels give
+// each output position to one thread) and one through im2col (another layout: blocks of
 // rows, each GEMM cut into pieces) and a skinny A·Bᵀ (gemm.cc's row dots, cut into
 // pieces of columns), a batch of small products (side by side, each whole on one
 // thread), a narrow product (narrow_gemm.h, in pieces of rows), and one kernel that sums a product both along its rows and down
@@ -900,7 +956,8 @@ TEST(CpuKernelsTest, BitwiseTheSameAtOneTwoAndEightThreads) {
       "%img: tensor<1x56x56x64xf32>, %k: tensor<3x3x64x64xf32>, %t: tensor<7x512xf32>, %wt: tensor<1000x512xf32>, "
       "%u: tensor<64x16x64xf32>, %v: tensor<64x16x64xf32>, %w3: tensor<64x16x64xf32>) -> "
       "(tensor<256x1024xf32>, tensor<512xf32>, tensor<256x512xf32>, tensor<1x56x56x64xf32>, tensor<7x1000xf32>, "
-      "tensor<64xf32>, tensor<64x16xf32>, tensor<64x16x64xf32>, tensor<64x16x16xf32>, tensor<256x16xf32>) {\n"
+      "tensor<64xf32>, tensor<64x16xf32>, tensor<64x16x64xf32>, tensor<64x16x16xf32>, tensor<256x16xf32>, "
+      "tensor<1x56x56x64xf32>) {\n"
       "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
       "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
       "  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1]"
@@ -923,6 +980,9 @@ TEST(CpuKernelsTest, BitwiseTheSameAtOneTwoAndEightThreads) {
       "  %conv = stablehlo.convolution(%img, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], "
       "window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
       "(tensor<1x56x56x64xf32>, tensor<3x3x64x64xf32>) -> tensor<1x56x56x64xf32>\n"
+      "  %conv2 = stablehlo.convolution(%img, %k) dim_numbers = [b, 1, 0, f]x[0, 1, i, o]->[b, 1, 0, f], "
+      "window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
+      "(tensor<1x56x56x64xf32>, tensor<3x3x64x64xf32>) -> tensor<1x56x56x64xf32>\n"
       "  %skinny = stablehlo.dot_general %t, %wt, contracting_dims = [1] x [1] : (tensor<7x512xf32>, "
       "tensor<1000x512xf32>) -> tensor<7x1000xf32>\n"
       "  %uv = stablehlo.multiply %u, %v : tensor<64x16x64xf32>\n"
@@ -937,9 +997,10 @@ TEST(CpuKernelsTest, BitwiseTheSameAtOneTwoAndEightThreads) {
       "  %wn = stablehlo.slice %w [0:1024, 0:16] : (tensor<1024x512xf32>) -> tensor<1024x16xf32>\n"
       "  %narrow = stablehlo.dot_general %x, %wn, contracting_dims = [1] x [0]"
       " : (tensor<256x1024xf32>, tensor<1024x16xf32>) -> tensor<256x16xf32>\n"
-      "  return %softmax, %cols, %relu, %conv, %skinny, %down, %along, %vw, %batched, %narrow : tensor<256x1024xf32>, "
-      "tensor<512xf32>, tensor<256x512xf32>, tensor<1x56x56x64xf32>, tensor<7x1000xf32>, tensor<64xf32>, "
-      "tensor<64x16xf32>, tensor<64x16x64xf32>, tensor<64x16x16xf32>, tensor<256x16xf32>\n}\n";
+      "  return %softmax, %cols, %relu, %conv, %skinny, %down, %along, %vw, %batched, %narrow, %conv2 : "
+      "tensor<256x1024xf32>, tensor<512xf32>, tensor<256x512xf32>, tensor<1x56x56x64xf32>, tensor<7x1000xf32>, "
+      "tensor<64xf32>, tensor<64x16xf32>, tensor<64x16x64xf32>, tensor<64x16x16xf32>, tensor<256x16xf32>, "
+      "tensor<1x56x56x64xf32>\n}\n";
   auto module = stablehlo::parseModule(text);
   passes::PassContext context;
   passes::runPipeline(*module, cpuPipeline(), context);

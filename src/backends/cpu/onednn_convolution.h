@@ -1,0 +1,34 @@
+// stablehlo.convolution on oneDNN (Debian's libdnnl 2.6): direct convolutions with the
+// best kernels the CPU has (AVX2, AVX-512, and for bf16 AVX512-BF16 or AMX tiles), where
+// they beat im2col and a GEMM (blas_convolution.h). Taken: 2-D convolutions in JAX's
+// default layout ([batch, height, width, feature] data and result, a [height, width, in,
+// out] kernel), one group, no lhs dilation or window reversal, f32 x f32 -> f32 or
+// bf16 x bf16 -> bf16/f32. bf16 runs natively (products exact in f32, sums in f32, the
+// result rounded once, as the interpreter computes it), so it needs no widened copies.
+//
+// oneDNN sums in its own order, as BLAS does: results agree with the interpreter within
+// rounding. Its kernels give each output position to one thread, with the whole sum, so
+// the bits do not depend on the thread count (tested); they do depend on the CPU's
+// instruction set (an AMX machine and an AVX2 one sum bf16 products differently).
+// KILN_ONEDNN=off leaves every convolution to the other paths (for comparisons).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "ir/module.h"
+
+namespace kiln::cpu {
+
+// Why oneDNN does not run the convolution `op` (its layout, types, or a shape where
+// im2col and GEMM do better), or nothing when it does.
+std::optional<std::string> oneDnnConvolutionDeclines(const Op& op);
+
+// How it runs there, for the report: "oneDNN brgconv:avx512_core_amx_bf16".
+std::string oneDnnConvolutionPath(const Op& op);
+
+// Runs it over dense row-major buffers of the operands' and the result's types, on the
+// backend's threads.
+void oneDnnConvolutionInto(const Op& op, const void* lhs, const void* rhs, void* out);
+
+}  // namespace kiln::cpu
