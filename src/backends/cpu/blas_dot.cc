@@ -7,6 +7,7 @@
 
 #include "backends/cpu/blas_convolution.h"
 #include "backends/cpu/onednn_convolution.h"
+#include "backends/cpu/onednn_gemm.h"
 #include "backends/cpu/f32_staging.h"
 #include "backends/cpu/gemm.h"
 #include "backends/cpu/threads.h"
@@ -79,8 +80,9 @@ Matrix asMatrix(const uint8_t* data, const Shape& shape, size_t bytes, const Dim
   return m;
 }
 
-// The dot over dense row-major buffers whose elements are all of type `t` (f32 or f64).
-void dotInto(const Op& op, DType t, const void* lhsData, const void* rhsData, void* outData) {
+// The dot over dense row-major buffers whose operands are of type `t` (f32 or f64, or
+// bf16 where oneDNN takes it) and whose result is of type `out`.
+void dotInto(const Op& op, DType t, DType out, const void* lhsData, const void* rhsData, void* outData) {
   DotDims dims = DotDims::of(op);
   const Shape& ls = op.operand(0)->type().shape();
   const Shape& rs = op.operand(1)->type().shape();
@@ -92,20 +94,20 @@ void dotInto(const Op& op, DType t, const void* lhsData, const void* rhsData, vo
   int64_t n = product(rs, rhsFree);
   if (batch * m * n == 0) return;
   if (k == 0) {  // an empty sum: zeros
-    std::memset(outData, 0, static_cast<size_t>(batch * m * n) * bytes);
+    std::memset(outData, 0, static_cast<size_t>(batch * m * n * storageBytes(out)));
     return;
   }
   Matrix a = asMatrix(static_cast<const uint8_t*>(lhsData), ls, bytes, concat(dims.lhsBatch, lhsFree, dims.lhsContracting),
                       concat(dims.lhsBatch, dims.lhsContracting, lhsFree));
   Matrix b = asMatrix(static_cast<const uint8_t*>(rhsData), rs, bytes, concat(dims.rhsBatch, dims.rhsContracting, rhsFree),
                       concat(dims.rhsBatch, rhsFree, dims.rhsContracting));
-  rowMajorBatchedGemm(t, a.transposed, b.transposed, batch, m, n, k, a.data, a.transposed ? m : k, m * k, b.data,
+  rowMajorBatchedGemm(t, out, a.transposed, b.transposed, batch, m, n, k, a.data, a.transposed ? m : k, m * k, b.data,
                       b.transposed ? k : n, k * n, outData);
 }
 
 void gemmInto(const Op& op, DType t, const void* lhs, const void* rhs, void* out) {
   if (op.is(ops::Convolution)) blasConvolutionInto(op, t, lhs, rhs, out);
-  else dotInto(op, t, lhs, rhs, out);
+  else dotInto(op, t, t, lhs, rhs, out);
 }
 
 // Whether `op`'s operands and result are all of type `t` (GEMM takes them as they are).
@@ -147,6 +149,15 @@ std::optional<std::string> blasDeclines(const Op& op) {
   return std::nullopt;
 }
 
+std::string dotPath(const Op& op) {
+  const DType in = op.operand(0)->type().dtype(), out = op.result()->type().dtype();
+  if (in == DType::BF16 && op.operand(1)->type().dtype() == DType::BF16 && oneDnnGemmTakes(in, out))
+    return "on oneDNN, bf16 as it is";
+  if (in == DType::F32 && op.operand(1)->type().dtype() == DType::F32 && out == DType::F32 && oneDnnGemmTakes(in, out))
+    return "on oneDNN";
+  return stagesThroughF32(out) && out != DType::F32 ? "on OpenBLAS, through f32" : "on OpenBLAS";
+}
+
 std::string convolutionPath(const Op& op) {
   return oneDnnConvolutionDeclines(op) ? blasConvolutionPath(op) : oneDnnConvolutionPath(op);
 }
@@ -162,7 +173,13 @@ void blasInto(const Op& op, const void* lhs, const void* rhs, void* out) {
     gemmInto(op, t, lhs, rhs, out);
     return;
   }
-  // f16/bf16 somewhere: staged through f32 (blasDeclines took nothing else).
+  // bf16 operands to a bf16 or f32 result: natively on oneDNN, where it has the kernels.
+  const DType lt = op.operand(0)->type().dtype(), rt = op.operand(1)->type().dtype();
+  if (!op.is(ops::Convolution) && lt == DType::BF16 && rt == DType::BF16 && oneDnnGemmTakes(DType::BF16, t)) {
+    dotInto(op, DType::BF16, t, lhs, rhs, out);
+    return;
+  }
+  // f16/bf16 somewhere else: staged through f32 (blasDeclines took nothing else).
   const float* l = asF32(*op.operand(0), lhs, StagingSlot::Lhs);
   const float* r = asF32(*op.operand(1), rhs, StagingSlot::Rhs);
   const int64_t n = op.result()->type().numElements();

@@ -24,6 +24,11 @@ std::optional<std::string> blasDeclines(const Op& op);
 // Why GEMM cannot take the element types of the dot or convolution `op` (or nothing).
 std::optional<std::string> gemmTypesDecline(const Op& op);
 
+// Which library a dot blasDeclines accepted runs on, for the report: "on oneDNN, bf16 as
+// it is", "on oneDNN", "on OpenBLAS, through f32" or "on OpenBLAS" (GEMM pieces that
+// kiln's own skinny and narrow kernels take aside: gemm.cc).
+std::string dotPath(const Op& op);
+
 // How a convolution blasDeclines accepted runs, for the report: on oneDNN
 // (onednn_convolution.h) where it takes it, else as one GEMM (blas_convolution.h).
 std::string convolutionPath(const Op& op);

@@ -226,10 +226,11 @@ std::string Executable::report() const {
   if (native_.tier == CompileTier::Fast && !compiled.empty()) out += "; unoptimized (--compile-tier fast)";
   if (native_.background) out += "; unoptimized first, optimized code compiling in the background";
   out += "\n";
-  // Which path each convolution took, and why.
+  // Which library each dot runs on, and which path each convolution took, and why.
   auto convolutions = [&](const Op& op, bool onBlas) {
     std::string why;
     auto note = [&](const Op& c) {
+      if (onBlas && (c.is(ops::DotGeneral) || c.is(ops::Dot))) why += ", GEMM " + dotPath(c);
       if (!c.is(ops::Convolution)) return;
       why += onBlas ? ", convolution " + convolutionPath(c) : ", convolution as a direct loop: " + *blasDeclines(c);
     };

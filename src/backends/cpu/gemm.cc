@@ -1,4 +1,4 @@
-// GEMM on OpenBLAS (gemm.h).
+// GEMM on OpenBLAS and oneDNN (gemm.h).
 //
 // OpenBLAS's results depend on how a GEMM is cut: on some CPUs (Zen 3's kernels, say)
 // the bits change with its thread count, and even a one-thread call sums an element in
@@ -15,7 +15,9 @@
 #include <cmath>
 
 #include "backends/cpu/narrow_gemm.h"
+#include "backends/cpu/onednn_gemm.h"
 #include "backends/cpu/threads.h"
+#include "support/error.h"
 
 namespace kiln::cpu {
 namespace {
@@ -99,8 +101,14 @@ int64_t pieceColumns(int64_t n) {
 // Below this many multiply-adds a GEMM is one piece (cutting it costs more than it saves).
 constexpr int64_t kMinCutWork = int64_t{1} << 21;
 
-void gemmPiece(DType t, bool transposeA, bool transposeB, int64_t m, int64_t n, int64_t k, const void* a, int64_t lda,
-               const void* b, int64_t ldb, void* c, int64_t ldc) {
+// One piece, on the calling thread: on oneDNN where it has a fast kernel (onednn_gemm.h:
+// bf16 operands always, f32 with AVX-512), else on OpenBLAS.
+void gemmPiece(DType t, DType out, bool transposeA, bool transposeB, int64_t m, int64_t n, int64_t k, const void* a,
+               int64_t lda, const void* b, int64_t ldb, void* c, int64_t ldc) {
+  if (oneDnnGemm(t, out, transposeA, transposeB, m, n, k, a, lda, b, ldb, c, ldc)) return;
+  if (t != out || (t != DType::F32 && t != DType::F64))
+    throw Error(ErrorKind::Internal, "internal error: no GEMM for " + std::string(name(t)) + " operands to " +
+                                         std::string(name(out)) + " on this CPU");
   const CBLAS_TRANSPOSE ta = transposeA ? CblasTrans : CblasNoTrans, tb = transposeB ? CblasTrans : CblasNoTrans;
   auto i = [](int64_t v) { return static_cast<blasint>(v); };
   if (t == DType::F32)
@@ -115,11 +123,16 @@ void gemmPiece(DType t, bool transposeA, bool transposeB, int64_t m, int64_t n, 
 
 void rowMajorGemm(DType t, bool transposeA, bool transposeB, int64_t m, int64_t n, int64_t k, const void* a,
                   int64_t lda, const void* b, int64_t ldb, void* c) {
-  const int64_t size = t == DType::F32 ? 4 : 8;
+  rowMajorGemm(t, t, transposeA, transposeB, m, n, k, a, lda, b, ldb, c);
+}
+
+void rowMajorGemm(DType t, DType out, bool transposeA, bool transposeB, int64_t m, int64_t n, int64_t k, const void* a,
+                  int64_t lda, const void* b, int64_t ldb, void* c) {
+  const int64_t size = storageBytes(t), outSize = storageBytes(out);
   const auto* A = static_cast<const char*>(a);
   const auto* B = static_cast<const char*>(b);
   auto* C = static_cast<char*>(c);
-  if (narrowGemmTakes(t, transposeB, n, k)) {
+  if (t == out && narrowGemmTakes(t, transposeB, n, k)) {
     const int64_t pieces = m * n * k < kMinCutWork ? 1 : (m + kPieceRows - 1) / kPieceRows;
     runParts(pieces, [&](int64_t p) {
       const int64_t from = pieces == 1 ? 0 : p * kPieceRows, to = pieces == 1 ? m : std::min(m, from + kPieceRows);
@@ -129,7 +142,7 @@ void rowMajorGemm(DType t, bool transposeA, bool transposeB, int64_t m, int64_t 
     return;
   }
   const bool byColumns = n >= m;
-  const bool rowDots = byColumns && skinny(t, transposeA, transposeB, m, k);
+  const bool rowDots = byColumns && t == out && skinny(t, transposeA, transposeB, m, k);
   const int64_t length = byColumns ? n : m;
   const int64_t step = byColumns ? pieceColumns(n) : kPieceRows;
   const int64_t pieces = m * n * k < kMinCutWork ? 1 : (length + step - 1) / step;
@@ -141,22 +154,22 @@ void rowMajorGemm(DType t, bool transposeA, bool transposeB, int64_t m, int64_t 
     } else if (byColumns) {
       // Columns [from, from + count) of B (rows of B when it is transposed) and of C.
       const char* bp = B + (transposeB ? from * ldb : from) * size;
-      gemmPiece(t, transposeA, transposeB, m, count, k, a, lda, bp, ldb, C + from * size, n);
+      gemmPiece(t, out, transposeA, transposeB, m, count, k, a, lda, bp, ldb, C + from * outSize, n);
     } else {
       // Rows [from, from + count) of A (its columns when it is transposed) and of C.
       const char* ap = A + (transposeA ? from : from * lda) * size;
-      gemmPiece(t, transposeA, transposeB, count, n, k, ap, lda, b, ldb, C + from * n * size, n);
+      gemmPiece(t, out, transposeA, transposeB, count, n, k, ap, lda, b, ldb, C + from * n * outSize, n);
     }
   });
 }
 
-void rowMajorBatchedGemm(DType t, bool transposeA, bool transposeB, int64_t batch, int64_t m, int64_t n, int64_t k,
-                         const void* a, int64_t lda, int64_t strideA, const void* b, int64_t ldb, int64_t strideB,
-                         void* c) {
-  const int64_t size = t == DType::F32 ? 4 : 8;
+void rowMajorBatchedGemm(DType t, DType out, bool transposeA, bool transposeB, int64_t batch, int64_t m, int64_t n,
+                         int64_t k, const void* a, int64_t lda, int64_t strideA, const void* b, int64_t ldb,
+                         int64_t strideB, void* c) {
+  const int64_t size = storageBytes(t), outSize = storageBytes(out);
   auto one = [&](int64_t i) {
-    rowMajorGemm(t, transposeA, transposeB, m, n, k, static_cast<const char*>(a) + i * strideA * size, lda,
-                 static_cast<const char*>(b) + i * strideB * size, ldb, static_cast<char*>(c) + i * m * n * size);
+    rowMajorGemm(t, out, transposeA, transposeB, m, n, k, static_cast<const char*>(a) + i * strideA * size, lda,
+                 static_cast<const char*>(b) + i * strideB * size, ldb, static_cast<char*>(c) + i * m * n * outSize);
   };
   if (m * n * k >= kMinCutWork || batch == 1) {
     for (int64_t i = 0; i < batch; ++i) one(i);

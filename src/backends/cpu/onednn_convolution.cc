@@ -1,26 +1,21 @@
-// Convolutions on oneDNN (onednn_convolution.h). oneDNN's headers are seen by this file
-// alone.
+// Convolutions on oneDNN (onednn_convolution.h).
 #include "backends/cpu/onednn_convolution.h"
 
-#include <cstdlib>
 #include <map>
-#include <memory>
 #include <mutex>
-#include <oneapi/dnnl/dnnl.hpp>
 
+#include "backends/cpu/onednn.h"
+#include "backends/cpu/onednn_gemm.h"
 #include "backends/cpu/threads.h"
 #include "ir/attr_records.h"
 #include "ir/ops/stablehlo.h"
 #include "support/error.h"
 
-// libgomp's, which Debian's oneDNN runs its threads on: how many the calling thread's
-// next parallel regions use.
-extern "C" void omp_set_num_threads(int);
-
 namespace kiln::cpu {
 namespace {
 
 using dnnl::memory;
+using onednn::engine;
 
 // Below this many output positions (batch x height x width) an f32 convolution stays
 // with im2col and GEMM: oneDNN lays the kernel out its own way on every call, which
@@ -31,17 +26,12 @@ using dnnl::memory;
 constexpr int64_t kMinF32Positions = 196;
 
 // What oneDNN needs to run one convolution signature, made once.
-struct Primitive {
+struct ConvolutionPrimitive {
   dnnl::convolution_forward conv;
   memory::desc src, userWeights, weights, dst, scratchpad;
   std::optional<dnnl::reorder> toWeights;  // the kernel from [h, w, in, out] to oneDNN's layout
   std::string impl;                        // the kernel oneDNN chose, e.g. brgconv:avx512_core
 };
-
-dnnl::engine& engine() {
-  static dnnl::engine cpu(dnnl::engine::kind::cpu, 0);
-  return cpu;
-}
 
 // Why the layout, the types or the window keep `op` from oneDNN (nothing: they do not).
 std::optional<std::string> shapeDeclines(const Op& op) {
@@ -75,17 +65,15 @@ memory::dims dimsOf(const Shape& s, std::initializer_list<int> order) {
   return d;
 }
 
-memory::data_type dnnlType(DType t) { return t == DType::BF16 ? memory::data_type::bf16 : memory::data_type::f32; }
-
 // The primitive for `op`, or null when oneDNN has no fast kernel for it (only its
 // reference code, or none at all).
-std::shared_ptr<const Primitive> make(const Op& op) {
+std::shared_ptr<const ConvolutionPrimitive> makeConvolution(const Op& op) {
   const Shape& ls = op.operand(0)->type().shape();  // [n, h, w, c]
   const Shape& rs = op.operand(1)->type().shape();  // [kh, kw, c, o]
   const Shape& os = op.result()->type().shape();    // [n, oh, ow, o]
   const Window w = Window::ofConvolution(op, 2);
-  const memory::data_type in = dnnlType(op.operand(0)->type().dtype()), out = dnnlType(op.result()->type().dtype());
-  auto p = std::make_shared<Primitive>();
+  const memory::data_type in = onednn::dataType(op.operand(0)->type().dtype()), out = onednn::dataType(op.result()->type().dtype());
+  auto p = std::make_shared<ConvolutionPrimitive>();
   p->src = memory::desc(dimsOf(ls, {0, 3, 1, 2}), in, memory::format_tag::nhwc);
   p->userWeights = memory::desc(dimsOf(rs, {3, 2, 0, 1}), in, memory::format_tag::hwio);
   p->dst = memory::desc(dimsOf(os, {0, 3, 1, 2}), out, memory::format_tag::nhwc);
@@ -113,61 +101,37 @@ std::shared_ptr<const Primitive> make(const Op& op) {
 }
 
 // The primitive of `op`'s signature (its types and window), made at its first request.
-std::shared_ptr<const Primitive> primitiveFor(const Op& op) {
+std::shared_ptr<const ConvolutionPrimitive> convolutionFor(const Op& op) {
   std::string key = op.operand(0)->type().str() + op.operand(1)->type().str() + op.result()->type().str();
   for (const char* attr : {"window_strides", "padding", "rhs_dilation"})
     if (Attribute a = op.attr(attr)) key += std::string(attr) + std::to_string(a.hash());
   static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const Primitive>> made;
+  static std::map<std::string, std::shared_ptr<const ConvolutionPrimitive>> made;
   std::lock_guard<std::mutex> lock(mutex);
   auto [it, fresh] = made.try_emplace(key);
-  if (fresh) it->second = make(op);
+  if (fresh) it->second = makeConvolution(op);
   return it->second;
 }
-
-// A buffer of the calling thread's, at least `bytes` long and 64-byte aligned.
-class ThreadBuffer {
- public:
-  void* get(size_t bytes) {
-    if (bytes > size_) {
-      bytes_.reset(static_cast<uint8_t*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
-      if (!bytes_) throw Error(ErrorKind::Runtime, "out of memory: oneDNN's buffer of " + std::to_string(bytes) + " bytes");
-      size_ = bytes;
-    }
-    return bytes_.get();
-  }
-
- private:
-  struct Free {
-    void operator()(uint8_t* p) const { std::free(p); }
-  };
-  std::unique_ptr<uint8_t[], Free> bytes_;
-  size_t size_ = 0;
-};
 
 }  // namespace
 
 std::optional<std::string> oneDnnConvolutionDeclines(const Op& op) {
-  static const bool off = [] {
-    const char* v = std::getenv("KILN_ONEDNN");
-    return v && std::string_view(v) == "off";
-  }();
-  if (off) return "KILN_ONEDNN=off";
+  if (!oneDnnEnabled()) return "KILN_ONEDNN=off";
   if (!op.is(ops::Convolution)) return "not a convolution";
   if (auto why = shapeDeclines(op)) return why;
-  if (!primitiveFor(op)) return "oneDNN has no fast kernel for it on this CPU";
+  if (!convolutionFor(op)) return "oneDNN has no fast kernel for it on this CPU";
   return std::nullopt;
 }
 
 std::string oneDnnConvolutionPath(const Op& op) {
-  const std::shared_ptr<const Primitive> p = primitiveFor(op);
+  const std::shared_ptr<const ConvolutionPrimitive> p = convolutionFor(op);
   return p ? "oneDNN " + p->impl + (p->toWeights ? " (kernel laid out for it)" : "") : "oneDNN: none";
 }
 
 void oneDnnConvolutionInto(const Op& op, const void* lhs, const void* rhs, void* out) {
-  const std::shared_ptr<const Primitive> p = primitiveFor(op);
+  const std::shared_ptr<const ConvolutionPrimitive> p = convolutionFor(op);
   if (!p) throw Error(ErrorKind::Internal, "internal error: oneDNN has no primitive for " + op.result()->type().str());
-  thread_local ThreadBuffer weightsBuffer, scratchBuffer;
+  thread_local onednn::ThreadBuffer weightsBuffer, scratchBuffer;
   omp_set_num_threads(threadCount());
   dnnl::stream stream(engine());
   memory src(p->src, engine(), const_cast<void*>(lhs)), dst(p->dst, engine(), out);

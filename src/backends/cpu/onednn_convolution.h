@@ -10,7 +10,7 @@
 // rounding. Its kernels give each output position to one thread, with the whole sum, so
 // the bits do not depend on the thread count (tested); they do depend on the CPU's
 // instruction set (an AMX machine and an AVX2 one sum bf16 products differently).
-// KILN_ONEDNN=off leaves every convolution to the other paths (for comparisons).
+// KILN_ONEDNN=off leaves every convolution to the other paths (onednn_gemm.h).
 #pragma once
 
 #include <optional>

@@ -12,6 +12,7 @@
 #include "backends/cpu/cpu_test_util.h"
 #include "backends/cpu/executable.h"
 #include "backends/cpu/narrow_gemm.h"
+#include "backends/cpu/onednn_gemm.h"
 #include "backends/cpu/threads.h"
 #include "ir/ops/stablehlo.h"
 #include "passes/pass_manager.h"
@@ -485,8 +486,9 @@ TEST(CpuKernelsTest, DotsOfOtherTypesSumAsTheInterpreterDoes) {
   }
 }
 
-// f16 and bf16 dots run on f32 GEMMs (blas_dot.h): operands widened, the sums in f32 as
-// the interpreter accumulates them, the result rounded once; mixed with f32 too. The
+// f16 and bf16 dots sum in f32 as the interpreter accumulates them, the result rounded
+// once: bf16 x bf16 natively on oneDNN where the CPU has its kernels (AVX512-BF16, AMX),
+// else (and f16, and mixed with f32) on f32 GEMMs, operands widened (blas_dot.h). The
 // inputs are small multiples of 1/8, so every sum is exact whatever BLAS's order and
 // the bits must be the interpreter's; for f16/bf16 results also with special values (NaN
 // made canonical, inf, extremes).
@@ -501,7 +503,10 @@ TEST(CpuKernelsTest, F16AndBf16DotsRunOnF32Gemms) {
                                         "  %r = stablehlo.dot_general %x, %y, " + c.dims + " : (" + lt + ", " + rt +
                                             ") -> " + ot + "\n");
       expectSameOnCpu(text, 0, false);
-      EXPECT_NE(test_util::compile(text).exe->report().find("BLAS: stablehlo.dot_general"), std::string::npos);
+      const std::string report = test_util::compile(text).exe->report();
+      EXPECT_NE(report.find("BLAS: stablehlo.dot_general"), std::string::npos);
+      const bool native = l == "bf16" && r == "bf16" && oneDnnGemmTakes(DType::BF16, o == "f32" ? DType::F32 : DType::BF16);
+      EXPECT_NE(report.find(native ? "GEMM on oneDNN, bf16 as it is" : "GEMM on OpenBLAS"), std::string::npos) << report;
       if (o != "f32") expectSameOnCpu(text, 0);
     }
   }

@@ -1,0 +1,117 @@
+// GEMM pieces on oneDNN's matmul (onednn_gemm.h), and what both oneDNN files share
+// (onednn.h).
+#include "backends/cpu/onednn_gemm.h"
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string_view>
+#include <tuple>
+
+#include "backends/cpu/onednn.h"
+#include "support/error.h"
+
+namespace kiln::cpu {
+
+namespace onednn {
+
+dnnl::engine& engine() {
+  static dnnl::engine cpu(dnnl::engine::kind::cpu, 0);
+  return cpu;
+}
+
+void ThreadBuffer::Free::operator()(uint8_t* p) const { std::free(p); }
+
+void* ThreadBuffer::get(size_t bytes) {
+  if (bytes > size_) {
+    bytes_.reset(static_cast<uint8_t*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
+    if (!bytes_) throw Error(ErrorKind::Runtime, "out of memory: a buffer of " + std::to_string(bytes) + " bytes for oneDNN");
+    size_ = bytes;
+  }
+  return bytes_.get();
+}
+
+}  // namespace onednn
+
+namespace {
+
+using dnnl::memory;
+using onednn::engine;
+
+struct MatmulPrimitive {
+  dnnl::matmul matmul;
+  memory::desc a, b, c, scratchpad;
+};
+
+// Everything a primitive depends on: the types, the transposes, the sizes and strides.
+using Key = std::tuple<DType, DType, bool, bool, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t>;
+
+std::shared_ptr<const MatmulPrimitive> makeMatmul(const Key& key) {
+  const auto [in, out, ta, tb, m, n, k, lda, ldb, ldc] = key;
+  auto p = std::make_shared<MatmulPrimitive>();
+  // A transposed operand is the same matrix read with swapped strides.
+  p->a = memory::desc({m, k}, onednn::dataType(in), ta ? memory::dims{1, lda} : memory::dims{lda, 1});
+  p->b = memory::desc({k, n}, onednn::dataType(in), tb ? memory::dims{1, ldb} : memory::dims{ldb, 1});
+  p->c = memory::desc({m, n}, onednn::dataType(out), memory::dims{ldc, 1});
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);  // per calling thread: pieces run side by side
+  try {
+    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(p->a, p->b, p->c), attr, engine());
+    // Its reference code is slow; for f32, OpenBLAS is as fast as any oneDNN kernel but the
+    // AVX-512 brgemm ones (1.1-1.35x OpenBLAS's speed on BERT's shapes on a Xeon).
+    const std::string_view impl = pd.impl_info_str();
+    if (impl.starts_with("ref") || (in == DType::F32 && !impl.starts_with("brg"))) return nullptr;
+    p->matmul = dnnl::matmul(pd);
+    p->scratchpad = pd.scratchpad_desc();
+  } catch (const dnnl::error&) {
+    return nullptr;
+  }
+  return p;
+}
+
+std::shared_ptr<const MatmulPrimitive> matmulFor(const Key& key) {
+  static std::mutex mutex;
+  static std::map<Key, std::shared_ptr<const MatmulPrimitive>> made;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto [it, fresh] = made.try_emplace(key);
+  if (fresh) it->second = makeMatmul(key);
+  return it->second;
+}
+
+}  // namespace
+
+bool oneDnnEnabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("KILN_ONEDNN");
+    return !(v && std::string_view(v) == "off");
+  }();
+  return on;
+}
+
+// f32 to f32, and bf16 to bf16 or f32: the types oneDNN's matmul is asked for.
+bool typesTaken(DType in, DType out) {
+  return (in == DType::F32 && out == DType::F32) || (in == DType::BF16 && (out == DType::BF16 || out == DType::F32));
+}
+
+bool oneDnnGemmTakes(DType in, DType out) {
+  if (!oneDnnEnabled() || !typesTaken(in, out)) return false;
+  // A shape every kernel set takes, asked once per pair of types.
+  return matmulFor(Key{in, out, false, false, 64, 64, 64, 64, 64, 64}) != nullptr;
+}
+
+bool oneDnnGemm(DType in, DType out, bool transposeA, bool transposeB, int64_t m, int64_t n, int64_t k, const void* a,
+                int64_t lda, const void* b, int64_t ldb, void* c, int64_t ldc) {
+  if (!oneDnnEnabled() || !typesTaken(in, out)) return false;
+  const std::shared_ptr<const MatmulPrimitive> p = matmulFor(Key{in, out, transposeA, transposeB, m, n, k, lda, ldb, ldc});
+  if (!p) return false;
+  omp_set_num_threads(1);
+  dnnl::stream stream(engine());
+  memory am(p->a, engine(), const_cast<void*>(a)), bm(p->b, engine(), const_cast<void*>(b)), cm(p->c, engine(), c);
+  thread_local onednn::ThreadBuffer scratch;
+  memory sm(p->scratchpad, engine(), scratch.get(std::max<size_t>(p->scratchpad.get_size(), 1)));
+  p->matmul.execute(stream, {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, cm}, {DNNL_ARG_SCRATCHPAD, sm}});
+  stream.wait();
+  return true;
+}
+
+}  // namespace kiln::cpu
