@@ -3,6 +3,8 @@
 
 #include <map>
 #include <mutex>
+#include <tuple>
+#include <vector>
 
 #include "backends/cpu/onednn.h"
 #include "backends/cpu/onednn_gemm.h"
@@ -25,13 +27,35 @@ using onednn::engine;
 // layers and 7x7 stem 1.2-2.5x faster. bf16 ones run on oneDNN at every size (2.6-13x).
 constexpr int64_t kMinF32Positions = 196;
 
-// What oneDNN needs to run one convolution signature, made once.
+// One piece of a convolution: output rows [outRow, outRow + outRows) of one image, from
+// its input rows [inRow, inRow + inRows) (the window's padding at either end, if any, is
+// the piece's own).
+struct ConvolutionPiece {
+  int64_t inRow = 0, outRow = 0;
+  size_t kind = 0;  // which of the primitive's piece primitives computes it
+};
+
+// What oneDNN needs to run one convolution signature, made once: a primitive per kind of
+// piece (the first rows, the middle ones, the last), each run single-threaded, and the
+// pieces spread over the backend's threads (threads.h), so the cores are shared with the
+// backend's pool rather than fought over by OpenMP's threads, and each output element is
+// computed by one piece whatever the thread count.
 struct ConvolutionPrimitive {
-  dnnl::convolution_forward conv;
-  memory::desc src, userWeights, weights, dst, scratchpad;
+  struct Kind {
+    dnnl::convolution_forward conv;
+    memory::desc src, dst, scratchpad;
+  };
+  std::vector<Kind> kinds;
+  std::vector<ConvolutionPiece> pieces;  // of one image, in row order
+  memory::desc userWeights, weights;
   std::optional<dnnl::reorder> toWeights;  // the kernel from [h, w, in, out] to oneDNN's layout
   std::string impl;                        // the kernel oneDNN chose, e.g. brgconv:avx512_core
 };
+
+// A piece computes at least this many multiply-adds (less costs more to cut than it
+// saves), and an image is cut into at most kMaxPiecesPerImage pieces.
+constexpr int64_t kMinPieceWork = int64_t{1} << 21;
+constexpr int64_t kMaxPiecesPerImage = 8;
 
 // Why the layout, the types or the window keep `op` from oneDNN (nothing: they do not).
 std::optional<std::string> shapeDeclines(const Op& op) {
@@ -68,30 +92,59 @@ memory::dims dimsOf(const Shape& s, std::initializer_list<int> order) {
 // The primitive for `op`, or null when oneDNN has no fast kernel for it (only its
 // reference code, or none at all).
 std::shared_ptr<const ConvolutionPrimitive> makeConvolution(const Op& op) {
+  // oneDNN plans a primitive's threads when it makes it, from the caller's OpenMP thread
+  // count, and then runs with that many whatever the count at run time: one per piece.
+  omp_set_num_threads(1);
   const Shape& ls = op.operand(0)->type().shape();  // [n, h, w, c]
   const Shape& rs = op.operand(1)->type().shape();  // [kh, kw, c, o]
   const Shape& os = op.result()->type().shape();    // [n, oh, ow, o]
   const Window w = Window::ofConvolution(op, 2);
-  const memory::data_type in = onednn::dataType(op.operand(0)->type().dtype()), out = onednn::dataType(op.result()->type().dtype());
-  auto p = std::make_shared<ConvolutionPrimitive>();
-  p->src = memory::desc(dimsOf(ls, {0, 3, 1, 2}), in, memory::format_tag::nhwc);
-  p->userWeights = memory::desc(dimsOf(rs, {3, 2, 0, 1}), in, memory::format_tag::hwio);
-  p->dst = memory::desc(dimsOf(os, {0, 3, 1, 2}), out, memory::format_tag::nhwc);
-  const memory::desc anyWeights(dimsOf(rs, {3, 2, 0, 1}), in, memory::format_tag::any);
+  const memory::data_type in = onednn::dataType(op.operand(0)->type().dtype());
+  const memory::data_type out = onednn::dataType(op.result()->type().dtype());
   const memory::dims strides{w.strides[0], w.strides[1]};
   const memory::dims dilations{w.windowDilations[0] - 1, w.windowDilations[1] - 1};
-  const memory::dims low{w.padding[0].first, w.padding[1].first}, high{w.padding[0].second, w.padding[1].second};
+  const memory::dims weightDims = dimsOf(rs, {3, 2, 0, 1});
+  auto p = std::make_shared<ConvolutionPrimitive>();
+  p->userWeights = memory::desc(weightDims, in, memory::format_tag::hwio);
+
+  // Pieces of output rows, by the shape alone.
+  const int64_t outRows = os[1], inRows = ls[1], stride = w.strides[0];
+  const int64_t window = (rs[0] - 1) * w.windowDilations[0] + 1;
+  const int64_t rowWork = std::max<int64_t>(1, os[2] * os[3] * rs[0] * rs[1] * rs[2]);
+  const int64_t rowsPerPiece = std::max((outRows + kMaxPiecesPerImage - 1) / kMaxPiecesPerImage,
+                                        std::min(outRows, (kMinPieceWork + rowWork - 1) / rowWork));
+  std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>, size_t> kinds;  // in rows, pads, out rows
   dnnl::primitive_attr attr;
-  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);  // per calling thread: executions run side by side
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);  // per calling thread: pieces run side by side
   try {
-    const dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                               p->src, anyWeights, p->dst, strides, dilations, low, high);
-    const dnnl::convolution_forward::primitive_desc pd(desc, attr, engine());
-    p->impl = pd.impl_info_str();
-    if (p->impl.starts_with("ref")) return nullptr;
-    p->conv = dnnl::convolution_forward(pd);
-    p->weights = pd.weights_desc();
-    p->scratchpad = pd.scratchpad_desc();
+    for (int64_t first = 0; first < outRows; first += rowsPerPiece) {
+      const int64_t last = std::min(outRows, first + rowsPerPiece);
+      const int64_t top = first * stride - w.padding[0].first, end = (last - 1) * stride - w.padding[0].first + window;
+      const int64_t from = std::max<int64_t>(0, top), to = std::min(inRows, end);
+      const auto shape = std::make_tuple(to - from, from - top, end - to, last - first);
+      auto [it, fresh] = kinds.try_emplace(shape, p->kinds.size());
+      p->pieces.push_back({from, first, it->second});
+      if (!fresh) continue;
+      ConvolutionPrimitive::Kind k;
+      k.src = memory::desc({1, ls[3], to - from, ls[2]}, in, memory::format_tag::nhwc);
+      k.dst = memory::desc({1, os[3], last - first, os[2]}, out, memory::format_tag::nhwc);
+      // The first piece chooses the kernel's layout; every other piece must take the same.
+      const memory::desc weights =
+          p->kinds.empty() ? memory::desc(weightDims, in, memory::format_tag::any) : p->weights;
+      const dnnl::convolution_forward::desc desc(
+          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, k.src, weights, k.dst, strides,
+          dilations, memory::dims{from - top, w.padding[1].first}, memory::dims{end - to, w.padding[1].second});
+      const dnnl::convolution_forward::primitive_desc pd(desc, attr, engine());
+      const std::string impl = pd.impl_info_str();
+      if (impl.starts_with("ref")) return nullptr;
+      if (p->kinds.empty()) {
+        p->impl = impl;
+        p->weights = pd.weights_desc();
+      }
+      k.conv = dnnl::convolution_forward(pd);
+      k.scratchpad = pd.scratchpad_desc();
+      p->kinds.push_back(std::move(k));
+    }
     if (p->weights != p->userWeights)
       p->toWeights = dnnl::reorder(dnnl::reorder::primitive_desc(engine(), p->userWeights, engine(), p->weights));
   } catch (const dnnl::error&) {
@@ -131,20 +184,40 @@ std::string oneDnnConvolutionPath(const Op& op) {
 void oneDnnConvolutionInto(const Op& op, const void* lhs, const void* rhs, void* out) {
   const std::shared_ptr<const ConvolutionPrimitive> p = convolutionFor(op);
   if (!p) throw Error(ErrorKind::Internal, "internal error: oneDNN has no primitive for " + op.result()->type().str());
-  thread_local onednn::ThreadBuffer weightsBuffer, scratchBuffer;
-  omp_set_num_threads(threadCount());
-  dnnl::stream stream(engine());
-  memory src(p->src, engine(), const_cast<void*>(lhs)), dst(p->dst, engine(), out);
-  memory weights(p->userWeights, engine(), const_cast<void*>(rhs));
+  // The kernel laid out once, on the calling thread.
+  thread_local onednn::ThreadBuffer weightsBuffer;
+  omp_set_num_threads(1);
+  const void* weights = rhs;
   if (p->toWeights) {
+    dnnl::stream stream(engine());
+    memory user(p->userWeights, engine(), const_cast<void*>(rhs));
     memory laidOut(p->weights, engine(), weightsBuffer.get(p->weights.get_size()));
-    p->toWeights->execute(stream, weights, laidOut);
-    weights = laidOut;
+    p->toWeights->execute(stream, user, laidOut);
+    stream.wait();
+    weights = laidOut.get_data_handle();
   }
-  memory scratch(p->scratchpad, engine(), scratchBuffer.get(std::max<size_t>(p->scratchpad.get_size(), 1)));
-  p->conv.execute(stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst},
-                           {DNNL_ARG_SCRATCHPAD, scratch}});
-  stream.wait();
+  // Then each image's pieces, side by side.
+  const Shape& ls = op.operand(0)->type().shape();
+  const Shape& os = op.result()->type().shape();
+  const int64_t inRowBytes = ls[2] * ls[3] * storageBytes(op.operand(0)->type().dtype());
+  const int64_t outRowBytes = os[2] * os[3] * storageBytes(op.result()->type().dtype());
+  const int64_t perImage = static_cast<int64_t>(p->pieces.size());
+  runParts(os[0] * perImage, [&](int64_t i) {
+    const int64_t image = i / perImage;
+    const ConvolutionPiece& piece = p->pieces[static_cast<size_t>(i % perImage)];
+    const ConvolutionPrimitive::Kind& k = p->kinds[piece.kind];
+    thread_local onednn::ThreadBuffer scratchBuffer;
+    omp_set_num_threads(1);
+    dnnl::stream stream(engine());
+    const auto* src = static_cast<const uint8_t*>(lhs) + (image * ls[1] + piece.inRow) * inRowBytes;
+    auto* dst = static_cast<uint8_t*>(out) + (image * os[1] + piece.outRow) * outRowBytes;
+    memory srcm(k.src, engine(), const_cast<uint8_t*>(src)), dstm(k.dst, engine(), dst);
+    memory wm(p->weights, engine(), const_cast<void*>(weights));
+    memory scratch(k.scratchpad, engine(), scratchBuffer.get(std::max<size_t>(k.scratchpad.get_size(), 1)));
+    k.conv.execute(stream, {{DNNL_ARG_SRC, srcm}, {DNNL_ARG_WEIGHTS, wm}, {DNNL_ARG_DST, dstm},
+                            {DNNL_ARG_SCRATCHPAD, scratch}});
+    stream.wait();
+  });
 }
 
 }  // namespace kiln::cpu

@@ -7,8 +7,10 @@
 // result rounded once, as the interpreter computes it), so it needs no widened copies.
 //
 // oneDNN sums in its own order, as BLAS does: results agree with the interpreter within
-// rounding. Its kernels give each output position to one thread, with the whole sum, so
-// the bits do not depend on the thread count (tested); they do depend on the CPU's
+// rounding. kiln cuts each image into pieces of output rows by the shape alone and runs
+// each piece single-threaded on the backend's pool (OpenMP's own threads competed with
+// the pool for the cores: a 3x3 layer at 2 threads took 0.8 or 16 ms by chance), so the
+// bits do not depend on the thread count (tested); they do depend on the CPU's
 // instruction set (an AMX machine and an AVX2 one sum bf16 products differently).
 // KILN_ONEDNN=off leaves every convolution to the other paths (onednn_gemm.h).
 #pragma once

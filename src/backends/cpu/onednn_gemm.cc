@@ -48,6 +48,9 @@ using Key = std::tuple<DType, DType, bool, bool, int64_t, int64_t, int64_t, int6
 
 std::shared_ptr<const MatmulPrimitive> makeMatmul(const Key& key) {
   const auto [in, out, ta, tb, m, n, k, lda, ldb, ldc] = key;
+  // oneDNN plans a primitive's threads when it makes it, from the caller's OpenMP thread
+  // count, and runs with that many whatever the count at run time: a piece runs on one.
+  omp_set_num_threads(1);
   auto p = std::make_shared<MatmulPrimitive>();
   // A transposed operand is the same matrix read with swapped strides.
   p->a = memory::desc({m, k}, onednn::dataType(in), ta ? memory::dims{1, lda} : memory::dims{lda, 1});
