@@ -7,6 +7,20 @@
 #include "runtime/named_values.h"
 
 namespace kiln::runtime {
+namespace {
+
+// How many replicas and partitions the executable was compiled for.
+std::pair<size_t, size_t> gridOf(const Plugin& plugin, PJRT_Executable* exe) {
+  PJRT_Executable_NumReplicas_Args replicas{};
+  replicas.executable = exe;
+  KILN_PJRT(plugin, PJRT_Executable_NumReplicas, replicas);
+  PJRT_Executable_NumPartitions_Args partitions{};
+  partitions.executable = exe;
+  KILN_PJRT(plugin, PJRT_Executable_NumPartitions, partitions);
+  return {replicas.num_replicas, partitions.num_partitions};
+}
+
+}  // namespace
 
 Executable::Executable(Plugin plugin, std::shared_ptr<PJRT_Client> client, PJRT_LoadedExecutable* handle)
     : plugin_(plugin),
@@ -23,14 +37,9 @@ Executable::Executable(Plugin plugin, std::shared_ptr<PJRT_Client> client, PJRT_
   const size_t n = std::max<size_t>(1, devices_.size());
   if (plugin_.extension()) {
     // Under MPI this rank's one device runs the process of the rank's index.
-    PJRT_Executable_NumReplicas_Args replicas{};
-    replicas.executable = exe.get();
-    KILN_PJRT(plugin_, PJRT_Executable_NumReplicas, replicas);
-    PJRT_Executable_NumPartitions_Args partitions{};
-    partitions.executable = exe.get();
-    KILN_PJRT(plugin_, PJRT_Executable_NumPartitions, partitions);
+    const auto [replicas, partitions] = gridOf(plugin_, exe.get());
     size_t first = 0;
-    if (replicas.num_replicas * partitions.num_partitions > n) {
+    if (replicas * partitions > n) {
       PJRT_Client_ProcessIndex_Args rank{};
       rank.client = client_.get();
       KILN_PJRT(plugin_, PJRT_Client_ProcessIndex, rank);
@@ -69,14 +78,9 @@ ExecutableInfo Executable::info(size_t process) const {
   name.executable = exe.get();
   KILN_PJRT(plugin_, PJRT_Executable_Name, name);
   info.name.assign(name.executable_name, name.executable_name_size);
-  PJRT_Executable_NumReplicas_Args replicas{};
-  replicas.executable = exe.get();
-  KILN_PJRT(plugin_, PJRT_Executable_NumReplicas, replicas);
-  PJRT_Executable_NumPartitions_Args partitions{};
-  partitions.executable = exe.get();
-  KILN_PJRT(plugin_, PJRT_Executable_NumPartitions, partitions);
-  info.replicas = std::max(1, static_cast<int>(replicas.num_replicas));
-  info.partitions = std::max(1, static_cast<int>(partitions.num_partitions));
+  const auto [replicas, partitions] = gridOf(plugin_, exe.get());
+  info.replicas = std::max(1, static_cast<int>(replicas));
+  info.partitions = std::max(1, static_cast<int>(partitions));
   if (plugin_.extension()) {
     KILN_Executable_Signature_Args signature{};
     signature.executable = exe.get();
