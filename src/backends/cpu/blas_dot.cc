@@ -149,10 +149,16 @@ std::optional<std::string> blasDeclines(const Op& op) {
   return std::nullopt;
 }
 
+// Whether the dot `op` takes bf16 operands as they are (on oneDNN, where it has kernels
+// for them), rather than widened to f32.
+bool bf16AsItIs(const Op& op) {
+  return !op.is(ops::Convolution) && op.operand(0)->type().dtype() == DType::BF16 &&
+         op.operand(1)->type().dtype() == DType::BF16 && oneDnnGemmTakes(DType::BF16, op.result()->type().dtype());
+}
+
 std::string dotPath(const Op& op) {
   const DType in = op.operand(0)->type().dtype(), out = op.result()->type().dtype();
-  if (in == DType::BF16 && op.operand(1)->type().dtype() == DType::BF16 && oneDnnGemmTakes(in, out))
-    return "on oneDNN, bf16 as it is";
+  if (bf16AsItIs(op)) return "on oneDNN, bf16 as it is";
   if (in == DType::F32 && op.operand(1)->type().dtype() == DType::F32 && out == DType::F32 && oneDnnGemmTakes(in, out))
     return "on oneDNN";
   return stagesThroughF32(out) && out != DType::F32 ? "on OpenBLAS, through f32" : "on OpenBLAS";
@@ -174,8 +180,7 @@ void blasInto(const Op& op, const void* lhs, const void* rhs, void* out) {
     return;
   }
   // bf16 operands to a bf16 or f32 result: natively on oneDNN, where it has the kernels.
-  const DType lt = op.operand(0)->type().dtype(), rt = op.operand(1)->type().dtype();
-  if (!op.is(ops::Convolution) && lt == DType::BF16 && rt == DType::BF16 && oneDnnGemmTakes(DType::BF16, t)) {
+  if (bf16AsItIs(op)) {
     dotInto(op, DType::BF16, t, lhs, rhs, out);
     return;
   }

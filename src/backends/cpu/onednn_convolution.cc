@@ -21,10 +21,11 @@ using onednn::engine;
 
 // Below this many output positions (batch x height x width) an f32 convolution stays
 // with im2col and GEMM: oneDNN lays the kernel out its own way on every call, which
-// small images do not pay back. Measured at one thread on an AVX-512 Xeon (`kiln bench`,
-// KILN_ONEDNN=off against on): ResNet-50's 3x3 layers at batch 1 ran 1.6-1.7x faster on
-// oneDNN from 14x14 (196 positions) up, and as fast either way at 7x7 (49); its 1x1
-// layers and 7x7 stem 1.2-2.5x faster. bf16 ones run on oneDNN at every size (2.6-13x).
+// small images do not pay back. Measured at one thread on an AVX-512 Xeon (`kiln bench`
+// of one convolution, KILN_ONEDNN=off against on): ResNet-50's 3x3 layers at batch 1 ran
+// 1.3-1.8x faster on oneDNN from 14x14 (196 positions) up, and as fast either way at 7x7
+// (49); at batch 8, 7x7 ran 1.3x faster; the 1x1 layers 1.1-1.3x, the 7x7 stem 2.2x. bf16
+// ones run on oneDNN at every size (1.4-10x).
 constexpr int64_t kMinF32Positions = 196;
 
 // One piece of a convolution: output rows [outRow, outRow + outRows) of one image, from
@@ -56,6 +57,10 @@ struct ConvolutionPrimitive {
 // saves), and an image is cut into at most kMaxPiecesPerImage pieces.
 constexpr int64_t kMinPieceWork = int64_t{1} << 21;
 constexpr int64_t kMaxPiecesPerImage = 8;
+// ... and at least this many rows: oneDNN's kernels lose their speed on pieces of one or
+// two rows (ResNet-50's 7x7x512 layer at batch 8 ran 1.1x slower than im2col in pieces of
+// one row).
+constexpr int64_t kMinPieceRows = 4;
 
 // Why the layout, the types or the window keep `op` from oneDNN (nothing: they do not).
 std::optional<std::string> shapeDeclines(const Op& op) {
@@ -111,8 +116,9 @@ std::shared_ptr<const ConvolutionPrimitive> makeConvolution(const Op& op) {
   const int64_t outRows = os[1], inRows = ls[1], stride = w.strides[0];
   const int64_t window = (rs[0] - 1) * w.windowDilations[0] + 1;
   const int64_t rowWork = std::max<int64_t>(1, os[2] * os[3] * rs[0] * rs[1] * rs[2]);
-  const int64_t rowsPerPiece = std::max((outRows + kMaxPiecesPerImage - 1) / kMaxPiecesPerImage,
-                                        std::min(outRows, (kMinPieceWork + rowWork - 1) / rowWork));
+  const int64_t rowsPerPiece = std::max({(outRows + kMaxPiecesPerImage - 1) / kMaxPiecesPerImage,
+                                         std::min(outRows, kMinPieceRows),
+                                         std::min(outRows, (kMinPieceWork + rowWork - 1) / rowWork)});
   std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>, size_t> kinds;  // in rows, pads, out rows
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);  // per calling thread: pieces run side by side
