@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <optional>
 
 #include "backends/cpu/blas_convolution.h"
 #include "backends/cpu/onednn_convolution.h"
@@ -29,12 +30,6 @@ Dims concat(Dims a, const Dims& b, const Dims& c) {
   return a;
 }
 
-bool isIdentity(const Dims& order) {
-  for (size_t i = 0; i < order.size(); ++i)
-    if (order[i] != static_cast<int64_t>(i)) return false;
-  return true;
-}
-
 // The elements of `src` (of `shape`, `bytes` each) with its dimensions permuted: result
 // dimension i is dimension order[i] of `src`.
 std::vector<uint8_t> permuted(const uint8_t* src, const Shape& shape, size_t bytes, const Dims& order) {
@@ -56,27 +51,59 @@ std::vector<uint8_t> permuted(const uint8_t* src, const Shape& shape, size_t byt
   return out;
 }
 
-// One operand as GEMM reads it: a pointer to (batch, rows, cols) row-major matrices,
-// possibly transposed.
+// One operand as GEMM reads it: `batch` matrices `batchStride` elements apart, each of
+// rows x cols with row stride `ld`, or stored transposed (cols x rows, row stride `ld`).
 struct Matrix {
   const uint8_t* data = nullptr;
   bool transposed = false;
+  int64_t ld = 0, batchStride = 0;
   std::vector<uint8_t> copy;  // when the operand had to be reordered
 };
 
-// `order` is the GEMM order of the operand's dimensions; `swapped` the same order with
-// the last two groups exchanged, which GEMM reads through its transpose flag.
-Matrix asMatrix(const uint8_t* data, const Shape& shape, size_t bytes, const Dims& order, const Dims& swapped) {
-  Matrix m;
-  if (isIdentity(order)) {
-    m.data = data;
-  } else if (isIdentity(swapped)) {
-    m.data = data;
-    m.transposed = true;
-  } else {
-    m.copy = permuted(data, shape, bytes, order);
-    m.data = m.copy.data();
+// The stride, in elements, of a group of dimensions read as one index in the order given:
+// 0 when all are of size 1, nothing when they do not collapse into one stride (some
+// dimension does not step over the whole extent of the next).
+std::optional<int64_t> groupStride(const Shape& shape, const std::vector<int64_t>& strides, const Dims& group) {
+  std::optional<int64_t> stride, next;  // `next`: the stride the next outer dimension must have
+  for (size_t i = group.size(); i-- > 0;) {
+    const auto d = static_cast<size_t>(group[i]);
+    if (shape[d] == 1) continue;
+    if (next && strides[d] != *next) return std::nullopt;
+    if (!stride) stride = strides[d];
+    next = strides[d] * shape[d];
   }
+  return stride.value_or(0);
+}
+
+// The operand read in place where each group (its batch, row and column dimensions, in
+// GEMM's order) collapses into one stride and its rows or its columns are contiguous:
+// attention's per-head products over (batch, sequence, heads, features) read each head's
+// matrix with a row stride of heads x features, with no copy. Else a reordered copy.
+Matrix asMatrix(const uint8_t* data, const Shape& shape, size_t bytes, const Dims& batchDims, const Dims& rowDims,
+                const Dims& colDims) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
+  const int64_t rows = product(shape, rowDims), cols = product(shape, colDims);
+  const auto sb = groupStride(shape, strides, batchDims), sr = groupStride(shape, strides, rowDims),
+             sc = groupStride(shape, strides, colDims);
+  Matrix m;
+  m.data = data;
+  if (sb && sr && sc) {
+    m.batchStride = *sb;
+    if (cols == 1 || *sc == 1) {
+      m.ld = rows == 1 ? cols : *sr;
+      return m;
+    }
+    if (rows == 1 || *sr == 1) {
+      m.transposed = true;
+      m.ld = *sc;
+      return m;
+    }
+  }
+  m.copy = permuted(data, shape, bytes, concat(batchDims, rowDims, colDims));
+  m.data = m.copy.data();
+  m.ld = cols;
+  m.batchStride = rows * cols;
   return m;
 }
 
@@ -97,12 +124,10 @@ void dotInto(const Op& op, DType t, DType out, const void* lhsData, const void* 
     std::memset(outData, 0, static_cast<size_t>(batch * m * n * storageBytes(out)));
     return;
   }
-  Matrix a = asMatrix(static_cast<const uint8_t*>(lhsData), ls, bytes, concat(dims.lhsBatch, lhsFree, dims.lhsContracting),
-                      concat(dims.lhsBatch, dims.lhsContracting, lhsFree));
-  Matrix b = asMatrix(static_cast<const uint8_t*>(rhsData), rs, bytes, concat(dims.rhsBatch, dims.rhsContracting, rhsFree),
-                      concat(dims.rhsBatch, rhsFree, dims.rhsContracting));
-  rowMajorBatchedGemm(t, out, a.transposed, b.transposed, batch, m, n, k, a.data, a.transposed ? m : k, m * k, b.data,
-                      b.transposed ? k : n, k * n, outData);
+  Matrix a = asMatrix(static_cast<const uint8_t*>(lhsData), ls, bytes, dims.lhsBatch, lhsFree, dims.lhsContracting);
+  Matrix b = asMatrix(static_cast<const uint8_t*>(rhsData), rs, bytes, dims.rhsBatch, dims.rhsContracting, rhsFree);
+  rowMajorBatchedGemm(t, out, a.transposed, b.transposed, batch, m, n, k, a.data, a.ld, a.batchStride, b.data, b.ld,
+                      b.batchStride, outData);
 }
 
 void gemmInto(const Op& op, DType t, const void* lhs, const void* rhs, void* out) {

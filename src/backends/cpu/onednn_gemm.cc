@@ -60,10 +60,14 @@ std::shared_ptr<const MatmulPrimitive> makeMatmul(const Key& key) {
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);  // per calling thread: pieces run side by side
   try {
     const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(p->a, p->b, p->c), attr, engine());
-    // Its reference code is slow; for f32, OpenBLAS is as fast as any oneDNN kernel but the
-    // AVX-512 brgemm ones (1.1-1.35x OpenBLAS's speed on BERT's shapes on a Xeon).
+    // Its reference code is slow. For f32 it takes what it has for AVX-512: its brgemm
+    // kernels, or for pieces whose B is a strided slice its jit GEMM, 1.2-1.7x OpenBLAS's
+    // speed on one thread on the pieces of BERT's, the MLPs' and im2col's products, their
+    // B streamed from memory (Xeon, AVX-512). Without AVX-512, OpenBLAS (unmeasured).
+    static const bool avx512 = __builtin_cpu_supports("avx512f");
     const std::string_view impl = pd.impl_info_str();
-    if (impl.starts_with("ref") || (in == DType::F32 && !impl.starts_with("brg"))) return nullptr;
+    const bool fastF32 = avx512 && (impl.starts_with("brg") || impl.starts_with("gemm:jit"));
+    if (impl.starts_with("ref") || (in == DType::F32 && !fastF32)) return nullptr;
     p->matmul = dnnl::matmul(pd);
     p->scratchpad = pd.scratchpad_desc();
   } catch (const dnnl::error&) {

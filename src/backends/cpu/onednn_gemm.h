@@ -1,5 +1,5 @@
-// GEMM pieces on oneDNN's matmul (Debian's libdnnl 2.6): its brgemm kernels for AVX-512
-// (f32), and AVX512-BF16 or AMX tiles for bf16 operands, which OpenBLAS cannot take
+// GEMM pieces on oneDNN's matmul (Debian's libdnnl 2.6): its brgemm and jit GEMM kernels
+// for AVX-512 (f32), and AVX512-BF16 or AMX tiles for bf16 operands, which OpenBLAS cannot take
 // (Debian builds it without sbgemm). gemm.cc cuts every GEMM into pieces by its shape and
 // runs each piece here on one thread, so the bits still do not depend on the thread count;
 // they do depend on the CPU's instruction set. Products of bf16 are exact in f32 and summed

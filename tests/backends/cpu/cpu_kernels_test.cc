@@ -425,7 +425,14 @@ TEST(CpuKernelsTest, DotsOnBlasInEveryLayout) {
              {"5x7", "5x3", "7x3", "contracting_dims = [0] x [0]"},            // lhs transposed
              {"7x5", "3x5", "7x3", "contracting_dims = [1] x [1]"},            // rhs transposed
              {"2x7x5", "2x5x3", "2x7x3", "batching_dims = [0] x [0], contracting_dims = [2] x [1]"},
-             {"7x2x5", "5x3x2", "2x7x3", "batching_dims = [1] x [2], contracting_dims = [2] x [0]"},  // copies
+             // Batch dimensions inside: the lhs is read in place, the rhs (no contiguous rows or columns) copied.
+             {"7x2x5", "5x3x2", "2x7x3", "batching_dims = [1] x [2], contracting_dims = [2] x [0]"},
+             // Attention over (batch, sequence, heads, features): each head's matrix read in place.
+             {"1x6x3x4", "1x6x3x4", "1x3x6x6", "batching_dims = [0, 2] x [0, 2], contracting_dims = [3] x [3]"},
+             {"1x6x3x4", "1x3x6x6", "1x3x4x6", "batching_dims = [0, 2] x [0, 1], contracting_dims = [1] x [3]"},
+             {"7x1x5", "5x1x3", "7x1x1x3", "contracting_dims = [2] x [0]"},  // dimensions of size 1
+             {"2x1x5", "2x5x3", "2x1x3", "batching_dims = [0] x [0], contracting_dims = [2] x [1]"},  // one row
+             {"3x2x4x5", "2x5x3", "2x3x4x3", "batching_dims = [1] x [0], contracting_dims = [3] x [1]"},  // rows apart
              {"4x7x5", "5x4x3", "7x3", "contracting_dims = [0, 2] x [1, 0]"},  // two contracting dims
              {"7x0", "0x3", "7x3", "contracting_dims = [1] x [0]"}}) {         // an empty sum
       std::string l = "tensor<" + c.lhs + "x" + e + ">", r = "tensor<" + c.rhs + "x" + e + ">",
