@@ -2,7 +2,7 @@
 // best kernels the CPU has (AVX2, AVX-512, and for bf16 AVX512-BF16 or AMX tiles), where
 // they beat im2col and a GEMM (blas_convolution.h). Taken: 2-D convolutions in JAX's
 // default layout ([batch, height, width, feature] data and result, a [height, width, in,
-// out] kernel), one group, no lhs dilation or window reversal, f32 x f32 -> f32 or
+// out] kernel, or [height, width, out, in] as in its input gradients), one group, no lhs dilation or window reversal, f32 x f32 -> f32 or
 // bf16 x bf16 -> bf16/f32. bf16 runs natively (products exact in f32, sums in f32, the
 // result rounded once, as the interpreter computes it), so it needs no widened copies.
 //

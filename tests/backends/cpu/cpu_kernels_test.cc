@@ -825,9 +825,9 @@ TEST(CpuKernelsTest, ConvolutionsOnBlasAgreeWithTheInterpreter) {
 // and other layouts stay with im2col and GEMM.
 TEST(CpuKernelsTest, ConvolutionsOnOneDnnAgreeWithTheInterpreter) {
   auto conv = [](const std::string& lhs, const std::string& rhs, const std::string& out, const std::string& window,
-                 const std::string& name = "%r") {
-    return "  " + name + " = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {" +
-           window + "} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (" + lhs + ", " + rhs + ") -> " +
+                 const std::string& name = "%r", const std::string& kernel = "[0, 1, i, o]") {
+    return "  " + name + " = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x" + kernel +
+           "->[b, 0, 1, f], window = {" + window + "} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (" + lhs + ", " + rhs + ") -> " +
            out + "\n";
   };
   auto check = [](const std::string& text, const std::string& path, double tolerance) {
@@ -851,6 +851,13 @@ TEST(CpuKernelsTest, ConvolutionsOnOneDnnAgreeWithTheInterpreter) {
       check(function("%x: " + t(c.lhs) + ", %k: " + t(c.rhs), t(c.out), conv(t(c.lhs), t(c.rhs), t(c.out), c.window)),
             oneDnnConvolutionsExpected(e) ? onDnn : "", std::string(e) == "f32" ? 1e-5 : 1e-2);
     }
+  // A kernel stored [h, w, out, in], as JAX's input gradients take it.
+  for (const char* e : {"f32", "bf16"}) {
+    auto t = [&](const char* shape) { return "tensor<" + std::string(shape) + "x" + e + ">"; };
+    check(function("%x: " + t("2x16x16x8") + ", %k: " + t("3x3x16x8"), t("2x16x16x16"),
+                   conv(t("2x16x16x8"), t("3x3x16x8"), t("2x16x16x16"), "pad = [[1, 1], [1, 1]]", "%r", "[0, 1, o, i]")),
+          oneDnnConvolutionsExpected(e) ? onDnn : "", std::string(e) == "f32" ? 1e-5 : 1e-2);
+  }
   // bf16 operands to an f32 result (preferred_element_type).
   check(function("%x: tensor<2x16x16x8xbf16>, %k: tensor<3x3x8x16xbf16>", "tensor<2x16x16x16xf32>",
                  conv("tensor<2x16x16x8xbf16>", "tensor<3x3x8x16xbf16>", "tensor<2x16x16x16xf32>", "pad = [[1, 1], [1, 1]]")),
@@ -868,6 +875,10 @@ TEST(CpuKernelsTest, ConvolutionsOnOneDnnAgreeWithTheInterpreter) {
   check(function("%x: tensor<1x8x8x8xf32>, %k: tensor<3x3x8x16xf32>", "tensor<1x8x8x16xf32>",
                  conv("tensor<1x8x8x8xf32>", "tensor<3x3x8x16xf32>", "tensor<1x8x8x16xf32>", "pad = [[1, 1], [1, 1]]")),
         "convolution im2col, then one GEMM", 1e-5);
+  // An f32 image of one feature is not oneDNN's either (here: few products per output).
+  check(function("%x: tensor<4x16x16x1xf32>, %k: tensor<3x3x1x16xf32>", "tensor<4x16x16x16xf32>",
+                 conv("tensor<4x16x16x1xf32>", "tensor<3x3x1x16xf32>", "tensor<4x16x16x16xf32>", "pad = [[1, 1], [1, 1]]")),
+        "convolution as a direct loop", 1e-5);
 }
 
 // Skinny products C = A·Bᵀ (few rows: a transformer on a short sequence) stream each row
