@@ -1,7 +1,9 @@
 // Fusion: groups ops into kiln.fusion kernels that own a region, so the program stays
 // executable by the interpreter and a backend compiles each fusion as one loop nest.
 //
-// Walking each region from its last op to its first, every loop op (elementwise or an
+// First, a cheap elementwise op that a kernel depending on its other readers would need
+// is given a copy per reader (fusion_recompute.h). Then, walking each region from its
+// last op to its first, every loop op (elementwise or an
 // index map) and every reduce starts a group, and the group pulls in its producers:
 //   - a producer all of whose readers are in the group moves in (loop and input fusion);
 //   - a cheap producer (broadcast, iota, small constant) read elsewhere too is copied in;
@@ -29,6 +31,7 @@
 #include "ir/ops/stablehlo.h"
 #include "passes/dependency_graph.h"
 #include "passes/fusion_cost.h"
+#include "passes/fusion_recompute.h"
 #include "passes/op_facts.h"
 #include "passes/passes.h"
 #include "support/error.h"
@@ -57,12 +60,6 @@ struct PendingDecision {
   int group;         // the target group (named at the end)
   std::string why;
 };
-
-std::string describe(const Op& op) {
-  Location file = op.loc.fileLocation();
-  std::string where = !file.isUnknown() ? file.str() : op.pos.known() ? fmt::format("line {}", op.pos.line) : "";
-  return where.empty() ? std::string(op.name()) : fmt::format("{} ({})", op.name(), where);
-}
 
 int64_t elements(const Op& op) {
   int64_t n = 0;
@@ -549,6 +546,7 @@ bool fuseRegion(Region& region, const std::string& function, FusionPlan& plan, i
     if (op->info().category == OpCategory::ControlFlow)
       for (size_t i = 0; i < op->numRegions(); ++i)
         changed = fuseRegion(op->region(i), function, plan, counter) || changed;
+  changed = recomputeCheapSharedOps(region, function, plan) || changed;
   return RegionFuser(region, function, plan, counter).run() || changed;
 }
 

@@ -4,6 +4,12 @@
 
 namespace kiln::passes {
 
+std::string describe(const Op& op) {
+  Location file = op.loc.fileLocation();
+  std::string where = !file.isUnknown() ? file.str() : op.pos.known() ? fmt::format("line {}", op.pos.line) : "";
+  return where.empty() ? std::string(op.name()) : fmt::format("{} ({})", op.name(), where);
+}
+
 std::string FusionPlan::str() const {
   std::string s = fmt::format("fusion plan: {} kernels before, {} after\n", kernelsBefore, kernelsAfter);
   for (const FusedKernel& k : kernels) {

@@ -6,9 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "ir/ir.h"
 #include "ir/location.h"
 
 namespace kiln::passes {
+
+// An op as the plan names it: "stablehlo.exponential (softmax.mlir:9)".
+std::string describe(const Op& op);
 
 struct FusionDecision {
   bool fused = false;     // false: a refusal

@@ -158,6 +158,37 @@ TEST(FusionTest, ExpensiveProducerReadByADependentKernelIsRefused) {
   EXPECT_FALSE(decisions(f, false, "stablehlo.exponential", "by an op this kernel depends on").empty()) << planText(f);
 }
 
+// Layer norm's x - mean feeds the variance's reduce and the output, which depends on
+// that reduce: the output kernel computes it again from x rather than have the reduce
+// kernel write it out (it reads as many bytes either way). Small results, and ops whose
+// copy would read more than their result (x - y), are left to the rules above.
+std::string centered(const std::string& shape, const std::string& rhs) {
+  const std::string t = "tensor<" + shape + "xf32>", rows = "tensor<" + shape.substr(0, shape.find('x')) + "xf32>";
+  return "func.func @main(%x: " + t + ", %y: " + t + ") -> " + t + R"( {
+      %zero = stablehlo.constant dense<0.0> : tensor<f32>
+      %sum = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : ()" + t + ", tensor<f32>) -> " + rows + R"(
+      %mean = stablehlo.broadcast_in_dim %sum, dims = [0] : ()" + rows + ") -> " + t + R"(
+      %d = stablehlo.subtract %x, )" + rhs + " : " + t + R"(
+      %sq = stablehlo.multiply %d, %d : )" + t + R"(
+      %var = stablehlo.reduce(%sq init: %zero) applies stablehlo.add across dimensions = [1] : ()" + t + ", tensor<f32>) -> " + rows + R"(
+      %var_b = stablehlo.broadcast_in_dim %var, dims = [0] : ()" + rows + ") -> " + t + R"(
+      %r = stablehlo.multiply %d, %var_b : )" + t + R"(
+      return %r : )" + t + R"(
+    })";
+}
+
+TEST(FusionTest, CheapLargeOpReadByADependentKernelIsComputedAgainThere) {
+  Fused f = fuse(centered("256x512", "%mean"), Inputs::Ordinary);
+  EXPECT_EQ(count(*f.module, ops::Subtract), 2) << planText(f);
+  for (const Op* fusion : f.fusions) EXPECT_EQ(fusion->numResults(), 1u) << planText(f);
+  EXPECT_FALSE(decisions(f, true, "stablehlo.subtract", "where writing it out for other kernels moves").empty())
+      << planText(f);
+  for (const char* shape : {"64x32", "256x512"}) {
+    Fused g = fuse(centered(shape, std::string(shape) == "64x32" ? "%mean" : "%y"), Inputs::Ordinary);
+    EXPECT_EQ(count(*g.module, ops::Subtract), 1) << planText(g);
+  }
+}
+
 TEST(FusionTest, CheapBroadcastIsCopiedIntoEveryKernelThatReadsIt) {
   Fused f = fuse(R"(
     func.func @main(%x: tensor<16x8xf32>, %y: tensor<16x8xf32>, %p: tensor<16xf32>) -> (tensor<16x8xf32>, tensor<16xf32>) {
