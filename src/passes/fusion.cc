@@ -1,10 +1,10 @@
 // Fusion: groups ops into kiln.fusion kernels that own a region, so the program stays
 // executable by the interpreter and a backend compiles each fusion as one loop nest.
 //
-// First, a cheap elementwise op that a kernel depending on its other readers would need
-// is given a copy per reader (fusion_recompute.h). Then, walking each region from its
-// last op to its first, every loop op (elementwise or an
-// index map) and every reduce starts a group, and the group pulls in its producers:
+// First, a large, cheap elementwise op read by several kernels is given a copy per
+// elementwise reader where a copy reads no more than its result (fusion_recompute.h).
+// Then, walking each region from its last op to its first, every loop op (elementwise or
+// an index map) and every reduce starts a group, and the group pulls in its producers:
 //   - a producer all of whose readers are in the group moves in (loop and input fusion);
 //   - a cheap producer (broadcast, iota, small constant) read elsewhere too is copied in;
 //   - an expensive one read elsewhere too is not recomputed: it joins as an extra output
