@@ -128,14 +128,22 @@ std::vector<llvm::Value*> KernelEmitter::beginFunction(const std::vector<const V
   std::vector<llvm::Value*> outPtrs;
   for (size_t i = 0; i < outputs.size(); ++i) outPtrs.push_back(loadPointer(buffers, slot++));
   apart_.clear();
-  if (!inPlace_ && !outputs.empty()) {
+  if (!outputs.empty()) {
     // Every result has a scope of its own; operands (which may share buffers with each
-    // other, being only read) belong to none and are apart from all results.
+    // other, being only read) belong to none and are apart from all results, except,
+    // when the kernel may write in place, from the results of their size (the buffer a
+    // result may take over). Scalars and broadcast rows then stay apart, so their loads
+    // leave the loops.
     llvm::MDBuilder md(ctx_);
     llvm::MDNode* domain = md.createAnonymousAliasScopeDomain(fn_->getName());
     std::vector<llvm::Metadata*> scopes;
     for (size_t i = 0; i < outputs.size(); ++i) scopes.push_back(md.createAnonymousAliasScope(domain));
-    for (const Value* v : inputs) apart_[buffer_[v]] = {nullptr, llvm::MDNode::get(ctx_, scopes)};
+    for (const Value* v : inputs) {
+      std::vector<llvm::Metadata*> apart;
+      for (size_t i = 0; i < outputs.size(); ++i)
+        if (!inPlace_ || v->type().byteSize() != outputs[i]->type().byteSize()) apart.push_back(scopes[i]);
+      if (!apart.empty()) apart_[buffer_[v]] = {nullptr, llvm::MDNode::get(ctx_, apart)};
+    }
     for (size_t i = 0; i < outputs.size(); ++i) {
       std::vector<llvm::Metadata*> others = scopes;
       others.erase(others.begin() + static_cast<ptrdiff_t>(i));
@@ -250,8 +258,24 @@ std::vector<KernelEmitter::Part> KernelEmitter::reductionParts(
 
 namespace {
 // Elements of a row computed into the stack before they are stored (emitPart).
-constexpr int64_t kStoreTile = 64;
 }  // namespace
+
+void KernelEmitter::markParallel(llvm::BasicBlock* loop, size_t blocksBefore, llvm::Instruction* latch) {
+  llvm::MDNode* group = llvm::MDNode::getDistinct(ctx_, {});
+  auto tag = [&](llvm::BasicBlock& block) {
+    for (llvm::Instruction& inst : block)
+      if (inst.mayReadOrWriteMemory()) inst.setMetadata(llvm::LLVMContext::MD_access_group, group);
+  };
+  tag(*loop);
+  size_t n = 0;
+  for (llvm::BasicBlock& block : *fn_)
+    if (n++ >= blocksBefore) tag(block);
+  llvm::MDNode* parallel =
+      llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, "llvm.loop.parallel_accesses"), group});
+  llvm::MDNode* self = llvm::MDNode::getDistinct(ctx_, {nullptr, parallel});
+  self->replaceOperandWith(0, self);
+  latch->setMetadata(llvm::LLVMContext::MD_loop, self);
+}
 
 void KernelEmitter::emitPart(const Part& part, int64_t offset, llvm::Value* begin, llvm::Value* end,
                              const std::vector<const Value*>& outputs,
@@ -285,47 +309,25 @@ void KernelEmitter::emitPart(const Part& part, int64_t offset, llvm::Value* begi
     for (const Value* v : values) computed.push_back(valueAt(v, at));
     for (size_t k = 0; k < values.size(); ++k) store(computed[k], values[k]->type().dtype(), ptrs[k], linear);
   };
-  if (part.reduces.empty() && part.shape.size() >= 2 && !inPlace_) {
-    forRowTiles(part.shape, b_.CreateSub(lo, first), b_.CreateSub(hi, first), part.shape.back(),
-                [&](Index& at, llvm::Value*) { storeAll(at, linearOf(at)); }, [](llvm::Value*, llvm::Value*) {});
-    return;
-  }
   if (part.reduces.empty() && part.shape.size() >= 2) {
-    // Written in place: through a tile on the stack, a tile's results computed into it,
-    // then copied out. The vectorizer checks at run time that a loop's stores miss its
-    // loads, and runs it a scalar at a time where they meet, which results written in
-    // place over operands always do; the tile is apart from every buffer, so neither
-    // loop needs the check (an MLP's training step: 7.2 -> 6.2 ms). Kernels not written
-    // in place store directly (the tile's copies cost a streaming Adam update 16%).
-    std::vector<llvm::Value*> tiles;
-    for (const Value* v : values) tiles.push_back(entryAlloca(s_.storageType(v->type().dtype()), kStoreTile));
     forRowTiles(
-        part.shape, b_.CreateSub(lo, first), b_.CreateSub(hi, first), kStoreTile,
-        [&](Index& at, llvm::Value* k) {
-          std::vector<llvm::Value*> computed;
-          for (const Value* v : values) computed.push_back(valueAt(v, at));
-          for (size_t n = 0; n < values.size(); ++n) store(computed[n], values[n]->type().dtype(), tiles[n], k);
-        },
-        [&](llvm::Value* start, llvm::Value* count) {
-          for (size_t n = 0; n < values.size(); ++n) {
-            llvm::Type* storage = s_.storageType(values[n]->type().dtype());
-            forRange(b_.getInt64(0), count, [&](llvm::Value* k) {
-              llvm::Value* x = b_.CreateLoad(storage, b_.CreateInBoundsGEP(storage, tiles[n], k));
-              b_.CreateStore(x, b_.CreateInBoundsGEP(storage, ptrs[n], b_.CreateAdd(start, k, "", true, true)));
-            });
-          }
-        });
+        part.shape, b_.CreateSub(lo, first), b_.CreateSub(hi, first), part.shape.back(),
+        [&](Index& at, llvm::Value*) { storeAll(at, linearOf(at)); }, [](llvm::Value*, llvm::Value*) {},
+        /*parallel=*/true);
     return;
   }
-  forRange(lo, hi, [&](llvm::Value* i) {
-    Index at = newIndex(part.shape);
-    at.linear = offset == 0 ? i : b_.CreateSub(i, first);
-    if (part.reduces.empty()) {
-      storeAll(at, at.linear);
-    } else {
-      reduceAt(part.reduces, values, ptrs, at);
-    }
-  });
+  forRange(
+      lo, hi,
+      [&](llvm::Value* i) {
+        Index at = newIndex(part.shape);
+        at.linear = offset == 0 ? i : b_.CreateSub(i, first);
+        if (part.reduces.empty()) {
+          storeAll(at, at.linear);
+        } else {
+          reduceAt(part.reduces, values, ptrs, at);
+        }
+      },
+      /*parallel=*/part.reduces.empty());
 }
 
 Index KernelEmitter::windowElement(const Window& w, const Shape& input, Index& out, Index& position,

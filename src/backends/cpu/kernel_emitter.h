@@ -157,8 +157,10 @@ class KernelEmitter {
   // index maps then read contiguously or not at all, and the loop vectorizes). A row is
   // visited in tiles of `tile` elements: body(at, k) for each element (k: its place in
   // the tile), then endTile(first, count) with the tile's first linear index and size.
+  // `parallel`: the innermost loop's iterations touch memory independently (loopParallel).
   template <class F, class G>
-  void forRowTiles(const Shape& shape, llvm::Value* lo, llvm::Value* hi, int64_t tile, F&& body, G&& endTile) {
+  void forRowTiles(const Shape& shape, llvm::Value* lo, llvm::Value* hi, int64_t tile, F&& body, G&& endTile,
+                   bool parallel = false) {
     const int64_t width = shape.back();
     Shape rowShape(shape.begin(), shape.end() - 1);
     llvm::Value* w = b_.getInt64(width);
@@ -178,24 +180,29 @@ class KernelEmitter {
         llvm::Value* start = b_.CreateAdd(from, b_.CreateMul(t, b_.getInt64(tile), "", true, true), "", true, true);
         llvm::Value* end = b_.CreateAdd(start, b_.getInt64(tile), "", true, true);
         end = b_.CreateSelect(b_.CreateICmpSLT(end, to), end, to);
-        forRange(start, end, [&](llvm::Value* j) {
-          std::vector<llvm::Value*> dims = rowDims;
-          dims.push_back(j);
-          Index at = withDims(shape, std::move(dims));
-          at.linear = b_.CreateAdd(base, j, "", true, true);
-          body(at, b_.CreateSub(j, start, "", true, true));
-        });
+        forRange(
+            start, end,
+            [&](llvm::Value* j) {
+              std::vector<llvm::Value*> dims = rowDims;
+              dims.push_back(j);
+              Index at = withDims(shape, std::move(dims));
+              at.linear = b_.CreateAdd(base, j, "", true, true);
+              body(at, b_.CreateSub(j, start, "", true, true));
+            },
+            parallel);
         endTile(b_.CreateAdd(base, start, "", true, true), b_.CreateSub(end, start, "", true, true));
       });
     });
   }
 
-  // Emits `for (i = lo; i < hi; ++i) body(i)` and continues after it.
+  // Emits `for (i = lo; i < hi; ++i) body(i)` and continues after it; `parallel`: see
+  // markParallel.
   template <class F>
-  void forRange(llvm::Value* lo, llvm::Value* hi, F&& body) {
+  void forRange(llvm::Value* lo, llvm::Value* hi, F&& body, bool parallel = false) {
     llvm::BasicBlock* pre = b_.GetInsertBlock();
     auto* loop = llvm::BasicBlock::Create(ctx_, "loop", fn_);
     auto* done = llvm::BasicBlock::Create(ctx_, "done", fn_);
+    const size_t blocksBefore = fn_->size();
     b_.CreateCondBr(b_.CreateICmpSLT(lo, hi), loop, done);
     b_.SetInsertPoint(loop);
     llvm::PHINode* i = b_.CreatePHI(b_.getInt64Ty(), 2, "i");
@@ -203,9 +210,20 @@ class KernelEmitter {
     body(static_cast<llvm::Value*>(i));
     llvm::Value* next = b_.CreateAdd(i, b_.getInt64(1), "next", true, true);
     i->addIncoming(next, b_.GetInsertBlock());
-    b_.CreateCondBr(b_.CreateICmpEQ(next, hi), done, loop);
+    llvm::Instruction* latch = b_.CreateCondBr(b_.CreateICmpEQ(next, hi), done, loop);
+    if (parallel) markParallel(loop, blocksBefore, latch);
     b_.SetInsertPoint(done);
   }
+
+  // Tells the vectorizer that the iterations of the loop starting at `loop` (its other
+  // blocks: those created after the first `blocksBefore`) read and write memory
+  // independently of each other: every load and store in it joins one access group
+  // that the latch's loop metadata lists as parallel. True of a kernel's element loop,
+  // whose operands are read only where no output is stored, or (written in place) only
+  // at the index an output is stored at, after every output of that index is computed
+  // (storeAll): the vectorizer then needs no run-time check that stores miss loads,
+  // which results written over an operand always fail.
+  void markParallel(llvm::BasicBlock* loop, size_t blocksBefore, llvm::Instruction* latch);
 
   // ---- reductions ----
   // Each reduce folds in the order of ir/reduction_order.h, as the interpreter does, so
