@@ -14,6 +14,10 @@ python=/usr/bin/python3
 for t in "$kiln" "$build/bench/stream_bench"; do
   [ -x "$t" ] || { echo "compare.sh: $t is missing (run make build)" >&2; exit 2; }
 done
+# kiln bench's median in ms (it prints microseconds below 1 ms).
+median_ms() {
+  sed -n 's/.*run median \([0-9.]*\) \(m\|u\)s.*/\1 \2/p' "$1" | awk '{printf "%.3f", ($2 == "u") ? $1 / 1000 : $1}'
+}
 programs=(W1:w1_fma W2:w2_activation W3:w3_softmax W4:w4_layernorm W5:mlp W6:w6_mlp_train_step W7:w7_row_col_sums)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -41,7 +45,7 @@ for threads in 1 2; do
     name=${entry%%:*}
     file=bench/programs/${entry#*:}.mlir
     "$kiln" bench "$file" --threads "$threads" --runs 7 > "$tmp/kiln" 2>&1 || { echo "$name: kiln bench failed"; cat "$tmp/kiln"; continue; }
-    ms=$(sed -n 's/.*run median \([0-9.]*\) ms.*/\1/p' "$tmp/kiln")
+    ms=$(median_ms "$tmp/kiln")
     gbs=$(sed -n 's/^ *\([0-9.]*\) GB\/s.*/\1/p' "$tmp/kiln")
     pick() { awk -v w="$1" '$1 == w {print $2}' "$2"; }
     eigen=$(pick "$name" "$tmp/eigen"); numpy=$(pick "$name" "$tmp/numpy"); torch=$(pick "$name" "$tmp/torch")
@@ -74,7 +78,7 @@ for threads in 1 2; do
   while read -r name torch; do
     file="$tmp/$name.mlir"
     "$kiln" bench "$file" --threads "$threads" --runs 7 > "$tmp/kiln" 2>&1 || { echo "$name: kiln bench failed"; continue; }
-    ms=$(sed -n 's/.*run median \([0-9.]*\) \(m\|u\)s.*/\1 \2/p' "$tmp/kiln" | awk '{printf "%.3f", ($2 == "u") ? $1 / 1000 : $1}')
+    ms=$(median_ms "$tmp/kiln")
     path=$("$kiln" compile "$file" --backend cpu --report 2>/dev/null | sed -n 's/.*convolution at line 2, convolution //p')
     printf "%-20s %9s %9s %10s  %s\n" "$name" "$ms" "$torch" "$(awk -v a="$ms" -v b="$torch" 'BEGIN {printf "%.2f", a / b}')" "$path"
   done < "$tmp/torchconv"
