@@ -28,6 +28,11 @@ int64_t bytesReadByACopy(const Op& op) {
   return bytes;
 }
 
+// Copies per op at most: each copy is one more reader of what the op reads, so a chain
+// whose links are each read elsewhere too would otherwise be copied once per link below
+// it, quadratically in its length.
+constexpr size_t kMaxCopies = 4;
+
 bool isCandidate(const Op& op) {
   if (fusionClass(op) != FusionClass::Loop || !op.info().has(kElementwise) || isExpensive(op)) return false;
   if (op.numResults() != 1 || op.numRegions() != 0) return false;
@@ -67,6 +72,7 @@ bool recomputeCheapSharedOps(Region& region, const std::string& function, Fusion
     }
     // The original serves every other reader, or the first of these.
     if (!othersRead && !readers.empty()) readers.erase(readers.begin());
+    if (readers.size() > kMaxCopies) continue;
     for (Op* reader : readers) {
       ValueMap map;
       Op* copy = region.insert(region.positionOf(reader), op->clone(map));

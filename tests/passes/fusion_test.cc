@@ -189,6 +189,28 @@ TEST(FusionTest, CheapLargeOpReadByADependentKernelIsComputedAgainThere) {
   }
 }
 
+// A chain of such ops, each also read by a reduce: copies stay bounded (a few per op),
+// not one per link below each op.
+TEST(FusionTest, CopiesOfACheapChainStayBounded) {
+  const std::string t = "tensor<256x512xf32>", rows = "tensor<256xf32>";
+  std::string body = "  %zero = stablehlo.constant dense<0.0> : tensor<f32>\n  %one = stablehlo.constant dense<1.0> : " + t +
+                     "\n  %x0 = stablehlo.add %x, %one : " + t + "\n";
+  std::string results, types;
+  const int links = 24;
+  for (int i = 1; i <= links; ++i) {
+    const std::string prev = "%x" + std::to_string(i - 1), cur = "%x" + std::to_string(i), sum = "%s" + std::to_string(i);
+    body += "  " + cur + " = stablehlo.negate " + prev + " : " + t + "\n";
+    body += "  " + sum + " = stablehlo.reduce(" + prev + " init: %zero) applies stablehlo.add across dimensions = [1] : (" +
+            t + ", tensor<f32>) -> " + rows + "\n";
+    results += sum + ", ";
+    types += rows + ", ";
+  }
+  Fused f = fuse("func.func @main(%x: " + t + ") -> (" + types + t + ") {\n" + body + "  return " + results + "%x" +
+                     std::to_string(links) + " : " + types + t + "\n}",
+                 Inputs::Ordinary);
+  EXPECT_LE(count(*f.module, ops::Negate), 5 * links) << planText(f);
+}
+
 TEST(FusionTest, CheapBroadcastIsCopiedIntoEveryKernelThatReadsIt) {
   Fused f = fuse(R"(
     func.func @main(%x: tensor<16x8xf32>, %y: tensor<16x8xf32>, %p: tensor<16xf32>) -> (tensor<16x8xf32>, tensor<16xf32>) {
