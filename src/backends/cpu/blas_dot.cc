@@ -195,10 +195,7 @@ std::string convolutionPath(const Op& op) {
 
 void blasInto(const Op& op, const void* lhs, const void* rhs, void* out) {
   threadCount();  // OpenBLAS gets the backend's thread count before its first call
-  if (op.is(ops::Convolution) && !oneDnnConvolutionDeclines(op)) {
-    oneDnnConvolutionInto(op, lhs, rhs, out);
-    return;
-  }
+  if (oneDnnConvolutionInto(op, lhs, rhs, out)) return;
   const DType t = op.result()->type().dtype();
   if (allOfType(op, t) && (t == DType::F32 || t == DType::F64)) {
     gemmInto(op, t, lhs, rhs, out);

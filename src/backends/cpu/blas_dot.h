@@ -1,8 +1,8 @@
-// dot_general and convolution through OpenBLAS's GEMM. A dot's batches are one
-// sgemm/dgemm call each: operands whose dimensions are already in GEMM order (batch,
-// free, contracting for the left; batch, contracting, free for the right), or in its
-// transpose, are passed as they are, with the transpose folded into the call's flags;
-// others are first copied into that order. f16 and bf16 operands and results are staged
+// dot_general and convolution through GEMM (gemm.h: OpenBLAS or oneDNN). A dot's batches
+// are one GEMM each: an operand whose batch, row and column dimensions (batch, free,
+// contracting for the left; batch, contracting, free for the right) each collapse into
+// one stride, with its rows or its columns contiguous, is read where it is, a transposed
+// one through the call's flags; others are first copied into that order. f16 and bf16 operands and results are staged
 // through f32 (f32_staging.h): GEMM sums in f32, as the interpreter accumulates them, and
 // the result is rounded once. A convolution runs on oneDNN where it takes it
 // (onednn_convolution.h), else as one GEMM over its windows (blas_convolution.h), where

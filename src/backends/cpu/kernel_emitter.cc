@@ -256,10 +256,6 @@ std::vector<KernelEmitter::Part> KernelEmitter::reductionParts(
   return parts;
 }
 
-namespace {
-// Elements of a row computed into the stack before they are stored (emitPart).
-}  // namespace
-
 void KernelEmitter::markParallel(llvm::BasicBlock* loop, size_t blocksBefore, llvm::Instruction* latch) {
   llvm::MDNode* group = llvm::MDNode::getDistinct(ctx_, {});
   auto tag = [&](llvm::BasicBlock& block) {
@@ -310,9 +306,8 @@ void KernelEmitter::emitPart(const Part& part, int64_t offset, llvm::Value* begi
     for (size_t k = 0; k < values.size(); ++k) store(computed[k], values[k]->type().dtype(), ptrs[k], linear);
   };
   if (part.reduces.empty() && part.shape.size() >= 2) {
-    forRowTiles(
-        part.shape, b_.CreateSub(lo, first), b_.CreateSub(hi, first), part.shape.back(),
-        [&](Index& at, llvm::Value*) { storeAll(at, linearOf(at)); }, [](llvm::Value*, llvm::Value*) {},
+    forRows(
+        part.shape, b_.CreateSub(lo, first), b_.CreateSub(hi, first), [&](Index& at) { storeAll(at, linearOf(at)); },
         /*parallel=*/true);
     return;
   }

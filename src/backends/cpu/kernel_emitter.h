@@ -154,13 +154,11 @@ class KernelEmitter {
   // The elements [lo, hi) of `shape` (row-major), visited row by row: the outer loop
   // over the rows (the leading dimensions), the inner one along the last dimension, so
   // that the inner loop knows every coordinate without dividing (broadcasts and other
-  // index maps then read contiguously or not at all, and the loop vectorizes). A row is
-  // visited in tiles of `tile` elements: body(at, k) for each element (k: its place in
-  // the tile), then endTile(first, count) with the tile's first linear index and size.
-  // `parallel`: the innermost loop's iterations touch memory independently (loopParallel).
-  template <class F, class G>
-  void forRowTiles(const Shape& shape, llvm::Value* lo, llvm::Value* hi, int64_t tile, F&& body, G&& endTile,
-                   bool parallel = false) {
+  // index maps then read contiguously or not at all, and the loop vectorizes):
+  // body(at) for each element. `parallel`: the inner loop's iterations touch memory
+  // independently (markParallel).
+  template <class F>
+  void forRows(const Shape& shape, llvm::Value* lo, llvm::Value* hi, F&& body, bool parallel = false) {
     const int64_t width = shape.back();
     Shape rowShape(shape.begin(), shape.end() - 1);
     llvm::Value* w = b_.getInt64(width);
@@ -175,23 +173,16 @@ class KernelEmitter {
       Index rowIndex = newIndex(rowShape);
       rowIndex.linear = row;
       std::vector<llvm::Value*> rowDims = dimsOf(rowIndex);
-      llvm::Value* tiles = b_.CreateUDiv(b_.CreateAdd(b_.CreateSub(to, from), b_.getInt64(tile - 1)), b_.getInt64(tile));
-      forRange(b_.getInt64(0), tiles, [&](llvm::Value* t) {
-        llvm::Value* start = b_.CreateAdd(from, b_.CreateMul(t, b_.getInt64(tile), "", true, true), "", true, true);
-        llvm::Value* end = b_.CreateAdd(start, b_.getInt64(tile), "", true, true);
-        end = b_.CreateSelect(b_.CreateICmpSLT(end, to), end, to);
-        forRange(
-            start, end,
-            [&](llvm::Value* j) {
-              std::vector<llvm::Value*> dims = rowDims;
-              dims.push_back(j);
-              Index at = withDims(shape, std::move(dims));
-              at.linear = b_.CreateAdd(base, j, "", true, true);
-              body(at, b_.CreateSub(j, start, "", true, true));
-            },
-            parallel);
-        endTile(b_.CreateAdd(base, start, "", true, true), b_.CreateSub(end, start, "", true, true));
-      });
+      forRange(
+          from, to,
+          [&](llvm::Value* j) {
+            std::vector<llvm::Value*> dims = rowDims;
+            dims.push_back(j);
+            Index at = withDims(shape, std::move(dims));
+            at.linear = b_.CreateAdd(base, j, "", true, true);
+            body(at);
+          },
+          parallel);
     });
   }
 

@@ -11,7 +11,6 @@
 #include "backends/cpu/threads.h"
 #include "ir/attr_records.h"
 #include "ir/ops/stablehlo.h"
-#include "support/error.h"
 
 namespace kiln::cpu {
 namespace {
@@ -196,10 +195,11 @@ std::string oneDnnConvolutionPath(const Op& op) {
   return p ? "oneDNN " + p->impl + (p->toWeights ? " (kernel laid out for it)" : "") : "oneDNN: none";
 }
 
-void oneDnnConvolutionInto(const Op& op, const void* lhs, const void* rhs, void* out) {
+bool oneDnnConvolutionInto(const Op& op, const void* lhs, const void* rhs, void* out) {
+  if (!oneDnnEnabled() || !op.is(ops::Convolution) || shapeDeclines(op)) return false;
   const std::shared_ptr<const ConvolutionPrimitive> p = convolutionFor(op);
-  if (!p) throw Error(ErrorKind::Internal, "internal error: oneDNN has no primitive for " + op.result()->type().str());
-  // The kernel laid out once, on the calling thread.
+  if (!p) return false;
+  // The kernel laid out once per call, on the calling thread, for every piece.
   thread_local onednn::ThreadBuffer weightsBuffer;
   omp_set_num_threads(1);
   const void* weights = rhs;
@@ -233,6 +233,7 @@ void oneDnnConvolutionInto(const Op& op, const void* lhs, const void* rhs, void*
                             {DNNL_ARG_SCRATCHPAD, scratch}});
     stream.wait();
   });
+  return true;
 }
 
 }  // namespace kiln::cpu

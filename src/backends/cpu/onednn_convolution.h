@@ -30,7 +30,8 @@ std::optional<std::string> oneDnnConvolutionDeclines(const Op& op);
 std::string oneDnnConvolutionPath(const Op& op);
 
 // Runs it over dense row-major buffers of the operands' and the result's types, on the
-// backend's threads.
-void oneDnnConvolutionInto(const Op& op, const void* lhs, const void* rhs, void* out);
+// backend's threads, when oneDNN takes it; returns false, computing nothing, when it
+// declines (one lookup of its primitive either way: this runs at every call).
+bool oneDnnConvolutionInto(const Op& op, const void* lhs, const void* rhs, void* out);
 
 }  // namespace kiln::cpu

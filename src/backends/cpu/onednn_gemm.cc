@@ -102,8 +102,19 @@ bool typesTaken(DType in, DType out) {
 
 bool oneDnnGemmTakes(DType in, DType out) {
   if (!oneDnnEnabled() || !typesTaken(in, out)) return false;
-  // A shape every kernel set takes, asked once per pair of types.
-  return matmulFor(Key{in, out, false, false, 64, 64, 64, 64, 64, 64}) != nullptr;
+  // A shape every kernel set takes, asked once per pair of types (this runs for every
+  // GEMM piece).
+  auto asked = [](DType i, DType o) { return matmulFor(Key{i, o, false, false, 64, 64, 64, 64, 64, 64}) != nullptr; };
+  if (in == DType::F32) {
+    static const bool f32 = asked(DType::F32, DType::F32);
+    return f32;
+  }
+  if (out == DType::BF16) {
+    static const bool bf16 = asked(DType::BF16, DType::BF16);
+    return bf16;
+  }
+  static const bool bf16ToF32 = asked(DType::BF16, DType::F32);
+  return bf16ToF32;
 }
 
 bool oneDnnGemm(DType in, DType out, bool transposeA, bool transposeB, int64_t m, int64_t n, int64_t k, const void* a,
