@@ -41,7 +41,7 @@ void addCompileTierOption(CLI::App* cmd, runtime::Optimization& tier) {
                                                               {"fast", runtime::Optimization::Fast},
                                                               {"tiered", runtime::Optimization::Tiered}};
   cmd->add_option("--compile-tier", tier,
-                  "cpu: optimized (LLVM O2 before the first run; the default), fast (no optimization: "
+                  "cpu: optimized (LLVM optimization before the first run; the default), fast (no optimization: "
                   "compiles ~10x faster, runs slower) or tiered (fast first, O2 in the background)")
       ->transform(CLI::CheckedTransformer(tiers, CLI::ignore_case));
 }

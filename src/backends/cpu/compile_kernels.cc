@@ -3,7 +3,7 @@
 // thread (jit.h) or taken from the disk cache (disk_cache.h), then loaded together;
 // what the emitter declines is reported in request order. A tiered compile generates
 // unoptimized code first and hands the modules it did not find in the cache to a
-// background thread, which compiles them again at O2 and swaps the code in.
+// background thread, which compiles them again optimized and swaps the code in.
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -115,7 +115,7 @@ std::string bytesOf(const Jit::Object& object) {
 }  // namespace
 
 // The optimizing half of a tiered compile: each part compiled at the fast tier is
-// emitted again, compiled at O2 (and kept in the disk cache), loaded, and its kernels'
+// emitted again, compiled optimized (and kept in the disk cache), loaded, and its kernels'
 // code swapped, one part at a time, on a thread of its own.
 class BackgroundCompile {
  public:

@@ -1,5 +1,5 @@
-// The JIT session: LLVM ORC's LLJIT for the host CPU, and the O2 pipeline of LLVM's new
-// pass manager (what ../shared/notes/orcjit-probe.md measured). Modules are optimized and
+// The JIT session: LLVM ORC's LLJIT for the host CPU, and the kernels' pipeline of O2's
+// passes in LLVM's new pass manager (what ../shared/notes/orcjit-probe.md measured). Modules are optimized and
 // compiled to object code apart (on several threads), then loaded into the session
 // together. Included only by the files that build LLVM IR.
 #pragma once

@@ -77,7 +77,7 @@ class Jit;  // the JIT session that owns the machine code (jit.h)
 
 // How much LLVM optimizes before the first run.
 enum class CompileTier : uint8_t {
-  Optimized,  // LLVM's O2 pipeline, vectorized (the default)
+  Optimized,  // the kernel pipeline of O2's passes, vectorized (the default; jit.cc)
   Fast,       // no IR optimization, FastISel: compiles about 10x faster, runs slower
   Tiered,     // Fast first, then Optimized in the background, swapped in when ready
 };
@@ -96,7 +96,7 @@ struct NativeKernels {
   // Summed over the modules compiled side by side (so together more than `seconds`
   // when several threads compiled):
   double emitSeconds = 0;      // building the LLVM IR
-  double optimizeSeconds = 0;  // LLVM's O2 passes
+  double optimizeSeconds = 0;  // LLVM's optimization passes
   double codegenSeconds = 0;   // machine code
   int threads = 1;             // modules compiled side by side
   int cachedModules = 0;       // of them, those whose machine code came from the disk cache
@@ -128,7 +128,7 @@ struct CompileOptions {
 };
 
 // Emits one kernel per request into LLVM modules (one per thread of the backend, compiled
-// side by side; one in all with a dump dir), optimizes them at O2 for the host CPU and
+// side by side; one in all with a dump dir), optimizes them (jit.cc's kernel pipeline) for the host CPU and
 // compiles them. Each kernel's function is named after its op and source line. Throws
 // kiln::Error (Internal) when LLVM itself fails, Io when a dump cannot be written.
 NativeKernels compileKernels(const std::vector<KernelRequest>& requests, const CompileOptions& options = {});
