@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "ir/fingerprint.h"
 #include "ir/ops/compiler.h"
 #include "ir/ops/stablehlo.h"
 #include "ir/ops/testing.h"
@@ -209,6 +210,42 @@ TEST(FusionTest, CopiesOfACheapChainStayBounded) {
                      std::to_string(links) + " : " + types + t + "\n}",
                  Inputs::Ordinary);
   EXPECT_LE(count(*f.module, ops::Negate), 5 * links) << planText(f);
+}
+
+// The same computation written with its ops in another program order becomes the same
+// kernel: its inputs in the order the computation reads them, not the order the program
+// defined them (the cpu backend compiles the code of such kernels once).
+TEST(FusionTest, KernelsThatComputeTheSameThingHaveTheSameCode) {
+  Fused f = fuse(R"(
+    func.func @main(%x1: tensor<16x8xf32>, %s1: tensor<8xf32>, %b1: tensor<8xf32>,
+                    %x2: tensor<16x8xf32>, %s2: tensor<8xf32>, %b2: tensor<8xf32>)
+        -> (tensor<16x8xf32>, tensor<16x8xf32>) {
+      %bs1 = stablehlo.broadcast_in_dim %s1, dims = [1] : (tensor<8xf32>) -> tensor<16x8xf32>
+      %bb1 = stablehlo.broadcast_in_dim %b1, dims = [1] : (tensor<8xf32>) -> tensor<16x8xf32>
+      %m1 = stablehlo.multiply %x1, %bs1 : tensor<16x8xf32>
+      %a1 = stablehlo.add %m1, %bb1 : tensor<16x8xf32>
+      %bb2 = stablehlo.broadcast_in_dim %b2, dims = [1] : (tensor<8xf32>) -> tensor<16x8xf32>
+      %bs2 = stablehlo.broadcast_in_dim %s2, dims = [1] : (tensor<8xf32>) -> tensor<16x8xf32>
+      %m2 = stablehlo.multiply %x2, %bs2 : tensor<16x8xf32>
+      %a2 = stablehlo.add %m2, %bb2 : tensor<16x8xf32>
+      return %a1, %a2 : tensor<16x8xf32>, tensor<16x8xf32>
+    })",
+                 Inputs::Ordinary);
+  ASSERT_EQ(f.fusions.size(), 2u) << planText(f);
+  std::optional<Fingerprint> first = codeFingerprint(*f.fusions[0]), second = codeFingerprint(*f.fusions[1]);
+  ASSERT_TRUE(first && second);
+  EXPECT_EQ(*first, *second) << planText(f);
+  // Both kernels' inputs in the order their ops read them, each op after its operands'
+  // (the scale's broadcast, the multiply, the bias's broadcast, the add): scale, x, bias.
+  for (size_t k = 0; k < 2; ++k) {
+    const Op& fusion = *f.fusions[k];
+    ASSERT_EQ(fusion.numOperands(), 3u) << planText(f);
+    const unsigned x = k == 0 ? 0 : 3, expected[] = {x + 1, x, x + 2};
+    for (unsigned i = 0; i < 3; ++i) {
+      ASSERT_TRUE(fusion.operand(i)->isArgument()) << planText(f);
+      EXPECT_EQ(fusion.operand(i)->index(), expected[i]) << i << "\n" << planText(f);
+    }
+  }
 }
 
 TEST(FusionTest, CheapBroadcastIsCopiedIntoEveryKernelThatReadsIt) {
