@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "ir/attr_records.h"
 
@@ -25,8 +26,19 @@ class ModuleHasher {
   // them (so an operand used twice hashes differently from two operands), then the op.
   // Returns false when the op's regions read values from outside it.
   bool standaloneOp(const Op& o, const std::vector<const Value*>& marked) {
-    for (const Value* v : o.operands())
-      if (!numbers_.contains(v)) define(v);
+    for (const Value* v : marked)
+      if (const Op* d = v->definingOp()) opaque_.insert(d);
+    // A fusion's operands are its body's arguments: one that only opaque ops read is
+    // numbered and not typed, as that argument is (region()).
+    const bool fusionLike = o.numRegions() == 1 && o.region(0).numArguments() == o.numOperands();
+    for (size_t i = 0; i < o.numOperands(); ++i) {
+      const Value* v = o.operand(i);
+      if (numbers_.contains(v)) continue;
+      if (fusionLike && readOnlyByOpaque(o.region(0).argument(i)))
+        numbers_.emplace(v, numbers_.size());
+      else
+        define(v);
+    }
     op(o);
     h_.u64(marked.size());
     for (const Value* v : marked) value(v);
@@ -49,12 +61,25 @@ class ModuleHasher {
 
   void region(const Region& r) {
     h_.u64(r.numArguments());
-    for (size_t i = 0; i < r.numArguments(); ++i) define(r.argument(i));
+    for (size_t i = 0; i < r.numArguments(); ++i) {
+      if (readOnlyByOpaque(r.argument(i))) {
+        numbers_.emplace(r.argument(i), numbers_.size());
+        h_.str("unread");
+      } else {
+        define(r.argument(i));
+      }
+    }
     h_.u64(r.size());
     for (const auto& op : r.ops()) this->op(*op);
   }
 
   void op(const Op& o) {
+    if (opaque_.count(&o)) {  // computed elsewhere: only what it yields counts
+      h_.str("opaque");
+      h_.u64(o.numResults());
+      for (size_t i = 0; i < o.numResults(); ++i) define(o.result(i));
+      return;
+    }
     h_.str(o.name());
     h_.u64(o.numOperands());
     for (const Value* v : o.operands()) value(v);
@@ -184,8 +209,17 @@ class ModuleHasher {
     }
   }
 
+  // Whether `v` is read, and only by opaque ops.
+  bool readOnlyByOpaque(const Value* v) const {
+    if (opaque_.empty() || !v->hasUses()) return false;
+    for (const Use& use : v->uses())
+      if (!opaque_.count(use.user)) return false;
+    return true;
+  }
+
   Hasher& h_;
   std::unordered_map<const Value*, uint64_t> numbers_;
+  std::unordered_set<const Op*> opaque_;  // ops whose results are marked (standaloneOp)
   bool missed_ = false;  // a value was read that was not numbered
 };
 

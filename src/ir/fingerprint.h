@@ -20,10 +20,13 @@ Fingerprint fingerprint(const Module& module);
 
 // One op with its regions, as a piece of code: the types of its operands (numbered in
 // the order it first reads them, so an operand read twice differs from two operands),
-// then the op as above; `marked` are values inside it that the caller singles out, by
-// their numbers. Ops that are the same up to names and locations get the same digest
-// (the cpu backend compiles such kernels once). None when a region reads a value from
-// outside the op other than through its operands: its code would depend on that value.
+// then the op as above; `marked` are values inside it that the caller computes
+// elsewhere and hands to the op's code (a dot_epilogue's dot, on BLAS), by their numbers:
+// the ops defining them count by their result types alone, and values only those ops
+// read by their numbers alone (the code never reads them). Ops that are the same up to
+// names and locations get the same digest (the cpu backend compiles such kernels once).
+// None when a region reads a value from outside the op other than through its operands:
+// its code would depend on that value.
 std::optional<Fingerprint> codeFingerprint(const Op& op, const std::vector<const Value*>& marked = {});
 
 }  // namespace kiln

@@ -248,6 +248,35 @@ TEST(FusionTest, KernelsThatComputeTheSameThingHaveTheSameCode) {
   }
 }
 
+// Two epilogues of dots of different inner sizes: with the dots computed elsewhere (on
+// BLAS, `marked`) the kernels' code is the same, as the dots' operands are never read.
+TEST(FusionTest, EpiloguesOfDifferentDotsHaveTheSameCode) {
+  Fused f = fuse(R"(
+    func.func @main(%a1: tensor<16x32xf32>, %w1: tensor<32x8xf32>, %a2: tensor<16x64xf32>, %w2: tensor<64x8xf32>,
+                    %b: tensor<8xf32>) -> (tensor<16x8xf32>, tensor<16x8xf32>) {
+      %zero = stablehlo.constant dense<0.0> : tensor<16x8xf32>
+      %bb = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<8xf32>) -> tensor<16x8xf32>
+      %d1 = stablehlo.dot_general %a1, %w1, contracting_dims = [1] x [0] : (tensor<16x32xf32>, tensor<32x8xf32>) -> tensor<16x8xf32>
+      %s1 = stablehlo.add %d1, %bb : tensor<16x8xf32>
+      %r1 = stablehlo.maximum %s1, %zero : tensor<16x8xf32>
+      %d2 = stablehlo.dot_general %a2, %w2, contracting_dims = [1] x [0] : (tensor<16x64xf32>, tensor<64x8xf32>) -> tensor<16x8xf32>
+      %s2 = stablehlo.add %d2, %bb : tensor<16x8xf32>
+      %r2 = stablehlo.maximum %s2, %zero : tensor<16x8xf32>
+      return %r1, %r2 : tensor<16x8xf32>, tensor<16x8xf32>
+    })",
+                 Inputs::Ordinary);
+  ASSERT_EQ(f.fusions.size(), 2u) << planText(f);
+  auto code = [&](const Op& fusion, bool dotElsewhere) {
+    std::vector<const Value*> marked;
+    for (const auto& op : fusion.region(0).ops())
+      if (op->is(ops::DotGeneral) && dotElsewhere) marked.push_back(op->result());
+    EXPECT_EQ(marked.size(), dotElsewhere ? 1u : 0u) << planText(f);
+    return codeFingerprint(fusion, marked);
+  };
+  EXPECT_EQ(code(*f.fusions[0], true), code(*f.fusions[1], true)) << planText(f);
+  EXPECT_NE(code(*f.fusions[0], false), code(*f.fusions[1], false)) << planText(f);
+}
+
 TEST(FusionTest, CheapBroadcastIsCopiedIntoEveryKernelThatReadsIt) {
   Fused f = fuse(R"(
     func.func @main(%x: tensor<16x8xf32>, %y: tensor<16x8xf32>, %p: tensor<16xf32>) -> (tensor<16x8xf32>, tensor<16xf32>) {

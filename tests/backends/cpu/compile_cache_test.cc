@@ -143,6 +143,39 @@ func.func @main(%x: tensor<8x32xf32>, %y: tensor<8x32xf32>) -> (tensor<8x32xf32>
   EXPECT_NE(expected[1].tensor().floatAt(0), expected[2].tensor().floatAt(0));
 }
 
+// Two GEMM epilogues of dots with different inner sizes: BLAS computes the dots, and the
+// epilogue kernels, which never read the dots' operands, are one piece of code. (The
+// inputs are multiples of 1/8: every sum is exact, in BLAS's order too.)
+TEST(CompileCacheTest, EpiloguesOfDifferentGemmsCompileOnce) {
+  const std::string program = R"(
+func.func @main(%a1: tensor<64x128xf32>, %w1: tensor<128x64xf32>, %a2: tensor<64x256xf32>, %w2: tensor<256x64xf32>,
+                %b: tensor<64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %zero = stablehlo.constant dense<0.0> : tensor<64x64xf32>
+  %bb = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<64xf32>) -> tensor<64x64xf32>
+  %d1 = stablehlo.dot_general %a1, %w1, contracting_dims = [1] x [0] : (tensor<64x128xf32>, tensor<128x64xf32>) -> tensor<64x64xf32>
+  %s1 = stablehlo.add %d1, %bb : tensor<64x64xf32>
+  %r1 = stablehlo.maximum %s1, %zero : tensor<64x64xf32>
+  %d2 = stablehlo.dot_general %a2, %w2, contracting_dims = [1] x [0] : (tensor<64x256xf32>, tensor<256x64xf32>) -> tensor<64x64xf32>
+  %s2 = stablehlo.add %d2, %bb : tensor<64x64xf32>
+  %r2 = stablehlo.maximum %s2, %zero : tensor<64x64xf32>
+  return %r1, %r2 : tensor<64x64xf32>, tensor<64x64xf32>
+})";
+  auto reference = stablehlo::parseModule(program);
+  auto module = stablehlo::parseModule(program);
+  passes::PassContext context;
+  passes::runPipeline(*module, cpuPipeline(), context);
+  Executable exe(*module);
+  std::map<KernelFn, int> byCode;
+  for (const auto& [op, kernel] : exe.native().kernels) ++byCode[kernel.fn()];
+  EXPECT_EQ(exe.numKernels(), 2u) << exe.report();
+  EXPECT_EQ(byCode.size(), 1u) << exe.report();
+  EXPECT_EQ(exe.native().sharedKernels, 1) << exe.report();
+  const Function& fn = *module->lookup("main");
+  interp::HostValues args;
+  for (size_t i = 0; i < fn.numParams(); ++i) args.push_back(passes::test_util::ordinaryValues(fn.param(i)->type(), i));
+  passes::test_util::expectBitIdentical(interp::Interpreter(*reference).call("main", args), exe.call(fn, args), "");
+}
+
 // A program with reductions (lanes and chunks), inline math, a GEMM epilogue, a sort and
 // a gather: what the compile tiers must all compute alike.
 constexpr const char* kTierProgram = R"(
