@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 KILN=${KILN:-build/tools/kiln}
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 
-# Each program with its timed runs (one warm-up run comes on top; the chess vjp takes ~14 s a run, so 1).
+# Each program with its timed runs (warm-up runs for 0.2 s come on top, one at least; the chess vjp takes ~14 s a run, so 1).
 PROGRAMS=(
   "bench/programs/mlp.mlir 3"
   "../shared/models/enzyme-jax/pt_bert.mlir 3"
