@@ -89,6 +89,33 @@ TEST(CompileCacheTest, ConcurrentRequestsCompileOnceAndFailuresAreNotKept) {
   CompileCache::process().clear();
 }
 
+// A program compiled for the cpu backend, its kernels counted by their machine code, and
+// its results on ordinary inputs beside the interpreter's.
+struct SharedCode {
+  std::unique_ptr<Module> module;
+  std::unique_ptr<Executable> exe;
+  size_t codes = 0;  // distinct kernel functions
+  interp::HostValues expected, got;
+};
+
+SharedCode compileAndRun(const std::string& program) {
+  SharedCode c;
+  auto reference = stablehlo::parseModule(program);
+  c.module = stablehlo::parseModule(program);
+  passes::PassContext context;
+  passes::runPipeline(*c.module, cpuPipeline(), context);
+  c.exe = std::make_unique<Executable>(*c.module);
+  std::map<KernelFn, int> byCode;
+  for (const auto& [op, kernel] : c.exe->native().kernels) ++byCode[kernel.fn()];
+  c.codes = byCode.size();
+  const Function& fn = *c.module->lookup("main");
+  interp::HostValues args;
+  for (size_t i = 0; i < fn.numParams(); ++i) args.push_back(passes::test_util::ordinaryValues(fn.param(i)->type(), i));
+  c.expected = interp::Interpreter(*reference).call("main", args);
+  c.got = c.exe->call(fn, args);
+  return c;
+}
+
 // Kernels that are the same code up to names and lines compile once: two normalizations
 // (x² over the sum of its row's x²) of one shape share their kernels; ones with other
 // constants do not. The shared
@@ -120,27 +147,17 @@ func.func @main(%x: tensor<8x32xf32>, %y: tensor<8x32xf32>) -> (tensor<8x32xf32>
   %d = stablehlo.divide %e3, %b3 : tensor<8x32xf32>
   return %a, %b, %c, %d : tensor<8x32xf32>, tensor<8x32xf32>, tensor<8x32xf32>, tensor<8x32xf32>
 })";
-  auto reference = stablehlo::parseModule(program);
-  auto module = stablehlo::parseModule(program);
-  passes::PassContext context;
-  passes::runPipeline(*module, cpuPipeline(), context);
-  Executable exe(*module);
+  SharedCode c = compileAndRun(program);
   // The kernels of %a and %b are one piece of code; %c's and %d's differ from them and
   // from each other in their constant.
-  std::map<KernelFn, int> byCode;
-  for (const auto& [op, kernel] : exe.native().kernels) ++byCode[kernel.fn()];
-  EXPECT_EQ(static_cast<size_t>(exe.native().sharedKernels), exe.numKernels() - byCode.size());
-  EXPECT_GE(exe.native().sharedKernels, 1);
-  EXPECT_LT(byCode.size(), exe.numKernels());
-  EXPECT_NE(exe.report().find("the same code as another, compiled once"), std::string::npos) << exe.report();
-  const Function& fn = *module->lookup("main");
-  interp::HostValues args = {passes::test_util::ordinaryValues(fn.param(0)->type(), 0),
-                             passes::test_util::ordinaryValues(fn.param(1)->type(), 1)};
-  interp::HostValues expected = interp::Interpreter(*reference).call("main", args);
-  passes::test_util::expectBitIdentical(expected, exe.call(fn, args), "");
+  EXPECT_EQ(static_cast<size_t>(c.exe->native().sharedKernels), c.exe->numKernels() - c.codes);
+  EXPECT_GE(c.exe->native().sharedKernels, 1);
+  EXPECT_LT(c.codes, c.exe->numKernels());
+  EXPECT_NE(c.exe->report().find("the same code as another, compiled once"), std::string::npos) << c.exe->report();
+  passes::test_util::expectBitIdentical(c.expected, c.got, "");
   // The four normalizations are not all one code: %c and %d would be %b's if the constants
   // (immediates in the kernels) were left out of the comparison.
-  EXPECT_NE(expected[1].tensor().floatAt(0), expected[2].tensor().floatAt(0));
+  EXPECT_NE(c.expected[1].tensor().floatAt(0), c.expected[2].tensor().floatAt(0));
 }
 
 // Two GEMM epilogues of dots with different inner sizes: BLAS computes the dots, and the
@@ -160,20 +177,11 @@ func.func @main(%a1: tensor<64x128xf32>, %w1: tensor<128x64xf32>, %a2: tensor<64
   %r2 = stablehlo.maximum %s2, %zero : tensor<64x64xf32>
   return %r1, %r2 : tensor<64x64xf32>, tensor<64x64xf32>
 })";
-  auto reference = stablehlo::parseModule(program);
-  auto module = stablehlo::parseModule(program);
-  passes::PassContext context;
-  passes::runPipeline(*module, cpuPipeline(), context);
-  Executable exe(*module);
-  std::map<KernelFn, int> byCode;
-  for (const auto& [op, kernel] : exe.native().kernels) ++byCode[kernel.fn()];
-  EXPECT_EQ(exe.numKernels(), 2u) << exe.report();
-  EXPECT_EQ(byCode.size(), 1u) << exe.report();
-  EXPECT_EQ(exe.native().sharedKernels, 1) << exe.report();
-  const Function& fn = *module->lookup("main");
-  interp::HostValues args;
-  for (size_t i = 0; i < fn.numParams(); ++i) args.push_back(passes::test_util::ordinaryValues(fn.param(i)->type(), i));
-  passes::test_util::expectBitIdentical(interp::Interpreter(*reference).call("main", args), exe.call(fn, args), "");
+  SharedCode c = compileAndRun(program);
+  EXPECT_EQ(c.exe->numKernels(), 2u) << c.exe->report();
+  EXPECT_EQ(c.codes, 1u) << c.exe->report();
+  EXPECT_EQ(c.exe->native().sharedKernels, 1) << c.exe->report();
+  passes::test_util::expectBitIdentical(c.expected, c.got, "");
 }
 
 // A program with reductions (lanes and chunks), inline math, a GEMM epilogue, a sort and
