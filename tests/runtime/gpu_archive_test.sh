@@ -15,7 +15,12 @@ trap 'rm -rf "$work"' EXIT
 "$source_dir/scripts/gpu_archive.sh" "$build" "$work/kiln-gpu-check.tar.xz" || exit 1
 mkdir "$work/unpacked"
 tar -C "$work/unpacked" -xJf "$work/kiln-gpu-check.tar.xz" || exit 1
-out=$(env -i PATH=/usr/bin:/bin EPOCHS=3 "$work/unpacked/kiln-gpu-check/gpu_check.sh" "$plugin" 2>&1)
+# In a sanitizer build, no leak check at exit: LeakSanitizer's tracer crashed now and then
+# ("Tracer caught signal 11") as the digits job, started through the archive's own
+# loader, exited after passing (2 of 2 full sanitizer runs, 0 of 6 runs of this test
+# alone). The frontend and the plugin it drives stay leak-checked by their own tests
+# (the sanitizer runs leave the example jobs out as slow).
+out=$(env -i PATH=/usr/bin:/bin EPOCHS=3 ASAN_OPTIONS=detect_leaks=0 "$work/unpacked/kiln-gpu-check/gpu_check.sh" "$plugin" 2>&1)
 if ! grep -q "gpu_check: plugin-check exit 0, digits job exit 0" <<<"$out" ||
    ! grep -q "plugin-check: 24 passed, 0 failed, 5 skipped" <<<"$out"; then
   echo "$out"
