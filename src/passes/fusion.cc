@@ -31,6 +31,7 @@
 #include "ir/ops/stablehlo.h"
 #include "passes/dependency_graph.h"
 #include "passes/fusion_cost.h"
+#include "passes/fusion_order.h"
 #include "passes/fusion_recompute.h"
 #include "passes/op_facts.h"
 #include "passes/passes.h"
@@ -411,7 +412,7 @@ class RegionFuser {
     inside.erase(std::unique(inside.begin(), inside.end()), inside.end());
     std::unordered_set<const Op*> internal(inside.begin(), inside.end());
     auto isInternal = [&](const Value* v) { return !v->isArgument() && internal.count(v->definingOp()); };
-    inside = computeOrder(inside, internal);
+    inside = computeOrder(region_, inside);
 
     // Inputs: what the kernel reads from outside it — from this region, or from an
     // enclosing one when this is a loop or branch body that captures values.
@@ -472,62 +473,6 @@ class RegionFuser {
     std::sort(members.begin(), members.end(), [&](Op* a, Op* b) { return position_.at(a) > position_.at(b); });
     for (Op* m : members) region_.erase(m);
 
-  }
-
-  // The group's ops (`inside`, in program order) in an order that depends only on what
-  // they compute, not on where the program had them: depth first from each op that no
-  // other reads, through its operands in operand order (then the values its regions
-  // read), each op after those it reads. A kernel's inputs and outputs are numbered in
-  // this order too, so groups that compute the same thing from operands the program
-  // happened to order differently become the same kernel, and the cpu backend compiles
-  // its code once (codeFingerprint): in ResNet-50, 31 kernels of distinct code were
-  // 23 computations.
-  std::vector<Op*> computeOrder(const std::vector<Op*>& inside, const std::unordered_set<const Op*>& internal) {
-    auto producers = [&](Op* op) {
-      std::vector<Op*> found;
-      auto add = [&](Value* v) {
-        if (!v->isArgument() && internal.count(v->definingOp()) && v->definingOp() != op)
-          found.push_back(v->definingOp());
-      };
-      for (Value* v : op->operands()) add(v);
-      for (size_t r = 0; r < op->numRegions(); ++r)
-        walk(op->region(r), [&](Op& nested) {
-          for (Value* v : nested.operands()) add(v);
-        });
-      return found;
-    };
-    auto readInside = [&](const Op* op) {
-      for (const Value* r : op->results())
-        for (const Use& use : r->uses())
-          if (Op* user = topLevel(use.user); user && user != op && internal.count(user)) return true;
-      return false;
-    };
-    std::vector<Op*> order;
-    std::unordered_set<const Op*> placed;
-    struct Frame {
-      Op* op;
-      std::vector<Op*> producers;
-      size_t next = 0;
-    };
-    auto visit = [&](Op* root) {
-      if (!placed.insert(root).second) return;
-      std::vector<Frame> stack;
-      stack.push_back({root, producers(root)});
-      while (!stack.empty()) {
-        Frame& f = stack.back();
-        if (f.next < f.producers.size()) {
-          Op* p = f.producers[f.next++];
-          if (placed.insert(p).second) stack.push_back({p, producers(p)});
-          continue;
-        }
-        order.push_back(f.op);
-        stack.pop_back();
-      }
-    };
-    for (Op* op : inside)
-      if (!readInside(op)) visit(op);
-    for (Op* op : inside) visit(op);  // (every op leads to one that no other reads)
-    return order;
   }
 
   // A stable topological order: a fusion sits where its last member was, so a reader of
