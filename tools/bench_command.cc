@@ -105,7 +105,8 @@ int runBench(const BenchOptions& o) {
   // core's slow wake-ups): after one warm-up run, 7 runs of a 3x3 convolution at 2
   // threads took the 1-thread time in about half the processes; after 0.2 s, in none.
   double warmedUp = 0;
-  for (int i = 0; i < 1 || warmedUp < 0.2; ++i) warmedUp += once();
+  do warmedUp += once();
+  while (warmedUp < 0.2);
   std::vector<double> times;
   for (int i = 0; i < o.runs; ++i) times.push_back(once());
   std::sort(times.begin(), times.end());
