@@ -80,6 +80,7 @@ std::string Executable::serialize() const {
     w.u64(s.code);
     w.i64(k.iterations);
     w.i64(k.grain);
+    w.i64(k.unit);
     w.u64(k.space.size());
     for (int64_t d : k.space) w.i64(d);
     w.i64(k.combineIterations);
@@ -145,6 +146,8 @@ std::unique_ptr<Executable> Executable::deserialize(std::string_view bytes, Sour
     s.code = r.u64();
     k.iterations = r.i64();
     k.grain = r.i64();
+    k.unit = r.i64();
+    if (k.unit < 1) r.fail();
     k.space.resize(r.count());
     for (int64_t& d : k.space) d = r.i64();
     k.combineIterations = r.i64();

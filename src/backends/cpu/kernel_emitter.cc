@@ -94,8 +94,9 @@ Kernel KernelEmitter::emit() {
   llvm::Value* end = fn_->getArg(2);
   // The parts follow each other in the iteration space: [0, n0) the first, then the next.
   int64_t offset = 0, work = productsPerElement(), minGrain = 1;
+  const int64_t unit = rowUnit(parts, outputs, (int64_t{1} << 16) / work);
   for (const Part& part : parts) {
-    emitPart(part, offset, begin, end, outputs, outPtrs);
+    emitPart(part, offset, begin, end, outputs, outPtrs, unit > 1);
     offset += numElements(part.shape);
     if (!part.reduces.empty())
       work = std::max(work, numElements(part.reduces[0]->operand(0)->type().shape()) /
@@ -107,8 +108,23 @@ Kernel KernelEmitter::emit() {
     if (foldsLeadingDims(part, outputs)) minGrain = std::max(minGrain, numElements(part.shape));
   }
   b_.CreateRetVoid();
-  return {nullptr, offset, std::max<int64_t>(minGrain, (int64_t{1} << 16) / work),
-          parts.size() == 1 ? parts[0].shape : Shape{}};
+  Kernel kernel{nullptr, offset, std::max<int64_t>(minGrain, (int64_t{1} << 16) / work),
+                parts.size() == 1 ? parts[0].shape : Shape{}};
+  kernel.unit = unit;
+  return kernel;
+}
+
+int64_t KernelEmitter::rowUnit(const std::vector<Part>& parts, const std::vector<const Value*>& outputs,
+                               int64_t grain) {
+  if (parts.size() != 1) return 1;
+  const Part& part = parts[0];
+  if (!part.reduces.empty() || part.shape.size() < 2 || numElements(part.shape) == 0 ||
+      foldsLeadingDims(part, outputs))
+    return 1;
+  // A row longer than a chunk would make chunks longer than the grain: fewer threads
+  // would share the loop.
+  const int64_t width = part.shape.back();
+  return width <= grain ? width : 1;
 }
 
 std::vector<llvm::Value*> KernelEmitter::beginFunction(const std::vector<const Value*>& inputs,
@@ -274,8 +290,8 @@ void KernelEmitter::markParallel(llvm::BasicBlock* loop, size_t blocksBefore, ll
 }
 
 void KernelEmitter::emitPart(const Part& part, int64_t offset, llvm::Value* begin, llvm::Value* end,
-                             const std::vector<const Value*>& outputs,
-                             const std::vector<llvm::Value*>& outPtrs) {
+                             const std::vector<const Value*>& outputs, const std::vector<llvm::Value*>& outPtrs,
+                             bool wholeRows) {
   // A part without elements has nothing to compute, and its row loops would divide by a
   // row of no elements (found by kiln fuzz, seed 2206: a hang at O2).
   if (numElements(part.shape) == 0) return;
@@ -308,7 +324,7 @@ void KernelEmitter::emitPart(const Part& part, int64_t offset, llvm::Value* begi
   if (part.reduces.empty() && part.shape.size() >= 2) {
     forRows(
         part.shape, b_.CreateSub(lo, first), b_.CreateSub(hi, first), [&](Index& at) { storeAll(at, linearOf(at)); },
-        /*parallel=*/true);
+        /*parallel=*/true, wholeRows);
     return;
   }
   forRange(

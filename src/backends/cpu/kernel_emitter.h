@@ -147,18 +147,28 @@ class KernelEmitter {
   std::vector<Part> reductionParts(const std::vector<const Value*>& outputs);
 
   // The loop over this part's iterations, [offset, offset + its size) clipped to
-  // [begin, end).
+  // [begin, end). `wholeRows`: see forRows.
   void emitPart(const Part& part, int64_t offset, llvm::Value* begin, llvm::Value* end,
-                const std::vector<const Value*>& outputs, const std::vector<llvm::Value*>& outPtrs);
+                const std::vector<const Value*>& outputs, const std::vector<llvm::Value*>& outPtrs,
+                bool wholeRows);
+
+  // The kernel's unit (Kernel::unit): a row of its one part when that part is a loop
+  // over whole rows of at most `grain` elements, else 1. A row's bounds are then
+  // constants: the vectorized loop along it needs no remainder loop after it when the
+  // row is a multiple of the vectors, a third less code to optimize and select
+  // instructions for (ResNet-50's kernels compiled in 115 -> 73 ms).
+  static int64_t rowUnit(const std::vector<Part>& parts, const std::vector<const Value*>& outputs, int64_t grain);
 
   // The elements [lo, hi) of `shape` (row-major), visited row by row: the outer loop
   // over the rows (the leading dimensions), the inner one along the last dimension, so
   // that the inner loop knows every coordinate without dividing (broadcasts and other
   // index maps then read contiguously or not at all, and the loop vectorizes):
   // body(at) for each element. `parallel`: the inner loop's iterations touch memory
-  // independently (markParallel).
+  // independently (markParallel). `wholeRows`: lo and hi are multiples of the row
+  // (Kernel::unit), so every row is visited whole.
   template <class F>
-  void forRows(const Shape& shape, llvm::Value* lo, llvm::Value* hi, F&& body, bool parallel = false) {
+  void forRows(const Shape& shape, llvm::Value* lo, llvm::Value* hi, F&& body, bool parallel = false,
+               bool wholeRows = false) {
     const int64_t width = shape.back();
     Shape rowShape(shape.begin(), shape.end() - 1);
     llvm::Value* w = b_.getInt64(width);
@@ -166,10 +176,14 @@ class KernelEmitter {
     llvm::Value* lastRow = b_.CreateUDiv(b_.CreateAdd(hi, b_.getInt64(width - 1)), w);
     forRange(firstRow, lastRow, [&](llvm::Value* row) {
       llvm::Value* base = b_.CreateMul(row, w, "", true, true);
-      llvm::Value* from = b_.CreateSub(lo, base);
-      llvm::Value* to = b_.CreateSub(hi, base);
-      from = b_.CreateSelect(b_.CreateICmpSGT(from, b_.getInt64(0)), from, b_.getInt64(0));
-      to = b_.CreateSelect(b_.CreateICmpSLT(to, w), to, w);
+      llvm::Value* from = b_.getInt64(0);
+      llvm::Value* to = w;
+      if (!wholeRows) {
+        from = b_.CreateSub(lo, base);
+        to = b_.CreateSub(hi, base);
+        from = b_.CreateSelect(b_.CreateICmpSGT(from, b_.getInt64(0)), from, b_.getInt64(0));
+        to = b_.CreateSelect(b_.CreateICmpSLT(to, w), to, w);
+      }
       Index rowIndex = newIndex(rowShape);
       rowIndex.linear = row;
       std::vector<llvm::Value*> rowDims = dimsOf(rowIndex);

@@ -22,6 +22,7 @@ namespace kiln::cpu {
 // iterations [begin, end) — result elements in row-major order, or for reductions the
 // elements of the reduced results, each folding its own inputs — so disjoint ranges may
 // run on different threads, and the results do not depend on how the range is split.
+// A kernel may ask that ranges start and end at multiples of a unit (Kernel::unit).
 using KernelFn = void (*)(void* const* buffers, int64_t begin, int64_t end);
 
 // A kernel's machine code. Set when the kernel is compiled, and replaced while programs
@@ -56,6 +57,10 @@ struct Kernel {
   // accumulator folds its elements in one fixed order, so the results do not depend on
   // how either range is split. Null for kernels of one phase.
   int64_t combineIterations = 0, combineGrain = 1, scratchBytes = 0;
+  // Every range a caller passes starts and ends at a multiple of `unit` (or at
+  // `iterations`): a loop over whole rows (kernel_emitter.h, forRows) then knows each
+  // row's bounds at compile time, and LLVM emits no remainder loop for them.
+  int64_t unit = 1;
   bool twoPhase() const { return scratchBytes > 0; }
   KernelFn fn() const { return code->fn.load(std::memory_order_acquire); }
   KernelFn combine() const { return code->combine.load(std::memory_order_acquire); }

@@ -122,7 +122,7 @@ std::optional<Kernel> KernelEmitter::emitSplitColumns(const std::vector<Part>& p
     auto foldRows = [&](const std::vector<llvm::Value*>& rs, llvm::Value* lane) {
       for (llvm::Value* r : rs)
         for (const Part* p : rowParts)
-          emitPart(*p, 0, r, b_.CreateAdd(r, b_.getInt64(1), "", true, true), outputs, outPtrs);
+          emitPart(*p, 0, r, b_.CreateAdd(r, b_.getInt64(1), "", true, true), outputs, outPtrs, false);
       std::vector<llvm::Value*> laneRows;
       for (size_t f = 0; f < folds.size(); ++f) laneRows.push_back(laneRow(f, lane));
       all(b_.getInt64(columns), [&](llvm::Value* j) {

@@ -142,6 +142,8 @@ class StepProgram::Builder {
   // group's earlier members produce.
   static bool rowWise(const Step& s, int64_t rows, const std::unordered_set<const Value*>& produced) {
     if (s.kind != Step::Kind::Kernel || s.dot || rowsOfSpace(s.kernel->space) != rows) return false;
+    // A block of the group's rows must be a range of whole units of the kernel's.
+    if ((s.kernel->iterations / rows) % s.kernel->unit != 0) return false;
     return readsRowByRow(*s.op, rows, [&](const Value* v) { return produced.count(v) > 0; });
   }
 

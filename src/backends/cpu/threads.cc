@@ -75,17 +75,23 @@ void runParts(int64_t parts, const std::function<void(int64_t)>& part) {
 
 namespace {
 
-void runRange(KernelFn fn, int64_t n, int64_t grain, void* const* buffers, Profile* profile, const Op* op) {
+// Runs [0, n) in chunks of about `grain` iterations that start and end at multiples of
+// `unit` (or at n).
+void runRange(KernelFn fn, int64_t n, int64_t grain, int64_t unit, void* const* buffers, Profile* profile,
+              const Op* op) {
   auto chunk = [&](int64_t begin, int64_t end) {
     if (!profile) return fn(buffers, begin, end);
     const double start = profile->now();
     fn(buffers, begin, end);
     profile->chunk(*op, start, profile->now());
   };
-  if (n > grain && threadCount() > 1) {
+  if (n > grain && n > unit && threadCount() > 1) {
+    const int64_t units = (n + unit - 1) / unit;
     inKernelPool([&] {
-      tbb::parallel_for(tbb::blocked_range<int64_t>(0, n, grain),
-                        [&](const tbb::blocked_range<int64_t>& r) { chunk(r.begin(), r.end()); });
+      tbb::parallel_for(tbb::blocked_range<int64_t>(0, units, std::max<int64_t>(1, grain / unit)),
+                        [&](const tbb::blocked_range<int64_t>& r) {
+                          chunk(r.begin() * unit, std::min(n, r.end() * unit));
+                        });
     });
   } else if (n > 0) {
     chunk(0, n);
@@ -96,9 +102,9 @@ void runRange(KernelFn fn, int64_t n, int64_t grain, void* const* buffers, Profi
 
 void runKernel(const Kernel& kernel, void* const* buffers, Profile* profile, const Op* op) {
   if (!op) profile = nullptr;
-  runRange(kernel.fn(), kernel.iterations, kernel.grain, buffers, profile, op);
+  runRange(kernel.fn(), kernel.iterations, kernel.grain, kernel.unit, buffers, profile, op);
   if (kernel.twoPhase())
-    runRange(kernel.combine(), kernel.combineIterations, kernel.combineGrain, buffers, profile, op);
+    runRange(kernel.combine(), kernel.combineIterations, kernel.combineGrain, 1, buffers, profile, op);
 }
 
 }  // namespace kiln::cpu
