@@ -60,10 +60,15 @@ void initializeTarget() {
     llvm::InitializeNativeTargetAsmPrinter();
     llvm::InitializeNativeTargetAsmParser();
     // Loop strength reduction took half of all machine-code time on the kernels' vector
-    // loops (W6: 192 of 259 ms) and changed no run time by more than noise. Users may
-    // pass LLVM options of their own in KILN_LLVM_FLAGS.
-    const char* argv[] = {"kiln", "-disable-lsr"};
-    llvm::cl::ParseCommandLineOptions(2, argv, "", nullptr, "KILN_LLVM_FLAGS");
+    // loops (W6: 192 of 259 ms) and changed no run time by more than noise. Machine
+    // LICM hoists every constant of a math function's polynomials out of a loop nest
+    // (a row loop around a vector loop over whole rows): more than the 32 vector
+    // registers hold, so the register allocator rotated them through each other, 27
+    // register moves per 8 elements of GELU (1.2x its time); left in the loop they are
+    // loads from the constant pool. Users may pass LLVM options of their own in
+    // KILN_LLVM_FLAGS.
+    const char* argv[] = {"kiln", "-disable-lsr", "-disable-machine-licm"};
+    llvm::cl::ParseCommandLineOptions(3, argv, "", nullptr, "KILN_LLVM_FLAGS");
   });
 }
 
@@ -139,6 +144,13 @@ Jit::Jit() {
   initializeTarget();
   auto host = orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(), "LLVM cannot target this host");
   host.setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  // Code as in a shared library: the small code model addresses the constant pool
+  // relative to the instruction pointer, where the JIT's default large model loaded
+  // each constant's 64-bit address into a register first (51 such loads in W2's
+  // kernel, and spills of what they pushed out). JITLink keeps an object's sections
+  // together; anything outside it is reached through the GOT and stubs (PIC).
+  host.setCodeModel(llvm::CodeModel::Small);
+  host.setRelocationModel(llvm::Reloc::PIC_);
   state_ = std::make_unique<State>(host);
   state_->machine = orThrow(host.createTargetMachine(), "LLVM target machine");
   state_->jit = orThrow(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(host)).create(), "LLJIT");
