@@ -9,17 +9,9 @@
 #include <gtest/gtest.h>
 
 #include "backends/cpu/cpu_test_util.h"
-#include "backends/cpu/executable.h"
-#include "backends/cpu/threads.h"
-#include "interp/interpreter.h"
-#include "passes/pass_manager.h"
-#include "passes/pass_test_util.h"
-#include "stablehlo/parser.h"
 
 namespace kiln::cpu {
 namespace {
-
-using passes::test_util::ordinaryValues;
 
 // The rows' maxima, the squared differences from them and their sums, the quotients:
 // softmax's three kernels with exp replaced by a square (exact on the test's inputs).
@@ -131,26 +123,12 @@ func.func @main(%x: tensor<600x1000xf32>, %w: tensor<600x1000xf32>) -> (tensor<6
 using test_util::Compiled;
 using test_util::compile;
 
-// Runs @main at 1, 2 and 8 threads, each time bit for bit against the interpreter.
-void expectSameAtEveryThreadCount(Compiled& c) {
-  const Function& fn = *c.module->lookup("main");
-  interp::HostValues args;
-  for (size_t i = 0; i < fn.numParams(); ++i) args.push_back(ordinaryValues(fn.param(i)->type(), static_cast<int>(i)));
-  interp::HostValues expected = interp::Interpreter(*c.reference).call("main", args);
-  for (int threads : {1, 2, 8}) {
-    SCOPED_TRACE("threads " + std::to_string(threads));
-    setThreadCount(threads);
-    passes::test_util::expectBitIdentical(expected, c.exe->call(fn, args), "");
-  }
-  setThreadCount(0);
-}
-
 TEST(RowGroupsTest, SoftmaxShapedKernelsRunBlockByBlock) {
   Compiled c = compile(kSoftmaxLike);
   const std::string report = c.exe->report();
   // 600 rows of three 4000-byte values: blocks of 43 rows, 14 of them.
   EXPECT_NE(report.find("row group: 3 kernels over 600 rows in blocks of 43"), std::string::npos) << report;
-  expectSameAtEveryThreadCount(c);
+  test_util::expectInterpreterBitsAtEveryThreadCount(c);
 }
 
 TEST(RowGroupsTest, RowsOfSeveralDimensionsAndReducesOverPartsOfARow) {
@@ -158,14 +136,14 @@ TEST(RowGroupsTest, RowsOfSeveralDimensionsAndReducesOverPartsOfARow) {
   const std::string report = c.exe->report();
   EXPECT_NE(report.find("row group: "), std::string::npos) << report;
   EXPECT_NE(report.find(" over 300 rows in blocks of "), std::string::npos) << report;
-  expectSameAtEveryThreadCount(c);
+  test_util::expectInterpreterBitsAtEveryThreadCount(c);
 }
 
 TEST(RowGroupsTest, LeadingDimensionsOfOneAreNotTheRows) {
   Compiled c = compile(kBatchOfOne);
   const std::string report = c.exe->report();
   EXPECT_NE(report.find("row group: 3 kernels over 600 rows in blocks of "), std::string::npos) << report;
-  expectSameAtEveryThreadCount(c);
+  test_util::expectInterpreterBitsAtEveryThreadCount(c);
 }
 
 TEST(RowGroupsTest, KernelsWithoutRowsInCommonFormGroupsOfTheirOwn) {
@@ -176,21 +154,21 @@ TEST(RowGroupsTest, KernelsWithoutRowsInCommonFormGroupsOfTheirOwn) {
   ASSERT_NE(first, std::string::npos) << report;
   EXPECT_NE(report.find(group, first + 1), std::string::npos) << report;
   EXPECT_EQ(report.find("row group: 4 kernels"), std::string::npos) << report;
-  expectSameAtEveryThreadCount(c);
+  test_util::expectInterpreterBitsAtEveryThreadCount(c);
 }
 
 TEST(RowGroupsTest, KernelsThatReadAcrossRowsStayOutOfGroups) {
   Compiled c = compile(kAcrossRows);
   const std::string report = c.exe->report();
   EXPECT_EQ(report.find("row group: "), std::string::npos) << report;
-  expectSameAtEveryThreadCount(c);
+  test_util::expectInterpreterBitsAtEveryThreadCount(c);
 }
 
 TEST(RowGroupsTest, AKernelOverwritingWhatAnotherReadsAcrossRowsStaysOutOfItsGroup) {
   Compiled c = compile(kOverwritesWhatAnotherReadsAcrossRows);
   const std::string report = c.exe->report();
   EXPECT_EQ(report.find("row group: "), std::string::npos) << report;
-  expectSameAtEveryThreadCount(c);
+  test_util::expectInterpreterBitsAtEveryThreadCount(c);
 }
 
 }  // namespace

@@ -14,8 +14,6 @@
 
 #include "backends/cpu/cpu_test_util.h"
 #include "backends/cpu/threads.h"
-#include "interp/interpreter.h"
-#include "passes/pass_test_util.h"
 
 namespace kiln::cpu {
 namespace {
@@ -63,19 +61,6 @@ int64_t unitOf(const test_util::Compiled& c) {
   return c.exe->native().kernels.empty() ? 0 : c.exe->native().kernels.begin()->second.unit;
 }
 
-void expectInterpreterBitsAtEveryThreadCount(test_util::Compiled& c) {
-  const Function& fn = *c.module->lookup("main");
-  interp::HostValues args;
-  for (size_t i = 0; i < fn.numParams(); ++i)
-    args.push_back(passes::test_util::ordinaryValues(fn.param(i)->type(), static_cast<int>(i)));
-  interp::HostValues expected = interp::Interpreter(*c.reference).call("main", args);
-  for (int threads : {1, 2, 8}) {
-    SCOPED_TRACE("threads " + std::to_string(threads));
-    setThreadCount(threads);
-    passes::test_util::expectBitIdentical(expected, c.exe->call(fn, args), "");
-  }
-  setThreadCount(0);
-}
 
 // 300 rows of 1000 (not a divisor of any chunk's size), with a bias along the row.
 TEST(WholeRowsTest, ALoopOverNarrowRowsRunsInWholeRows) {
@@ -87,7 +72,7 @@ func.func @main(%x: tensor<300x1000xf32>, %b: tensor<1000xf32>) -> tensor<300x10
   return %z : tensor<300x1000xf32>
 })");
   EXPECT_EQ(unitOf(c), 1000);
-  expectInterpreterBitsAtEveryThreadCount(c);
+  test_util::expectInterpreterBitsAtEveryThreadCount(c);
 }
 
 // Rows wider than a thread's chunk (2^16 elements) would leave threads idle: such a loop
@@ -99,7 +84,7 @@ func.func @main(%x: tensor<3x100000xf32>) -> tensor<3x100000xf32> {
   return %y : tensor<3x100000xf32>
 })");
   EXPECT_EQ(unitOf(c), 1);
-  expectInterpreterBitsAtEveryThreadCount(c);
+  test_util::expectInterpreterBitsAtEveryThreadCount(c);
 }
 
 }  // namespace
