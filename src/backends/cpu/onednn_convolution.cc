@@ -71,7 +71,7 @@ std::optional<std::string> shapeDeclines(const Op& op) {
   // [h, w, out, in]: the kernel of an input gradient, as JAX differentiates a convolution.
   if (dn.kernelSpatial != Dims{0, 1} || dn.kernelInputFeature + dn.kernelOutputFeature != 5)
     return "kernel not in [height, width, in, out] or [height, width, out, in]";
-  if (op.attr("feature_group_count").asInt() != 1 || op.attr("batch_group_count").asInt() != 1) return "grouped";
+  if (op.attr("batch_group_count").asInt() != 1) return "batch-grouped";
   const Window w = Window::ofConvolution(op, 2);
   for (size_t d = 0; d < 2; ++d) {
     if (w.baseDilations[d] != 1) return "lhs-dilated (a transposed convolution)";
@@ -113,16 +113,24 @@ std::shared_ptr<const ConvolutionPrimitive> makeConvolution(const Op& op) {
   const memory::dims dilations{w.windowDilations[0] - 1, w.windowDilations[1] - 1};
   const ConvDims dn = ConvDims::fromAttr(op.attr("dimension_numbers"));
   const auto ko = static_cast<int>(dn.kernelOutputFeature), ki = static_cast<int>(dn.kernelInputFeature);
-  const memory::dims weightDims = dimsOf(rs, {ko, ki, 0, 1});
   auto p = std::make_shared<ConvolutionPrimitive>();
-  // The kernel as it is stored, read through its strides (oneDNN orders it out, in, h, w).
+  // The kernel as it is stored, read through its strides (oneDNN orders it out, in, h, w;
+  // grouped, group, out, in, h, w: a group's outputs are consecutive output features).
   const memory::dims rowMajor{rs[1] * rs[2] * rs[3], rs[2] * rs[3], rs[3], 1};
-  p->userWeights = memory::desc(weightDims, in, memory::dims{rowMajor[ko], rowMajor[ki], rowMajor[0], rowMajor[1]});
+  const int64_t groups = op.attr("feature_group_count").asInt();
+  memory::dims weightDims = dimsOf(rs, {ko, ki, 0, 1});
+  memory::dims weightStrides{rowMajor[ko], rowMajor[ki], rowMajor[0], rowMajor[1]};
+  if (groups > 1) {
+    weightDims[0] /= groups;
+    weightDims.insert(weightDims.begin(), groups);
+    weightStrides.insert(weightStrides.begin(), weightDims[1] * rowMajor[ko]);
+  }
+  p->userWeights = memory::desc(weightDims, in, weightStrides);
 
   // Pieces of output rows, by the shape alone.
   const int64_t outRows = os[1], inRows = ls[1], stride = w.strides[0];
   const int64_t window = (rs[0] - 1) * w.windowDilations[0] + 1;
-  const int64_t rowWork = std::max<int64_t>(1, os[2] * os[3] * rs[0] * rs[1] * weightDims[1]);
+  const int64_t rowWork = std::max<int64_t>(1, os[2] * os[3] * rs[0] * rs[1] * rs[static_cast<size_t>(ki)]);
   const int64_t rowsPerPiece = std::max({(outRows + kMaxPiecesPerImage - 1) / kMaxPiecesPerImage,
                                          std::min(outRows, kMinPieceRows),
                                          std::min(outRows, (kMinPieceWork + rowWork - 1) / rowWork)});
@@ -170,7 +178,7 @@ std::shared_ptr<const ConvolutionPrimitive> makeConvolution(const Op& op) {
 // first request.
 std::shared_ptr<const ConvolutionPrimitive> convolutionFor(const Op& op) {
   std::string key = op.operand(0)->type().str() + op.operand(1)->type().str() + op.result()->type().str();
-  for (const char* attr : {"window_strides", "padding", "rhs_dilation", "dimension_numbers"})
+  for (const char* attr : {"window_strides", "padding", "rhs_dilation", "dimension_numbers", "feature_group_count"})
     if (Attribute a = op.attr(attr)) key += std::string(attr) + std::to_string(a.hash());
   static std::mutex mutex;
   static std::map<std::string, std::shared_ptr<const ConvolutionPrimitive>> made;

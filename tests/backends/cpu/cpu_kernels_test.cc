@@ -820,15 +820,15 @@ TEST(CpuKernelsTest, ConvolutionsOnBlasAgreeWithTheInterpreter) {
 // 2-D convolutions in JAX's layout ([b, h, w, f] x [h, w, i, o]) run on oneDNN (on CPUs
 // with its fast kernels: oneDnnConvolutionsExpected): f32 ones
 // over enough output positions (strides, dilation, asymmetric padding, a bias-and-relu
-// epilogue after it), and bf16 ones natively, to a bf16 or an f32 result. oneDNN sums in
+// epilogue after it, grouped ones), and bf16 ones natively, to a bf16 or an f32 result. oneDNN sums in
 // its own order: within 1e-5 (f32) or 1e-2 (bf16) of the largest output. Small f32 images
 // and other layouts stay with im2col and GEMM.
 TEST(CpuKernelsTest, ConvolutionsOnOneDnnAgreeWithTheInterpreter) {
   auto conv = [](const std::string& lhs, const std::string& rhs, const std::string& out, const std::string& window,
-                 const std::string& name = "%r", const std::string& kernel = "[0, 1, i, o]") {
+                 const std::string& name = "%r", const std::string& kernel = "[0, 1, i, o]", int groups = 1) {
     return "  " + name + " = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x" + kernel +
-           "->[b, 0, 1, f], window = {" + window + "} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (" + lhs + ", " + rhs + ") -> " +
-           out + "\n";
+           "->[b, 0, 1, f], window = {" + window + "} {batch_group_count = 1 : i64, feature_group_count = " +
+           std::to_string(groups) + " : i64} : (" + lhs + ", " + rhs + ") -> " + out + "\n";
   };
   auto check = [](const std::string& text, const std::string& path, double tolerance) {
     SCOPED_TRACE(text);
@@ -858,6 +858,21 @@ TEST(CpuKernelsTest, ConvolutionsOnOneDnnAgreeWithTheInterpreter) {
                    conv(t("2x16x16x8"), t("3x3x16x8"), t("2x16x16x16"), "pad = [[1, 1], [1, 1]]", "%r", "[0, 1, o, i]")),
           oneDnnConvolutionsExpected(e) ? onDnn : "", std::string(e) == "f32" ? 1e-5 : 1e-2);
   }
+  // Grouped: depthwise (MobileNet's), two groups of two input and four output features,
+  // and four groups with the kernel stored [h, w, out, in].
+  struct Grouped {
+    const char *lhs, *rhs, *out, *kernel;
+    int groups;
+  };
+  for (const char* e : {"f32", "bf16"})
+    for (const Grouped& g : {Grouped{"2x16x16x8", "3x3x1x8", "2x16x16x8", "[0, 1, i, o]", 8},
+                             Grouped{"1x16x16x4", "3x3x2x8", "1x16x16x8", "[0, 1, i, o]", 2},
+                             Grouped{"2x16x16x8", "3x3x16x2", "2x16x16x16", "[0, 1, o, i]", 4}}) {
+      auto t = [&](const char* shape) { return "tensor<" + std::string(shape) + "x" + e + ">"; };
+      check(function("%x: " + t(g.lhs) + ", %k: " + t(g.rhs), t(g.out),
+                     conv(t(g.lhs), t(g.rhs), t(g.out), "pad = [[1, 1], [1, 1]]", "%r", g.kernel, g.groups)),
+            oneDnnConvolutionsExpected(e) ? onDnn : "", std::string(e) == "f32" ? 1e-5 : 1e-2);
+    }
   // bf16 operands to an f32 result (preferred_element_type).
   check(function("%x: tensor<2x16x16x8xbf16>, %k: tensor<3x3x8x16xbf16>", "tensor<2x16x16x16xf32>",
                  conv("tensor<2x16x16x8xbf16>", "tensor<3x3x8x16xbf16>", "tensor<2x16x16x16xf32>", "pad = [[1, 1], [1, 1]]")),
