@@ -183,8 +183,23 @@ llvm::Value* KernelEmitter::convolutionAt(const Op& op, Index& at) {
 
 std::optional<Kernel> KernelEmitter::emitConvolutionByPosition(const std::vector<const Value*>& inputs,
                                                                const std::vector<const Value*>& outputs) {
-  if (!root_.is(ops::Convolution)) return std::nullopt;
-  const Op& op = root_;
+  const Op* conv = &root_;
+  if (root_.is(ops::Fusion)) {
+    // A dot_epilogue whose convolution BLAS does not run: per element, its sum then the
+    // epilogue on it (a MobileNet depthwise layer with its bias and relu6 took 22x the
+    // convolution's own time, each element's sum computed on its own).
+    if (root_.attr("kind").asString() != "dot_epilogue" || !precomputed_.empty()) return std::nullopt;
+    conv = nullptr;
+    for (const auto& op : root_.region(0).ops())
+      if (op->is(ops::Convolution)) conv = op.get();
+    if (!conv) return std::nullopt;
+    for (const Value* v : conv->operands())
+      if (!v->isArgument()) return std::nullopt;
+    for (const Value* v : outputs)
+      if (v->type().shape() != conv->result()->type().shape()) return std::nullopt;
+  }
+  if (!conv->is(ops::Convolution)) return std::nullopt;
+  const Op& op = *conv;
   const ConvDims dn = ConvDims::fromAttr(op.attr("dimension_numbers"));
   const Type& rt = op.operand(1)->type();
   const Type& ot = op.result()->type();
@@ -226,7 +241,16 @@ std::optional<Kernel> KernelEmitter::emitConvolutionByPosition(const std::vector
       });
     });
     overFeatures([&](llvm::Value* f) {
-      store(s_.roundToFormat(loadAt(rt32, acc, f), t), t, outPtrs[0], mulAdd(p, features, f));
+      llvm::Value* sum = s_.roundToFormat(loadAt(rt32, acc, f), t);
+      if (conv == &root_) return store(sum, t, outPtrs[0], mulAdd(p, features, f));
+      std::vector<llvm::Value*> dims = coords;
+      dims.push_back(f);
+      Index at = withDims(ot.shape(), std::move(dims));
+      at.linear = mulAdd(p, features, f);
+      memo_[{op.result(), at.id}] = sum;
+      std::vector<llvm::Value*> computed;
+      for (const Value* v : outputs) computed.push_back(valueAt(v, at));
+      for (size_t k = 0; k < outputs.size(); ++k) store(computed[k], outputs[k]->type().dtype(), outPtrs[k], at.linear);
     });
   });
   b_.CreateRetVoid();

@@ -374,9 +374,11 @@ class KernelEmitter {
   // kernel element (ci, f), both in the result's compute type.
   std::pair<llvm::Value*, llvm::Value*> convolutionOperands(const Op& op, const ConvolutionTap& tap,
                                                             llvm::Value* inFeature, llvm::Value* ci, llvm::Value* f);
-  // A convolution kernel of its own with the features last in its input, kernel and
-  // result: every feature of an output position at once, features innermost; else
-  // nothing (convolutionAt computes it element by element).
+  // A convolution with the features last in its input, kernel and result, as a kernel
+  // of its own or the convolution of a dot_epilogue that the kernel computes (then the
+  // epilogue follows at each element of the position): every feature of an output
+  // position at once, features innermost; else nothing (convolutionAt computes it
+  // element by element).
   std::optional<Kernel> emitConvolutionByPosition(const std::vector<const Value*>& inputs,
                                                   const std::vector<const Value*>& outputs);
   // acc + a * b in t's arithmetic, as the interpreter's dots and convolutions sum: or of

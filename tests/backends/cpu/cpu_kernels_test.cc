@@ -896,6 +896,30 @@ TEST(CpuKernelsTest, ConvolutionsOnOneDnnAgreeWithTheInterpreter) {
         "convolution as a direct loop", 1e-5);
 }
 
+// A convolution that stays with kiln (f32 over few positions, i32, f64), grouped, with
+// an epilogue after it (a bias and relu6): the dot_epilogue kernel
+// computes every feature of an output position together, then the epilogue on each,
+// exactly as the interpreter does. Its iterations are the output positions, not the
+// elements.
+TEST(CpuKernelsTest, ConvolutionsWithAnEpilogueRunPositionByPosition) {
+  for (const std::string e : {"f32", "i32", "f64"}) {
+    const std::string x = "tensor<1x6x5x8x" + e + ">", k = "tensor<3x3x2x8x" + e + ">", b = "tensor<8x" + e + ">";
+    const std::string zero = e == "i32" ? "0" : "0.0", six = e == "i32" ? "6" : "6.0";
+    const std::string text =
+        "func.func @main(%x: " + x + ", %k: " + k + ", %b: " + b + ") -> " + x + " {\n" +
+        "  %c = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = "
+        "[[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 4 : i64} : (" + x + ", " + k + ") -> " +
+        x + "\n  %bb = stablehlo.broadcast_in_dim %b, dims = [3] : (" + b + ") -> " + x +
+        "\n  %s = stablehlo.add %c, %bb : " + x + "\n  %z = stablehlo.constant dense<" + zero + "> : " + x +
+        "\n  %six = stablehlo.constant dense<" + six + "> : " + x + "\n  %r = stablehlo.clamp %z, %s, %six : " + x +
+        "\n  return %r : " + x + "\n}\n";
+    test_util::Compiled c = test_util::compile(text);
+    ASSERT_EQ(c.exe->native().kernels.size(), 1u) << c.exe->report();
+    EXPECT_EQ(c.exe->native().kernels.begin()->second.iterations, 30) << c.exe->report();
+    expectSameOnCpu(text);
+  }
+}
+
 // Skinny products C = A·Bᵀ (few rows: a transformer on a short sequence) stream each row
 // of B once, summing in 8 lanes over k (gemm.cc): within 1e-5 of the largest output of
 // the interpreter's sums, for row counts around the 4-row groups, a k with a tail, a
