@@ -61,6 +61,25 @@ constexpr int64_t kMaxPiecesPerImage = 8;
 // one row).
 constexpr int64_t kMinPieceRows = 4;
 
+// The rows of each piece of an image of `rows` output rows (the last piece may have
+// fewer), each at least `least` (but the last): of the even piece counts up to
+// kMaxPiecesPerImage, the one whose pieces cover the rows with the fewest rows to spare,
+// so that two or four threads get equal shares (14 rows: two pieces of 7, where pieces
+// of 4 gave one thread 8 rows and the other 6); ties go to more pieces. Where two
+// pieces would be too short, pieces of `least`.
+int64_t piecesRows(int64_t rows, int64_t least) {
+  int64_t best = std::min(rows, least), spare = 0;
+  for (int64_t n = 2; n <= kMaxPiecesPerImage; n += 2) {
+    const int64_t each = (rows + n - 1) / n;
+    if (each < least) break;
+    if (n == 2 || each * n - rows <= spare) {
+      best = each;
+      spare = each * n - rows;
+    }
+  }
+  return best;
+}
+
 // Why the layout, the types or the window keep `op` from oneDNN (nothing: they do not).
 std::optional<std::string> shapeDeclines(const Op& op) {
   const ConvDims dn = ConvDims::fromAttr(op.attr("dimension_numbers"));
@@ -131,9 +150,8 @@ std::shared_ptr<const ConvolutionPrimitive> makeConvolution(const Op& op) {
   const int64_t outRows = os[1], inRows = ls[1], stride = w.strides[0];
   const int64_t window = (rs[0] - 1) * w.windowDilations[0] + 1;
   const int64_t rowWork = std::max<int64_t>(1, os[2] * os[3] * rs[0] * rs[1] * rs[static_cast<size_t>(ki)]);
-  const int64_t rowsPerPiece = std::max({(outRows + kMaxPiecesPerImage - 1) / kMaxPiecesPerImage,
-                                         std::min(outRows, kMinPieceRows),
-                                         std::min(outRows, (kMinPieceWork + rowWork - 1) / rowWork)});
+  const int64_t rowsPerPiece = piecesRows(outRows, std::max(std::min(outRows, kMinPieceRows),
+                                                             std::min(outRows, (kMinPieceWork + rowWork - 1) / rowWork)));
   std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>, size_t> kinds;  // in rows, pads, out rows
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);  // per calling thread: pieces run side by side
