@@ -248,9 +248,7 @@ std::optional<Kernel> KernelEmitter::emitConvolutionByPosition(const std::vector
       Index at = withDims(ot.shape(), std::move(dims));
       at.linear = mulAdd(p, features, f);
       memo_[{op.result(), at.id}] = sum;
-      std::vector<llvm::Value*> computed;
-      for (const Value* v : outputs) computed.push_back(valueAt(v, at));
-      for (size_t k = 0; k < outputs.size(); ++k) store(computed[k], outputs[k]->type().dtype(), outPtrs[k], at.linear);
+      storeAll(outputs, outPtrs, at, at.linear);
     });
   });
   b_.CreateRetVoid();

@@ -313,17 +313,9 @@ void KernelEmitter::emitPart(const Part& part, int64_t offset, llvm::Value* begi
     values.push_back(outputs[o]);
     ptrs.push_back(outPtrs[o]);
   }
-  // Every output of an index is computed before any is stored: a result may then be
-  // written over an operand the kernel reads only at that index (buffer assignment's
-  // in-place reuse, a donated argument), whichever of the outputs reads it.
-  auto storeAll = [&](Index& at, llvm::Value* linear) {
-    std::vector<llvm::Value*> computed;
-    for (const Value* v : values) computed.push_back(valueAt(v, at));
-    for (size_t k = 0; k < values.size(); ++k) store(computed[k], values[k]->type().dtype(), ptrs[k], linear);
-  };
   if (part.reduces.empty() && part.shape.size() >= 2) {
     forRows(
-        part.shape, b_.CreateSub(lo, first), b_.CreateSub(hi, first), [&](Index& at) { storeAll(at, linearOf(at)); },
+        part.shape, b_.CreateSub(lo, first), b_.CreateSub(hi, first), [&](Index& at) { storeAll(values, ptrs, at, linearOf(at)); },
         /*parallel=*/true, wholeRows);
     return;
   }
@@ -333,7 +325,7 @@ void KernelEmitter::emitPart(const Part& part, int64_t offset, llvm::Value* begi
         Index at = newIndex(part.shape);
         at.linear = offset == 0 ? i : b_.CreateSub(i, first);
         if (part.reduces.empty()) {
-          storeAll(at, at.linear);
+          storeAll(values, ptrs, at, at.linear);
         } else {
           reduceAt(part.reduces, values, ptrs, at);
         }

@@ -106,6 +106,17 @@ class KernelEmitter {
   // `v` is already rounded to the format (roundToFormat): narrowing is exact.
   void store(llvm::Value* v, DType t, llvm::Value* base, llvm::Value* linear);
 
+  // Stores each of `values` at `at` (linear index `linear`) to its buffer in `ptrs`,
+  // every one computed before any is stored: a result may then be written over an
+  // operand the kernel reads only at that index (buffer assignment's in-place reuse, a
+  // donated argument), whichever of the outputs reads it.
+  void storeAll(const std::vector<const Value*>& values, const std::vector<llvm::Value*>& ptrs, Index& at,
+                llvm::Value* linear) {
+    std::vector<llvm::Value*> computed;
+    for (const Value* v : values) computed.push_back(valueAt(v, at));
+    for (size_t k = 0; k < values.size(); ++k) store(computed[k], values[k]->type().dtype(), ptrs[k], linear);
+  }
+
   // ---- indices ----
   Index newIndex(const Shape& shape) { return Index{nextId_++, shape, nullptr, {}}; }
   Index scalarIndex() {

@@ -1,6 +1,7 @@
 // Convolutions on oneDNN (onednn_convolution.h).
 #include "backends/cpu/onednn_convolution.h"
 
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -68,11 +69,11 @@ constexpr int64_t kMinPieceRows = 4;
 // of 4 gave one thread 8 rows and the other 6); ties go to more pieces. Where two
 // pieces would be too short, pieces of `least`.
 int64_t piecesRows(int64_t rows, int64_t least) {
-  int64_t best = std::min(rows, least), spare = 0;
+  int64_t best = std::min(rows, least), spare = INT64_MAX;
   for (int64_t n = 2; n <= kMaxPiecesPerImage; n += 2) {
     const int64_t each = (rows + n - 1) / n;
     if (each < least) break;
-    if (n == 2 || each * n - rows <= spare) {
+    if (each * n - rows <= spare) {
       best = each;
       spare = each * n - rows;
     }
